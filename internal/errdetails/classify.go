@@ -1,0 +1,109 @@
+package errdetails
+
+import (
+	"errors"
+	"reflect"
+	"time"
+
+	edpb "google.golang.org/genproto/googleapis/rpc/errdetails"
+	spb "google.golang.org/genproto/googleapis/rpc/status"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/runsvc/runsvc/internal/errs"
+)
+
+// Classification is what a client needs to decide about a failure: what
+// it was and whether, and when, to retry.
+type Classification struct {
+	Code       codes.Code
+	Message    string
+	Reason     string
+	Domain     string
+	Metadata   map[string]string
+	Retryable  bool
+	RetryDelay time.Duration
+}
+
+// Classify reads an RPC error. An error that is not a status classifies as
+// UNKNOWN without a reason.
+func Classify(err error) Classification {
+	st, _ := status.FromError(err)
+	return ClassifyStatus(st.Proto())
+}
+
+// ClassifyStatus reads a google.rpc.Status: an RPC error's, or a Run's
+// failure. A status without details classifies by its code alone.
+func ClassifyStatus(st *spb.Status) Classification {
+	if st == nil {
+		return Classification{Code: codes.OK}
+	}
+	c := Classification{Code: codes.Code(st.GetCode()), Message: st.GetMessage(), Metadata: map[string]string{}}
+	for _, any := range st.GetDetails() {
+		msg, err := any.UnmarshalNew()
+		if err != nil {
+			continue
+		}
+		switch d := msg.(type) {
+		case *edpb.ErrorInfo:
+			c.Reason, c.Domain = d.GetReason(), d.GetDomain()
+			for k, v := range d.GetMetadata() {
+				c.Metadata[k] = v
+			}
+		case *edpb.RetryInfo:
+			c.Retryable, c.RetryDelay = true, d.GetRetryDelay().AsDuration()
+		}
+	}
+	return c
+}
+
+// FromStatus turns a status back into runsvc's typed error, so that
+// errors.As works on the client side. A status with an unknown reason, or
+// none, comes back as the plain status error.
+func FromStatus(st *status.Status) error {
+	if st == nil || st.Code() == codes.OK {
+		return nil
+	}
+	c := ClassifyStatus(st.Proto())
+	r, ok := byReason[c.Reason]
+	if !ok {
+		return st.Err()
+	}
+	typed, err := errs.FromMetadata(errs.Kind(r.err), c.Metadata)
+	if err != nil {
+		return st.Err()
+	}
+	v := reflect.ValueOf(typed).Elem()
+	if f := v.FieldByName("RetryAfter"); f.IsValid() && c.Retryable {
+		f.SetInt(int64(c.RetryDelay))
+	}
+	if f := v.FieldByName("Retryable"); f.IsValid() {
+		f.SetBool(c.Retryable)
+	}
+	if f := v.FieldByName("Permanent"); f.IsValid() {
+		f.SetBool(!c.Retryable)
+	}
+	if f := v.FieldByName("Violations"); f.IsValid() {
+		for _, any := range st.Proto().GetDetails() {
+			br := &edpb.BadRequest{}
+			if any.UnmarshalTo(br) != nil {
+				continue
+			}
+			vs := make([]errs.FieldViolation, 0, len(br.GetFieldViolations()))
+			for _, fv := range br.GetFieldViolations() {
+				vs = append(vs, errs.FieldViolation{Field: fv.GetField(), Description: fv.GetDescription()})
+			}
+			f.Set(reflect.ValueOf(vs))
+		}
+	}
+	return typed
+}
+
+// Is reports whether err is a status carrying the given reason.
+func Is(err error, reason string) bool {
+	var se interface{ GRPCStatus() *status.Status }
+	if !errors.As(err, &se) {
+		return false
+	}
+	return ClassifyStatus(se.GRPCStatus().Proto()).Reason == reason
+}

@@ -1,0 +1,82 @@
+package errdetails
+
+import (
+	"google.golang.org/grpc/codes"
+
+	"github.com/runsvc/runsvc/internal/errs"
+)
+
+// table is every reason runsvc returns, in the order of DESIGN.md §4: which
+// typed error produces it, its code, the details it carries besides
+// ErrorInfo, and whether it is retryable (RetryInfo present). Templates such
+// as "runs/{runId}" are filled from the error's metadata.
+var table = []row{
+	// Requests and Specs.
+	{err: &errs.InvalidRequest{}, reason: "INVALID_REQUEST", code: codes.InvalidArgument, details: badRequest},
+	{err: &errs.SpecInvalid{}, reason: "SPEC_INVALID", code: codes.InvalidArgument, details: badRequest},
+	{err: &errs.SpecUnbuildable{}, reason: "SPEC_UNBUILDABLE", code: codes.InvalidArgument, details: badRequest},
+	{err: &errs.ValueNotPortable{}, reason: "VALUE_NOT_PORTABLE", code: codes.InvalidArgument, details: badRequest},
+	{err: &errs.ConfigurationInvalid{}, reason: "CONFIGURATION_INVALID", code: codes.FailedPrecondition, details: precondition, subject: "CONFIGURATION", name: "{subject}"},
+	{err: &errs.DependencyMissing{}, reason: "DEPENDENCY_MISSING", code: codes.FailedPrecondition, details: precondition | help, subject: "DEPENDENCY", name: "{dependency}"},
+
+	// Lookups.
+	{err: &errs.RunNotFound{}, reason: "RUN_NOT_FOUND", code: codes.NotFound, details: resource, subject: "runsvc.v1.Run", name: "runs/{runId}"},
+	{err: &errs.SpecNotFound{}, reason: "SPEC_NOT_FOUND", code: codes.NotFound, details: resource, subject: "runsvc.v1.Spec", name: "specs/{spec}"},
+	{err: &errs.DelegationNotFound{}, reason: "DELEGATION_NOT_FOUND", code: codes.NotFound, details: resource, subject: "runsvc.v1.Delegation", name: "delegations/{delegationId}"},
+	{err: &errs.ToolNotFound{}, reason: "TOOL_NOT_FOUND", code: codes.NotFound, details: resource, subject: "runsvc.v1.Tool", name: "tools/{tool}"},
+	{err: &errs.RequestIDReused{}, reason: "REQUEST_ID_REUSED", code: codes.AlreadyExists, details: resource, subject: "runsvc.v1.Run", name: "runs/{runId}"},
+
+	// Run lifecycle.
+	{err: &errs.RunNotSuspended{}, reason: "RUN_NOT_SUSPENDED", code: codes.FailedPrecondition, details: precondition, subject: "RUN_STATE", name: "runs/{runId}"},
+	{err: &errs.RunAlreadySettled{}, reason: "RUN_ALREADY_SETTLED", code: codes.FailedPrecondition, details: precondition, subject: "RUN_STATE", name: "runs/{runId}"},
+	{err: &errs.SuspensionExpired{}, reason: "SUSPENSION_EXPIRED", code: codes.FailedPrecondition, details: precondition, subject: "SUSPENSION", name: "runs/{runId}"},
+	{err: &errs.RunEndedWithoutAnswer{}, reason: "RUN_ENDED_WITHOUT_ANSWER", code: codes.FailedPrecondition, details: precondition, subject: "RUN_STATE", name: "runs/{runId}"},
+	{err: &errs.RunFailed{}, reason: "RUN_FAILED", code: codes.FailedPrecondition, details: precondition, subject: "RUN_STATE", name: "runs/{runId}"},
+	{err: &errs.RunAborted{}, reason: "RUN_ABORTED", code: codes.FailedPrecondition, details: precondition, subject: "RUN_STATE", name: "runs/{runId}"},
+
+	// Access.
+	{err: &errs.AccessDenied{}, reason: "ACCESS_DENIED", code: codes.PermissionDenied},
+	{err: &errs.ToolNarrowed{}, reason: "TOOL_NARROWED", code: codes.PermissionDenied},
+	{err: &errs.Unauthenticated{}, reason: "UNAUTHENTICATED", code: codes.Unauthenticated},
+	{err: &errs.CredentialNotFound{}, reason: "CREDENTIAL_NOT_FOUND", code: codes.FailedPrecondition, details: precondition, subject: "CREDENTIAL", name: "{scope}/credentials/{credential}"},
+
+	// Budgets and limits.
+	{err: &errs.BudgetExceeded{}, reason: "BUDGET_EXCEEDED", code: codes.ResourceExhausted, details: quota, name: "budgets/{dimension}"},
+	{err: &errs.BudgetOverrun{}, reason: "BUDGET_OVERRUN", code: codes.ResourceExhausted, details: quota, name: "budgets/{dimension}", retry: always},
+	{err: &errs.ToolLoopLimit{}, reason: "TOOL_LOOP_LIMIT", code: codes.ResourceExhausted, details: quota, name: "limits/max_tool_rounds"},
+
+	// Upstreams: models, tools, the store, admission.
+	{err: &errs.InferenceRateLimited{}, reason: "INFERENCE_RATE_LIMITED", code: codes.ResourceExhausted, details: quota, name: "models/{provider}/{model}", retry: always},
+	{err: &errs.InferenceFailed{}, reason: "INFERENCE_FAILED", code: codes.Unavailable, permanentCode: codes.FailedPrecondition, retry: perError},
+	{err: &errs.TransientFailure{}, reason: "TRANSIENT_FAILURE", code: codes.Unavailable, retry: always},
+	{err: &errs.StoreUnavailable{}, reason: "STORE_UNAVAILABLE", code: codes.Unavailable, retry: always},
+	{err: &errs.Overloaded{}, reason: "OVERLOADED", code: codes.Unavailable, retry: always},
+	{err: &errs.ToolFailed{}, reason: "TOOL_FAILED", code: codes.Unavailable, permanentCode: codes.Internal, retry: perError},
+	{err: &errs.MCPFailed{}, reason: "MCP_FAILED", code: codes.Unavailable, permanentCode: codes.Internal, retry: perError},
+
+	// The log and its writers.
+	{err: &errs.SeqConflict{}, reason: "SEQ_CONFLICT", code: codes.Aborted},
+	{err: &errs.LeaseLost{}, reason: "LEASE_LOST", code: codes.Aborted},
+
+	// Waiting.
+	{err: &errs.RunDeadlineExceeded{}, reason: "RUN_DEADLINE_EXCEEDED", code: codes.DeadlineExceeded},
+	{err: &errs.AwaitTimeout{}, reason: "AWAIT_TIMEOUT", code: codes.DeadlineExceeded},
+	{err: &errs.DelegationTimeout{}, reason: "DELEGATION_TIMEOUT", code: codes.DeadlineExceeded},
+
+	// The bus.
+	{err: &errs.BusNotConfigured{}, reason: "BUS_NOT_CONFIGURED", code: codes.FailedPrecondition, details: precondition, subject: "BUS", name: "specs/{robot}"},
+	{err: &errs.ChannelNotFound{}, reason: "CHANNEL_NOT_FOUND", code: codes.NotFound, details: resource, subject: "runsvc.v1.Channel", name: "channels/{channel}"},
+
+	// Corruption and everything else.
+	{err: &errs.CorruptLog{}, reason: "LOG_CORRUPT", code: codes.DataLoss},
+	{err: &errs.Internal{}, reason: "INTERNAL", code: codes.Internal},
+}
+
+// Reasons returns every reason in the table, in table order.
+func Reasons() []string {
+	out := make([]string, len(table))
+	for i, r := range table {
+		out[i] = r.reason
+	}
+	return out
+}

@@ -1,0 +1,245 @@
+package errdetails_test
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	edpb "google.golang.org/genproto/googleapis/rpc/errdetails"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
+
+	runsvcv1 "github.com/runsvc/runsvc/gen/runsvc/v1"
+	"github.com/runsvc/runsvc/internal/errdetails"
+	"github.com/runsvc/runsvc/internal/errs"
+)
+
+// wireCase is what one reason must look like on the wire, written out by
+// hand from DESIGN.md §4 rather than derived from the table under test.
+type wireCase struct {
+	reason  string
+	err     error
+	code    codes.Code
+	keys    []string
+	details []string // detail types besides ErrorInfo and RetryInfo
+	retry   time.Duration
+	message string // exact message, where the seeds fix it
+}
+
+var (
+	preconditionT = "PreconditionFailure"
+	resourceT     = "ResourceInfo"
+	quotaT        = "QuotaFailure"
+	badRequestT   = "BadRequest"
+	helpT         = "Help"
+)
+
+func wireCases() []wireCase {
+	expire := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+	return []wireCase{
+		{reason: "INVALID_REQUEST", err: errs.BadField("run_id", "must not be empty"), code: codes.InvalidArgument, keys: []string{"violationCount"}, details: []string{badRequestT}},
+		{reason: "SPEC_INVALID", err: &errs.SpecInvalid{Spec: "triage", Violations: []errs.FieldViolation{{Field: "tools[2].name", Description: "duplicate"}, {Field: "limits.deadline", Description: "over 24h"}}}, code: codes.InvalidArgument, keys: []string{"spec", "violationCount"}, details: []string{badRequestT}},
+		{reason: "SPEC_UNBUILDABLE", err: &errs.SpecUnbuildable{Spec: "triage", Violations: []errs.FieldViolation{{Field: "model", Description: "no provider"}}}, code: codes.InvalidArgument, keys: []string{"spec", "violationCount"}, details: []string{badRequestT}},
+		{reason: "VALUE_NOT_PORTABLE", err: &errs.ValueNotPortable{Path: "value.items[3]", Reason: "over 256 KiB"}, code: codes.InvalidArgument, keys: []string{"path", "detail"}, details: []string{badRequestT}},
+		{reason: "CONFIGURATION_INVALID", err: &errs.ConfigurationInvalid{Subject: "model triage", Description: "base_url is not a URL"}, code: codes.FailedPrecondition, keys: []string{"subject", "detail"}, details: []string{preconditionT}},
+		{reason: "DEPENDENCY_MISSING", err: &errs.DependencyMissing{Dependency: "postgres", Description: "the bus needs a shared store", HelpURL: "https://example.test/help"}, code: codes.FailedPrecondition, keys: []string{"dependency", "detail", "helpUrl"}, details: []string{preconditionT, helpT}},
+		{reason: "RUN_NOT_FOUND", err: &errs.RunNotFound{RunID: "run_1"}, code: codes.NotFound, keys: []string{"runId"}, details: []string{resourceT}},
+		{reason: "SPEC_NOT_FOUND", err: &errs.SpecNotFound{Name: "triage"}, code: codes.NotFound, keys: []string{"spec", "version"}, details: []string{resourceT}},
+		{reason: "DELEGATION_NOT_FOUND", err: &errs.DelegationNotFound{DelegationID: "dlg_1"}, code: codes.NotFound, keys: []string{"delegationId"}, details: []string{resourceT}},
+		{reason: "TOOL_NOT_FOUND", err: &errs.ToolNotFound{Name: "serach", Available: []string{"search", "fetch"}}, code: codes.NotFound, keys: []string{"tool", "availableTools"}, details: []string{resourceT}, message: "Tool not found: serach. Available tools: search, fetch"},
+		{reason: "REQUEST_ID_REUSED", err: &errs.RequestIDReused{RequestID: "req-1", RunID: "run_1"}, code: codes.AlreadyExists, keys: []string{"requestId", "runId"}, details: []string{resourceT}},
+		{reason: "RUN_NOT_SUSPENDED", err: &errs.RunNotSuspended{RunID: "run_1", State: "RUNNING"}, code: codes.FailedPrecondition, keys: []string{"runId", "runState"}, details: []string{preconditionT}, message: "run run_1 is not suspended, so there is nothing to resume. Its state is RUNNING."},
+		{reason: "RUN_ALREADY_SETTLED", err: &errs.RunAlreadySettled{RunID: "run_1", State: "COMPLETED", Action: "take a message"}, code: codes.FailedPrecondition, keys: []string{"runId", "runState", "action"}, details: []string{preconditionT}},
+		{reason: "SUSPENSION_EXPIRED", err: &errs.SuspensionExpired{RunID: "run_1", Reason: "APPROVAL", ExpireTime: expire}, code: codes.FailedPrecondition, keys: []string{"runId", "suspensionReason", "expireTime"}, details: []string{preconditionT}},
+		{reason: "RUN_ENDED_WITHOUT_ANSWER", err: &errs.RunEndedWithoutAnswer{RunID: "run_1", State: "ABANDONED", FailureReason: "SUSPENSION_EXPIRED"}, code: codes.FailedPrecondition, keys: []string{"runId", "runState", "failureReason"}, details: []string{preconditionT}},
+		{reason: "RUN_FAILED", err: &errs.RunFailed{RunID: "run_1", State: "FAILED", FailureReason: "TOOL_FAILED", FailureMessage: "tool x failed: boom"}, code: codes.FailedPrecondition, keys: []string{"runId", "runState", "failureReason", "failureMessage"}, details: []string{preconditionT}},
+		{reason: "RUN_ABORTED", err: &errs.RunAborted{RunID: "run_1", State: "ABORTED", Cause: "DEADLINE", FailureReason: "RUN_DEADLINE_EXCEEDED"}, code: codes.FailedPrecondition, keys: []string{"runId", "runState", "abortCause", "failureReason"}, details: []string{preconditionT}},
+		{reason: "ACCESS_DENIED", err: &errs.AccessDenied{Subject: "tool delete_repo", Reason: "destructive tools need the admin role"}, code: codes.PermissionDenied, keys: []string{"subject", "detail"}},
+		{reason: "TOOL_NARROWED", err: &errs.ToolNarrowed{Tool: "delete_repo", Reason: "narrowed to read-only tools"}, code: codes.PermissionDenied, keys: []string{"tool", "detail"}},
+		{reason: "UNAUTHENTICATED", err: &errs.Unauthenticated{Reason: "no bearer token"}, code: codes.Unauthenticated, keys: []string{"detail"}},
+		{reason: "CREDENTIAL_NOT_FOUND", err: &errs.CredentialNotFound{Scope: "tenants/default/specs/triage", Name: "openai_key"}, code: codes.FailedPrecondition, keys: []string{"scope", "credential"}, details: []string{preconditionT}, message: "no credential named 'openai_key' resolved for tenants/default/specs/triage"},
+		{reason: "BUDGET_EXCEEDED", err: &errs.BudgetExceeded{Dimension: "cost", Requested: 0.62, Limit: 0.5}, code: codes.ResourceExhausted, keys: []string{"dimension", "requested", "limit"}, details: []string{quotaT}, message: "budget exceeded for cost: 0.62 > 0.5"},
+		{reason: "BUDGET_OVERRUN", err: &errs.BudgetOverrun{Dimension: "cost", Used: 0.5231, Limit: 0.5}, code: codes.ResourceExhausted, keys: []string{"dimension", "used", "limit"}, details: []string{quotaT}, retry: errdetails.DefaultRetryDelay, message: "Cost budget exceeded: $0.523100 used, budget is $0.500000"},
+		{reason: "TOOL_LOOP_LIMIT", err: &errs.ToolLoopLimit{Calls: 11, Max: 10}, code: codes.ResourceExhausted, keys: []string{"toolCalls", "maxToolRounds"}, details: []string{quotaT}, message: "Circuit breaker triggered: 11 tool calls exceeded max_tool_rounds (10)"},
+		{reason: "INFERENCE_RATE_LIMITED", err: &errs.InferenceRateLimited{Provider: "openai", Model: "gpt-4o-mini", Message: "slow down", RetryAfter: 2 * time.Second}, code: codes.ResourceExhausted, keys: []string{"provider", "model", "detail"}, details: []string{quotaT}, retry: 2 * time.Second},
+		{reason: "INFERENCE_FAILED", err: &errs.InferenceFailed{Provider: "openai", Model: "gpt-4o-mini", HTTPStatus: 503, Message: "upstream 503"}, code: codes.Unavailable, keys: []string{"provider", "model", "httpStatus", "detail"}, retry: errdetails.DefaultRetryDelay},
+		{reason: "TRANSIENT_FAILURE", err: &errs.TransientFailure{Operation: "http tool fetch", Message: "connection reset", RetryAfter: 1500 * time.Millisecond}, code: codes.Unavailable, keys: []string{"operation", "detail"}, retry: 1500 * time.Millisecond},
+		{reason: "STORE_UNAVAILABLE", err: &errs.StoreUnavailable{Operation: "append", Cause: errors.New("dial tcp 10.0.0.1:5432: connection refused")}, code: codes.Unavailable, keys: []string{"operation"}, retry: errdetails.DefaultRetryDelay},
+		{reason: "OVERLOADED", err: &errs.Overloaded{Resource: "run admission", RetryAfter: 250 * time.Millisecond}, code: codes.Unavailable, keys: []string{"resource"}, retry: 250 * time.Millisecond},
+		{reason: "TOOL_FAILED", err: &errs.ToolFailed{Tool: "fetch", Message: "upstream unavailable", Retryable: true}, code: codes.Unavailable, keys: []string{"tool", "detail"}, retry: errdetails.DefaultRetryDelay},
+		{reason: "MCP_FAILED", err: &errs.MCPFailed{Server: "http://127.0.0.1:1/mcp", Tool: "search", Message: "connection lost", Retryable: true, RetryAfter: 3 * time.Second}, code: codes.Unavailable, keys: []string{"server", "tool", "detail"}, retry: 3 * time.Second},
+		{reason: "SEQ_CONFLICT", err: &errs.SeqConflict{RunID: "run_1", Seq: 7}, code: codes.Aborted, keys: []string{"runId", "seq"}},
+		{reason: "LEASE_LOST", err: &errs.LeaseLost{RunID: "run_1", WorkerID: "w1"}, code: codes.Aborted, keys: []string{"runId", "workerId"}},
+		{reason: "RUN_DEADLINE_EXCEEDED", err: &errs.RunDeadlineExceeded{RunID: "run_1", Deadline: 900 * time.Second}, code: codes.DeadlineExceeded, keys: []string{"runId", "deadlineSeconds"}, message: "run run_1 exceeded its 900s deadline"},
+		{reason: "AWAIT_TIMEOUT", err: &errs.AwaitTimeout{Key: "sentiment", Wait: 30 * time.Second}, code: codes.DeadlineExceeded, keys: []string{"key", "waitSeconds"}, message: "Timeout waiting for :sentiment after 30 seconds"},
+		{reason: "DELEGATION_TIMEOUT", err: &errs.DelegationTimeout{Name: "analyst", DelegationID: "dlg_1", Timeout: 10 * time.Second}, code: codes.DeadlineExceeded, keys: []string{"spec", "delegationId", "timeoutSeconds"}, message: "Delegation to 'analyst' timed out after 10s"},
+		{reason: "BUS_NOT_CONFIGURED", err: &errs.BusNotConfigured{Robot: "bob"}, code: codes.FailedPrecondition, keys: []string{"robot"}, details: []string{preconditionT}, message: "No bus configured on robot 'bob'"},
+		{reason: "CHANNEL_NOT_FOUND", err: &errs.ChannelNotFound{Channel: "alerts"}, code: codes.NotFound, keys: []string{"channel"}, details: []string{resourceT}},
+		{reason: "LOG_CORRUPT", err: &errs.CorruptLog{RunID: "run_1", Seq: 9, Reason: errs.CorruptResumeWithoutSuspend, Detail: "resumed while RUNNING"}, code: codes.DataLoss, keys: []string{"runId", "seq", "corruption", "detail"}},
+		{reason: "INTERNAL", err: errors.New("sql: database is locked at /var/lib/runsvc/runs.db"), code: codes.Internal, keys: []string{"errorId"}},
+	}
+}
+
+// TestEveryReasonOverTheWire sends each reason through a real server and
+// client and reads it back, unary and mid-stream, wrapped and not.
+func TestEveryReasonOverTheWire(t *testing.T) {
+	ts := startServer(t, errdetails.Options{})
+	client := ts.dial(t)
+	seen := map[string]bool{}
+	for _, tc := range wireCases() {
+		seen[tc.reason] = true
+		t.Run(tc.reason, func(t *testing.T) {
+			id := "unary-" + tc.reason
+			ts.runs.set(id, func() error { return fmt.Errorf("handler context: %w", tc.err) })
+			var header, trailer metadata.MD
+			_, err := client.GetRun(testContext(t), &runsvcv1.GetRunRequest{RunId: id}, grpc.Header(&header), grpc.Trailer(&trailer))
+			checkStatus(t, tc, err)
+			if len(header) != 0 {
+				t.Errorf("client saw header metadata %v on an error: the response is not Trailers-Only", header)
+			}
+			want := "-1"
+			if tc.retry > 0 {
+				want = fmt.Sprint(tc.retry.Milliseconds())
+			}
+			if got := trailer.Get(errdetails.PushbackTrailer); len(got) != 1 || got[0] != want {
+				t.Errorf("pushback trailer = %v, want [%s]", got, want)
+			}
+
+			t.Run("mid-stream", func(t *testing.T) {
+				id := "stream-" + tc.reason
+				ts.runs.set(id, func() error { return tc.err })
+				stream, err := client.WatchRun(testContext(t), &runsvcv1.WatchRunRequest{RunId: id})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, err := stream.Recv(); err != nil {
+					t.Fatalf("first message: %v", err)
+				}
+				_, err = stream.Recv()
+				checkStatus(t, tc, err)
+				if got := stream.Trailer().Get(errdetails.PushbackTrailer); len(got) != 1 || got[0] != want {
+					t.Errorf("stream pushback trailer = %v, want [%s]", got, want)
+				}
+			})
+		})
+	}
+	for _, reason := range errdetails.Reasons() {
+		if !seen[reason] {
+			t.Errorf("reason %s is in the table but has no wire test", reason)
+		}
+	}
+}
+
+func checkStatus(t *testing.T, tc wireCase, err error) {
+	t.Helper()
+	st, ok := status.FromError(err)
+	if !ok {
+		t.Fatalf("error %v is not a status", err)
+	}
+	if st.Code() != tc.code {
+		t.Errorf("code = %v, want %v", st.Code(), tc.code)
+	}
+	if tc.message != "" && st.Message() != tc.message {
+		t.Errorf("message = %q, want %q", st.Message(), tc.message)
+	}
+	details := st.Details()
+	if len(details) == 0 {
+		t.Fatal("no details")
+	}
+	info, ok := details[0].(*edpb.ErrorInfo)
+	if !ok {
+		t.Fatalf("first detail is %T, want ErrorInfo", details[0])
+	}
+	if info.GetReason() != tc.reason || info.GetDomain() != errdetails.DefaultDomain {
+		t.Errorf("ErrorInfo = %s/%s, want %s/%s", info.GetDomain(), info.GetReason(), errdetails.DefaultDomain, tc.reason)
+	}
+	var keys []string
+	for k := range info.GetMetadata() {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	want := slices.Clone(tc.keys)
+	sort.Strings(want)
+	if !slices.Equal(keys, want) {
+		t.Errorf("metadata keys = %v, want %v", keys, want)
+	}
+	var types []string
+	var retry *edpb.RetryInfo
+	counts := map[string]int{}
+	for _, d := range details {
+		if e, isErr := d.(error); isErr {
+			t.Fatalf("undecodable detail: %v", e)
+		}
+		name := string(proto.MessageName(d.(proto.Message)).Name())
+		counts[name]++
+		switch v := d.(type) {
+		case *edpb.ErrorInfo:
+		case *edpb.RetryInfo:
+			retry = v
+		default:
+			types = append(types, name)
+		}
+	}
+	for name, n := range counts {
+		if n > 1 {
+			t.Errorf("%d details of type %s, want at most one", n, name)
+		}
+	}
+	if !slices.Equal(types, tc.details) {
+		t.Errorf("details = %v, want %v", types, tc.details)
+	}
+	switch {
+	case tc.retry == 0 && retry != nil:
+		t.Errorf("RetryInfo present on a non-retryable error")
+	case tc.retry > 0 && retry == nil:
+		t.Errorf("RetryInfo missing on a retryable error")
+	case tc.retry > 0 && retry.GetRetryDelay().AsDuration() != tc.retry:
+		t.Errorf("retry delay = %v, want %v", retry.GetRetryDelay().AsDuration(), tc.retry)
+	}
+	for _, leak := range []string{"/var/lib", "sql:", "10.0.0.1", "goroutine", ".go:"} {
+		if strings.Contains(st.Message(), leak) || strings.Contains(fmt.Sprint(details), leak) {
+			t.Errorf("status leaks %q: %s %v", leak, st.Message(), details)
+		}
+	}
+}
+
+// TestRoundTrip: FromStatus turns each status back into its typed error, and
+// mapping that again gives the same status.
+func TestRoundTrip(t *testing.T) {
+	m := errdetails.New(errdetails.Options{})
+	for _, tc := range wireCases() {
+		t.Run(tc.reason, func(t *testing.T) {
+			first := m.Map(nil, tc.err).Status
+			back := errdetails.FromStatus(first)
+			if tc.reason != "INTERNAL" && errs.Kind(back) == "" {
+				t.Fatalf("FromStatus gave %T, want a typed error", back)
+			}
+			again := m.Map(nil, back).Status
+			if !proto.Equal(first.Proto(), again.Proto()) {
+				t.Errorf("round trip differs:\n first %v\n again %v", first.Proto(), again.Proto())
+			}
+		})
+	}
+}
+
+func TestClassify(t *testing.T) {
+	m := errdetails.New(errdetails.Options{Domain: "runs.example.com"})
+	for _, tc := range wireCases() {
+		t.Run(tc.reason, func(t *testing.T) {
+			c := errdetails.Classify(m.Map(nil, tc.err).Status.Err())
+			if c.Reason != tc.reason || c.Domain != "runs.example.com" || c.Code != tc.code {
+				t.Errorf("classified %s/%s %v, want %s %v", c.Domain, c.Reason, c.Code, tc.reason, tc.code)
+			}
+			if c.Retryable != (tc.retry > 0) || c.RetryDelay != tc.retry {
+				t.Errorf("retryable %v after %v, want after %v", c.Retryable, c.RetryDelay, tc.retry)
+			}
+		})
+	}
+}

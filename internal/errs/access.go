@@ -1,0 +1,42 @@
+package errs
+
+import "fmt"
+
+// AccessDenied is a refusal by the Policy port.
+type AccessDenied struct {
+	Subject string `meta:"subject"`
+	Reason  string `meta:"detail"`
+}
+
+func (e *AccessDenied) Error() string {
+	return fmt.Sprintf("access to %s denied: %s", e.Subject, e.Reason)
+}
+
+// ToolNarrowed is a tool that narrowing removed for this caller: it no
+// longer exists for them, which is a different problem from a refusal.
+type ToolNarrowed struct {
+	Tool   string `meta:"tool"`
+	Reason string `meta:"detail"`
+}
+
+func (e *ToolNarrowed) Error() string {
+	return fmt.Sprintf("tool %s is not available to this caller: %s", e.Tool, e.Reason)
+}
+
+// Unauthenticated is a missing or invalid caller identity.
+type Unauthenticated struct {
+	Reason string `meta:"detail"`
+}
+
+func (e *Unauthenticated) Error() string { return "unauthenticated: " + e.Reason }
+
+// CredentialNotFound is a credential a Spec names that has no value for
+// the scope. runsvc never falls back to an unauthenticated call.
+type CredentialNotFound struct {
+	Scope string `meta:"scope"`
+	Name  string `meta:"credential"`
+}
+
+func (e *CredentialNotFound) Error() string {
+	return fmt.Sprintf("no credential named '%s' resolved for %s", e.Name, e.Scope)
+}

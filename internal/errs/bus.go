@@ -1,0 +1,19 @@
+package errs
+
+import "fmt"
+
+// BusNotConfigured is a robot (Spec) without a bus asked to use one.
+type BusNotConfigured struct {
+	Robot string `meta:"robot"`
+}
+
+func (e *BusNotConfigured) Error() string {
+	return fmt.Sprintf("No bus configured on robot '%s'", e.Robot)
+}
+
+// ChannelNotFound is a bus channel no robot declares.
+type ChannelNotFound struct {
+	Channel string `meta:"channel"`
+}
+
+func (e *ChannelNotFound) Error() string { return fmt.Sprintf("channel '%s' not found", e.Channel) }

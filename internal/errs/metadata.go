@@ -1,0 +1,158 @@
+package errs
+
+import (
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Metadata returns the `meta`-tagged fields of a typed error as strings:
+// the same keys for every error of a kind. Slices of names are joined with
+// ", "; slices of violations give their count; durations are in seconds;
+// times are RFC 3339.
+func Metadata(err error) map[string]string {
+	v := reflect.ValueOf(err)
+	if v.Kind() != reflect.Pointer || v.IsNil() || v.Elem().Kind() != reflect.Struct {
+		return map[string]string{}
+	}
+	v = v.Elem()
+	out := make(map[string]string, v.NumField())
+	for i := 0; i < v.NumField(); i++ {
+		key, ok := v.Type().Field(i).Tag.Lookup("meta")
+		if !ok {
+			continue
+		}
+		out[key] = formatField(v.Field(i))
+	}
+	return out
+}
+
+// MetadataKeys returns the metadata keys of a kind of typed error.
+func MetadataKeys(kind string) []string {
+	e := New(kind)
+	if e == nil {
+		return nil
+	}
+	t := reflect.TypeOf(e).Elem()
+	var keys []string
+	for i := 0; i < t.NumField(); i++ {
+		if key, ok := t.Field(i).Tag.Lookup("meta"); ok {
+			keys = append(keys, key)
+		}
+	}
+	return keys
+}
+
+// FromMetadata builds a typed error of a kind from its metadata, the
+// reverse of Metadata. Violation lists are left empty for the caller to fill
+// from the status details.
+func FromMetadata(kind string, meta map[string]string) (error, error) {
+	e := New(kind)
+	if e == nil {
+		return nil, fmt.Errorf("unknown error kind %q", kind)
+	}
+	v := reflect.ValueOf(e).Elem()
+	for i := 0; i < v.NumField(); i++ {
+		key, ok := v.Type().Field(i).Tag.Lookup("meta")
+		if !ok {
+			continue
+		}
+		s, present := meta[key]
+		if !present {
+			continue
+		}
+		if err := parseField(v.Field(i), s); err != nil {
+			return nil, fmt.Errorf("metadata %s=%q: %w", key, s, err)
+		}
+	}
+	return e, nil
+}
+
+var (
+	durationType = reflect.TypeOf(time.Duration(0))
+	timeType     = reflect.TypeOf(time.Time{})
+)
+
+func formatField(f reflect.Value) string {
+	switch {
+	case f.Type() == durationType:
+		return formatSeconds(time.Duration(f.Int()))
+	case f.Type() == timeType:
+		t := f.Interface().(time.Time)
+		if t.IsZero() {
+			return ""
+		}
+		return t.UTC().Format(time.RFC3339Nano)
+	}
+	switch f.Kind() {
+	case reflect.String:
+		return f.String()
+	case reflect.Int, reflect.Int32, reflect.Int64:
+		return strconv.FormatInt(f.Int(), 10)
+	case reflect.Float64:
+		return formatAmount(f.Float())
+	case reflect.Bool:
+		return strconv.FormatBool(f.Bool())
+	case reflect.Slice:
+		if f.Type().Elem().Kind() == reflect.String {
+			return joinNames(f.Interface().([]string))
+		}
+		return strconv.Itoa(f.Len())
+	}
+	return fmt.Sprint(f.Interface())
+}
+
+func parseField(f reflect.Value, s string) error {
+	switch {
+	case f.Type() == durationType:
+		secs, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			return err
+		}
+		f.SetInt(int64(secs * float64(time.Second)))
+		return nil
+	case f.Type() == timeType:
+		if s == "" {
+			return nil
+		}
+		t, err := time.Parse(time.RFC3339Nano, s)
+		if err != nil {
+			return err
+		}
+		f.Set(reflect.ValueOf(t))
+		return nil
+	}
+	switch f.Kind() {
+	case reflect.String:
+		f.SetString(s)
+	case reflect.Int, reflect.Int32, reflect.Int64:
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			return err
+		}
+		f.SetInt(n)
+	case reflect.Float64:
+		x, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			return err
+		}
+		f.SetFloat(x)
+	case reflect.Bool:
+		b, err := strconv.ParseBool(s)
+		if err != nil {
+			return err
+		}
+		f.SetBool(b)
+	case reflect.Slice:
+		if f.Type().Elem().Kind() == reflect.String {
+			if s == "" {
+				f.Set(reflect.Zero(f.Type()))
+				return nil
+			}
+			f.Set(reflect.ValueOf(strings.Split(s, ", ")))
+		}
+	}
+	return nil
+}

@@ -1,0 +1,53 @@
+package errs
+
+import "fmt"
+
+// RunNotFound is a Run that does not exist for the caller's tenant.
+type RunNotFound struct {
+	RunID string `meta:"runId"`
+}
+
+func (e *RunNotFound) Error() string { return fmt.Sprintf("run %s not found", e.RunID) }
+
+// SpecNotFound is a Spec name, or a Version of it, that was never published.
+type SpecNotFound struct {
+	Name    string `meta:"spec"`
+	Version string `meta:"version"`
+}
+
+func (e *SpecNotFound) Error() string {
+	if e.Version == "" {
+		return fmt.Sprintf("spec '%s' not found", e.Name)
+	}
+	return fmt.Sprintf("spec '%s' has no version %s", e.Name, e.Version)
+}
+
+// DelegationNotFound is a delegation id that does not exist.
+type DelegationNotFound struct {
+	DelegationID string `meta:"delegationId"`
+}
+
+func (e *DelegationNotFound) Error() string {
+	return fmt.Sprintf("delegation %s not found", e.DelegationID)
+}
+
+// ToolNotFound is a tool name nobody provides.
+type ToolNotFound struct {
+	Name      string   `meta:"tool"`
+	Available []string `meta:"availableTools"`
+}
+
+func (e *ToolNotFound) Error() string {
+	return fmt.Sprintf("Tool not found: %s. Available tools: %s", e.Name, joinNames(e.Available))
+}
+
+// RequestIDReused is a StartRun whose request id already started a Run
+// with a different request.
+type RequestIDReused struct {
+	RequestID string `meta:"requestId"`
+	RunID     string `meta:"runId"`
+}
+
+func (e *RequestIDReused) Error() string {
+	return fmt.Sprintf("request id '%s' already started run %s with a different request", e.RequestID, e.RunID)
+}

@@ -1,0 +1,127 @@
+package errs
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"time"
+)
+
+// kinds lists every typed error, so a stored failure can be read back.
+var kinds = map[string]func() error{}
+
+func init() {
+	for _, e := range []error{
+		&InvalidRequest{}, &SpecInvalid{}, &SpecUnbuildable{}, &ValueNotPortable{},
+		&ConfigurationInvalid{}, &DependencyMissing{},
+		&RunNotFound{}, &SpecNotFound{}, &DelegationNotFound{}, &ToolNotFound{}, &RequestIDReused{},
+		&RunNotSuspended{}, &RunAlreadySettled{}, &SuspensionExpired{},
+		&RunEndedWithoutAnswer{}, &RunFailed{}, &RunAborted{},
+		&AccessDenied{}, &ToolNarrowed{}, &Unauthenticated{}, &CredentialNotFound{},
+		&BudgetExceeded{}, &BudgetOverrun{}, &ToolLoopLimit{},
+		&InferenceRateLimited{}, &InferenceFailed{}, &TransientFailure{}, &StoreUnavailable{},
+		&Overloaded{}, &ToolFailed{}, &MCPFailed{},
+		&SeqConflict{}, &LeaseLost{}, &CorruptLog{},
+		&RunDeadlineExceeded{}, &AwaitTimeout{}, &DelegationTimeout{},
+		&BusNotConfigured{}, &ChannelNotFound{}, &Internal{},
+	} {
+		t := reflect.TypeOf(e).Elem()
+		kinds[t.Name()] = func() error { return reflect.New(t).Interface().(error) }
+	}
+}
+
+// Kind returns the name of err's typed error ("RunNotFound"), or "" when
+// err is not one of this package's types.
+func Kind(err error) string {
+	t := reflect.TypeOf(err)
+	if t == nil || t.Kind() != reflect.Pointer {
+		return ""
+	}
+	if _, ok := kinds[t.Elem().Name()]; !ok || t.Elem().PkgPath() != reflect.TypeOf(Internal{}).PkgPath() {
+		return ""
+	}
+	return t.Elem().Name()
+}
+
+// New returns a zero error of the named kind, or nil for an unknown kind.
+func New(kind string) error {
+	if f, ok := kinds[kind]; ok {
+		return f()
+	}
+	return nil
+}
+
+// Typed returns the outermost typed error in err's chain, or nil.
+func Typed(err error) error {
+	for _, e := range chain(err) {
+		if Kind(e) != "" {
+			return e
+		}
+	}
+	return nil
+}
+
+func chain(err error) []error {
+	var out []error
+	queue := []error{err}
+	for len(queue) > 0 {
+		e := queue[0]
+		queue = queue[1:]
+		if e == nil {
+			continue
+		}
+		out = append(out, e)
+		switch u := e.(type) {
+		case interface{ Unwrap() error }:
+			queue = append(queue, u.Unwrap())
+		case interface{ Unwrap() []error }:
+			queue = append(queue, u.Unwrap()...)
+		}
+	}
+	return out
+}
+
+// Stored is a typed error in the form the Run log keeps it.
+type Stored struct {
+	Kind   string          `json:"kind"`
+	Fields json.RawMessage `json:"fields"`
+}
+
+// Store turns err into its stored form. An error that is not typed is
+// stored as Internal with the given errorID; its cause is not kept.
+func Store(err error, errorID string) Stored {
+	typed := Typed(err)
+	if typed == nil {
+		typed = &Internal{ErrorID: errorID}
+	}
+	fields, mErr := json.Marshal(typed)
+	if mErr != nil {
+		typed = &Internal{ErrorID: errorID}
+		fields, _ = json.Marshal(typed)
+	}
+	return Stored{Kind: Kind(typed), Fields: fields}
+}
+
+// Err turns a stored error back into its typed error.
+func (s Stored) Err() error {
+	e := New(s.Kind)
+	if e == nil {
+		return fmt.Errorf("stored error of unknown kind %q", s.Kind)
+	}
+	if err := json.Unmarshal(s.Fields, e); err != nil {
+		return fmt.Errorf("stored %s error does not decode: %w", s.Kind, err)
+	}
+	return e
+}
+
+// IsRetryable reports whether trying again may succeed, and after how long:
+// the decision of the error's own RetryDelay when it has one, false for
+// every other error.
+func IsRetryable(err error) (time.Duration, bool) {
+	var r Retryable
+	if errors.As(err, &r) {
+		return r.RetryDelay()
+	}
+	return 0, false
+}

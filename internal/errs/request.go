@@ -1,0 +1,113 @@
+package errs
+
+import (
+	"fmt"
+	"strings"
+)
+
+// FieldViolation is one problem with one field of a request or Spec.
+type FieldViolation struct {
+	// Field is the dotted path of the field, e.g. "tools[2].name".
+	Field string `json:"field"`
+	// Description says what is wrong, in a sentence its author can act on.
+	Description string `json:"description"`
+}
+
+func describeViolations(vs []FieldViolation) string {
+	if len(vs) == 0 {
+		return "no details"
+	}
+	first := vs[0].Description
+	if vs[0].Field != "" {
+		first = vs[0].Field + ": " + first
+	}
+	if len(vs) == 1 {
+		return first
+	}
+	return fmt.Sprintf("%s (and %d more)", first, len(vs)-1)
+}
+
+// InvalidRequest is a malformed request: a missing or out-of-range field.
+type InvalidRequest struct {
+	Violations []FieldViolation `meta:"violationCount"`
+}
+
+func (e *InvalidRequest) Error() string {
+	return "invalid request: " + describeViolations(e.Violations)
+}
+
+// BadField returns an InvalidRequest with a single violation.
+func BadField(field, format string, args ...any) *InvalidRequest {
+	return &InvalidRequest{Violations: []FieldViolation{{Field: field, Description: fmt.Sprintf(format, args...)}}}
+}
+
+// SpecInvalid is a Spec refused at publish, with every problem found.
+type SpecInvalid struct {
+	Spec       string           `meta:"spec"`
+	Violations []FieldViolation `meta:"violationCount"`
+}
+
+func (e *SpecInvalid) Error() string {
+	return fmt.Sprintf("spec '%s' is invalid: %s", e.Spec, describeViolations(e.Violations))
+}
+
+// SpecUnbuildable is a Spec that is well-formed but cannot be assembled,
+// e.g. a builder asked for a combination runsvc cannot construct.
+type SpecUnbuildable struct {
+	Spec       string           `meta:"spec"`
+	Violations []FieldViolation `meta:"violationCount"`
+}
+
+func (e *SpecUnbuildable) Error() string {
+	return fmt.Sprintf("spec '%s' cannot be built: %s", e.Spec, describeViolations(e.Violations))
+}
+
+// ValueNotPortable is a value that cannot cross the process boundary: not
+// representable as JSON, or too large.
+type ValueNotPortable struct {
+	Path   string `meta:"path"`
+	Reason string `meta:"detail"`
+}
+
+func (e *ValueNotPortable) Error() string {
+	return fmt.Sprintf("value at %s cannot cross the process boundary: %s", e.Path, e.Reason)
+}
+
+// ConfigurationInvalid is configuration that is invalid or missing a
+// required value, found when it is used.
+type ConfigurationInvalid struct {
+	Subject     string `meta:"subject"`
+	Description string `meta:"detail"`
+}
+
+func (e *ConfigurationInvalid) Error() string {
+	return fmt.Sprintf("configuration of %s is invalid: %s", e.Subject, e.Description)
+}
+
+// DependencyMissing is an optional component that this deployment lacks.
+type DependencyMissing struct {
+	Dependency  string `meta:"dependency"`
+	Description string `meta:"detail"`
+	HelpURL     string `meta:"helpUrl"`
+}
+
+func (e *DependencyMissing) Error() string {
+	return fmt.Sprintf("%s is required: %s", e.Dependency, e.Description)
+}
+
+// joinNames lists names the way the seed messages do: "a, b".
+func joinNames(names []string) string { return strings.Join(names, ", ") }
+
+// FieldViolations returns the request's problems.
+func (e *InvalidRequest) FieldViolations() []FieldViolation { return e.Violations }
+
+// FieldViolations returns the Spec's problems.
+func (e *SpecInvalid) FieldViolations() []FieldViolation { return e.Violations }
+
+// FieldViolations returns the Spec's problems.
+func (e *SpecUnbuildable) FieldViolations() []FieldViolation { return e.Violations }
+
+// FieldViolations returns the value's path and what is wrong with it.
+func (e *ValueNotPortable) FieldViolations() []FieldViolation {
+	return []FieldViolation{{Field: e.Path, Description: e.Reason}}
+}

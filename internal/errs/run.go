@@ -1,0 +1,76 @@
+package errs
+
+import (
+	"fmt"
+	"time"
+)
+
+// RunNotSuspended is a resume of a Run that is not waiting for anything.
+type RunNotSuspended struct {
+	RunID string `meta:"runId"`
+	State string `meta:"runState"`
+}
+
+func (e *RunNotSuspended) Error() string {
+	return fmt.Sprintf("run %s is not suspended, so there is nothing to resume. Its state is %s.", e.RunID, e.State)
+}
+
+// RunAlreadySettled is a request for more work from a settled Run.
+type RunAlreadySettled struct {
+	RunID  string `meta:"runId"`
+	State  string `meta:"runState"`
+	Action string `meta:"action"`
+}
+
+func (e *RunAlreadySettled) Error() string {
+	return fmt.Sprintf("run %s already settled as %s, so it cannot %s", e.RunID, e.State, e.Action)
+}
+
+// SuspensionExpired is a resume that came after the suspension's expiry;
+// the Run is settled ABANDONED.
+type SuspensionExpired struct {
+	RunID      string    `meta:"runId"`
+	Reason     string    `meta:"suspensionReason"`
+	ExpireTime time.Time `meta:"expireTime"`
+}
+
+func (e *SuspensionExpired) Error() string {
+	return fmt.Sprintf("run %s waited for %s until %s and was abandoned", e.RunID, e.Reason, e.ExpireTime.UTC().Format(time.RFC3339))
+}
+
+// RunEndedWithoutAnswer is a text stream whose Run settled without an
+// answer and without failing or aborting (e.g. abandoned).
+type RunEndedWithoutAnswer struct {
+	RunID         string `meta:"runId"`
+	State         string `meta:"runState"`
+	FailureReason string `meta:"failureReason"`
+}
+
+func (e *RunEndedWithoutAnswer) Error() string {
+	return fmt.Sprintf("run %s ended without an answer: it is %s", e.RunID, e.State)
+}
+
+// RunFailed is a text stream whose Run settled FAILED.
+type RunFailed struct {
+	RunID          string `meta:"runId"`
+	State          string `meta:"runState"`
+	FailureReason  string `meta:"failureReason"`
+	FailureMessage string `meta:"failureMessage"`
+}
+
+func (e *RunFailed) Error() string {
+	return fmt.Sprintf("run %s failed: %s", e.RunID, e.FailureMessage)
+}
+
+// RunAborted is a text stream whose Run was interrupted or passed its
+// deadline; Cause tells which, since only the second is an incident.
+type RunAborted struct {
+	RunID         string `meta:"runId"`
+	State         string `meta:"runState"`
+	Cause         string `meta:"abortCause"`
+	FailureReason string `meta:"failureReason"`
+}
+
+func (e *RunAborted) Error() string {
+	return fmt.Sprintf("run %s was aborted (%s) before answering", e.RunID, e.Cause)
+}

@@ -1,0 +1,124 @@
+package errs
+
+import (
+	"fmt"
+	"time"
+)
+
+// Retryable reports whether trying the failed operation again may succeed,
+// and after how long. Errors that implement it decide per instance.
+type Retryable interface {
+	error
+	// RetryDelay returns how long to wait before retrying and whether a
+	// retry may succeed at all.
+	RetryDelay() (time.Duration, bool)
+}
+
+// InferenceRateLimited is a model provider's rate limit (HTTP 429).
+type InferenceRateLimited struct {
+	Provider   string `meta:"provider"`
+	Model      string `meta:"model"`
+	Message    string `meta:"detail"`
+	RetryAfter time.Duration
+}
+
+func (e *InferenceRateLimited) Error() string {
+	return fmt.Sprintf("model %s/%s is rate limited: %s", e.Provider, e.Model, e.Message)
+}
+
+// RetryDelay implements Retryable: a rate limit is always worth waiting out.
+func (e *InferenceRateLimited) RetryDelay() (time.Duration, bool) { return e.RetryAfter, true }
+
+// InferenceFailed is any other failed model call. Server errors, timeouts
+// and lost connections are retryable; a request the provider refuses
+// (HTTP 400, 404, 422) is not.
+type InferenceFailed struct {
+	Provider   string `meta:"provider"`
+	Model      string `meta:"model"`
+	HTTPStatus int    `meta:"httpStatus"`
+	Message    string `meta:"detail"`
+	Permanent  bool
+	RetryAfter time.Duration
+}
+
+func (e *InferenceFailed) Error() string {
+	return fmt.Sprintf("model call to %s/%s failed: %s", e.Provider, e.Model, e.Message)
+}
+
+// RetryDelay implements Retryable.
+func (e *InferenceFailed) RetryDelay() (time.Duration, bool) { return e.RetryAfter, !e.Permanent }
+
+// TransientFailure is a failure judged worth retrying that no more specific
+// error describes.
+type TransientFailure struct {
+	Operation  string `meta:"operation"`
+	Message    string `meta:"detail"`
+	RetryAfter time.Duration
+}
+
+func (e *TransientFailure) Error() string {
+	return fmt.Sprintf("%s failed transiently: %s", e.Operation, e.Message)
+}
+
+// RetryDelay implements Retryable.
+func (e *TransientFailure) RetryDelay() (time.Duration, bool) { return e.RetryAfter, true }
+
+// StoreUnavailable is a store that could not be reached or failed to
+// answer. Cause is for the server log and never reaches a client.
+type StoreUnavailable struct {
+	Operation  string `meta:"operation"`
+	RetryAfter time.Duration
+	Cause      error `json:"-"`
+}
+
+func (e *StoreUnavailable) Error() string {
+	return fmt.Sprintf("the store is unavailable (%s)", e.Operation)
+}
+
+// Unwrap returns the underlying store error.
+func (e *StoreUnavailable) Unwrap() error { return e.Cause }
+
+// RetryDelay implements Retryable.
+func (e *StoreUnavailable) RetryDelay() (time.Duration, bool) { return e.RetryAfter, true }
+
+// Overloaded is admission control turning work away.
+type Overloaded struct {
+	Resource   string `meta:"resource"`
+	RetryAfter time.Duration
+}
+
+func (e *Overloaded) Error() string { return fmt.Sprintf("server overloaded: %s", e.Resource) }
+
+// RetryDelay implements Retryable.
+func (e *Overloaded) RetryDelay() (time.Duration, bool) { return e.RetryAfter, true }
+
+// ToolFailed is a tool that failed. Retryable marks failures another
+// attempt may fix (the model is told so).
+type ToolFailed struct {
+	Tool       string `meta:"tool"`
+	Message    string `meta:"detail"`
+	Retryable  bool
+	RetryAfter time.Duration
+}
+
+func (e *ToolFailed) Error() string { return fmt.Sprintf("tool %s failed: %s", e.Tool, e.Message) }
+
+// RetryDelay implements Retryable.
+func (e *ToolFailed) RetryDelay() (time.Duration, bool) { return e.RetryAfter, e.Retryable }
+
+// MCPFailed is a failed exchange with an MCP server: connection refused,
+// timeout or protocol error. Lost connections and timeouts are retryable.
+type MCPFailed struct {
+	Server     string `meta:"server"`
+	Tool       string `meta:"tool"`
+	Message    string `meta:"detail"`
+	Retryable  bool
+	RetryAfter time.Duration
+}
+
+func (e *MCPFailed) Error() string {
+	return fmt.Sprintf("MCP server %s failed on %s: %s", e.Server, e.Tool, e.Message)
+}
+
+// RetryDelay implements Retryable.
+func (e *MCPFailed) RetryDelay() (time.Duration, bool) { return e.RetryAfter, e.Retryable }

@@ -1,0 +1,41 @@
+package errs
+
+import (
+	"fmt"
+	"time"
+)
+
+// RunDeadlineExceeded is a Run that passed its own deadline. It appears in
+// a Run's failure only, never as an RPC error.
+type RunDeadlineExceeded struct {
+	RunID    string        `meta:"runId"`
+	Deadline time.Duration `meta:"deadlineSeconds"`
+}
+
+func (e *RunDeadlineExceeded) Error() string {
+	return fmt.Sprintf("run %s exceeded its %ss deadline", e.RunID, formatSeconds(e.Deadline))
+}
+
+// AwaitTimeout is a blocking memory read whose key was not written in time.
+type AwaitTimeout struct {
+	Key  string        `meta:"key"`
+	Wait time.Duration `meta:"waitSeconds"`
+}
+
+func (e *AwaitTimeout) Error() string {
+	return fmt.Sprintf("Timeout waiting for :%s after %s seconds", e.Key, formatSeconds(e.Wait))
+}
+
+// DelegationTimeout is a wait for a delegation that ran out; the child
+// Run keeps going.
+type DelegationTimeout struct {
+	Name         string        `meta:"spec"`
+	DelegationID string        `meta:"delegationId"`
+	Timeout      time.Duration `meta:"timeoutSeconds"`
+}
+
+func (e *DelegationTimeout) Error() string {
+	return fmt.Sprintf("Delegation to '%s' timed out after %ss", e.Name, formatSeconds(e.Timeout))
+}
+
+func formatSeconds(d time.Duration) string { return formatAmount(d.Seconds()) }

@@ -1,0 +1,313 @@
+// Package runlog holds a Run's log: the Records a Run appends, their
+// encoding, and the reducer that folds them into the Run's State.
+//
+// The reducer is pure: State is a function of the Records alone, folding a
+// log in pieces equals folding it whole, and a log the protocol cannot
+// produce is an *errs.CorruptLog naming the broken invariant.
+package runlog
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"time"
+
+	"github.com/runsvc/runsvc/internal/errs"
+)
+
+// Record is one entry of a Run's log.
+type Record struct {
+	// Seq is the Record's position, gapless from 1.
+	Seq int64
+	// Time is when it was appended.
+	Time time.Time
+	// Attempt is the Attempt that wrote it, 0 for outsiders.
+	Attempt int
+	// Op is what happened.
+	Op Op
+}
+
+// Op is the body of a Record.
+type Op interface {
+	// Kind names the operation in the store.
+	Kind() string
+}
+
+// Status is where a Run is in its lifecycle.
+type Status string
+
+// Lifecycle states.
+const (
+	StatusQueued    Status = "QUEUED"
+	StatusRunning   Status = "RUNNING"
+	StatusSuspended Status = "SUSPENDED"
+	StatusCompleted Status = "COMPLETED"
+	StatusFailed    Status = "FAILED"
+	StatusAborted   Status = "ABORTED"
+	StatusAbandoned Status = "ABANDONED"
+)
+
+// Settled reports whether s is a final state.
+func (s Status) Settled() bool {
+	switch s {
+	case StatusCompleted, StatusFailed, StatusAborted, StatusAbandoned:
+		return true
+	}
+	return false
+}
+
+// Reason is what a suspension waits for.
+type Reason string
+
+// Suspension reasons.
+const (
+	ReasonToolResults Reason = "TOOL_RESULTS"
+	ReasonApproval    Reason = "APPROVAL"
+	ReasonQuestion    Reason = "QUESTION"
+	ReasonChildren    Reason = "CHILDREN"
+)
+
+// AbortCause says why a Run was aborted.
+type AbortCause string
+
+// Abort causes.
+const (
+	CauseInterrupted AbortCause = "INTERRUPTED"
+	CauseDeadline    AbortCause = "DEADLINE"
+)
+
+// MessageMode says when a queued message reaches the model.
+type MessageMode string
+
+// Message modes.
+const (
+	ModeSteer    MessageMode = "STEER"
+	ModeFollowUp MessageMode = "FOLLOW_UP"
+)
+
+// ToolCall is a tool call the model issued.
+type ToolCall struct {
+	ID        string          `json:"id"`
+	Name      string          `json:"name"`
+	Arguments json.RawMessage `json:"arguments,omitempty"`
+}
+
+// ToolError is a tool's failure as its executor reported it.
+type ToolError struct {
+	Message   string `json:"message"`
+	Retryable bool   `json:"retryable,omitempty"`
+}
+
+// ToolResult is a client's result for one call.
+type ToolResult struct {
+	CallID string          `json:"callId"`
+	Output json.RawMessage `json:"output,omitempty"`
+	Error  *ToolError      `json:"error,omitempty"`
+}
+
+// Admitted is the first Record of every Run.
+type Admitted struct {
+	Tenant       string    `json:"tenant"`
+	Spec         string    `json:"spec"`
+	Version      string    `json:"version"`
+	Input        string    `json:"input"`
+	RequestID    string    `json:"requestId,omitempty"`
+	Deadline     time.Time `json:"deadline"`
+	ParentRunID  string    `json:"parentRunId,omitempty"`
+	RootRunID    string    `json:"rootRunId"`
+	DelegationID string    `json:"delegationId,omitempty"`
+	Depth        int       `json:"depth,omitempty"`
+}
+
+// AttemptStarted records that a worker took the Run under a lease.
+type AttemptStarted struct {
+	Attempt  int    `json:"attempt"`
+	WorkerID string `json:"workerId"`
+}
+
+// TurnStarted records the start of a turn.
+type TurnStarted struct {
+	Turn int `json:"turn"`
+}
+
+// ModelCallStarted records a model call about to be made, with what it
+// reserved against the budgets.
+type ModelCallStarted struct {
+	Turn           int     `json:"turn"`
+	ReservedTokens int64   `json:"reservedTokens,omitempty"`
+	ReservedCost   float64 `json:"reservedCost,omitempty"`
+}
+
+// ModelCallFinished records the model's response and its usage.
+type ModelCallFinished struct {
+	Turn         int        `json:"turn"`
+	Text         string     `json:"text,omitempty"`
+	ToolCalls    []ToolCall `json:"toolCalls,omitempty"`
+	InputTokens  int64      `json:"inputTokens,omitempty"`
+	OutputTokens int64      `json:"outputTokens,omitempty"`
+	Cost         float64    `json:"cost,omitempty"`
+	Priced       bool       `json:"priced,omitempty"`
+}
+
+// ModelCallFailed records a failed model call.
+type ModelCallFailed struct {
+	Turn       int           `json:"turn"`
+	Failure    errs.Stored   `json:"failure"`
+	WillRetry  bool          `json:"willRetry,omitempty"`
+	RetryAfter time.Duration `json:"retryAfter,omitempty"`
+}
+
+// ToolCallStarted records a tool call about to execute.
+type ToolCallStarted struct {
+	CallID string `json:"callId"`
+	Name   string `json:"name"`
+}
+
+// ToolCallFinished records a tool call's answer: its output, or its error,
+// which the model sees as the result.
+type ToolCallFinished struct {
+	CallID   string          `json:"callId"`
+	Name     string          `json:"name"`
+	Output   json.RawMessage `json:"output,omitempty"`
+	Error    *errs.Stored    `json:"error,omitempty"`
+	Orphaned bool            `json:"orphaned,omitempty"`
+}
+
+// ToolCallFailed records a transient failure of one execution of a call,
+// which will be retried.
+type ToolCallFailed struct {
+	CallID     string        `json:"callId"`
+	Name       string        `json:"name"`
+	Error      errs.Stored   `json:"error"`
+	RetryAfter time.Duration `json:"retryAfter,omitempty"`
+}
+
+// Suspended records that the Run waits.
+type Suspended struct {
+	Reason         Reason    `json:"reason"`
+	ExpireAt       time.Time `json:"expireAt"`
+	CallIDs        []string  `json:"callIds,omitempty"`
+	Question       string    `json:"question,omitempty"`
+	CallID         string    `json:"callId,omitempty"`
+	ApprovalReason string    `json:"approvalReason,omitempty"`
+	DelegationIDs  []string  `json:"delegationIds,omitempty"`
+}
+
+// Resumed records the answer to a suspension.
+type Resumed struct {
+	Reason   Reason       `json:"reason"`
+	Results  []ToolResult `json:"results,omitempty"`
+	Answer   string       `json:"answer,omitempty"`
+	Approved bool         `json:"approved,omitempty"`
+	Note     string       `json:"note,omitempty"`
+}
+
+// AbortRequested records a request to stop the Run.
+type AbortRequested struct {
+	Cause  AbortCause `json:"cause"`
+	Reason string     `json:"reason,omitempty"`
+}
+
+// MessageQueued records a user message for the Run.
+type MessageQueued struct {
+	Text string      `json:"text"`
+	Mode MessageMode `json:"mode"`
+}
+
+// MessageConsumed records that queued messages reached the model.
+type MessageConsumed struct {
+	QueuedSeqs []int64 `json:"queuedSeqs"`
+}
+
+// DelegationStarted records a child Run this Run started.
+type DelegationStarted struct {
+	DelegationID string `json:"delegationId"`
+	ChildRunID   string `json:"childRunId"`
+	Spec         string `json:"spec"`
+	Task         string `json:"task"`
+	CallID       string `json:"callId,omitempty"`
+}
+
+// DelegationFinished records that a child Run settled.
+type DelegationFinished struct {
+	DelegationID string       `json:"delegationId"`
+	ChildRunID   string       `json:"childRunId"`
+	State        Status       `json:"state"`
+	Answer       string       `json:"answer,omitempty"`
+	Failure      *errs.Stored `json:"failure,omitempty"`
+}
+
+// Settled is the last Record of every Run.
+type Settled struct {
+	State      Status       `json:"state"`
+	AbortCause AbortCause   `json:"abortCause,omitempty"`
+	Answer     string       `json:"answer,omitempty"`
+	Failure    *errs.Stored `json:"failure,omitempty"`
+}
+
+// Unknown is a Record whose kind this version does not know. Folding it is
+// CorruptLog with reason unknown_operation.
+type Unknown struct {
+	Name string
+	Body json.RawMessage
+}
+
+// Kind implementations.
+func (*Admitted) Kind() string           { return "admitted" }
+func (*AttemptStarted) Kind() string     { return "attempt_started" }
+func (*TurnStarted) Kind() string        { return "turn_started" }
+func (*ModelCallStarted) Kind() string   { return "model_call_started" }
+func (*ModelCallFinished) Kind() string  { return "model_call_finished" }
+func (*ModelCallFailed) Kind() string    { return "model_call_failed" }
+func (*ToolCallStarted) Kind() string    { return "tool_call_started" }
+func (*ToolCallFinished) Kind() string   { return "tool_call_finished" }
+func (*ToolCallFailed) Kind() string     { return "tool_call_failed" }
+func (*Suspended) Kind() string          { return "suspended" }
+func (*Resumed) Kind() string            { return "resumed" }
+func (*AbortRequested) Kind() string     { return "abort_requested" }
+func (*MessageQueued) Kind() string      { return "message_queued" }
+func (*MessageConsumed) Kind() string    { return "message_consumed" }
+func (*DelegationStarted) Kind() string  { return "delegation_started" }
+func (*DelegationFinished) Kind() string { return "delegation_finished" }
+func (*Settled) Kind() string            { return "settled" }
+func (u *Unknown) Kind() string          { return u.Name }
+
+var decoders = map[string]func() Op{}
+
+func init() {
+	for _, op := range []Op{
+		&Admitted{}, &AttemptStarted{}, &TurnStarted{}, &ModelCallStarted{}, &ModelCallFinished{},
+		&ModelCallFailed{}, &ToolCallStarted{}, &ToolCallFinished{}, &ToolCallFailed{}, &Suspended{},
+		&Resumed{}, &AbortRequested{}, &MessageQueued{}, &MessageConsumed{}, &DelegationStarted{},
+		&DelegationFinished{}, &Settled{},
+	} {
+		t := reflect.TypeOf(op).Elem()
+		decoders[op.Kind()] = func() Op { return reflect.New(t).Interface().(Op) }
+	}
+}
+
+// Encode returns the kind and JSON body a store keeps for op.
+func Encode(op Op) (string, []byte, error) {
+	if u, ok := op.(*Unknown); ok {
+		return u.Name, u.Body, nil
+	}
+	b, err := json.Marshal(op)
+	if err != nil {
+		return "", nil, fmt.Errorf("encoding %s record: %w", op.Kind(), err)
+	}
+	return op.Kind(), b, nil
+}
+
+// Decode reads a stored body back. An unknown kind decodes to *Unknown; a
+// body that does not decode is an error.
+func Decode(kind string, body []byte) (Op, error) {
+	mk, ok := decoders[kind]
+	if !ok {
+		return &Unknown{Name: kind, Body: body}, nil
+	}
+	op := mk()
+	if err := json.Unmarshal(body, op); err != nil {
+		return nil, fmt.Errorf("decoding %s record: %w", kind, err)
+	}
+	return op, nil
+}

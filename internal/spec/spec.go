@@ -1,0 +1,276 @@
+// Package spec holds the agent Spec: what an agent is told, which model it
+// calls, its tools, delegates and limits, and the validation a Spec passes
+// once, at publish. A published Spec is an immutable Version named by the
+// hash of its content.
+package spec
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"time"
+)
+
+// Spec is an agent's definition. Zero limits mean the defaults; see
+// Effective.
+type Spec struct {
+	Name         string   `json:"name"`
+	Instructions string   `json:"instructions,omitempty"`
+	Model        Model    `json:"model"`
+	Tools        []Tool   `json:"tools,omitempty"`
+	Delegates    []string `json:"delegates,omitempty"`
+	Limits       Limits   `json:"limits"`
+	Expiry       Expiry   `json:"suspensionExpiry"`
+	Credentials  []string `json:"credentials,omitempty"`
+	Bus          Bus      `json:"bus"`
+}
+
+// Model providers.
+const (
+	ProviderScripted = "scripted"
+	ProviderOpenAI   = "openai"
+)
+
+// Model is the model a Spec calls.
+type Model struct {
+	Provider         string        `json:"provider"`
+	Model            string        `json:"model,omitempty"`
+	Script           []Turn        `json:"script,omitempty"`
+	BaseURL          string        `json:"baseUrl,omitempty"`
+	APIKeyCredential string        `json:"apiKeyCredential,omitempty"`
+	Pricing          *Pricing      `json:"pricing,omitempty"`
+	CallTimeout      time.Duration `json:"callTimeout,omitempty"`
+}
+
+// Pricing is dollars per million tokens.
+type Pricing struct {
+	InputPerMillion  float64 `json:"inputPerMillion"`
+	OutputPerMillion float64 `json:"outputPerMillion"`
+}
+
+// Cost returns the price of a call's tokens.
+func (p *Pricing) Cost(input, output int64) float64 {
+	return (float64(input)*p.InputPerMillion + float64(output)*p.OutputPerMillion) / 1e6
+}
+
+// Turn is one response of a scripted model.
+type Turn struct {
+	Text      string        `json:"text,omitempty"`
+	ToolCalls []ScriptCall  `json:"toolCalls,omitempty"`
+	Usage     Usage         `json:"usage"`
+	Fail      *Failure      `json:"fail,omitempty"`
+	Delay     time.Duration `json:"delay,omitempty"`
+}
+
+// ScriptCall is a tool call a scripted turn makes.
+type ScriptCall struct {
+	Name      string          `json:"name"`
+	Arguments json.RawMessage `json:"arguments,omitempty"`
+}
+
+// Usage is a token count.
+type Usage struct {
+	InputTokens  int64 `json:"inputTokens,omitempty"`
+	OutputTokens int64 `json:"outputTokens,omitempty"`
+}
+
+// Failure is an injected model failure: the first Times calls of a turn fail
+// with HTTPStatus.
+type Failure struct {
+	HTTPStatus int           `json:"httpStatus"`
+	RetryAfter time.Duration `json:"retryAfter,omitempty"`
+	Times      int           `json:"times,omitempty"`
+	Message    string        `json:"message,omitempty"`
+}
+
+// Kind says who executes a tool.
+type Kind string
+
+// Tool kinds.
+const (
+	KindClient  Kind = "client"
+	KindWorker  Kind = "worker"
+	KindHTTP    Kind = "http"
+	KindMCP     Kind = "mcp"
+	KindBuiltin Kind = "builtin"
+)
+
+// Tool is a tool the model may call.
+type Tool struct {
+	Name         string          `json:"name"`
+	Kind         Kind            `json:"kind"`
+	Description  string          `json:"description,omitempty"`
+	Parameters   json.RawMessage `json:"parameters,omitempty"`
+	RaiseOnError bool            `json:"raiseOnError,omitempty"`
+	HTTP         *HTTPTool       `json:"http,omitempty"`
+	MCP          *MCPTool        `json:"mcp,omitempty"`
+	Timeout      time.Duration   `json:"timeout,omitempty"`
+}
+
+// HTTPTool is where an http tool POSTs.
+type HTTPTool struct {
+	URL        string `json:"url"`
+	Credential string `json:"credential,omitempty"`
+}
+
+// MCPTool is the MCP server an mcp tool lives on.
+type MCPTool struct {
+	URL        string `json:"url"`
+	RemoteName string `json:"remoteName,omitempty"`
+	Credential string `json:"credential,omitempty"`
+}
+
+// Limits bound every Run of a Spec.
+type Limits struct {
+	MaxToolRounds         int           `json:"maxToolRounds,omitempty"`
+	MaxTurns              int           `json:"maxTurns,omitempty"`
+	Deadline              time.Duration `json:"deadline,omitempty"`
+	TokenBudget           int64         `json:"tokenBudget,omitempty"`
+	CostBudget            float64       `json:"costBudget,omitempty"`
+	TransientRetryBudget  int           `json:"transientRetryBudget,omitempty"`
+	MaxDelegationDepth    int           `json:"maxDelegationDepth,omitempty"`
+	MaxDelegationsPerTurn int           `json:"maxDelegationsPerTurn,omitempty"`
+}
+
+// Expiry says how long each kind of suspension waits.
+type Expiry struct {
+	ToolResults time.Duration `json:"toolResults,omitempty"`
+	Approval    time.Duration `json:"approval,omitempty"`
+	Question    time.Duration `json:"question,omitempty"`
+	Children    time.Duration `json:"children,omitempty"`
+}
+
+// Bus is a Spec's message bus.
+type Bus struct {
+	Enabled  bool     `json:"enabled,omitempty"`
+	Channels []string `json:"channels,omitempty"`
+}
+
+// Defaults.
+const (
+	DefaultMaxToolRounds         = 25
+	DefaultMaxTurns              = 50
+	DefaultDeadline              = 15 * time.Minute
+	MaxDeadline                  = 24 * time.Hour
+	DefaultTransientRetryBudget  = 5
+	DefaultMaxDelegationDepth    = 3
+	DefaultMaxDelegationsPerTurn = 8
+	DefaultToolResultsExpiry     = time.Hour
+	DefaultApprovalExpiry        = 24 * time.Hour
+	DefaultQuestionExpiry        = 24 * time.Hour
+	DefaultChildrenExpiry        = time.Hour
+	DefaultToolTimeout           = 30 * time.Second
+	DefaultModelCallTimeout      = 60 * time.Second
+)
+
+// Effective returns the limits with defaults filled in. A retry budget of
+// -1 becomes 0.
+func (l Limits) Effective() Limits {
+	def := func(v, d int) int {
+		if v == 0 {
+			return d
+		}
+		return v
+	}
+	out := l
+	out.MaxToolRounds = def(l.MaxToolRounds, DefaultMaxToolRounds)
+	out.MaxTurns = def(l.MaxTurns, DefaultMaxTurns)
+	out.TransientRetryBudget = def(l.TransientRetryBudget, DefaultTransientRetryBudget)
+	if out.TransientRetryBudget < 0 {
+		out.TransientRetryBudget = 0
+	}
+	out.MaxDelegationDepth = def(l.MaxDelegationDepth, DefaultMaxDelegationDepth)
+	out.MaxDelegationsPerTurn = def(l.MaxDelegationsPerTurn, DefaultMaxDelegationsPerTurn)
+	if out.Deadline == 0 {
+		out.Deadline = DefaultDeadline
+	}
+	return out
+}
+
+// Effective returns the expiries with defaults filled in.
+func (e Expiry) Effective() Expiry {
+	def := func(v, d time.Duration) time.Duration {
+		if v == 0 {
+			return d
+		}
+		return v
+	}
+	return Expiry{
+		ToolResults: def(e.ToolResults, DefaultToolResultsExpiry),
+		Approval:    def(e.Approval, DefaultApprovalExpiry),
+		Question:    def(e.Question, DefaultQuestionExpiry),
+		Children:    def(e.Children, DefaultChildrenExpiry),
+	}
+}
+
+// Tool returns the declared tool named name.
+func (s *Spec) Tool(name string) (Tool, bool) {
+	for _, t := range s.Tools {
+		if t.Name == name {
+			return t, true
+		}
+	}
+	return Tool{}, false
+}
+
+// Version is a published Spec.
+type Version struct {
+	Spec
+	// Version is the hash of the Spec's canonical content.
+	Version    string    `json:"version"`
+	CreateTime time.Time `json:"createTime"`
+}
+
+// Hash returns the Version name of a Spec's content: equal Specs hash
+// equally, whatever the key order of their JSON values.
+func Hash(s Spec) string {
+	b, err := json.Marshal(Canonical(s))
+	if err != nil {
+		panic("spec: hashing: " + err.Error())
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:8])
+}
+
+// Canonical returns s with its JSON values re-encoded with sorted keys and
+// no insignificant space.
+func Canonical(s Spec) Spec {
+	out := s
+	out.Tools = make([]Tool, len(s.Tools))
+	for i, t := range s.Tools {
+		t.Parameters = canonicalJSON(t.Parameters)
+		out.Tools[i] = t
+	}
+	out.Model.Script = make([]Turn, len(s.Model.Script))
+	for i, turn := range s.Model.Script {
+		calls := make([]ScriptCall, len(turn.ToolCalls))
+		for j, c := range turn.ToolCalls {
+			c.Arguments = canonicalJSON(c.Arguments)
+			calls[j] = c
+		}
+		turn.ToolCalls = calls
+		out.Model.Script[i] = turn
+	}
+	if len(out.Tools) == 0 {
+		out.Tools = nil
+	}
+	if len(out.Model.Script) == 0 {
+		out.Model.Script = nil
+	}
+	return out
+}
+
+func canonicalJSON(raw json.RawMessage) json.RawMessage {
+	if len(raw) == 0 {
+		return nil
+	}
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return raw
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return raw
+	}
+	return b
+}

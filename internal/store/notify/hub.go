@@ -1,0 +1,89 @@
+// Package notify is an in-process Notifier: a set of topics whose
+// subscribers get a coalesced signal on every Publish. The sqlite store
+// publishes to it after each commit; the postgres store publishes what
+// LISTEN receives from every replica.
+package notify
+
+import (
+	"sync"
+
+	"github.com/runsvc/runsvc/internal/store"
+)
+
+// Hub fans signals out to subscribers. The zero value is not usable; use
+// NewHub.
+type Hub struct {
+	mu     sync.RWMutex
+	topics map[string]map[*subscription]struct{}
+	all    map[*subscription]struct{}
+}
+
+// NewHub returns an empty Hub.
+func NewHub() *Hub {
+	return &Hub{topics: map[string]map[*subscription]struct{}{}, all: map[*subscription]struct{}{}}
+}
+
+type subscription struct {
+	hub   *Hub
+	topic string
+	ch    chan struct{}
+	once  sync.Once
+}
+
+func (s *subscription) C() <-chan struct{} { return s.ch }
+
+func (s *subscription) Close() {
+	s.once.Do(func() {
+		s.hub.mu.Lock()
+		defer s.hub.mu.Unlock()
+		if subs := s.hub.topics[s.topic]; subs != nil {
+			delete(subs, s)
+			if len(subs) == 0 {
+				delete(s.hub.topics, s.topic)
+			}
+		}
+		delete(s.hub.all, s)
+	})
+}
+
+// Subscribe follows a topic.
+func (h *Hub) Subscribe(topic string) store.Subscription {
+	s := &subscription{hub: h, topic: topic, ch: make(chan struct{}, 1)}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	subs := h.topics[topic]
+	if subs == nil {
+		subs = map[*subscription]struct{}{}
+		h.topics[topic] = subs
+	}
+	subs[s] = struct{}{}
+	h.all[s] = struct{}{}
+	return s
+}
+
+// Publish signals every subscriber of the topics, without blocking.
+func (h *Hub) Publish(topics ...string) {
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	for _, t := range topics {
+		for s := range h.topics[t] {
+			select {
+			case s.ch <- struct{}{}:
+			default:
+			}
+		}
+	}
+}
+
+// PublishAll signals every subscriber of every topic, for when changes may
+// have been missed (a reconnect).
+func (h *Hub) PublishAll() {
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	for s := range h.all {
+		select {
+		case s.ch <- struct{}{}:
+		default:
+		}
+	}
+}

@@ -1,0 +1,109 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"time"
+
+	"github.com/runsvc/runsvc/internal/store"
+)
+
+// DeclareChannels records the channels a Spec receives on.
+func (db *DB) DeclareChannels(ctx context.Context, tenant, owner string, channels []string) error {
+	return db.exec(ctx, "declare channels", func(tx *sql.Tx) error {
+		for _, c := range channels {
+			if _, err := tx.Exec(`INSERT INTO bus_channels (tenant, channel, owner) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`, tenant, c, owner); err != nil {
+				return unavailable("declare channels", err)
+			}
+		}
+		return nil
+	})
+}
+
+// ChannelExists reports whether a channel was declared.
+func (db *DB) ChannelExists(ctx context.Context, tenant, channel string) (bool, error) {
+	var n int
+	err := db.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM bus_channels WHERE tenant = ? AND channel = ?`, tenant, channel).Scan(&n)
+	return n > 0, unavailable("channel exists", err)
+}
+
+// SendBus stores a message.
+func (db *DB) SendBus(ctx context.Context, m store.BusMessage) error {
+	return db.exec(ctx, "send message", func(tx *sql.Tx) error {
+		_, err := tx.Exec(`INSERT INTO bus_messages (tenant, message_id, channel, sender, content, in_reply_to, send_time) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+			m.Tenant, m.MessageID, m.Channel, m.Sender, m.Content, m.InReplyTo, nanos(m.SendTime))
+		return unavailable("send message", err)
+	}, store.BusTopic(m.Tenant, m.Channel))
+}
+
+// DeliverBus takes messages out for delivery.
+func (db *DB) DeliverBus(ctx context.Context, tenant, channel, inReplyTo string, now time.Time, ackTimeout time.Duration, limit int) ([]store.BusMessage, error) {
+	var out []store.BusMessage
+	err := db.exec(ctx, "receive", func(tx *sql.Tx) error {
+		out = out[:0]
+		query := `SELECT ord, message_id, sender, content, in_reply_to, send_time, delivery_count FROM bus_messages
+			WHERE tenant = ? AND channel = ? AND acked = 0 AND out_until <= ?`
+		args := []any{tenant, channel, nanos(now)}
+		if inReplyTo != "" {
+			query += ` AND in_reply_to = ?`
+			args = append(args, inReplyTo)
+		}
+		rows, err := tx.Query(query+` ORDER BY ord LIMIT ?`, append(args, limit)...)
+		if err != nil {
+			return unavailable("receive", err)
+		}
+		var ords []int64
+		for rows.Next() {
+			m := store.BusMessage{Tenant: tenant, Channel: channel}
+			var ord, sent int64
+			if err := rows.Scan(&ord, &m.MessageID, &m.Sender, &m.Content, &m.InReplyTo, &sent, &m.DeliveryCount); err != nil {
+				rows.Close()
+				return unavailable("receive", err)
+			}
+			m.SendTime = fromNanos(sent)
+			m.DeliveryCount++
+			out = append(out, m)
+			ords = append(ords, ord)
+		}
+		rows.Close()
+		for _, ord := range ords {
+			if _, err := tx.Exec(`UPDATE bus_messages SET out_until = ?, delivery_count = delivery_count + 1 WHERE ord = ?`, nanos(now.Add(ackTimeout)), ord); err != nil {
+				return unavailable("receive", err)
+			}
+		}
+		return nil
+	})
+	return out, err
+}
+
+// AckBus acknowledges messages.
+func (db *DB) AckBus(ctx context.Context, tenant, channel string, ids []string) (int, error) {
+	total := 0
+	err := db.exec(ctx, "acknowledge", func(tx *sql.Tx) error {
+		total = 0
+		for _, id := range ids {
+			res, err := tx.Exec(`UPDATE bus_messages SET acked = 1 WHERE tenant = ? AND channel = ? AND message_id = ? AND acked = 0`, tenant, channel, id)
+			if err != nil {
+				return unavailable("acknowledge", err)
+			}
+			n, _ := res.RowsAffected()
+			total += int(n)
+		}
+		return nil
+	})
+	return total, err
+}
+
+// NextRedelivery returns when the earliest message out for delivery comes
+// back.
+func (db *DB) NextRedelivery(ctx context.Context, tenant, channel string) (time.Time, bool, error) {
+	var at sql.NullInt64
+	err := db.read.QueryRowContext(ctx, `SELECT MIN(out_until) FROM bus_messages WHERE tenant = ? AND channel = ? AND acked = 0 AND out_until > 0`, tenant, channel).Scan(&at)
+	if err != nil {
+		return time.Time{}, false, unavailable("receive", err)
+	}
+	if !at.Valid {
+		return time.Time{}, false, nil
+	}
+	return fromNanos(at.Int64), true, nil
+}

@@ -1,0 +1,86 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"time"
+
+	"github.com/runsvc/runsvc/internal/errs"
+	"github.com/runsvc/runsvc/internal/store"
+)
+
+// Claim leases one Run that needs a worker: runnable ones first, oldest
+// first, then idle ones past their wake time.
+func (db *DB) Claim(ctx context.Context, owner string, now time.Time, ttl time.Duration) (*store.Lease, error) {
+	var lease *store.Lease
+	err := db.exec(ctx, "claim", func(tx *sql.Tx) error {
+		for _, pick := range []struct {
+			query string
+			args  []any
+		}{
+			{`SELECT rowid FROM runs WHERE runnable = 1 AND lease_expires <= ? ORDER BY update_time LIMIT 1`, []any{nanos(now)}},
+			{`SELECT rowid FROM runs WHERE wake_at > 0 AND wake_at <= ? AND lease_expires <= ? ORDER BY wake_at LIMIT 1`, []any{nanos(now), nanos(now)}},
+		} {
+			var rowid int64
+			err := tx.QueryRow(pick.query, pick.args...).Scan(&rowid)
+			if errors.Is(err, sql.ErrNoRows) {
+				continue
+			}
+			if err != nil {
+				return unavailable("claim", err)
+			}
+			l := &store.Lease{Owner: owner, Expires: now.Add(ttl)}
+			err = tx.QueryRow(`UPDATE runs SET lease_owner = ?, lease_token = lease_token + 1, lease_expires = ? WHERE rowid = ?
+				RETURNING tenant, run_id, lease_token`, owner, nanos(l.Expires), rowid).Scan(&l.Tenant, &l.RunID, &l.Token)
+			if err != nil {
+				return unavailable("claim", err)
+			}
+			lease = l
+			return nil
+		}
+		return nil
+	})
+	return lease, err
+}
+
+// Renew extends a lease that is still held.
+func (db *DB) Renew(ctx context.Context, l *store.Lease, now time.Time, ttl time.Duration) error {
+	expires := now.Add(ttl)
+	err := db.exec(ctx, "renew lease", func(tx *sql.Tx) error {
+		res, err := tx.Exec(`UPDATE runs SET lease_expires = ? WHERE tenant = ? AND run_id = ? AND lease_owner = ? AND lease_token = ?`,
+			nanos(expires), l.Tenant, l.RunID, l.Owner, l.Token)
+		if err != nil {
+			return unavailable("renew lease", err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return &errs.LeaseLost{RunID: l.RunID, WorkerID: l.Owner}
+		}
+		return nil
+	})
+	if err == nil {
+		l.Expires = expires
+	}
+	return err
+}
+
+// Release gives a lease up.
+func (db *DB) Release(ctx context.Context, l *store.Lease) error {
+	return db.exec(ctx, "release lease", func(tx *sql.Tx) error {
+		_, err := tx.Exec(`UPDATE runs SET lease_owner = '', lease_expires = 0 WHERE tenant = ? AND run_id = ? AND lease_owner = ? AND lease_token = ?`,
+			l.Tenant, l.RunID, l.Owner, l.Token)
+		return unavailable("release lease", err)
+	}, store.TopicRunnable)
+}
+
+// NextWake returns the earliest wake time of an idle Run.
+func (db *DB) NextWake(ctx context.Context) (time.Time, bool, error) {
+	var at sql.NullInt64
+	if err := db.read.QueryRowContext(ctx, `SELECT MIN(wake_at) FROM runs WHERE wake_at > 0`).Scan(&at); err != nil {
+		return time.Time{}, false, unavailable("next wake", err)
+	}
+	if !at.Valid {
+		return time.Time{}, false, nil
+	}
+	return fromNanos(at.Int64), true, nil
+}

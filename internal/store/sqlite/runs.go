@@ -1,0 +1,255 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"strings"
+
+	"github.com/runsvc/runsvc/internal/errs"
+	"github.com/runsvc/runsvc/internal/store"
+	"github.com/runsvc/runsvc/internal/store/pagetoken"
+)
+
+const runColumns = `tenant, run_id, spec, version, request_id, request_hash, parent_run_id, root_run_id, delegation_id,
+	state, runnable, wake_at, summary, last_seq, create_time, update_time, lease_owner, lease_expires`
+
+type scanner interface{ Scan(dest ...any) error }
+
+func scanRun(row scanner) (store.Run, error) {
+	var r store.Run
+	var runnable int
+	var wake, created, updated, expires int64
+	err := row.Scan(&r.Tenant, &r.RunID, &r.Spec, &r.Version, &r.RequestID, &r.RequestHash, &r.ParentRunID, &r.RootRunID, &r.DelegationID,
+		&r.Index.State, &runnable, &wake, &r.Index.Summary, &r.LastSeq, &created, &updated, &r.LeaseOwner, &expires)
+	if err != nil {
+		return store.Run{}, err
+	}
+	r.Index.Runnable = runnable == 1
+	r.Index.WakeAt, r.CreateTime, r.UpdateTime, r.LeaseExpires = fromNanos(wake), fromNanos(created), fromNanos(updated), fromNanos(expires)
+	return r, nil
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// CreateRun creates a Run, or returns the one its request id started.
+func (db *DB) CreateRun(ctx context.Context, nr store.NewRun) (store.Run, bool, error) {
+	var existing store.Run
+	created := false
+	r := nr.Run
+	topics := []string{store.RunTopic(r.Tenant, r.RunID)}
+	if r.Index.Runnable {
+		topics = append(topics, store.TopicRunnable)
+	}
+	err := db.exec(ctx, "create run", func(tx *sql.Tx) error {
+		if r.RequestID != "" {
+			row := tx.QueryRow(`SELECT `+runColumns+` FROM runs WHERE tenant = ? AND request_id = ?`, r.Tenant, r.RequestID)
+			found, err := scanRun(row)
+			if err == nil {
+				existing = found
+				return nil
+			}
+			if !errors.Is(err, sql.ErrNoRows) {
+				return unavailable("create run", err)
+			}
+		}
+		last := int64(len(nr.Records))
+		_, err := tx.Exec(`INSERT INTO runs (tenant, run_id, spec, version, request_id, request_hash, parent_run_id, root_run_id, delegation_id,
+			state, runnable, wake_at, summary, last_seq, create_time, update_time) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			r.Tenant, r.RunID, r.Spec, r.Version, r.RequestID, r.RequestHash, r.ParentRunID, r.RootRunID, r.DelegationID,
+			r.Index.State, boolInt(r.Index.Runnable), nanos(r.Index.WakeAt), r.Index.Summary, last, nanos(r.CreateTime), nanos(r.CreateTime))
+		if err != nil {
+			return unavailable("create run", err)
+		}
+		if err := insertRecords(tx, r.Tenant, r.RunID, nr.Records); err != nil {
+			return err
+		}
+		created = true
+		return nil
+	}, topics...)
+	if err != nil {
+		return store.Run{}, false, err
+	}
+	if !created {
+		return existing, false, nil
+	}
+	r.LastSeq = int64(len(nr.Records))
+	r.UpdateTime = r.CreateTime
+	return r, true, nil
+}
+
+func insertRecords(tx *sql.Tx, tenant, runID string, recs []store.Record) error {
+	stmt, err := tx.Prepare(`INSERT INTO records (tenant, run_id, seq, time, attempt, kind, body) VALUES (?, ?, ?, ?, ?, ?, ?)`)
+	if err != nil {
+		return unavailable("append", err)
+	}
+	defer stmt.Close()
+	for _, rec := range recs {
+		if _, err := stmt.Exec(tenant, runID, rec.Seq, nanos(rec.Time), rec.Attempt, rec.Kind, rec.Body); err != nil {
+			if isConstraint(err) {
+				return &errs.SeqConflict{RunID: runID, Seq: rec.Seq}
+			}
+			return unavailable("append", err)
+		}
+	}
+	return nil
+}
+
+// Append adds Records to a log, conditional on seq and, for a worker, on
+// its lease.
+func (db *DB) Append(ctx context.Context, a store.Append) error {
+	if len(a.Records) == 0 {
+		return nil
+	}
+	topics := []string{store.RunTopic(a.Tenant, a.RunID)}
+	if a.Index.Runnable {
+		topics = append(topics, store.TopicRunnable)
+	}
+	return db.exec(ctx, "append", func(tx *sql.Tx) error {
+		var last, token int64
+		var owner string
+		err := tx.QueryRow(`SELECT last_seq, lease_owner, lease_token FROM runs WHERE tenant = ? AND run_id = ?`, a.Tenant, a.RunID).Scan(&last, &owner, &token)
+		if errors.Is(err, sql.ErrNoRows) {
+			return &errs.RunNotFound{RunID: a.RunID}
+		}
+		if err != nil {
+			return unavailable("append", err)
+		}
+		if a.Lease != nil && (owner != a.Lease.Owner || token != a.Lease.Token) {
+			return &errs.LeaseLost{RunID: a.RunID, WorkerID: a.Lease.Owner}
+		}
+		if first := a.Records[0].Seq; first != last+1 {
+			return &errs.SeqConflict{RunID: a.RunID, Seq: first}
+		}
+		if err := insertRecords(tx, a.Tenant, a.RunID, a.Records); err != nil {
+			return err
+		}
+		end := a.Records[len(a.Records)-1]
+		release := ""
+		if a.Release {
+			release = `, lease_owner = '', lease_expires = 0`
+		}
+		_, err = tx.Exec(`UPDATE runs SET last_seq = ?, state = ?, runnable = ?, wake_at = ?, summary = ?, update_time = ?`+release+`
+			WHERE tenant = ? AND run_id = ?`,
+			end.Seq, a.Index.State, boolInt(a.Index.Runnable), nanos(a.Index.WakeAt), a.Index.Summary, nanos(end.Time), a.Tenant, a.RunID)
+		return unavailable("append", err)
+	}, topics...)
+}
+
+// ReadLog returns Records from seq from.
+func (db *DB) ReadLog(ctx context.Context, tenant, runID string, from int64, limit int) ([]store.Record, error) {
+	if limit <= 0 {
+		limit = -1
+	}
+	rows, err := db.read.QueryContext(ctx, `SELECT seq, time, attempt, kind, body FROM records WHERE tenant = ? AND run_id = ? AND seq >= ? ORDER BY seq LIMIT ?`,
+		tenant, runID, from, limit)
+	if err != nil {
+		return nil, unavailable("read log", err)
+	}
+	defer rows.Close()
+	var out []store.Record
+	for rows.Next() {
+		var r store.Record
+		var t int64
+		if err := rows.Scan(&r.Seq, &t, &r.Attempt, &r.Kind, &r.Body); err != nil {
+			return nil, unavailable("read log", err)
+		}
+		r.Time = fromNanos(t)
+		out = append(out, r)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, unavailable("read log", err)
+	}
+	if len(out) == 0 && from <= 1 {
+		if _, err := db.GetRun(ctx, tenant, runID); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// GetRun returns a Run's row.
+func (db *DB) GetRun(ctx context.Context, tenant, runID string) (store.Run, error) {
+	r, err := scanRun(db.read.QueryRowContext(ctx, `SELECT `+runColumns+` FROM runs WHERE tenant = ? AND run_id = ?`, tenant, runID))
+	if errors.Is(err, sql.ErrNoRows) {
+		return store.Run{}, &errs.RunNotFound{RunID: runID}
+	}
+	if err != nil {
+		return store.Run{}, unavailable("get run", err)
+	}
+	return r, nil
+}
+
+// GetRunByDelegation returns a delegation's child Run.
+func (db *DB) GetRunByDelegation(ctx context.Context, tenant, delegationID string) (store.Run, error) {
+	r, err := scanRun(db.read.QueryRowContext(ctx, `SELECT `+runColumns+` FROM runs WHERE tenant = ? AND delegation_id = ?`, tenant, delegationID))
+	if errors.Is(err, sql.ErrNoRows) || delegationID == "" {
+		return store.Run{}, &errs.DelegationNotFound{DelegationID: delegationID}
+	}
+	if err != nil {
+		return store.Run{}, unavailable("get delegation", err)
+	}
+	return r, nil
+}
+
+// ListRuns lists Runs newest first.
+func (db *DB) ListRuns(ctx context.Context, tenant string, q store.RunQuery) ([]store.Run, string, error) {
+	size := pagetoken.Size(q.PageSize)
+	var after struct {
+		Created int64  `json:"c"`
+		RunID   string `json:"r"`
+	}
+	if err := pagetoken.Decode(q.PageToken, &after); err != nil {
+		return nil, "", err
+	}
+	where := []string{"tenant = ?"}
+	args := []any{tenant}
+	if len(q.States) > 0 {
+		where = append(where, "state IN ("+placeholders(len(q.States))+")")
+		for _, s := range q.States {
+			args = append(args, s)
+		}
+	}
+	if q.Spec != "" {
+		where = append(where, "spec = ?")
+		args = append(args, q.Spec)
+	}
+	if q.ParentRunID != "" {
+		where = append(where, "parent_run_id = ?")
+		args = append(args, q.ParentRunID)
+	}
+	if q.PageToken != "" {
+		where = append(where, "(create_time < ? OR (create_time = ? AND run_id < ?))")
+		args = append(args, after.Created, after.Created, after.RunID)
+	}
+	args = append(args, size+1)
+	rows, err := db.read.QueryContext(ctx, `SELECT `+runColumns+` FROM runs WHERE `+strings.Join(where, " AND ")+
+		` ORDER BY create_time DESC, run_id DESC LIMIT ?`, args...)
+	if err != nil {
+		return nil, "", unavailable("list runs", err)
+	}
+	defer rows.Close()
+	var out []store.Run
+	for rows.Next() {
+		r, err := scanRun(rows)
+		if err != nil {
+			return nil, "", unavailable("list runs", err)
+		}
+		out = append(out, r)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, "", unavailable("list runs", err)
+	}
+	next := ""
+	if len(out) > size {
+		out = out[:size]
+		after.Created, after.RunID = nanos(out[size-1].CreateTime), out[size-1].RunID
+		next = pagetoken.Encode(after)
+	}
+	return out, next, nil
+}

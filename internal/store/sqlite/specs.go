@@ -1,0 +1,106 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+
+	"github.com/runsvc/runsvc/internal/errs"
+	"github.com/runsvc/runsvc/internal/store"
+	"github.com/runsvc/runsvc/internal/store/pagetoken"
+)
+
+// PutSpec stores a Version unless it exists.
+func (db *DB) PutSpec(ctx context.Context, s store.Spec) (store.Spec, bool, error) {
+	created := false
+	err := db.exec(ctx, "put spec", func(tx *sql.Tx) error {
+		var n int64
+		if err := tx.QueryRow(`SELECT COALESCE(MAX(ord), 0) FROM specs WHERE tenant = ?`, s.Tenant).Scan(&n); err != nil {
+			return unavailable("put spec", err)
+		}
+		res, err := tx.Exec(`INSERT INTO specs (tenant, name, version, body, create_time, ord) VALUES (?, ?, ?, ?, ?, ?)
+			ON CONFLICT (tenant, name, version) DO NOTHING`, s.Tenant, s.Name, s.Version, s.Body, nanos(s.CreateTime), n+1)
+		if err != nil {
+			return unavailable("put spec", err)
+		}
+		rows, _ := res.RowsAffected()
+		created = rows == 1
+		return nil
+	})
+	if err != nil {
+		return store.Spec{}, false, err
+	}
+	if created {
+		return s, true, nil
+	}
+	existing, err := db.GetSpec(ctx, s.Tenant, s.Name, s.Version)
+	return existing, false, err
+}
+
+// GetSpec returns a Version, the newest when version is empty.
+func (db *DB) GetSpec(ctx context.Context, tenant, name, version string) (store.Spec, error) {
+	var row *sql.Row
+	if version == "" {
+		row = db.read.QueryRowContext(ctx, `SELECT name, version, body, create_time FROM specs WHERE tenant = ? AND name = ? ORDER BY ord DESC LIMIT 1`, tenant, name)
+	} else {
+		row = db.read.QueryRowContext(ctx, `SELECT name, version, body, create_time FROM specs WHERE tenant = ? AND name = ? AND version = ?`, tenant, name, version)
+	}
+	s := store.Spec{Tenant: tenant}
+	var created int64
+	if err := row.Scan(&s.Name, &s.Version, &s.Body, &created); err != nil {
+		if errors.Is(err, sql.ErrNoRows) {
+			return store.Spec{}, &errs.SpecNotFound{Name: name, Version: version}
+		}
+		return store.Spec{}, unavailable("get spec", err)
+	}
+	s.CreateTime = fromNanos(created)
+	return s, nil
+}
+
+// ListSpecs lists Specs by name, then publish order.
+func (db *DB) ListSpecs(ctx context.Context, tenant string, q store.SpecQuery) ([]store.Spec, string, error) {
+	size := pagetoken.Size(q.PageSize)
+	var after struct {
+		Name string `json:"n"`
+		Ord  int64  `json:"o"`
+	}
+	if err := pagetoken.Decode(q.PageToken, &after); err != nil {
+		return nil, "", err
+	}
+	var rows *sql.Rows
+	var err error
+	if q.Name != "" {
+		rows, err = db.read.QueryContext(ctx, `SELECT name, version, body, create_time, ord FROM specs
+			WHERE tenant = ? AND name = ? AND ord > ? ORDER BY ord LIMIT ?`, tenant, q.Name, after.Ord, size+1)
+	} else {
+		rows, err = db.read.QueryContext(ctx, `SELECT s.name, s.version, s.body, s.create_time, s.ord FROM specs s
+			WHERE s.tenant = ? AND s.ord = (SELECT MAX(ord) FROM specs t WHERE t.tenant = s.tenant AND t.name = s.name)
+			AND s.name > ? ORDER BY s.name LIMIT ?`, tenant, after.Name, size+1)
+	}
+	if err != nil {
+		return nil, "", unavailable("list specs", err)
+	}
+	defer rows.Close()
+	var out []store.Spec
+	var ords []int64
+	for rows.Next() {
+		s := store.Spec{Tenant: tenant}
+		var created, ord int64
+		if err := rows.Scan(&s.Name, &s.Version, &s.Body, &created, &ord); err != nil {
+			return nil, "", unavailable("list specs", err)
+		}
+		s.CreateTime = fromNanos(created)
+		out = append(out, s)
+		ords = append(ords, ord)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, "", unavailable("list specs", err)
+	}
+	next := ""
+	if len(out) > size {
+		out = out[:size]
+		after.Name, after.Ord = out[size-1].Name, ords[size-1]
+		next = pagetoken.Encode(after)
+	}
+	return out, next, nil
+}

@@ -1,0 +1,268 @@
+// Package sqlite is the embedded store: one SQLite file in WAL mode, pure
+// Go (modernc.org/sqlite), synchronous=FULL so a committed write survives
+// a crash of the process or the machine.
+//
+// Writes go through one goroutine that commits whatever is waiting in one
+// transaction (group commit), each write in its own savepoint so that one
+// failing write does not undo the others. Reads use a pool of connections.
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	_ "embed"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/runsvc/runsvc/internal/errs"
+	"github.com/runsvc/runsvc/internal/store"
+	"github.com/runsvc/runsvc/internal/store/notify"
+)
+
+//go:embed schema.sql
+var schemaV1 string
+
+// migrations are applied in order; PRAGMA user_version records how many
+// ran. Never edit one that shipped: append another.
+var migrations = []string{schemaV1}
+
+// DB is a Store on one SQLite file.
+type DB struct {
+	read   *sql.DB
+	write  *sql.DB
+	hub    *notify.Hub
+	writes chan *pendingWrite
+	stop   chan struct{}
+	done   chan struct{}
+	once   sync.Once
+}
+
+var _ store.Store = (*DB)(nil)
+
+// Options tune the store.
+type Options struct {
+	// Synchronous is the SQLite synchronous pragma: FULL (default) makes
+	// every commit durable against power loss; NORMAL only against a crash
+	// of the process.
+	Synchronous string
+	// MaxBatch bounds how many writes one transaction commits. Default 256.
+	MaxBatch int
+}
+
+// Open opens (creating if needed) the store in dir/runsvc.db.
+func Open(dir string, opts Options) (*DB, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("creating data directory: %w", err)
+	}
+	return OpenFile(filepath.Join(dir, "runsvc.db"), opts)
+}
+
+// OpenFile opens the store in one file.
+func OpenFile(path string, opts Options) (*DB, error) {
+	if opts.Synchronous == "" {
+		opts.Synchronous = "FULL"
+	}
+	if opts.MaxBatch <= 0 {
+		opts.MaxBatch = 256
+	}
+	q := url.Values{}
+	q.Add("_pragma", "journal_mode(WAL)")
+	q.Add("_pragma", "synchronous("+opts.Synchronous+")")
+	q.Add("_pragma", "busy_timeout(10000)")
+	q.Add("_pragma", "foreign_keys(1)")
+	q.Add("_time_format", "sqlite")
+	dsn := "file:" + path + "?" + q.Encode()
+
+	writeDB, err := sql.Open("sqlite", dsn+"&_txlock=immediate")
+	if err != nil {
+		return nil, err
+	}
+	writeDB.SetMaxOpenConns(1)
+	if err := migrate(writeDB); err != nil {
+		_ = writeDB.Close()
+		return nil, err
+	}
+	read, err := sql.Open("sqlite", dsn+"&_pragma=query_only(1)")
+	if err != nil {
+		_ = writeDB.Close()
+		return nil, err
+	}
+	read.SetMaxOpenConns(8)
+	read.SetMaxIdleConns(8)
+	db := &DB{
+		read: read, write: writeDB, hub: notify.NewHub(),
+		writes: make(chan *pendingWrite, 1024), stop: make(chan struct{}), done: make(chan struct{}),
+	}
+	go db.writer(opts.MaxBatch)
+	return db, nil
+}
+
+func migrate(db *sql.DB) error {
+	var version int
+	if err := db.QueryRow("PRAGMA user_version").Scan(&version); err != nil {
+		return fmt.Errorf("reading schema version: %w", err)
+	}
+	if version > len(migrations) {
+		return fmt.Errorf("the database has schema version %d, newer than this runsvc knows (%d)", version, len(migrations))
+	}
+	for i := version; i < len(migrations); i++ {
+		tx, err := db.Begin()
+		if err != nil {
+			return err
+		}
+		if _, err := tx.Exec(migrations[i]); err != nil {
+			_ = tx.Rollback()
+			return fmt.Errorf("migration %d: %w", i+1, err)
+		}
+		if _, err := tx.Exec(fmt.Sprintf("PRAGMA user_version = %d", i+1)); err != nil {
+			_ = tx.Rollback()
+			return err
+		}
+		if err := tx.Commit(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Notifier returns the in-process notifier; one process owns the file.
+func (db *DB) Notifier() store.Notifier { return db.hub }
+
+// Close stops the writer and closes the file.
+func (db *DB) Close() error {
+	db.once.Do(func() { close(db.stop) })
+	<-db.done
+	return errors.Join(db.read.Close(), db.write.Close())
+}
+
+// pendingWrite is one unit of work for the writer goroutine.
+type pendingWrite struct {
+	op     string
+	fn     func(tx *sql.Tx) error
+	topics []string
+	err    chan error
+}
+
+// exec runs fn in the next group commit and waits for the commit. topics
+// are published once it is durable.
+func (db *DB) exec(ctx context.Context, op string, fn func(tx *sql.Tx) error, topics ...string) error {
+	w := &pendingWrite{op: op, fn: fn, topics: topics, err: make(chan error, 1)}
+	select {
+	case db.writes <- w:
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-db.stop:
+		return &errs.StoreUnavailable{Operation: op, Cause: errors.New("store closed")}
+	}
+	select {
+	case err := <-w.err:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (db *DB) writer(maxBatch int) {
+	defer close(db.done)
+	batch := make([]*pendingWrite, 0, maxBatch)
+	for {
+		batch = batch[:0]
+		select {
+		case w := <-db.writes:
+			batch = append(batch, w)
+		case <-db.stop:
+			return
+		}
+	drain:
+		for len(batch) < maxBatch {
+			select {
+			case w := <-db.writes:
+				batch = append(batch, w)
+			default:
+				break drain
+			}
+		}
+		db.commit(batch)
+	}
+}
+
+func (db *DB) commit(batch []*pendingWrite) {
+	results := make([]error, len(batch))
+	tx, err := db.write.Begin()
+	if err != nil {
+		for _, w := range batch {
+			w.err <- unavailable(w.op, err)
+		}
+		return
+	}
+	for i, w := range batch {
+		if _, err := tx.Exec("SAVEPOINT w"); err != nil {
+			results[i] = unavailable(w.op, err)
+			continue
+		}
+		if err := w.fn(tx); err != nil {
+			results[i] = err
+			if _, rbErr := tx.Exec("ROLLBACK TO w"); rbErr != nil {
+				results[i] = unavailable(w.op, rbErr)
+			}
+		}
+		if _, err := tx.Exec("RELEASE w"); err != nil && results[i] == nil {
+			results[i] = unavailable(w.op, err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		for _, w := range batch {
+			w.err <- unavailable(w.op, err)
+		}
+		return
+	}
+	for i, w := range batch {
+		if results[i] == nil {
+			db.hub.Publish(w.topics...)
+		}
+		w.err <- results[i]
+	}
+}
+
+// unavailable wraps a driver error; typed errors pass through.
+func unavailable(op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	if errs.Typed(err) != nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return &errs.StoreUnavailable{Operation: op, Cause: err}
+}
+
+func isConstraint(err error) bool {
+	var se *sqlite.Error
+	return errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_CONSTRAINT
+}
+
+func nanos(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixNano()
+}
+
+func fromNanos(n int64) time.Time {
+	if n == 0 {
+		return time.Time{}
+	}
+	return time.Unix(0, n).UTC()
+}
+
+func placeholders(n int) string {
+	return strings.TrimSuffix(strings.Repeat("?,", n), ",")
+}

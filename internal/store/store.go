@@ -1,0 +1,248 @@
+// Package store is the port through which runsvc keeps everything durable:
+// Specs, Run logs with their index and leases, memory and the bus. Two
+// adapters implement it, sqlite (embedded default) and postgres, and both
+// pass the same conformance suite in storetest.
+//
+// Every method returns *errs.StoreUnavailable when the store cannot be
+// reached, the context's own error when ctx ended, and the typed errors its
+// doc comment names.
+package store
+
+import (
+	"context"
+	"time"
+)
+
+// DefaultTenant is every caller's tenant until authentication exists.
+const DefaultTenant = "default"
+
+// Store is everything runsvc keeps.
+type Store interface {
+	Specs
+	Runs
+	Leases
+	Memory
+	Bus
+	// Notifier tells subscribers when something they follow changed, in
+	// this process and, for a shared store, in every replica.
+	Notifier() Notifier
+	// Close releases the store.
+	Close() error
+}
+
+// Spec is a stored Spec Version.
+type Spec struct {
+	Tenant     string
+	Name       string
+	Version    string
+	Body       []byte
+	CreateTime time.Time
+}
+
+// SpecQuery selects Specs to list.
+type SpecQuery struct {
+	// Name lists every Version of one Spec; empty lists the newest of each.
+	Name      string
+	PageSize  int
+	PageToken string
+}
+
+// Specs keeps published Spec Versions.
+type Specs interface {
+	// PutSpec stores a Version unless (tenant, name, version) exists, and
+	// returns the stored one with created false when it did.
+	PutSpec(ctx context.Context, s Spec) (Spec, bool, error)
+	// GetSpec returns a Version, the newest when version is empty, or
+	// *errs.SpecNotFound.
+	GetSpec(ctx context.Context, tenant, name, version string) (Spec, error)
+	// ListSpecs lists Specs by name, then by publish time.
+	ListSpecs(ctx context.Context, tenant string, q SpecQuery) ([]Spec, string, error)
+}
+
+// Record is a stored log entry; the body is opaque to the store.
+type Record struct {
+	Seq     int64
+	Time    time.Time
+	Attempt int
+	Kind    string
+	Body    []byte
+}
+
+// Index is what the store keeps beside a Run's log, written with every
+// append, so that Runs can be found, claimed and shown without folding.
+type Index struct {
+	// State is the Run's lifecycle state.
+	State string
+	// Runnable says a worker should take it now.
+	Runnable bool
+	// WakeAt is when an idle Run next needs a worker (suspension expiry or
+	// deadline); zero for none.
+	WakeAt time.Time
+	// Summary is an opaque snapshot of the folded Run.
+	Summary []byte
+}
+
+// Run is a Run's identity, index and lease.
+type Run struct {
+	Tenant       string
+	RunID        string
+	Spec         string
+	Version      string
+	RequestID    string
+	RequestHash  string
+	ParentRunID  string
+	RootRunID    string
+	DelegationID string
+	CreateTime   time.Time
+	UpdateTime   time.Time
+	LastSeq      int64
+	Index        Index
+	LeaseOwner   string
+	LeaseExpires time.Time
+}
+
+// NewRun is a Run to create with its first Records.
+type NewRun struct {
+	Run
+	Records []Record
+}
+
+// Append adds Records to a Run's log.
+type Append struct {
+	Tenant string
+	RunID  string
+	// Records start at the log's last seq + 1.
+	Records []Record
+	// Index replaces the Run's index.
+	Index Index
+	// Lease, when set, must still be held: the append is a worker's.
+	Lease *Lease
+	// Release gives the lease up in the same transaction.
+	Release bool
+}
+
+// RunQuery selects Runs to list, newest first.
+type RunQuery struct {
+	States      []string
+	Spec        string
+	ParentRunID string
+	PageSize    int
+	PageToken   string
+}
+
+// Runs keeps Run logs and their index.
+type Runs interface {
+	// CreateRun creates a Run with its first Records. When the Run's
+	// request id was used before, nothing is created and the existing Run
+	// is returned with created false.
+	CreateRun(ctx context.Context, r NewRun) (Run, bool, error)
+	// Append adds Records if the first one's seq follows the log's last:
+	// otherwise *errs.SeqConflict. With a lease, *errs.LeaseLost when the
+	// lease is no longer held. *errs.RunNotFound for an unknown Run.
+	Append(ctx context.Context, a Append) error
+	// ReadLog returns up to limit Records from seq from (limit <= 0: all).
+	ReadLog(ctx context.Context, tenant, runID string, from int64, limit int) ([]Record, error)
+	// GetRun returns a Run or *errs.RunNotFound.
+	GetRun(ctx context.Context, tenant, runID string) (Run, error)
+	// GetRunByDelegation returns the child Run of a delegation or
+	// *errs.DelegationNotFound.
+	GetRunByDelegation(ctx context.Context, tenant, delegationID string) (Run, error)
+	// ListRuns lists Runs newest first.
+	ListRuns(ctx context.Context, tenant string, q RunQuery) ([]Run, string, error)
+}
+
+// Lease is a worker's exclusive right to write a Run's log.
+type Lease struct {
+	Tenant  string
+	RunID   string
+	Owner   string
+	Token   int64
+	Expires time.Time
+}
+
+// Leases hands Runs to workers.
+type Leases interface {
+	// Claim leases one Run that needs a worker (runnable, or idle past its
+	// wake time) and whose lease is free or expired, or returns nil. A Run
+	// is never leased to two owners at once.
+	Claim(ctx context.Context, owner string, now time.Time, ttl time.Duration) (*Lease, error)
+	// Renew extends a lease, or returns *errs.LeaseLost.
+	Renew(ctx context.Context, l *Lease, now time.Time, ttl time.Duration) error
+	// Release gives a lease up; releasing a lost lease does nothing.
+	Release(ctx context.Context, l *Lease) error
+	// NextWake returns the earliest wake time of an idle Run.
+	NextWake(ctx context.Context) (time.Time, bool, error)
+}
+
+// Entry is a memory key's value.
+type Entry struct {
+	Key        string
+	Value      []byte
+	Version    int64
+	UpdateTime time.Time
+}
+
+// Memory keeps key-value memories, one per (tenant, namespace).
+type Memory interface {
+	// SetValue writes a key; the entry's version is greater than every
+	// version written before in that memory.
+	SetValue(ctx context.Context, tenant, namespace, key string, value []byte, now time.Time) (Entry, error)
+	// GetValues returns the entries of the keys that exist.
+	GetValues(ctx context.Context, tenant, namespace string, keys []string) ([]Entry, error)
+	// Changes returns entries written with a version above after, by version.
+	Changes(ctx context.Context, tenant, namespace string, after int64) ([]Entry, error)
+}
+
+// BusMessage is a message on a channel.
+type BusMessage struct {
+	Tenant        string
+	MessageID     string
+	Channel       string
+	Sender        string
+	Content       []byte
+	InReplyTo     string
+	SendTime      time.Time
+	DeliveryCount int
+}
+
+// Bus keeps channels and their messages until acknowledged.
+type Bus interface {
+	// DeclareChannels records that owner (a Spec) receives on channels.
+	DeclareChannels(ctx context.Context, tenant, owner string, channels []string) error
+	// ChannelExists reports whether some Spec declared the channel.
+	ChannelExists(ctx context.Context, tenant, channel string) (bool, error)
+	// SendBus stores a message.
+	SendBus(ctx context.Context, m BusMessage) error
+	// DeliverBus takes up to limit unacknowledged messages of a channel
+	// that are not out for delivery, oldest first, and marks them out until
+	// now+ackTimeout. inReplyTo, when set, selects replies to one message.
+	DeliverBus(ctx context.Context, tenant, channel, inReplyTo string, now time.Time, ackTimeout time.Duration, limit int) ([]BusMessage, error)
+	// AckBus acknowledges messages; it returns how many were unacknowledged.
+	AckBus(ctx context.Context, tenant, channel string, ids []string) (int, error)
+	// NextRedelivery returns when the earliest message out for delivery on
+	// a channel comes back.
+	NextRedelivery(ctx context.Context, tenant, channel string) (time.Time, bool, error)
+}
+
+// Topics a Notifier signals.
+func RunTopic(tenant, runID string) string        { return "run/" + tenant + "/" + runID }
+func MemoryTopic(tenant, namespace string) string { return "mem/" + tenant + "/" + namespace }
+func BusTopic(tenant, channel string) string      { return "bus/" + tenant + "/" + channel }
+
+// TopicRunnable is signalled when a Run may need a worker.
+const TopicRunnable = "runnable"
+
+// Notifier signals changes. A signal means "look again": it may be
+// coalesced with others and carries nothing, so subscribers read the store.
+type Notifier interface {
+	// Subscribe follows a topic until the subscription is closed.
+	Subscribe(topic string) Subscription
+}
+
+// Subscription receives a topic's signals.
+type Subscription interface {
+	// C receives after every change; signals coalesce.
+	C() <-chan struct{}
+	// Close ends the subscription.
+	Close()
+}

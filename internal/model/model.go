@@ -1,0 +1,86 @@
+// Package model is the port to language models: a Request holding the
+// conversation and the tools on offer, a Response holding text, tool calls
+// and usage. Providers (scripted, openai) live in subpackages.
+//
+// A provider returns *errs.InferenceRateLimited for a rate limit,
+// *errs.InferenceFailed for any other failure (Permanent when the provider
+// refused the request itself) and *errs.CredentialNotFound when the key it
+// needs did not resolve. It never returns a bare error for a failed call.
+package model
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/runsvc/runsvc/internal/spec"
+)
+
+// Roles of messages.
+const (
+	RoleSystem    = "system"
+	RoleUser      = "user"
+	RoleAssistant = "assistant"
+	RoleTool      = "tool"
+)
+
+// Message is one entry of the conversation.
+type Message struct {
+	Role string
+	Text string
+	// ToolCalls are an assistant message's calls.
+	ToolCalls []ToolCall
+	// CallID and Name identify the call a tool message answers.
+	CallID string
+	Name   string
+}
+
+// ToolCall is a call the model asks for.
+type ToolCall struct {
+	ID        string
+	Name      string
+	Arguments json.RawMessage
+}
+
+// Tool is a tool offered to the model.
+type Tool struct {
+	Name        string
+	Description string
+	Parameters  json.RawMessage
+}
+
+// Request is one model call.
+type Request struct {
+	// RunID is the Run making the call.
+	RunID string
+	// Turn is the turn, from 1; Attempt counts calls for this turn, from 1.
+	Turn    int
+	Attempt int
+	// Model is the Spec's model reference.
+	Model spec.Model
+	// APIKey is the resolved credential, if the model names one.
+	APIKey   string
+	Messages []Message
+	Tools    []Tool
+}
+
+// Usage is what a call consumed.
+type Usage struct {
+	InputTokens  int64
+	OutputTokens int64
+}
+
+// Response is the model's answer.
+type Response struct {
+	Text      string
+	ToolCalls []ToolCall
+	Usage     Usage
+}
+
+// Model makes model calls.
+type Model interface {
+	// Complete makes one call.
+	Complete(ctx context.Context, req Request) (Response, error)
+}
+
+// Providers maps provider names to models.
+type Providers map[string]Model

@@ -1,0 +1,43 @@
+// Package tool is the port to everything that executes tool calls: client
+// tools answered through ResumeRun, worker processes on ServeTools, http
+// endpoints, MCP servers and built-ins.
+//
+// An Executor reports two kinds of failure differently. A failure of the
+// tool itself (it ran and said no) is *errs.ToolFailed, which the model
+// sees as the call's result; Retryable marks one worth another try. A
+// failure to reach the tool (no worker, connection lost, HTTP 5xx, 429,
+// timeout) is a retryable error such as *errs.TransientFailure or a
+// retryable *errs.MCPFailed, which the engine retries within the Run's
+// retry budget.
+package tool
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/runsvc/runsvc/internal/spec"
+)
+
+// Call is one tool call to execute.
+type Call struct {
+	Tenant string
+	RunID  string
+	// CallID is stable across retries and takeovers: executors pass it on
+	// so tools can deduplicate side effects.
+	CallID    string
+	Name      string
+	Arguments json.RawMessage
+	Deadline  time.Time
+	// Tool is the Spec's declaration of the tool (for http and MCP tools:
+	// where it lives).
+	Tool spec.Tool
+	// Credential is the resolved secret the tool's Spec entry names, if any.
+	Credential string
+}
+
+// Executor executes calls of one kind of tool.
+type Executor interface {
+	// Execute runs a call and returns its output, a JSON value.
+	Execute(ctx context.Context, c Call) (json.RawMessage, error)
+}

@@ -49,6 +49,8 @@ type State struct {
 	Delegations []*Delegation `json:"delegations,omitempty"`
 	// LastText is the text of the newest model response.
 	LastText string `json:"lastText,omitempty"`
+	// TurnAnswered is true once the current turn's model call succeeded.
+	TurnAnswered bool `json:"turnAnswered,omitempty"`
 }
 
 // Usage is what a Run consumed.
@@ -254,6 +256,7 @@ func (s *State) apply(r Record) error {
 		}
 		s.Turn = op.Turn
 		s.TurnFailures = 0
+		s.TurnAnswered = false
 		s.Final = false
 
 	case *ModelCallStarted:
@@ -291,6 +294,7 @@ func (s *State) apply(r Record) error {
 			s.Calls = append(s.Calls, &Call{ToolCall: c, Turn: op.Turn, Ordinal: s.ToolCallsIssued})
 		}
 		s.Final = len(op.ToolCalls) == 0
+		s.TurnAnswered = true
 
 	case *ModelCallFailed:
 		if s.Open == nil || !s.Open.Model || s.Open.Turn != op.Turn {

@@ -1,0 +1,173 @@
+// Package engine is the worker side of runsvc: it claims runnable Runs
+// under leases, runs the agent loop for each (model call, tool calls, next
+// turn) and writes what happens to the Run's log as its single writer.
+//
+// Everything an Attempt decides follows from the folded log, so a Run
+// taken over after a crash continues where the log says it stopped.
+package engine
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/runsvc/runsvc/internal/clock"
+	"github.com/runsvc/runsvc/internal/model"
+	"github.com/runsvc/runsvc/internal/policy"
+	"github.com/runsvc/runsvc/internal/runs"
+	"github.com/runsvc/runsvc/internal/secret"
+	"github.com/runsvc/runsvc/internal/spec"
+	"github.com/runsvc/runsvc/internal/specs"
+	"github.com/runsvc/runsvc/internal/store"
+	"github.com/runsvc/runsvc/internal/tool"
+)
+
+// Config tunes an Engine. Zero values mean the defaults.
+type Config struct {
+	// WorkerID names this worker in leases and logs.
+	WorkerID string
+	// LeaseTTL is how long a lease lasts without renewal; heartbeats renew
+	// it every third of that. Default 15s.
+	LeaseTTL time.Duration
+	// MaxConcurrent bounds the Attempts this worker runs at once.
+	// Default 256.
+	MaxConcurrent int
+	// MaxAttempts bounds the Attempts of one Run. Default 10.
+	MaxAttempts int
+	// PollInterval is how often an idle worker looks for expired leases
+	// and due wake-ups when nothing signals it. Default 1s.
+	PollInterval time.Duration
+	// OrphanGrace is how long a tool call may run past the Run's deadline
+	// before it is closed as orphaned. Default 5s.
+	OrphanGrace time.Duration
+	// RetryBase and RetryMax bound the exponential backoff between
+	// transient retries. Defaults 200ms and 30s.
+	RetryBase time.Duration
+	RetryMax  time.Duration
+}
+
+func (c Config) withDefaults() Config {
+	if c.WorkerID == "" {
+		c.WorkerID = "worker"
+	}
+	if c.LeaseTTL == 0 {
+		c.LeaseTTL = 15 * time.Second
+	}
+	if c.MaxConcurrent == 0 {
+		c.MaxConcurrent = 256
+	}
+	if c.MaxAttempts == 0 {
+		c.MaxAttempts = 10
+	}
+	if c.PollInterval == 0 {
+		c.PollInterval = time.Second
+	}
+	if c.OrphanGrace == 0 {
+		c.OrphanGrace = 5 * time.Second
+	}
+	if c.RetryBase == 0 {
+		c.RetryBase = 200 * time.Millisecond
+	}
+	if c.RetryMax == 0 {
+		c.RetryMax = 30 * time.Second
+	}
+	return c
+}
+
+// Deps are what an Engine works with.
+type Deps struct {
+	Store   store.Store
+	Runs    *runs.Manager
+	Specs   *specs.Registry
+	Models  model.Providers
+	Tools   map[spec.Kind]tool.Executor
+	Memory  Memory
+	Bus     Bus
+	Secrets secret.Resolver
+	Policy  policy.Policy
+	Clock   clock.Clock
+	Log     *slog.Logger
+}
+
+// Engine runs Runs.
+type Engine struct {
+	Deps
+	cfg Config
+	wg  sync.WaitGroup
+}
+
+// New returns an Engine.
+func New(d Deps, cfg Config) *Engine {
+	if d.Policy == nil {
+		d.Policy = policy.AllowAll{}
+	}
+	if d.Secrets == nil {
+		d.Secrets = secret.Env{}
+	}
+	if d.Clock == nil {
+		d.Clock = clock.Real{}
+	}
+	if d.Log == nil {
+		d.Log = slog.Default()
+	}
+	return &Engine{Deps: d, cfg: cfg.withDefaults()}
+}
+
+// Run claims and runs Runs until ctx ends, then waits for its Attempts to
+// stop. Attempts stopped by ctx give their leases back so that another
+// worker can continue at once.
+func (e *Engine) Run(ctx context.Context) {
+	sub := e.Store.Notifier().Subscribe(store.TopicRunnable)
+	defer sub.Close()
+	slots := make(chan struct{}, e.cfg.MaxConcurrent)
+	defer e.wg.Wait()
+	for {
+		select {
+		case slots <- struct{}{}:
+		case <-ctx.Done():
+			return
+		}
+		lease, err := e.Store.Claim(ctx, e.cfg.WorkerID, e.Clock.Now(), e.cfg.LeaseTTL)
+		if err != nil {
+			<-slots
+			if ctx.Err() != nil {
+				return
+			}
+			e.Log.Warn("claiming a run failed", "worker", e.cfg.WorkerID, "err", err)
+			if e.Clock.Sleep(ctx, e.cfg.PollInterval) != nil {
+				return
+			}
+			continue
+		}
+		if lease == nil {
+			<-slots
+			e.idle(ctx, sub)
+			if ctx.Err() != nil {
+				return
+			}
+			continue
+		}
+		e.wg.Add(1)
+		go func() {
+			defer e.wg.Done()
+			defer func() { <-slots }()
+			e.attempt(ctx, lease)
+		}()
+	}
+}
+
+// idle waits for a signal, the poll interval, or the next wake time.
+func (e *Engine) idle(ctx context.Context, sub store.Subscription) {
+	wait := e.cfg.PollInterval
+	if at, ok, err := e.Store.NextWake(ctx); err == nil && ok {
+		if d := at.Sub(e.Clock.Now()); d < wait {
+			wait = max(d, time.Millisecond)
+		}
+	}
+	select {
+	case <-sub.C():
+	case <-e.Clock.After(wait):
+	case <-ctx.Done():
+	}
+}

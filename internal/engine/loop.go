@@ -1,0 +1,295 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"time"
+
+	"github.com/runsvc/runsvc/internal/errs"
+	"github.com/runsvc/runsvc/internal/model"
+	"github.com/runsvc/runsvc/internal/runlog"
+	"github.com/runsvc/runsvc/internal/secret"
+	"github.com/runsvc/runsvc/internal/spec"
+)
+
+// step does the next thing the log calls for and reports whether the
+// Attempt is over.
+func (a *attempt) step(ctx context.Context) (bool, error) {
+	st := a.state
+	now := a.e.Clock.Now()
+	switch {
+	case st.Settled():
+		return true, nil
+	case st.Abort != nil:
+		return true, a.abort(ctx, st.Abort.Cause)
+	case !now.Before(st.Admission.Deadline):
+		return true, a.abort(ctx, runlog.CauseDeadline)
+	case a.abortSeen():
+		// The abort request is in the log but not yet in this fold.
+		if err := a.foldForeign(ctx); err != nil {
+			return true, err
+		}
+		return false, nil
+	case st.Status == runlog.StatusSuspended:
+		return a.suspended(ctx)
+	}
+	if c := st.NextCall(); c != nil {
+		return false, a.toolCall(ctx, c)
+	}
+	if st.Final && len(st.Queued) == 0 {
+		return true, a.settle(ctx, runlog.StatusCompleted, "", st.LastText, nil)
+	}
+	return false, a.modelTurn(ctx)
+}
+
+func (a *attempt) abortSeen() bool {
+	select {
+	case <-a.aborted:
+		return true
+	default:
+		return false
+	}
+}
+
+// suspended handles a Run that waits: expired, it is abandoned; waiting on
+// children that already settled, it catches up; otherwise the Attempt
+// ends and the lease goes back.
+func (a *attempt) suspended(ctx context.Context) (bool, error) {
+	sus := a.state.Suspension
+	if sus.Reason == runlog.ReasonChildren {
+		resumed, err := a.catchUpChildren(ctx)
+		if err != nil || resumed {
+			return false, err
+		}
+	}
+	if !a.e.Clock.Now().Before(sus.ExpireAt) {
+		expired := &errs.SuspensionExpired{RunID: a.state.RunID, Reason: string(sus.Reason), ExpireTime: sus.ExpireAt}
+		return true, a.settle(ctx, runlog.StatusAbandoned, "", "", expired)
+	}
+	return true, nil
+}
+
+// abort settles an aborted Run, first closing any tool call left open as
+// orphaned.
+func (a *attempt) abort(ctx context.Context, cause runlog.AbortCause) error {
+	var ops []runlog.Op
+	closeAs := &errs.ToolFailed{Message: "the run was interrupted before the tool answered"}
+	var failure error
+	if cause == runlog.CauseDeadline {
+		closeAs = &errs.ToolFailed{Message: "the run passed its deadline before the tool answered"}
+		failure = &errs.RunDeadlineExceeded{RunID: a.state.RunID, Deadline: a.state.Admission.Deadline.Sub(a.state.CreateTime)}
+		if a.state.Abort == nil {
+			ops = append(ops, &runlog.AbortRequested{Cause: runlog.CauseDeadline})
+		}
+	}
+	for _, c := range a.state.Calls {
+		open := a.state.Open != nil && a.state.Open.CallID == c.ID
+		if c.Finished || (!open && c.StartedAttempt == 0) {
+			continue
+		}
+		closeAs.Tool = c.Name
+		stored := errs.Store(closeAs, "")
+		if !open {
+			ops = append(ops, &runlog.ToolCallStarted{CallID: c.ID, Name: c.Name})
+		}
+		ops = append(ops, &runlog.ToolCallFinished{CallID: c.ID, Name: c.Name, Error: &stored, Orphaned: true})
+	}
+	return a.settle(ctx, runlog.StatusAborted, cause, "", failure, ops...)
+}
+
+// modelTurn makes the next model call: a new turn, or a retry of the
+// current one after a transient failure.
+func (a *attempt) modelTurn(ctx context.Context) error {
+	st := a.state
+	limits := a.spec.Limits.Effective()
+	var ops []runlog.Op
+	turn := st.Turn
+	if st.Turn == 0 || st.TurnAnswered {
+		if st.Turn >= limits.MaxTurns {
+			return a.settle(ctx, runlog.StatusFailed, "", "", &errs.BudgetExceeded{Dimension: "turns", Requested: float64(st.Turn + 1), Limit: float64(limits.MaxTurns)})
+		}
+		turn = st.Turn + 1
+		ops = append(ops, &runlog.TurnStarted{Turn: turn})
+		var consumed []int64
+		for _, q := range st.Queued {
+			if q.Mode == runlog.ModeSteer || st.Final {
+				consumed = append(consumed, q.Seq)
+			}
+		}
+		if len(consumed) > 0 {
+			ops = append(ops, &runlog.MessageConsumed{QueuedSeqs: consumed})
+		}
+	}
+
+	req := model.Request{RunID: st.RunID, Turn: turn, Attempt: st.TurnFailures + 1, Model: a.spec.Model}
+	if name := a.spec.Model.APIKeyCredential; name != "" {
+		key, err := a.e.Secrets.Resolve(ctx, secret.Scope(st.Admission.Tenant, a.spec.Name), name)
+		if err != nil {
+			return a.settle(ctx, runlog.StatusFailed, "", "", err)
+		}
+		req.APIKey = key
+	}
+
+	// Reserve against the budgets before calling: a refusal spends nothing.
+	preview := st.Clone()
+	if err := preview.ApplyAll(recordsFor(preview, ops)); err != nil {
+		return err
+	}
+	req.Messages, req.Tools = a.conversation(ctx, preview)
+	estimate := estimateTokens(req)
+	var reservedCost float64
+	if limits.TokenBudget > 0 && st.Usage.Tokens()+estimate > limits.TokenBudget {
+		return a.settle(ctx, runlog.StatusFailed, "", "", &errs.BudgetExceeded{Dimension: errs.DimensionTokens, Requested: float64(st.Usage.Tokens() + estimate), Limit: float64(limits.TokenBudget)})
+	}
+	if p := a.spec.Model.Pricing; p != nil {
+		reservedCost = p.Cost(estimate, 0)
+		if limits.CostBudget > 0 && st.Usage.Cost+reservedCost > limits.CostBudget {
+			return a.settle(ctx, runlog.StatusFailed, "", "", &errs.BudgetExceeded{Dimension: errs.DimensionCost, Requested: st.Usage.Cost + reservedCost, Limit: limits.CostBudget})
+		}
+	}
+	ops = append(ops, &runlog.ModelCallStarted{Turn: turn, ReservedTokens: estimate, ReservedCost: reservedCost})
+	if err := a.append(ctx, false, ops...); err != nil {
+		return err
+	}
+
+	provider, ok := a.e.Models[a.spec.Model.Provider]
+	if !ok {
+		return a.settle(ctx, runlog.StatusFailed, "", "", &errs.DependencyMissing{Dependency: "model provider " + a.spec.Model.Provider, Description: "this runsvc has no such provider"})
+	}
+	callCtx, cancel := a.opContext(ctx, a.state.Admission.Deadline)
+	resp, err := provider.Complete(callCtx, req)
+	cancel()
+	if err != nil {
+		return a.modelFailed(ctx, turn, err)
+	}
+	return a.modelAnswered(ctx, turn, resp)
+}
+
+func recordsFor(st *runlog.State, ops []runlog.Op) []runlog.Record {
+	out := make([]runlog.Record, len(ops))
+	for i, op := range ops {
+		out[i] = runlog.Record{Seq: st.Seq + int64(i) + 1, Op: op}
+	}
+	return out
+}
+
+func (a *attempt) modelAnswered(ctx context.Context, turn int, resp model.Response) error {
+	done := &runlog.ModelCallFinished{Turn: turn, Text: resp.Text, InputTokens: resp.Usage.InputTokens, OutputTokens: resp.Usage.OutputTokens}
+	if p := a.spec.Model.Pricing; p != nil {
+		done.Priced, done.Cost = true, p.Cost(resp.Usage.InputTokens, resp.Usage.OutputTokens)
+	}
+	for _, c := range resp.ToolCalls {
+		args := c.Arguments
+		if len(args) == 0 {
+			args = []byte(`{}`)
+		}
+		done.ToolCalls = append(done.ToolCalls, runlog.ToolCall{ID: c.ID, Name: c.Name, Arguments: args})
+	}
+	limits := a.spec.Limits.Effective()
+	usage := a.state.Usage
+	tokens := usage.Tokens() + resp.Usage.InputTokens + resp.Usage.OutputTokens
+	switch {
+	case limits.TokenBudget > 0 && tokens > limits.TokenBudget:
+		return a.settle(ctx, runlog.StatusFailed, "", "", &errs.BudgetOverrun{Dimension: errs.DimensionTokens, Used: float64(tokens), Limit: float64(limits.TokenBudget)}, done)
+	case limits.CostBudget > 0 && usage.Cost+done.Cost > limits.CostBudget:
+		return a.settle(ctx, runlog.StatusFailed, "", "", &errs.BudgetOverrun{Dimension: errs.DimensionCost, Used: usage.Cost + done.Cost, Limit: limits.CostBudget}, done)
+	}
+	return a.append(ctx, false, done)
+}
+
+// modelFailed records a failed model call and retries it within the
+// Run's retry budget, or fails the Run.
+func (a *attempt) modelFailed(ctx context.Context, turn int, err error) error {
+	if a.interrupted() || ctx.Err() != nil {
+		return nil // the loop aborts or the Attempt is stopping; the call stays open
+	}
+	stored := errs.Store(err, "")
+	delay, retryable := errs.IsRetryable(err)
+	if errs.Typed(err) == nil {
+		retryable = false
+	}
+	if retryable && a.state.Usage.TransientRetries < a.spec.Limits.Effective().TransientRetryBudget {
+		wait := a.backoff(delay)
+		a.log.Info("model call failed; retrying", "turn", turn, "after", wait, "err", err)
+		if err := a.append(ctx, false, &runlog.ModelCallFailed{Turn: turn, Failure: stored, WillRetry: true, RetryAfter: wait}); err != nil {
+			return err
+		}
+		return a.sleep(ctx, wait)
+	}
+	return a.settle(ctx, runlog.StatusFailed, "", "", err, &runlog.ModelCallFailed{Turn: turn, Failure: stored})
+}
+
+// backoff is exponential with jitter from the Run's retry count, and
+// never shorter than what the failure asked for (Retry-After).
+func (a *attempt) backoff(retryAfter time.Duration) time.Duration {
+	n := a.state.Usage.TransientRetries
+	d := a.e.cfg.RetryBase << min(n, 16)
+	if d > a.e.cfg.RetryMax || d <= 0 {
+		d = a.e.cfg.RetryMax
+	}
+	d = d/2 + time.Duration(rand.Int64N(int64(d/2)+1))
+	return max(d, retryAfter)
+}
+
+// sleep waits between retries; an abort or the deadline cuts it short.
+func (a *attempt) sleep(ctx context.Context, d time.Duration) error {
+	sctx, cancel := a.opContext(ctx, a.state.Admission.Deadline)
+	defer cancel()
+	err := a.e.Clock.Sleep(sctx, d)
+	if err != nil && ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return nil
+}
+
+// conversation is what the model sees: the instructions, the transcript
+// and the tools on offer.
+func (a *attempt) conversation(ctx context.Context, st *runlog.State) ([]model.Message, []model.Tool) {
+	msgs := make([]model.Message, 0, len(st.Transcript)+1)
+	if a.spec.Instructions != "" {
+		msgs = append(msgs, model.Message{Role: model.RoleSystem, Text: a.spec.Instructions})
+	}
+	for _, m := range st.Transcript {
+		msg := model.Message{Role: m.Role, Text: m.Text, CallID: m.CallID, Name: m.Name}
+		for _, c := range m.ToolCalls {
+			msg.ToolCalls = append(msg.ToolCalls, model.ToolCall{ID: c.ID, Name: c.Name, Arguments: c.Arguments})
+		}
+		msgs = append(msgs, msg)
+	}
+	var tools []model.Tool
+	for _, t := range a.offered(ctx) {
+		tools = append(tools, model.Tool{Name: t.Name, Description: t.Description, Parameters: t.Parameters})
+	}
+	return msgs, tools
+}
+
+// estimateTokens guesses a call's input tokens (about four characters a
+// token) for the budget reservation.
+func estimateTokens(req model.Request) int64 {
+	n := 0
+	for _, m := range req.Messages {
+		n += len(m.Text) + 16
+		for _, c := range m.ToolCalls {
+			n += len(c.Name) + len(c.Arguments)
+		}
+	}
+	for _, t := range req.Tools {
+		n += len(t.Name) + len(t.Description) + len(t.Parameters)
+	}
+	return int64(n/4) + 1
+}
+
+var errUnknownTool = errors.New("unknown tool")
+
+// declared finds a tool the Spec offers, including the implicit delegate
+// tool of a Spec with delegates.
+func (a *attempt) declared(name string) (spec.Tool, error) {
+	if t, ok := a.spec.Tool(name); ok {
+		return t, nil
+	}
+	if name == spec.BuiltinDelegate && len(a.spec.Delegates) > 0 {
+		return builtinTool(spec.BuiltinDelegate, a.spec), nil
+	}
+	return spec.Tool{}, errUnknownTool
+}

@@ -1,0 +1,257 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/runsvc/runsvc/internal/errdetails"
+	"github.com/runsvc/runsvc/internal/errs"
+	"github.com/runsvc/runsvc/internal/policy"
+	"github.com/runsvc/runsvc/internal/runlog"
+	"github.com/runsvc/runsvc/internal/secret"
+	"github.com/runsvc/runsvc/internal/spec"
+	"github.com/runsvc/runsvc/internal/tool"
+)
+
+// offered lists the tools the model may call now: the Spec's, plus the
+// implicit delegate tool, minus those the policy narrows away.
+func (a *attempt) offered(ctx context.Context) []spec.Tool {
+	var out []spec.Tool
+	add := func(t spec.Tool) {
+		if t.Kind == spec.KindBuiltin && len(t.Parameters) == 0 {
+			t = builtinTool(t.Name, a.spec)
+		}
+		d := a.e.Policy.ToolCall(ctx, a.subject(), t.Name, nil)
+		if d.Outcome != policy.Narrow {
+			out = append(out, t)
+		}
+	}
+	for _, t := range a.spec.Tools {
+		add(t)
+	}
+	if _, ok := a.spec.Tool(spec.BuiltinDelegate); !ok && len(a.spec.Delegates) > 0 {
+		add(builtinTool(spec.BuiltinDelegate, a.spec))
+	}
+	return out
+}
+
+func (a *attempt) subject() policy.Subject {
+	return policy.Subject{Tenant: a.state.Admission.Tenant, Spec: a.spec.Name, RunID: a.state.RunID}
+}
+
+// toolCall answers the next call the model issued, in issue order.
+func (a *attempt) toolCall(ctx context.Context, c *runlog.Call) error {
+	limits := a.spec.Limits.Effective()
+	if c.Ordinal > limits.MaxToolRounds {
+		return a.settle(ctx, runlog.StatusFailed, "", "", &errs.ToolLoopLimit{Calls: c.Ordinal, Max: limits.MaxToolRounds})
+	}
+	decl, err := a.declared(c.Name)
+	if err != nil {
+		var names []string
+		for _, t := range a.offered(ctx) {
+			names = append(names, t.Name)
+		}
+		sort.Strings(names)
+		return a.answer(ctx, c, decl, nil, &errs.ToolNotFound{Name: c.Name, Available: names})
+	}
+	switch {
+	case decl.Kind == spec.KindClient:
+		return a.clientCall(ctx, c, decl)
+	case decl.Kind == spec.KindBuiltin && decl.Name == spec.BuiltinAskUser:
+		return a.askUser(ctx, c, decl)
+	case decl.Kind == spec.KindBuiltin && decl.Name == spec.BuiltinDelegate:
+		return a.delegate(ctx, c, decl)
+	}
+	if c.Approval == nil {
+		switch d := a.e.Policy.ToolCall(ctx, a.subject(), c.Name, c.Arguments); d.Outcome {
+		case policy.Deny:
+			return a.answer(ctx, c, decl, nil, &errs.AccessDenied{Subject: "tool " + c.Name, Reason: d.Reason})
+		case policy.Narrow:
+			return a.answer(ctx, c, decl, nil, &errs.ToolNarrowed{Tool: c.Name, Reason: d.Reason})
+		case policy.Approve:
+			return a.suspend(ctx, &runlog.Suspended{Reason: runlog.ReasonApproval, CallID: c.ID, ApprovalReason: d.Reason})
+		}
+	} else if !c.Approval.Approved {
+		msg := "a person denied this call"
+		if c.Approval.Note != "" {
+			msg += ": " + c.Approval.Note
+		}
+		return a.answer(ctx, c, decl, nil, &errs.ToolFailed{Tool: c.Name, Message: msg})
+	}
+	return a.execute(ctx, c, decl)
+}
+
+// clientCall answers a client tool from the resume that supplied its
+// result, or suspends for every client call of this response still
+// waiting, so one resume answers them all.
+func (a *attempt) clientCall(ctx context.Context, c *runlog.Call, decl spec.Tool) error {
+	if res := c.Result; res != nil {
+		if res.Error != nil {
+			return a.answer(ctx, c, decl, nil, &errs.ToolFailed{Tool: c.Name, Message: res.Error.Message, Retryable: res.Error.Retryable})
+		}
+		out := res.Output
+		if len(out) == 0 {
+			out = json.RawMessage("null")
+		}
+		return a.answer(ctx, c, decl, out, nil)
+	}
+	var ids []string
+	for _, other := range a.state.Calls {
+		if other.Finished || other.Result != nil {
+			continue
+		}
+		if t, err := a.declared(other.Name); err == nil && t.Kind == spec.KindClient {
+			ids = append(ids, other.ID)
+		}
+	}
+	return a.suspend(ctx, &runlog.Suspended{Reason: runlog.ReasonToolResults, CallIDs: ids})
+}
+
+func (a *attempt) askUser(ctx context.Context, c *runlog.Call, decl spec.Tool) error {
+	if c.Answer != nil {
+		out, _ := json.Marshal(*c.Answer)
+		return a.answer(ctx, c, decl, out, nil)
+	}
+	var args struct {
+		Question string `json:"question"`
+	}
+	if json.Unmarshal(c.Arguments, &args) != nil || args.Question == "" {
+		return a.answer(ctx, c, decl, nil, &errs.ToolFailed{Tool: c.Name, Message: `ask_user needs {"question": "..."}`})
+	}
+	return a.suspend(ctx, &runlog.Suspended{Reason: runlog.ReasonQuestion, CallID: c.ID, Question: args.Question})
+}
+
+// suspend makes the Run wait and gives the lease back.
+func (a *attempt) suspend(ctx context.Context, s *runlog.Suspended) error {
+	exp := a.spec.Expiry.Effective()
+	wait := map[runlog.Reason]time.Duration{
+		runlog.ReasonToolResults: exp.ToolResults, runlog.ReasonApproval: exp.Approval,
+		runlog.ReasonQuestion: exp.Question, runlog.ReasonChildren: exp.Children,
+	}[s.Reason]
+	s.ExpireAt = a.e.Clock.Now().UTC().Add(wait)
+	if err := a.append(ctx, true, s); err != nil {
+		return err
+	}
+	return errEndAttempt
+}
+
+// execute runs a call on its executor and records the outcome. A tool's
+// own failure becomes its result (or fails the Run when the tool is
+// raise_on_error); a failure to reach it is retried within the Run's retry
+// budget.
+func (a *attempt) execute(ctx context.Context, c *runlog.Call, decl spec.Tool) error {
+	call := tool.Call{
+		Tenant: a.state.Admission.Tenant, RunID: a.state.RunID, CallID: c.ID, Name: c.Name,
+		Arguments: c.Arguments, Tool: decl,
+	}
+	if name := credentialOf(decl); name != "" {
+		v, err := a.e.Secrets.Resolve(ctx, secret.Scope(call.Tenant, a.spec.Name), name)
+		if err != nil {
+			return a.answer(ctx, c, decl, nil, err)
+		}
+		call.Credential = v
+	}
+	run, err := a.executor(decl)
+	if err != nil {
+		return a.answer(ctx, c, decl, nil, err)
+	}
+	if err := a.append(ctx, false, &runlog.ToolCallStarted{CallID: c.ID, Name: c.Name}); err != nil {
+		return err
+	}
+	timeout := decl.Timeout
+	if timeout == 0 {
+		timeout = spec.DefaultToolTimeout
+	}
+	deadline := a.e.Clock.Now().Add(timeout)
+	if limit := a.state.Admission.Deadline.Add(a.e.cfg.OrphanGrace); limit.Before(deadline) {
+		deadline = limit
+	}
+	call.Deadline = deadline
+	callCtx, cancel := a.opContext(ctx, deadline)
+	out, err := run(callCtx, call)
+	timedOut := errors.Is(callCtx.Err(), context.DeadlineExceeded)
+	cancel()
+	switch {
+	case err == nil:
+		if len(out) == 0 {
+			out = json.RawMessage("null")
+		}
+		return a.answer(ctx, c, decl, out, nil)
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case a.abortSeen():
+		return nil // the loop closes the call as orphaned
+	case timedOut && !a.e.Clock.Now().Before(a.state.Admission.Deadline):
+		return nil // past the deadline and its grace: the loop closes it
+	case timedOut:
+		err = &errs.TransientFailure{Operation: "tool " + c.Name, Message: fmt.Sprintf("no answer within %s", timeout)}
+	}
+	delay, retryable := errs.IsRetryable(err)
+	var own *errs.ToolFailed
+	if errors.As(err, &own) || !retryable || errs.Typed(err) == nil {
+		return a.answer(ctx, c, decl, nil, err)
+	}
+	stored := errs.Store(err, "")
+	if a.state.Usage.TransientRetries < a.spec.Limits.Effective().TransientRetryBudget {
+		wait := a.backoff(delay)
+		a.log.Info("tool call failed; retrying", "callId", c.ID, "tool", c.Name, "after", wait, "err", err)
+		if err := a.append(ctx, false, &runlog.ToolCallFailed{CallID: c.ID, Name: c.Name, Error: stored, RetryAfter: wait}); err != nil {
+			return err
+		}
+		return a.sleep(ctx, wait)
+	}
+	return a.settle(ctx, runlog.StatusFailed, "", "", err, &runlog.ToolCallFinished{CallID: c.ID, Name: c.Name, Error: &stored})
+}
+
+// answer records a call's result. A failure is the result the model sees,
+// unless the tool is raise_on_error: then it fails the Run.
+func (a *attempt) answer(ctx context.Context, c *runlog.Call, decl spec.Tool, out json.RawMessage, failure error) error {
+	var ops []runlog.Op
+	if a.state.Open == nil || a.state.Open.CallID != c.ID {
+		ops = append(ops, &runlog.ToolCallStarted{CallID: c.ID, Name: c.Name})
+	}
+	done := &runlog.ToolCallFinished{CallID: c.ID, Name: c.Name, Output: out}
+	if failure != nil {
+		id := errdetails.NewErrorID()
+		if errs.Typed(failure) == nil {
+			a.log.Error("tool failed unexpectedly", "callId", c.ID, "tool", c.Name, "errorId", id, "err", failure)
+		}
+		stored := errs.Store(failure, id)
+		done.Error, done.Output = &stored, nil
+	}
+	ops = append(ops, done)
+	if failure != nil && decl.RaiseOnError {
+		var own *errs.ToolFailed
+		if !errors.As(failure, &own) {
+			failure = &errs.ToolFailed{Tool: c.Name, Message: failure.Error()}
+		}
+		return a.settle(ctx, runlog.StatusFailed, "", "", failure, ops...)
+	}
+	return a.append(ctx, false, ops...)
+}
+
+func credentialOf(t spec.Tool) string {
+	switch {
+	case t.HTTP != nil:
+		return t.HTTP.Credential
+	case t.MCP != nil:
+		return t.MCP.Credential
+	}
+	return ""
+}
+
+// executor finds what runs a tool of the declared kind.
+func (a *attempt) executor(decl spec.Tool) (func(context.Context, tool.Call) (json.RawMessage, error), error) {
+	if decl.Kind == spec.KindBuiltin {
+		return a.builtin(decl.Name)
+	}
+	x, ok := a.e.Tools[decl.Kind]
+	if !ok {
+		return nil, &errs.DependencyMissing{Dependency: string(decl.Kind) + " tools", Description: "this runsvc does not run " + string(decl.Kind) + " tools"}
+	}
+	return x.Execute, nil
+}

@@ -1,0 +1,62 @@
+// Package scripted is the embedded default model: it returns the turns a
+// Spec's script lists, in order, deterministically, including injected
+// failures, so every path of the agent loop runs without a network model.
+package scripted
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/runsvc/runsvc/internal/clock"
+	"github.com/runsvc/runsvc/internal/errs"
+	"github.com/runsvc/runsvc/internal/model"
+	"github.com/runsvc/runsvc/internal/spec"
+)
+
+// Model plays scripts.
+type Model struct {
+	clock clock.Clock
+}
+
+// New returns a scripted model that waits turn delays on clk.
+func New(clk clock.Clock) *Model { return &Model{clock: clk} }
+
+// Complete returns turn req.Turn of the script. A turn with a failure fails
+// its first fail.times calls (counted by req.Attempt) as an HTTP model
+// server would, then succeeds.
+func (m *Model) Complete(ctx context.Context, req model.Request) (model.Response, error) {
+	script := req.Model.Script
+	if req.Turn < 1 || req.Turn > len(script) {
+		return model.Response{}, &errs.InferenceFailed{
+			Provider: spec.ProviderScripted, Model: req.Model.Model, Permanent: true,
+			Message: fmt.Sprintf("the script has %d turns and turn %d was asked for", len(script), req.Turn),
+		}
+	}
+	turn := script[req.Turn-1]
+	if turn.Delay > 0 {
+		if err := m.clock.Sleep(ctx, turn.Delay); err != nil {
+			return model.Response{}, err
+		}
+	}
+	if f := turn.Fail; f != nil {
+		times := f.Times
+		if times == 0 {
+			times = 1
+		}
+		if req.Attempt <= times {
+			return model.Response{}, model.HTTPFailure(spec.ProviderScripted, req.Model.Model, f.HTTPStatus, f.RetryAfter, f.Message)
+		}
+	}
+	resp := model.Response{
+		Text:  turn.Text,
+		Usage: model.Usage{InputTokens: turn.Usage.InputTokens, OutputTokens: turn.Usage.OutputTokens},
+	}
+	for i, c := range turn.ToolCalls {
+		args := c.Arguments
+		if len(args) == 0 {
+			args = []byte(`{}`)
+		}
+		resp.ToolCalls = append(resp.ToolCalls, model.ToolCall{ID: fmt.Sprintf("call_%d_%d", req.Turn, i+1), Name: c.Name, Arguments: args})
+	}
+	return resp, nil
+}

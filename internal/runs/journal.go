@@ -1,0 +1,138 @@
+package runs
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/runsvc/runsvc/internal/errs"
+	"github.com/runsvc/runsvc/internal/runlog"
+	"github.com/runsvc/runsvc/internal/store"
+)
+
+// Summary is the part of a folded Run that GetRun and ListRuns show; the
+// store keeps it beside the log so reads need not fold.
+type Summary struct {
+	Status     runlog.Status     `json:"status"`
+	AbortCause runlog.AbortCause `json:"abortCause,omitempty"`
+	Answer     string            `json:"answer,omitempty"`
+	Failure    *errs.Stored      `json:"failure,omitempty"`
+	Usage      runlog.Usage      `json:"usage"`
+	Attempt    int               `json:"attempt,omitempty"`
+	Turn       int               `json:"turn,omitempty"`
+	Input      string            `json:"input"`
+	Deadline   time.Time         `json:"deadline"`
+	SettleTime time.Time         `json:"settleTime"`
+	Depth      int               `json:"depth,omitempty"`
+	Suspension *runlog.Suspended `json:"suspension,omitempty"`
+	// SuspendedCalls are the calls a suspension waits on, with arguments.
+	SuspendedCalls []runlog.ToolCall `json:"suspendedCalls,omitempty"`
+}
+
+// Run is a Run as callers see it.
+type Run struct {
+	Tenant       string
+	RunID        string
+	Spec         string
+	Version      string
+	RequestID    string
+	ParentRunID  string
+	RootRunID    string
+	DelegationID string
+	CreateTime   time.Time
+	UpdateTime   time.Time
+	LastSeq      int64
+	Summary
+}
+
+// Settled reports whether the Run has settled.
+func (r Run) Settled() bool { return r.Status.Settled() }
+
+// Failed returns the Run's recorded failure as a typed error, or nil.
+func (r Run) Failed() error {
+	if r.Failure == nil {
+		return nil
+	}
+	return r.Failure.Err()
+}
+
+func summarize(s *runlog.State) Summary {
+	sum := Summary{
+		Status: s.Status, AbortCause: s.AbortCause, Answer: s.Answer, Failure: s.Failure, Usage: s.Usage,
+		Attempt: s.Attempt, Turn: s.Turn, SettleTime: s.SettleTime, Suspension: s.Suspension,
+	}
+	if a := s.Admission; a != nil {
+		sum.Input, sum.Deadline, sum.Depth = a.Input, a.Deadline, a.Depth
+	}
+	if sus := s.Suspension; sus != nil {
+		ids := sus.CallIDs
+		if sus.CallID != "" {
+			ids = []string{sus.CallID}
+		}
+		for _, id := range ids {
+			if c := s.Call(id); c != nil {
+				sum.SuspendedCalls = append(sum.SuspendedCalls, c.ToolCall)
+			}
+		}
+	}
+	return sum
+}
+
+// Index computes what the store keeps beside a log folded into s.
+func Index(s *runlog.State) store.Index {
+	b, err := json.Marshal(summarize(s))
+	if err != nil {
+		panic("runs: encoding summary: " + err.Error())
+	}
+	return store.Index{State: string(s.Status), Runnable: s.Runnable(), WakeAt: s.WakeAt(), Summary: b}
+}
+
+// ToStore encodes Records for the store.
+func ToStore(recs []runlog.Record) ([]store.Record, error) {
+	out := make([]store.Record, len(recs))
+	for i, r := range recs {
+		kind, body, err := runlog.Encode(r.Op)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = store.Record{Seq: r.Seq, Time: r.Time, Attempt: r.Attempt, Kind: kind, Body: body}
+	}
+	return out, nil
+}
+
+// FromStore decodes stored Records. A body that does not decode is
+// *errs.CorruptLog.
+func FromStore(runID string, recs []store.Record) ([]runlog.Record, error) {
+	out := make([]runlog.Record, len(recs))
+	for i, r := range recs {
+		op, err := runlog.Decode(r.Kind, r.Body)
+		if err != nil {
+			return nil, &errs.CorruptLog{RunID: runID, Seq: r.Seq, Reason: errs.CorruptUndecodableRecord, Detail: err.Error()}
+		}
+		out[i] = runlog.Record{Seq: r.Seq, Time: r.Time, Attempt: r.Attempt, Op: op}
+	}
+	return out, nil
+}
+
+func fromStoreRun(r store.Run) (Run, error) {
+	out := Run{
+		Tenant: r.Tenant, RunID: r.RunID, Spec: r.Spec, Version: r.Version, RequestID: r.RequestID,
+		ParentRunID: r.ParentRunID, RootRunID: r.RootRunID, DelegationID: r.DelegationID,
+		CreateTime: r.CreateTime, UpdateTime: r.UpdateTime, LastSeq: r.LastSeq,
+	}
+	if len(r.Index.Summary) > 0 {
+		if err := json.Unmarshal(r.Index.Summary, &out.Summary); err != nil {
+			return Run{}, fmt.Errorf("run %s summary does not decode: %w", r.RunID, err)
+		}
+	}
+	return out, nil
+}
+
+// Stamp numbers ops as the Records following a State, at time now.
+func Stamp(s *runlog.State, attempt int, now time.Time, ops ...runlog.Op) []runlog.Record {
+	out := make([]runlog.Record, len(ops))
+	for i, op := range ops {
+		out[i] = runlog.Record{Seq: s.Seq + int64(i) + 1, Time: now, Attempt: attempt, Op: op}
+	}
+	return out
+}

@@ -1,0 +1,241 @@
+// Package runs admits Runs and serves everything done to them from outside
+// a worker: reads, watches, waits, messages, resumes, interrupts, reports
+// and delegations. Writes are outsiders' appends to the Run's log,
+// conditional on seq and retried after a conflict, so they interleave
+// safely with the worker that holds the Run's lease.
+package runs
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/runsvc/runsvc/internal/clock"
+	"github.com/runsvc/runsvc/internal/errs"
+	"github.com/runsvc/runsvc/internal/ids"
+	"github.com/runsvc/runsvc/internal/policy"
+	"github.com/runsvc/runsvc/internal/runlog"
+	"github.com/runsvc/runsvc/internal/spec"
+	"github.com/runsvc/runsvc/internal/specs"
+	"github.com/runsvc/runsvc/internal/store"
+)
+
+// Limits of what a request may carry.
+const (
+	MaxInputBytes     = 1 << 20
+	MaxRequestIDBytes = 128
+	MaxMessageBytes   = 256 << 10
+	maxMutateAttempts = 8
+)
+
+// Manager admits and serves Runs.
+type Manager struct {
+	store  store.Store
+	specs  *specs.Registry
+	policy policy.Policy
+	clock  clock.Clock
+	log    *slog.Logger
+}
+
+// New returns a Manager.
+func New(s store.Store, reg *specs.Registry, pol policy.Policy, clk clock.Clock, log *slog.Logger) *Manager {
+	if pol == nil {
+		pol = policy.AllowAll{}
+	}
+	if log == nil {
+		log = slog.Default()
+	}
+	return &Manager{store: s, specs: reg, policy: pol, clock: clk, log: log}
+}
+
+// Store returns the store the Manager writes to.
+func (m *Manager) Store() store.Store { return m.store }
+
+// StartRequest asks for a Run.
+type StartRequest struct {
+	Tenant string
+	// RunID is the new Run's id; empty makes one.
+	RunID     string
+	Spec      string
+	Version   string
+	Input     string
+	RequestID string
+	// Deadline shortens the Spec's deadline when set.
+	Deadline time.Duration
+	// Parent is set for a delegated child Run.
+	Parent *Parent
+}
+
+// Parent links a child Run to the Run and delegation that started it.
+type Parent struct {
+	RunID        string
+	RootRunID    string
+	DelegationID string
+	Depth        int
+}
+
+// Start admits a Run. With a request id, the same request returns the
+// Run it started (created false) and another request fails
+// *errs.RequestIDReused.
+func (m *Manager) Start(ctx context.Context, req StartRequest) (Run, bool, error) {
+	var bad []errs.FieldViolation
+	if req.Spec == "" {
+		bad = append(bad, errs.FieldViolation{Field: "spec", Description: "is required: the name of a published Spec"})
+	}
+	if len(req.Input) > MaxInputBytes {
+		bad = append(bad, errs.FieldViolation{Field: "input", Description: fmt.Sprintf("is %d bytes; at most %d are allowed", len(req.Input), MaxInputBytes)})
+	}
+	if len(req.RequestID) > MaxRequestIDBytes {
+		bad = append(bad, errs.FieldViolation{Field: "request_id", Description: fmt.Sprintf("is %d bytes; at most %d are allowed", len(req.RequestID), MaxRequestIDBytes)})
+	}
+	if req.Deadline < 0 || req.Deadline > spec.MaxDeadline {
+		bad = append(bad, errs.FieldViolation{Field: "deadline", Description: fmt.Sprintf("must be between 0 and %s", spec.MaxDeadline)})
+	}
+	if len(bad) > 0 {
+		return Run{}, false, &errs.InvalidRequest{Violations: bad}
+	}
+	sv, err := m.specs.Get(ctx, req.Tenant, req.Spec, req.Version)
+	if err != nil {
+		return Run{}, false, err
+	}
+	if d := m.policy.StartRun(ctx, policy.Subject{Tenant: req.Tenant, Spec: req.Spec}); d.Outcome != policy.Allow {
+		return Run{}, false, &errs.AccessDenied{Subject: "spec " + req.Spec, Reason: d.Reason}
+	}
+	now := m.clock.Now().UTC()
+	deadline := sv.Limits.Effective().Deadline
+	if req.Deadline > 0 && req.Deadline < deadline {
+		deadline = req.Deadline
+	}
+	runID := req.RunID
+	if runID == "" {
+		runID = ids.New("run", now)
+	}
+	adm := &runlog.Admitted{
+		Tenant: req.Tenant, Spec: sv.Name, Version: sv.Version, Input: req.Input, RequestID: req.RequestID,
+		Deadline: now.Add(deadline), RootRunID: runID,
+	}
+	if p := req.Parent; p != nil {
+		adm.ParentRunID, adm.RootRunID, adm.DelegationID, adm.Depth = p.RunID, p.RootRunID, p.DelegationID, p.Depth
+	}
+	st := runlog.New(runID)
+	recs := Stamp(st, 0, now, adm)
+	if err := st.ApplyAll(recs); err != nil {
+		return Run{}, false, err
+	}
+	stored, err := ToStore(recs)
+	if err != nil {
+		return Run{}, false, err
+	}
+	row, created, err := m.store.CreateRun(ctx, store.NewRun{
+		Run: store.Run{
+			Tenant: req.Tenant, RunID: runID, Spec: sv.Name, Version: sv.Version, RequestID: req.RequestID,
+			RequestHash: requestHash(req), ParentRunID: adm.ParentRunID, RootRunID: adm.RootRunID,
+			DelegationID: adm.DelegationID, CreateTime: now, Index: Index(st),
+		},
+		Records: stored,
+	})
+	if err != nil {
+		return Run{}, false, err
+	}
+	if !created && row.RequestHash != requestHash(req) {
+		return Run{}, false, &errs.RequestIDReused{RequestID: req.RequestID, RunID: row.RunID}
+	}
+	run, err := fromStoreRun(row)
+	return run, created, err
+}
+
+// requestHash identifies a start request's body, to tell a retry of it from
+// a different request reusing its id.
+func requestHash(req StartRequest) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "%q\x00%q\x00%q\x00%d", req.Spec, req.Version, req.Input, req.Deadline)
+	if p := req.Parent; p != nil {
+		fmt.Fprintf(h, "\x00%q", p.RunID)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// Get returns a Run or *errs.RunNotFound.
+func (m *Manager) Get(ctx context.Context, tenant, runID string) (Run, error) {
+	if runID == "" {
+		return Run{}, errs.BadField("run_id", "is required")
+	}
+	row, err := m.store.GetRun(ctx, tenant, runID)
+	if err != nil {
+		return Run{}, err
+	}
+	return fromStoreRun(row)
+}
+
+// List lists Runs newest first.
+func (m *Manager) List(ctx context.Context, tenant string, q store.RunQuery) ([]Run, string, error) {
+	rows, next, err := m.store.ListRuns(ctx, tenant, q)
+	if err != nil {
+		return nil, "", err
+	}
+	out := make([]Run, 0, len(rows))
+	for _, r := range rows {
+		run, err := fromStoreRun(r)
+		if err != nil {
+			return nil, "", err
+		}
+		out = append(out, run)
+	}
+	return out, next, nil
+}
+
+// Load reads a Run's whole log and folds it. A log that does not fold is
+// returned with its *errs.CorruptLog.
+func (m *Manager) Load(ctx context.Context, tenant, runID string) (*runlog.State, []runlog.Record, error) {
+	stored, err := m.store.ReadLog(ctx, tenant, runID, 1, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	recs, err := FromStore(runID, stored)
+	if err != nil {
+		return nil, nil, err
+	}
+	st, err := runlog.Fold(runID, recs)
+	return st, recs, err
+}
+
+// mutate appends what decide returns for the Run's current State, as an
+// outsider, retrying from a fresh read when another writer got there
+// first. decide returning no ops leaves the log alone.
+func (m *Manager) mutate(ctx context.Context, tenant, runID string, decide func(st *runlog.State) ([]runlog.Op, error)) (*runlog.State, error) {
+	for i := 0; ; i++ {
+		st, _, err := m.Load(ctx, tenant, runID)
+		if err != nil {
+			return nil, err
+		}
+		ops, err := decide(st)
+		if err != nil || len(ops) == 0 {
+			return st, err
+		}
+		next := st.Clone()
+		recs := Stamp(st, 0, m.clock.Now().UTC(), ops...)
+		if err := next.ApplyAll(recs); err != nil {
+			return nil, fmt.Errorf("outsider records do not fold: %w", err)
+		}
+		stored, err := ToStore(recs)
+		if err != nil {
+			return nil, err
+		}
+		err = m.store.Append(ctx, store.Append{Tenant: tenant, RunID: runID, Records: stored, Index: Index(next)})
+		var conflict *errs.SeqConflict
+		if errors.As(err, &conflict) && i < maxMutateAttempts {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if next.Settled() {
+			m.AfterSettle(ctx, next)
+		}
+		return next, nil
+	}
+}

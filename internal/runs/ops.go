@@ -1,0 +1,265 @@
+package runs
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/runsvc/runsvc/internal/errs"
+	"github.com/runsvc/runsvc/internal/runlog"
+	"github.com/runsvc/runsvc/internal/store"
+)
+
+// SendMessage queues a message for a Run and returns its Record's seq.
+// A settled Run fails *errs.RunAlreadySettled.
+func (m *Manager) SendMessage(ctx context.Context, tenant, runID, text string, mode runlog.MessageMode) (int64, error) {
+	switch {
+	case strings.TrimSpace(text) == "":
+		return 0, errs.BadField("text", "is required")
+	case len(text) > MaxMessageBytes:
+		return 0, errs.BadField("text", "is %d bytes; at most %d are allowed", len(text), MaxMessageBytes)
+	}
+	if mode == "" {
+		mode = runlog.ModeSteer
+	}
+	st, err := m.mutate(ctx, tenant, runID, func(st *runlog.State) ([]runlog.Op, error) {
+		if st.Settled() {
+			return nil, &errs.RunAlreadySettled{RunID: runID, State: string(st.Status), Action: "take a message"}
+		}
+		return []runlog.Op{&runlog.MessageQueued{Text: text, Mode: mode}}, nil
+	})
+	if err != nil {
+		return 0, err
+	}
+	return st.Seq, nil
+}
+
+// Resume is the answer to a suspension: exactly one of its parts, matching
+// what the Run waits for.
+type Resume struct {
+	Results  []runlog.ToolResult
+	Answer   *string
+	Approved *bool
+	Note     string
+}
+
+// Resume answers a suspended Run. It fails *errs.RunNotSuspended when the
+// Run waits for nothing, *errs.InvalidRequest when the answer does not fit
+// the suspension, and *errs.SuspensionExpired, after settling the Run
+// ABANDONED, when the suspension expired.
+func (m *Manager) Resume(ctx context.Context, tenant, runID string, r Resume) (Run, error) {
+	var expired error
+	_, err := m.mutate(ctx, tenant, runID, func(st *runlog.State) ([]runlog.Op, error) {
+		expired = nil
+		if st.Settled() {
+			if st.Status == runlog.StatusAbandoned && st.Failure != nil {
+				var se *errs.SuspensionExpired
+				if errors.As(st.Failure.Err(), &se) {
+					return nil, se
+				}
+			}
+			return nil, &errs.RunNotSuspended{RunID: runID, State: string(st.Status)}
+		}
+		if st.Status != runlog.StatusSuspended || st.Suspension == nil {
+			return nil, &errs.RunNotSuspended{RunID: runID, State: string(st.Status)}
+		}
+		sus := st.Suspension
+		if !m.clock.Now().Before(sus.ExpireAt) {
+			se := &errs.SuspensionExpired{RunID: runID, Reason: string(sus.Reason), ExpireTime: sus.ExpireAt}
+			expired = se
+			stored := errs.Store(se, "")
+			return []runlog.Op{&runlog.Settled{State: runlog.StatusAbandoned, Failure: &stored}}, nil
+		}
+		op, err := resumeOp(st, r)
+		if err != nil {
+			return nil, err
+		}
+		return []runlog.Op{op}, nil
+	})
+	if err != nil {
+		return Run{}, err
+	}
+	if expired != nil {
+		return Run{}, expired
+	}
+	return m.Get(ctx, tenant, runID)
+}
+
+func resumeOp(st *runlog.State, r Resume) (*runlog.Resumed, error) {
+	sus := st.Suspension
+	given := map[string]bool{"tool_results": len(r.Results) > 0, "answer": r.Answer != nil, "approved": r.Approved != nil}
+	want := map[runlog.Reason]string{
+		runlog.ReasonToolResults: "tool_results", runlog.ReasonQuestion: "answer", runlog.ReasonApproval: "approved",
+	}[sus.Reason]
+	if sus.Reason == runlog.ReasonChildren {
+		return nil, errs.BadField("run_id", "run %s waits for its delegated children; runsvc resumes it when they settle", st.RunID)
+	}
+	var bad []errs.FieldViolation
+	for field, set := range given {
+		if set && field != want {
+			bad = append(bad, errs.FieldViolation{Field: field, Description: fmt.Sprintf("the Run waits for %s, so set %s instead", sus.Reason, want)})
+		}
+	}
+	if !given[want] {
+		bad = append(bad, errs.FieldViolation{Field: want, Description: fmt.Sprintf("is required: the Run waits for %s", sus.Reason)})
+	}
+	if len(bad) > 0 {
+		return nil, &errs.InvalidRequest{Violations: bad}
+	}
+	switch sus.Reason {
+	case runlog.ReasonToolResults:
+		pending := map[string]bool{}
+		for _, id := range sus.CallIDs {
+			pending[id] = true
+		}
+		seen := map[string]bool{}
+		for i, res := range r.Results {
+			field := fmt.Sprintf("tool_results[%d].call_id", i)
+			switch {
+			case res.CallID == "":
+				bad = append(bad, errs.FieldViolation{Field: field, Description: "is required"})
+			case seen[res.CallID]:
+				bad = append(bad, errs.FieldViolation{Field: field, Description: fmt.Sprintf("call %s has two results", res.CallID)})
+			case !pending[res.CallID]:
+				bad = append(bad, errs.FieldViolation{Field: field, Description: fmt.Sprintf("call %s is not waiting for a result; waiting: %s", res.CallID, strings.Join(sus.CallIDs, ", "))})
+			}
+			if res.Error == nil && len(res.Output) > 0 && !json.Valid(res.Output) {
+				bad = append(bad, errs.FieldViolation{Field: fmt.Sprintf("tool_results[%d].output", i), Description: "is not JSON"})
+			}
+			seen[res.CallID] = true
+		}
+		var missing []string
+		for _, id := range sus.CallIDs {
+			if !seen[id] {
+				missing = append(missing, id)
+			}
+		}
+		if len(missing) > 0 {
+			bad = append(bad, errs.FieldViolation{Field: "tool_results", Description: "all results come in one resume; missing results for calls " + strings.Join(missing, ", ")})
+		}
+		if len(bad) > 0 {
+			return nil, &errs.InvalidRequest{Violations: bad}
+		}
+		return &runlog.Resumed{Reason: sus.Reason, Results: r.Results}, nil
+	case runlog.ReasonQuestion:
+		return &runlog.Resumed{Reason: sus.Reason, Answer: *r.Answer}, nil
+	default:
+		return &runlog.Resumed{Reason: sus.Reason, Approved: *r.Approved, Note: r.Note}, nil
+	}
+}
+
+// Interrupt asks a Run to stop. A Run no worker is executing settles at
+// once; a running one settles when its worker sees the request. Its
+// children are interrupted too. A settled Run is left alone.
+func (m *Manager) Interrupt(ctx context.Context, tenant, runID, reason string) (Run, error) {
+	_, err := m.mutate(ctx, tenant, runID, func(st *runlog.State) ([]runlog.Op, error) {
+		if st.Settled() || st.Abort != nil {
+			return nil, nil
+		}
+		ops := []runlog.Op{&runlog.AbortRequested{Cause: runlog.CauseInterrupted, Reason: reason}}
+		if st.Status == runlog.StatusQueued || st.Status == runlog.StatusSuspended {
+			ops = append(ops, &runlog.Settled{State: runlog.StatusAborted, AbortCause: runlog.CauseInterrupted})
+		}
+		return ops, nil
+	})
+	if err != nil {
+		return Run{}, err
+	}
+	return m.WaitSettled(ctx, tenant, runID, 2*time.Second)
+}
+
+// AfterSettle tells a settled Run's parent about its ending and interrupts
+// its unfinished children. It is best effort: a parent that misses the
+// news finds it when its suspension is next looked at.
+func (m *Manager) AfterSettle(ctx context.Context, st *runlog.State) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	tenant := st.Admission.Tenant
+	if st.Admission.ParentRunID != "" {
+		if err := m.ReportToParent(ctx, tenant, st); err != nil {
+			m.log.Warn("telling the parent about a settled child failed", "runId", st.RunID, "parentRunId", st.Admission.ParentRunID, "err", err)
+		}
+	}
+	for _, d := range st.Delegations {
+		if d.Finished != nil {
+			continue
+		}
+		if _, err := m.Interrupt(ctx, tenant, d.ChildRunID, "the parent run settled"); err != nil {
+			m.log.Warn("interrupting a child failed", "runId", st.RunID, "childRunId", d.ChildRunID, "err", err)
+		}
+	}
+}
+
+// ReportToParent records a settled child's outcome in its parent's log
+// and resumes the parent when it was waiting on its last unfinished child.
+func (m *Manager) ReportToParent(ctx context.Context, tenant string, child *runlog.State) error {
+	adm := child.Admission
+	_, err := m.mutate(ctx, tenant, adm.ParentRunID, func(p *runlog.State) ([]runlog.Op, error) {
+		if p.Settled() {
+			return nil, nil
+		}
+		d := p.Delegation(adm.DelegationID)
+		if d == nil || d.Finished != nil {
+			return nil, nil
+		}
+		ops := []runlog.Op{&runlog.DelegationFinished{
+			DelegationID: adm.DelegationID, ChildRunID: child.RunID, State: child.Status, Answer: child.Answer, Failure: child.Failure,
+		}}
+		if sus := p.Suspension; sus != nil && sus.Reason == runlog.ReasonChildren && allFinishedBut(p, sus.DelegationIDs, adm.DelegationID) {
+			ops = append(ops, &runlog.Resumed{Reason: runlog.ReasonChildren})
+		}
+		return ops, nil
+	})
+	var nf *errs.RunNotFound
+	if errors.As(err, &nf) {
+		return nil
+	}
+	return err
+}
+
+func allFinishedBut(p *runlog.State, ids []string, except string) bool {
+	for _, id := range ids {
+		if id == except {
+			continue
+		}
+		if d := p.Delegation(id); d == nil || d.Finished == nil {
+			return false
+		}
+	}
+	return true
+}
+
+// WaitSettled waits up to wait for a Run to settle and returns it as it is
+// then.
+func (m *Manager) WaitSettled(ctx context.Context, tenant, runID string, wait time.Duration) (Run, error) {
+	return m.wait(ctx, tenant, runID, wait, func(r Run) bool { return r.Settled() })
+}
+
+// Wait waits up to wait for a Run to settle or suspend, and returns it as
+// it is then.
+func (m *Manager) Wait(ctx context.Context, tenant, runID string, wait time.Duration) (Run, error) {
+	return m.wait(ctx, tenant, runID, wait, func(r Run) bool { return r.Settled() || r.Status == runlog.StatusSuspended })
+}
+
+func (m *Manager) wait(ctx context.Context, tenant, runID string, wait time.Duration, done func(Run) bool) (Run, error) {
+	sub := m.store.Notifier().Subscribe(store.RunTopic(tenant, runID))
+	defer sub.Close()
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	for {
+		run, err := m.Get(ctx, tenant, runID)
+		if err != nil || done(run) {
+			return run, err
+		}
+		select {
+		case <-sub.C():
+		case <-timer.C:
+			return m.Get(ctx, tenant, runID)
+		case <-ctx.Done():
+			return Run{}, ctx.Err()
+		}
+	}
+}

@@ -1,0 +1,114 @@
+// Package specs publishes and reads Spec Versions: validation at publish,
+// content-addressed storage, and a cache of Versions, which never change.
+package specs
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/runsvc/runsvc/internal/clock"
+	"github.com/runsvc/runsvc/internal/errs"
+	"github.com/runsvc/runsvc/internal/spec"
+	"github.com/runsvc/runsvc/internal/store"
+)
+
+// Registry publishes and finds Specs.
+type Registry struct {
+	store store.Store
+	clock clock.Clock
+	cache sync.Map // tenant/name/version -> *spec.Version
+}
+
+// New returns a Registry over a store.
+func New(s store.Store, clk clock.Clock) *Registry { return &Registry{store: s, clock: clk} }
+
+// Publish validates s and stores it as a Version. It returns
+// *errs.SpecInvalid listing every problem; created is false when an
+// identical Version already existed.
+func (r *Registry) Publish(ctx context.Context, tenant string, s spec.Spec) (*spec.Version, bool, error) {
+	s = spec.Canonical(s)
+	var lookupErr error
+	lookup := func(name string) (*spec.Spec, bool) {
+		v, err := r.Get(ctx, tenant, name, "")
+		if err != nil {
+			var nf *errs.SpecNotFound
+			if !errors.As(err, &nf) && lookupErr == nil {
+				lookupErr = err
+			}
+			return nil, false
+		}
+		return &v.Spec, true
+	}
+	invalid := spec.Validate(s, lookup)
+	if lookupErr != nil {
+		return nil, false, lookupErr
+	}
+	if invalid != nil {
+		return nil, false, invalid
+	}
+	body, err := json.Marshal(s)
+	if err != nil {
+		return nil, false, fmt.Errorf("encoding spec: %w", err)
+	}
+	stored, created, err := r.store.PutSpec(ctx, store.Spec{
+		Tenant: tenant, Name: s.Name, Version: spec.Hash(s), Body: body, CreateTime: r.clock.Now().UTC(),
+	})
+	if err != nil {
+		return nil, false, err
+	}
+	if s.Bus.Enabled {
+		if err := r.store.DeclareChannels(ctx, tenant, s.Name, append([]string{s.Name}, s.Bus.Channels...)); err != nil {
+			return nil, false, err
+		}
+	}
+	v, err := decode(stored)
+	return v, created, err
+}
+
+// Get returns a Version, the newest when version is empty, or
+// *errs.SpecNotFound.
+func (r *Registry) Get(ctx context.Context, tenant, name, version string) (*spec.Version, error) {
+	if version != "" {
+		if v, ok := r.cache.Load(tenant + "/" + name + "/" + version); ok {
+			return v.(*spec.Version), nil
+		}
+	}
+	stored, err := r.store.GetSpec(ctx, tenant, name, version)
+	if err != nil {
+		return nil, err
+	}
+	v, err := decode(stored)
+	if err != nil {
+		return nil, err
+	}
+	r.cache.Store(tenant+"/"+name+"/"+v.Version, v)
+	return v, nil
+}
+
+// List lists Specs: the newest Version of each, or every Version of one.
+func (r *Registry) List(ctx context.Context, tenant string, q store.SpecQuery) ([]*spec.Version, string, error) {
+	page, next, err := r.store.ListSpecs(ctx, tenant, q)
+	if err != nil {
+		return nil, "", err
+	}
+	out := make([]*spec.Version, 0, len(page))
+	for _, p := range page {
+		v, err := decode(p)
+		if err != nil {
+			return nil, "", err
+		}
+		out = append(out, v)
+	}
+	return out, next, nil
+}
+
+func decode(s store.Spec) (*spec.Version, error) {
+	v := &spec.Version{Version: s.Version, CreateTime: s.CreateTime}
+	if err := json.Unmarshal(s.Body, &v.Spec); err != nil {
+		return nil, fmt.Errorf("stored spec %s/%s does not decode: %w", s.Name, s.Version, err)
+	}
+	return v, nil
+}

@@ -13,15 +13,16 @@ import (
 	"github.com/runsvc/runsvc/internal/runlog"
 	"github.com/runsvc/runsvc/internal/runs"
 	"github.com/runsvc/runsvc/internal/spec"
+	"github.com/runsvc/runsvc/internal/store"
 	"github.com/runsvc/runsvc/internal/tool"
 )
 
 // Memory is the shared memory the memory built-ins read and write.
 type Memory interface {
-	// SetValue writes key in the memory of a Run family.
-	SetValue(ctx context.Context, tenant, namespace, key string, value json.RawMessage) error
-	// GetValues reads keys, waiting up to wait for each missing one.
-	GetValues(ctx context.Context, tenant, namespace string, keys []string, wait time.Duration) (map[string]json.RawMessage, error)
+	// Set writes key in a memory.
+	Set(ctx context.Context, tenant, namespace, key string, value json.RawMessage) (store.Entry, error)
+	// Get reads keys, waiting up to wait for each missing one.
+	Get(ctx context.Context, tenant, namespace string, keys []string, wait time.Duration) ([]store.Entry, error)
 	// FamilyNamespace names the memory of a Run family by its root.
 	FamilyNamespace(rootRunID string) string
 }
@@ -29,7 +30,7 @@ type Memory interface {
 // Bus sends messages for the bus_send built-in.
 type Bus interface {
 	// Send sends content from a robot (Spec) to a channel.
-	Send(ctx context.Context, tenant, sender, channel string, content json.RawMessage, inReplyTo string) (string, error)
+	Send(ctx context.Context, tenant, sender, channel string, content json.RawMessage, inReplyTo string) (store.BusMessage, error)
 }
 
 // builtinTool is a built-in tool as the model is offered it.
@@ -94,10 +95,11 @@ func (a *attempt) builtin(name string) (func(context.Context, tool.Call) (json.R
 				return nil, &errs.ToolFailed{Tool: name, Message: `memory_set needs {"key": "...", "value": ...}`}
 			}
 			ns := a.e.Memory.FamilyNamespace(a.state.Admission.RootRunID)
-			if err := a.e.Memory.SetValue(ctx, tenant, ns, args.Key, args.Value); err != nil {
+			e, err := a.e.Memory.Set(ctx, tenant, ns, args.Key, args.Value)
+			if err != nil {
 				return nil, err
 			}
-			return json.RawMessage(`{"ok": true}`), nil
+			return json.Marshal(map[string]any{"key": e.Key, "version": e.Version})
 		}, nil
 	case spec.BuiltinMemoryGet:
 		return func(ctx context.Context, c tool.Call) (json.RawMessage, error) {
@@ -109,9 +111,13 @@ func (a *attempt) builtin(name string) (func(context.Context, tool.Call) (json.R
 				return nil, &errs.ToolFailed{Tool: name, Message: `memory_get needs {"keys": ["..."]} and an optional non-negative wait_seconds`}
 			}
 			ns := a.e.Memory.FamilyNamespace(a.state.Admission.RootRunID)
-			values, err := a.e.Memory.GetValues(ctx, tenant, ns, args.Keys, time.Duration(args.WaitSeconds*float64(time.Second)))
+			entries, err := a.e.Memory.Get(ctx, tenant, ns, args.Keys, time.Duration(args.WaitSeconds*float64(time.Second)))
 			if err != nil {
 				return nil, err
+			}
+			values := make(map[string]json.RawMessage, len(entries))
+			for _, e := range entries {
+				values[e.Key] = e.Value
 			}
 			return json.Marshal(values)
 		}, nil
@@ -128,11 +134,11 @@ func (a *attempt) builtin(name string) (func(context.Context, tool.Call) (json.R
 			if json.Unmarshal(c.Arguments, &args) != nil || args.Channel == "" || len(args.Content) == 0 {
 				return nil, &errs.ToolFailed{Tool: name, Message: `bus_send needs {"channel": "...", "content": ...}`}
 			}
-			id, err := a.e.Bus.Send(ctx, tenant, a.spec.Name, args.Channel, args.Content, args.InReplyTo)
+			m, err := a.e.Bus.Send(ctx, tenant, a.spec.Name, args.Channel, args.Content, args.InReplyTo)
 			if err != nil {
 				return nil, err
 			}
-			return json.Marshal(map[string]string{"message_id": id})
+			return json.Marshal(map[string]string{"message_id": m.MessageID})
 		}, nil
 	}
 	return nil, &errs.ToolFailed{Tool: name, Message: "no such built-in tool"}

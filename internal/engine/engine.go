@@ -82,6 +82,7 @@ type Deps struct {
 	Specs   *specs.Registry
 	Models  model.Providers
 	Tools   map[spec.Kind]tool.Executor
+	Workers Workers
 	Memory  Memory
 	Bus     Bus
 	Secrets secret.Resolver

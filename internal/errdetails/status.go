@@ -104,9 +104,15 @@ func (o Outcome) Pushback() string {
 // Map turns an RPC's error into its status. ctx is the RPC's context: only
 // its own cancellation or deadline becomes CANCELLED or DEADLINE_EXCEEDED.
 func (m *Mapper) Map(ctx context.Context, err error) Outcome {
-	if ctx != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
 		return m.callerEnded(ctx.Err())
 	}
+	return m.Describe(err)
+}
+
+// Describe maps an error that no caller's context is involved in, such as
+// a Run's recorded failure.
+func (m *Mapper) Describe(err error) Outcome {
 	typed := errs.Typed(err)
 	if typed == nil {
 		id := NewErrorID()
@@ -125,7 +131,7 @@ func (m *Mapper) Proto(err error) *spb.Status {
 	if err == nil {
 		return nil
 	}
-	return m.Map(nil, err).Status.Proto()
+	return m.Describe(err).Status.Proto()
 }
 
 func (m *Mapper) outcome(typed error, cause error) Outcome {

@@ -78,7 +78,7 @@ func wireCases() []wireCase {
 		{reason: "SEQ_CONFLICT", err: &errs.SeqConflict{RunID: "run_1", Seq: 7}, code: codes.Aborted, keys: []string{"runId", "seq"}},
 		{reason: "LEASE_LOST", err: &errs.LeaseLost{RunID: "run_1", WorkerID: "w1"}, code: codes.Aborted, keys: []string{"runId", "workerId"}},
 		{reason: "RUN_DEADLINE_EXCEEDED", err: &errs.RunDeadlineExceeded{RunID: "run_1", Deadline: 900 * time.Second}, code: codes.DeadlineExceeded, keys: []string{"runId", "deadlineSeconds"}, message: "run run_1 exceeded its 900s deadline"},
-		{reason: "AWAIT_TIMEOUT", err: &errs.AwaitTimeout{Key: "sentiment", Wait: 30 * time.Second}, code: codes.DeadlineExceeded, keys: []string{"key", "waitSeconds"}, message: "Timeout waiting for :sentiment after 30 seconds"},
+		{reason: "AWAIT_TIMEOUT", err: &errs.AwaitTimeout{Key: "sentiment", Wait: 30 * time.Second, MissingKeys: []string{"sentiment", "topic"}}, code: codes.DeadlineExceeded, keys: []string{"key", "waitSeconds", "missingKeys"}, message: "Timeout waiting for :sentiment after 30 seconds"},
 		{reason: "DELEGATION_TIMEOUT", err: &errs.DelegationTimeout{Name: "analyst", DelegationID: "dlg_1", Timeout: 10 * time.Second}, code: codes.DeadlineExceeded, keys: []string{"spec", "delegationId", "timeoutSeconds"}, message: "Delegation to 'analyst' timed out after 10s"},
 		{reason: "BUS_NOT_CONFIGURED", err: &errs.BusNotConfigured{Robot: "bob"}, code: codes.FailedPrecondition, keys: []string{"robot"}, details: []string{preconditionT}, message: "No bus configured on robot 'bob'"},
 		{reason: "CHANNEL_NOT_FOUND", err: &errs.ChannelNotFound{Channel: "alerts"}, code: codes.NotFound, keys: []string{"channel"}, details: []string{resourceT}},
@@ -216,12 +216,12 @@ func TestRoundTrip(t *testing.T) {
 	m := errdetails.New(errdetails.Options{})
 	for _, tc := range wireCases() {
 		t.Run(tc.reason, func(t *testing.T) {
-			first := m.Map(nil, tc.err).Status
+			first := m.Describe(tc.err).Status
 			back := errdetails.FromStatus(first)
 			if tc.reason != "INTERNAL" && errs.Kind(back) == "" {
 				t.Fatalf("FromStatus gave %T, want a typed error", back)
 			}
-			again := m.Map(nil, back).Status
+			again := m.Describe(back).Status
 			if !proto.Equal(first.Proto(), again.Proto()) {
 				t.Errorf("round trip differs:\n first %v\n again %v", first.Proto(), again.Proto())
 			}
@@ -233,7 +233,7 @@ func TestClassify(t *testing.T) {
 	m := errdetails.New(errdetails.Options{Domain: "runs.example.com"})
 	for _, tc := range wireCases() {
 		t.Run(tc.reason, func(t *testing.T) {
-			c := errdetails.Classify(m.Map(nil, tc.err).Status.Err())
+			c := errdetails.Classify(m.Describe(tc.err).Status.Err())
 			if c.Reason != tc.reason || c.Domain != "runs.example.com" || c.Code != tc.code {
 				t.Errorf("classified %s/%s %v, want %s %v", c.Domain, c.Reason, c.Code, tc.reason, tc.code)
 			}

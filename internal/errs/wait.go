@@ -17,9 +17,13 @@ func (e *RunDeadlineExceeded) Error() string {
 }
 
 // AwaitTimeout is a blocking memory read whose key was not written in time.
+// The wait applies to each missing key in turn; Key is the first that
+// never came.
 type AwaitTimeout struct {
 	Key  string        `meta:"key"`
 	Wait time.Duration `meta:"waitSeconds"`
+	// MissingKeys lists every key still missing after waiting for each.
+	MissingKeys []string `meta:"missingKeys"`
 }
 
 func (e *AwaitTimeout) Error() string {

@@ -26,9 +26,10 @@ type Registry struct {
 func New(s store.Store, clk clock.Clock) *Registry { return &Registry{store: s, clock: clk} }
 
 // Publish validates s and stores it as a Version. It returns
-// *errs.SpecInvalid listing every problem; created is false when an
-// identical Version already existed.
-func (r *Registry) Publish(ctx context.Context, tenant string, s spec.Spec) (*spec.Version, bool, error) {
+// *errs.SpecInvalid listing every problem, including the unreadable fields
+// the caller found while decoding it; created is false when an identical
+// Version already existed.
+func (r *Registry) Publish(ctx context.Context, tenant string, s spec.Spec, unreadable ...errs.FieldViolation) (*spec.Version, bool, error) {
 	s = spec.Canonical(s)
 	var lookupErr error
 	lookup := func(name string) (*spec.Spec, bool) {
@@ -45,6 +46,14 @@ func (r *Registry) Publish(ctx context.Context, tenant string, s spec.Spec) (*sp
 	invalid := spec.Validate(s, lookup)
 	if lookupErr != nil {
 		return nil, false, lookupErr
+	}
+	if len(unreadable) > 0 {
+		all := append([]errs.FieldViolation{}, unreadable...)
+		var si *errs.SpecInvalid
+		if errors.As(invalid, &si) {
+			all = append(all, si.Violations...)
+		}
+		return nil, false, &errs.SpecInvalid{Spec: s.Name, Violations: all}
 	}
 	if invalid != nil {
 		return nil, false, invalid

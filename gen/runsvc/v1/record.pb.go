@@ -1601,8 +1601,8 @@ type Record_Suspended struct {
 	CallIds []string `protobuf:"bytes,3,rep,name=call_ids,json=callIds,proto3" json:"call_ids,omitempty"`
 	// For QUESTION: the question.
 	Question string `protobuf:"bytes,4,opt,name=question,proto3" json:"question,omitempty"`
-	// For APPROVAL: the call awaiting approval.
-	ApprovalCallId string `protobuf:"bytes,5,opt,name=approval_call_id,json=approvalCallId,proto3" json:"approval_call_id,omitempty"`
+	// For APPROVAL and QUESTION: the call waiting.
+	CallId string `protobuf:"bytes,5,opt,name=call_id,json=callId,proto3" json:"call_id,omitempty"`
 	// For APPROVAL: why approval is needed.
 	ApprovalReason string `protobuf:"bytes,6,opt,name=approval_reason,json=approvalReason,proto3" json:"approval_reason,omitempty"`
 	// For CHILDREN: the delegations it waits for.
@@ -1669,9 +1669,9 @@ func (x *Record_Suspended) GetQuestion() string {
 	return ""
 }
 
-func (x *Record_Suspended) GetApprovalCallId() string {
+func (x *Record_Suspended) GetCallId() string {
 	if x != nil {
-		return x.ApprovalCallId
+		return x.CallId
 	}
 	return ""
 }
@@ -2191,7 +2191,7 @@ const file_runsvc_v1_record_proto_rawDesc = "" +
 	"modelCalls\x12\x1d\n" +
 	"\n" +
 	"tool_calls\x18\x06 \x01(\x05R\ttoolCalls\x12+\n" +
-	"\x11transient_retries\x18\a \x01(\x05R\x10transientRetries\"\xae\x1f\n" +
+	"\x11transient_retries\x18\a \x01(\x05R\x10transientRetries\"\x9d\x1f\n" +
 	"\x06Record\x12\x10\n" +
 	"\x03seq\x18\x01 \x01(\x03R\x03seq\x12.\n" +
 	"\x04time\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\x04time\x12\x18\n" +
@@ -2264,14 +2264,14 @@ const file_runsvc_v1_record_proto_rawDesc = "" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12(\n" +
 	"\x05error\x18\x03 \x01(\v2\x12.google.rpc.StatusR\x05error\x12:\n" +
 	"\vretry_after\x18\x04 \x01(\v2\x19.google.protobuf.DurationR\n" +
-	"retryAfter\x1a\xae\x02\n" +
+	"retryAfter\x1a\x9d\x02\n" +
 	"\tSuspended\x123\n" +
 	"\x06reason\x18\x01 \x01(\x0e2\x1b.runsvc.v1.SuspensionReasonR\x06reason\x12;\n" +
 	"\vexpire_time\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
 	"expireTime\x12\x19\n" +
 	"\bcall_ids\x18\x03 \x03(\tR\acallIds\x12\x1a\n" +
-	"\bquestion\x18\x04 \x01(\tR\bquestion\x12(\n" +
-	"\x10approval_call_id\x18\x05 \x01(\tR\x0eapprovalCallId\x12'\n" +
+	"\bquestion\x18\x04 \x01(\tR\bquestion\x12\x17\n" +
+	"\acall_id\x18\x05 \x01(\tR\x06callId\x12'\n" +
 	"\x0fapproval_reason\x18\x06 \x01(\tR\x0eapprovalReason\x12%\n" +
 	"\x0edelegation_ids\x18\a \x03(\tR\rdelegationIds\x1a\xc0\x01\n" +
 	"\aResumed\x123\n" +

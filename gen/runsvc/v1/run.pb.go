@@ -261,7 +261,8 @@ type Suspension struct {
 	ExpireTime *timestamppb.Timestamp `protobuf:"bytes,2,opt,name=expire_time,json=expireTime,proto3" json:"expire_time,omitempty"`
 	// For TOOL_RESULTS: every call that needs a result, all in one ResumeRun.
 	ToolCalls []*ToolCall `protobuf:"bytes,3,rep,name=tool_calls,json=toolCalls,proto3" json:"tool_calls,omitempty"`
-	// For QUESTION: the question to answer.
+	// For QUESTION: the question to answer. The ask_user call is in
+	// `tool_calls`.
 	Question string `protobuf:"bytes,4,opt,name=question,proto3" json:"question,omitempty"`
 	// For APPROVAL: the tool call awaiting approval.
 	ApprovalCall *ToolCall `protobuf:"bytes,5,opt,name=approval_call,json=approvalCall,proto3" json:"approval_call,omitempty"`

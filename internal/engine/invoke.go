@@ -1,0 +1,97 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"sort"
+	"time"
+
+	"github.com/runsvc/runsvc/internal/errs"
+	"github.com/runsvc/runsvc/internal/ids"
+	"github.com/runsvc/runsvc/internal/secret"
+	"github.com/runsvc/runsvc/internal/spec"
+	"github.com/runsvc/runsvc/internal/tool"
+)
+
+// Workers tells which tools connected workers serve.
+type Workers interface {
+	// Serves reports whether a worker of the tenant serves the tool.
+	Serves(tenant, name string) bool
+	// ToolNames lists the tools the tenant's workers serve.
+	ToolNames(tenant string) []string
+}
+
+// Invocation is the outcome of running one tool directly.
+type Invocation struct {
+	CallID string
+	Output json.RawMessage
+	// Failure is the tool's failure, which is the result, not an error of
+	// the call.
+	Failure error
+}
+
+// Invoke runs one tool outside any Run: a tool of sv's manifest when sv is
+// given, otherwise a tool a connected worker serves. A tool nobody
+// provides is *errs.ToolNotFound.
+func (e *Engine) Invoke(ctx context.Context, tenant string, sv *spec.Version, name string, args json.RawMessage, timeout time.Duration) (Invocation, error) {
+	inv := Invocation{CallID: ids.New("inv", e.Clock.Now())}
+	decl := spec.Tool{Name: name, Kind: spec.KindWorker}
+	if sv != nil {
+		t, ok := sv.Tool(name)
+		if !ok {
+			var names []string
+			for _, t := range sv.Tools {
+				names = append(names, t.Name)
+			}
+			sort.Strings(names)
+			return inv, &errs.ToolNotFound{Name: name, Available: names}
+		}
+		decl = t
+	} else if e.Workers == nil || !e.Workers.Serves(tenant, name) {
+		return inv, &errs.ToolNotFound{Name: name, Available: e.workerTools(tenant)}
+	}
+	switch decl.Kind {
+	case spec.KindClient, spec.KindBuiltin:
+		return inv, errs.BadField("name", "%s is a %s tool, which only a Run can call", name, decl.Kind)
+	}
+	x, ok := e.Tools[decl.Kind]
+	if !ok {
+		return inv, &errs.DependencyMissing{Dependency: string(decl.Kind) + " tools", Description: "this runsvc does not run " + string(decl.Kind) + " tools"}
+	}
+	call := tool.Call{Tenant: tenant, CallID: inv.CallID, Name: name, Arguments: args, Tool: decl}
+	if name := credentialOf(decl); name != "" {
+		v, err := e.Secrets.Resolve(ctx, secret.Scope(tenant, sv.Name), name)
+		if err != nil {
+			return inv, err
+		}
+		call.Credential = v
+	}
+	if timeout == 0 {
+		timeout = decl.Timeout
+	}
+	if timeout == 0 {
+		timeout = spec.DefaultToolTimeout
+	}
+	call.Deadline = e.Clock.Now().Add(timeout)
+	cctx, cancel := context.WithDeadline(ctx, call.Deadline)
+	defer cancel()
+	out, err := x.Execute(cctx, call)
+	switch {
+	case err == nil:
+		inv.Output = out
+	case ctx.Err() != nil:
+		return inv, ctx.Err()
+	case cctx.Err() != nil:
+		inv.Failure = &errs.TransientFailure{Operation: "tool " + name, Message: "no answer within " + timeout.String()}
+	default:
+		inv.Failure = err
+	}
+	return inv, nil
+}
+
+func (e *Engine) workerTools(tenant string) []string {
+	if e.Workers == nil {
+		return nil
+	}
+	return e.Workers.ToolNames(tenant)
+}

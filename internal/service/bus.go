@@ -1,0 +1,55 @@
+package service
+
+import (
+	"context"
+
+	"google.golang.org/grpc"
+
+	runsvcv1 "github.com/runsvc/runsvc/gen/runsvc/v1"
+	"github.com/runsvc/runsvc/internal/errs"
+	"github.com/runsvc/runsvc/internal/store"
+)
+
+type busServer struct {
+	runsvcv1.UnimplementedBusServiceServer
+	*Service
+}
+
+func (s busServer) SendMessage(ctx context.Context, req *runsvcv1.BusServiceSendMessageRequest) (*runsvcv1.BusServiceSendMessageResponse, error) {
+	content, err := valueJSON(req.GetContent())
+	if err != nil {
+		return nil, &errs.ValueNotPortable{Path: "content", Reason: "it is not representable as JSON: " + err.Error()}
+	}
+	m, err := s.bus.Send(ctx, tenantOf(ctx), req.GetSender(), req.GetChannel(), content, req.GetInReplyTo())
+	if err != nil {
+		return nil, err
+	}
+	return &runsvcv1.BusServiceSendMessageResponse{Message: busMessageToProto(m)}, nil
+}
+
+func (s busServer) Receive(req *runsvcv1.ReceiveRequest, stream grpc.ServerStreamingServer[runsvcv1.ReceiveResponse]) error {
+	var bad []errs.FieldViolation
+	ackTimeout := durationField("ack_timeout", req.GetAckTimeout(), &bad)
+	if len(bad) > 0 {
+		return &errs.InvalidRequest{Violations: bad}
+	}
+	ctx := stream.Context()
+	return s.bus.Receive(ctx, tenantOf(ctx), req.GetChannel(), req.GetInReplyTo(), ackTimeout, func(m store.BusMessage) error {
+		return stream.Send(&runsvcv1.ReceiveResponse{Message: busMessageToProto(m)})
+	})
+}
+
+func (s busServer) AcknowledgeMessages(ctx context.Context, req *runsvcv1.AcknowledgeMessagesRequest) (*runsvcv1.AcknowledgeMessagesResponse, error) {
+	n, err := s.bus.Acknowledge(ctx, tenantOf(ctx), req.GetChannel(), req.GetMessageIds())
+	if err != nil {
+		return nil, err
+	}
+	return &runsvcv1.AcknowledgeMessagesResponse{Acknowledged: int32(n)}, nil
+}
+
+func busMessageToProto(m store.BusMessage) *runsvcv1.BusMessage {
+	return &runsvcv1.BusMessage{
+		MessageId: m.MessageID, Channel: m.Channel, Sender: m.Sender, Content: toValue(m.Content),
+		InReplyTo: m.InReplyTo, SendTime: ts(m.SendTime), DeliveryCount: int32(m.DeliveryCount),
+	}
+}

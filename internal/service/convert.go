@@ -1,0 +1,94 @@
+package service
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	spb "google.golang.org/genproto/googleapis/rpc/status"
+	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/types/known/durationpb"
+	"google.golang.org/protobuf/types/known/structpb"
+	"google.golang.org/protobuf/types/known/timestamppb"
+
+	"github.com/runsvc/runsvc/internal/errs"
+)
+
+// structJSON encodes a Struct as a JSON object, nil for nil.
+func structJSON(s *structpb.Struct) json.RawMessage {
+	if s == nil {
+		return nil
+	}
+	b, err := protojson.Marshal(s)
+	if err != nil {
+		return nil
+	}
+	return b
+}
+
+// valueJSON encodes a Value as JSON, nil for nil.
+func valueJSON(v *structpb.Value) (json.RawMessage, error) {
+	if v == nil {
+		return nil, nil
+	}
+	return protojson.Marshal(v)
+}
+
+// toStruct decodes a JSON object; anything else comes back as nil.
+func toStruct(raw json.RawMessage) *structpb.Struct {
+	if len(raw) == 0 {
+		return nil
+	}
+	s := &structpb.Struct{}
+	if err := protojson.Unmarshal(raw, s); err != nil {
+		return nil
+	}
+	return s
+}
+
+// toValue decodes any JSON value; invalid JSON comes back as its text.
+func toValue(raw json.RawMessage) *structpb.Value {
+	if len(raw) == 0 {
+		return nil
+	}
+	v := &structpb.Value{}
+	if err := protojson.Unmarshal(raw, v); err != nil {
+		return structpb.NewStringValue(string(raw))
+	}
+	return v
+}
+
+func ts(t time.Time) *timestamppb.Timestamp {
+	if t.IsZero() {
+		return nil
+	}
+	return timestamppb.New(t)
+}
+
+func dur(d time.Duration) *durationpb.Duration {
+	if d == 0 {
+		return nil
+	}
+	return durationpb.New(d)
+}
+
+// durationField reads a Duration field, refusing negative or invalid ones.
+func durationField(field string, d *durationpb.Duration, bad *[]errs.FieldViolation) time.Duration {
+	if d == nil {
+		return 0
+	}
+	if err := d.CheckValid(); err != nil || d.AsDuration() < 0 {
+		*bad = append(*bad, errs.FieldViolation{Field: field, Description: fmt.Sprintf("%v is not a valid non-negative duration", d)})
+		return 0
+	}
+	return d.AsDuration()
+}
+
+// statusOf maps a stored failure through the table to the status a client
+// sees.
+func (s *Service) statusOf(stored *errs.Stored) *spb.Status {
+	if stored == nil {
+		return nil
+	}
+	return s.mapper.Proto(stored.Err())
+}

@@ -1,0 +1,73 @@
+package service
+
+import (
+	"context"
+
+	"google.golang.org/grpc"
+
+	runsvcv1 "github.com/runsvc/runsvc/gen/runsvc/v1"
+	"github.com/runsvc/runsvc/internal/errs"
+	"github.com/runsvc/runsvc/internal/memory"
+	"github.com/runsvc/runsvc/internal/store"
+)
+
+type memoryServer struct {
+	runsvcv1.UnimplementedMemoryServiceServer
+	*Service
+}
+
+func (s memoryServer) namespace(ctx context.Context, sc *runsvcv1.MemoryScope) (string, error) {
+	return s.memory.Resolve(ctx, tenantOf(ctx), memory.Scope{RunID: sc.GetRunId(), Namespace: sc.GetNamespace()})
+}
+
+func (s memoryServer) SetValue(ctx context.Context, req *runsvcv1.SetValueRequest) (*runsvcv1.SetValueResponse, error) {
+	ns, err := s.namespace(ctx, req.GetScope())
+	if err != nil {
+		return nil, err
+	}
+	value, err := valueJSON(req.GetValue())
+	if err != nil {
+		return nil, &errs.ValueNotPortable{Path: "value", Reason: "it is not representable as JSON: " + err.Error()}
+	}
+	e, err := s.memory.Set(ctx, tenantOf(ctx), ns, req.GetKey(), value)
+	if err != nil {
+		return nil, err
+	}
+	return &runsvcv1.SetValueResponse{Entry: entryToProto(e)}, nil
+}
+
+func (s memoryServer) GetValue(ctx context.Context, req *runsvcv1.GetValueRequest) (*runsvcv1.GetValueResponse, error) {
+	var bad []errs.FieldViolation
+	wait := durationField("wait", req.GetWait(), &bad)
+	if len(bad) > 0 {
+		return nil, &errs.InvalidRequest{Violations: bad}
+	}
+	ns, err := s.namespace(ctx, req.GetScope())
+	if err != nil {
+		return nil, err
+	}
+	entries, err := s.memory.Get(ctx, tenantOf(ctx), ns, req.GetKeys(), wait)
+	if err != nil {
+		return nil, err
+	}
+	out := &runsvcv1.GetValueResponse{}
+	for _, e := range entries {
+		out.Entries = append(out.Entries, entryToProto(e))
+	}
+	return out, nil
+}
+
+func (s memoryServer) WatchMemory(req *runsvcv1.WatchMemoryRequest, stream grpc.ServerStreamingServer[runsvcv1.WatchMemoryResponse]) error {
+	ctx := stream.Context()
+	ns, err := s.namespace(ctx, req.GetScope())
+	if err != nil {
+		return err
+	}
+	return s.memory.Watch(ctx, tenantOf(ctx), ns, req.GetPatterns(), req.GetIncludeExisting(), func(e store.Entry) error {
+		return stream.Send(&runsvcv1.WatchMemoryResponse{Entry: entryToProto(e)})
+	})
+}
+
+func entryToProto(e store.Entry) *runsvcv1.MemoryEntry {
+	return &runsvcv1.MemoryEntry{Key: e.Key, Value: toValue(e.Value), Version: e.Version, UpdateTime: ts(e.UpdateTime)}
+}

@@ -1,0 +1,211 @@
+package service
+
+import (
+	"context"
+	"time"
+
+	"google.golang.org/grpc"
+
+	runsvcv1 "github.com/runsvc/runsvc/gen/runsvc/v1"
+	"github.com/runsvc/runsvc/internal/errs"
+	"github.com/runsvc/runsvc/internal/runlog"
+	"github.com/runsvc/runsvc/internal/runs"
+	"github.com/runsvc/runsvc/internal/store"
+)
+
+// Waits a caller may ask for.
+const (
+	defaultWait = 30 * time.Second
+	maxWait     = 10 * time.Minute
+)
+
+type runServer struct {
+	runsvcv1.UnimplementedRunServiceServer
+	*Service
+}
+
+func (s runServer) StartRun(ctx context.Context, req *runsvcv1.StartRunRequest) (*runsvcv1.StartRunResponse, error) {
+	var bad []errs.FieldViolation
+	deadline := durationField("deadline", req.GetDeadline(), &bad)
+	if len(bad) > 0 {
+		return nil, &errs.InvalidRequest{Violations: bad}
+	}
+	run, created, err := s.runs.Start(ctx, runs.StartRequest{
+		Tenant: tenantOf(ctx), Spec: req.GetSpec(), Version: req.GetVersion(), Input: req.GetInput(),
+		RequestID: req.GetRequestId(), Deadline: deadline,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &runsvcv1.StartRunResponse{Run: s.runToProto(run), Created: created}, nil
+}
+
+func (s runServer) GetRun(ctx context.Context, req *runsvcv1.GetRunRequest) (*runsvcv1.GetRunResponse, error) {
+	run, err := s.runs.Get(ctx, tenantOf(ctx), req.GetRunId())
+	if err != nil {
+		return nil, err
+	}
+	return &runsvcv1.GetRunResponse{Run: s.runToProto(run)}, nil
+}
+
+func (s runServer) ListRuns(ctx context.Context, req *runsvcv1.ListRunsRequest) (*runsvcv1.ListRunsResponse, error) {
+	q := store.RunQuery{Spec: req.GetSpec(), ParentRunID: req.GetParentRunId(), PageSize: int(req.GetPageSize()), PageToken: req.GetPageToken()}
+	if req.GetPageSize() < 0 {
+		return nil, errs.BadField("page_size", "must not be negative")
+	}
+	for i, st := range req.GetStates() {
+		status, ok := statusOf[st]
+		if !ok {
+			return nil, errs.BadField("states", "states[%d] = %v is not a run state", i, st)
+		}
+		q.States = append(q.States, string(status))
+	}
+	list, next, err := s.runs.List(ctx, tenantOf(ctx), q)
+	if err != nil {
+		return nil, err
+	}
+	out := &runsvcv1.ListRunsResponse{NextPageToken: next}
+	for _, r := range list {
+		out.Runs = append(out.Runs, s.runToProto(r))
+	}
+	return out, nil
+}
+
+func (s runServer) WatchRun(req *runsvcv1.WatchRunRequest, stream grpc.ServerStreamingServer[runsvcv1.WatchRunResponse]) error {
+	if req.GetFromSeq() < 0 {
+		return errs.BadField("from_seq", "must not be negative")
+	}
+	ctx := stream.Context()
+	return s.runs.Watch(ctx, tenantOf(ctx), req.GetRunId(), req.GetFromSeq(), func(r runlog.Record) error {
+		return stream.Send(&runsvcv1.WatchRunResponse{Record: s.recordToProto(r)})
+	})
+}
+
+func (s runServer) StreamText(req *runsvcv1.StreamTextRequest, stream grpc.ServerStreamingServer[runsvcv1.StreamTextResponse]) error {
+	ctx := stream.Context()
+	var ending error
+	err := s.runs.Watch(ctx, tenantOf(ctx), req.GetRunId(), 1, func(r runlog.Record) error {
+		switch op := r.Op.(type) {
+		case *runlog.ModelCallFinished:
+			if op.Text != "" {
+				return stream.Send(&runsvcv1.StreamTextResponse{Text: op.Text, Turn: int32(op.Turn), Final: len(op.ToolCalls) == 0})
+			}
+		case *runlog.Settled:
+			ending = s.textEnding(req.GetRunId(), op)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return ending
+}
+
+// textEnding is how a text stream ends: nothing for an answer, the typed
+// error naming the ending otherwise.
+func (s runServer) textEnding(runID string, op *runlog.Settled) error {
+	reason, message := s.failureReason(op.Failure)
+	switch op.State {
+	case runlog.StatusCompleted:
+		return nil
+	case runlog.StatusFailed:
+		return &errs.RunFailed{RunID: runID, State: string(op.State), FailureReason: reason, FailureMessage: message}
+	case runlog.StatusAborted:
+		return &errs.RunAborted{RunID: runID, State: string(op.State), Cause: string(op.AbortCause), FailureReason: reason}
+	default:
+		return &errs.RunEndedWithoutAnswer{RunID: runID, State: string(op.State), FailureReason: reason}
+	}
+}
+
+func (s runServer) WaitRun(ctx context.Context, req *runsvcv1.WaitRunRequest) (*runsvcv1.WaitRunResponse, error) {
+	var bad []errs.FieldViolation
+	wait := durationField("wait", req.GetWait(), &bad)
+	if wait > maxWait {
+		bad = append(bad, errs.FieldViolation{Field: "wait", Description: "must be at most " + maxWait.String()})
+	}
+	if len(bad) > 0 {
+		return nil, &errs.InvalidRequest{Violations: bad}
+	}
+	if wait == 0 {
+		wait = defaultWait
+	}
+	run, err := s.runs.Wait(ctx, tenantOf(ctx), req.GetRunId(), wait)
+	if err != nil {
+		return nil, err
+	}
+	return &runsvcv1.WaitRunResponse{Run: s.runToProto(run)}, nil
+}
+
+func (s runServer) SendMessage(ctx context.Context, req *runsvcv1.SendMessageRequest) (*runsvcv1.SendMessageResponse, error) {
+	if req.GetRunId() == "" {
+		return nil, errs.BadField("run_id", "is required")
+	}
+	mode := runlog.ModeSteer
+	switch req.GetMode() {
+	case runsvcv1.MessageMode_MESSAGE_MODE_UNSPECIFIED, runsvcv1.MessageMode_MESSAGE_MODE_STEER:
+	case runsvcv1.MessageMode_MESSAGE_MODE_FOLLOW_UP:
+		mode = runlog.ModeFollowUp
+	default:
+		return nil, errs.BadField("mode", "%v is not a message mode", req.GetMode())
+	}
+	seq, err := s.runs.SendMessage(ctx, tenantOf(ctx), req.GetRunId(), req.GetText(), mode)
+	if err != nil {
+		return nil, err
+	}
+	return &runsvcv1.SendMessageResponse{Seq: seq}, nil
+}
+
+func (s runServer) ResumeRun(ctx context.Context, req *runsvcv1.ResumeRunRequest) (*runsvcv1.ResumeRunResponse, error) {
+	if req.GetRunId() == "" {
+		return nil, errs.BadField("run_id", "is required")
+	}
+	r := runs.Resume{Note: req.GetNote()}
+	if req.Approved != nil {
+		approved := req.GetApproved()
+		r.Approved = &approved
+	}
+	if req.GetAnswer() != "" {
+		answer := req.GetAnswer()
+		r.Answer = &answer
+	}
+	for _, tr := range req.GetToolResults() {
+		res := runlog.ToolResult{CallID: tr.GetCallId()}
+		if e := tr.GetError(); e != nil {
+			res.Error = &runlog.ToolError{Message: e.GetMessage(), Retryable: e.GetRetryable()}
+		} else {
+			out, err := valueJSON(tr.GetOutput())
+			if err != nil {
+				return nil, errs.BadField("tool_results.output", "is not a JSON value")
+			}
+			res.Output = out
+		}
+		r.Results = append(r.Results, res)
+	}
+	run, err := s.runs.Resume(ctx, tenantOf(ctx), req.GetRunId(), r)
+	if err != nil {
+		return nil, err
+	}
+	return &runsvcv1.ResumeRunResponse{Run: s.runToProto(run)}, nil
+}
+
+func (s runServer) InterruptRun(ctx context.Context, req *runsvcv1.InterruptRunRequest) (*runsvcv1.InterruptRunResponse, error) {
+	if req.GetRunId() == "" {
+		return nil, errs.BadField("run_id", "is required")
+	}
+	run, err := s.runs.Interrupt(ctx, tenantOf(ctx), req.GetRunId(), req.GetReason())
+	if err != nil {
+		return nil, err
+	}
+	return &runsvcv1.InterruptRunResponse{Run: s.runToProto(run)}, nil
+}
+
+func (s runServer) GetReport(ctx context.Context, req *runsvcv1.GetReportRequest) (*runsvcv1.GetReportResponse, error) {
+	if req.GetRunId() == "" {
+		return nil, errs.BadField("run_id", "is required")
+	}
+	rep, err := s.runs.Report(ctx, tenantOf(ctx), req.GetRunId(), int(req.GetChildDepth()))
+	if err != nil {
+		return nil, err
+	}
+	return &runsvcv1.GetReportResponse{Report: s.reportToProto(rep)}, nil
+}

@@ -1,0 +1,184 @@
+package service
+
+import (
+	runsvcv1 "github.com/runsvc/runsvc/gen/runsvc/v1"
+	"github.com/runsvc/runsvc/internal/errdetails"
+	"github.com/runsvc/runsvc/internal/errs"
+	"github.com/runsvc/runsvc/internal/runlog"
+	"github.com/runsvc/runsvc/internal/runs"
+)
+
+var statusOf = map[runsvcv1.RunState]runlog.Status{
+	runsvcv1.RunState_RUN_STATE_QUEUED:    runlog.StatusQueued,
+	runsvcv1.RunState_RUN_STATE_RUNNING:   runlog.StatusRunning,
+	runsvcv1.RunState_RUN_STATE_SUSPENDED: runlog.StatusSuspended,
+	runsvcv1.RunState_RUN_STATE_COMPLETED: runlog.StatusCompleted,
+	runsvcv1.RunState_RUN_STATE_FAILED:    runlog.StatusFailed,
+	runsvcv1.RunState_RUN_STATE_ABORTED:   runlog.StatusAborted,
+	runsvcv1.RunState_RUN_STATE_ABANDONED: runlog.StatusAbandoned,
+}
+
+func stateToProto(s runlog.Status) runsvcv1.RunState {
+	for p, d := range statusOf {
+		if d == s {
+			return p
+		}
+	}
+	return runsvcv1.RunState_RUN_STATE_UNSPECIFIED
+}
+
+func causeToProto(c runlog.AbortCause) runsvcv1.AbortCause {
+	switch c {
+	case runlog.CauseInterrupted:
+		return runsvcv1.AbortCause_ABORT_CAUSE_INTERRUPTED
+	case runlog.CauseDeadline:
+		return runsvcv1.AbortCause_ABORT_CAUSE_DEADLINE
+	}
+	return runsvcv1.AbortCause_ABORT_CAUSE_UNSPECIFIED
+}
+
+func reasonToProto(r runlog.Reason) runsvcv1.SuspensionReason {
+	switch r {
+	case runlog.ReasonToolResults:
+		return runsvcv1.SuspensionReason_SUSPENSION_REASON_TOOL_RESULTS
+	case runlog.ReasonApproval:
+		return runsvcv1.SuspensionReason_SUSPENSION_REASON_APPROVAL
+	case runlog.ReasonQuestion:
+		return runsvcv1.SuspensionReason_SUSPENSION_REASON_QUESTION
+	case runlog.ReasonChildren:
+		return runsvcv1.SuspensionReason_SUSPENSION_REASON_CHILDREN
+	}
+	return runsvcv1.SuspensionReason_SUSPENSION_REASON_UNSPECIFIED
+}
+
+func modeToProto(m runlog.MessageMode) runsvcv1.MessageMode {
+	if m == runlog.ModeFollowUp {
+		return runsvcv1.MessageMode_MESSAGE_MODE_FOLLOW_UP
+	}
+	return runsvcv1.MessageMode_MESSAGE_MODE_STEER
+}
+
+func toolCallToProto(c runlog.ToolCall) *runsvcv1.ToolCall {
+	return &runsvcv1.ToolCall{CallId: c.ID, Name: c.Name, Arguments: toStruct(c.Arguments)}
+}
+
+// failureReason returns the reason and message a stored failure maps to.
+func (s *Service) failureReason(stored *errs.Stored) (string, string) {
+	if stored == nil {
+		return "", ""
+	}
+	c := errdetails.ClassifyStatus(s.statusOf(stored))
+	return c.Reason, c.Message
+}
+
+func (s *Service) runToProto(r runs.Run) *runsvcv1.Run {
+	p := &runsvcv1.Run{
+		RunId: r.RunID, Spec: r.Spec, Version: r.Version, State: stateToProto(r.Status), AbortCause: causeToProto(r.AbortCause),
+		Failure: s.statusOf(r.Failure), Answer: r.Answer, Input: r.Input, RequestId: r.RequestID,
+		ParentRunId: r.ParentRunID, RootRunId: r.RootRunID, DelegationId: r.DelegationID,
+		Attempt: int32(r.Attempt), Turn: int32(r.Turn), LastSeq: r.LastSeq,
+		CreateTime: ts(r.CreateTime), UpdateTime: ts(r.UpdateTime), SettleTime: ts(r.SettleTime), DeadlineTime: ts(r.Deadline),
+		Usage: &runsvcv1.Usage{
+			InputTokens: r.Usage.InputTokens, OutputTokens: r.Usage.OutputTokens, CostUsd: r.Usage.Cost,
+			UnpricedCalls: int32(r.Usage.UnpricedCalls), ModelCalls: int32(r.Usage.ModelCalls),
+			ToolCalls: int32(r.Usage.ToolCalls), TransientRetries: int32(r.Usage.TransientRetries),
+		},
+	}
+	if sus := r.Suspension; sus != nil && r.Status == runlog.StatusSuspended {
+		ps := &runsvcv1.Suspension{
+			Reason: reasonToProto(sus.Reason), ExpireTime: ts(sus.ExpireAt), Question: sus.Question,
+			ApprovalReason: sus.ApprovalReason, DelegationIds: sus.DelegationIDs,
+		}
+		for _, c := range r.SuspendedCalls {
+			if sus.Reason == runlog.ReasonApproval {
+				ps.ApprovalCall = toolCallToProto(c)
+			} else {
+				ps.ToolCalls = append(ps.ToolCalls, toolCallToProto(c))
+			}
+		}
+		p.Suspension = ps
+	}
+	return p
+}
+
+func (s *Service) recordToProto(r runlog.Record) *runsvcv1.Record {
+	p := &runsvcv1.Record{Seq: r.Seq, Time: ts(r.Time), Attempt: int32(r.Attempt)}
+	switch op := r.Op.(type) {
+	case *runlog.Admitted:
+		p.Body = &runsvcv1.Record_Admitted_{Admitted: &runsvcv1.Record_Admitted{
+			Spec: op.Spec, Version: op.Version, Input: op.Input, RequestId: op.RequestID, DeadlineTime: ts(op.Deadline),
+			ParentRunId: op.ParentRunID, RootRunId: op.RootRunID, DelegationId: op.DelegationID, Depth: int32(op.Depth),
+		}}
+	case *runlog.AttemptStarted:
+		p.Body = &runsvcv1.Record_AttemptStarted_{AttemptStarted: &runsvcv1.Record_AttemptStarted{Attempt: int32(op.Attempt), WorkerId: op.WorkerID}}
+	case *runlog.TurnStarted:
+		p.Body = &runsvcv1.Record_TurnStarted_{TurnStarted: &runsvcv1.Record_TurnStarted{Turn: int32(op.Turn)}}
+	case *runlog.ModelCallStarted:
+		p.Body = &runsvcv1.Record_ModelCallStarted_{ModelCallStarted: &runsvcv1.Record_ModelCallStarted{Turn: int32(op.Turn), ReservedTokens: op.ReservedTokens, ReservedCostUsd: op.ReservedCost}}
+	case *runlog.ModelCallFinished:
+		f := &runsvcv1.Record_ModelCallFinished{Turn: int32(op.Turn), Text: op.Text, InputTokens: op.InputTokens, OutputTokens: op.OutputTokens, CostUsd: op.Cost, Priced: op.Priced}
+		for _, c := range op.ToolCalls {
+			f.ToolCalls = append(f.ToolCalls, toolCallToProto(c))
+		}
+		p.Body = &runsvcv1.Record_ModelCallFinished_{ModelCallFinished: f}
+	case *runlog.ModelCallFailed:
+		p.Body = &runsvcv1.Record_ModelCallFailed_{ModelCallFailed: &runsvcv1.Record_ModelCallFailed{
+			Turn: int32(op.Turn), Failure: s.statusOf(&op.Failure), WillRetry: op.WillRetry, RetryAfter: dur(op.RetryAfter),
+		}}
+	case *runlog.ToolCallStarted:
+		p.Body = &runsvcv1.Record_ToolCallStarted_{ToolCallStarted: &runsvcv1.Record_ToolCallStarted{CallId: op.CallID, Name: op.Name}}
+	case *runlog.ToolCallFinished:
+		p.Body = &runsvcv1.Record_ToolCallFinished_{ToolCallFinished: &runsvcv1.Record_ToolCallFinished{
+			CallId: op.CallID, Name: op.Name, Output: toValue(op.Output), Error: s.statusOf(op.Error), Orphaned: op.Orphaned,
+		}}
+	case *runlog.ToolCallFailed:
+		p.Body = &runsvcv1.Record_ToolCallFailed_{ToolCallFailed: &runsvcv1.Record_ToolCallFailed{
+			CallId: op.CallID, Name: op.Name, Error: s.statusOf(&op.Error), RetryAfter: dur(op.RetryAfter),
+		}}
+	case *runlog.Suspended:
+		p.Body = &runsvcv1.Record_Suspended_{Suspended: &runsvcv1.Record_Suspended{
+			Reason: reasonToProto(op.Reason), ExpireTime: ts(op.ExpireAt), CallIds: op.CallIDs, Question: op.Question,
+			CallId: op.CallID, ApprovalReason: op.ApprovalReason, DelegationIds: op.DelegationIDs,
+		}}
+	case *runlog.Resumed:
+		res := &runsvcv1.Record_Resumed{Reason: reasonToProto(op.Reason), Answer: op.Answer, Approved: op.Approved, Note: op.Note}
+		for _, tr := range op.Results {
+			pr := &runsvcv1.ToolResult{CallId: tr.CallID, Output: toValue(tr.Output)}
+			if tr.Error != nil {
+				pr.Error = &runsvcv1.ToolError{Message: tr.Error.Message, Retryable: tr.Error.Retryable}
+			}
+			res.ToolResults = append(res.ToolResults, pr)
+		}
+		p.Body = &runsvcv1.Record_Resumed_{Resumed: res}
+	case *runlog.AbortRequested:
+		p.Body = &runsvcv1.Record_AbortRequested_{AbortRequested: &runsvcv1.Record_AbortRequested{Cause: causeToProto(op.Cause), Reason: op.Reason}}
+	case *runlog.MessageQueued:
+		p.Body = &runsvcv1.Record_MessageQueued_{MessageQueued: &runsvcv1.Record_MessageQueued{Text: op.Text, Mode: modeToProto(op.Mode)}}
+	case *runlog.MessageConsumed:
+		p.Body = &runsvcv1.Record_MessageConsumed_{MessageConsumed: &runsvcv1.Record_MessageConsumed{QueuedSeqs: op.QueuedSeqs}}
+	case *runlog.DelegationStarted:
+		p.Body = &runsvcv1.Record_DelegationStarted_{DelegationStarted: &runsvcv1.Record_DelegationStarted{
+			DelegationId: op.DelegationID, ChildRunId: op.ChildRunID, Spec: op.Spec, Task: op.Task, CallId: op.CallID,
+		}}
+	case *runlog.DelegationFinished:
+		p.Body = &runsvcv1.Record_DelegationFinished_{DelegationFinished: &runsvcv1.Record_DelegationFinished{
+			DelegationId: op.DelegationID, ChildRunId: op.ChildRunID, State: stateToProto(op.State), Answer: op.Answer, Failure: s.statusOf(op.Failure),
+		}}
+	case *runlog.Settled:
+		p.Body = &runsvcv1.Record_Settled_{Settled: &runsvcv1.Record_Settled{
+			State: stateToProto(op.State), AbortCause: causeToProto(op.AbortCause), Answer: op.Answer, Failure: s.statusOf(op.Failure),
+		}}
+	}
+	return p
+}
+
+func (s *Service) reportToProto(r runs.Report) *runsvcv1.Report {
+	p := &runsvcv1.Report{Run: s.runToProto(r.Run), Finished: r.Finished, Duration: dur(r.Duration), Records: r.Records}
+	for _, c := range r.ToolCalls {
+		p.ToolCalls = append(p.ToolCalls, &runsvcv1.ToolCallReport{Call: toolCallToProto(c.Call), Output: toValue(c.Output), Error: s.statusOf(c.Error), Turn: int32(c.Turn)})
+	}
+	for _, c := range r.Children {
+		p.Children = append(p.Children, s.reportToProto(c))
+	}
+	return p
+}

@@ -1,0 +1,62 @@
+// Package service holds runsvc's gRPC handlers. They convert between the
+// runsvc.v1 messages and the domain and do nothing else: every decision is
+// a domain package's, and every error is the domain's typed error, mapped
+// to a status by the errdetails interceptors.
+package service
+
+import (
+	"context"
+
+	"google.golang.org/grpc"
+
+	runsvcv1 "github.com/runsvc/runsvc/gen/runsvc/v1"
+	"github.com/runsvc/runsvc/internal/bus"
+	"github.com/runsvc/runsvc/internal/engine"
+	"github.com/runsvc/runsvc/internal/errdetails"
+	"github.com/runsvc/runsvc/internal/memory"
+	"github.com/runsvc/runsvc/internal/runs"
+	"github.com/runsvc/runsvc/internal/specs"
+	"github.com/runsvc/runsvc/internal/store"
+	"github.com/runsvc/runsvc/internal/toolworkers"
+)
+
+// Deps are the domain services the handlers call.
+type Deps struct {
+	Mapper *errdetails.Mapper
+	Specs  *specs.Registry
+	Runs   *runs.Manager
+	Engine *engine.Engine
+	Hub    *toolworkers.Hub
+	Memory *memory.Service
+	Bus    *bus.Service
+}
+
+// Service implements the six runsvc.v1 services.
+type Service struct {
+	mapper *errdetails.Mapper
+	specs  *specs.Registry
+	runs   *runs.Manager
+	engine *engine.Engine
+	hub    *toolworkers.Hub
+	memory *memory.Service
+	bus    *bus.Service
+}
+
+// New returns the handlers.
+func New(d Deps) *Service {
+	return &Service{mapper: d.Mapper, specs: d.Specs, runs: d.Runs, engine: d.Engine, hub: d.Hub, memory: d.Memory, bus: d.Bus}
+}
+
+// Register registers every runsvc.v1 service on srv.
+func (s *Service) Register(srv grpc.ServiceRegistrar) {
+	runsvcv1.RegisterSpecServiceServer(srv, specServer{Service: s})
+	runsvcv1.RegisterRunServiceServer(srv, runServer{Service: s})
+	runsvcv1.RegisterToolServiceServer(srv, toolServer{Service: s})
+	runsvcv1.RegisterDelegationServiceServer(srv, delegationServer{Service: s})
+	runsvcv1.RegisterMemoryServiceServer(srv, memoryServer{Service: s})
+	runsvcv1.RegisterBusServiceServer(srv, busServer{Service: s})
+}
+
+// tenantOf returns the caller's tenant. Until authentication exists every
+// caller is the default tenant.
+func tenantOf(context.Context) string { return store.DefaultTenant }

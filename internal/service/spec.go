@@ -1,0 +1,204 @@
+package service
+
+import (
+	"context"
+	"fmt"
+
+	runsvcv1 "github.com/runsvc/runsvc/gen/runsvc/v1"
+	"github.com/runsvc/runsvc/internal/errs"
+	"github.com/runsvc/runsvc/internal/spec"
+	"github.com/runsvc/runsvc/internal/store"
+)
+
+type specServer struct {
+	runsvcv1.UnimplementedSpecServiceServer
+	*Service
+}
+
+func (s specServer) PublishSpec(ctx context.Context, req *runsvcv1.PublishSpecRequest) (*runsvcv1.PublishSpecResponse, error) {
+	if req.GetSpec() == nil {
+		return nil, errs.BadField("spec", "is required")
+	}
+	sp, unreadable := specFromProto(req.GetSpec())
+	v, created, err := s.specs.Publish(ctx, tenantOf(ctx), sp, unreadable...)
+	if err != nil {
+		return nil, err
+	}
+	return &runsvcv1.PublishSpecResponse{Spec: specToProto(v), Created: created}, nil
+}
+
+func (s specServer) GetSpec(ctx context.Context, req *runsvcv1.GetSpecRequest) (*runsvcv1.GetSpecResponse, error) {
+	if req.GetName() == "" {
+		return nil, errs.BadField("name", "is required")
+	}
+	v, err := s.specs.Get(ctx, tenantOf(ctx), req.GetName(), req.GetVersion())
+	if err != nil {
+		return nil, err
+	}
+	return &runsvcv1.GetSpecResponse{Spec: specToProto(v)}, nil
+}
+
+func (s specServer) ListSpecs(ctx context.Context, req *runsvcv1.ListSpecsRequest) (*runsvcv1.ListSpecsResponse, error) {
+	if req.GetPageSize() < 0 {
+		return nil, errs.BadField("page_size", "must not be negative")
+	}
+	vs, next, err := s.specs.List(ctx, tenantOf(ctx), store.SpecQuery{Name: req.GetName(), PageSize: int(req.GetPageSize()), PageToken: req.GetPageToken()})
+	if err != nil {
+		return nil, err
+	}
+	out := &runsvcv1.ListSpecsResponse{NextPageToken: next}
+	for _, v := range vs {
+		out.Specs = append(out.Specs, specToProto(v))
+	}
+	return out, nil
+}
+
+var kinds = map[runsvcv1.ToolKind]spec.Kind{
+	runsvcv1.ToolKind_TOOL_KIND_CLIENT:  spec.KindClient,
+	runsvcv1.ToolKind_TOOL_KIND_WORKER:  spec.KindWorker,
+	runsvcv1.ToolKind_TOOL_KIND_HTTP:    spec.KindHTTP,
+	runsvcv1.ToolKind_TOOL_KIND_MCP:     spec.KindMCP,
+	runsvcv1.ToolKind_TOOL_KIND_BUILTIN: spec.KindBuiltin,
+}
+
+func kindToProto(k spec.Kind) runsvcv1.ToolKind {
+	for pk, dk := range kinds {
+		if dk == k {
+			return pk
+		}
+	}
+	return runsvcv1.ToolKind_TOOL_KIND_UNSPECIFIED
+}
+
+// specFromProto converts a Spec, reporting fields that cannot be read
+// (bad durations, unknown enum values); everything else is validated by
+// spec.Validate.
+func specFromProto(p *runsvcv1.Spec) (spec.Spec, []errs.FieldViolation) {
+	var bad []errs.FieldViolation
+	m := p.GetModel()
+	s := spec.Spec{
+		Name: p.GetName(), Instructions: p.GetInstructions(), Delegates: p.GetDelegates(),
+		Model: spec.Model{
+			Provider: m.GetProvider(), Model: m.GetModel(), BaseURL: m.GetBaseUrl(), APIKeyCredential: m.GetApiKeyCredential(),
+			CallTimeout: durationField("model.call_timeout", m.GetCallTimeout(), &bad),
+		},
+		Bus: spec.Bus{Enabled: p.GetBus().GetEnabled(), Channels: p.GetBus().GetChannels()},
+	}
+	if pr := m.GetPricing(); pr != nil {
+		s.Model.Pricing = &spec.Pricing{InputPerMillion: pr.GetInputPerMillion(), OutputPerMillion: pr.GetOutputPerMillion()}
+	}
+	for i, t := range m.GetScript().GetTurns() {
+		path := fmt.Sprintf("model.script.turns[%d]", i)
+		turn := spec.Turn{
+			Text:  t.GetText(),
+			Usage: spec.Usage{InputTokens: t.GetUsage().GetInputTokens(), OutputTokens: t.GetUsage().GetOutputTokens()},
+			Delay: durationField(path+".delay", t.GetDelay(), &bad),
+		}
+		for _, c := range t.GetToolCalls() {
+			turn.ToolCalls = append(turn.ToolCalls, spec.ScriptCall{Name: c.GetName(), Arguments: structJSON(c.GetArguments())})
+		}
+		if f := t.GetFail(); f != nil {
+			turn.Fail = &spec.Failure{
+				HTTPStatus: int(f.GetHttpStatus()), Times: int(f.GetTimes()), Message: f.GetMessage(),
+				RetryAfter: durationField(path+".fail.retry_after", f.GetRetryAfter(), &bad),
+			}
+		}
+		s.Model.Script = append(s.Model.Script, turn)
+	}
+	for i, t := range p.GetTools() {
+		path := fmt.Sprintf("tools[%d]", i)
+		kind, ok := kinds[t.GetKind()]
+		if !ok && t.GetKind() != runsvcv1.ToolKind_TOOL_KIND_UNSPECIFIED {
+			bad = append(bad, errs.FieldViolation{Field: path + ".kind", Description: fmt.Sprintf("unknown tool kind %d: use CLIENT, WORKER, HTTP, MCP or BUILTIN", t.GetKind())})
+		}
+		tool := spec.Tool{
+			Name: t.GetName(), Kind: kind, Description: t.GetDescription(), Parameters: structJSON(t.GetParameters()),
+			RaiseOnError: t.GetRaiseOnError(), Timeout: durationField(path+".timeout", t.GetTimeout(), &bad),
+		}
+		if h := t.GetHttp(); h != nil {
+			tool.HTTP = &spec.HTTPTool{URL: h.GetUrl(), Credential: h.GetCredential()}
+		}
+		if mc := t.GetMcp(); mc != nil {
+			tool.MCP = &spec.MCPTool{URL: mc.GetUrl(), RemoteName: mc.GetRemoteName(), Credential: mc.GetCredential()}
+		}
+		s.Tools = append(s.Tools, tool)
+	}
+	l := p.GetLimits()
+	s.Limits = spec.Limits{
+		MaxToolRounds: int(l.GetMaxToolRounds()), MaxTurns: int(l.GetMaxTurns()),
+		Deadline:    durationField("limits.deadline", l.GetDeadline(), &bad),
+		TokenBudget: l.GetTokenBudget(), CostBudget: l.GetCostBudget(),
+		TransientRetryBudget: int(l.GetTransientRetryBudget()), MaxDelegationDepth: int(l.GetMaxDelegationDepth()),
+		MaxDelegationsPerTurn: int(l.GetMaxDelegationsPerTurn()),
+	}
+	e := p.GetSuspensionExpiry()
+	s.Expiry = spec.Expiry{
+		ToolResults: durationField("suspension_expiry.tool_results", e.GetToolResults(), &bad),
+		Approval:    durationField("suspension_expiry.approval", e.GetApproval(), &bad),
+		Question:    durationField("suspension_expiry.question", e.GetQuestion(), &bad),
+		Children:    durationField("suspension_expiry.children", e.GetChildren(), &bad),
+	}
+	for _, c := range p.GetCredentials() {
+		s.Credentials = append(s.Credentials, c.GetName())
+	}
+	return s, bad
+}
+
+func specToProto(v *spec.Version) *runsvcv1.Spec {
+	p := &runsvcv1.Spec{
+		Name: v.Name, Instructions: v.Instructions, Delegates: v.Delegates, Version: v.Version, CreateTime: ts(v.CreateTime),
+		Model: &runsvcv1.ModelRef{
+			Provider: v.Model.Provider, Model: v.Model.Model, BaseUrl: v.Model.BaseURL,
+			ApiKeyCredential: v.Model.APIKeyCredential, CallTimeout: dur(v.Model.CallTimeout),
+		},
+		Limits: &runsvcv1.Limits{
+			MaxToolRounds: int32(v.Limits.MaxToolRounds), MaxTurns: int32(v.Limits.MaxTurns), Deadline: dur(v.Limits.Deadline),
+			TokenBudget: v.Limits.TokenBudget, CostBudget: v.Limits.CostBudget,
+			TransientRetryBudget: int32(v.Limits.TransientRetryBudget), MaxDelegationDepth: int32(v.Limits.MaxDelegationDepth),
+			MaxDelegationsPerTurn: int32(v.Limits.MaxDelegationsPerTurn),
+		},
+		SuspensionExpiry: &runsvcv1.SuspensionExpiry{
+			ToolResults: dur(v.Expiry.ToolResults), Approval: dur(v.Expiry.Approval),
+			Question: dur(v.Expiry.Question), Children: dur(v.Expiry.Children),
+		},
+	}
+	if v.Bus.Enabled || len(v.Bus.Channels) > 0 {
+		p.Bus = &runsvcv1.BusConfig{Enabled: v.Bus.Enabled, Channels: v.Bus.Channels}
+	}
+	if pr := v.Model.Pricing; pr != nil {
+		p.Model.Pricing = &runsvcv1.Pricing{InputPerMillion: pr.InputPerMillion, OutputPerMillion: pr.OutputPerMillion}
+	}
+	if len(v.Model.Script) > 0 {
+		p.Model.Script = &runsvcv1.Script{}
+		for _, t := range v.Model.Script {
+			pt := &runsvcv1.ScriptTurn{Text: t.Text, Delay: dur(t.Delay)}
+			if t.Usage != (spec.Usage{}) {
+				pt.Usage = &runsvcv1.ScriptUsage{InputTokens: t.Usage.InputTokens, OutputTokens: t.Usage.OutputTokens}
+			}
+			for _, c := range t.ToolCalls {
+				pt.ToolCalls = append(pt.ToolCalls, &runsvcv1.ScriptToolCall{Name: c.Name, Arguments: toStruct(c.Arguments)})
+			}
+			if f := t.Fail; f != nil {
+				pt.Fail = &runsvcv1.ScriptFailure{HttpStatus: int32(f.HTTPStatus), RetryAfter: dur(f.RetryAfter), Times: int32(f.Times), Message: f.Message}
+			}
+			p.Model.Script.Turns = append(p.Model.Script.Turns, pt)
+		}
+	}
+	for _, t := range v.Tools {
+		pt := &runsvcv1.Tool{
+			Name: t.Name, Kind: kindToProto(t.Kind), Description: t.Description, Parameters: toStruct(t.Parameters),
+			RaiseOnError: t.RaiseOnError, Timeout: dur(t.Timeout),
+		}
+		if h := t.HTTP; h != nil {
+			pt.Http = &runsvcv1.HttpTool{Url: h.URL, Credential: h.Credential}
+		}
+		if mc := t.MCP; mc != nil {
+			pt.Mcp = &runsvcv1.McpTool{Url: mc.URL, RemoteName: mc.RemoteName, Credential: mc.Credential}
+		}
+		p.Tools = append(p.Tools, pt)
+	}
+	for _, c := range v.Credentials {
+		p.Credentials = append(p.Credentials, &runsvcv1.Credential{Name: c})
+	}
+	return p
+}

@@ -1,0 +1,175 @@
+package service
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+
+	"google.golang.org/grpc"
+
+	runsvcv1 "github.com/runsvc/runsvc/gen/runsvc/v1"
+	"github.com/runsvc/runsvc/internal/errs"
+	"github.com/runsvc/runsvc/internal/spec"
+	"github.com/runsvc/runsvc/internal/toolworkers"
+)
+
+type toolServer struct {
+	runsvcv1.UnimplementedToolServiceServer
+	*Service
+}
+
+func (s toolServer) ListTools(ctx context.Context, req *runsvcv1.ListToolsRequest) (*runsvcv1.ListToolsResponse, error) {
+	byName := map[string]*runsvcv1.ToolInfo{}
+	for _, name := range spec.Builtins {
+		byName[name] = &runsvcv1.ToolInfo{Name: name, Kind: runsvcv1.ToolKind_TOOL_KIND_BUILTIN}
+	}
+	for _, t := range s.hub.Tools(tenantOf(ctx)) {
+		byName[t.Name] = &runsvcv1.ToolInfo{
+			Name: t.Name, Kind: runsvcv1.ToolKind_TOOL_KIND_WORKER, Description: t.Description,
+			Parameters: toStruct(t.Parameters), Workers: int32(t.Workers),
+		}
+	}
+	if req.GetSpec() != "" {
+		sv, err := s.specs.Get(ctx, tenantOf(ctx), req.GetSpec(), req.GetVersion())
+		if err != nil {
+			return nil, err
+		}
+		for _, t := range sv.Tools {
+			info := &runsvcv1.ToolInfo{Name: t.Name, Kind: kindToProto(t.Kind), Description: t.Description, Parameters: toStruct(t.Parameters)}
+			if w, ok := byName[t.Name]; ok && t.Kind == spec.KindWorker {
+				info.Workers = w.Workers
+				if info.Description == "" {
+					info.Description = w.Description
+				}
+			}
+			byName[t.Name] = info
+		}
+	}
+	out := &runsvcv1.ListToolsResponse{}
+	for _, t := range byName {
+		out.Tools = append(out.Tools, t)
+	}
+	sort.Slice(out.Tools, func(i, j int) bool { return out.Tools[i].Name < out.Tools[j].Name })
+	return out, nil
+}
+
+func (s toolServer) InvokeTool(ctx context.Context, req *runsvcv1.InvokeToolRequest) (*runsvcv1.InvokeToolResponse, error) {
+	if req.GetName() == "" {
+		return nil, errs.BadField("name", "is required")
+	}
+	var bad []errs.FieldViolation
+	timeout := durationField("timeout", req.GetTimeout(), &bad)
+	if len(bad) > 0 {
+		return nil, &errs.InvalidRequest{Violations: bad}
+	}
+	var sv *spec.Version
+	if req.GetSpec() != "" {
+		v, err := s.specs.Get(ctx, tenantOf(ctx), req.GetSpec(), req.GetVersion())
+		if err != nil {
+			return nil, err
+		}
+		sv = v
+	}
+	args := structJSON(req.GetArguments())
+	if args == nil {
+		args = json.RawMessage(`{}`)
+	}
+	inv, err := s.engine.Invoke(ctx, tenantOf(ctx), sv, req.GetName(), args, timeout)
+	if err != nil {
+		return nil, err
+	}
+	out := &runsvcv1.InvokeToolResponse{CallId: inv.CallID, Output: toValue(inv.Output)}
+	if inv.Failure != nil {
+		out.Output, out.Error = nil, s.mapper.Proto(inv.Failure)
+	}
+	return out, nil
+}
+
+// ServeTools connects a worker: the first message registers its tools,
+// then calls flow out and results flow in until either side ends.
+func (s toolServer) ServeTools(stream grpc.BidiStreamingServer[runsvcv1.ServeToolsRequest, runsvcv1.ServeToolsResponse]) error {
+	ctx := stream.Context()
+	first, err := stream.Recv()
+	if err != nil {
+		return err
+	}
+	reg := first.GetRegister()
+	if reg == nil {
+		return errs.BadField("register", "the first message on ServeTools must be register")
+	}
+	if len(reg.GetTools()) == 0 {
+		return errs.BadField("register.tools", "name at least one tool")
+	}
+	var defs []toolworkers.Definition
+	var bad []errs.FieldViolation
+	for i, t := range reg.GetTools() {
+		if t.GetName() == "" {
+			bad = append(bad, errs.FieldViolation{Field: fmt.Sprintf("register.tools[%d].name", i), Description: "is required"})
+		}
+		defs = append(defs, toolworkers.Definition{Name: t.GetName(), Description: t.GetDescription(), Parameters: structJSON(t.GetParameters())})
+	}
+	if reg.GetMaxConcurrency() < 0 {
+		bad = append(bad, errs.FieldViolation{Field: "register.max_concurrency", Description: "must not be negative"})
+	}
+	if len(bad) > 0 {
+		return &errs.InvalidRequest{Violations: bad}
+	}
+	w := s.hub.Connect(tenantOf(ctx), reg.GetWorkerName(), defs, int(reg.GetMaxConcurrency()))
+	defer s.hub.Disconnect(w)
+	if err := stream.Send(&runsvcv1.ServeToolsResponse{Message: &runsvcv1.ServeToolsResponse_Registered_{
+		Registered: &runsvcv1.ServeToolsResponse_Registered{WorkerId: w.ID},
+	}}); err != nil {
+		return err
+	}
+
+	recvErr := make(chan error, 1)
+	go func() {
+		for {
+			msg, err := stream.Recv()
+			if err != nil {
+				recvErr <- err
+				return
+			}
+			res := msg.GetResult()
+			if res == nil {
+				recvErr <- errs.BadField("result", "after register, a worker sends only results")
+				return
+			}
+			if e := res.GetError(); e != nil {
+				s.hub.Deliver(w, res.GetCallId(), nil, &toolworkers.Failure{Message: e.GetMessage(), Retryable: e.GetRetryable()})
+				continue
+			}
+			out, err := valueJSON(res.GetOutput())
+			if err != nil || out == nil {
+				out = json.RawMessage("null")
+			}
+			s.hub.Deliver(w, res.GetCallId(), out, nil)
+		}
+	}()
+	for {
+		select {
+		case out := <-w.Outbox():
+			msg := &runsvcv1.ServeToolsResponse{}
+			if c := out.Call; c != nil {
+				msg.Message = &runsvcv1.ServeToolsResponse_Call_{Call: &runsvcv1.ServeToolsResponse_Call{
+					CallId: c.ID, Name: c.Name, Arguments: toStruct(c.Arguments), RunId: c.RunID, DeadlineTime: ts(c.Deadline),
+				}}
+			} else {
+				msg.Message = &runsvcv1.ServeToolsResponse_Cancel_{Cancel: &runsvcv1.ServeToolsResponse_Cancel{CallId: out.Cancel}}
+			}
+			if err := stream.Send(msg); err != nil {
+				return err
+			}
+		case err := <-recvErr:
+			if errors.Is(err, context.Canceled) || errors.Is(err, io.EOF) {
+				return nil
+			}
+			return err
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}

@@ -1,0 +1,149 @@
+// Package httptool executes http tools: runsvc POSTs the call's arguments
+// as JSON to the tool's URL and reads a JSON result.
+//
+// The endpoint's contract: 2xx with a JSON body is the result, unless the
+// body is {"error": "...", "retryable": bool}, which is the tool's own
+// failure. 429, 408, 5xx and connection failures are transient and
+// retried by the engine; any other status is the tool's failure, with the
+// body's error message when it has one.
+package httptool
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/runsvc/runsvc/internal/errs"
+	"github.com/runsvc/runsvc/internal/tool"
+)
+
+const maxBody = 8 << 20
+
+// Executor calls http tools.
+type Executor struct {
+	client *http.Client
+}
+
+// New returns an Executor using client, or a default client when nil.
+func New(client *http.Client) *Executor {
+	if client == nil {
+		client = &http.Client{Transport: http.DefaultTransport}
+	}
+	return &Executor{client: client}
+}
+
+// Execute POSTs the call. Headers tell the endpoint which call it is
+// (Runsvc-Call-Id, stable across retries, for deduplication) and carry
+// the credential as a bearer token when the tool names one.
+func (x *Executor) Execute(ctx context.Context, c tool.Call) (json.RawMessage, error) {
+	if c.Tool.HTTP == nil {
+		return nil, &errs.ConfigurationInvalid{Subject: "tool " + c.Name, Description: "an http tool needs http.url"}
+	}
+	body := c.Arguments
+	if len(body) == 0 {
+		body = []byte(`{}`)
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.Tool.HTTP.URL, bytes.NewReader(body))
+	if err != nil {
+		return nil, &errs.ConfigurationInvalid{Subject: "tool " + c.Name, Description: "http.url is not usable"}
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json")
+	req.Header.Set("Runsvc-Call-Id", c.RunID+"/"+c.CallID)
+	req.Header.Set("Runsvc-Run-Id", c.RunID)
+	if c.Credential != "" {
+		req.Header.Set("Authorization", "Bearer "+c.Credential)
+	}
+	resp, err := x.client.Do(req)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, &errs.TransientFailure{Operation: "tool " + c.Name, Message: "the endpoint could not be reached: " + scrub(err, c)}
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxBody+1))
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, &errs.TransientFailure{Operation: "tool " + c.Name, Message: "reading the response failed: " + scrub(err, c)}
+	}
+	if len(raw) > maxBody {
+		return nil, &errs.ToolFailed{Tool: c.Name, Message: fmt.Sprintf("the response is over %d bytes", maxBody)}
+	}
+	msg, retryable, isErr := errorBody(raw)
+	switch code := resp.StatusCode; {
+	case code == http.StatusTooManyRequests || code == http.StatusRequestTimeout || code >= 500:
+		if msg == "" {
+			msg = resp.Status
+		}
+		return nil, &errs.TransientFailure{Operation: "tool " + c.Name, Message: msg, RetryAfter: retryAfter(resp.Header)}
+	case code < 200 || code > 299:
+		if msg == "" {
+			msg = resp.Status
+		}
+		return nil, &errs.ToolFailed{Tool: c.Name, Message: msg}
+	case isErr:
+		return nil, &errs.ToolFailed{Tool: c.Name, Message: msg, Retryable: retryable}
+	case !json.Valid(raw):
+		return nil, &errs.ToolFailed{Tool: c.Name, Message: "the endpoint answered with something that is not JSON"}
+	}
+	return raw, nil
+}
+
+// errorBody reads {"error": "...", "retryable": bool}.
+func errorBody(raw []byte) (string, bool, bool) {
+	var e struct {
+		Error     json.RawMessage `json:"error"`
+		Retryable bool            `json:"retryable"`
+	}
+	if json.Unmarshal(raw, &e) != nil || len(e.Error) == 0 || string(e.Error) == "null" {
+		return "", false, false
+	}
+	var s string
+	if json.Unmarshal(e.Error, &s) == nil {
+		return s, e.Retryable, true
+	}
+	var nested struct {
+		Message string `json:"message"`
+	}
+	if json.Unmarshal(e.Error, &nested) == nil && nested.Message != "" {
+		return nested.Message, e.Retryable, true
+	}
+	return string(e.Error), e.Retryable, true
+}
+
+func retryAfter(h http.Header) time.Duration {
+	v := strings.TrimSpace(h.Get("Retry-After"))
+	if v == "" {
+		return 0
+	}
+	if secs, err := strconv.ParseFloat(v, 64); err == nil && secs >= 0 {
+		return time.Duration(secs * float64(time.Second))
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		return max(time.Until(t), 0)
+	}
+	return 0
+}
+
+// scrub keeps a transport error's text free of the credential.
+func scrub(err error, c tool.Call) string {
+	var ue interface{ Unwrap() error }
+	msg := err.Error()
+	if errors.As(err, &ue) && ue.Unwrap() != nil {
+		msg = ue.Unwrap().Error()
+	}
+	if c.Credential != "" {
+		msg = strings.ReplaceAll(msg, c.Credential, "[redacted]")
+	}
+	return msg
+}

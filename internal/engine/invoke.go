@@ -8,6 +8,7 @@ import (
 
 	"github.com/runsvc/runsvc/internal/errs"
 	"github.com/runsvc/runsvc/internal/ids"
+	"github.com/runsvc/runsvc/internal/policy"
 	"github.com/runsvc/runsvc/internal/secret"
 	"github.com/runsvc/runsvc/internal/spec"
 	"github.com/runsvc/runsvc/internal/tool"
@@ -53,6 +54,16 @@ func (e *Engine) Invoke(ctx context.Context, tenant string, sv *spec.Version, na
 	switch decl.Kind {
 	case spec.KindClient, spec.KindBuiltin:
 		return inv, errs.BadField("name", "%s is a %s tool, which only a Run can call", name, decl.Kind)
+	}
+	subject := policy.Subject{Tenant: tenant}
+	if sv != nil {
+		subject.Spec = sv.Name
+	}
+	switch d := e.Policy.ToolCall(ctx, subject, name, args); d.Outcome {
+	case policy.Deny, policy.Approve:
+		return inv, &errs.AccessDenied{Subject: "tool " + name, Reason: d.Reason}
+	case policy.Narrow:
+		return inv, &errs.ToolNarrowed{Tool: name, Reason: d.Reason}
 	}
 	x, ok := e.Tools[decl.Kind]
 	if !ok {

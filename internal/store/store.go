@@ -10,6 +10,7 @@ package store
 
 import (
 	"context"
+	"fmt"
 	"time"
 )
 
@@ -137,7 +138,7 @@ type Runs interface {
 	// is returned with created false.
 	CreateRun(ctx context.Context, r NewRun) (Run, bool, error)
 	// Append adds Records if the first one's seq follows the log's last:
-	// otherwise *errs.SeqConflict. With a lease, *errs.LeaseLost when the
+	// otherwise *errs.SeqConflict. Records must be consecutive. With a lease, *errs.LeaseLost when the
 	// lease is no longer held. *errs.RunNotFound for an unknown Run.
 	Append(ctx context.Context, a Append) error
 	// ReadLog returns up to limit Records from seq from (limit <= 0: all).
@@ -170,7 +171,8 @@ type Leases interface {
 	Renew(ctx context.Context, l *Lease, now time.Time, ttl time.Duration) error
 	// Release gives a lease up; releasing a lost lease does nothing.
 	Release(ctx context.Context, l *Lease) error
-	// NextWake returns the earliest wake time of an idle Run.
+	// NextWake returns the earliest time Claim may find an idle Run due: its
+	// wake time, or the end of the lease someone holds on it.
 	NextWake(ctx context.Context) (time.Time, bool, error)
 }
 
@@ -245,4 +247,15 @@ type Subscription interface {
 	C() <-chan struct{}
 	// Close ends the subscription.
 	Close()
+}
+
+// CheckConsecutive returns an error unless records' seqs follow one
+// another; adapters call it before an append.
+func CheckConsecutive(records []Record) error {
+	for i := 1; i < len(records); i++ {
+		if records[i].Seq != records[0].Seq+int64(i) {
+			return fmt.Errorf("store: appended records are not consecutive: seq %d follows %d", records[i].Seq, records[i-1].Seq)
+		}
+	}
+	return nil
 }

@@ -76,7 +76,7 @@ func (db *DB) Release(ctx context.Context, l *store.Lease) error {
 // NextWake returns the earliest wake time of an idle Run.
 func (db *DB) NextWake(ctx context.Context) (time.Time, bool, error) {
 	var at sql.NullInt64
-	if err := db.read.QueryRowContext(ctx, `SELECT MIN(wake_at) FROM runs WHERE wake_at > 0`).Scan(&at); err != nil {
+	if err := db.read.QueryRowContext(ctx, `SELECT MIN(MAX(wake_at, lease_expires)) FROM runs WHERE wake_at > 0`).Scan(&at); err != nil {
 		return time.Time{}, false, unavailable("next wake", err)
 	}
 	if !at.Valid {

@@ -106,6 +106,9 @@ func (db *DB) Append(ctx context.Context, a store.Append) error {
 	if len(a.Records) == 0 {
 		return nil
 	}
+	if err := store.CheckConsecutive(a.Records); err != nil {
+		return err
+	}
 	topics := []string{store.RunTopic(a.Tenant, a.RunID)}
 	if a.Index.Runnable {
 		topics = append(topics, store.TopicRunnable)

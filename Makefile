@@ -1,0 +1,51 @@
+# runsvc: the two commands a newcomer needs are `make run` and `make test`.
+# Everything else is for working on runsvc itself. Tools run through
+# `go tool` (pinned in go.mod), so a machine with only Go needs nothing else.
+
+GO      ?= go
+BIN     ?= bin/runsvc
+PKGS    := ./...
+
+.PHONY: run build test test-short generate check-generated lint check bench clean
+
+## run: start runsvc on its embedded defaults (SQLite in ./runsvc-data, scripted model, 127.0.0.1:50051)
+run:
+	$(GO) run ./cmd/runsvc serve
+
+## build: build the binary into bin/runsvc
+build:
+	$(GO) build -o $(BIN) ./cmd/runsvc
+
+## test: every test, with the race detector (suites needing PostgreSQL, Python, Node or nginx skip with a line saying so unless RUNSVC_REQUIRE_ALL=1)
+test:
+	$(GO) test -race -count=1 -timeout 20m $(PKGS)
+
+## test-short: the tests without the race detector, quicker while editing
+test-short:
+	$(GO) test -count=1 $(PKGS)
+
+## generate: regenerate gen/ from proto/ with buf and the pinned local plugins (offline)
+generate:
+	$(GO) tool buf generate
+
+## check-generated: fail when gen/ is not what proto/ generates
+check-generated: generate
+	git diff --exit-code -- gen/
+	@test -z "$$(git status --porcelain -- gen/)" || (git status --porcelain -- gen/; echo "gen/ has files make generate did not expect"; exit 1)
+
+## lint: buf lint, gofmt, go vet and staticcheck
+lint:
+	$(GO) tool buf lint
+	@out="$$(gofmt -l $$(git ls-files '*.go'))"; test -z "$$out" || (echo "gofmt needed on:"; echo "$$out"; exit 1)
+	$(GO) vet $(PKGS)
+	$(GO) tool staticcheck $(PKGS)
+
+## check: everything CI checks besides the tests
+check: check-generated lint
+
+## bench: the benchmark suite (see BENCHMARKS.md); never part of make test
+bench:
+	$(GO) run ./bench
+
+clean:
+	rm -rf bin runsvc-data

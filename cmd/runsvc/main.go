@@ -1,0 +1,34 @@
+// Command runsvc runs LLM agents durably behind a gRPC API (`runsvc serve`)
+// and talks to a running runsvc from a terminal (`runsvc spec ...`,
+// `runsvc run ...`).
+package main
+
+import (
+	"fmt"
+	"os"
+)
+
+const usage = `runsvc runs LLM agents durably behind a gRPC API.
+
+Usage:
+  runsvc serve [flags]       start the service (see runsvc serve -h)
+  runsvc spec ...            publish and read Specs
+  runsvc run ...             start, watch, resume, interrupt and read Runs
+
+Run "runsvc <command> -h" for a command's flags.
+`
+
+func main() {
+	if len(os.Args) < 2 {
+		fmt.Fprint(os.Stderr, usage)
+		os.Exit(2)
+	}
+	switch cmd, args := os.Args[1], os.Args[2:]; cmd {
+	case "serve":
+		os.Exit(serve(args))
+	case "help", "-h", "--help":
+		fmt.Print(usage)
+	default:
+		os.Exit(client(cmd, args))
+	}
+}

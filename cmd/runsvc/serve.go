@@ -1,0 +1,82 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"strconv"
+	"syscall"
+	"time"
+
+	"github.com/runsvc/runsvc/internal/server"
+)
+
+// env returns the environment variable or a default.
+func env(name, def string) string {
+	if v, ok := os.LookupEnv(name); ok {
+		return v
+	}
+	return def
+}
+
+func envBool(name string) bool {
+	b, _ := strconv.ParseBool(os.Getenv(name))
+	return b
+}
+
+func envInt(name string, def int) int {
+	if n, err := strconv.Atoi(os.Getenv(name)); err == nil {
+		return n
+	}
+	return def
+}
+
+func serve(args []string) int {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	var cfg server.Config
+	var logLevel, logFormat string
+	fs.StringVar(&cfg.Listen, "listen", env("RUNSVC_LISTEN", "127.0.0.1:50051"), "gRPC listen address (env RUNSVC_LISTEN)")
+	fs.StringVar(&cfg.Data, "data", env("RUNSVC_DATA", "./runsvc-data"), "data directory of the embedded SQLite store (env RUNSVC_DATA)")
+	fs.StringVar(&cfg.Store, "store", env("RUNSVC_STORE", ""), "postgres://... to share a PostgreSQL store between replicas (env RUNSVC_STORE); default SQLite in --data")
+	fs.IntVar(&cfg.PoolSize, "pool-size", envInt("RUNSVC_POOL_SIZE", 16), "PostgreSQL connection pool size (env RUNSVC_POOL_SIZE)")
+	fs.StringVar(&cfg.ErrorDomain, "error-domain", env("RUNSVC_ERROR_DOMAIN", "runsvc"), "ErrorInfo domain of every error (env RUNSVC_ERROR_DOMAIN)")
+	fs.BoolVar(&cfg.DebugErrors, "debug-errors", envBool("RUNSVC_DEBUG_ERRORS"), "add the cause to INTERNAL errors as DebugInfo; leaks internals, never in production (env RUNSVC_DEBUG_ERRORS)")
+	fs.StringVar(&cfg.SecretsFile, "secrets-file", env("RUNSVC_SECRETS_FILE", ""), "JSON file of credentials by scope; credentials also resolve from RUNSVC_SECRET_<NAME> (env RUNSVC_SECRETS_FILE)")
+	fs.StringVar(&cfg.PolicyFile, "policy-file", env("RUNSVC_POLICY_FILE", ""), "JSON file of policy rules; default allows everything (env RUNSVC_POLICY_FILE)")
+	fs.StringVar(&cfg.WorkerID, "worker-id", env("RUNSVC_WORKER_ID", ""), "this replica's worker name in leases and logs; default host-pid (env RUNSVC_WORKER_ID)")
+	fs.DurationVar(&cfg.Engine.LeaseTTL, "lease-ttl", 15*time.Second, "how long a crashed worker's Runs wait before another worker takes them over")
+	fs.IntVar(&cfg.Engine.MaxConcurrent, "max-concurrent-runs", 256, "Runs this replica executes at once")
+	fs.DurationVar(&cfg.DrainTimeout, "drain-timeout", 20*time.Second, "how long a shutdown waits for calls in flight")
+	fs.StringVar(&logLevel, "log-level", env("RUNSVC_LOG_LEVEL", "info"), "debug, info, warn or error (env RUNSVC_LOG_LEVEL)")
+	fs.StringVar(&logFormat, "log-format", env("RUNSVC_LOG_FORMAT", "json"), "json or text (env RUNSVC_LOG_FORMAT)")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(logLevel)); err != nil {
+		fmt.Fprintf(os.Stderr, "runsvc: --log-level %q: %v\n", logLevel, err)
+		return 2
+	}
+	opts := &slog.HandlerOptions{Level: level}
+	var handler slog.Handler = slog.NewJSONHandler(os.Stderr, opts)
+	if logFormat == "text" {
+		handler = slog.NewTextHandler(os.Stderr, opts)
+	}
+	log := slog.New(handler)
+
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+	srv, err := server.New(ctx, cfg, log)
+	if err != nil {
+		log.Error("runsvc could not start", "err", err)
+		return 1
+	}
+	if err := srv.Serve(ctx); err != nil {
+		log.Error("runsvc stopped with an error", "err", err)
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,244 @@
+package scenario
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	edpb "google.golang.org/genproto/googleapis/rpc/errdetails"
+	spb "google.golang.org/genproto/googleapis/rpc/status"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/reflect/protoregistry"
+
+	runsvcv1 "github.com/runsvc/runsvc/gen/runsvc/v1"
+	"github.com/runsvc/runsvc/internal/errdetails"
+)
+
+// The generated packages register the runsvc.v1 and google.rpc types this
+// runner resolves by name.
+var (
+	_ = runsvcv1.File_runsvc_v1_run_proto
+	_ = edpb.ErrorInfo{}
+)
+
+// Runner runs scenarios over one client connection.
+type Runner struct {
+	Conn *grpc.ClientConn
+	// Suite is unique per suite run, for ${suite}.
+	Suite string
+}
+
+// Setup publishes the file's Specs.
+func (r *Runner) Setup(ctx context.Context, f *File) error {
+	for _, s := range f.Specs {
+		req := fmt.Sprintf(`{"spec": %s}`, s)
+		if _, _, err := r.call(ctx, "SpecService/PublishSpec", req); err != nil {
+			return fmt.Errorf("publishing %s: %w", s[:min(len(s), 60)], err)
+		}
+	}
+	return nil
+}
+
+// Run runs a scenario's steps and returns the status its check names.
+func (r *Runner) Run(ctx context.Context, s Scenario) (Outcome, error) {
+	vars := map[string]string{"suite": r.Suite}
+	var last map[string]any
+	for i, step := range s.Steps {
+		if step.Sleep != "" {
+			d, err := duration(step.Sleep)
+			if err != nil {
+				return Outcome{}, err
+			}
+			time.Sleep(d)
+			continue
+		}
+		if step.Call == "" {
+			return r.statusAt(last, step.Check)
+		}
+		req := Substitute(string(step.Request), vars)
+		deadline := time.Now().Add(30 * time.Second)
+		for {
+			resp, trailer, err := r.call(ctx, step.Call, req)
+			if step.Check == "error" {
+				if err == nil {
+					return Outcome{}, fmt.Errorf("step %d (%s) succeeded; the scenario expects an error", i, step.Call)
+				}
+				st, ok := status.FromError(err)
+				if !ok {
+					return Outcome{}, fmt.Errorf("step %d: %v is not a status", i, err)
+				}
+				return Outcome{Status: st.Proto(), Pushback: strings.Join(trailer.Get(errdetails.PushbackTrailer), ","), RPC: true, Method: step.Call, Request: req}, nil
+			}
+			if err != nil {
+				return Outcome{}, fmt.Errorf("step %d (%s %s): %w", i, step.Call, req, err)
+			}
+			last = resp
+			if matches(resp, step.Until) {
+				break
+			}
+			if time.Now().After(deadline) {
+				return Outcome{}, fmt.Errorf("step %d (%s): %v never held; last response %v", i, step.Call, step.Until, resp)
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		for name, path := range step.Save {
+			v, ok := lookup(last, path).(string)
+			if !ok {
+				return Outcome{}, fmt.Errorf("step %d: no string at %s in %v", i, path, last)
+			}
+			vars[name] = v
+		}
+		if step.Check != "" {
+			return r.statusAt(last, step.Check)
+		}
+	}
+	return Outcome{}, errors.New("the scenario has no check step")
+}
+
+// call invokes a runsvc.v1 method with a protojson request and returns the
+// response as generic JSON; a server stream's messages are collected and
+// the last one returned.
+func (r *Runner) call(ctx context.Context, method, reqJSON string) (map[string]any, metadata.MD, error) {
+	md, err := methodDescriptor(method)
+	if err != nil {
+		return nil, nil, err
+	}
+	req, err := newMessage(md.Input())
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := protojson.Unmarshal([]byte(reqJSON), req); err != nil {
+		return nil, nil, fmt.Errorf("request %s: %w", reqJSON, err)
+	}
+	resp, err := newMessage(md.Output())
+	if err != nil {
+		return nil, nil, err
+	}
+	full := "/runsvc.v1." + method
+	var trailer metadata.MD
+	if md.IsStreamingServer() {
+		stream, err := r.Conn.NewStream(ctx, &grpc.StreamDesc{ServerStreams: true}, full)
+		if err != nil {
+			return nil, nil, err
+		}
+		if err := stream.SendMsg(req); err != nil {
+			return nil, nil, err
+		}
+		if err := stream.CloseSend(); err != nil {
+			return nil, nil, err
+		}
+		for {
+			msg, _ := newMessage(md.Output())
+			err := stream.RecvMsg(msg)
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				return nil, stream.Trailer(), err
+			}
+			resp = msg
+		}
+		trailer = stream.Trailer()
+	} else if err := r.Conn.Invoke(ctx, full, req, resp, grpc.Trailer(&trailer)); err != nil {
+		return nil, trailer, err
+	}
+	b, err := protojson.Marshal(resp)
+	if err != nil {
+		return nil, trailer, err
+	}
+	var out map[string]any
+	return out, trailer, json.Unmarshal(b, &out)
+}
+
+func methodDescriptor(method string) (protoreflect.MethodDescriptor, error) {
+	svc, name, ok := strings.Cut(method, "/")
+	if !ok {
+		return nil, fmt.Errorf("call %q is not Service/Method", method)
+	}
+	d, err := protoregistry.GlobalFiles.FindDescriptorByName(protoreflect.FullName("runsvc.v1." + svc))
+	if err != nil {
+		return nil, fmt.Errorf("service %s: %w", svc, err)
+	}
+	sd, ok := d.(protoreflect.ServiceDescriptor)
+	if !ok {
+		return nil, fmt.Errorf("%s is not a service", svc)
+	}
+	md := sd.Methods().ByName(protoreflect.Name(name))
+	if md == nil {
+		return nil, fmt.Errorf("service %s has no method %s", svc, name)
+	}
+	return md, nil
+}
+
+func newMessage(d protoreflect.MessageDescriptor) (proto.Message, error) {
+	t, err := protoregistry.GlobalTypes.FindMessageByName(d.FullName())
+	if err != nil {
+		return nil, err
+	}
+	return t.New().Interface(), nil
+}
+
+func (r *Runner) statusAt(resp map[string]any, path string) (Outcome, error) {
+	v := lookup(resp, path)
+	if v == nil {
+		return Outcome{}, fmt.Errorf("no status at %s in %v", path, resp)
+	}
+	b, _ := json.Marshal(v)
+	st := &spb.Status{}
+	if err := protojson.Unmarshal(b, st); err != nil {
+		return Outcome{}, fmt.Errorf("the value at %s is not a google.rpc.Status: %w", path, err)
+	}
+	return Outcome{Status: st}, nil
+}
+
+func lookup(v any, path string) any {
+	for _, part := range strings.Split(path, ".") {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return nil
+		}
+		v = m[part]
+	}
+	return v
+}
+
+func matches(resp map[string]any, until map[string]string) bool {
+	for path, want := range until {
+		if fmt.Sprint(lookup(resp, path)) != want {
+			return false
+		}
+	}
+	return true
+}
+
+var placeholder = regexp.MustCompile(`\$\{([^}]+)\}`)
+
+// Substitute fills ${name} from vars and ${repeat:C:N} with C repeated N
+// times.
+func Substitute(s string, vars map[string]string) string {
+	return placeholder.ReplaceAllStringFunc(s, func(m string) string {
+		name := m[2 : len(m)-1]
+		if rest, ok := strings.CutPrefix(name, "repeat:"); ok {
+			ch, n, _ := strings.Cut(rest, ":")
+			count, err := strconv.Atoi(n)
+			if err == nil {
+				return strings.Repeat(ch, count)
+			}
+		}
+		if v, ok := vars[name]; ok {
+			return v
+		}
+		return m
+	})
+}

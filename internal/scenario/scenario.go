@@ -1,0 +1,142 @@
+// Package scenario runs testdata/scenarios.json: for every reason a runsvc
+// server returns to a client, the calls that provoke it and what the
+// status must carry. The Go, Python and Node suites read the same file;
+// this package is the Go runner and the checks the others mirror.
+package scenario
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	spb "google.golang.org/genproto/googleapis/rpc/status"
+	"google.golang.org/grpc/codes"
+
+	"github.com/runsvc/runsvc/internal/errdetails"
+)
+
+// File is the scenarios file.
+type File struct {
+	About     string            `json:"about"`
+	Specs     []json.RawMessage `json:"specs"`
+	Scenarios []Scenario        `json:"scenarios"`
+}
+
+// Scenario is one reason, provoked.
+type Scenario struct {
+	Name         string   `json:"name"`
+	Reason       string   `json:"reason"`
+	Code         string   `json:"code"`
+	Retryable    bool     `json:"retryable"`
+	MetadataKeys []string `json:"metadataKeys"`
+	Steps        []Step   `json:"steps"`
+}
+
+// Step is one action of a scenario.
+type Step struct {
+	// Call is "Service/Method" in package runsvc.v1.
+	Call    string          `json:"call,omitempty"`
+	Request json.RawMessage `json:"request,omitempty"`
+	// Save maps variables to dotted paths of the response.
+	Save map[string]string `json:"save,omitempty"`
+	// Until repeats the call until each dotted path has its value.
+	Until map[string]string `json:"until,omitempty"`
+	// Sleep pauses, e.g. "1.2s".
+	Sleep string `json:"sleep,omitempty"`
+	// Check names the status to check: "error" for the call's error, or a
+	// dotted path of the last response holding a google.rpc.Status.
+	Check string `json:"check,omitempty"`
+}
+
+// Load reads a scenarios file.
+func Load(path string) (*File, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	f := &File{}
+	if err := json.Unmarshal(b, f); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return f, nil
+}
+
+// Outcome is the status a scenario produced.
+type Outcome struct {
+	Status *spb.Status
+	// Pushback is the grpc-retry-pushback-ms trailer of an RPC error; empty
+	// for a status read from a response.
+	Pushback string
+	// RPC is true when the status was a call's error.
+	RPC bool
+	// Method and Request are the call that produced it, for re-running it
+	// through another client.
+	Method  string
+	Request string
+}
+
+// Problems compares an outcome with what the scenario expects and lists
+// every difference.
+func (s Scenario) Problems(o Outcome) []string {
+	var out []string
+	if o.Status == nil {
+		return []string{"no status"}
+	}
+	c := errdetails.ClassifyStatus(o.Status)
+	if got := codeName(c.Code); got != s.Code {
+		out = append(out, fmt.Sprintf("code %s, want %s", got, s.Code))
+	}
+	if c.Reason != s.Reason {
+		out = append(out, fmt.Sprintf("reason %q, want %q", c.Reason, s.Reason))
+	}
+	if c.Domain != errdetails.DefaultDomain {
+		out = append(out, fmt.Sprintf("domain %q, want %q", c.Domain, errdetails.DefaultDomain))
+	}
+	var keys []string
+	for k := range c.Metadata {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	want := append([]string{}, s.MetadataKeys...)
+	sort.Strings(want)
+	if strings.Join(keys, ",") != strings.Join(want, ",") {
+		out = append(out, fmt.Sprintf("metadata keys %v, want %v", keys, want))
+	}
+	if c.Retryable != s.Retryable {
+		out = append(out, fmt.Sprintf("retryable %v, want %v", c.Retryable, s.Retryable))
+	}
+	if o.RPC {
+		want := "-1"
+		if c.Retryable {
+			want = strconv.FormatInt(c.RetryDelay.Milliseconds(), 10)
+		}
+		if o.Pushback != want {
+			out = append(out, fmt.Sprintf("pushback trailer %q, want %q", o.Pushback, want))
+		}
+	}
+	return out
+}
+
+// codeName is a code as the scenarios file writes it: NOT_FOUND.
+func codeName(c codes.Code) string {
+	names := map[codes.Code]string{
+		codes.OK: "OK", codes.Canceled: "CANCELLED", codes.Unknown: "UNKNOWN", codes.InvalidArgument: "INVALID_ARGUMENT",
+		codes.DeadlineExceeded: "DEADLINE_EXCEEDED", codes.NotFound: "NOT_FOUND", codes.AlreadyExists: "ALREADY_EXISTS",
+		codes.PermissionDenied: "PERMISSION_DENIED", codes.ResourceExhausted: "RESOURCE_EXHAUSTED",
+		codes.FailedPrecondition: "FAILED_PRECONDITION", codes.Aborted: "ABORTED", codes.OutOfRange: "OUT_OF_RANGE",
+		codes.Unimplemented: "UNIMPLEMENTED", codes.Internal: "INTERNAL", codes.Unavailable: "UNAVAILABLE",
+		codes.DataLoss: "DATA_LOSS", codes.Unauthenticated: "UNAUTHENTICATED",
+	}
+	return names[c]
+}
+
+// CodeName is exported for runners of other clients that report codes by
+// number.
+func CodeName(c codes.Code) string { return codeName(c) }
+
+// duration parses a step's sleep.
+func duration(s string) (time.Duration, error) { return time.ParseDuration(s) }

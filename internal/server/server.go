@@ -1,0 +1,234 @@
+// Package server assembles runsvc: the store, the domain services, the
+// engine's workers and the gRPC server with health and reflection, and
+// drains them in order on shutdown.
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"os"
+	"strings"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/health"
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+	"google.golang.org/grpc/keepalive"
+	"google.golang.org/grpc/reflection"
+
+	"github.com/runsvc/runsvc/internal/admission"
+	"github.com/runsvc/runsvc/internal/bus"
+	"github.com/runsvc/runsvc/internal/clock"
+	"github.com/runsvc/runsvc/internal/engine"
+	"github.com/runsvc/runsvc/internal/errdetails"
+	"github.com/runsvc/runsvc/internal/memory"
+	"github.com/runsvc/runsvc/internal/model"
+	"github.com/runsvc/runsvc/internal/model/openai"
+	"github.com/runsvc/runsvc/internal/model/scripted"
+	"github.com/runsvc/runsvc/internal/policy"
+	"github.com/runsvc/runsvc/internal/runs"
+	"github.com/runsvc/runsvc/internal/secret"
+	"github.com/runsvc/runsvc/internal/service"
+	"github.com/runsvc/runsvc/internal/spec"
+	"github.com/runsvc/runsvc/internal/specs"
+	"github.com/runsvc/runsvc/internal/store"
+	"github.com/runsvc/runsvc/internal/store/sqlite"
+	"github.com/runsvc/runsvc/internal/tool"
+	"github.com/runsvc/runsvc/internal/tool/httptool"
+	"github.com/runsvc/runsvc/internal/toolworkers"
+)
+
+// Config is everything `runsvc serve` takes.
+type Config struct {
+	// Listen is the gRPC address.
+	Listen string
+	// Data is the directory of the embedded SQLite store.
+	Data string
+	// Store, when set, is a postgres:// URL used instead of SQLite.
+	Store string
+	// PoolSize bounds the PostgreSQL connection pool.
+	PoolSize int
+	// ErrorDomain is the ErrorInfo domain.
+	ErrorDomain string
+	// DebugErrors adds causes to INTERNAL errors. Never in production.
+	DebugErrors bool
+	// SecretsFile is an optional JSON file of credentials.
+	SecretsFile string
+	// PolicyFile is an optional JSON file of policy rules.
+	PolicyFile string
+	// WorkerID names this process's worker; default host and pid.
+	WorkerID string
+	// Engine tunes the worker.
+	Engine engine.Config
+	// DrainTimeout bounds a graceful shutdown.
+	DrainTimeout time.Duration
+	// MaxUnaryCalls and MaxStreams bound the calls in flight; beyond them
+	// calls fail OVERLOADED. Zero means 4096 and 16384.
+	MaxUnaryCalls int
+	MaxStreams    int
+	// Clock is the time source; the wall clock when nil.
+	Clock clock.Clock
+}
+
+// Server is a running runsvc.
+type Server struct {
+	cfg    Config
+	log    *slog.Logger
+	store  store.Store
+	grpc   *grpc.Server
+	health *health.Server
+	engine *engine.Engine
+	lis    net.Listener
+}
+
+// New builds a Server; Serve starts it.
+func New(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
+	if cfg.Clock == nil {
+		cfg.Clock = clock.Real{}
+	}
+	if cfg.DrainTimeout == 0 {
+		cfg.DrainTimeout = 20 * time.Second
+	}
+	if cfg.WorkerID == "" {
+		host, _ := os.Hostname()
+		cfg.WorkerID = fmt.Sprintf("%s-%d", host, os.Getpid())
+	}
+	cfg.Engine.WorkerID = cfg.WorkerID
+	st, err := openStore(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{cfg: cfg, log: log, store: st}
+	if err := s.assemble(); err != nil {
+		_ = st.Close()
+		return nil, err
+	}
+	lis, err := net.Listen("tcp", cfg.Listen)
+	if err != nil {
+		_ = st.Close()
+		return nil, fmt.Errorf("listening on %s: %w", cfg.Listen, err)
+	}
+	s.lis = lis
+	return s, nil
+}
+
+func openStore(ctx context.Context, cfg Config) (store.Store, error) {
+	if cfg.Store != "" && !strings.HasPrefix(cfg.Store, "sqlite:") {
+		return openShared(ctx, cfg)
+	}
+	dir := cfg.Data
+	if strings.HasPrefix(cfg.Store, "sqlite:") {
+		dir = strings.TrimPrefix(cfg.Store, "sqlite:")
+	}
+	return sqlite.Open(dir, sqlite.Options{})
+}
+
+func (s *Server) assemble() error {
+	cfg := s.cfg
+	mapper := errdetails.New(errdetails.Options{Domain: cfg.ErrorDomain, Debug: cfg.DebugErrors, Logger: s.log})
+	var secrets secret.Resolver = secret.Env{}
+	if cfg.SecretsFile != "" {
+		f, err := secret.LoadFile(cfg.SecretsFile)
+		if err != nil {
+			return err
+		}
+		secrets = secret.Chain{f, secret.Env{}}
+	}
+	var pol policy.Policy = policy.AllowAll{}
+	if cfg.PolicyFile != "" {
+		rules, err := policy.LoadRules(cfg.PolicyFile)
+		if err != nil {
+			return err
+		}
+		pol = rules
+	}
+	reg := specs.New(s.store, cfg.Clock)
+	manager := runs.New(s.store, reg, pol, cfg.Clock, s.log)
+	mem := memory.New(s.store, cfg.Clock)
+	messages := bus.New(s.store, reg, cfg.Clock)
+	hub := toolworkers.New()
+	s.engine = engine.New(engine.Deps{
+		Store: s.store, Runs: manager, Specs: reg,
+		Models: model.Providers{
+			spec.ProviderScripted: scripted.New(cfg.Clock),
+			spec.ProviderOpenAI:   openai.New(openai.Options{}),
+		},
+		Tools: map[spec.Kind]tool.Executor{
+			spec.KindWorker: hub,
+			spec.KindHTTP:   httptool.New(nil),
+		},
+		Workers: hub, Memory: mem, Bus: messages, Secrets: secrets, Policy: pol, Clock: cfg.Clock, Log: s.log,
+	}, cfg.Engine)
+
+	if cfg.MaxUnaryCalls == 0 {
+		cfg.MaxUnaryCalls = 4096
+	}
+	if cfg.MaxStreams == 0 {
+		cfg.MaxStreams = 16384
+	}
+	limiter := admission.New(cfg.MaxUnaryCalls, cfg.MaxStreams)
+	s.grpc = grpc.NewServer(
+		grpc.ChainUnaryInterceptor(mapper.UnaryServerInterceptor(), limiter.UnaryServerInterceptor()),
+		grpc.ChainStreamInterceptor(mapper.StreamServerInterceptor(), limiter.StreamServerInterceptor()),
+		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: 10 * time.Second, PermitWithoutStream: true}),
+	)
+	service.New(service.Deps{Mapper: mapper, Specs: reg, Runs: manager, Engine: s.engine, Hub: hub, Memory: mem, Bus: messages}).Register(s.grpc)
+	s.health = health.NewServer()
+	healthpb.RegisterHealthServer(s.grpc, s.health)
+	reflection.Register(s.grpc)
+	return nil
+}
+
+// Store returns the server's store, for tests that look underneath.
+func (s *Server) Store() store.Store { return s.store }
+
+// Addr returns the address the server listens on.
+func (s *Server) Addr() string { return s.lis.Addr().String() }
+
+// Serve runs until ctx ends, then drains: it stops taking RPCs, lets those
+// in flight finish (up to the drain timeout), stops the workers, which
+// give their leases back, and closes the store.
+func (s *Server) Serve(ctx context.Context) error {
+	engineCtx, stopEngine := context.WithCancel(context.WithoutCancel(ctx))
+	engineDone := make(chan struct{})
+	go func() {
+		defer close(engineDone)
+		s.engine.Run(engineCtx)
+	}()
+	serveErr := make(chan error, 1)
+	go func() { serveErr <- s.grpc.Serve(s.lis) }()
+	s.health.SetServingStatus("", healthpb.HealthCheckResponse_SERVING)
+	s.log.Info("runsvc serving", "listen", s.Addr(), "worker", s.cfg.WorkerID)
+
+	var err error
+	select {
+	case <-ctx.Done():
+	case err = <-serveErr:
+	}
+	s.log.Info("draining")
+	s.health.Shutdown()
+	stopped := make(chan struct{})
+	go func() {
+		s.grpc.GracefulStop()
+		close(stopped)
+	}()
+	select {
+	case <-stopped:
+	case <-time.After(s.cfg.DrainTimeout):
+		s.log.Warn("drain timed out; closing the remaining calls")
+		s.grpc.Stop()
+	}
+	stopEngine()
+	<-engineDone
+	if cerr := s.store.Close(); cerr != nil {
+		err = errors.Join(err, cerr)
+	}
+	s.log.Info("stopped")
+	if errors.Is(err, grpc.ErrServerStopped) {
+		return nil
+	}
+	return err
+}

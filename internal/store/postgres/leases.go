@@ -1,0 +1,85 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/runsvc/runsvc/internal/errs"
+	"github.com/runsvc/runsvc/internal/store"
+)
+
+// claims pick the Run a worker takes, in order: runnable ones first, the
+// longest waiting first, then idle ones past their wake time. SKIP LOCKED
+// makes concurrent claimers (and appenders) pass each other's rows, and
+// the row lock held until the UPDATE commits means no Run is leased twice.
+var claims = []string{
+	`UPDATE runs SET lease_owner = $1, lease_token = lease_token + 1, lease_expires = $2
+	WHERE (tenant, run_id) = (SELECT tenant, run_id FROM runs WHERE runnable AND lease_expires <= $3
+		ORDER BY update_time LIMIT 1 FOR UPDATE SKIP LOCKED)
+	RETURNING tenant, run_id, lease_token`,
+	`UPDATE runs SET lease_owner = $1, lease_token = lease_token + 1, lease_expires = $2
+	WHERE (tenant, run_id) = (SELECT tenant, run_id FROM runs WHERE wake_at > 0 AND wake_at <= $3 AND lease_expires <= $3
+		ORDER BY wake_at LIMIT 1 FOR UPDATE SKIP LOCKED)
+	RETURNING tenant, run_id, lease_token`,
+}
+
+// Claim leases one Run that needs a worker (runnable, or idle past its
+// wake time) and whose lease is free or expired, or returns nil. A Run is
+// never leased to two owners at once.
+func (db *DB) Claim(ctx context.Context, owner string, now time.Time, ttl time.Duration) (*store.Lease, error) {
+	l := &store.Lease{Owner: owner, Expires: now.Add(ttl)}
+	for _, claim := range claims {
+		err := db.pool.QueryRow(ctx, claim, owner, nanos(l.Expires), nanos(now)).Scan(&l.Tenant, &l.RunID, &l.Token)
+		if errors.Is(err, pgx.ErrNoRows) {
+			continue
+		}
+		if err != nil {
+			return nil, unavailable(ctx, "claim", err)
+		}
+		return l, nil
+	}
+	return nil, nil
+}
+
+// Renew extends a lease that is still held, or returns *errs.LeaseLost.
+func (db *DB) Renew(ctx context.Context, l *store.Lease, now time.Time, ttl time.Duration) error {
+	expires := now.Add(ttl)
+	tag, err := db.pool.Exec(ctx, `UPDATE runs SET lease_expires = $1 WHERE tenant = $2 AND run_id = $3 AND lease_owner = $4 AND lease_token = $5`,
+		nanos(expires), l.Tenant, l.RunID, l.Owner, l.Token)
+	if err != nil {
+		return unavailable(ctx, "renew lease", err)
+	}
+	if tag.RowsAffected() == 0 {
+		return &errs.LeaseLost{RunID: l.RunID, WorkerID: l.Owner}
+	}
+	l.Expires = expires
+	return nil
+}
+
+// Release gives a lease up and signals that the Run may need a worker;
+// releasing a lost lease does nothing.
+func (db *DB) Release(ctx context.Context, l *store.Lease) error {
+	return db.inTx(ctx, "release lease", func(tx pgx.Tx) error {
+		tag, err := tx.Exec(ctx, `UPDATE runs SET lease_owner = '', lease_expires = 0 WHERE tenant = $1 AND run_id = $2 AND lease_owner = $3 AND lease_token = $4`,
+			l.Tenant, l.RunID, l.Owner, l.Token)
+		if err != nil || tag.RowsAffected() == 0 {
+			return err
+		}
+		return notifyTopics(ctx, tx, store.TopicRunnable)
+	})
+}
+
+// NextWake returns the earliest wake time of an idle Run, of any tenant.
+func (db *DB) NextWake(ctx context.Context) (time.Time, bool, error) {
+	var at *int64
+	if err := db.pool.QueryRow(ctx, `SELECT MIN(GREATEST(wake_at, lease_expires)) FROM runs WHERE wake_at > 0`).Scan(&at); err != nil {
+		return time.Time{}, false, unavailable(ctx, "next wake", err)
+	}
+	if at == nil {
+		return time.Time{}, false, nil
+	}
+	return fromNanos(*at), true, nil
+}

@@ -1,0 +1,273 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/runsvc/runsvc/internal/errs"
+	"github.com/runsvc/runsvc/internal/store"
+	"github.com/runsvc/runsvc/internal/store/pagetoken"
+)
+
+const runColumns = `tenant, run_id, spec, version, request_id, request_hash, parent_run_id, root_run_id, delegation_id,
+	state, runnable, wake_at, summary, last_seq, create_time, update_time, lease_owner, lease_expires`
+
+func scanRun(row pgx.Row) (store.Run, error) {
+	var r store.Run
+	var wake, created, updated, expires int64
+	err := row.Scan(&r.Tenant, &r.RunID, &r.Spec, &r.Version, &r.RequestID, &r.RequestHash, &r.ParentRunID, &r.RootRunID, &r.DelegationID,
+		&r.Index.State, &r.Index.Runnable, &wake, &r.Index.Summary, &r.LastSeq, &created, &updated, &r.LeaseOwner, &expires)
+	if err != nil {
+		return store.Run{}, err
+	}
+	r.Index.WakeAt, r.CreateTime, r.UpdateTime, r.LeaseExpires = fromNanos(wake), fromNanos(created), fromNanos(updated), fromNanos(expires)
+	return r, nil
+}
+
+// runTopics are the topics a write to a Run signals.
+func runTopics(tenant, runID string, runnable bool) []string {
+	topics := []string{store.RunTopic(tenant, runID)}
+	if runnable {
+		topics = append(topics, store.TopicRunnable)
+	}
+	return topics
+}
+
+// CreateRun creates a Run with its first Records. When the Run's request
+// id was used before, nothing is created and the existing Run is returned
+// with created false, also when two creations race.
+func (db *DB) CreateRun(ctx context.Context, nr store.NewRun) (store.Run, bool, error) {
+	r := nr.Run
+	var existing store.Run
+	created := false
+	err := db.inTx(ctx, "create run", func(tx pgx.Tx) error {
+		tag, err := tx.Exec(ctx, `INSERT INTO runs (tenant, run_id, spec, version, request_id, request_hash, parent_run_id, root_run_id, delegation_id,
+			state, runnable, wake_at, summary, last_seq, create_time, update_time)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $15)
+			ON CONFLICT DO NOTHING`,
+			r.Tenant, r.RunID, r.Spec, r.Version, r.RequestID, r.RequestHash, r.ParentRunID, r.RootRunID, r.DelegationID,
+			r.Index.State, r.Index.Runnable, nanos(r.Index.WakeAt), r.Index.Summary, int64(len(nr.Records)), nanos(r.CreateTime))
+		if err != nil {
+			return err
+		}
+		if tag.RowsAffected() == 0 {
+			// A conflict: the request id's Run (committed before this
+			// statement waited on it, so visible now), or a run id taken.
+			if r.RequestID != "" {
+				existing, err = scanRun(tx.QueryRow(ctx, `SELECT `+runColumns+` FROM runs WHERE tenant = $1 AND request_id = $2`, r.Tenant, r.RequestID))
+				if !errors.Is(err, pgx.ErrNoRows) {
+					return err
+				}
+			}
+			return fmt.Errorf("run %s already exists", r.RunID)
+		}
+		if err := insertRecords(ctx, tx, r.Tenant, r.RunID, nr.Records); err != nil {
+			return err
+		}
+		created = true
+		return notifyTopics(ctx, tx, runTopics(r.Tenant, r.RunID, r.Index.Runnable)...)
+	})
+	if err != nil {
+		return store.Run{}, false, err
+	}
+	if !created {
+		return existing, false, nil
+	}
+	r.LastSeq = int64(len(nr.Records))
+	r.UpdateTime = r.CreateTime
+	return r, true, nil
+}
+
+// insertRecords inserts Records in one statement; a seq already taken is
+// *errs.SeqConflict.
+func insertRecords(ctx context.Context, tx pgx.Tx, tenant, runID string, recs []store.Record) error {
+	if len(recs) == 0 {
+		return nil
+	}
+	seqs := make([]int64, len(recs))
+	times := make([]int64, len(recs))
+	attempts := make([]int32, len(recs))
+	kinds := make([]string, len(recs))
+	bodies := make([][]byte, len(recs))
+	for i, rec := range recs {
+		seqs[i], times[i], attempts[i], kinds[i], bodies[i] = rec.Seq, nanos(rec.Time), int32(rec.Attempt), rec.Kind, bytesOrEmpty(rec.Body)
+	}
+	_, err := tx.Exec(ctx, `INSERT INTO records (tenant, run_id, seq, time, attempt, kind, body)
+		SELECT $1, $2, r.* FROM unnest($3::bigint[], $4::bigint[], $5::integer[], $6::text[], $7::bytea[]) AS r`,
+		tenant, runID, seqs, times, attempts, kinds, bodies)
+	if isUniqueViolation(err) {
+		return &errs.SeqConflict{RunID: runID, Seq: recs[0].Seq}
+	}
+	return err
+}
+
+// Append adds Records if the first one's seq follows the log's last, else
+// *errs.SeqConflict. With a lease, *errs.LeaseLost when the lease is no
+// longer held. *errs.RunNotFound for an unknown Run. Both conditions are
+// checked under the Run's row lock, in the transaction that writes.
+func (db *DB) Append(ctx context.Context, a store.Append) error {
+	if len(a.Records) == 0 {
+		return nil
+	}
+	if err := store.CheckConsecutive(a.Records); err != nil {
+		return err
+	}
+	return db.inTx(ctx, "append", func(tx pgx.Tx) error {
+		var last, token int64
+		var owner string
+		err := tx.QueryRow(ctx, `SELECT last_seq, lease_owner, lease_token FROM runs WHERE tenant = $1 AND run_id = $2 FOR UPDATE`,
+			a.Tenant, a.RunID).Scan(&last, &owner, &token)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return &errs.RunNotFound{RunID: a.RunID}
+		}
+		if err != nil {
+			return err
+		}
+		if a.Lease != nil && (owner != a.Lease.Owner || token != a.Lease.Token) {
+			return &errs.LeaseLost{RunID: a.RunID, WorkerID: a.Lease.Owner}
+		}
+		if first := a.Records[0].Seq; first != last+1 {
+			return &errs.SeqConflict{RunID: a.RunID, Seq: first}
+		}
+		if err := insertRecords(ctx, tx, a.Tenant, a.RunID, a.Records); err != nil {
+			return err
+		}
+		end := a.Records[len(a.Records)-1]
+		release := ""
+		if a.Release {
+			release = `, lease_owner = '', lease_expires = 0`
+		}
+		_, err = tx.Exec(ctx, `UPDATE runs SET last_seq = $3, state = $4, runnable = $5, wake_at = $6, summary = $7, update_time = $8`+release+`
+			WHERE tenant = $1 AND run_id = $2`,
+			a.Tenant, a.RunID, end.Seq, a.Index.State, a.Index.Runnable, nanos(a.Index.WakeAt), a.Index.Summary, nanos(end.Time))
+		if err != nil {
+			return err
+		}
+		return notifyTopics(ctx, tx, runTopics(a.Tenant, a.RunID, a.Index.Runnable)...)
+	})
+}
+
+// ReadLog returns up to limit Records from seq from (limit <= 0: all);
+// *errs.RunNotFound for an unknown Run read from its start.
+func (db *DB) ReadLog(ctx context.Context, tenant, runID string, from int64, limit int) ([]store.Record, error) {
+	query := `SELECT seq, time, attempt, kind, body FROM records WHERE tenant = $1 AND run_id = $2 AND seq >= $3 ORDER BY seq`
+	args := []any{tenant, runID, from}
+	if limit > 0 {
+		query += ` LIMIT $4`
+		args = append(args, limit)
+	}
+	rows, err := db.pool.Query(ctx, query, args...)
+	if err != nil {
+		return nil, unavailable(ctx, "read log", err)
+	}
+	defer rows.Close()
+	var out []store.Record
+	for rows.Next() {
+		var r store.Record
+		var t int64
+		var attempt int32
+		if err := rows.Scan(&r.Seq, &t, &attempt, &r.Kind, &r.Body); err != nil {
+			return nil, unavailable(ctx, "read log", err)
+		}
+		r.Time, r.Attempt = fromNanos(t), int(attempt)
+		out = append(out, r)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, unavailable(ctx, "read log", err)
+	}
+	if len(out) == 0 && from <= 1 {
+		if _, err := db.GetRun(ctx, tenant, runID); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// GetRun returns a Run or *errs.RunNotFound.
+func (db *DB) GetRun(ctx context.Context, tenant, runID string) (store.Run, error) {
+	r, err := scanRun(db.pool.QueryRow(ctx, `SELECT `+runColumns+` FROM runs WHERE tenant = $1 AND run_id = $2`, tenant, runID))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return store.Run{}, &errs.RunNotFound{RunID: runID}
+	}
+	if err != nil {
+		return store.Run{}, unavailable(ctx, "get run", err)
+	}
+	return r, nil
+}
+
+// GetRunByDelegation returns the child Run of a delegation or
+// *errs.DelegationNotFound.
+func (db *DB) GetRunByDelegation(ctx context.Context, tenant, delegationID string) (store.Run, error) {
+	if delegationID == "" {
+		return store.Run{}, &errs.DelegationNotFound{DelegationID: delegationID}
+	}
+	r, err := scanRun(db.pool.QueryRow(ctx, `SELECT `+runColumns+` FROM runs WHERE tenant = $1 AND delegation_id = $2`, tenant, delegationID))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return store.Run{}, &errs.DelegationNotFound{DelegationID: delegationID}
+	}
+	if err != nil {
+		return store.Run{}, unavailable(ctx, "get delegation", err)
+	}
+	return r, nil
+}
+
+// ListRuns lists Runs newest first. A page token that this store did not
+// issue is *errs.InvalidRequest.
+func (db *DB) ListRuns(ctx context.Context, tenant string, q store.RunQuery) ([]store.Run, string, error) {
+	size := pagetoken.Size(q.PageSize)
+	var after struct {
+		Created int64  `json:"c"`
+		RunID   string `json:"r"`
+	}
+	if err := pagetoken.Decode(q.PageToken, &after); err != nil {
+		return nil, "", err
+	}
+	var where []string
+	var args []any
+	arg := func(v any) string {
+		args = append(args, v)
+		return fmt.Sprintf("$%d", len(args))
+	}
+	where = append(where, "tenant = "+arg(tenant))
+	if len(q.States) > 0 {
+		where = append(where, "state = ANY("+arg(q.States)+")")
+	}
+	if q.Spec != "" {
+		where = append(where, "spec = "+arg(q.Spec))
+	}
+	if q.ParentRunID != "" {
+		where = append(where, "parent_run_id = "+arg(q.ParentRunID))
+	}
+	if q.PageToken != "" {
+		where = append(where, "(create_time, run_id) < ("+arg(after.Created)+", "+arg(after.RunID)+")")
+	}
+	query := `SELECT ` + runColumns + ` FROM runs WHERE ` + strings.Join(where, " AND ") +
+		` ORDER BY create_time DESC, run_id DESC LIMIT ` + arg(size+1)
+	rows, err := db.pool.Query(ctx, query, args...)
+	if err != nil {
+		return nil, "", unavailable(ctx, "list runs", err)
+	}
+	defer rows.Close()
+	var out []store.Run
+	for rows.Next() {
+		r, err := scanRun(rows)
+		if err != nil {
+			return nil, "", unavailable(ctx, "list runs", err)
+		}
+		out = append(out, r)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, "", unavailable(ctx, "list runs", err)
+	}
+	next := ""
+	if len(out) > size {
+		out = out[:size]
+		after.Created, after.RunID = nanos(out[size-1].CreateTime), out[size-1].RunID
+		next = pagetoken.Encode(after)
+	}
+	return out, next, nil
+}

@@ -1,6 +1,7 @@
 package testserver
 
 import (
+	"context"
 	"testing"
 	"time"
 
@@ -78,4 +79,29 @@ func (s *Server) Records(t testing.TB, runID string) []*runsvcv1.Record {
 		}
 		out = append(out, resp.GetRecord())
 	}
+}
+
+// RecordsSoFar returns a Run's log up to its current last record, without
+// waiting for it to settle.
+func (s *Server) RecordsSoFar(t testing.TB, runID string) []*runsvcv1.Record {
+	t.Helper()
+	ctx, cancel := context.WithCancel(Context(t))
+	defer cancel()
+	got, err := s.Runs.GetRun(ctx, &runsvcv1.GetRunRequest{RunId: runID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stream, err := s.Runs.WatchRun(ctx, &runsvcv1.WatchRunRequest{RunId: runID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []*runsvcv1.Record
+	for int64(len(out)) < got.GetRun().GetLastSeq() {
+		resp, err := stream.Recv()
+		if err != nil {
+			break
+		}
+		out = append(out, resp.GetRecord())
+	}
+	return out
 }

@@ -15,6 +15,7 @@ import (
 
 	runsvcv1 "github.com/runsvc/runsvc/gen/runsvc/v1"
 	"github.com/runsvc/runsvc/internal/server"
+	"github.com/runsvc/runsvc/internal/store"
 )
 
 // Server is a running runsvc and clients of it.
@@ -29,7 +30,9 @@ type Server struct {
 	Bus        runsvcv1.BusServiceClient
 	// Log receives the server's log lines.
 	Log *Buffer
-	cfg server.Config
+	// Store is the server's store, for looking underneath.
+	Store store.Store
+	cfg   server.Config
 }
 
 // Option changes the configuration before the server starts.
@@ -55,7 +58,7 @@ func Start(t testing.TB, opts ...Option) *Server {
 	}
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ctx) }()
-	s := &Server{Addr: srv.Addr(), Log: buf, cfg: cfg}
+	s := &Server{Addr: srv.Addr(), Log: buf, Store: srv.Store(), cfg: cfg}
 	s.Conn = Dial(t, s.Addr)
 	s.Specs = runsvcv1.NewSpecServiceClient(s.Conn)
 	s.Runs = runsvcv1.NewRunServiceClient(s.Conn)

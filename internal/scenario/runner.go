@@ -242,3 +242,10 @@ func Substitute(s string, vars map[string]string) string {
 		return m
 	})
 }
+
+// Call invokes one runsvc.v1 method ("Service/Method") with a protojson
+// request and returns the response as generic JSON.
+func (r *Runner) Call(ctx context.Context, method, request string) (map[string]any, error) {
+	resp, _, err := r.call(ctx, method, request)
+	return resp, err
+}

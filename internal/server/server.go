@@ -38,6 +38,7 @@ import (
 	"github.com/runsvc/runsvc/internal/store/sqlite"
 	"github.com/runsvc/runsvc/internal/tool"
 	"github.com/runsvc/runsvc/internal/tool/httptool"
+	"github.com/runsvc/runsvc/internal/tool/mcptool"
 	"github.com/runsvc/runsvc/internal/toolworkers"
 )
 
@@ -81,6 +82,7 @@ type Server struct {
 	grpc   *grpc.Server
 	health *health.Server
 	engine *engine.Engine
+	mcp    *mcptool.Executor
 	lis    net.Listener
 }
 
@@ -150,6 +152,7 @@ func (s *Server) assemble() error {
 	mem := memory.New(s.store, cfg.Clock)
 	messages := bus.New(s.store, reg, cfg.Clock)
 	hub := toolworkers.New()
+	s.mcp = mcptool.New(mcptool.Options{ClientName: "runsvc"})
 	s.engine = engine.New(engine.Deps{
 		Store: s.store, Runs: manager, Specs: reg,
 		Models: model.Providers{
@@ -159,6 +162,7 @@ func (s *Server) assemble() error {
 		Tools: map[spec.Kind]tool.Executor{
 			spec.KindWorker: hub,
 			spec.KindHTTP:   httptool.New(nil),
+			spec.KindMCP:    s.mcp,
 		},
 		Workers: hub, Memory: mem, Bus: messages, Secrets: secrets, Policy: pol, Clock: cfg.Clock, Log: s.log,
 	}, cfg.Engine)
@@ -223,6 +227,7 @@ func (s *Server) Serve(ctx context.Context) error {
 	}
 	stopEngine()
 	<-engineDone
+	s.mcp.Close()
 	if cerr := s.store.Close(); cerr != nil {
 		err = errors.Join(err, cerr)
 	}

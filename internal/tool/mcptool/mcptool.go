@@ -1,0 +1,151 @@
+// Package mcptool executes MCP tools: runsvc calls a tool on an MCP server
+// over the streamable HTTP transport, through the official MCP Go SDK.
+//
+// The Executor keeps one MCP session per (server URL, credential), shared
+// by every call and goroutine, and establishes a new one when it breaks. A
+// call the server never received because its session was gone is sent
+// again once on a fresh session; anything else is reported, classified,
+// for the engine to retry or to show the model.
+package mcptool
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/runsvc/runsvc/internal/errs"
+	"github.com/runsvc/runsvc/internal/tool"
+)
+
+// Options configure an Executor. The zero value works.
+type Options struct {
+	// HTTPClient carries the MCP traffic; nil means a client on
+	// http.DefaultTransport. Its Timeout, if set, bounds each HTTP
+	// exchange, including the whole streamed answer to a tool call, so
+	// leave it zero and let the call's context bound tool calls.
+	HTTPClient *http.Client
+	// ClientName and ClientVersion identify runsvc to servers in the MCP
+	// handshake; empty means "runsvc" and "dev".
+	ClientName    string
+	ClientVersion string
+}
+
+// Executor calls tools on MCP servers. It is safe for concurrent use;
+// Close it to end its sessions.
+type Executor struct {
+	client *mcp.Client
+	http   *http.Client
+
+	mu       sync.Mutex
+	sessions map[key]*slot
+	closed   bool
+	closing  sync.WaitGroup
+}
+
+var _ tool.Executor = (*Executor)(nil)
+
+// New returns an Executor. It connects to nothing until the first call.
+func New(opts Options) *Executor {
+	hc := opts.HTTPClient
+	if hc == nil {
+		hc = &http.Client{Transport: http.DefaultTransport}
+	}
+	name, version := opts.ClientName, opts.ClientVersion
+	if name == "" {
+		name = "runsvc"
+	}
+	if version == "" {
+		version = "dev"
+	}
+	return &Executor{
+		client:   mcp.NewClient(&mcp.Implementation{Name: name, Version: version}, nil),
+		http:     hc,
+		sessions: make(map[key]*slot),
+	}
+}
+
+// Execute calls the tool c.Tool.MCP.RemoteName (c.Name when empty) on the
+// server at c.Tool.MCP.URL with c.Arguments, a JSON object, sending
+// c.Credential, when set, as a bearer token.
+//
+// The output is the result's structured content when it has some, else
+// the text of its text parts joined by newlines as a JSON string, else its
+// content list. A result marked isError is *errs.ToolFailed carrying the
+// tool's text (not retryable: the tool ran and said no). A failed exchange
+// is *errs.MCPFailed, retryable when another try may succeed (connection
+// failures, a lost session, timeouts, HTTP 429 and 5xx) and not otherwise
+// (protocol errors, an unknown tool, invalid arguments, other HTTP 4xx).
+// When ctx ends first, the error is ctx.Err(). No message carries the
+// credential.
+func (x *Executor) Execute(ctx context.Context, c tool.Call) (json.RawMessage, error) {
+	if c.Tool.MCP == nil || !usableURL(c.Tool.MCP.URL) {
+		return nil, &errs.ConfigurationInvalid{Subject: "tool " + c.Name, Description: "an MCP tool needs an http or https mcp.url"}
+	}
+	name := c.Tool.MCP.RemoteName
+	if name == "" {
+		name = c.Name
+	}
+	args, ok := arguments(c.Arguments)
+	if !ok {
+		return nil, &errs.MCPFailed{Server: c.Tool.MCP.URL, Tool: c.Name, Message: "the arguments are not a JSON object"}
+	}
+	k := key{url: c.Tool.MCP.URL, credential: c.Credential}
+	for attempt := 0; ; attempt++ {
+		connecting := new(probe)
+		cs, err := x.session(ctx, k, connecting)
+		if err != nil {
+			return nil, report(ctx, c, judge(err, connecting))
+		}
+		calling := new(probe)
+		res, err := cs.CallTool(withProbe(ctx, calling), &mcp.CallToolParams{Name: name, Arguments: args})
+		if err == nil {
+			return output(c, res)
+		}
+		v := judge(err, calling)
+		if ctx.Err() == nil && v.drop {
+			x.drop(k, cs)
+		}
+		if ctx.Err() == nil && v.resend && attempt == 0 {
+			continue
+		}
+		return nil, report(ctx, c, v)
+	}
+}
+
+// Close ends every session, after the calls in flight on it return, and
+// waits for them to end. Calls made after Close fail with a retryable
+// *errs.MCPFailed.
+func (x *Executor) Close() {
+	x.mu.Lock()
+	x.closed = true
+	for _, s := range x.sessions {
+		if cs := s.cs; cs != nil {
+			s.cs = nil
+			x.closing.Go(func() { _ = cs.Close() })
+		}
+	}
+	x.mu.Unlock()
+	x.closing.Wait()
+}
+
+// arguments checks that raw is a JSON object; empty and null mean {}.
+func arguments(raw json.RawMessage) (json.RawMessage, bool) {
+	trimmed := bytes.TrimSpace(raw)
+	if len(trimmed) == 0 || string(trimmed) == "null" {
+		return json.RawMessage(`{}`), true
+	}
+	if trimmed[0] != '{' || !json.Valid(trimmed) {
+		return nil, false
+	}
+	return json.RawMessage(trimmed), true
+}
+
+func usableURL(raw string) bool {
+	u, err := url.Parse(raw)
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
+}

@@ -1,0 +1,193 @@
+package mcptool_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/runsvc/runsvc/internal/errs"
+	"github.com/runsvc/runsvc/internal/spec"
+	"github.com/runsvc/runsvc/internal/tool"
+	"github.com/runsvc/runsvc/internal/tool/mcptool"
+)
+
+// modes are the two ways a server may serve: statelessly (the protocol
+// from 2026-07-28 on) or with session ids (the 2025-11-25 handshake).
+var modes = []struct {
+	name      string
+	stateless bool
+}{
+	{"stateless", true},
+	{"sessions", false},
+}
+
+func newExecutor(t *testing.T) *mcptool.Executor {
+	x := mcptool.New(mcptool.Options{ClientName: "runsvc-test", ClientVersion: "v0"})
+	t.Cleanup(x.Close)
+	return x
+}
+
+func mcpCall(url, name, args string) tool.Call {
+	return tool.Call{
+		RunID: "run-1", CallID: "call-1", Name: name, Arguments: json.RawMessage(args),
+		Tool: spec.Tool{Name: name, Kind: spec.KindMCP, MCP: &spec.MCPTool{URL: url}},
+	}
+}
+
+func testContext(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+func TestExecuteResults(t *testing.T) {
+	for _, m := range modes {
+		srv := startServer(t, m.stateless)
+		x := newExecutor(t)
+		tests := []struct {
+			name   string
+			call   tool.Call
+			remote string
+			want   string
+		}{
+			{name: "text", call: mcpCall(srv.url(), "echo", `{"text":"hello"}`), want: `"hello"`},
+			{name: "text parts joined", call: mcpCall(srv.url(), "lines", `{}`), want: `"one\ntwo"`},
+			{name: "structured content", call: mcpCall(srv.url(), "sum", `{"a":2,"b":3}`), want: `{"sum":5}`},
+			{name: "content without text", call: mcpCall(srv.url(), "pixel", ``), want: `[{"type":"image","mimeType":"image/png","data":"AQ=="}]`},
+			{name: "remote name", call: mcpCall(srv.url(), "say", `{"text":"hi"}`), remote: "echo", want: `"hi"`},
+			{name: "null arguments", call: mcpCall(srv.url(), "echo", `null`), want: `""`},
+			{name: "no arguments", call: mcpCall(srv.url(), "lines", ``), want: `"one\ntwo"`},
+		}
+		for _, tt := range tests {
+			t.Run(m.name+"/"+tt.name, func(t *testing.T) {
+				tt.call.Tool.MCP.RemoteName = tt.remote
+				out, err := x.Execute(testContext(t), tt.call)
+				if err != nil {
+					t.Fatalf("Execute: %v", err)
+				}
+				if string(out) != tt.want {
+					t.Errorf("output = %s, want %s", out, tt.want)
+				}
+			})
+		}
+	}
+}
+
+func TestExecuteFailures(t *testing.T) {
+	for _, m := range modes {
+		t.Run(m.name, func(t *testing.T) { testFailures(t, m.stateless) })
+	}
+}
+
+func testFailures(t *testing.T, stateless bool) {
+	srv := startServer(t, stateless)
+	base := strings.TrimSuffix(srv.url(), "/mcp")
+	x := newExecutor(t)
+	tests := []struct {
+		name       string
+		call       tool.Call
+		tool       bool // *errs.ToolFailed rather than *errs.MCPFailed
+		retryable  bool
+		retryAfter time.Duration
+		message    string
+	}{
+		{name: "isError", call: mcpCall(srv.url(), "fail", `{}`), tool: true, message: "disk full"},
+		{name: "arguments the tool refuses", call: mcpCall(srv.url(), "sum", `{"a":"x"}`), tool: true, message: "validating"},
+		{name: "unknown tool", call: mcpCall(srv.url(), "nope", `{}`), message: "unknown tool"},
+		{name: "arguments not an object", call: mcpCall(srv.url(), "echo", `["hello"]`), message: "not a JSON object"},
+		{name: "HTTP 503", call: mcpCall(base+"/unavailable", "echo", `{}`), retryable: true, retryAfter: 7 * time.Second, message: "503"},
+		{name: "HTTP 403", call: mcpCall(base+"/forbidden", "echo", `{}`), message: "403"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := x.Execute(testContext(t), tt.call)
+			var msg string
+			if tt.tool {
+				var tf *errs.ToolFailed
+				if !errors.As(err, &tf) {
+					t.Fatalf("error = %#v, want *errs.ToolFailed", err)
+				}
+				if tf.Tool != tt.call.Name {
+					t.Errorf("Tool = %q, want %q", tf.Tool, tt.call.Name)
+				}
+				msg = tf.Message
+			} else {
+				var mf *errs.MCPFailed
+				if !errors.As(err, &mf) {
+					t.Fatalf("error = %#v, want *errs.MCPFailed", err)
+				}
+				if mf.Server != tt.call.Tool.MCP.URL || mf.Tool != tt.call.Name {
+					t.Errorf("Server, Tool = %q, %q, want %q, %q", mf.Server, mf.Tool, tt.call.Tool.MCP.URL, tt.call.Name)
+				}
+				msg = mf.Message
+			}
+			if !strings.Contains(msg, tt.message) {
+				t.Errorf("message = %q, want it to mention %q", msg, tt.message)
+			}
+			delay, retryable := errs.IsRetryable(err)
+			if retryable != tt.retryable || delay != tt.retryAfter {
+				t.Errorf("IsRetryable = %v, %v, want %v, %v", delay, retryable, tt.retryAfter, tt.retryable)
+			}
+		})
+	}
+}
+
+func TestMissingServer(t *testing.T) {
+	x := newExecutor(t)
+	c := mcpCall("", "echo", `{}`)
+	c.Tool.MCP = nil
+	_, err := x.Execute(testContext(t), c)
+	var ci *errs.ConfigurationInvalid
+	if !errors.As(err, &ci) {
+		t.Fatalf("error = %#v, want *errs.ConfigurationInvalid", err)
+	}
+}
+
+func TestBearerToken(t *testing.T) {
+	const secret = "s3cret-t0ken"
+	tests := []struct {
+		name       string
+		credential string
+		want       string
+	}{
+		{name: "sent with a credential", credential: secret, want: "Bearer " + secret},
+		{name: "absent without one", credential: "", want: ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := startServer(t, false)
+			x := newExecutor(t)
+			c := mcpCall(srv.url(), "echo", `{"text":"hi"}`)
+			c.Credential = tt.credential
+			if _, err := x.Execute(testContext(t), c); err != nil {
+				t.Fatalf("Execute: %v", err)
+			}
+			auth, _ := srv.seen()
+			if len(auth) == 0 {
+				t.Fatal("the server saw no request")
+			}
+			for i, got := range auth {
+				if got != tt.want {
+					t.Errorf("request %d: Authorization = %q, want %q", i, got, tt.want)
+				}
+			}
+		})
+	}
+	t.Run("redacted when echoed", func(t *testing.T) {
+		srv := startServer(t, false)
+		x := newExecutor(t)
+		c := mcpCall(srv.url(), "leak", `{}`)
+		c.Credential = secret
+		_, err := x.Execute(testContext(t), c)
+		var tf *errs.ToolFailed
+		if !errors.As(err, &tf) {
+			t.Fatalf("error = %#v, want *errs.ToolFailed", err)
+		}
+		if strings.Contains(err.Error(), secret) || !strings.Contains(tf.Message, "[redacted]") {
+			t.Errorf("message = %q, want the credential redacted", tf.Message)
+		}
+	})
+}

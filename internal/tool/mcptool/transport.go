@@ -1,0 +1,140 @@
+package mcptool
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// probe records what the HTTP exchanges of one call (or one handshake)
+// met, which the SDK's errors only tell as text: status codes, Retry-After
+// and transport failures.
+type probe struct {
+	mu         sync.Mutex
+	status     int
+	retryAfter time.Duration
+	netErr     error
+	delivered  bool
+}
+
+// seen is what a probe recorded.
+type seen struct {
+	status     int
+	retryAfter time.Duration
+	netErr     error
+	// delivered: the server accepted a request of the call (a POST
+	// answered 2xx), so it may have run the tool.
+	delivered bool
+}
+
+func (p *probe) response(req *http.Request, resp *http.Response) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.status = resp.StatusCode
+	p.retryAfter = retryAfter(resp.Header)
+	if req.Method == http.MethodPost && resp.StatusCode/100 == 2 {
+		p.delivered = true
+	}
+}
+
+func (p *probe) failure(err error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.netErr = err
+}
+
+func (p *probe) seen() seen {
+	if p == nil {
+		return seen{}
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return seen{status: p.status, retryAfter: p.retryAfter, netErr: p.netErr, delivered: p.delivered}
+}
+
+type probeKey struct{}
+
+// withProbe makes the HTTP exchanges made under ctx report to p. The SDK
+// sends a call's requests under the call's context, so values reach the
+// round tripper.
+func withProbe(ctx context.Context, p *probe) context.Context {
+	return context.WithValue(ctx, probeKey{}, p)
+}
+
+// roundTripper adds the session's bearer token to requests for the
+// server's own origin (never to a redirect elsewhere) and reports to the
+// probe in the request's context.
+type roundTripper struct {
+	base       http.RoundTripper
+	origin     string
+	credential string
+}
+
+func newRoundTripper(base http.RoundTripper, k key) *roundTripper {
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	return &roundTripper{base: base, origin: origin(k.url), credential: k.credential}
+}
+
+func (t *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
+	if t.credential != "" && origin(req.URL.String()) == t.origin {
+		req = req.Clone(req.Context())
+		req.Header.Set("Authorization", "Bearer "+t.credential)
+	}
+	p, _ := req.Context().Value(probeKey{}).(*probe)
+	resp, err := t.base.RoundTrip(req)
+	if p == nil {
+		return resp, err
+	}
+	if err != nil {
+		p.failure(err)
+		return resp, err
+	}
+	p.response(req, resp)
+	resp.Body = &watchedBody{ReadCloser: resp.Body, p: p}
+	return resp, nil
+}
+
+// watchedBody reports a response body broken off mid-way, such as a
+// server dying during a streamed answer.
+type watchedBody struct {
+	io.ReadCloser
+	p *probe
+}
+
+func (b *watchedBody) Read(q []byte) (int, error) {
+	n, err := b.ReadCloser.Read(q)
+	if err != nil && !errors.Is(err, io.EOF) {
+		b.p.failure(err)
+	}
+	return n, err
+}
+
+func origin(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return ""
+	}
+	return strings.ToLower(u.Scheme) + "://" + strings.ToLower(u.Host)
+}
+
+func retryAfter(h http.Header) time.Duration {
+	v := strings.TrimSpace(h.Get("Retry-After"))
+	if v == "" {
+		return 0
+	}
+	if secs, err := strconv.ParseFloat(v, 64); err == nil && secs >= 0 {
+		return time.Duration(secs * float64(time.Second))
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		return max(time.Until(t), 0)
+	}
+	return 0
+}

@@ -1,0 +1,267 @@
+from google.protobuf import duration_pb2 as _duration_pb2
+from google.protobuf import struct_pb2 as _struct_pb2
+from google.protobuf import timestamp_pb2 as _timestamp_pb2
+from google.rpc import status_pb2 as _status_pb2
+from runsvc.v1 import record_pb2 as _record_pb2
+from google.protobuf.internal import containers as _containers
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from typing import ClassVar as _ClassVar, Iterable as _Iterable, Mapping as _Mapping, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class GetReportRequest(_message.Message):
+    __slots__ = ["child_depth", "run_id"]
+    CHILD_DEPTH_FIELD_NUMBER: _ClassVar[int]
+    RUN_ID_FIELD_NUMBER: _ClassVar[int]
+    child_depth: int
+    run_id: str
+    def __init__(self, run_id: _Optional[str] = ..., child_depth: _Optional[int] = ...) -> None: ...
+
+class GetReportResponse(_message.Message):
+    __slots__ = ["report"]
+    REPORT_FIELD_NUMBER: _ClassVar[int]
+    report: Report
+    def __init__(self, report: _Optional[_Union[Report, _Mapping]] = ...) -> None: ...
+
+class GetRunRequest(_message.Message):
+    __slots__ = ["run_id"]
+    RUN_ID_FIELD_NUMBER: _ClassVar[int]
+    run_id: str
+    def __init__(self, run_id: _Optional[str] = ...) -> None: ...
+
+class GetRunResponse(_message.Message):
+    __slots__ = ["run"]
+    RUN_FIELD_NUMBER: _ClassVar[int]
+    run: Run
+    def __init__(self, run: _Optional[_Union[Run, _Mapping]] = ...) -> None: ...
+
+class InterruptRunRequest(_message.Message):
+    __slots__ = ["reason", "run_id"]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    RUN_ID_FIELD_NUMBER: _ClassVar[int]
+    reason: str
+    run_id: str
+    def __init__(self, run_id: _Optional[str] = ..., reason: _Optional[str] = ...) -> None: ...
+
+class InterruptRunResponse(_message.Message):
+    __slots__ = ["run"]
+    RUN_FIELD_NUMBER: _ClassVar[int]
+    run: Run
+    def __init__(self, run: _Optional[_Union[Run, _Mapping]] = ...) -> None: ...
+
+class ListRunsRequest(_message.Message):
+    __slots__ = ["page_size", "page_token", "parent_run_id", "spec", "states"]
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    PARENT_RUN_ID_FIELD_NUMBER: _ClassVar[int]
+    SPEC_FIELD_NUMBER: _ClassVar[int]
+    STATES_FIELD_NUMBER: _ClassVar[int]
+    page_size: int
+    page_token: str
+    parent_run_id: str
+    spec: str
+    states: _containers.RepeatedScalarFieldContainer[_record_pb2.RunState]
+    def __init__(self, states: _Optional[_Iterable[_Union[_record_pb2.RunState, str]]] = ..., spec: _Optional[str] = ..., parent_run_id: _Optional[str] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
+
+class ListRunsResponse(_message.Message):
+    __slots__ = ["next_page_token", "runs"]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    RUNS_FIELD_NUMBER: _ClassVar[int]
+    next_page_token: str
+    runs: _containers.RepeatedCompositeFieldContainer[Run]
+    def __init__(self, runs: _Optional[_Iterable[_Union[Run, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
+
+class Report(_message.Message):
+    __slots__ = ["children", "duration", "finished", "records", "run", "tool_calls"]
+    CHILDREN_FIELD_NUMBER: _ClassVar[int]
+    DURATION_FIELD_NUMBER: _ClassVar[int]
+    FINISHED_FIELD_NUMBER: _ClassVar[int]
+    RECORDS_FIELD_NUMBER: _ClassVar[int]
+    RUN_FIELD_NUMBER: _ClassVar[int]
+    TOOL_CALLS_FIELD_NUMBER: _ClassVar[int]
+    children: _containers.RepeatedCompositeFieldContainer[Report]
+    duration: _duration_pb2.Duration
+    finished: bool
+    records: int
+    run: Run
+    tool_calls: _containers.RepeatedCompositeFieldContainer[ToolCallReport]
+    def __init__(self, run: _Optional[_Union[Run, _Mapping]] = ..., finished: bool = ..., tool_calls: _Optional[_Iterable[_Union[ToolCallReport, _Mapping]]] = ..., children: _Optional[_Iterable[_Union[Report, _Mapping]]] = ..., duration: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., records: _Optional[int] = ...) -> None: ...
+
+class ResumeRunRequest(_message.Message):
+    __slots__ = ["answer", "approved", "note", "run_id", "tool_results"]
+    ANSWER_FIELD_NUMBER: _ClassVar[int]
+    APPROVED_FIELD_NUMBER: _ClassVar[int]
+    NOTE_FIELD_NUMBER: _ClassVar[int]
+    RUN_ID_FIELD_NUMBER: _ClassVar[int]
+    TOOL_RESULTS_FIELD_NUMBER: _ClassVar[int]
+    answer: str
+    approved: bool
+    note: str
+    run_id: str
+    tool_results: _containers.RepeatedCompositeFieldContainer[_record_pb2.ToolResult]
+    def __init__(self, run_id: _Optional[str] = ..., tool_results: _Optional[_Iterable[_Union[_record_pb2.ToolResult, _Mapping]]] = ..., answer: _Optional[str] = ..., approved: bool = ..., note: _Optional[str] = ...) -> None: ...
+
+class ResumeRunResponse(_message.Message):
+    __slots__ = ["run"]
+    RUN_FIELD_NUMBER: _ClassVar[int]
+    run: Run
+    def __init__(self, run: _Optional[_Union[Run, _Mapping]] = ...) -> None: ...
+
+class Run(_message.Message):
+    __slots__ = ["abort_cause", "answer", "attempt", "create_time", "deadline_time", "delegation_id", "failure", "input", "last_seq", "parent_run_id", "request_id", "root_run_id", "run_id", "settle_time", "spec", "state", "suspension", "turn", "update_time", "usage", "version"]
+    ABORT_CAUSE_FIELD_NUMBER: _ClassVar[int]
+    ANSWER_FIELD_NUMBER: _ClassVar[int]
+    ATTEMPT_FIELD_NUMBER: _ClassVar[int]
+    CREATE_TIME_FIELD_NUMBER: _ClassVar[int]
+    DEADLINE_TIME_FIELD_NUMBER: _ClassVar[int]
+    DELEGATION_ID_FIELD_NUMBER: _ClassVar[int]
+    FAILURE_FIELD_NUMBER: _ClassVar[int]
+    INPUT_FIELD_NUMBER: _ClassVar[int]
+    LAST_SEQ_FIELD_NUMBER: _ClassVar[int]
+    PARENT_RUN_ID_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    ROOT_RUN_ID_FIELD_NUMBER: _ClassVar[int]
+    RUN_ID_FIELD_NUMBER: _ClassVar[int]
+    SETTLE_TIME_FIELD_NUMBER: _ClassVar[int]
+    SPEC_FIELD_NUMBER: _ClassVar[int]
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    SUSPENSION_FIELD_NUMBER: _ClassVar[int]
+    TURN_FIELD_NUMBER: _ClassVar[int]
+    UPDATE_TIME_FIELD_NUMBER: _ClassVar[int]
+    USAGE_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    abort_cause: _record_pb2.AbortCause
+    answer: str
+    attempt: int
+    create_time: _timestamp_pb2.Timestamp
+    deadline_time: _timestamp_pb2.Timestamp
+    delegation_id: str
+    failure: _status_pb2.Status
+    input: str
+    last_seq: int
+    parent_run_id: str
+    request_id: str
+    root_run_id: str
+    run_id: str
+    settle_time: _timestamp_pb2.Timestamp
+    spec: str
+    state: _record_pb2.RunState
+    suspension: Suspension
+    turn: int
+    update_time: _timestamp_pb2.Timestamp
+    usage: _record_pb2.Usage
+    version: str
+    def __init__(self, run_id: _Optional[str] = ..., spec: _Optional[str] = ..., version: _Optional[str] = ..., state: _Optional[_Union[_record_pb2.RunState, str]] = ..., abort_cause: _Optional[_Union[_record_pb2.AbortCause, str]] = ..., failure: _Optional[_Union[_status_pb2.Status, _Mapping]] = ..., suspension: _Optional[_Union[Suspension, _Mapping]] = ..., answer: _Optional[str] = ..., usage: _Optional[_Union[_record_pb2.Usage, _Mapping]] = ..., input: _Optional[str] = ..., request_id: _Optional[str] = ..., parent_run_id: _Optional[str] = ..., root_run_id: _Optional[str] = ..., delegation_id: _Optional[str] = ..., attempt: _Optional[int] = ..., turn: _Optional[int] = ..., last_seq: _Optional[int] = ..., create_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., update_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., settle_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., deadline_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+
+class SendMessageRequest(_message.Message):
+    __slots__ = ["mode", "run_id", "text"]
+    MODE_FIELD_NUMBER: _ClassVar[int]
+    RUN_ID_FIELD_NUMBER: _ClassVar[int]
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    mode: _record_pb2.MessageMode
+    run_id: str
+    text: str
+    def __init__(self, run_id: _Optional[str] = ..., text: _Optional[str] = ..., mode: _Optional[_Union[_record_pb2.MessageMode, str]] = ...) -> None: ...
+
+class SendMessageResponse(_message.Message):
+    __slots__ = ["seq"]
+    SEQ_FIELD_NUMBER: _ClassVar[int]
+    seq: int
+    def __init__(self, seq: _Optional[int] = ...) -> None: ...
+
+class StartRunRequest(_message.Message):
+    __slots__ = ["deadline", "input", "request_id", "spec", "version"]
+    DEADLINE_FIELD_NUMBER: _ClassVar[int]
+    INPUT_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    SPEC_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    deadline: _duration_pb2.Duration
+    input: str
+    request_id: str
+    spec: str
+    version: str
+    def __init__(self, spec: _Optional[str] = ..., version: _Optional[str] = ..., input: _Optional[str] = ..., request_id: _Optional[str] = ..., deadline: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ...) -> None: ...
+
+class StartRunResponse(_message.Message):
+    __slots__ = ["created", "run"]
+    CREATED_FIELD_NUMBER: _ClassVar[int]
+    RUN_FIELD_NUMBER: _ClassVar[int]
+    created: bool
+    run: Run
+    def __init__(self, run: _Optional[_Union[Run, _Mapping]] = ..., created: bool = ...) -> None: ...
+
+class StreamTextRequest(_message.Message):
+    __slots__ = ["run_id"]
+    RUN_ID_FIELD_NUMBER: _ClassVar[int]
+    run_id: str
+    def __init__(self, run_id: _Optional[str] = ...) -> None: ...
+
+class StreamTextResponse(_message.Message):
+    __slots__ = ["final", "text", "turn"]
+    FINAL_FIELD_NUMBER: _ClassVar[int]
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    TURN_FIELD_NUMBER: _ClassVar[int]
+    final: bool
+    text: str
+    turn: int
+    def __init__(self, text: _Optional[str] = ..., turn: _Optional[int] = ..., final: bool = ...) -> None: ...
+
+class Suspension(_message.Message):
+    __slots__ = ["approval_call", "approval_reason", "delegation_ids", "expire_time", "question", "reason", "tool_calls"]
+    APPROVAL_CALL_FIELD_NUMBER: _ClassVar[int]
+    APPROVAL_REASON_FIELD_NUMBER: _ClassVar[int]
+    DELEGATION_IDS_FIELD_NUMBER: _ClassVar[int]
+    EXPIRE_TIME_FIELD_NUMBER: _ClassVar[int]
+    QUESTION_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    TOOL_CALLS_FIELD_NUMBER: _ClassVar[int]
+    approval_call: _record_pb2.ToolCall
+    approval_reason: str
+    delegation_ids: _containers.RepeatedScalarFieldContainer[str]
+    expire_time: _timestamp_pb2.Timestamp
+    question: str
+    reason: _record_pb2.SuspensionReason
+    tool_calls: _containers.RepeatedCompositeFieldContainer[_record_pb2.ToolCall]
+    def __init__(self, reason: _Optional[_Union[_record_pb2.SuspensionReason, str]] = ..., expire_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., tool_calls: _Optional[_Iterable[_Union[_record_pb2.ToolCall, _Mapping]]] = ..., question: _Optional[str] = ..., approval_call: _Optional[_Union[_record_pb2.ToolCall, _Mapping]] = ..., approval_reason: _Optional[str] = ..., delegation_ids: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class ToolCallReport(_message.Message):
+    __slots__ = ["call", "error", "output", "turn"]
+    CALL_FIELD_NUMBER: _ClassVar[int]
+    ERROR_FIELD_NUMBER: _ClassVar[int]
+    OUTPUT_FIELD_NUMBER: _ClassVar[int]
+    TURN_FIELD_NUMBER: _ClassVar[int]
+    call: _record_pb2.ToolCall
+    error: _status_pb2.Status
+    output: _struct_pb2.Value
+    turn: int
+    def __init__(self, call: _Optional[_Union[_record_pb2.ToolCall, _Mapping]] = ..., output: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ..., error: _Optional[_Union[_status_pb2.Status, _Mapping]] = ..., turn: _Optional[int] = ...) -> None: ...
+
+class WaitRunRequest(_message.Message):
+    __slots__ = ["run_id", "wait"]
+    RUN_ID_FIELD_NUMBER: _ClassVar[int]
+    WAIT_FIELD_NUMBER: _ClassVar[int]
+    run_id: str
+    wait: _duration_pb2.Duration
+    def __init__(self, run_id: _Optional[str] = ..., wait: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ...) -> None: ...
+
+class WaitRunResponse(_message.Message):
+    __slots__ = ["run"]
+    RUN_FIELD_NUMBER: _ClassVar[int]
+    run: Run
+    def __init__(self, run: _Optional[_Union[Run, _Mapping]] = ...) -> None: ...
+
+class WatchRunRequest(_message.Message):
+    __slots__ = ["from_seq", "run_id"]
+    FROM_SEQ_FIELD_NUMBER: _ClassVar[int]
+    RUN_ID_FIELD_NUMBER: _ClassVar[int]
+    from_seq: int
+    run_id: str
+    def __init__(self, run_id: _Optional[str] = ..., from_seq: _Optional[int] = ...) -> None: ...
+
+class WatchRunResponse(_message.Message):
+    __slots__ = ["record"]
+    RECORD_FIELD_NUMBER: _ClassVar[int]
+    record: _record_pb2.Record
+    def __init__(self, record: _Optional[_Union[_record_pb2.Record, _Mapping]] = ...) -> None: ...

@@ -1,0 +1,249 @@
+from google.protobuf import duration_pb2 as _duration_pb2
+from google.protobuf import struct_pb2 as _struct_pb2
+from google.protobuf import timestamp_pb2 as _timestamp_pb2
+from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from typing import ClassVar as _ClassVar, Iterable as _Iterable, Mapping as _Mapping, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+TOOL_KIND_BUILTIN: ToolKind
+TOOL_KIND_CLIENT: ToolKind
+TOOL_KIND_HTTP: ToolKind
+TOOL_KIND_MCP: ToolKind
+TOOL_KIND_UNSPECIFIED: ToolKind
+TOOL_KIND_WORKER: ToolKind
+
+class BusConfig(_message.Message):
+    __slots__ = ["channels", "enabled"]
+    CHANNELS_FIELD_NUMBER: _ClassVar[int]
+    ENABLED_FIELD_NUMBER: _ClassVar[int]
+    channels: _containers.RepeatedScalarFieldContainer[str]
+    enabled: bool
+    def __init__(self, enabled: bool = ..., channels: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class Credential(_message.Message):
+    __slots__ = ["name"]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    def __init__(self, name: _Optional[str] = ...) -> None: ...
+
+class GetSpecRequest(_message.Message):
+    __slots__ = ["name", "version"]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    version: str
+    def __init__(self, name: _Optional[str] = ..., version: _Optional[str] = ...) -> None: ...
+
+class GetSpecResponse(_message.Message):
+    __slots__ = ["spec"]
+    SPEC_FIELD_NUMBER: _ClassVar[int]
+    spec: Spec
+    def __init__(self, spec: _Optional[_Union[Spec, _Mapping]] = ...) -> None: ...
+
+class HttpTool(_message.Message):
+    __slots__ = ["credential", "url"]
+    CREDENTIAL_FIELD_NUMBER: _ClassVar[int]
+    URL_FIELD_NUMBER: _ClassVar[int]
+    credential: str
+    url: str
+    def __init__(self, url: _Optional[str] = ..., credential: _Optional[str] = ...) -> None: ...
+
+class Limits(_message.Message):
+    __slots__ = ["cost_budget", "deadline", "max_delegation_depth", "max_delegations_per_turn", "max_tool_rounds", "max_turns", "token_budget", "transient_retry_budget"]
+    COST_BUDGET_FIELD_NUMBER: _ClassVar[int]
+    DEADLINE_FIELD_NUMBER: _ClassVar[int]
+    MAX_DELEGATIONS_PER_TURN_FIELD_NUMBER: _ClassVar[int]
+    MAX_DELEGATION_DEPTH_FIELD_NUMBER: _ClassVar[int]
+    MAX_TOOL_ROUNDS_FIELD_NUMBER: _ClassVar[int]
+    MAX_TURNS_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_BUDGET_FIELD_NUMBER: _ClassVar[int]
+    TRANSIENT_RETRY_BUDGET_FIELD_NUMBER: _ClassVar[int]
+    cost_budget: float
+    deadline: _duration_pb2.Duration
+    max_delegation_depth: int
+    max_delegations_per_turn: int
+    max_tool_rounds: int
+    max_turns: int
+    token_budget: int
+    transient_retry_budget: int
+    def __init__(self, max_tool_rounds: _Optional[int] = ..., max_turns: _Optional[int] = ..., deadline: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., token_budget: _Optional[int] = ..., cost_budget: _Optional[float] = ..., transient_retry_budget: _Optional[int] = ..., max_delegation_depth: _Optional[int] = ..., max_delegations_per_turn: _Optional[int] = ...) -> None: ...
+
+class ListSpecsRequest(_message.Message):
+    __slots__ = ["name", "page_size", "page_token"]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    page_size: int
+    page_token: str
+    def __init__(self, name: _Optional[str] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
+
+class ListSpecsResponse(_message.Message):
+    __slots__ = ["next_page_token", "specs"]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    SPECS_FIELD_NUMBER: _ClassVar[int]
+    next_page_token: str
+    specs: _containers.RepeatedCompositeFieldContainer[Spec]
+    def __init__(self, specs: _Optional[_Iterable[_Union[Spec, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
+
+class McpTool(_message.Message):
+    __slots__ = ["credential", "remote_name", "url"]
+    CREDENTIAL_FIELD_NUMBER: _ClassVar[int]
+    REMOTE_NAME_FIELD_NUMBER: _ClassVar[int]
+    URL_FIELD_NUMBER: _ClassVar[int]
+    credential: str
+    remote_name: str
+    url: str
+    def __init__(self, url: _Optional[str] = ..., remote_name: _Optional[str] = ..., credential: _Optional[str] = ...) -> None: ...
+
+class ModelRef(_message.Message):
+    __slots__ = ["api_key_credential", "base_url", "call_timeout", "model", "pricing", "provider", "script"]
+    API_KEY_CREDENTIAL_FIELD_NUMBER: _ClassVar[int]
+    BASE_URL_FIELD_NUMBER: _ClassVar[int]
+    CALL_TIMEOUT_FIELD_NUMBER: _ClassVar[int]
+    MODEL_FIELD_NUMBER: _ClassVar[int]
+    PRICING_FIELD_NUMBER: _ClassVar[int]
+    PROVIDER_FIELD_NUMBER: _ClassVar[int]
+    SCRIPT_FIELD_NUMBER: _ClassVar[int]
+    api_key_credential: str
+    base_url: str
+    call_timeout: _duration_pb2.Duration
+    model: str
+    pricing: Pricing
+    provider: str
+    script: Script
+    def __init__(self, provider: _Optional[str] = ..., model: _Optional[str] = ..., script: _Optional[_Union[Script, _Mapping]] = ..., base_url: _Optional[str] = ..., api_key_credential: _Optional[str] = ..., pricing: _Optional[_Union[Pricing, _Mapping]] = ..., call_timeout: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ...) -> None: ...
+
+class Pricing(_message.Message):
+    __slots__ = ["input_per_million", "output_per_million"]
+    INPUT_PER_MILLION_FIELD_NUMBER: _ClassVar[int]
+    OUTPUT_PER_MILLION_FIELD_NUMBER: _ClassVar[int]
+    input_per_million: float
+    output_per_million: float
+    def __init__(self, input_per_million: _Optional[float] = ..., output_per_million: _Optional[float] = ...) -> None: ...
+
+class PublishSpecRequest(_message.Message):
+    __slots__ = ["spec"]
+    SPEC_FIELD_NUMBER: _ClassVar[int]
+    spec: Spec
+    def __init__(self, spec: _Optional[_Union[Spec, _Mapping]] = ...) -> None: ...
+
+class PublishSpecResponse(_message.Message):
+    __slots__ = ["created", "spec"]
+    CREATED_FIELD_NUMBER: _ClassVar[int]
+    SPEC_FIELD_NUMBER: _ClassVar[int]
+    created: bool
+    spec: Spec
+    def __init__(self, spec: _Optional[_Union[Spec, _Mapping]] = ..., created: bool = ...) -> None: ...
+
+class Script(_message.Message):
+    __slots__ = ["turns"]
+    TURNS_FIELD_NUMBER: _ClassVar[int]
+    turns: _containers.RepeatedCompositeFieldContainer[ScriptTurn]
+    def __init__(self, turns: _Optional[_Iterable[_Union[ScriptTurn, _Mapping]]] = ...) -> None: ...
+
+class ScriptFailure(_message.Message):
+    __slots__ = ["http_status", "message", "retry_after", "times"]
+    HTTP_STATUS_FIELD_NUMBER: _ClassVar[int]
+    MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    RETRY_AFTER_FIELD_NUMBER: _ClassVar[int]
+    TIMES_FIELD_NUMBER: _ClassVar[int]
+    http_status: int
+    message: str
+    retry_after: _duration_pb2.Duration
+    times: int
+    def __init__(self, http_status: _Optional[int] = ..., retry_after: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., times: _Optional[int] = ..., message: _Optional[str] = ...) -> None: ...
+
+class ScriptToolCall(_message.Message):
+    __slots__ = ["arguments", "name"]
+    ARGUMENTS_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    arguments: _struct_pb2.Struct
+    name: str
+    def __init__(self, name: _Optional[str] = ..., arguments: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ...) -> None: ...
+
+class ScriptTurn(_message.Message):
+    __slots__ = ["delay", "fail", "text", "tool_calls", "usage"]
+    DELAY_FIELD_NUMBER: _ClassVar[int]
+    FAIL_FIELD_NUMBER: _ClassVar[int]
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    TOOL_CALLS_FIELD_NUMBER: _ClassVar[int]
+    USAGE_FIELD_NUMBER: _ClassVar[int]
+    delay: _duration_pb2.Duration
+    fail: ScriptFailure
+    text: str
+    tool_calls: _containers.RepeatedCompositeFieldContainer[ScriptToolCall]
+    usage: ScriptUsage
+    def __init__(self, text: _Optional[str] = ..., tool_calls: _Optional[_Iterable[_Union[ScriptToolCall, _Mapping]]] = ..., usage: _Optional[_Union[ScriptUsage, _Mapping]] = ..., fail: _Optional[_Union[ScriptFailure, _Mapping]] = ..., delay: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ...) -> None: ...
+
+class ScriptUsage(_message.Message):
+    __slots__ = ["input_tokens", "output_tokens"]
+    INPUT_TOKENS_FIELD_NUMBER: _ClassVar[int]
+    OUTPUT_TOKENS_FIELD_NUMBER: _ClassVar[int]
+    input_tokens: int
+    output_tokens: int
+    def __init__(self, input_tokens: _Optional[int] = ..., output_tokens: _Optional[int] = ...) -> None: ...
+
+class Spec(_message.Message):
+    __slots__ = ["bus", "create_time", "credentials", "delegates", "instructions", "limits", "model", "name", "suspension_expiry", "tools", "version"]
+    BUS_FIELD_NUMBER: _ClassVar[int]
+    CREATE_TIME_FIELD_NUMBER: _ClassVar[int]
+    CREDENTIALS_FIELD_NUMBER: _ClassVar[int]
+    DELEGATES_FIELD_NUMBER: _ClassVar[int]
+    INSTRUCTIONS_FIELD_NUMBER: _ClassVar[int]
+    LIMITS_FIELD_NUMBER: _ClassVar[int]
+    MODEL_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    SUSPENSION_EXPIRY_FIELD_NUMBER: _ClassVar[int]
+    TOOLS_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    bus: BusConfig
+    create_time: _timestamp_pb2.Timestamp
+    credentials: _containers.RepeatedCompositeFieldContainer[Credential]
+    delegates: _containers.RepeatedScalarFieldContainer[str]
+    instructions: str
+    limits: Limits
+    model: ModelRef
+    name: str
+    suspension_expiry: SuspensionExpiry
+    tools: _containers.RepeatedCompositeFieldContainer[Tool]
+    version: str
+    def __init__(self, name: _Optional[str] = ..., instructions: _Optional[str] = ..., model: _Optional[_Union[ModelRef, _Mapping]] = ..., tools: _Optional[_Iterable[_Union[Tool, _Mapping]]] = ..., delegates: _Optional[_Iterable[str]] = ..., limits: _Optional[_Union[Limits, _Mapping]] = ..., suspension_expiry: _Optional[_Union[SuspensionExpiry, _Mapping]] = ..., credentials: _Optional[_Iterable[_Union[Credential, _Mapping]]] = ..., bus: _Optional[_Union[BusConfig, _Mapping]] = ..., version: _Optional[str] = ..., create_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+
+class SuspensionExpiry(_message.Message):
+    __slots__ = ["approval", "children", "question", "tool_results"]
+    APPROVAL_FIELD_NUMBER: _ClassVar[int]
+    CHILDREN_FIELD_NUMBER: _ClassVar[int]
+    QUESTION_FIELD_NUMBER: _ClassVar[int]
+    TOOL_RESULTS_FIELD_NUMBER: _ClassVar[int]
+    approval: _duration_pb2.Duration
+    children: _duration_pb2.Duration
+    question: _duration_pb2.Duration
+    tool_results: _duration_pb2.Duration
+    def __init__(self, tool_results: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., approval: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., question: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., children: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ...) -> None: ...
+
+class Tool(_message.Message):
+    __slots__ = ["description", "http", "kind", "mcp", "name", "parameters", "raise_on_error", "timeout"]
+    DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
+    HTTP_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    MCP_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    PARAMETERS_FIELD_NUMBER: _ClassVar[int]
+    RAISE_ON_ERROR_FIELD_NUMBER: _ClassVar[int]
+    TIMEOUT_FIELD_NUMBER: _ClassVar[int]
+    description: str
+    http: HttpTool
+    kind: ToolKind
+    mcp: McpTool
+    name: str
+    parameters: _struct_pb2.Struct
+    raise_on_error: bool
+    timeout: _duration_pb2.Duration
+    def __init__(self, name: _Optional[str] = ..., kind: _Optional[_Union[ToolKind, str]] = ..., description: _Optional[str] = ..., parameters: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., raise_on_error: bool = ..., http: _Optional[_Union[HttpTool, _Mapping]] = ..., mcp: _Optional[_Union[McpTool, _Mapping]] = ..., timeout: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ...) -> None: ...
+
+class ToolKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = []

@@ -1,0 +1,57 @@
+package node_test
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"testing"
+	"time"
+)
+
+// TestNodeSuite runs the Node client's suite (node --test test/) against a
+// runsvc binary built from this tree: classify() and every scenario of
+// testdata/scenarios.json through grpc-js.
+func TestNodeSuite(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err == nil {
+		_, err = os.Stat("node_modules")
+	}
+	if err != nil {
+		msg := "skipped: node or its packages not installed (run npm ci in clients/node)"
+		if os.Getenv("RUNSVC_REQUIRE_ALL") == "1" {
+			t.Fatalf("RUNSVC_REQUIRE_ALL=1 requires the Node suite, but node or its packages are not installed (run npm ci in clients/node): %v", err)
+		}
+		t.Skip(msg)
+	}
+
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(t.TempDir(), "runsvc")
+	build := exec.Command("go", "build", "-o", bin, "./cmd/runsvc")
+	build.Dir = root
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build ./cmd/runsvc: %v\n%s", err, out)
+	}
+
+	files, err := filepath.Glob(filepath.Join("test", "*.test.js"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no test files in clients/node/test: %v", err)
+	}
+	sort.Strings(files)
+
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, node, append([]string{"--test", "--test-reporter=spec"}, files...)...)
+	cmd.Env = append(os.Environ(), "RUNSVC_BIN="+bin, "NO_COLOR=1")
+	cmd.WaitDelay = 10 * time.Second
+	start := time.Now()
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("node --test failed after %s: %v\n%s", time.Since(start).Round(time.Millisecond), err, out)
+	}
+	t.Logf("node --test passed in %s:\n%s", time.Since(start).Round(time.Millisecond), out)
+}

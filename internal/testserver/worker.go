@@ -40,9 +40,15 @@ func (w *Worker) Stop() {
 // It returns once runsvc acknowledged the registration.
 func (s *Server) StartWorker(t testing.TB, name string, tools map[string]ToolFunc) *Worker {
 	t.Helper()
+	return StartWorker(t, s.Tools, name, tools)
+}
+
+// StartWorker connects a worker to any runsvc; see Server.StartWorker.
+func StartWorker(t testing.TB, client runsvcv1.ToolServiceClient, name string, tools map[string]ToolFunc) *Worker {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	w := &Worker{calls: map[string]int{}, cancel: cancel, done: make(chan struct{})}
-	stream, err := s.Tools.ServeTools(ctx)
+	stream, err := client.ServeTools(ctx)
 	if err != nil {
 		cancel()
 		t.Fatal(err)

@@ -188,9 +188,11 @@ func (a *attempt) interrupted() bool {
 // another worker, or a lost lease, ends the Attempt.
 func (a *attempt) append(ctx context.Context, release bool, ops ...runlog.Op) error {
 	for try := 0; ; try++ {
-		next := a.state.Clone()
-		recs := runs.Stamp(next, a.number, a.e.Clock.Now().UTC(), ops...)
-		if err := next.ApplyAll(recs); err != nil {
+		// The records are folded into the Attempt's own State before the
+		// store has them; any failure below reloads or ends the Attempt,
+		// so a State ahead of the store is never used.
+		recs := runs.Stamp(a.state, a.number, a.e.Clock.Now().UTC(), ops...)
+		if err := a.state.ApplyAll(recs); err != nil {
 			return fmt.Errorf("this attempt's records do not fold: %w", err)
 		}
 		stored, err := runs.ToStore(recs)
@@ -198,16 +200,16 @@ func (a *attempt) append(ctx context.Context, release bool, ops ...runlog.Op) er
 			return err
 		}
 		err = a.e.Store.Append(ctx, store.Append{
-			Tenant: a.lease.Tenant, RunID: a.lease.RunID, Records: stored, Index: runs.Index(next),
+			Tenant: a.lease.Tenant, RunID: a.lease.RunID, Records: stored, Index: runs.Index(a.state),
 			Lease: a.lease, Release: release,
 		})
 		if err == nil {
-			a.setState(next)
+			a.knownSeq.Store(a.state.Seq)
 			if release {
 				a.released = true
 			}
-			if next.Settled() {
-				a.e.Runs.AfterSettle(ctx, next)
+			if a.state.Settled() {
+				a.e.Runs.AfterSettle(ctx, a.state)
 			}
 			return nil
 		}
@@ -236,7 +238,7 @@ func (a *attempt) foldForeign(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	for _, r := range recs[a.state.Seq:] {
+	for _, r := range recs[a.knownSeq.Load():] {
 		if r.Attempt != 0 && r.Attempt != a.number {
 			a.log.Info("another worker wrote to the run; ending this attempt", "seq", r.Seq, "attempt", r.Attempt)
 			return errEndAttempt

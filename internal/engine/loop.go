@@ -104,6 +104,7 @@ func (a *attempt) modelTurn(ctx context.Context) error {
 	st := a.state
 	limits := a.spec.Limits.Effective()
 	var ops []runlog.Op
+	var consumed []string
 	turn := st.Turn
 	if st.Turn == 0 || st.TurnAnswered {
 		if st.Turn >= limits.MaxTurns {
@@ -111,14 +112,15 @@ func (a *attempt) modelTurn(ctx context.Context) error {
 		}
 		turn = st.Turn + 1
 		ops = append(ops, &runlog.TurnStarted{Turn: turn})
-		var consumed []int64
+		var seqs []int64
 		for _, q := range st.Queued {
 			if q.Mode == runlog.ModeSteer || st.Final {
-				consumed = append(consumed, q.Seq)
+				seqs = append(seqs, q.Seq)
+				consumed = append(consumed, q.Text)
 			}
 		}
-		if len(consumed) > 0 {
-			ops = append(ops, &runlog.MessageConsumed{QueuedSeqs: consumed})
+		if len(seqs) > 0 {
+			ops = append(ops, &runlog.MessageConsumed{QueuedSeqs: seqs})
 		}
 	}
 
@@ -132,11 +134,7 @@ func (a *attempt) modelTurn(ctx context.Context) error {
 	}
 
 	// Reserve against the budgets before calling: a refusal spends nothing.
-	preview := st.Clone()
-	if err := preview.ApplyAll(recordsFor(preview, ops)); err != nil {
-		return err
-	}
-	req.Messages, req.Tools = a.conversation(ctx, preview)
+	req.Messages, req.Tools = a.conversation(ctx, st, consumed)
 	estimate := estimateTokens(req)
 	var reservedCost float64
 	if limits.TokenBudget > 0 && st.Usage.Tokens()+estimate > limits.TokenBudget {
@@ -164,14 +162,6 @@ func (a *attempt) modelTurn(ctx context.Context) error {
 		return a.modelFailed(ctx, turn, err)
 	}
 	return a.modelAnswered(ctx, turn, resp)
-}
-
-func recordsFor(st *runlog.State, ops []runlog.Op) []runlog.Record {
-	out := make([]runlog.Record, len(ops))
-	for i, op := range ops {
-		out[i] = runlog.Record{Seq: st.Seq + int64(i) + 1, Op: op}
-	}
-	return out
 }
 
 func (a *attempt) modelAnswered(ctx context.Context, turn int, resp model.Response) error {
@@ -243,10 +233,10 @@ func (a *attempt) sleep(ctx context.Context, d time.Duration) error {
 	return nil
 }
 
-// conversation is what the model sees: the instructions, the transcript
-// and the tools on offer.
-func (a *attempt) conversation(ctx context.Context, st *runlog.State) ([]model.Message, []model.Tool) {
-	msgs := make([]model.Message, 0, len(st.Transcript)+1)
+// conversation is what the model sees: the instructions, the transcript,
+// the queued messages this call consumes, and the tools on offer.
+func (a *attempt) conversation(ctx context.Context, st *runlog.State, consumed []string) ([]model.Message, []model.Tool) {
+	msgs := make([]model.Message, 0, len(st.Transcript)+len(consumed)+1)
 	if a.spec.Instructions != "" {
 		msgs = append(msgs, model.Message{Role: model.RoleSystem, Text: a.spec.Instructions})
 	}
@@ -256,6 +246,9 @@ func (a *attempt) conversation(ctx context.Context, st *runlog.State) ([]model.M
 			msg.ToolCalls = append(msg.ToolCalls, model.ToolCall{ID: c.ID, Name: c.Name, Arguments: c.Arguments})
 		}
 		msgs = append(msgs, msg)
+	}
+	for _, text := range consumed {
+		msgs = append(msgs, model.Message{Role: model.RoleUser, Text: text})
 	}
 	var tools []model.Tool
 	for _, t := range a.offered(ctx) {

@@ -216,7 +216,8 @@ func (m *Manager) mutate(ctx context.Context, tenant, runID string, decide func(
 		if err != nil || len(ops) == 0 {
 			return st, err
 		}
-		next := st.Clone()
+		// st is this call's own fold, so the new records go straight into it.
+		next := st
 		recs := Stamp(st, 0, m.clock.Now().UTC(), ops...)
 		if err := next.ApplyAll(recs); err != nil {
 			return nil, fmt.Errorf("outsider records do not fold: %w", err)

@@ -6,7 +6,7 @@ GO      ?= go
 BIN     ?= bin/runsvc
 PKGS    := ./...
 
-.PHONY: run build test test-short generate check-generated lint check bench clean
+.PHONY: run build test test-short generate check-generated lint breaking check bench clean
 
 ## run: start runsvc on its embedded defaults (SQLite in ./runsvc-data, scripted model, 127.0.0.1:50051)
 run:
@@ -39,6 +39,10 @@ lint:
 	@out="$$(gofmt -l $$(git ls-files '*.go'))"; test -z "$$out" || (echo "gofmt needed on:"; echo "$$out"; exit 1)
 	$(GO) vet $(PKGS)
 	$(GO) tool staticcheck $(PKGS)
+
+## breaking: compare the API with main's for breaking changes (buf breaking, FILE rules)
+breaking:
+	$(GO) tool buf breaking --against '.git#branch=main'
 
 ## check: everything CI checks besides the tests
 check: check-generated lint

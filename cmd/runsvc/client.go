@@ -1,11 +1,18 @@
 package main
 
 import (
-	"fmt"
+	"context"
 	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/runsvc/runsvc/internal/cli"
 )
 
-func client(cmd string, _ []string) int {
-	fmt.Fprintf(os.Stderr, "runsvc: unknown command %q\n\n%s", cmd, usage)
-	return 2
+// client runs a client command (`runsvc spec ...`, `runsvc run ...`, or
+// global flags followed by one) until it ends or a signal stops it.
+func client(cmd string, args []string) int {
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+	return cli.Main(ctx, append([]string{cmd}, args...), os.Stdin, os.Stdout, os.Stderr)
 }

@@ -15,7 +15,12 @@ Usage:
   runsvc spec ...            publish and read Specs
   runsvc run ...             start, watch, resume, interrupt and read Runs
 
-Run "runsvc <command> -h" for a command's flags.
+Client flags, before or after the command:
+  --addr HOST:PORT           runsvc's address (env RUNSVC_ADDR, default 127.0.0.1:50051)
+  --json                     print protojson, one object per line, and errors as JSON
+  --timeout D                how long one call may take (default 30s)
+
+Run "runsvc <command> -h" for a command's subcommands and flags.
 `
 
 func main() {

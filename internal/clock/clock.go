@@ -119,3 +119,33 @@ func (f *Fake) Waiters() int {
 	defer f.mu.Unlock()
 	return len(f.waiters)
 }
+
+// WithDeadline is context.WithDeadline on clk's time: the context ends when
+// clk reaches d, with Err() == context.DeadlineExceeded. On the wall clock
+// it is context.WithDeadline itself.
+func WithDeadline(parent context.Context, clk Clock, d time.Time) (context.Context, context.CancelFunc) {
+	if _, wall := clk.(Real); wall {
+		return context.WithDeadline(parent, d)
+	}
+	ctx, cancel := context.WithCancelCause(parent)
+	go func() {
+		select {
+		case <-clk.After(d.Sub(clk.Now())):
+			cancel(context.DeadlineExceeded)
+		case <-ctx.Done():
+		}
+	}()
+	return deadlineContext{ctx}, func() { cancel(context.Canceled) }
+}
+
+// deadlineContext reports a deadline reached on a Fake clock as
+// context.DeadlineExceeded.
+type deadlineContext struct{ context.Context }
+
+func (c deadlineContext) Err() error {
+	err := c.Context.Err()
+	if err != nil && context.Cause(c.Context) == context.DeadlineExceeded {
+		return context.DeadlineExceeded
+	}
+	return err
+}

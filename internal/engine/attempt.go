@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/runsvc/runsvc/internal/clock"
 	"github.com/runsvc/runsvc/internal/errdetails"
 	"github.com/runsvc/runsvc/internal/errs"
 	"github.com/runsvc/runsvc/internal/runlog"
@@ -161,7 +162,7 @@ func (a *attempt) watchOutsiders(ctx context.Context) func() {
 // opContext is the context of one operation: it ends with the Attempt, at
 // deadline, or when an abort request arrives.
 func (a *attempt) opContext(ctx context.Context, deadline time.Time) (context.Context, context.CancelFunc) {
-	ctx, cancel := context.WithDeadline(ctx, deadline)
+	ctx, cancel := clock.WithDeadline(ctx, a.e.Clock, deadline)
 	go func() {
 		select {
 		case <-a.aborted:

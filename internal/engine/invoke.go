@@ -6,6 +6,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/runsvc/runsvc/internal/clock"
 	"github.com/runsvc/runsvc/internal/errs"
 	"github.com/runsvc/runsvc/internal/ids"
 	"github.com/runsvc/runsvc/internal/policy"
@@ -84,7 +85,7 @@ func (e *Engine) Invoke(ctx context.Context, tenant string, sv *spec.Version, na
 		timeout = spec.DefaultToolTimeout
 	}
 	call.Deadline = e.Clock.Now().Add(timeout)
-	cctx, cancel := context.WithDeadline(ctx, call.Deadline)
+	cctx, cancel := clock.WithDeadline(ctx, e.Clock, call.Deadline)
 	defer cancel()
 	out, err := x.Execute(cctx, call)
 	switch {

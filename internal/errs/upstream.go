@@ -23,7 +23,16 @@ type InferenceRateLimited struct {
 }
 
 func (e *InferenceRateLimited) Error() string {
-	return fmt.Sprintf("model %s/%s is rate limited: %s", e.Provider, e.Model, e.Message)
+	return fmt.Sprintf("model %s is rate limited: %s", modelName(e.Provider, e.Model), e.Message)
+}
+
+// modelName is "provider/model", or the provider alone when no model is
+// named (a scripted model).
+func modelName(provider, model string) string {
+	if model == "" {
+		return provider
+	}
+	return provider + "/" + model
 }
 
 // RetryDelay implements Retryable: a rate limit is always worth waiting out.
@@ -42,7 +51,7 @@ type InferenceFailed struct {
 }
 
 func (e *InferenceFailed) Error() string {
-	return fmt.Sprintf("model call to %s/%s failed: %s", e.Provider, e.Model, e.Message)
+	return fmt.Sprintf("model call to %s failed: %s", modelName(e.Provider, e.Model), e.Message)
 }
 
 // RetryDelay implements Retryable.

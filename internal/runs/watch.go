@@ -42,6 +42,17 @@ func (m *Manager) Watch(ctx context.Context, tenant, runID string, from int64, s
 		if len(recs) == watchBatch {
 			continue
 		}
+		if len(recs) == 0 {
+			// Asked for records past the end of a settled log: there will be
+			// none, so the watch is over.
+			run, err := m.Get(ctx, tenant, runID)
+			if err != nil {
+				return err
+			}
+			if run.Settled() && from > run.LastSeq {
+				return nil
+			}
+		}
 		select {
 		case <-sub.C():
 		case <-ctx.Done():

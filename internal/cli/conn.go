@@ -1,0 +1,40 @@
+package cli
+
+import (
+	"context"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials/insecure"
+
+	runsvcv1 "github.com/runsvc/runsvc/gen/runsvc/v1"
+)
+
+// connect creates the client connection. grpc dials lazily: a server that
+// cannot be reached shows as UNAVAILABLE on the first call.
+func (a *app) connect() error {
+	if a.conn != nil {
+		return nil
+	}
+	conn, err := grpc.NewClient(a.addr,
+		grpc.WithTransportCredentials(insecure.NewCredentials()),
+		grpc.WithUserAgent("runsvc-cli"),
+	)
+	if err != nil {
+		return &clientError{code: codes.InvalidArgument, msg: "bad address " + a.addr + ": " + err.Error()}
+	}
+	a.conn = conn
+	a.specs = runsvcv1.NewSpecServiceClient(conn)
+	a.runs = runsvcv1.NewRunServiceClient(conn)
+	return nil
+}
+
+// call returns the context of one unary call: --timeout, plus extra for
+// calls that wait on purpose.
+func (a *app) call(ctx context.Context, extra time.Duration) (context.Context, context.CancelFunc) {
+	if a.timeout <= 0 {
+		return context.WithCancel(ctx)
+	}
+	return context.WithTimeout(ctx, a.timeout+extra)
+}

@@ -1,0 +1,197 @@
+// Package cli is the runsvc command-line client: `runsvc spec ...` and
+// `runsvc run ...`. It talks to a running runsvc over gRPC, prints readable
+// text on a terminal or protojson with --json, and turns every failure into
+// one line on stderr and an exit code a script can act on.
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+	"time"
+
+	"google.golang.org/grpc"
+
+	runsvcv1 "github.com/runsvc/runsvc/gen/runsvc/v1"
+)
+
+// Exit codes of Main.
+const (
+	// ExitOK means the command did what was asked.
+	ExitOK = 0
+	// ExitFailure means a non-retryable error, or a watched Run that did
+	// not complete.
+	ExitFailure = 1
+	// ExitUsage means the command line or an input file was wrong; nothing
+	// was sent.
+	ExitUsage = 2
+	// ExitTempFail (EX_TEMPFAIL) means a retryable error: trying the same
+	// command again later may succeed.
+	ExitTempFail = 75
+	// ExitInterrupted means the command was stopped by SIGINT or SIGTERM.
+	ExitInterrupted = 130
+)
+
+// DefaultAddr is the address dialled when neither --addr nor RUNSVC_ADDR
+// is set.
+const DefaultAddr = "127.0.0.1:50051"
+
+// Main runs one client command. args are the command line without the
+// program name, e.g. ["run", "get", "run_x"]. It returns the process's exit
+// code: ExitOK, ExitFailure, ExitUsage, ExitTempFail or ExitInterrupted.
+func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	a := newApp(stdin, stdout, stderr)
+	a.terminal = isTerminal(stdout)
+	return a.exit(ctx, a.main(ctx, args))
+}
+
+// app is one invocation of the client.
+type app struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	// terminal is true when stdout is a TTY: progress is then one
+	// updating status line.
+	terminal bool
+
+	addr    string
+	addrSet bool // --addr was given, so suggested commands repeat it
+	json    bool
+	timeout time.Duration
+
+	cmd   string  // "run resume", for usage hints
+	entry command // the command running
+	conn  *grpc.ClientConn
+	specs runsvcv1.SpecServiceClient
+	runs  runsvcv1.RunServiceClient
+}
+
+func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
+	addr := DefaultAddr
+	if v := os.Getenv("RUNSVC_ADDR"); v != "" {
+		addr = v
+	}
+	return &app{stdin: stdin, stdout: stdout, stderr: stderr, addr: addr, timeout: 30 * time.Second}
+}
+
+// command is one leaf of the command tree.
+type command struct {
+	args    string // positional arguments, for the usage line
+	summary string
+	run     func(a *app, ctx context.Context, args []string) error
+}
+
+var commands = map[string]map[string]command{
+	"spec": {
+		"publish": {"FILE", "publish a Spec from a .yaml, .yml or .json file (- for stdin)", (*app).specPublish},
+		"get":     {"NAME", "print a Spec as YAML", (*app).specGet},
+		"list":    {"[NAME]", "list the newest Version of every Spec, or every Version of NAME", (*app).specList},
+	},
+	"run": {
+		"start":     {"SPEC", "start a Run of a Spec and print its id", (*app).runStart},
+		"watch":     {"RUN_ID", "follow a Run live until it settles", (*app).runWatch},
+		"resume":    {"RUN_ID", "answer a suspended Run: tool results, an answer or an approval", (*app).runResume},
+		"interrupt": {"RUN_ID", "stop a Run", (*app).runInterrupt},
+		"get":       {"RUN_ID", "show a Run", (*app).runGet},
+		"wait":      {"RUN_ID", "wait until a Run settles or suspends, then show it", (*app).runWait},
+		"list":      {"", "list Runs, newest first", (*app).runList},
+	},
+}
+
+var groupSummary = map[string]string{
+	"spec": "publish and read Specs",
+	"run":  "start, watch, resume, interrupt and read Runs",
+}
+
+func (a *app) main(ctx context.Context, args []string) error {
+	args, err := a.parseGlobal(args, a.topUsage)
+	if err != nil || args == nil {
+		return err
+	}
+	group, ok := commands[args[0]]
+	if !ok {
+		return usagef("unknown command %q", args[0])
+	}
+	a.cmd = args[0]
+	usage := func() string { return a.groupUsage(a.cmd) }
+	if args, err = a.parseGlobal(args[1:], usage); err != nil || args == nil {
+		if err == nil {
+			return usagef("%s needs a command: %s", a.cmd, strings.Join(sortedKeys(group), ", "))
+		}
+		return err
+	}
+	if args[0] == "help" {
+		fmt.Fprint(a.stdout, usage())
+		return nil
+	}
+	cmd, ok := group[args[0]]
+	if !ok {
+		return usagef("unknown command %q", a.cmd+" "+args[0])
+	}
+	a.cmd, a.entry = a.cmd+" "+args[0], cmd
+	defer a.close()
+	return cmd.run(a, ctx, args[1:])
+}
+
+// parseGlobal parses global flags up to the next word, printing usage for
+// -h. It returns the arguments from that word on, nil when there are none
+// or help was printed.
+func (a *app) parseGlobal(args []string, usage func() string) ([]string, error) {
+	fs := flag.NewFlagSet("runsvc", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	a.globalFlags(fs)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(a.stdout, usage())
+			return nil, errHelp
+		}
+		return nil, usagef("%v", err)
+	}
+	if fs.NArg() == 0 {
+		if a.cmd == "" {
+			return nil, usagef("a command is required: spec or run")
+		}
+		return nil, nil
+	}
+	return fs.Args(), nil
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func (a *app) topUsage() string {
+	var b strings.Builder
+	b.WriteString("Usage: runsvc [--addr HOST:PORT] [--json] [--timeout D] <spec|run> COMMAND ...\n\n")
+	for _, g := range []string{"spec", "run"} {
+		fmt.Fprintf(&b, "  runsvc %-10s %s\n", g, groupSummary[g])
+	}
+	b.WriteString("\nRun \"runsvc spec -h\" or \"runsvc run -h\" for their commands.\n")
+	return b.String()
+}
+
+func (a *app) groupUsage(group string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Usage: runsvc %s COMMAND [flags]\n\n%s:\n", group, groupSummary[group])
+	for _, n := range sortedKeys(commands[group]) {
+		c := commands[group][n]
+		fmt.Fprintf(&b, "  %-28s %s\n", strings.TrimSpace(n+" "+c.args), c.summary)
+	}
+	fmt.Fprintf(&b, "\nRun \"runsvc %s COMMAND -h\" for a command's flags.\n", group)
+	return b.String()
+}
+
+func (a *app) close() {
+	if a.conn != nil {
+		_ = a.conn.Close()
+	}
+}

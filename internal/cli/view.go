@@ -1,0 +1,303 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	spb "google.golang.org/genproto/googleapis/rpc/status"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/known/timestamppb"
+
+	runsvcv1 "github.com/runsvc/runsvc/gen/runsvc/v1"
+)
+
+// outputClip bounds how much of a tool's output or an input the live view
+// shows.
+const outputClip = 300
+
+// view renders a Run's records for a person as they arrive.
+type view struct {
+	a       *app
+	runID   string
+	initial *runsvcv1.Run // the Run when the watch began
+	// calls are the tool calls the model issued, by id, for their
+	// arguments when the Run suspends on them.
+	calls map[string]*runsvcv1.ToolCall
+	// starts are when the open model call ("model") and tool calls (by
+	// id) started.
+	starts map[string]*timestamppb.Timestamp
+	// shownCurrent is true once the suspension the Run is in was shown
+	// with the commands that answer it.
+	shownCurrent bool
+	// prog is the status line on a terminal; nil otherwise, and then a
+	// line is printed when a call starts.
+	prog *progress
+	buf  bytes.Buffer
+}
+
+func (a *app) newView(runID string, initial *runsvcv1.Run) *view {
+	v := &view{a: a, runID: runID, initial: initial, calls: map[string]*runsvcv1.ToolCall{}, starts: map[string]*timestamppb.Timestamp{}}
+	if a.terminal {
+		v.prog = newProgress(a.stdout, terminalWidth(a.stdout))
+	}
+	return v
+}
+
+func (v *view) close() {
+	if v.prog != nil {
+		v.prog.close()
+	}
+}
+
+// printf buffers a line of output.
+func (v *view) printf(format string, args ...any) {
+	fmt.Fprintf(&v.buf, format, args...)
+}
+
+// flush writes what was buffered, above the status line if there is one.
+func (v *view) flush() {
+	if v.buf.Len() == 0 {
+		return
+	}
+	if v.prog != nil {
+		v.prog.write(v.buf.Bytes())
+	} else {
+		_, _ = v.a.stdout.Write(v.buf.Bytes())
+	}
+	v.buf.Reset()
+}
+
+// opened notes a call that started: a status line on a terminal, a plain
+// line otherwise.
+func (v *view) opened(key, label, plain string, at *timestamppb.Timestamp) {
+	v.starts[key] = at
+	if v.prog != nil {
+		v.prog.start(key, label, at.AsTime())
+		return
+	}
+	v.printf("  %s\n", plain)
+}
+
+// closed notes a call that ended and returns " after 1.2s", or "" when its
+// start was not seen.
+func (v *view) closed(key string, at *timestamppb.Timestamp) string {
+	start, ok := v.starts[key]
+	delete(v.starts, key)
+	if v.prog != nil {
+		v.prog.end(key)
+	}
+	if !ok {
+		return ""
+	}
+	return " after " + between(start, at)
+}
+
+// record shows one record. live is true for records appended after the
+// watch began.
+func (v *view) record(ctx context.Context, rec *runsvcv1.Record, live bool) {
+	defer v.flush()
+	if v.prog != nil {
+		v.prog.end("backoff")
+	}
+	at := rec.GetTime()
+	switch b := rec.GetBody().(type) {
+	case *runsvcv1.Record_Admitted_:
+		r := b.Admitted
+		v.printf("run %s of spec %s (version %s)\n", v.runID, r.GetSpec(), r.GetVersion())
+		if r.GetParentRunId() != "" {
+			v.printf("  delegated by run %s (delegation %s, depth %d)\n", r.GetParentRunId(), r.GetDelegationId(), r.GetDepth())
+		}
+		v.printf("  input: %s\n", indent(orNone(clip(r.GetInput(), outputClip)), "         "))
+		v.printf("  deadline: %s\n", when(r.GetDeadlineTime()))
+	case *runsvcv1.Record_AttemptStarted_:
+		v.printf("attempt %d started on worker %s\n", b.AttemptStarted.GetAttempt(), b.AttemptStarted.GetWorkerId())
+	case *runsvcv1.Record_TurnStarted_:
+		v.printf("turn %d\n", b.TurnStarted.GetTurn())
+	case *runsvcv1.Record_ModelCallStarted_:
+		v.opened("model", fmt.Sprintf("waiting for the model (turn %d)", b.ModelCallStarted.GetTurn()), "model call started", at)
+	case *runsvcv1.Record_ModelCallFinished_:
+		v.modelFinished(b.ModelCallFinished, at)
+	case *runsvcv1.Record_ModelCallFailed_:
+		f := b.ModelCallFailed
+		v.printf("  model call failed%s: %s %s\n", v.closed("model", at), f.GetFailure().GetMessage(), statusTag(f.GetFailure()))
+		if f.GetWillRetry() {
+			v.retrying("the model call", f.GetRetryAfter().AsDuration(), at)
+		}
+	case *runsvcv1.Record_ToolCallStarted_:
+		c := b.ToolCallStarted
+		name := fmt.Sprintf("%s [%s]", c.GetName(), c.GetCallId())
+		v.opened(c.GetCallId(), "running "+name, "tool "+name+" started", at)
+	case *runsvcv1.Record_ToolCallFinished_:
+		v.toolFinished(b.ToolCallFinished, at)
+	case *runsvcv1.Record_ToolCallFailed_:
+		c := b.ToolCallFailed
+		name := fmt.Sprintf("%s [%s]", c.GetName(), c.GetCallId())
+		v.printf("  tool %s failed%s: %s %s\n", name, v.closed(c.GetCallId(), at), c.GetError().GetMessage(), statusTag(c.GetError()))
+		v.retrying(name, c.GetRetryAfter().AsDuration(), at)
+	case *runsvcv1.Record_Suspended_:
+		v.suspended(ctx, rec.GetSeq(), b.Suspended, live)
+	case *runsvcv1.Record_Resumed_:
+		v.resumed(b.Resumed)
+	case *runsvcv1.Record_AbortRequested_:
+		r := b.AbortRequested
+		if r.GetCause() == runsvcv1.AbortCause_ABORT_CAUSE_DEADLINE {
+			v.printf("the run passed its deadline; aborting\n")
+		} else if r.GetReason() != "" {
+			v.printf("interrupt requested: %s\n", r.GetReason())
+		} else {
+			v.printf("interrupt requested\n")
+		}
+	case *runsvcv1.Record_MessageQueued_:
+		mode := "steer"
+		if b.MessageQueued.GetMode() == runsvcv1.MessageMode_MESSAGE_MODE_FOLLOW_UP {
+			mode = "follow-up"
+		}
+		v.printf("message queued (%s): %s\n", mode, indent(clip(b.MessageQueued.GetText(), outputClip), "  "))
+	case *runsvcv1.Record_MessageConsumed_:
+		v.printf("  the model received %s\n", plural(len(b.MessageConsumed.GetQueuedSeqs()), "queued message", "queued messages"))
+	case *runsvcv1.Record_DelegationStarted_:
+		d := b.DelegationStarted
+		v.printf("  delegated to spec %s as run %s (delegation %s): %s\n", d.GetSpec(), d.GetChildRunId(), d.GetDelegationId(), clip(d.GetTask(), outputClip))
+	case *runsvcv1.Record_DelegationFinished_:
+		d := b.DelegationFinished
+		v.printf("  delegation %s (run %s) %s", d.GetDelegationId(), d.GetChildRunId(), stateName(d.GetState()))
+		switch {
+		case d.GetState() == runsvcv1.RunState_RUN_STATE_COMPLETED:
+			v.printf(": %s\n", indent(clip(d.GetAnswer(), outputClip), "    "))
+		case d.GetFailure() != nil:
+			v.printf(": %s %s\n", d.GetFailure().GetMessage(), statusTag(d.GetFailure()))
+		default:
+			v.printf("\n")
+		}
+	case *runsvcv1.Record_Settled_:
+		v.settled(b.Settled.GetState(), b.Settled.GetAbortCause(), b.Settled.GetAnswer(), b.Settled.GetFailure())
+	default:
+		v.printf("record %d of an unknown kind\n", rec.GetSeq())
+	}
+}
+
+func (v *view) modelFinished(f *runsvcv1.Record_ModelCallFinished, at *timestamppb.Timestamp) {
+	line := "  model answered" + v.closed("model", at)
+	if in, out := f.GetInputTokens(), f.GetOutputTokens(); in+out > 0 {
+		line += fmt.Sprintf(" (%d tokens in, %d out)", in, out)
+	}
+	v.printf("%s\n", line)
+	if t := strings.TrimSpace(f.GetText()); t != "" {
+		v.printf("  model: %s\n", indent(t, "         "))
+	}
+	for _, c := range f.GetToolCalls() {
+		v.calls[c.GetCallId()] = c
+		v.printf("  calls %s [%s] %s\n", c.GetName(), c.GetCallId(), compactJSON(c.GetArguments()))
+	}
+}
+
+func (v *view) toolFinished(f *runsvcv1.Record_ToolCallFinished, at *timestamppb.Timestamp) {
+	name := fmt.Sprintf("%s [%s]", f.GetName(), f.GetCallId())
+	took := v.closed(f.GetCallId(), at)
+	switch {
+	case f.GetOrphaned():
+		v.printf("  tool %s closed without a result: the run passed its deadline\n", name)
+	case f.GetError() != nil:
+		v.printf("  tool %s failed%s: %s %s\n", name, took, f.GetError().GetMessage(), statusTag(f.GetError()))
+	default:
+		v.printf("  tool %s returned%s: %s\n", name, took, clip(compactJSON(f.GetOutput()), outputClip))
+	}
+}
+
+// retrying says a failed call will be tried again, and shows the wait on
+// the status line.
+func (v *view) retrying(what string, after time.Duration, at *timestamppb.Timestamp) {
+	v.printf("  retrying %s in %s\n", what, shortDuration(after))
+	if v.prog != nil {
+		v.prog.start("backoff", "waiting to retry "+what, at.AsTime())
+	}
+}
+
+func (v *view) suspended(ctx context.Context, seq int64, s *runsvcv1.Record_Suspended, live bool) {
+	sus := suspensionOfRecord(s, v.calls)
+	cur := v.initial.GetSuspension()
+	current := live || (v.initial.GetState() == runsvcv1.RunState_RUN_STATE_SUSPENDED &&
+		s.GetReason() == cur.GetReason() && proto.Equal(s.GetExpireTime(), cur.GetExpireTime()))
+	if current && !sus.complete() {
+		if !live {
+			sus = suspensionOfRun(cur)
+		} else if r, err := v.a.getRun(ctx, v.runID); err == nil && r.GetState() == runsvcv1.RunState_RUN_STATE_SUSPENDED {
+			sus = suspensionOfRun(r.GetSuspension())
+		}
+	}
+	v.a.printSuspension(&v.buf, "", v.runID, sus, current)
+	v.shownCurrent = v.shownCurrent || current
+}
+
+// currentSuspension shows the suspension the Run was in when the watch
+// began, if its record was not shown.
+func (v *view) currentSuspension() {
+	defer v.flush()
+	if !v.shownCurrent {
+		v.a.printSuspension(&v.buf, "", v.runID, suspensionOfRun(v.initial.GetSuspension()), true)
+		v.shownCurrent = true
+	}
+}
+
+func (v *view) resumed(r *runsvcv1.Record_Resumed) {
+	switch r.GetReason() {
+	case runsvcv1.SuspensionReason_SUSPENSION_REASON_TOOL_RESULTS:
+		v.printf("resumed with %s\n", plural(len(r.GetToolResults()), "tool result", "tool results"))
+		for _, tr := range r.GetToolResults() {
+			if e := tr.GetError(); e != nil {
+				retry := "not retryable"
+				if e.GetRetryable() {
+					retry = "retryable"
+				}
+				v.printf("  error for %s: %s (%s)\n", tr.GetCallId(), e.GetMessage(), retry)
+			} else {
+				v.printf("  result for %s: %s\n", tr.GetCallId(), clip(compactJSON(tr.GetOutput()), outputClip))
+			}
+		}
+	case runsvcv1.SuspensionReason_SUSPENSION_REASON_QUESTION:
+		v.printf("resumed with the answer: %s\n", indent(clip(r.GetAnswer(), outputClip), "  "))
+	case runsvcv1.SuspensionReason_SUSPENSION_REASON_APPROVAL:
+		switch {
+		case r.GetApproved():
+			v.printf("resumed: approved\n")
+		case r.GetNote() != "":
+			v.printf("resumed: denied: %s\n", r.GetNote())
+		default:
+			v.printf("resumed: denied\n")
+		}
+	case runsvcv1.SuspensionReason_SUSPENSION_REASON_CHILDREN:
+		v.printf("resumed: the delegated runs settled\n")
+	default:
+		v.printf("resumed\n")
+	}
+}
+
+// settled shows how the Run ended, from its Settled record or, when the
+// watch began after it, from the Run.
+func (v *view) settled(state runsvcv1.RunState, cause runsvcv1.AbortCause, answer string, failure *spb.Status) {
+	defer v.flush()
+	switch state {
+	case runsvcv1.RunState_RUN_STATE_COMPLETED:
+		if a := strings.TrimRight(answer, "\n"); strings.Contains(a, "\n") {
+			v.printf("completed:\n  %s\n", indent(a, "  "))
+		} else {
+			v.printf("completed: %s\n", a)
+		}
+		return
+	case runsvcv1.RunState_RUN_STATE_ABORTED:
+		v.printf("aborted: %s", abortText(cause))
+	default:
+		v.printf("%s", strings.ToLower(stateName(state)))
+	}
+	if failure != nil {
+		sep := ": "
+		if state == runsvcv1.RunState_RUN_STATE_ABORTED {
+			sep = "; "
+		}
+		v.printf("%s%s %s", sep, failure.GetMessage(), statusTag(failure))
+	}
+	v.printf("\n")
+}

@@ -1,0 +1,143 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"google.golang.org/grpc/codes"
+
+	runsvcv1 "github.com/runsvc/runsvc/gen/runsvc/v1"
+)
+
+// watchFlags are the options of a watch.
+type watchFlags struct {
+	// untilSuspended also ends the watch, successfully, when the Run
+	// suspends.
+	untilSuspended bool
+}
+
+func (a *app) runWatch(ctx context.Context, args []string) error {
+	fs := a.flags()
+	from := fs.Int64("from", 1, "the `SEQ` of the first record to show")
+	var w watchFlags
+	fs.BoolVar(&w.untilSuspended, "until-suspended", false, "also stop, with exit code 0, when the Run suspends")
+	pos, err := a.parse(fs, args, 1, 1)
+	if err != nil {
+		return err
+	}
+	if *from < 0 {
+		return usagef("--from must not be negative")
+	}
+	if err := a.connect(); err != nil {
+		return err
+	}
+	return a.watch(ctx, pos[0], *from, w)
+}
+
+func (a *app) getRun(ctx context.Context, runID string) (*runsvcv1.Run, error) {
+	cctx, cancel := a.call(ctx, 0)
+	defer cancel()
+	resp, err := a.runs.GetRun(cctx, &runsvcv1.GetRunRequest{RunId: runID})
+	return resp.GetRun(), err
+}
+
+// hintedError is an error with a suggestion of what to do next.
+type hintedError struct {
+	err  error
+	hint string
+}
+
+func (e *hintedError) Error() string { return e.err.Error() }
+func (e *hintedError) Unwrap() error { return e.err }
+
+// watch follows a Run from a seq until it settles (success only when it
+// completed) or, with untilSuspended, until it suspends.
+func (a *app) watch(ctx context.Context, runID string, from int64, w watchFlags) error {
+	initial, err := a.getRun(ctx, runID)
+	if err != nil {
+		return err
+	}
+	// Records past the next one do not exist yet; a watch from there
+	// could miss the one that settles the Run.
+	from = max(from, 1)
+	from = min(from, initial.GetLastSeq()+1)
+	var v *view
+	if !a.json {
+		v = a.newView(runID, initial)
+		defer v.close()
+		if from > 1 {
+			fmt.Fprintf(a.stdout, "run %s, from record %d\n", runID, from)
+		}
+	}
+	if from > initial.GetLastSeq() {
+		switch {
+		case settled(initial.GetState()):
+			if v != nil {
+				v.settled(initial.GetState(), initial.GetAbortCause(), initial.GetAnswer(), initial.GetFailure())
+			}
+			return runOutcome(initial.GetState())
+		case w.untilSuspended && initial.GetState() == runsvcv1.RunState_RUN_STATE_SUSPENDED:
+			if v != nil {
+				v.currentSuspension()
+			}
+			return nil
+		}
+	}
+	sctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	stream, err := a.runs.WatchRun(sctx, &runsvcv1.WatchRunRequest{RunId: runID, FromSeq: from})
+	if err != nil {
+		return err
+	}
+	next := from
+	for {
+		resp, err := stream.Recv()
+		if err != nil {
+			return a.watchEnded(ctx, runID, next, err)
+		}
+		rec := resp.GetRecord()
+		next = rec.GetSeq() + 1
+		live := rec.GetSeq() > initial.GetLastSeq()
+		if v != nil {
+			v.record(ctx, rec, live)
+		} else if err := a.printJSON(resp); err != nil {
+			return err
+		}
+		switch b := rec.GetBody().(type) {
+		case *runsvcv1.Record_Settled_:
+			return runOutcome(b.Settled.GetState())
+		case *runsvcv1.Record_Suspended_:
+			if w.untilSuspended && live {
+				return nil
+			}
+		}
+		if w.untilSuspended && rec.GetSeq() == initial.GetLastSeq() && initial.GetState() == runsvcv1.RunState_RUN_STATE_SUSPENDED {
+			if v != nil {
+				v.currentSuspension()
+			}
+			return nil
+		}
+	}
+}
+
+// watchEnded explains a watch that stopped before the Run settled, with
+// the command that continues it.
+func (a *app) watchEnded(ctx context.Context, runID string, next int64, err error) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	cmd := "runsvc run watch " + shellQuote(runID) + fmt.Sprintf(" --from %d", next)
+	if a.addrSet {
+		cmd = "runsvc --addr " + shellQuote(a.addr) + " run watch " + shellQuote(runID) + fmt.Sprintf(" --from %d", next)
+	}
+	if errors.Is(err, io.EOF) {
+		err = &clientError{code: codes.Unavailable, retryable: true,
+			msg: fmt.Sprintf("the watch of run %s ended before the run settled", runID)}
+	}
+	if next == 1 {
+		return err
+	}
+	return &hintedError{err: err, hint: "to continue: " + cmd}
+}

@@ -35,6 +35,7 @@ const (
 // Manager admits and serves Runs.
 type Manager struct {
 	store  store.Store
+	tails  *tails
 	specs  *specs.Registry
 	policy policy.Policy
 	clock  clock.Clock
@@ -49,7 +50,7 @@ func New(s store.Store, reg *specs.Registry, pol policy.Policy, clk clock.Clock,
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Manager{store: s, specs: reg, policy: pol, clock: clk, log: log}
+	return &Manager{store: s, tails: newTails(s), specs: reg, policy: pol, clock: clk, log: log}
 }
 
 // Store returns the store the Manager writes to.

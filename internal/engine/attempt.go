@@ -134,7 +134,7 @@ func (a *attempt) heartbeat(ctx context.Context, stop context.CancelFunc) {
 // watchOutsiders follows the log for an abort request from outside and
 // cancels the operation in flight when one arrives.
 func (a *attempt) watchOutsiders(ctx context.Context) func() {
-	sub := a.e.Store.Notifier().Subscribe(store.RunTopic(a.lease.Tenant, a.lease.RunID))
+	sub := a.e.Store.Notifier().Subscribe(store.OutsiderTopic(a.lease.Tenant, a.lease.RunID))
 	ctx, cancel := context.WithCancel(ctx)
 	go func() {
 		defer sub.Close()

@@ -226,10 +226,32 @@ type Bus interface {
 	NextRedelivery(ctx context.Context, tenant, channel string) (time.Time, bool, error)
 }
 
-// Topics a Notifier signals.
-func RunTopic(tenant, runID string) string        { return "run/" + tenant + "/" + runID }
+// RunTopic is signalled when a Run's log grows.
+func RunTopic(tenant, runID string) string { return "run/" + tenant + "/" + runID }
+
+// OutsiderTopic is signalled when a Run's log gets Records written by an
+// outsider (Attempt 0): an interrupt, a message, a resume, a child's end.
+func OutsiderTopic(tenant, runID string) string { return "runx/" + tenant + "/" + runID }
+
+// AppendTopics returns the topics an append of recs to a Run signals.
+func AppendTopics(tenant, runID string, runnable bool, recs []Record) []string {
+	topics := []string{RunTopic(tenant, runID)}
+	if runnable {
+		topics = append(topics, TopicRunnable)
+	}
+	for _, r := range recs {
+		if r.Attempt == 0 {
+			return append(topics, OutsiderTopic(tenant, runID))
+		}
+	}
+	return topics
+}
+
+// MemoryTopic is signalled when a memory is written.
 func MemoryTopic(tenant, namespace string) string { return "mem/" + tenant + "/" + namespace }
-func BusTopic(tenant, channel string) string      { return "bus/" + tenant + "/" + channel }
+
+// BusTopic is signalled when a channel gets a message.
+func BusTopic(tenant, channel string) string { return "bus/" + tenant + "/" + channel }
 
 // TopicRunnable is signalled when a Run may need a worker.
 const TopicRunnable = "runnable"

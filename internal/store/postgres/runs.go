@@ -28,15 +28,6 @@ func scanRun(row pgx.Row) (store.Run, error) {
 	return r, nil
 }
 
-// runTopics are the topics a write to a Run signals.
-func runTopics(tenant, runID string, runnable bool) []string {
-	topics := []string{store.RunTopic(tenant, runID)}
-	if runnable {
-		topics = append(topics, store.TopicRunnable)
-	}
-	return topics
-}
-
 // CreateRun creates a Run with its first Records. When the Run's request
 // id was used before, nothing is created and the existing Run is returned
 // with created false, also when two creations race.
@@ -69,7 +60,7 @@ func (db *DB) CreateRun(ctx context.Context, nr store.NewRun) (store.Run, bool, 
 			return err
 		}
 		created = true
-		return notifyTopics(ctx, tx, runTopics(r.Tenant, r.RunID, r.Index.Runnable)...)
+		return notifyTopics(ctx, tx, store.AppendTopics(r.Tenant, r.RunID, r.Index.Runnable, nr.Records)...)
 	})
 	if err != nil {
 		return store.Run{}, false, err
@@ -147,7 +138,7 @@ func (db *DB) Append(ctx context.Context, a store.Append) error {
 		if err != nil {
 			return err
 		}
-		return notifyTopics(ctx, tx, runTopics(a.Tenant, a.RunID, a.Index.Runnable)...)
+		return notifyTopics(ctx, tx, store.AppendTopics(a.Tenant, a.RunID, a.Index.Runnable, a.Records)...)
 	})
 }
 

@@ -42,10 +42,7 @@ func (db *DB) CreateRun(ctx context.Context, nr store.NewRun) (store.Run, bool, 
 	var existing store.Run
 	created := false
 	r := nr.Run
-	topics := []string{store.RunTopic(r.Tenant, r.RunID)}
-	if r.Index.Runnable {
-		topics = append(topics, store.TopicRunnable)
-	}
+	topics := store.AppendTopics(r.Tenant, r.RunID, r.Index.Runnable, nr.Records)
 	err := db.exec(ctx, "create run", func(tx *sql.Tx) error {
 		if r.RequestID != "" {
 			row := tx.QueryRow(`SELECT `+runColumns+` FROM runs WHERE tenant = ? AND request_id = ?`, r.Tenant, r.RequestID)
@@ -109,10 +106,7 @@ func (db *DB) Append(ctx context.Context, a store.Append) error {
 	if err := store.CheckConsecutive(a.Records); err != nil {
 		return err
 	}
-	topics := []string{store.RunTopic(a.Tenant, a.RunID)}
-	if a.Index.Runnable {
-		topics = append(topics, store.TopicRunnable)
-	}
+	topics := store.AppendTopics(a.Tenant, a.RunID, a.Index.Runnable, a.Records)
 	return db.exec(ctx, "append", func(tx *sql.Tx) error {
 		var last, token int64
 		var owner string

@@ -547,6 +547,25 @@ func testNotify(t *testing.T, s store.Store) {
 		t.Fatal(err)
 	}
 	wait("run append", run)
+
+	outsider := s.Notifier().Subscribe(store.OutsiderTopic(tenant, "run_a"))
+	defer outsider.Close()
+	worker := rec(3, "x")
+	worker.Attempt = 1
+	if err := s.Append(c, store.Append{Tenant: tenant, RunID: "run_a", Records: []store.Record{worker}, Index: store.Index{State: "RUNNING"}}); err != nil {
+		t.Fatal(err)
+	}
+	wait("run append by a worker", run)
+	select {
+	case <-outsider.C():
+		t.Fatal("a worker's append signalled the outsider topic")
+	case <-time.After(200 * time.Millisecond):
+	}
+	if err := s.Append(c, store.Append{Tenant: tenant, RunID: "run_a", Records: []store.Record{rec(4, "y")}, Index: store.Index{State: "RUNNING"}}); err != nil {
+		t.Fatal(err)
+	}
+	wait("outsider append", outsider)
+
 	if _, err := s.SetValue(c, tenant, "ns", "k", []byte(`1`), t0); err != nil {
 		t.Fatal(err)
 	}

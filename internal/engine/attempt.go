@@ -37,6 +37,11 @@ type attempt struct {
 
 	abortOnce sync.Once
 	aborted   chan struct{}
+
+	// pendingOps are folded into state but not yet stored: they go out
+	// with the next append (see later). pendingRecs are their Records.
+	pendingOps  []runlog.Op
+	pendingRecs []runlog.Record
 }
 
 func (e *Engine) attempt(ctx context.Context, lease *store.Lease) {
@@ -45,6 +50,13 @@ func (e *Engine) attempt(ctx context.Context, lease *store.Lease) {
 	defer cancel()
 	go a.heartbeat(ctx, cancel)
 	err := a.run(ctx)
+	if len(a.pendingOps) > 0 && !a.lost.Load() {
+		fctx, fcancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		if ferr := a.append(fctx, false); ferr != nil && !errors.Is(ferr, errEndAttempt) {
+			a.log.Warn("storing the last records of the attempt failed; they will be redone", "err", ferr)
+		}
+		fcancel()
+	}
 	switch {
 	case err == nil, errors.Is(err, errEndAttempt):
 	case ctx.Err() != nil:
@@ -196,15 +208,19 @@ func (a *attempt) append(ctx context.Context, release bool, ops ...runlog.Op) er
 		if err := a.state.ApplyAll(recs); err != nil {
 			return fmt.Errorf("this attempt's records do not fold: %w", err)
 		}
-		stored, err := runs.ToStore(recs)
+		stored, err := runs.ToStore(append(a.pendingRecs, recs...))
 		if err != nil {
 			return err
+		}
+		if len(stored) == 0 {
+			return nil
 		}
 		err = a.e.Store.Append(ctx, store.Append{
 			Tenant: a.lease.Tenant, RunID: a.lease.RunID, Records: stored, Index: runs.Index(a.state),
 			Lease: a.lease, Release: release,
 		})
 		if err == nil {
+			a.pendingOps, a.pendingRecs = nil, nil
 			a.knownSeq.Store(a.state.Seq)
 			if release {
 				a.released = true
@@ -221,8 +237,13 @@ func (a *attempt) append(ctx context.Context, release bool, ops ...runlog.Op) er
 			a.lost.Store(true)
 			return errEndAttempt
 		case errors.As(err, &conflict) && try == 0:
+			pending := a.pendingOps
+			a.pendingOps, a.pendingRecs = nil, nil
 			if err := a.foldForeign(ctx); err != nil {
 				return err
+			}
+			if err := a.later(pending...); err != nil {
+				return errEndAttempt
 			}
 		case errors.As(err, &conflict):
 			return errEndAttempt
@@ -230,6 +251,20 @@ func (a *attempt) append(ctx context.Context, release bool, ops ...runlog.Op) er
 			return err
 		}
 	}
+}
+
+// later folds ops into the Attempt's State now and stores them with the
+// next append, which always comes before anything that waits (a model
+// call, a tool call, a suspension, a sleep). Fewer, larger appends cost
+// fewer syncs; a crash in between only means the work is redone.
+func (a *attempt) later(ops ...runlog.Op) error {
+	recs := runs.Stamp(a.state, a.number, a.e.Clock.Now().UTC(), ops...)
+	if err := a.state.ApplyAll(recs); err != nil {
+		return fmt.Errorf("this attempt's records do not fold: %w", err)
+	}
+	a.pendingOps = append(a.pendingOps, ops...)
+	a.pendingRecs = append(a.pendingRecs, recs...)
+	return nil
 }
 
 // foldForeign reads the Records others appended. Outsiders' Records are

@@ -185,7 +185,7 @@ func (a *attempt) modelAnswered(ctx context.Context, turn int, resp model.Respon
 	case limits.CostBudget > 0 && usage.Cost+done.Cost > limits.CostBudget:
 		return a.settle(ctx, runlog.StatusFailed, "", "", &errs.BudgetOverrun{Dimension: errs.DimensionCost, Used: usage.Cost + done.Cost, Limit: limits.CostBudget}, done)
 	}
-	return a.append(ctx, false, done)
+	return a.later(done)
 }
 
 // modelFailed records a failed model call and retries it within the

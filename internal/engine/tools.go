@@ -231,7 +231,7 @@ func (a *attempt) answer(ctx context.Context, c *runlog.Call, decl spec.Tool, ou
 		}
 		return a.settle(ctx, runlog.StatusFailed, "", "", failure, ops...)
 	}
-	return a.append(ctx, false, ops...)
+	return a.later(ops...)
 }
 
 func credentialOf(t spec.Tool) string {

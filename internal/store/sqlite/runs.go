@@ -63,7 +63,7 @@ func (db *DB) CreateRun(ctx context.Context, nr store.NewRun) (store.Run, bool, 
 		if err != nil {
 			return unavailable("create run", err)
 		}
-		if err := insertRecords(tx, r.Tenant, r.RunID, nr.Records); err != nil {
+		if err := db.insertRecords(tx, r.Tenant, r.RunID, nr.Records); err != nil {
 			return err
 		}
 		created = true
@@ -80,12 +80,8 @@ func (db *DB) CreateRun(ctx context.Context, nr store.NewRun) (store.Run, bool, 
 	return r, true, nil
 }
 
-func insertRecords(tx *sql.Tx, tenant, runID string, recs []store.Record) error {
-	stmt, err := tx.Prepare(`INSERT INTO records (tenant, run_id, seq, time, attempt, kind, body) VALUES (?, ?, ?, ?, ?, ?, ?)`)
-	if err != nil {
-		return unavailable("append", err)
-	}
-	defer stmt.Close()
+func (db *DB) insertRecords(tx *sql.Tx, tenant, runID string, recs []store.Record) error {
+	stmt := tx.Stmt(db.stmts.insertRecord)
 	for _, rec := range recs {
 		if _, err := stmt.Exec(tenant, runID, rec.Seq, nanos(rec.Time), rec.Attempt, rec.Kind, rec.Body); err != nil {
 			if isConstraint(err) {
@@ -110,7 +106,7 @@ func (db *DB) Append(ctx context.Context, a store.Append) error {
 	return db.exec(ctx, "append", func(tx *sql.Tx) error {
 		var last, token int64
 		var owner string
-		err := tx.QueryRow(`SELECT last_seq, lease_owner, lease_token FROM runs WHERE tenant = ? AND run_id = ?`, a.Tenant, a.RunID).Scan(&last, &owner, &token)
+		err := tx.Stmt(db.stmts.runHead).QueryRow(a.Tenant, a.RunID).Scan(&last, &owner, &token)
 		if errors.Is(err, sql.ErrNoRows) {
 			return &errs.RunNotFound{RunID: a.RunID}
 		}
@@ -123,7 +119,7 @@ func (db *DB) Append(ctx context.Context, a store.Append) error {
 		if first := a.Records[0].Seq; first != last+1 {
 			return &errs.SeqConflict{RunID: a.RunID, Seq: first}
 		}
-		if err := insertRecords(tx, a.Tenant, a.RunID, a.Records); err != nil {
+		if err := db.insertRecords(tx, a.Tenant, a.RunID, a.Records); err != nil {
 			return err
 		}
 		end := a.Records[len(a.Records)-1]

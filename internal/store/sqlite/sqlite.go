@@ -39,6 +39,7 @@ var migrations = []string{schemaV1}
 type DB struct {
 	read   *sql.DB
 	write  *sql.DB
+	stmts  statements
 	hub    *notify.Hub
 	writes chan *pendingWrite
 	stop   chan struct{}
@@ -91,6 +92,11 @@ func OpenFile(path string, opts Options) (*DB, error) {
 		_ = writeDB.Close()
 		return nil, err
 	}
+	stmts, err := prepare(writeDB)
+	if err != nil {
+		_ = writeDB.Close()
+		return nil, err
+	}
 	read, err := sql.Open("sqlite", dsn+"&_pragma=query_only(1)")
 	if err != nil {
 		_ = writeDB.Close()
@@ -99,11 +105,29 @@ func OpenFile(path string, opts Options) (*DB, error) {
 	read.SetMaxOpenConns(8)
 	read.SetMaxIdleConns(8)
 	db := &DB{
-		read: read, write: writeDB, hub: notify.NewHub(),
+		read: read, write: writeDB, stmts: stmts, hub: notify.NewHub(),
 		writes: make(chan *pendingWrite, 1024), stop: make(chan struct{}), done: make(chan struct{}),
 	}
 	go db.writer(opts.MaxBatch)
 	return db, nil
+}
+
+// statements are the hot writes, prepared once on the writer connection.
+type statements struct {
+	insertRecord *sql.Stmt
+	runHead      *sql.Stmt
+}
+
+func prepare(db *sql.DB) (statements, error) {
+	var s statements
+	var err error
+	if s.insertRecord, err = db.Prepare(`INSERT INTO records (tenant, run_id, seq, time, attempt, kind, body) VALUES (?, ?, ?, ?, ?, ?, ?)`); err != nil {
+		return s, err
+	}
+	if s.runHead, err = db.Prepare(`SELECT last_seq, lease_owner, lease_token FROM runs WHERE tenant = ? AND run_id = ?`); err != nil {
+		return s, err
+	}
+	return s, nil
 }
 
 func migrate(db *sql.DB) error {

@@ -115,8 +115,8 @@ func (s *Service) Receive(ctx context.Context, tenant, channel, inReplyTo string
 			continue
 		}
 		wait := idlePoll
-		if at, ok, err := s.store.NextRedelivery(ctx, tenant, channel); err == nil && ok {
-			wait = min(wait, max(at.Sub(s.clock.Now()), time.Millisecond))
+		if at, ok, err := s.store.NextRedelivery(ctx, tenant, channel); err == nil && ok && at.After(s.clock.Now()) {
+			wait = min(wait, at.Sub(s.clock.Now()))
 		}
 		select {
 		case <-sub.C():

@@ -93,8 +93,16 @@ func (r *Rules) check() error {
 				return fmt.Errorf("policy: rules[%d]: bad pattern %q", i, pattern)
 			}
 		}
+		switch rule.Effect {
+		case "", EffectReadOnly, EffectWrite, EffectDestructive:
+		default:
+			return fmt.Errorf("policy: rules[%d].effect %q: use read_only, write or destructive", i, rule.Effect)
+		}
 		if rule.Action == ActionStartRun && (rule.Decision == Narrow || rule.Decision == Approve) {
 			return fmt.Errorf("policy: rules[%d]: a run start can only be allowed or denied", i)
+		}
+		if rule.Action == ActionStartRun && (rule.Tool != "" || rule.Effect != "") {
+			return fmt.Errorf("policy: rules[%d]: a start_run rule matches a spec, not a tool or an effect", i)
 		}
 	}
 	return nil

@@ -8,6 +8,7 @@ package secret
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -108,7 +109,8 @@ func (c Chain) Resolve(ctx context.Context, scope, name string) (string, error) 
 		if err == nil {
 			return v, nil
 		}
-		if _, notFound := err.(*errs.CredentialNotFound); !notFound {
+		var notFound *errs.CredentialNotFound
+		if !errors.As(err, &notFound) {
 			return "", err
 		}
 	}

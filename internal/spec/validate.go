@@ -302,40 +302,49 @@ func (v *validator) delegates(s Spec, published Lookup) {
 		}
 	}
 	maxDepth := s.Limits.Effective().MaxDelegationDepth
-	if depth, chain := delegationDepth(s, published); depth > maxDepth {
+	if maxDepth < 0 {
+		return // reported as out of range by limits
+	}
+	switch depth, chain, cycle := delegationDepth(s, published); {
+	case cycle:
+		v.add("delegates", "the delegation chain %s loops back on itself, so limits.max_delegation_depth (%d) cannot bound it", strings.Join(chain, " -> "), maxDepth)
+	case depth > maxDepth:
 		v.add("delegates", "the delegation chain %s is %d deep, over limits.max_delegation_depth (%d)", strings.Join(chain, " -> "), depth, maxDepth)
 	}
 }
 
 // delegationDepth returns the longest chain of delegations starting at s
-// through published Specs. A cycle counts as unbounded.
-func delegationDepth(s Spec, published Lookup) (int, []string) {
-	const unbounded = 1 << 20
-	var walk func(name string, d []string, path []string, onPath map[string]bool) (int, []string)
-	walk = func(name string, delegates []string, path []string, onPath map[string]bool) (int, []string) {
+// through published Specs, or the first cycle found. Delegating to itself
+// is reported on its own and left out here.
+func delegationDepth(s Spec, published Lookup) (int, []string, bool) {
+	var walk func(delegates []string, path []string, onPath map[string]bool) (int, []string, bool)
+	walk = func(delegates []string, path []string, onPath map[string]bool) (int, []string, bool) {
 		best, bestChain := 0, path
 		for _, d := range delegates {
+			if d == s.Name && len(path) == 1 {
+				continue
+			}
+			next := append(append([]string{}, path...), d)
 			if onPath[d] {
-				return unbounded, append(append([]string{}, path...), d)
+				return 0, next, true
 			}
 			child, ok := published(d)
 			if !ok {
 				continue
 			}
 			onPath[d] = true
-			depth, chain := walk(d, child.Delegates, append(append([]string{}, path...), d), onPath)
+			depth, chain, cycle := walk(child.Delegates, next, onPath)
 			delete(onPath, d)
+			if cycle {
+				return 0, chain, true
+			}
 			if depth+1 > best {
 				best, bestChain = depth+1, chain
 			}
-			if best >= unbounded {
-				return best, bestChain
-			}
 		}
-		return best, bestChain
+		return best, bestChain, false
 	}
-	depth, chain := walk(s.Name, s.Delegates, []string{s.Name}, map[string]bool{s.Name: true})
-	return depth, chain
+	return walk(s.Delegates, []string{s.Name}, map[string]bool{s.Name: true})
 }
 
 func (v *validator) bus(b Bus) {

@@ -187,12 +187,10 @@ func (db *DB) exec(ctx context.Context, op string, fn func(tx *sql.Tx) error, to
 	case <-db.stop:
 		return &errs.StoreUnavailable{Operation: op, Cause: errors.New("store closed")}
 	}
-	select {
-	case err := <-w.err:
-		return err
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+	// Once handed over, the write commits or fails on its own; wait for
+	// the outcome so the caller never takes a committed write for a failed
+	// one (fn may also still be filling the caller's results).
+	return <-w.err
 }
 
 func (db *DB) writer(maxBatch int) {

@@ -33,7 +33,6 @@ func TestKillAndRestart(t *testing.T) {
 	conn := p.Dial(t)
 	specs, runs := runsvcv1.NewSpecServiceClient(conn), runsvcv1.NewRunServiceClient(conn)
 	ctx := testserver.Context(t)
-	var list []*runsvcv1.Spec
 	for _, raw := range splitJSONArray(t, restartSpecs) {
 		sp := &runsvcv1.Spec{}
 		if err := protojson.Unmarshal([]byte(raw), sp); err != nil {
@@ -42,7 +41,6 @@ func TestKillAndRestart(t *testing.T) {
 		if _, err := specs.PublishSpec(ctx, &runsvcv1.PublishSpecRequest{Spec: sp}); err != nil {
 			t.Fatal(err)
 		}
-		list = append(list, sp)
 	}
 	start := func(spec string) string {
 		resp, err := runs.StartRun(ctx, &runsvcv1.StartRunRequest{Spec: spec, Input: "go"})

@@ -5,7 +5,6 @@ import (
 	"crypto/tls"
 	"errors"
 	"fmt"
-	"math"
 	"net"
 	"net/http"
 	"net/url"
@@ -15,14 +14,11 @@ import (
 	"unicode/utf8"
 
 	"github.com/runsvc/runsvc/internal/errs"
-	"github.com/runsvc/runsvc/internal/spec"
+	"github.com/runsvc/runsvc/internal/retryafter"
 )
 
 // maxMessageLen bounds the server text an error carries.
 const maxMessageLen = 1024
-
-// maxRetryAfter bounds a server's Retry-After: no Run outlives it anyway.
-const maxRetryAfter = spec.MaxDeadline
 
 // call is what classifying one call's failure needs.
 type call struct {
@@ -78,10 +74,10 @@ func (c *call) statusFailure(resp *http.Response, body []byte, now time.Time) er
 	case status == http.StatusTooManyRequests:
 		return &errs.InferenceRateLimited{
 			Provider: c.provider, Model: c.model,
-			Message: c.clean(msg), RetryAfter: retryAfter(resp.Header, now),
+			Message: c.clean(msg), RetryAfter: retryafter.Parse(resp.Header, now),
 		}
 	case status == http.StatusRequestTimeout || status >= 500:
-		return c.failed(status, msg, retryAfter(resp.Header, now))
+		return c.failed(status, msg, retryafter.Parse(resp.Header, now))
 	default:
 		return c.refused(status, msg)
 	}
@@ -132,36 +128,4 @@ func (c *call) clean(s string) string {
 		s = s[:cut] + "…"
 	}
 	return s
-}
-
-// retryAfter reads retry-after-ms (milliseconds, which OpenAI sends) or
-// else Retry-After (seconds or an HTTP-date). Zero means no hint.
-func retryAfter(h http.Header, now time.Time) time.Duration {
-	if v := strings.TrimSpace(h.Get("Retry-After-Ms")); v != "" {
-		if ms, err := strconv.ParseFloat(v, 64); err == nil {
-			return bound(ms * float64(time.Millisecond))
-		}
-	}
-	v := strings.TrimSpace(h.Get("Retry-After"))
-	if v == "" {
-		return 0
-	}
-	if s, err := strconv.ParseFloat(v, 64); err == nil {
-		return bound(s * float64(time.Second))
-	}
-	if t, err := http.ParseTime(v); err == nil {
-		return bound(float64(t.Sub(now)))
-	}
-	return 0
-}
-
-// bound clamps nanoseconds to [0, maxRetryAfter].
-func bound(ns float64) time.Duration {
-	switch {
-	case math.IsNaN(ns) || ns <= 0:
-		return 0
-	case ns >= float64(maxRetryAfter):
-		return maxRetryAfter
-	}
-	return time.Duration(ns)
 }

@@ -16,11 +16,11 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/runsvc/runsvc/internal/errs"
+	"github.com/runsvc/runsvc/internal/retryafter"
 	"github.com/runsvc/runsvc/internal/tool"
 )
 
@@ -85,7 +85,7 @@ func (x *Executor) Execute(ctx context.Context, c tool.Call) (json.RawMessage, e
 		if msg == "" {
 			msg = resp.Status
 		}
-		return nil, &errs.TransientFailure{Operation: "tool " + c.Name, Message: msg, RetryAfter: retryAfter(resp.Header)}
+		return nil, &errs.TransientFailure{Operation: "tool " + c.Name, Message: msg, RetryAfter: retryafter.Parse(resp.Header, time.Now())}
 	case code < 200 || code > 299:
 		if msg == "" {
 			msg = resp.Status
@@ -119,20 +119,6 @@ func errorBody(raw []byte) (string, bool, bool) {
 		return nested.Message, e.Retryable, true
 	}
 	return string(e.Error), e.Retryable, true
-}
-
-func retryAfter(h http.Header) time.Duration {
-	v := strings.TrimSpace(h.Get("Retry-After"))
-	if v == "" {
-		return 0
-	}
-	if secs, err := strconv.ParseFloat(v, 64); err == nil && secs >= 0 {
-		return time.Duration(secs * float64(time.Second))
-	}
-	if t, err := http.ParseTime(v); err == nil {
-		return max(time.Until(t), 0)
-	}
-	return 0
 }
 
 // scrub keeps a transport error's text free of the credential.

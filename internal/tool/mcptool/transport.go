@@ -6,10 +6,11 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/runsvc/runsvc/internal/retryafter"
 )
 
 // probe records what the HTTP exchanges of one call (or one handshake)
@@ -37,7 +38,7 @@ func (p *probe) response(req *http.Request, resp *http.Response) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.status = resp.StatusCode
-	p.retryAfter = retryAfter(resp.Header)
+	p.retryAfter = retryafter.Parse(resp.Header, time.Now())
 	if req.Method == http.MethodPost && resp.StatusCode/100 == 2 {
 		p.delivered = true
 	}
@@ -123,18 +124,4 @@ func origin(raw string) string {
 		return ""
 	}
 	return strings.ToLower(u.Scheme) + "://" + strings.ToLower(u.Host)
-}
-
-func retryAfter(h http.Header) time.Duration {
-	v := strings.TrimSpace(h.Get("Retry-After"))
-	if v == "" {
-		return 0
-	}
-	if secs, err := strconv.ParseFloat(v, 64); err == nil && secs >= 0 {
-		return time.Duration(secs * float64(time.Second))
-	}
-	if t, err := http.ParseTime(v); err == nil {
-		return max(time.Until(t), 0)
-	}
-	return 0
 }

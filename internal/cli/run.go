@@ -186,22 +186,17 @@ func (a *app) runList(ctx context.Context, args []string) error {
 	if err := a.connect(); err != nil {
 		return err
 	}
-	all := &runsvcv1.ListRunsResponse{}
-	for {
-		req.PageSize = pageSize(*limit, len(all.Runs))
+	runs, next, err := collect(limit, func(size int32, token string) ([]*runsvcv1.Run, string, error) {
+		req.PageSize, req.PageToken = size, token
 		cctx, cancel := a.call(ctx, 0)
+		defer cancel()
 		resp, err := a.runs.ListRuns(cctx, req)
-		cancel()
-		if err != nil {
-			return err
-		}
-		all.Runs = append(all.Runs, resp.GetRuns()...)
-		all.NextPageToken = resp.GetNextPageToken()
-		if all.NextPageToken == "" || (*limit > 0 && len(all.Runs) >= *limit) {
-			break
-		}
-		req.PageToken = all.NextPageToken
+		return resp.GetRuns(), resp.GetNextPageToken(), err
+	})
+	if err != nil {
+		return err
 	}
+	all := &runsvcv1.ListRunsResponse{Runs: runs, NextPageToken: next}
 	if a.json {
 		return a.printJSON(all)
 	}

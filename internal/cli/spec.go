@@ -123,22 +123,17 @@ func (a *app) specList(ctx context.Context, args []string) error {
 	if len(pos) == 1 {
 		req.Name = pos[0]
 	}
-	all := &runsvcv1.ListSpecsResponse{}
-	for {
-		req.PageSize = pageSize(*limit, len(all.Specs))
+	specs, next, err := collect(limit, func(size int32, token string) ([]*runsvcv1.Spec, string, error) {
+		req.PageSize, req.PageToken = size, token
 		cctx, cancel := a.call(ctx, 0)
+		defer cancel()
 		resp, err := a.specs.ListSpecs(cctx, req)
-		cancel()
-		if err != nil {
-			return err
-		}
-		all.Specs = append(all.Specs, resp.GetSpecs()...)
-		all.NextPageToken = resp.GetNextPageToken()
-		if all.NextPageToken == "" || (*limit > 0 && len(all.Specs) >= *limit) {
-			break
-		}
-		req.PageToken = all.NextPageToken
+		return resp.GetSpecs(), resp.GetNextPageToken(), err
+	})
+	if err != nil {
+		return err
 	}
+	all := &runsvcv1.ListSpecsResponse{Specs: specs, NextPageToken: next}
 	if a.json {
 		return a.printJSON(all)
 	}
@@ -170,12 +165,27 @@ func (a *app) specList(ctx context.Context, args []string) error {
 
 // pageSize asks for what is left of the limit, at most the server's
 // maximum page.
-func pageSize(limit, have int) int32 {
+// collect fetches pages until the last, or until limit items (0: no
+// limit), and returns them with the token of the page after them.
+func collect[T any](limit *int, fetch func(size int32, token string) ([]T, string, error)) ([]T, string, error) {
 	const maxPage = 500
-	if limit == 0 || limit-have > maxPage {
-		return maxPage
+	var all []T
+	token := ""
+	for {
+		size := int32(maxPage)
+		if *limit > 0 && *limit-len(all) < maxPage {
+			size = int32(*limit - len(all))
+		}
+		page, next, err := fetch(size, token)
+		if err != nil {
+			return nil, "", err
+		}
+		all = append(all, page...)
+		if next == "" || (*limit > 0 && len(all) >= *limit) {
+			return all, next, nil
+		}
+		token = next
 	}
-	return int32(limit - have)
 }
 
 func orDash(s string) string {

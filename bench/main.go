@@ -1,0 +1,309 @@
+// Command bench is runsvc's benchmark suite (issue 7): the cost of rich
+// errors against plain ones and against success, GetRun against a bare
+// grpc-go echo, scripted Runs per second with worker tools on SQLite and
+// PostgreSQL with a CPU profile, WatchRun delivery latency, and the memory
+// of suspended Runs with the time to resume them after a restart.
+//
+// Everything runs on 127.0.0.1, in one run, and stops on its own; ratios
+// are measured side by side so that a shared machine's drift hits both
+// sides. It prints one table, and with -json every number. `make bench`
+// runs it; it is never part of `make test`.
+//
+//	go run ./bench                 # the full suite, about 3.5 minutes on 2 cores
+//	go run ./bench -quick          # shorter phases, about 70 seconds
+//	go run ./bench -phases errors,floor -json out.json
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// config is what the flags choose.
+type config struct {
+	phases           map[string]bool
+	concurrencies    []int
+	measure, warm    time.Duration
+	rounds           int
+	runConcurrencies []int
+	runsMeasure      time.Duration
+	runsWarm         time.Duration
+	watchers         []int
+	watchMeasure     time.Duration
+	appendRate       float64
+	heldRuns         int
+	resumeConc       int
+	cpuProfile       string
+	moduleRoot       string
+}
+
+var allPhases = []string{"errors", "floor", "runs", "postgres", "watch", "held"}
+
+// report is everything measured, as written by -json.
+type report struct {
+	// Machine, Date, Command and Seconds say where, when, how and how long.
+	Machine machine `json:"machine"`
+	Date    string  `json:"date"`
+	Command string  `json:"command"`
+	// Commit is the checkout measured; Modified lists files changed
+	// outside bench/ and BENCHMARKS.md (tests aside) that the measurement
+	// included.
+	Commit    string           `json:"commit"`
+	Modified  []string         `json:"modified,omitempty"`
+	Seconds   float64          `json:"seconds"`
+	ErrorPath *errorPathResult `json:"errorPath,omitempty"`
+	Floor     *floorResult     `json:"floor,omitempty"`
+	Runs      *runsResult      `json:"runs,omitempty"`
+	Watch     *watchResult     `json:"watch,omitempty"`
+	Held      *heldResult      `json:"held,omitempty"`
+	Targets   []target         `json:"targets"`
+	Failures  []string         `json:"failures,omitempty"`
+}
+
+func main() {
+	os.Exit(run())
+}
+
+func run() int {
+	quick := flag.Bool("quick", false, "shorter phases (about 70 seconds): 1s per measurement, 1,000 held Runs")
+	phases := flag.String("phases", strings.Join(allPhases, ","), "comma-separated phases to run: "+strings.Join(allPhases, ", "))
+	jsonOut := flag.String("json", "", "write every number to this JSON file")
+	measure := flag.Duration("duration", 0, "time per variant and concurrency in the error and floor phases (default 3s, 1s with -quick)")
+	runsFor := flag.Duration("runs-duration", 0, "time per concurrency in the Runs phases (default 5s, 2s with -quick)")
+	watchFor := flag.Duration("watch-duration", 0, "appending time per watcher count (default 3s, 1.5s with -quick)")
+	held := flag.Int("held-runs", 0, "suspended Runs in the held-state phase (default 10000, 1000 with -quick)")
+	profile := flag.String("cpuprofile", filepath.Join(os.TempDir(), "runsvc-bench-runs-c16.pprof"), "where to write the CPU profile of the SQLite c16 Runs phase")
+	flag.Parse()
+
+	cfg := config{
+		phases:           map[string]bool{},
+		concurrencies:    []int{1, 16, 64},
+		measure:          3 * time.Second,
+		warm:             500 * time.Millisecond,
+		rounds:           6,
+		runConcurrencies: []int{1, 16, 128},
+		runsMeasure:      5 * time.Second,
+		runsWarm:         time.Second,
+		watchers:         []int{1, 100, 1000},
+		watchMeasure:     3 * time.Second,
+		appendRate:       200,
+		heldRuns:         10000,
+		resumeConc:       64,
+		cpuProfile:       *profile,
+	}
+	if *quick {
+		cfg.measure, cfg.warm, cfg.rounds = time.Second, 200*time.Millisecond, 4
+		cfg.runsMeasure, cfg.runsWarm = 2*time.Second, 500*time.Millisecond
+		cfg.watchMeasure = 1500 * time.Millisecond
+		cfg.heldRuns = 1000
+	}
+	if *measure > 0 {
+		cfg.measure = *measure
+	}
+	if *runsFor > 0 {
+		cfg.runsMeasure = *runsFor
+	}
+	if *watchFor > 0 {
+		cfg.watchMeasure = *watchFor
+	}
+	if *held > 0 {
+		cfg.heldRuns = *held
+	}
+	for _, p := range strings.Split(*phases, ",") {
+		p = strings.TrimSpace(p)
+		if p == "" {
+			continue
+		}
+		if !slices.Contains(allPhases, p) {
+			fmt.Fprintf(os.Stderr, "bench: unknown phase %q; phases are %s\n", p, strings.Join(allPhases, ", "))
+			return 2
+		}
+		cfg.phases[p] = true
+	}
+	root, err := moduleRoot()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "bench: %v\n", err)
+		return 1
+	}
+	cfg.moduleRoot = root
+
+	// Ctrl-C cancels the phase under way, whose servers (and PostgreSQL
+	// cluster) then stop, and skips the rest.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	rep := &report{Machine: describeMachine(), Date: time.Now().UTC().Format(time.RFC3339), Command: commandLine()}
+	rep.Commit, rep.Modified = checkout(root)
+	start := time.Now()
+	fail := func(phase string, err error) {
+		msg := fmt.Sprintf("%s: %v", phase, err)
+		progress("FAILED %s", msg)
+		rep.Failures = append(rep.Failures, msg)
+	}
+	if cfg.phases["errors"] && ctx.Err() == nil {
+		log, closeLog, err := benchLogger()
+		if err != nil {
+			fail("errors", err)
+		} else {
+			if rep.ErrorPath, err = runErrorPath(ctx, cfg, log); err != nil {
+				fail("errors", err)
+			}
+			closeLog()
+		}
+	}
+	if cfg.phases["floor"] && ctx.Err() == nil {
+		if rep.Floor, err = runFloor(ctx, cfg); err != nil {
+			fail("floor", err)
+		}
+	}
+	if cfg.phases["runs"] && ctx.Err() == nil {
+		if rep.Runs, err = runRuns(ctx, cfg); err != nil {
+			fail("runs", err)
+		}
+	}
+	if cfg.phases["postgres"] && ctx.Err() == nil {
+		if rep.Runs == nil {
+			rep.Runs = &runsResult{}
+		}
+		if err := runPostgres(ctx, cfg, rep.Runs); err != nil {
+			fail("postgres", err)
+		}
+	}
+	if cfg.phases["watch"] && ctx.Err() == nil {
+		if rep.Watch, err = runWatch(ctx, cfg); err != nil {
+			fail("watch", err)
+		}
+	}
+	if cfg.phases["held"] && ctx.Err() == nil {
+		if rep.Held, err = runHeld(ctx, cfg); err != nil {
+			fail("held", err)
+		}
+	}
+	if ctx.Err() != nil {
+		rep.Failures = append(rep.Failures, "interrupted")
+	}
+	rep.Seconds = time.Since(start).Seconds()
+	rep.Targets = evaluate(rep)
+
+	printReport(os.Stdout, rep)
+	if *jsonOut != "" {
+		b, err := json.MarshalIndent(rep, "", "  ")
+		if err == nil {
+			err = os.WriteFile(*jsonOut, append(b, '\n'), 0o644)
+		}
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "bench: writing %s: %v\n", *jsonOut, err)
+			return 1
+		}
+	}
+	if len(rep.Failures) > 0 {
+		return 1
+	}
+	return 0
+}
+
+// benchLogger is the error-path server's log: JSON at info, like serve's,
+// into a temporary file (so each failed RPC costs its write, as on
+// stderr), removed by the returned func.
+func benchLogger() (*slog.Logger, func(), error) {
+	f, err := os.CreateTemp("", "runsvc-bench-errors-*.log")
+	if err != nil {
+		return nil, nil, err
+	}
+	return slog.New(slog.NewJSONHandler(f, &slog.HandlerOptions{Level: slog.LevelInfo})), func() {
+		_ = f.Close()
+		_ = os.Remove(f.Name())
+	}, nil
+}
+
+// progress prints a line on stderr so that a long run shows where it is.
+func progress(format string, args ...any) {
+	fmt.Fprintf(os.Stderr, "bench %s  %s\n", time.Now().Format("15:04:05"), fmt.Sprintf(format, args...))
+}
+
+func moduleRoot() (string, error) {
+	out, err := exec.Command("go", "env", "GOMOD").Output()
+	if err != nil {
+		return "", fmt.Errorf("go env GOMOD: %w", err)
+	}
+	mod := strings.TrimSpace(string(out))
+	if mod == "" || mod == os.DevNull {
+		return "", fmt.Errorf("run bench from inside the runsvc module (go run ./bench)")
+	}
+	return filepath.Dir(mod), nil
+}
+
+// checkout returns the commit of the module's git checkout and the files
+// modified or added outside bench/ and BENCHMARKS.md, tests aside.
+func checkout(root string) (string, []string) {
+	out, err := exec.Command("git", "-C", root, "rev-parse", "--short", "HEAD").Output()
+	if err != nil {
+		return "unknown (not a git checkout)", nil
+	}
+	commit := strings.TrimSpace(string(out))
+	status, err := exec.Command("git", "-C", root, "status", "--porcelain", "--", ".", ":!bench", ":!BENCHMARKS.md").Output()
+	if err != nil {
+		return commit, nil
+	}
+	var modified []string
+	for _, line := range strings.Split(strings.TrimSpace(string(status)), "\n") {
+		if line = strings.TrimSpace(line); line != "" && !strings.HasSuffix(line, "_test.go") {
+			modified = append(modified, line)
+		}
+	}
+	return commit, modified
+}
+
+func commandLine() string {
+	args := os.Args[1:]
+	if len(args) == 0 {
+		return "go run ./bench"
+	}
+	return "go run ./bench " + strings.Join(args, " ")
+}
+
+// machine describes where the numbers were measured.
+type machine struct {
+	// CPUs is runtime.NumCPU; the rest come from /proc and the runtime.
+	CPUs       int    `json:"cpus"`
+	GOMAXPROCS int    `json:"gomaxprocs"`
+	CPUModel   string `json:"cpuModel"`
+	MemoryMB   int    `json:"memoryMB"`
+	Go         string `json:"go"`
+	Kernel     string `json:"kernel"`
+}
+
+func describeMachine() machine {
+	m := machine{CPUs: runtime.NumCPU(), GOMAXPROCS: runtime.GOMAXPROCS(0), Go: runtime.Version()}
+	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for _, line := range strings.Split(string(b), "\n") {
+			if strings.HasPrefix(line, "model name") {
+				if i := strings.Index(line, ":"); i >= 0 {
+					m.CPUModel = strings.TrimSpace(line[i+1:])
+				}
+				break
+			}
+		}
+	}
+	if b, err := os.ReadFile("/proc/meminfo"); err == nil {
+		var kb int
+		if _, err := fmt.Sscanf(string(b), "MemTotal: %d kB", &kb); err == nil {
+			m.MemoryMB = kb / 1024
+		}
+	}
+	if b, err := os.ReadFile("/proc/sys/kernel/osrelease"); err == nil {
+		m.Kernel = strings.TrimSpace(string(b))
+	}
+	return m
+}

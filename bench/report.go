@@ -1,0 +1,343 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"sort"
+	"strings"
+	"text/tabwriter"
+	"time"
+)
+
+// target is one of the issue's targets, judged.
+type target struct {
+	// Name says what is judged: Measured Op Limit, in Unit.
+	Name     string  `json:"name"`
+	Op       string  `json:"op"`
+	Limit    float64 `json:"limit"`
+	Measured float64 `json:"measured"`
+	Unit     string  `json:"unit"`
+	// Where says which measurement gave the number.
+	Where  string `json:"where"`
+	Pass   bool   `json:"pass"`
+	Margin string `json:"margin"`
+}
+
+func judge(t target) target {
+	switch t.Op {
+	case ">=":
+		t.Pass = t.Measured >= t.Limit
+	case "<=":
+		t.Pass = t.Measured <= t.Limit
+	case "<":
+		t.Pass = t.Measured < t.Limit
+	}
+	if t.Limit != 0 {
+		rel := (t.Measured/t.Limit - 1) * 100
+		word := "above"
+		if rel < 0 {
+			word, rel = "below", -rel
+		}
+		t.Margin = fmt.Sprintf("%.0f%% %s the limit", rel, word)
+	}
+	return t
+}
+
+// evaluate judges every target that the run measured.
+func evaluate(rep *report) []target {
+	var out []target
+	if ep := rep.ErrorPath; ep != nil {
+		for _, c := range errorCases() {
+			if !c.rich || c.diag {
+				continue
+			}
+			worstThr, worstP50 := target{Measured: 1e9}, target{Measured: -1}
+			for _, conc := range sortedKeys(ep.Ratios) {
+				r := ep.Ratios[conc][c.name]
+				if r.ThroughputVsPlain < worstThr.Measured {
+					worstThr = target{Measured: r.ThroughputVsPlain, Where: fmt.Sprintf("c%d", conc)}
+				}
+				if r.P50VsPlain > worstP50.Measured {
+					worstP50 = target{Measured: r.P50VsPlain, Where: fmt.Sprintf("c%d", conc)}
+				}
+			}
+			worstThr.Name, worstThr.Op, worstThr.Limit, worstThr.Unit = c.name+" / plain throughput (worst concurrency)", ">=", 0.85, "x"
+			worstP50.Name, worstP50.Op, worstP50.Limit, worstP50.Unit = c.name+" / plain p50 (worst concurrency)", "<=", 1.15, "x"
+			out = append(out, judge(worstThr), judge(worstP50))
+		}
+	}
+	if fl := rep.Floor; fl != nil && len(fl.Fraction) > 0 {
+		worst := target{Measured: 1e9}
+		for _, conc := range sortedKeys(fl.Fraction) {
+			if f := fl.Fraction[conc]; f < worst.Measured {
+				worst = target{Measured: f, Where: fmt.Sprintf("c%d", conc)}
+			}
+		}
+		worst.Name, worst.Op, worst.Limit, worst.Unit = "GetRun / echo throughput (worst concurrency)", ">=", 0.60, "x"
+		out = append(out, judge(worst))
+	}
+	if rs := rep.Runs; rs != nil {
+		for _, ph := range rs.Phases {
+			switch ph.Concurrency {
+			case 16:
+				out = append(out, judge(target{Name: "Runs/s at c16 (SQLite, synchronous=FULL)", Op: ">=", Limit: 400, Measured: ph.RunsPerSec, Unit: "runs/s", Where: "c16"}))
+			case 1:
+				out = append(out, judge(target{Name: "StartRun->settled p50 at c1 (SQLite)", Op: "<=", Limit: 10, Measured: ph.P50Ms, Unit: "ms", Where: "c1"}))
+			}
+		}
+		if ph := rs.Postgres; ph != nil {
+			out = append(out, judge(target{Name: "Runs/s at c16 (PostgreSQL, fsync=on)", Op: ">=", Limit: 400, Measured: ph.RunsPerSec, Unit: "runs/s", Where: "c16"}))
+		}
+	}
+	if w := rep.Watch; w != nil {
+		for _, ph := range w.Phases {
+			if ph.Watchers == 100 {
+				out = append(out, judge(target{Name: "watch delivery p99 with 100 watchers", Op: "<=", Limit: 5, Measured: ph.Latency.P99Ms, Unit: "ms", Where: "100 watchers"}))
+			}
+		}
+	}
+	if h := rep.Held; h != nil && h.RSSMB > 0 {
+		out = append(out, judge(target{Name: fmt.Sprintf("RSS with %d suspended Runs", h.Runs), Op: "<", Limit: 200, Measured: h.RSSMB, Unit: "MB", Where: "runsvc serve, VmRSS"}))
+	}
+	return out
+}
+
+func sortedKeys[V any](m map[int]V) []int {
+	keys := make([]int, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Ints(keys)
+	return keys
+}
+
+// printReport writes the table.
+func printReport(w io.Writer, rep *report) {
+	m := rep.Machine
+	fmt.Fprintf(w, "\nrunsvc benchmarks  %s  took %s\n", rep.Date, (time.Duration(rep.Seconds) * time.Second).String())
+	fmt.Fprintf(w, "machine: %d CPUs (%s), GOMAXPROCS %d, %d MiB, %s, linux %s\ncommand: %s\n",
+		m.CPUs, m.CPUModel, m.GOMAXPROCS, m.MemoryMB, m.Go, m.Kernel, rep.Command)
+	dirty := ""
+	if len(rep.Modified) > 0 {
+		dirty = fmt.Sprintf(" plus %d uncommitted changes outside bench/: %s", len(rep.Modified), strings.Join(rep.Modified, "; "))
+	}
+	fmt.Fprintf(w, "checkout: %s%s\n", rep.Commit, dirty)
+
+	if ep := rep.ErrorPath; ep != nil {
+		section(w, "1. ERROR PATH: one gRPC server; success and rich-* go through errdetails' interceptor, plain is status.Error returned straight")
+		tw := tabs(w)
+		fmt.Fprintln(tw, "case\tdetails\tconc\tcalls/s\tp50 ms\tp99 ms\tthr/plain\tp50/plain\tthr/success\tp50/success\t")
+		for _, conc := range sortedKeys(ep.ByConcurrency) {
+			for _, c := range errorCases() {
+				s := ep.ByConcurrency[conc][c.name]
+				r, rich := ep.Ratios[conc][c.name]
+				ratios := "\t\t\t"
+				if rich {
+					ratios = fmt.Sprintf("%.2f\t%.2f\t%.2f\t%.2f", r.ThroughputVsPlain, r.P50VsPlain, r.ThroughputVsSuccess, r.P50VsSuccess)
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%d\t%.0f\t%s\t%s\t%s\t%s\n", c.name, dash(c.details), conc, s.PerSec, fmtMs(s.P50Ms), fmtMs(s.P99Ms), ratios, errNote(s.Errors, s.FirstErr))
+			}
+		}
+		tw.Flush()
+		fmt.Fprintln(w)
+		tw = tabs(w)
+		fmt.Fprintln(tw, "case\tstatus bytes\tallocs/RPC\tbytes/RPC\tMap allocs\tMap µs\tinterceptor allocs\tinterceptor µs\t")
+		for _, c := range errorCases() {
+			k := ep.Costs[c.name]
+			fmt.Fprintf(tw, "%s\t%d\t%.0f\t%.0f\t%.0f\t%.2f\t%.0f\t%.2f\t\n", c.name, k.StatusBytes, k.AllocsPerCall, k.BytesPerCall, k.MapAllocs, k.MapNs/1e3, k.InterceptorAllocs, k.InterceptorNs/1e3)
+		}
+		tw.Flush()
+		fmt.Fprintln(w, "  allocs/RPC and bytes/RPC: whole process (client + server) per sequential call; Map: Mapper.Map + Status.Err;")
+		fmt.Fprintln(w, "  interceptor: the unary interceptor around a handler returning the error, with its trailer and log line, outside gRPC.")
+		fmt.Fprintln(w, "  diagnostics, not judged: diag-retry-nolog is rich-retry through an interceptor whose logger discards; diag-retry-prebuilt")
+		fmt.Fprintln(w, "  returns rich-retry's status built once at start (with its pushback trailer), bypassing the interceptor: the wire cost alone.")
+	}
+
+	if fl := rep.Floor; fl != nil {
+		section(w, "2. FLOOR: bare grpc-go echo (no interceptors) vs runsvc GetRun (SQLite, settled Run), interleaved")
+		tw := tabs(w)
+		fmt.Fprintln(tw, "conc\techo calls/s\techo p50 ms\tGetRun calls/s\tGetRun p50 ms\tGetRun p99 ms\tGetRun/echo\t")
+		for _, conc := range sortedKeys(fl.Fraction) {
+			e, g := fl.Echo[conc], fl.GetRun[conc]
+			fmt.Fprintf(tw, "%d\t%.0f\t%s\t%.0f\t%s\t%s\t%.2f\t%s\n", conc, e.PerSec, fmtMs(e.P50Ms), g.PerSec, fmtMs(g.P50Ms), fmtMs(g.P99Ms), fl.Fraction[conc], errNote(e.Errors+g.Errors, e.FirstErr+g.FirstErr))
+		}
+		tw.Flush()
+		fmt.Fprintf(w, "  response sizes: GetRun %d bytes, echo %d bytes\n", fl.GetRunResponseBytes, fl.EchoBytes)
+	}
+
+	if rs := rep.Runs; rs != nil {
+		section(w, "3. RUNS: StartRun -> settled (WaitRun), scripted, 1 turn of 3 worker-tool calls over ServeTools + answer; closed loop")
+		tw := tabs(w)
+		fmt.Fprintln(tw, "store\tconc\truns\truns/s\trecords/s\tp50 ms\tp99 ms\tCPU ms/Run\tCPU cores\t")
+		phases := slices.Clone(rs.Phases)
+		for _, ph := range []*runsPhase{rs.Postgres, rs.PostgresNoFsync} {
+			if ph != nil {
+				phases = append(phases, *ph)
+			}
+		}
+		for _, ph := range phases {
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%.0f\t%.0f\t%s\t%s\t%.2f\t%.2f\t%s\n", ph.Store, ph.Concurrency, ph.Runs, ph.RunsPerSec, ph.RecordsSec, fmtMs(ph.P50Ms), fmtMs(ph.P99Ms), ph.CPUMsPerRun, ph.CPUUtil, errNote(ph.Failed, ph.FirstErr))
+		}
+		tw.Flush()
+		if rs.Skipped != "" {
+			fmt.Fprintf(w, "  PostgreSQL: skipped: %s\n", rs.Skipped)
+		}
+		fmt.Fprintln(w, "  CPU: the whole process (server, load generator, tool worker) over the phase / Runs settled.")
+		fmt.Fprintln(w, "  PostgreSQL fsync=off is a diagnostic (pgtest's settings), not judged.")
+		for _, ph := range phases {
+			if len(ph.WaitEvents) > 0 {
+				var top []string
+				for _, e := range ph.WaitEvents[:min(4, len(ph.WaitEvents))] {
+					top = append(top, fmt.Sprintf("%s %.0f%%", e.Event, 100*e.Share))
+				}
+				fmt.Fprintf(w, "  %s, backends' wait events: %s\n", ph.Store, strings.Join(top, ", "))
+			}
+		}
+		printSteps(w, phases)
+		if p := rs.Profile; p != nil {
+			printProfile(w, p)
+		}
+	}
+
+	if wr := rep.Watch; wr != nil {
+		section(w, fmt.Sprintf("4. WATCH: record time -> receipt on WatchRun, SendMessage appending to one suspended Run at %.0f/s", wr.TargetRate))
+		tw := tabs(w)
+		fmt.Fprintln(tw, "watchers\tappends/s\tdelivered\tp50 ms\tp99 ms\tmax ms\tSendMessage p50 ms\tSendMessage p99 ms\t")
+		for _, ph := range wr.Phases {
+			fmt.Fprintf(tw, "%d\t%.0f\t%d/%d\t%s\t%s\t%s\t%s\t%s\t\n", ph.Watchers, ph.AppendsPerSec, ph.Delivered, ph.Expected, fmtMs(ph.Latency.P50Ms), fmtMs(ph.Latency.P99Ms), fmtMs(ph.Latency.MaxMs), fmtMs(ph.SendMessage.P50Ms), fmtMs(ph.SendMessage.P99Ms))
+		}
+		tw.Flush()
+	}
+
+	if h := rep.Held; h != nil {
+		section(w, "5. HELD STATE: a separate `runsvc serve` (SQLite), Runs suspended on a client tool, SIGKILL, restart, ResumeRun all")
+		tw := tabs(w)
+		fmt.Fprintf(tw, "suspended Runs\t%d\t(started and suspended in %.1fs)\n", h.Runs, h.SuspendSeconds)
+		fmt.Fprintf(tw, "RSS idle, before any Run\t%.1f MB\t\n", h.IdleRSSMB)
+		fmt.Fprintf(tw, "RSS with all suspended\t%.1f MB\t(peak %.1f MB)\n", h.RSSMB, h.HWMMB)
+		fmt.Fprintf(tw, "restart until SERVING\t%.2fs\t(RSS then %.1f MB)\n", h.RestartSeconds, h.RestartRSSMB)
+		fmt.Fprintf(tw, "resume all after restart\t%.1fs\t%.0f runs/s at concurrency %d, %d/%d completed (peak RSS %.1f MB)\n", h.ResumeSeconds, h.ResumePerSec, h.ResumeConcurrency, h.Completed, h.Runs, h.AfterResumeHWMMB)
+		tw.Flush()
+	}
+
+	section(w, "6. TARGETS")
+	tw := tabs(w)
+	fmt.Fprintln(tw, "target\tlimit\tmeasured\twhere\tresult\t")
+	for _, t := range rep.Targets {
+		res := "PASS"
+		if !t.Pass {
+			res = "MISS"
+		}
+		fmt.Fprintf(tw, "%s\t%s %s %s\t%s %s\t%s\t%s (%s)\t\n", t.Name, t.Op, num(t.Limit), t.Unit, num(t.Measured), t.Unit, t.Where, res, t.Margin)
+	}
+	tw.Flush()
+	for _, f := range rep.Failures {
+		fmt.Fprintf(w, "FAILED %s\n", f)
+	}
+}
+
+// printSteps shows where a Run's wall time goes, phase by phase.
+func printSteps(w io.Writer, phases []runsPhase) {
+	if len(phases) == 0 || len(phases[0].Steps) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\n  where a Run's wall time goes: mean ms per step, from the logs of each phase's last %d Runs (record times are stamped before the append commits)\n", tracedRuns)
+	tw := tabs(w)
+	fmt.Fprint(tw, "  step\t×/Run\t")
+	for _, ph := range phases {
+		fmt.Fprintf(tw, "%s c%d\t", storeLabel(ph.Store), ph.Concurrency)
+	}
+	fmt.Fprintln(tw)
+	for i, s := range phases[0].Steps {
+		fmt.Fprintf(tw, "  %s -> %s\t%.0f\t", s.From, s.To, s.PerRun)
+		for _, ph := range phases {
+			v := "?"
+			if i < len(ph.Steps) && ph.Steps[i].From == s.From && ph.Steps[i].To == s.To {
+				v = fmtMs(ph.Steps[i].MeanMs)
+			}
+			fmt.Fprintf(tw, "%s\t", v)
+		}
+		fmt.Fprintln(tw)
+	}
+	tw.Flush()
+}
+
+// storeLabel shortens "postgres 15 fsync=off" to "pg fsync=off".
+func storeLabel(store string) string {
+	f := strings.Fields(store)
+	if f[0] == "postgres" {
+		return "pg " + f[len(f)-1]
+	}
+	return f[0]
+}
+
+func printProfile(w io.Writer, p *profileSummary) {
+	fmt.Fprintf(w, "\n  CPU profile of SQLite c16 (%s, %.2fs of samples)\n", p.File, p.TotalSec)
+	tw := tabs(w)
+	fmt.Fprintln(tw, "  top by cumulative\tcum s\tcum %\t")
+	for _, e := range p.TopCum {
+		fmt.Fprintf(tw, "  %s\t%.2f\t%.1f\t\n", shortFunc(e.Func), e.CumSec, e.CumPct)
+	}
+	tw.Flush()
+	tw = tabs(w)
+	fmt.Fprintln(tw, "  top by flat\tflat s\tflat %\t")
+	for _, e := range p.TopFlat {
+		fmt.Fprintf(tw, "  %s\t%.2f\t%.1f\t\n", shortFunc(e.Func), e.FlatSec, e.FlatPct)
+	}
+	tw.Flush()
+	tw = tabs(w)
+	fmt.Fprintln(tw, "  flat by package group\tflat s\t%\t")
+	for _, g := range p.Groups[:min(12, len(p.Groups))] {
+		fmt.Fprintf(tw, "  %s\t%.2f\t%.1f\t\n", g.Group, g.FlatSec, g.Pct)
+	}
+	tw.Flush()
+	tw = tabs(w)
+	fmt.Fprintln(tw, "  runsvc functions by cumulative\tcum s\tcum %\t")
+	for _, e := range p.Runsvc {
+		fmt.Fprintf(tw, "  %s\t%.2f\t%.1f\t\n", shortFunc(e.Func), e.CumSec, e.CumPct)
+	}
+	tw.Flush()
+	tw = tabs(w)
+	fmt.Fprintln(tw, "  selected cumulative\tcum s\tcum %\t")
+	for _, e := range p.Selected {
+		fmt.Fprintf(tw, "  %s\t%.2f\t%.1f\t\n", shortFunc(e.Func), e.CumSec, e.CumPct)
+	}
+	tw.Flush()
+}
+
+func section(w io.Writer, title string) { fmt.Fprintf(w, "\n%s\n", title) }
+
+func tabs(w io.Writer) *tabwriter.Writer {
+	return tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+}
+
+// shortFunc drops the module path from runsvc's functions.
+func shortFunc(f string) string {
+	return strings.TrimPrefix(f, "github.com/runsvc/runsvc/")
+}
+
+func dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func num(v float64) string {
+	switch {
+	case v >= 100:
+		return fmt.Sprintf("%.0f", v)
+	case v >= 10:
+		return fmt.Sprintf("%.1f", v)
+	default:
+		return fmt.Sprintf("%.2f", v)
+	}
+}
+
+func errNote(n int, first string) string {
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d errors, first: %s", n, first)
+}

@@ -124,39 +124,57 @@ func (e *Engine) Run(ctx context.Context) {
 	slots := make(chan struct{}, e.cfg.MaxConcurrent)
 	defer e.wg.Wait()
 	for {
+		// Wait for one free slot, then take every other free one, up to a
+		// batch, and claim that many Runs in one transaction.
 		select {
 		case slots <- struct{}{}:
 		case <-ctx.Done():
 			return
 		}
-		lease, err := e.Store.Claim(ctx, e.cfg.WorkerID, e.Clock.Now(), e.cfg.LeaseTTL)
-		if err != nil {
+		n := 1
+	fill:
+		for n < claimBatch {
+			select {
+			case slots <- struct{}{}:
+				n++
+			default:
+				break fill
+			}
+		}
+		leases, err := e.Store.Claim(ctx, e.cfg.WorkerID, e.Clock.Now(), e.cfg.LeaseTTL, n)
+		for i := len(leases); i < n; i++ {
 			<-slots
+		}
+		if err != nil {
 			if ctx.Err() != nil {
 				return
 			}
-			e.Log.Warn("claiming a run failed", "worker", e.cfg.WorkerID, "err", err)
+			e.Log.Warn("claiming runs failed", "worker", e.cfg.WorkerID, "err", err)
 			if e.Clock.Sleep(ctx, e.cfg.PollInterval) != nil {
 				return
 			}
 			continue
 		}
-		if lease == nil {
-			<-slots
+		if len(leases) == 0 {
 			e.idle(ctx, sub)
 			if ctx.Err() != nil {
 				return
 			}
 			continue
 		}
-		e.wg.Add(1)
-		go func() {
-			defer e.wg.Done()
-			defer func() { <-slots }()
-			e.attempt(ctx, lease)
-		}()
+		for _, lease := range leases {
+			e.wg.Add(1)
+			go func() {
+				defer e.wg.Done()
+				defer func() { <-slots }()
+				e.attempt(ctx, lease)
+			}()
+		}
 	}
 }
+
+// claimBatch bounds how many Runs one claim transaction takes.
+const claimBatch = 32
 
 // idle waits for a signal, the poll interval, or the next wake time.
 func (e *Engine) idle(ctx context.Context, sub store.Subscription) {

@@ -122,6 +122,10 @@ type Append struct {
 	Release bool
 }
 
+// Claimable reports whether the Run can be claimed once the append is
+// stored.
+func (a Append) Claimable() bool { return a.Index.Runnable && (a.Lease == nil || a.Release) }
+
 // RunQuery selects Runs to list, newest first.
 type RunQuery struct {
 	States      []string
@@ -163,10 +167,11 @@ type Lease struct {
 
 // Leases hands Runs to workers.
 type Leases interface {
-	// Claim leases one Run that needs a worker (runnable, or idle past its
-	// wake time) and whose lease is free or expired, or returns nil. A Run
+	// Claim leases up to limit Runs that need a worker (runnable ones
+	// first, the longest waiting first; then idle ones past their wake
+	// time) and whose lease is free or expired; none is not an error. A Run
 	// is never leased to two owners at once.
-	Claim(ctx context.Context, owner string, now time.Time, ttl time.Duration) (*Lease, error)
+	Claim(ctx context.Context, owner string, now time.Time, ttl time.Duration, limit int) ([]*Lease, error)
 	// Renew extends a lease, or returns *errs.LeaseLost.
 	Renew(ctx context.Context, l *Lease, now time.Time, ttl time.Duration) error
 	// Release gives a lease up; releasing a lost lease does nothing.
@@ -233,10 +238,13 @@ func RunTopic(tenant, runID string) string { return "run/" + tenant + "/" + runI
 // outsider (Attempt 0): an interrupt, a message, a resume, a child's end.
 func OutsiderTopic(tenant, runID string) string { return "runx/" + tenant + "/" + runID }
 
-// AppendTopics returns the topics an append of recs to a Run signals.
-func AppendTopics(tenant, runID string, runnable bool, recs []Record) []string {
+// AppendTopics returns the topics an append of recs to a Run signals:
+// TopicRunnable only when the Run can be claimed now (runnable, and no
+// worker keeps holding it), so that a running Run's appends do not wake
+// idle workers for nothing.
+func AppendTopics(tenant, runID string, claimable bool, recs []Record) []string {
 	topics := []string{RunTopic(tenant, runID)}
-	if runnable {
+	if claimable {
 		topics = append(topics, TopicRunnable)
 	}
 	for _, r := range recs {

@@ -2,7 +2,6 @@ package postgres
 
 import (
 	"context"
-	"errors"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -11,37 +10,49 @@ import (
 	"github.com/runsvc/runsvc/internal/store"
 )
 
-// claims pick the Run a worker takes, in order: runnable ones first, the
+// claims pick the Runs a worker takes, in order: runnable ones first, the
 // longest waiting first, then idle ones past their wake time. SKIP LOCKED
 // makes concurrent claimers (and appenders) pass each other's rows, and
-// the row lock held until the UPDATE commits means no Run is leased twice.
+// the row locks held until the UPDATE commits mean no Run is leased twice.
 var claims = []string{
 	`UPDATE runs SET lease_owner = $1, lease_token = lease_token + 1, lease_expires = $2
-	WHERE (tenant, run_id) = (SELECT tenant, run_id FROM runs WHERE runnable AND lease_expires <= $3
-		ORDER BY update_time LIMIT 1 FOR UPDATE SKIP LOCKED)
+	WHERE (tenant, run_id) IN (SELECT tenant, run_id FROM runs WHERE runnable AND lease_expires <= $3
+		ORDER BY update_time LIMIT $4 FOR UPDATE SKIP LOCKED)
 	RETURNING tenant, run_id, lease_token`,
 	`UPDATE runs SET lease_owner = $1, lease_token = lease_token + 1, lease_expires = $2
-	WHERE (tenant, run_id) = (SELECT tenant, run_id FROM runs WHERE wake_at > 0 AND wake_at <= $3 AND lease_expires <= $3
-		ORDER BY wake_at LIMIT 1 FOR UPDATE SKIP LOCKED)
+	WHERE (tenant, run_id) IN (SELECT tenant, run_id FROM runs WHERE wake_at > 0 AND wake_at <= $3 AND lease_expires <= $3
+		ORDER BY wake_at LIMIT $4 FOR UPDATE SKIP LOCKED)
 	RETURNING tenant, run_id, lease_token`,
 }
 
-// Claim leases one Run that needs a worker (runnable, or idle past its
-// wake time) and whose lease is free or expired, or returns nil. A Run is
-// never leased to two owners at once.
-func (db *DB) Claim(ctx context.Context, owner string, now time.Time, ttl time.Duration) (*store.Lease, error) {
-	l := &store.Lease{Owner: owner, Expires: now.Add(ttl)}
+// Claim leases up to limit Runs that need a worker (runnable, or idle
+// past their wake time) whose leases are free or expired. A Run is never
+// leased to two owners at once.
+func (db *DB) Claim(ctx context.Context, owner string, now time.Time, ttl time.Duration, limit int) ([]*store.Lease, error) {
+	expires := now.Add(ttl)
+	var leases []*store.Lease
 	for _, claim := range claims {
-		err := db.pool.QueryRow(ctx, claim, owner, nanos(l.Expires), nanos(now)).Scan(&l.Tenant, &l.RunID, &l.Token)
-		if errors.Is(err, pgx.ErrNoRows) {
-			continue
+		if len(leases) >= limit {
+			break
 		}
+		rows, err := db.pool.Query(ctx, claim, owner, nanos(expires), nanos(now), limit-len(leases))
 		if err != nil {
 			return nil, unavailable(ctx, "claim", err)
 		}
-		return l, nil
+		for rows.Next() {
+			l := &store.Lease{Owner: owner, Expires: expires}
+			if err := rows.Scan(&l.Tenant, &l.RunID, &l.Token); err != nil {
+				rows.Close()
+				return nil, unavailable(ctx, "claim", err)
+			}
+			leases = append(leases, l)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, unavailable(ctx, "claim", err)
+		}
 	}
-	return nil, nil
+	return leases, nil
 }
 
 // Renew extends a lease that is still held, or returns *errs.LeaseLost.

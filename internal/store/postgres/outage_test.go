@@ -66,7 +66,7 @@ func TestOutageAndRecovery(t *testing.T) {
 		}},
 		{"Append", appendAt(2)},
 		{"Claim", func(ctx context.Context) error {
-			_, err := db.Claim(ctx, "w1", t0, time.Minute)
+			_, err := db.Claim(ctx, "w1", t0, time.Minute, 1)
 			return err
 		}},
 		{"ReadLog", func(ctx context.Context) error {
@@ -119,7 +119,7 @@ func TestOutageAndRecovery(t *testing.T) {
 	if err := appendAt(2)(ctx); err != nil {
 		t.Errorf("Append after recovery: %v", err)
 	}
-	if l, err := db.Claim(ctx, "w1", t0, time.Minute); err != nil || l == nil || l.RunID != "run_a" {
+	if l, err := db.Claim(ctx, "w1", t0, time.Minute, 1); err != nil || len(l) != 1 || l[0].RunID != "run_a" {
 		t.Errorf("Claim after recovery: %+v, %v", l, err)
 	}
 	// Another replica's write reaches this DB's subscribers through the

@@ -138,7 +138,7 @@ func (db *DB) Append(ctx context.Context, a store.Append) error {
 		if err != nil {
 			return err
 		}
-		return notifyTopics(ctx, tx, store.AppendTopics(a.Tenant, a.RunID, a.Index.Runnable, a.Records)...)
+		return notifyTopics(ctx, tx, store.AppendTopics(a.Tenant, a.RunID, a.Claimable(), a.Records)...)
 	})
 }
 

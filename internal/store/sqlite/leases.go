@@ -3,45 +3,50 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"errors"
-	"time"
+		"time"
 
 	"github.com/runsvc/runsvc/internal/errs"
 	"github.com/runsvc/runsvc/internal/store"
 )
 
-// Claim leases one Run that needs a worker: runnable ones first, oldest
-// first, then idle ones past their wake time.
-func (db *DB) Claim(ctx context.Context, owner string, now time.Time, ttl time.Duration) (*store.Lease, error) {
-	var lease *store.Lease
+// Claim leases up to limit Runs that need a worker: runnable ones first,
+// oldest first, then idle ones past their wake time.
+func (db *DB) Claim(ctx context.Context, owner string, now time.Time, ttl time.Duration, limit int) ([]*store.Lease, error) {
+	var leases []*store.Lease
+	expires := now.Add(ttl)
 	err := db.exec(ctx, "claim", func(tx *sql.Tx) error {
+		leases = leases[:0]
 		for _, pick := range []struct {
 			query string
 			args  []any
 		}{
-			{`SELECT rowid FROM runs WHERE runnable = 1 AND lease_expires <= ? ORDER BY update_time LIMIT 1`, []any{nanos(now)}},
-			{`SELECT rowid FROM runs WHERE wake_at > 0 AND wake_at <= ? AND lease_expires <= ? ORDER BY wake_at LIMIT 1`, []any{nanos(now), nanos(now)}},
+			{`SELECT rowid FROM runs WHERE runnable = 1 AND lease_expires <= ? ORDER BY update_time LIMIT ?`, []any{nanos(now)}},
+			{`SELECT rowid FROM runs WHERE wake_at > 0 AND wake_at <= ? AND lease_expires <= ? ORDER BY wake_at LIMIT ?`, []any{nanos(now), nanos(now)}},
 		} {
-			var rowid int64
-			err := tx.QueryRow(pick.query, pick.args...).Scan(&rowid)
-			if errors.Is(err, sql.ErrNoRows) {
-				continue
+			if len(leases) >= limit {
+				break
 			}
+			rows, err := tx.Query(`UPDATE runs SET lease_owner = ?, lease_token = lease_token + 1, lease_expires = ?
+				WHERE rowid IN (`+pick.query+`) RETURNING tenant, run_id, lease_token`,
+				append(append([]any{owner, nanos(expires)}, pick.args...), limit-len(leases))...)
 			if err != nil {
 				return unavailable("claim", err)
 			}
-			l := &store.Lease{Owner: owner, Expires: now.Add(ttl)}
-			err = tx.QueryRow(`UPDATE runs SET lease_owner = ?, lease_token = lease_token + 1, lease_expires = ? WHERE rowid = ?
-				RETURNING tenant, run_id, lease_token`, owner, nanos(l.Expires), rowid).Scan(&l.Tenant, &l.RunID, &l.Token)
-			if err != nil {
+			for rows.Next() {
+				l := &store.Lease{Owner: owner, Expires: expires}
+				if err := rows.Scan(&l.Tenant, &l.RunID, &l.Token); err != nil {
+					rows.Close()
+					return unavailable("claim", err)
+				}
+				leases = append(leases, l)
+			}
+			if err := rows.Close(); err != nil {
 				return unavailable("claim", err)
 			}
-			lease = l
-			return nil
 		}
 		return nil
 	})
-	return lease, err
+	return leases, err
 }
 
 // Renew extends a lease that is still held.

@@ -102,7 +102,7 @@ func (db *DB) Append(ctx context.Context, a store.Append) error {
 	if err := store.CheckConsecutive(a.Records); err != nil {
 		return err
 	}
-	topics := store.AppendTopics(a.Tenant, a.RunID, a.Index.Runnable, a.Records)
+	topics := store.AppendTopics(a.Tenant, a.RunID, a.Claimable(), a.Records)
 	return db.exec(ctx, "append", func(tx *sql.Tx) error {
 		var last, token int64
 		var owner string

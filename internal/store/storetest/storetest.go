@@ -25,6 +25,7 @@ func Run(t *testing.T, open Opener) {
 	t.Run("ConcurrentAppendersOneWinnerPerSeq", func(t *testing.T) { testConcurrentAppend(t, open(t)) })
 	t.Run("Leases", func(t *testing.T) { testLeases(t, open(t)) })
 	t.Run("ClaimNeverDoubleLeases", func(t *testing.T) { testClaimRace(t, open(t)) })
+	t.Run("ClaimMany", func(t *testing.T) { testClaimMany(t, open(t)) })
 	t.Run("WakeTimes", func(t *testing.T) { testWake(t, open(t)) })
 	t.Run("ListRuns", func(t *testing.T) { testListRuns(t, open(t)) })
 	t.Run("Tenancy", func(t *testing.T) { testTenancy(t, open(t)) })
@@ -239,21 +240,21 @@ func testLeases(t *testing.T, s store.Store) {
 	c := ctx(t)
 	mustCreate(t, s, newRun("run_a", true))
 	const ttl = 10 * time.Second
-	l1, err := s.Claim(c, "w1", t0, ttl)
+	l1, err := claimOne(t, s, "w1", t0, ttl)
 	if err != nil || l1 == nil || l1.RunID != "run_a" || l1.Owner != "w1" || l1.Tenant != tenant {
 		t.Fatalf("claim: %+v %v", l1, err)
 	}
-	if l, err := s.Claim(c, "w2", t0.Add(time.Second), ttl); err != nil || l != nil {
+	if l, err := claimOne(t, s, "w2", t0.Add(time.Second), ttl); err != nil || l != nil {
 		t.Fatalf("claimed a leased run: %+v %v", l, err)
 	}
 	if err := s.Renew(c, l1, t0.Add(5*time.Second), ttl); err != nil {
 		t.Fatalf("renew: %v", err)
 	}
-	if l, _ := s.Claim(c, "w2", t0.Add(12*time.Second), ttl); l != nil {
+	if l, _ := claimOne(t, s, "w2", t0.Add(12*time.Second), ttl); l != nil {
 		t.Fatal("renewal did not extend the lease")
 	}
 	// The lease expires; another worker takes the Run over.
-	l2, err := s.Claim(c, "w2", t0.Add(16*time.Second), ttl)
+	l2, err := claimOne(t, s, "w2", t0.Add(16*time.Second), ttl)
 	if err != nil || l2 == nil || l2.RunID != "run_a" || l2.Token == l1.Token {
 		t.Fatalf("takeover: %+v %v", l2, err)
 	}
@@ -272,13 +273,13 @@ func testLeases(t *testing.T, s store.Store) {
 	if err := s.Release(c, l1); err != nil {
 		t.Fatal(err)
 	}
-	if l, _ := s.Claim(c, "w3", t0.Add(17*time.Second), ttl); l != nil {
+	if l, _ := claimOne(t, s, "w3", t0.Add(17*time.Second), ttl); l != nil {
 		t.Fatal("a stale release freed the lease")
 	}
 	if err := s.Release(c, l2); err != nil {
 		t.Fatal(err)
 	}
-	l3, err := s.Claim(c, "w3", t0.Add(17*time.Second), ttl)
+	l3, err := claimOne(t, s, "w3", t0.Add(17*time.Second), ttl)
 	if err != nil || l3 == nil {
 		t.Fatalf("claim after release: %+v %v", l3, err)
 	}
@@ -286,7 +287,7 @@ func testLeases(t *testing.T, s store.Store) {
 	if err := s.Append(c, store.Append{Tenant: tenant, RunID: "run_a", Records: []store.Record{rec(3, "settled")}, Lease: l3, Release: true, Index: store.Index{State: "COMPLETED"}}); err != nil {
 		t.Fatal(err)
 	}
-	if l, _ := s.Claim(c, "w4", t0.Add(time.Hour), ttl); l != nil {
+	if l, _ := claimOne(t, s, "w4", t0.Add(time.Hour), ttl); l != nil {
 		t.Errorf("claimed a settled run: %+v", l)
 	}
 }
@@ -305,16 +306,18 @@ func testClaimRace(t *testing.T, s store.Store) {
 		go func(w string) {
 			defer wg.Done()
 			for {
-				l, err := s.Claim(c, w, t0, time.Minute)
+				leases, err := s.Claim(c, w, t0, time.Minute, 3)
 				if err != nil {
 					t.Error(err)
 					return
 				}
-				if l == nil {
+				if len(leases) == 0 {
 					return
 				}
 				mu.Lock()
-				owners[l.RunID] = append(owners[l.RunID], w)
+				for _, l := range leases {
+					owners[l.RunID] = append(owners[l.RunID], w)
+				}
 				mu.Unlock()
 			}
 		}(fmt.Sprintf("w%d", w))
@@ -330,19 +333,70 @@ func testClaimRace(t *testing.T, s store.Store) {
 	}
 }
 
+// claimOne claims at most one Run, failing the test on an error.
+func claimOne(t *testing.T, s store.Store, owner string, now time.Time, ttl time.Duration) (*store.Lease, error) {
+	t.Helper()
+	leases, err := s.Claim(ctx(t), owner, now, ttl, 1)
+	if err != nil || len(leases) == 0 {
+		return nil, err
+	}
+	if len(leases) > 1 {
+		t.Fatalf("Claim with limit 1 returned %d leases", len(leases))
+	}
+	return leases[0], nil
+}
+
+func testClaimMany(t *testing.T, s store.Store) {
+	c := ctx(t)
+	for i := 0; i < 5; i++ {
+		nr := newRun(fmt.Sprintf("run_%d", i), true)
+		nr.CreateTime = t0.Add(time.Duration(i) * time.Second)
+		mustCreate(t, s, nr)
+	}
+	idle := newRun("run_idle", false)
+	idle.Index.State, idle.Index.WakeAt = "SUSPENDED", t0.Add(-time.Second)
+	mustCreate(t, s, idle)
+	first, err := s.Claim(c, "w1", t0, time.Minute, 4)
+	if err != nil || len(first) != 4 {
+		t.Fatalf("first claim: %d leases, %v", len(first), err)
+	}
+	for _, l := range first {
+		if l.RunID == "run_idle" {
+			t.Errorf("an idle run was claimed before runnable ones")
+		}
+	}
+	rest, err := s.Claim(c, "w2", t0, time.Minute, 10)
+	if err != nil || len(rest) != 2 {
+		t.Fatalf("second claim: %d leases, %v", len(rest), err)
+	}
+	seen := map[string]bool{}
+	for _, l := range append(first, rest...) {
+		if seen[l.RunID] {
+			t.Errorf("%s leased twice", l.RunID)
+		}
+		seen[l.RunID] = true
+	}
+	if !seen["run_idle"] {
+		t.Error("the idle run past its wake time was not claimed")
+	}
+	if more, _ := s.Claim(c, "w3", t0, time.Minute, 10); len(more) != 0 {
+		t.Errorf("claimed %d leased runs", len(more))
+	}
+}
+
 func testWake(t *testing.T, s store.Store) {
 	c := ctx(t)
 	nr := newRun("run_a", false)
 	nr.Index.State, nr.Index.WakeAt = "SUSPENDED", t0.Add(time.Hour)
 	mustCreate(t, s, nr)
-	if l, _ := s.Claim(c, "w", t0.Add(time.Minute), time.Minute); l != nil {
+	if l, _ := claimOne(t, s, "w", t0.Add(time.Minute), time.Minute); l != nil {
 		t.Fatal("claimed an idle run before its wake time")
 	}
 	at, ok, err := s.NextWake(c)
 	if err != nil || !ok || !at.Equal(t0.Add(time.Hour)) {
 		t.Fatalf("NextWake = %v %v %v", at, ok, err)
 	}
-	l, err := s.Claim(c, "w", t0.Add(time.Hour), time.Minute)
+	l, err := claimOne(t, s, "w", t0.Add(time.Hour), time.Minute)
 	if err != nil || l == nil || l.RunID != "run_a" {
 		t.Fatalf("claim at wake time: %+v %v", l, err)
 	}

@@ -585,6 +585,8 @@ func testNotify(t *testing.T, s store.Store) {
 	defer mem.Close()
 	bus := s.Notifier().Subscribe(store.BusTopic(tenant, "ch"))
 	defer bus.Close()
+	outsider := s.Notifier().Subscribe(store.OutsiderTopic(tenant, "run_a"))
+	defer outsider.Close()
 
 	wait := func(name string, sub store.Subscription) {
 		t.Helper()
@@ -597,13 +599,13 @@ func testNotify(t *testing.T, s store.Store) {
 	mustCreate(t, s, newRun("run_a", true))
 	wait("run", run)
 	wait("runnable", runnable)
+	wait("outsider (admission)", outsider)
 	if err := s.Append(c, store.Append{Tenant: tenant, RunID: "run_a", Records: []store.Record{rec(2, "x")}, Index: store.Index{State: "RUNNING"}}); err != nil {
 		t.Fatal(err)
 	}
 	wait("run append", run)
+	wait("outsider append", outsider)
 
-	outsider := s.Notifier().Subscribe(store.OutsiderTopic(tenant, "run_a"))
-	defer outsider.Close()
 	worker := rec(3, "x")
 	worker.Attempt = 1
 	if err := s.Append(c, store.Append{Tenant: tenant, RunID: "run_a", Records: []store.Record{worker}, Index: store.Index{State: "RUNNING"}}); err != nil {

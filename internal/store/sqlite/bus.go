@@ -23,7 +23,7 @@ func (db *DB) DeclareChannels(ctx context.Context, tenant, owner string, channel
 // ChannelExists reports whether a channel was declared.
 func (db *DB) ChannelExists(ctx context.Context, tenant, channel string) (bool, error) {
 	var n int
-	err := db.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM bus_channels WHERE tenant = ? AND channel = ?`, tenant, channel).Scan(&n)
+	err := db.queryRow(ctx, `SELECT COUNT(*) FROM bus_channels WHERE tenant = ? AND channel = ?`, tenant, channel).Scan(&n)
 	return n > 0, unavailable("channel exists", err)
 }
 
@@ -98,7 +98,7 @@ func (db *DB) AckBus(ctx context.Context, tenant, channel string, ids []string) 
 // back.
 func (db *DB) NextRedelivery(ctx context.Context, tenant, channel string) (time.Time, bool, error) {
 	var at sql.NullInt64
-	err := db.read.QueryRowContext(ctx, `SELECT MIN(out_until) FROM bus_messages WHERE tenant = ? AND channel = ? AND acked = 0 AND out_until > 0`, tenant, channel).Scan(&at)
+	err := db.queryRow(ctx, `SELECT MIN(out_until) FROM bus_messages WHERE tenant = ? AND channel = ? AND acked = 0 AND out_until > 0`, tenant, channel).Scan(&at)
 	if err != nil {
 		return time.Time{}, false, unavailable("receive", err)
 	}

@@ -3,32 +3,47 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-		"time"
+	"time"
 
 	"github.com/runsvc/runsvc/internal/errs"
 	"github.com/runsvc/runsvc/internal/store"
 )
+
+// The Runs a claim picks: runnable ones, oldest first; then idle ones past
+// their wake time.
+const (
+	claimRunnable = `SELECT rowid FROM runs WHERE runnable = 1 AND lease_expires <= ? ORDER BY update_time LIMIT ?`
+	claimWaking   = `SELECT rowid FROM runs WHERE wake_at > 0 AND wake_at <= ? AND lease_expires <= ? ORDER BY wake_at LIMIT ?`
+)
+
+// claimSQL leases the Runs pick selects.
+func claimSQL(pick string) string {
+	return `UPDATE runs SET lease_owner = ?, lease_token = lease_token + 1, lease_expires = ?
+		WHERE rowid IN (` + pick + `) RETURNING tenant, run_id, lease_token`
+}
 
 // Claim leases up to limit Runs that need a worker: runnable ones first,
 // oldest first, then idle ones past their wake time.
 func (db *DB) Claim(ctx context.Context, owner string, now time.Time, ttl time.Duration, limit int) ([]*store.Lease, error) {
 	var leases []*store.Lease
 	expires := now.Add(ttl)
-	err := db.exec(ctx, "claim", func(tx *sql.Tx) error {
+	err := db.execThen(ctx, "claim", func(tx *sql.Tx) error {
 		leases = leases[:0]
 		for _, pick := range []struct {
 			query string
 			args  []any
 		}{
-			{`SELECT rowid FROM runs WHERE runnable = 1 AND lease_expires <= ? ORDER BY update_time LIMIT ?`, []any{nanos(now)}},
-			{`SELECT rowid FROM runs WHERE wake_at > 0 AND wake_at <= ? AND lease_expires <= ? ORDER BY wake_at LIMIT ?`, []any{nanos(now), nanos(now)}},
+			{claimRunnable, []any{nanos(now)}},
+			{claimWaking, []any{nanos(now), nanos(now)}},
 		} {
 			if len(leases) >= limit {
 				break
 			}
-			rows, err := tx.Query(`UPDATE runs SET lease_owner = ?, lease_token = lease_token + 1, lease_expires = ?
-				WHERE rowid IN (`+pick.query+`) RETURNING tenant, run_id, lease_token`,
-				append(append([]any{owner, nanos(expires)}, pick.args...), limit-len(leases))...)
+			claim, err := db.txStmt(tx, claimSQL(pick.query))
+			if err != nil {
+				return unavailable("claim", err)
+			}
+			rows, err := claim.Query(append(append([]any{owner, nanos(expires)}, pick.args...), limit-len(leases))...)
 			if err != nil {
 				return unavailable("claim", err)
 			}
@@ -45,6 +60,10 @@ func (db *DB) Claim(ctx context.Context, owner string, now time.Time, ttl time.D
 			}
 		}
 		return nil
+	}, func() {
+		for _, l := range leases {
+			db.cache.update(l.Tenant, l.RunID, func(r *store.Run) { r.LeaseOwner, r.LeaseExpires = l.Owner, l.Expires.UTC() })
+		}
 	})
 	return leases, err
 }
@@ -52,7 +71,7 @@ func (db *DB) Claim(ctx context.Context, owner string, now time.Time, ttl time.D
 // Renew extends a lease that is still held.
 func (db *DB) Renew(ctx context.Context, l *store.Lease, now time.Time, ttl time.Duration) error {
 	expires := now.Add(ttl)
-	err := db.exec(ctx, "renew lease", func(tx *sql.Tx) error {
+	err := db.execThen(ctx, "renew lease", func(tx *sql.Tx) error {
 		res, err := tx.Exec(`UPDATE runs SET lease_expires = ? WHERE tenant = ? AND run_id = ? AND lease_owner = ? AND lease_token = ?`,
 			nanos(expires), l.Tenant, l.RunID, l.Owner, l.Token)
 		if err != nil {
@@ -62,6 +81,8 @@ func (db *DB) Renew(ctx context.Context, l *store.Lease, now time.Time, ttl time
 			return &errs.LeaseLost{RunID: l.RunID, WorkerID: l.Owner}
 		}
 		return nil
+	}, func() {
+		db.cache.update(l.Tenant, l.RunID, func(r *store.Run) { r.LeaseExpires = expires.UTC() })
 	})
 	if err == nil {
 		l.Expires = expires
@@ -71,17 +92,17 @@ func (db *DB) Renew(ctx context.Context, l *store.Lease, now time.Time, ttl time
 
 // Release gives a lease up.
 func (db *DB) Release(ctx context.Context, l *store.Lease) error {
-	return db.exec(ctx, "release lease", func(tx *sql.Tx) error {
+	return db.execThen(ctx, "release lease", func(tx *sql.Tx) error {
 		_, err := tx.Exec(`UPDATE runs SET lease_owner = '', lease_expires = 0 WHERE tenant = ? AND run_id = ? AND lease_owner = ? AND lease_token = ?`,
 			l.Tenant, l.RunID, l.Owner, l.Token)
 		return unavailable("release lease", err)
-	}, store.TopicRunnable)
+	}, func() { db.cache.drop(l.Tenant, l.RunID) }, store.TopicRunnable)
 }
 
 // NextWake returns the earliest wake time of an idle Run.
 func (db *DB) NextWake(ctx context.Context) (time.Time, bool, error) {
 	var at sql.NullInt64
-	if err := db.read.QueryRowContext(ctx, `SELECT MIN(MAX(wake_at, lease_expires)) FROM runs WHERE wake_at > 0`).Scan(&at); err != nil {
+	if err := db.queryRow(ctx, `SELECT MIN(MAX(wake_at, lease_expires)) FROM runs WHERE wake_at > 0`).Scan(&at); err != nil {
 		return time.Time{}, false, unavailable("next wake", err)
 	}
 	if !at.Valid {

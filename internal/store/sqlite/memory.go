@@ -41,7 +41,7 @@ func (db *DB) Changes(ctx context.Context, tenant, namespace string, after int64
 }
 
 func (db *DB) queryEntries(ctx context.Context, query string, args ...any) ([]store.Entry, error) {
-	rows, err := db.read.QueryContext(ctx, query, args...)
+	rows, err := db.query(ctx, query, args...)
 	if err != nil {
 		return nil, unavailable("get value", err)
 	}

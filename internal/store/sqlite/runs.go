@@ -5,11 +5,27 @@ import (
 	"database/sql"
 	"errors"
 	"strings"
+	"time"
 
 	"github.com/runsvc/runsvc/internal/errs"
 	"github.com/runsvc/runsvc/internal/store"
 	"github.com/runsvc/runsvc/internal/store/pagetoken"
 )
+
+const (
+	insertRecordSQL = `INSERT INTO records (tenant, run_id, seq, time, attempt, kind, body) VALUES (?, ?, ?, ?, ?, ?, ?)`
+	runHeadSQL      = `SELECT last_seq, lease_owner, lease_token FROM runs WHERE tenant = ? AND run_id = ?`
+)
+
+// appendUpdateSQL updates a Run's index after an append, releasing its
+// lease too when asked.
+func appendUpdateSQL(release bool) string {
+	q := `UPDATE runs SET last_seq = ?, state = ?, runnable = ?, wake_at = ?, summary = ?, update_time = ?`
+	if release {
+		q += `, lease_owner = '', lease_expires = 0`
+	}
+	return q + ` WHERE tenant = ? AND run_id = ?`
+}
 
 const runColumns = `tenant, run_id, spec, version, request_id, request_hash, parent_run_id, root_run_id, delegation_id,
 	state, runnable, wake_at, summary, last_seq, create_time, update_time, lease_owner, lease_expires`
@@ -43,7 +59,9 @@ func (db *DB) CreateRun(ctx context.Context, nr store.NewRun) (store.Run, bool, 
 	created := false
 	r := nr.Run
 	topics := store.AppendTopics(r.Tenant, r.RunID, r.Index.Runnable, nr.Records)
-	err := db.exec(ctx, "create run", func(tx *sql.Tx) error {
+	full := r
+	full.LastSeq, full.UpdateTime = int64(len(nr.Records)), r.CreateTime
+	err := db.execThen(ctx, "create run", func(tx *sql.Tx) error {
 		if r.RequestID != "" {
 			row := tx.QueryRow(`SELECT `+runColumns+` FROM runs WHERE tenant = ? AND request_id = ?`, r.Tenant, r.RequestID)
 			found, err := scanRun(row)
@@ -68,6 +86,10 @@ func (db *DB) CreateRun(ctx context.Context, nr store.NewRun) (store.Run, bool, 
 		}
 		created = true
 		return nil
+	}, func() {
+		if created {
+			db.cache.put(full)
+		}
 	}, topics...)
 	if err != nil {
 		return store.Run{}, false, err
@@ -81,7 +103,10 @@ func (db *DB) CreateRun(ctx context.Context, nr store.NewRun) (store.Run, bool, 
 }
 
 func (db *DB) insertRecords(tx *sql.Tx, tenant, runID string, recs []store.Record) error {
-	stmt := tx.Stmt(db.stmts.insertRecord)
+	stmt, err := db.txStmt(tx, insertRecordSQL)
+	if err != nil {
+		return unavailable("append", err)
+	}
 	for _, rec := range recs {
 		if _, err := stmt.Exec(tenant, runID, rec.Seq, nanos(rec.Time), rec.Attempt, rec.Kind, rec.Body); err != nil {
 			if isConstraint(err) {
@@ -103,10 +128,15 @@ func (db *DB) Append(ctx context.Context, a store.Append) error {
 		return err
 	}
 	topics := store.AppendTopics(a.Tenant, a.RunID, a.Claimable(), a.Records)
-	return db.exec(ctx, "append", func(tx *sql.Tx) error {
+	end := a.Records[len(a.Records)-1]
+	return db.execThen(ctx, "append", func(tx *sql.Tx) error {
 		var last, token int64
 		var owner string
-		err := tx.Stmt(db.stmts.runHead).QueryRow(a.Tenant, a.RunID).Scan(&last, &owner, &token)
+		head, err := db.txStmt(tx, runHeadSQL)
+		if err != nil {
+			return unavailable("append", err)
+		}
+		err = head.QueryRow(a.Tenant, a.RunID).Scan(&last, &owner, &token)
 		if errors.Is(err, sql.ErrNoRows) {
 			return &errs.RunNotFound{RunID: a.RunID}
 		}
@@ -122,15 +152,19 @@ func (db *DB) Append(ctx context.Context, a store.Append) error {
 		if err := db.insertRecords(tx, a.Tenant, a.RunID, a.Records); err != nil {
 			return err
 		}
-		end := a.Records[len(a.Records)-1]
-		release := ""
-		if a.Release {
-			release = `, lease_owner = '', lease_expires = 0`
+		update, err := db.txStmt(tx, appendUpdateSQL(a.Release))
+		if err != nil {
+			return unavailable("append", err)
 		}
-		_, err = tx.Exec(`UPDATE runs SET last_seq = ?, state = ?, runnable = ?, wake_at = ?, summary = ?, update_time = ?`+release+`
-			WHERE tenant = ? AND run_id = ?`,
-			end.Seq, a.Index.State, boolInt(a.Index.Runnable), nanos(a.Index.WakeAt), a.Index.Summary, nanos(end.Time), a.Tenant, a.RunID)
+		_, err = update.Exec(end.Seq, a.Index.State, boolInt(a.Index.Runnable), nanos(a.Index.WakeAt), a.Index.Summary, nanos(end.Time), a.Tenant, a.RunID)
 		return unavailable("append", err)
+	}, func() {
+		db.cache.update(a.Tenant, a.RunID, func(r *store.Run) {
+			r.LastSeq, r.Index, r.UpdateTime = end.Seq, a.Index, end.Time.UTC()
+			if a.Release {
+				r.LeaseOwner, r.LeaseExpires = "", time.Time{}
+			}
+		})
 	}, topics...)
 }
 
@@ -139,7 +173,7 @@ func (db *DB) ReadLog(ctx context.Context, tenant, runID string, from int64, lim
 	if limit <= 0 {
 		limit = -1
 	}
-	rows, err := db.read.QueryContext(ctx, `SELECT seq, time, attempt, kind, body FROM records WHERE tenant = ? AND run_id = ? AND seq >= ? ORDER BY seq LIMIT ?`,
+	rows, err := db.query(ctx, `SELECT seq, time, attempt, kind, body FROM records WHERE tenant = ? AND run_id = ? AND seq >= ? ORDER BY seq LIMIT ?`,
 		tenant, runID, from, limit)
 	if err != nil {
 		return nil, unavailable("read log", err)
@@ -166,21 +200,26 @@ func (db *DB) ReadLog(ctx context.Context, tenant, runID string, from int64, lim
 	return out, nil
 }
 
-// GetRun returns a Run's row.
+// GetRun returns a Run's row, from the cache when it holds it.
 func (db *DB) GetRun(ctx context.Context, tenant, runID string) (store.Run, error) {
-	r, err := scanRun(db.read.QueryRowContext(ctx, `SELECT `+runColumns+` FROM runs WHERE tenant = ? AND run_id = ?`, tenant, runID))
+	cached, ok, epoch := db.cache.get(tenant, runID)
+	if ok {
+		return cached, nil
+	}
+	r, err := scanRun(db.queryRow(ctx, `SELECT `+runColumns+` FROM runs WHERE tenant = ? AND run_id = ?`, tenant, runID))
 	if errors.Is(err, sql.ErrNoRows) {
 		return store.Run{}, &errs.RunNotFound{RunID: runID}
 	}
 	if err != nil {
 		return store.Run{}, unavailable("get run", err)
 	}
+	db.cache.fill(r, epoch)
 	return r, nil
 }
 
 // GetRunByDelegation returns a delegation's child Run.
 func (db *DB) GetRunByDelegation(ctx context.Context, tenant, delegationID string) (store.Run, error) {
-	r, err := scanRun(db.read.QueryRowContext(ctx, `SELECT `+runColumns+` FROM runs WHERE tenant = ? AND delegation_id = ?`, tenant, delegationID))
+	r, err := scanRun(db.queryRow(ctx, `SELECT `+runColumns+` FROM runs WHERE tenant = ? AND delegation_id = ?`, tenant, delegationID))
 	if errors.Is(err, sql.ErrNoRows) || delegationID == "" {
 		return store.Run{}, &errs.DelegationNotFound{DelegationID: delegationID}
 	}
@@ -221,7 +260,7 @@ func (db *DB) ListRuns(ctx context.Context, tenant string, q store.RunQuery) ([]
 		args = append(args, after.Created, after.Created, after.RunID)
 	}
 	args = append(args, size+1)
-	rows, err := db.read.QueryContext(ctx, `SELECT `+runColumns+` FROM runs WHERE `+strings.Join(where, " AND ")+
+	rows, err := db.query(ctx, `SELECT `+runColumns+` FROM runs WHERE `+strings.Join(where, " AND ")+
 		` ORDER BY create_time DESC, run_id DESC LIMIT ?`, args...)
 	if err != nil {
 		return nil, "", unavailable("list runs", err)

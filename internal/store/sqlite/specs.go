@@ -41,9 +41,9 @@ func (db *DB) PutSpec(ctx context.Context, s store.Spec) (store.Spec, bool, erro
 func (db *DB) GetSpec(ctx context.Context, tenant, name, version string) (store.Spec, error) {
 	var row *sql.Row
 	if version == "" {
-		row = db.read.QueryRowContext(ctx, `SELECT name, version, body, create_time FROM specs WHERE tenant = ? AND name = ? ORDER BY ord DESC LIMIT 1`, tenant, name)
+		row = db.queryRow(ctx, `SELECT name, version, body, create_time FROM specs WHERE tenant = ? AND name = ? ORDER BY ord DESC LIMIT 1`, tenant, name)
 	} else {
-		row = db.read.QueryRowContext(ctx, `SELECT name, version, body, create_time FROM specs WHERE tenant = ? AND name = ? AND version = ?`, tenant, name, version)
+		row = db.queryRow(ctx, `SELECT name, version, body, create_time FROM specs WHERE tenant = ? AND name = ? AND version = ?`, tenant, name, version)
 	}
 	s := store.Spec{Tenant: tenant}
 	var created int64
@@ -70,10 +70,10 @@ func (db *DB) ListSpecs(ctx context.Context, tenant string, q store.SpecQuery) (
 	var rows *sql.Rows
 	var err error
 	if q.Name != "" {
-		rows, err = db.read.QueryContext(ctx, `SELECT name, version, body, create_time, ord FROM specs
+		rows, err = db.query(ctx, `SELECT name, version, body, create_time, ord FROM specs
 			WHERE tenant = ? AND name = ? AND ord > ? ORDER BY ord LIMIT ?`, tenant, q.Name, after.Ord, size+1)
 	} else {
-		rows, err = db.read.QueryContext(ctx, `SELECT s.name, s.version, s.body, s.create_time, s.ord FROM specs s
+		rows, err = db.query(ctx, `SELECT s.name, s.version, s.body, s.create_time, s.ord FROM specs s
 			WHERE s.tenant = ? AND s.ord = (SELECT MAX(ord) FROM specs t WHERE t.tenant = s.tenant AND t.name = s.name)
 			AND s.name > ? ORDER BY s.name LIMIT ?`, tenant, after.Name, size+1)
 	}

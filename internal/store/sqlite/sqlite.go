@@ -39,7 +39,9 @@ var migrations = []string{schemaV1}
 type DB struct {
 	read   *sql.DB
 	write  *sql.DB
-	stmts  statements
+	reads  *stmtCache
+	cache  *runCache
+	wstmts *stmtCache
 	hub    *notify.Hub
 	writes chan *pendingWrite
 	stop   chan struct{}
@@ -92,11 +94,6 @@ func OpenFile(path string, opts Options) (*DB, error) {
 		_ = writeDB.Close()
 		return nil, err
 	}
-	stmts, err := prepare(writeDB)
-	if err != nil {
-		_ = writeDB.Close()
-		return nil, err
-	}
 	read, err := sql.Open("sqlite", dsn+"&_pragma=query_only(1)")
 	if err != nil {
 		_ = writeDB.Close()
@@ -105,29 +102,17 @@ func OpenFile(path string, opts Options) (*DB, error) {
 	read.SetMaxOpenConns(8)
 	read.SetMaxIdleConns(8)
 	db := &DB{
-		read: read, write: writeDB, stmts: stmts, hub: notify.NewHub(),
+		read: read, write: writeDB, hub: notify.NewHub(),
+		reads: &stmtCache{db: read}, wstmts: &stmtCache{db: writeDB}, cache: newRunCache(),
 		writes: make(chan *pendingWrite, 1024), stop: make(chan struct{}), done: make(chan struct{}),
+	}
+	if err := db.prepareWrites(); err != nil {
+		_ = read.Close()
+		_ = writeDB.Close()
+		return nil, fmt.Errorf("preparing statements: %w", err)
 	}
 	go db.writer(opts.MaxBatch)
 	return db, nil
-}
-
-// statements are the hot writes, prepared once on the writer connection.
-type statements struct {
-	insertRecord *sql.Stmt
-	runHead      *sql.Stmt
-}
-
-func prepare(db *sql.DB) (statements, error) {
-	var s statements
-	var err error
-	if s.insertRecord, err = db.Prepare(`INSERT INTO records (tenant, run_id, seq, time, attempt, kind, body) VALUES (?, ?, ?, ?, ?, ?, ?)`); err != nil {
-		return s, err
-	}
-	if s.runHead, err = db.Prepare(`SELECT last_seq, lease_owner, lease_token FROM runs WHERE tenant = ? AND run_id = ?`); err != nil {
-		return s, err
-	}
-	return s, nil
 }
 
 func migrate(db *sql.DB) error {
@@ -172,6 +157,7 @@ func (db *DB) Close() error {
 type pendingWrite struct {
 	op     string
 	fn     func(tx *sql.Tx) error
+	after  func()
 	topics []string
 	err    chan error
 }
@@ -179,7 +165,13 @@ type pendingWrite struct {
 // exec runs fn in the next group commit and waits for the commit. topics
 // are published once it is durable.
 func (db *DB) exec(ctx context.Context, op string, fn func(tx *sql.Tx) error, topics ...string) error {
-	w := &pendingWrite{op: op, fn: fn, topics: topics, err: make(chan error, 1)}
+	return db.execThen(ctx, op, fn, nil, topics...)
+}
+
+// execThen is exec with after, run in the writer once the write committed
+// (to update the run cache in commit order).
+func (db *DB) execThen(ctx context.Context, op string, fn func(tx *sql.Tx) error, after func(), topics ...string) error {
+	w := &pendingWrite{op: op, fn: fn, after: after, topics: topics, err: make(chan error, 1)}
 	select {
 	case db.writes <- w:
 	case <-ctx.Done():
@@ -249,6 +241,9 @@ func (db *DB) commit(batch []*pendingWrite) {
 	}
 	for i, w := range batch {
 		if results[i] == nil {
+			if w.after != nil {
+				w.after()
+			}
 			db.hub.Publish(w.topics...)
 		}
 		w.err <- results[i]

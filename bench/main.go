@@ -29,6 +29,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/runsvc/runsvc/internal/server"
 )
 
 // config is what the flags choose.
@@ -213,15 +215,20 @@ func run() int {
 	return 0
 }
 
-// benchLogger is the error-path server's log: JSON at info, like serve's,
-// into a temporary file (so each failed RPC costs its write, as on
-// stderr), removed by the returned func.
+// benchLogger is the error-path server's log, built as serve builds it
+// (server.NewLogger: JSON at info), into a temporary file removed by the
+// returned func.
 func benchLogger() (*slog.Logger, func(), error) {
 	f, err := os.CreateTemp("", "runsvc-bench-errors-*.log")
 	if err != nil {
 		return nil, nil, err
 	}
-	return slog.New(slog.NewJSONHandler(f, &slog.HandlerOptions{Level: slog.LevelInfo})), func() {
+	log, sink, err := server.NewLogger(f, "info", "json")
+	if err != nil {
+		return nil, nil, err
+	}
+	return log, func() {
+		_ = sink.Close()
 		_ = f.Close()
 		_ = os.Remove(f.Name())
 	}, nil

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 	"os"
 	"sync"
 	"time"
@@ -63,12 +62,16 @@ func startInproc(store string) (*inproc, error) {
 	if err != nil {
 		return nil, err
 	}
-	log := slog.New(slog.NewJSONHandler(logFile, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	log, sink, err := server.NewLogger(logFile, "info", "json")
+	if err != nil {
+		return nil, err
+	}
 	cfg := server.Config{Listen: "127.0.0.1:0", Data: dir + "/data", Store: store, PoolSize: 16, WorkerID: "bench"}
 	ctx, cancel := context.WithCancel(context.Background())
 	srv, err := server.New(ctx, cfg, log)
 	if err != nil {
 		cancel()
+		_ = sink.Close()
 		_ = logFile.Close()
 		_ = os.RemoveAll(dir)
 		return nil, fmt.Errorf("starting runsvc: %w", err)
@@ -76,6 +79,7 @@ func startInproc(store string) (*inproc, error) {
 	p := &inproc{addr: srv.Addr(), cancel: cancel, done: make(chan error, 1), dir: dir}
 	go func() {
 		p.done <- srv.Serve(ctx)
+		_ = sink.Close()
 		_ = logFile.Close()
 	}()
 	if p.conn, err = dial(p.addr); err != nil {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"log/slog"
 	"os"
 	"os/signal"
 	"strconv"
@@ -55,17 +54,12 @@ func serve(args []string) int {
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	var level slog.Level
-	if err := level.UnmarshalText([]byte(logLevel)); err != nil {
-		fmt.Fprintf(os.Stderr, "runsvc: --log-level %q: %v\n", logLevel, err)
+	log, logs, err := server.NewLogger(os.Stderr, logLevel, logFormat)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "runsvc: %v\n", err)
 		return 2
 	}
-	opts := &slog.HandlerOptions{Level: level}
-	var handler slog.Handler = slog.NewJSONHandler(os.Stderr, opts)
-	if logFormat == "text" {
-		handler = slog.NewTextHandler(os.Stderr, opts)
-	}
-	log := slog.New(handler)
+	defer logs.Close()
 
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()

@@ -46,18 +46,15 @@ func (m *Mapper) StreamServerInterceptor() grpc.StreamServerInterceptor {
 
 func (m *Mapper) fail(ctx context.Context, method string, err error, setTrailer func(metadata.MD)) error {
 	o := m.Map(ctx, err)
-	setTrailer(metadata.Pairs(PushbackTrailer, o.Pushback()))
-	attrs := []any{
-		slog.String("method", method),
-		slog.String("code", o.Status.Code().String()),
-		slog.String("reason", o.Reason),
-	}
+	setTrailer(metadata.MD{PushbackTrailer: []string{o.Pushback()}})
 	if o.ErrorID != "" {
-		attrs = append(attrs, slog.String("errorId", o.ErrorID), slog.String("cause", fmt.Sprint(o.Cause)))
-		m.log.ErrorContext(ctx, "rpc failed", attrs...)
+		m.log.LogAttrs(ctx, slog.LevelError, "rpc failed",
+			slog.String("method", method), slog.String("code", o.Status.Code().String()), slog.String("reason", o.Reason),
+			slog.String("errorId", o.ErrorID), slog.String("cause", fmt.Sprint(o.Cause)))
 	} else {
-		attrs = append(attrs, slog.String("message", o.Status.Message()))
-		m.log.InfoContext(ctx, "rpc failed", attrs...)
+		m.log.LogAttrs(ctx, slog.LevelInfo, "rpc failed",
+			slog.String("method", method), slog.String("code", o.Status.Code().String()), slog.String("reason", o.Reason),
+			slog.String("message", o.Status.Message()))
 	}
 	return o.Status.Err()
 }

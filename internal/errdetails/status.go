@@ -11,13 +11,11 @@ import (
 	"time"
 	"unicode/utf8"
 
-	edpb "google.golang.org/genproto/googleapis/rpc/errdetails"
 	spb "google.golang.org/genproto/googleapis/rpc/status"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/anypb"
-	"google.golang.org/protobuf/types/known/durationpb"
 
 	"github.com/runsvc/runsvc/internal/errs"
 )
@@ -61,6 +59,7 @@ type Mapper struct {
 	domain string
 	debug  bool
 	log    *slog.Logger
+	memo   memo
 }
 
 // New returns a Mapper.
@@ -136,31 +135,31 @@ func (m *Mapper) Proto(err error) *spb.Status {
 
 func (m *Mapper) outcome(typed error, cause error) Outcome {
 	r := byKind[errs.Kind(typed)]
-	st, retryable, delay := m.build(r, typed, cause)
+	message := truncate(typed.Error(), maxMessageBytes)
+	retryable, delay := r.retryOf(typed)
+	key := ""
+	if !m.debug {
+		key = memoKey(r, typed, message, retryable, delay)
+		if key != "" {
+			if o, ok := m.memo.get(key); ok {
+				return o
+			}
+		}
+	}
+	st := m.build(r, typed, message, retryable, delay, cause)
 	o := Outcome{Status: st, Reason: r.reason, Retryable: retryable, RetryDelay: delay, Cause: cause}
 	if in, ok := typed.(*errs.Internal); ok {
 		o.ErrorID = in.ErrorID
 	}
+	if key != "" {
+		m.memo.put(key, o)
+	}
 	return o
 }
 
-func (m *Mapper) callerEnded(ctxErr error) Outcome {
-	code, reason, msg := codes.Canceled, ReasonCancelled, "the call was cancelled by its caller"
-	if errors.Is(ctxErr, context.DeadlineExceeded) {
-		code, reason, msg = codes.DeadlineExceeded, ReasonDeadlineExceeded, "the caller's deadline passed before the call finished"
-	}
-	info := mustAny(&edpb.ErrorInfo{Reason: reason, Domain: m.domain, Metadata: map[string]string{}})
-	st := status.FromProto(&spb.Status{Code: int32(code), Message: msg, Details: []*anypb.Any{info}})
-	return Outcome{Status: st, Reason: reason}
-}
-
-func (m *Mapper) build(r *row, typed error, cause error) (*status.Status, bool, time.Duration) {
-	meta := errs.Metadata(typed)
-	for k, v := range meta {
-		meta[k] = truncate(v, maxMetadataBytes)
-	}
-	message := truncate(typed.Error(), maxMessageBytes)
-
+// retryOf decides whether an error of this row is retryable, and after
+// how long.
+func (r *row) retryOf(typed error) (bool, time.Duration) {
 	retryable, delay := false, time.Duration(0)
 	switch r.retry {
 	case always:
@@ -172,36 +171,51 @@ func (m *Mapper) build(r *row, typed error, cause error) (*status.Status, bool, 
 	if retryable && delay <= 0 {
 		delay = DefaultRetryDelay
 	}
+	return retryable, delay
+}
+
+func (m *Mapper) callerEnded(ctxErr error) Outcome {
+	code, reason, msg := codes.Canceled, ReasonCancelled, "the call was cancelled by its caller"
+	if errors.Is(ctxErr, context.DeadlineExceeded) {
+		code, reason, msg = codes.DeadlineExceeded, ReasonDeadlineExceeded, "the caller's deadline passed before the call finished"
+	}
+	info := encodeErrorInfo(reason, m.domain, nil)
+	st := status.FromProto(&spb.Status{Code: int32(code), Message: msg, Details: []*anypb.Any{info}})
+	return Outcome{Status: st, Reason: reason}
+}
+
+func (m *Mapper) build(r *row, typed error, message string, retryable bool, delay time.Duration, cause error) *status.Status {
+	meta := errs.Metadata(typed)
+	for k, v := range meta {
+		meta[k] = truncate(v, maxMetadataBytes)
+	}
 	code := r.code
 	if r.retry == perError && !retryable {
 		code = r.permanentCode
 	}
 
-	details := []*anypb.Any{mustAny(&edpb.ErrorInfo{Reason: r.reason, Domain: m.domain, Metadata: meta})}
+	details := make([]*anypb.Any, 0, 4)
+	details = append(details, encodeErrorInfo(r.reason, m.domain, meta))
 	if retryable {
-		details = append(details, mustAny(&edpb.RetryInfo{RetryDelay: durationpb.New(delay)}))
+		details = append(details, encodeRetryInfo(delay))
 	}
 	name := expand(r.name, meta)
 	if r.details&precondition != 0 {
-		details = append(details, mustAny(&edpb.PreconditionFailure{Violations: []*edpb.PreconditionFailure_Violation{
-			{Type: r.subject, Subject: name, Description: message},
-		}}))
+		details = append(details, encodePrecondition(r.subject, name, message))
 	}
 	if r.details&resource != 0 {
-		details = append(details, mustAny(&edpb.ResourceInfo{ResourceType: r.subject, ResourceName: name, Description: message}))
+		details = append(details, encodeResource(r.subject, name, message))
 	}
 	if r.details&quota != 0 {
-		details = append(details, mustAny(&edpb.QuotaFailure{Violations: []*edpb.QuotaFailure_Violation{
-			{Subject: name, Description: message},
-		}}))
+		details = append(details, encodeQuota(name, message))
 	}
 	if r.details&help != 0 {
 		if url := meta["helpUrl"]; url != "" {
-			details = append(details, mustAny(&edpb.Help{Links: []*edpb.Help_Link{{Description: message, Url: url}}}))
+			details = append(details, encodeHelp(message, url))
 		}
 	}
 	if m.debug && cause != nil {
-		details = append(details, mustAny(&edpb.DebugInfo{Detail: cause.Error()}))
+		details = append(details, encodeDebug(cause.Error()))
 	}
 	if r.details&badRequest != 0 {
 		var vs []errs.FieldViolation
@@ -210,40 +224,37 @@ func (m *Mapper) build(r *row, typed error, cause error) (*status.Status, bool, 
 		}
 		details = append(details, fitBadRequest(vs, MaxDetailsBytes-size(details)))
 	}
-	return status.FromProto(&spb.Status{Code: int32(code), Message: message, Details: details}), retryable, delay
+	return status.FromProto(&spb.Status{Code: int32(code), Message: message, Details: details})
 }
 
 // fitBadRequest packs as many violations as fit in budget bytes; when some
 // are cut, the last violation says how many.
 func fitBadRequest(vs []errs.FieldViolation, budget int) *anypb.Any {
-	pack := func(n int, cut int) *anypb.Any {
-		br := &edpb.BadRequest{FieldViolations: make([]*edpb.BadRequest_FieldViolation, 0, n+1)}
-		for _, v := range vs[:n] {
-			br.FieldViolations = append(br.FieldViolations, &edpb.BadRequest_FieldViolation{
-				Field: truncate(v.Field, maxMetadataBytes), Description: truncate(v.Description, maxMessageBytes),
-			})
-		}
-		if cut > 0 {
-			br.FieldViolations = append(br.FieldViolations, &edpb.BadRequest_FieldViolation{
-				Description: fmt.Sprintf("%d more violations were cut to keep the error under %d bytes", cut, MaxDetailsBytes),
-			})
-		}
-		return mustAny(br)
+	all := make([]fieldViolation, len(vs))
+	for i, v := range vs {
+		all[i] = fieldViolation{truncate(v.Field, maxMetadataBytes), truncate(v.Description, maxMessageBytes)}
 	}
-	all := pack(len(vs), 0)
-	if proto.Size(all) < budget {
-		return all
+	pack := func(n int) *anypb.Any {
+		if n == len(all) {
+			return encodeBadRequest(all)
+		}
+		cut := fieldViolation{description: fmt.Sprintf("%d more violations were cut to keep the error under %d bytes", len(all)-n, MaxDetailsBytes)}
+		return encodeBadRequest(append(append(make([]fieldViolation, 0, n+1), all[:n]...), cut))
 	}
-	lo, hi := 0, len(vs) // the largest n that fits is in [lo, hi)
+	whole := pack(len(all))
+	if proto.Size(whole) < budget {
+		return whole
+	}
+	lo, hi := 0, len(all) // the largest n that fits is in [lo, hi)
 	for lo+1 < hi {
 		mid := (lo + hi) / 2
-		if proto.Size(pack(mid, len(vs)-mid)) < budget {
+		if proto.Size(pack(mid)) < budget {
 			lo = mid
 		} else {
 			hi = mid
 		}
 	}
-	return pack(lo, len(vs)-lo)
+	return pack(lo)
 }
 
 func size(details []*anypb.Any) int {
@@ -252,16 +263,6 @@ func size(details []*anypb.Any) int {
 		n += proto.Size(d) + 3 // field tag and length prefix
 	}
 	return n
-}
-
-// mustAny packs a detail deterministically, so equal details give equal
-// bytes (ErrorInfo's metadata is a map).
-func mustAny(m proto.Message) *anypb.Any {
-	b, err := proto.MarshalOptions{Deterministic: true}.Marshal(m)
-	if err != nil {
-		panic(fmt.Sprintf("errdetails: packing %T: %v", m, err))
-	}
-	return &anypb.Any{TypeUrl: "type.googleapis.com/" + string(m.ProtoReflect().Descriptor().FullName()), Value: b}
 }
 
 // truncate cuts s to at most n bytes without splitting a UTF-8 sequence.

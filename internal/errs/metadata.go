@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -18,15 +19,35 @@ func Metadata(err error) map[string]string {
 		return map[string]string{}
 	}
 	v = v.Elem()
-	out := make(map[string]string, v.NumField())
-	for i := 0; i < v.NumField(); i++ {
-		key, ok := v.Type().Field(i).Tag.Lookup("meta")
-		if !ok {
-			continue
-		}
-		out[key] = formatField(v.Field(i))
+	fields := metaFields(v.Type())
+	out := make(map[string]string, len(fields))
+	for _, f := range fields {
+		out[f.key] = formatField(v.Field(f.index))
 	}
 	return out
+}
+
+// metaField is a `meta`-tagged field of a typed error.
+type metaField struct {
+	index int
+	key   string
+}
+
+var metaPlans sync.Map // reflect.Type -> []metaField
+
+// metaFields returns the tagged fields of a struct type, worked out once.
+func metaFields(t reflect.Type) []metaField {
+	if plan, ok := metaPlans.Load(t); ok {
+		return plan.([]metaField)
+	}
+	var fields []metaField
+	for i := 0; i < t.NumField(); i++ {
+		if key, ok := t.Field(i).Tag.Lookup("meta"); ok {
+			fields = append(fields, metaField{index: i, key: key})
+		}
+	}
+	metaPlans.Store(t, fields)
+	return fields
 }
 
 // MetadataKeys returns the metadata keys of a kind of typed error.
@@ -155,4 +176,19 @@ func parseField(f reflect.Value, s string) error {
 		}
 	}
 	return nil
+}
+
+// AppendMetadataValues appends the error's metadata values, in field
+// order and separated by NUL bytes, to b: a cheap key for "same metadata".
+func AppendMetadataValues(b []byte, err error) []byte {
+	v := reflect.ValueOf(err)
+	if v.Kind() != reflect.Pointer || v.IsNil() || v.Elem().Kind() != reflect.Struct {
+		return b
+	}
+	v = v.Elem()
+	for _, f := range metaFields(v.Type()) {
+		b = append(b, formatField(v.Field(f.index))...)
+		b = append(b, 0)
+	}
+	return b
 }

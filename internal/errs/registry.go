@@ -8,8 +8,12 @@ import (
 	"time"
 )
 
-// kinds lists every typed error, so a stored failure can be read back.
-var kinds = map[string]func() error{}
+// kinds lists every typed error, so a stored failure can be read back;
+// kindOf names them by type.
+var (
+	kinds  = map[string]func() error{}
+	kindOf = map[reflect.Type]string{}
+)
 
 func init() {
 	for _, e := range []error{
@@ -28,20 +32,17 @@ func init() {
 	} {
 		t := reflect.TypeOf(e).Elem()
 		kinds[t.Name()] = func() error { return reflect.New(t).Interface().(error) }
+		kindOf[reflect.TypeOf(e)] = t.Name()
 	}
 }
 
 // Kind returns the name of err's typed error ("RunNotFound"), or "" when
 // err is not one of this package's types.
 func Kind(err error) string {
-	t := reflect.TypeOf(err)
-	if t == nil || t.Kind() != reflect.Pointer {
+	if err == nil {
 		return ""
 	}
-	if _, ok := kinds[t.Elem().Name()]; !ok || t.Elem().PkgPath() != reflect.TypeOf(Internal{}).PkgPath() {
-		return ""
-	}
-	return t.Elem().Name()
+	return kindOf[reflect.TypeOf(err)]
 }
 
 // New returns a zero error of the named kind, or nil for an unknown kind.
@@ -54,32 +55,25 @@ func New(kind string) error {
 
 // Typed returns the outermost typed error in err's chain, or nil.
 func Typed(err error) error {
-	for _, e := range chain(err) {
-		if Kind(e) != "" {
-			return e
+	for err != nil {
+		if Kind(err) != "" {
+			return err
+		}
+		switch u := err.(type) {
+		case interface{ Unwrap() error }:
+			err = u.Unwrap()
+		case interface{ Unwrap() []error }:
+			for _, e := range u.Unwrap() {
+				if t := Typed(e); t != nil {
+					return t
+				}
+			}
+			return nil
+		default:
+			return nil
 		}
 	}
 	return nil
-}
-
-func chain(err error) []error {
-	var out []error
-	queue := []error{err}
-	for len(queue) > 0 {
-		e := queue[0]
-		queue = queue[1:]
-		if e == nil {
-			continue
-		}
-		out = append(out, e)
-		switch u := e.(type) {
-		case interface{ Unwrap() error }:
-			queue = append(queue, u.Unwrap())
-		case interface{ Unwrap() []error }:
-			queue = append(queue, u.Unwrap()...)
-		}
-	}
-	return out
 }
 
 // Stored is a typed error in the form the Run log keeps it.
@@ -119,6 +113,9 @@ func (s Stored) Err() error {
 // the decision of the error's own RetryDelay when it has one, false for
 // every other error.
 func IsRetryable(err error) (time.Duration, bool) {
+	if r, ok := err.(Retryable); ok {
+		return r.RetryDelay()
+	}
 	var r Retryable
 	if errors.As(err, &r) {
 		return r.RetryDelay()

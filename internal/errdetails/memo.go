@@ -1,0 +1,56 @@
+package errdetails
+
+import (
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/runsvc/runsvc/internal/errs"
+)
+
+// memoSize bounds the statuses a Mapper remembers.
+const memoSize = 4096
+
+// memo remembers the statuses of errors seen recently. A status is a pure
+// function of its row, message, metadata and retry delay, so an error that
+// repeats (a storm of OVERLOADED or STORE_UNAVAILABLE, a client polling a
+// Run that does not exist) is mapped once. Statuses are immutable and
+// shared.
+type memo struct {
+	mu sync.RWMutex
+	m  map[string]Outcome
+}
+
+// memoKey identifies everything a status shows, or returns "" for errors
+// not worth remembering: those with violations (a list the key does not
+// hold) and INTERNAL ones (each has its own errorId).
+func memoKey(r *row, typed error, message string, retryable bool, delay time.Duration) string {
+	if r.details&badRequest != 0 || r.reason == "INTERNAL" {
+		return ""
+	}
+	b := make([]byte, 0, 128)
+	b = append(b, r.reason...)
+	b = append(b, 0)
+	b = append(b, message...)
+	b = append(b, 0)
+	b = strconv.AppendBool(b, retryable)
+	b = strconv.AppendInt(b, int64(delay), 10)
+	b = append(b, 0)
+	return string(errs.AppendMetadataValues(b, typed))
+}
+
+func (c *memo) get(key string) (Outcome, bool) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	o, ok := c.m[key]
+	return o, ok
+}
+
+func (c *memo) put(key string, o Outcome) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m) >= memoSize {
+		c.m = make(map[string]Outcome, 64)
+	}
+	c.m[key] = o
+}

@@ -36,6 +36,7 @@ const (
 type Manager struct {
 	store  store.Store
 	tails  *tails
+	states states
 	specs  *specs.Registry
 	policy policy.Policy
 	clock  clock.Clock
@@ -206,26 +207,32 @@ func (m *Manager) Load(ctx context.Context, tenant, runID string) (*runlog.State
 
 // mutate appends what decide returns for the Run's current State, as an
 // outsider, retrying from a fresh read when another writer got there
-// first. decide returning no ops leaves the log alone.
-func (m *Manager) mutate(ctx context.Context, tenant, runID string, decide func(st *runlog.State) ([]runlog.Op, error)) (*runlog.State, error) {
+// first, and returns the log's last seq. decide returning no ops leaves
+// the log alone. The State decide sees is mutate's own: it must not keep
+// it.
+func (m *Manager) mutate(ctx context.Context, tenant, runID string, decide func(st *runlog.State) ([]runlog.Op, error)) (int64, error) {
 	for i := 0; ; i++ {
-		st, _, err := m.Load(ctx, tenant, runID)
+		st, err := m.current(ctx, tenant, runID)
 		if err != nil {
-			return nil, err
+			return 0, err
 		}
 		ops, err := decide(st)
 		if err != nil || len(ops) == 0 {
-			return st, err
+			seq := st.Seq
+			if !st.Settled() {
+				m.states.put(tenant, st)
+			}
+			return seq, err
 		}
 		// st is this call's own fold, so the new records go straight into it.
 		next := st
 		recs := Stamp(st, 0, m.clock.Now().UTC(), ops...)
 		if err := next.ApplyAll(recs); err != nil {
-			return nil, fmt.Errorf("outsider records do not fold: %w", err)
+			return 0, fmt.Errorf("outsider records do not fold: %w", err)
 		}
 		stored, err := ToStore(recs)
 		if err != nil {
-			return nil, err
+			return 0, err
 		}
 		err = m.store.Append(ctx, store.Append{Tenant: tenant, RunID: runID, Records: stored, Index: Index(next)})
 		var conflict *errs.SeqConflict
@@ -233,11 +240,14 @@ func (m *Manager) mutate(ctx context.Context, tenant, runID string, decide func(
 			continue
 		}
 		if err != nil {
-			return nil, err
+			return 0, err
 		}
+		seq := next.Seq
 		if next.Settled() {
 			m.AfterSettle(ctx, next)
+		} else {
+			m.states.put(tenant, next)
 		}
-		return next, nil
+		return seq, nil
 	}
 }

@@ -25,16 +25,12 @@ func (m *Manager) SendMessage(ctx context.Context, tenant, runID, text string, m
 	if mode == "" {
 		mode = runlog.ModeSteer
 	}
-	st, err := m.mutate(ctx, tenant, runID, func(st *runlog.State) ([]runlog.Op, error) {
+	return m.mutate(ctx, tenant, runID, func(st *runlog.State) ([]runlog.Op, error) {
 		if st.Settled() {
 			return nil, &errs.RunAlreadySettled{RunID: runID, State: string(st.Status), Action: "take a message"}
 		}
 		return []runlog.Op{&runlog.MessageQueued{Text: text, Mode: mode}}, nil
 	})
-	if err != nil {
-		return 0, err
-	}
-	return st.Seq, nil
 }
 
 // Resume is the answer to a suspension: exactly one of its parts, matching

@@ -40,6 +40,8 @@ type Service struct {
 	hub    *toolworkers.Hub
 	memory *memory.Service
 	bus    *bus.Service
+	// records are converted Records shared by watchers.
+	records recordCache
 }
 
 // New returns the handlers.

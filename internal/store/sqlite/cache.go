@@ -7,8 +7,12 @@ import (
 	"github.com/runsvc/runsvc/internal/store"
 )
 
-// runCacheSize bounds how many Runs' rows the cache holds.
-const runCacheSize = 16384
+// runCacheSize bounds how many Runs' rows the cache holds, and
+// recentRecords how many of each Run's newest Records.
+const (
+	runCacheSize  = 16384
+	recentRecords = 32
+)
 
 // runCache keeps Runs' rows in memory so that GetRun needs no query. This
 // process is the only writer of the file, so every committed write updates
@@ -18,9 +22,14 @@ type runCache struct {
 	mu    sync.RWMutex
 	runs  map[string]store.Run
 	epoch uint64
+	// recent holds each cached Run's newest Records (consecutive, ending
+	// at its LastSeq) for readers following the log.
+	recent map[string][]store.Record
 }
 
-func newRunCache() *runCache { return &runCache{runs: make(map[string]store.Run)} }
+func newRunCache() *runCache {
+	return &runCache{runs: make(map[string]store.Run), recent: make(map[string][]store.Record)}
+}
 
 func cacheKey(tenant, runID string) string { return tenant + "\x00" + runID }
 
@@ -31,12 +40,64 @@ func (c *runCache) get(tenant, runID string) (store.Run, bool, uint64) {
 	return r, ok, c.epoch
 }
 
-// put stores a row a write just committed.
-func (c *runCache) put(r store.Run) {
+// put stores a row a write just committed, with the Records it created.
+func (c *runCache) put(r store.Run, recs []store.Record) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.epoch++
 	c.store(r)
+	c.recent[cacheKey(r.Tenant, r.RunID)] = lastRecords(nil, recs)
+}
+
+// appended follows an append that committed: the row changes as change
+// says and the Records join the recent ones.
+func (c *runCache) appended(tenant, runID string, recs []store.Record, change func(*store.Run)) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.epoch++
+	key := cacheKey(tenant, runID)
+	r, ok := c.runs[key]
+	if !ok {
+		return
+	}
+	change(&r)
+	c.store(r)
+	if old, ok := c.recent[key]; ok && len(old) > 0 && old[len(old)-1].Seq+1 == recs[0].Seq {
+		c.recent[key] = lastRecords(old, recs)
+	} else {
+		delete(c.recent, key)
+	}
+}
+
+// records returns a cached Run's Records from seq from (at most limit;
+// limit <= 0 for all), when the recent ones reach back that far.
+func (c *runCache) records(tenant, runID string, from int64, limit int) ([]store.Record, bool) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	recent := c.recent[cacheKey(tenant, runID)]
+	if len(recent) == 0 || from < recent[0].Seq || from > recent[len(recent)-1].Seq+1 {
+		return nil, false
+	}
+	out := recent[from-recent[0].Seq:]
+	if limit > 0 && len(out) > limit {
+		out = out[:limit]
+	}
+	return append([]store.Record(nil), out...), true
+}
+
+// lastRecords appends recs to old and keeps the newest recentRecords,
+// in a new slice (readers may hold the old one).
+func lastRecords(old, recs []store.Record) []store.Record {
+	all := make([]store.Record, 0, min(len(old)+len(recs), recentRecords))
+	joined := append(old[:len(old):len(old)], recs...)
+	if over := len(joined) - recentRecords; over > 0 {
+		joined = joined[over:]
+	}
+	for _, r := range joined {
+		r.Time = r.Time.UTC().Round(0)
+		all = append(all, r)
+	}
+	return all
 }
 
 // fill stores a row read at epoch, unless a write committed since.
@@ -60,6 +121,7 @@ func (c *runCache) store(r store.Run) {
 	if _, ok := c.runs[key]; !ok && len(c.runs) >= runCacheSize {
 		for k := range c.runs { // evict an arbitrary eighth
 			delete(c.runs, k)
+			delete(c.recent, k)
 			if len(c.runs) <= runCacheSize*7/8 {
 				break
 			}
@@ -88,4 +150,5 @@ func (c *runCache) drop(tenant, runID string) {
 	defer c.mu.Unlock()
 	c.epoch++
 	delete(c.runs, cacheKey(tenant, runID))
+	delete(c.recent, cacheKey(tenant, runID))
 }

@@ -88,7 +88,7 @@ func (db *DB) CreateRun(ctx context.Context, nr store.NewRun) (store.Run, bool, 
 		return nil
 	}, func() {
 		if created {
-			db.cache.put(full)
+			db.cache.put(full, nr.Records)
 		}
 	}, topics...)
 	if err != nil {
@@ -159,7 +159,7 @@ func (db *DB) Append(ctx context.Context, a store.Append) error {
 		_, err = update.Exec(end.Seq, a.Index.State, boolInt(a.Index.Runnable), nanos(a.Index.WakeAt), a.Index.Summary, nanos(end.Time), a.Tenant, a.RunID)
 		return unavailable("append", err)
 	}, func() {
-		db.cache.update(a.Tenant, a.RunID, func(r *store.Run) {
+		db.cache.appended(a.Tenant, a.RunID, a.Records, func(r *store.Run) {
 			r.LastSeq, r.Index, r.UpdateTime = end.Seq, a.Index, end.Time.UTC()
 			if a.Release {
 				r.LeaseOwner, r.LeaseExpires = "", time.Time{}
@@ -170,6 +170,9 @@ func (db *DB) Append(ctx context.Context, a store.Append) error {
 
 // ReadLog returns Records from seq from.
 func (db *DB) ReadLog(ctx context.Context, tenant, runID string, from int64, limit int) ([]store.Record, error) {
+	if recs, ok := db.cache.records(tenant, runID, from, limit); ok {
+		return recs, nil
+	}
 	if limit <= 0 {
 		limit = -1
 	}

@@ -5,8 +5,6 @@ import (
 	"sort"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/runsvc/runsvc/internal/store"
 )
 
@@ -29,14 +27,15 @@ func (db *DB) ChannelExists(ctx context.Context, tenant, channel string) (bool, 
 
 // SendBus stores a message and signals the channel.
 func (db *DB) SendBus(ctx context.Context, m store.BusMessage) error {
-	return db.inTx(ctx, "send message", func(tx pgx.Tx) error {
+	return db.inTx(ctx, "send message", func(tx *txn) error {
 		_, err := tx.Exec(ctx, `INSERT INTO bus_messages (tenant, message_id, channel, sender, content, in_reply_to, send_time)
 			VALUES ($1, $2, $3, $4, $5, $6, $7)`,
 			m.Tenant, m.MessageID, m.Channel, m.Sender, bytesOrEmpty(m.Content), m.InReplyTo, nanos(m.SendTime))
 		if err != nil {
 			return err
 		}
-		return notifyTopics(ctx, tx, store.BusTopic(m.Tenant, m.Channel))
+		tx.notify(store.BusTopic(m.Tenant, m.Channel))
+		return nil
 	})
 }
 

@@ -4,8 +4,6 @@ import (
 	"context"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/runsvc/runsvc/internal/errs"
 	"github.com/runsvc/runsvc/internal/store"
 )
@@ -73,13 +71,14 @@ func (db *DB) Renew(ctx context.Context, l *store.Lease, now time.Time, ttl time
 // Release gives a lease up and signals that the Run may need a worker;
 // releasing a lost lease does nothing.
 func (db *DB) Release(ctx context.Context, l *store.Lease) error {
-	return db.inTx(ctx, "release lease", func(tx pgx.Tx) error {
+	return db.inTx(ctx, "release lease", func(tx *txn) error {
 		tag, err := tx.Exec(ctx, `UPDATE runs SET lease_owner = '', lease_expires = 0 WHERE tenant = $1 AND run_id = $2 AND lease_owner = $3 AND lease_token = $4`,
 			l.Tenant, l.RunID, l.Owner, l.Token)
 		if err != nil || tag.RowsAffected() == 0 {
 			return err
 		}
-		return notifyTopics(ctx, tx, store.TopicRunnable)
+		tx.notify(store.TopicRunnable)
+		return nil
 	})
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"math/rand/v2"
+	"strings"
 	"sync"
 	"time"
 
@@ -27,19 +28,21 @@ const (
 // connection drops it calls lost, reconnects with backoff and then signals
 // every subscriber, since changes made meanwhile were not heard.
 type listener struct {
-	cfg  *pgx.ConnConfig
-	hub  *notify.Hub
-	log  *slog.Logger
-	idle time.Duration // Options.ListenCheckInterval
-	lost func()
+	// instance names this process in the payloads it sends.
+	instance string
+	cfg      *pgx.ConnConfig
+	hub      *notify.Hub
+	log      *slog.Logger
+	idle     time.Duration // Options.ListenCheckInterval
+	lost     func()
 
 	cancel context.CancelFunc
 	done   chan struct{}
 	once   sync.Once
 }
 
-func newListener(cfg *pgx.ConnConfig, hub *notify.Hub, log *slog.Logger, idle time.Duration, lost func()) *listener {
-	return &listener{cfg: cfg, hub: hub, log: log, idle: idle, lost: lost, cancel: func() {}, done: make(chan struct{})}
+func newListener(instance string, cfg *pgx.ConnConfig, hub *notify.Hub, log *slog.Logger, idle time.Duration, lost func()) *listener {
+	return &listener{instance: instance, cfg: cfg, hub: hub, log: log, idle: idle, lost: lost, cancel: func() {}, done: make(chan struct{})}
 }
 
 // start connects and LISTENs before it returns, so that no change
@@ -86,7 +89,11 @@ func (l *listener) receive(ctx context.Context, conn *pgx.Conn) error {
 		n, err := conn.WaitForNotification(waitCtx)
 		cancel()
 		if n != nil {
-			l.hub.Publish(n.Payload)
+			if source, topic, ok := strings.Cut(n.Payload, " "); !ok {
+				l.hub.Publish(n.Payload)
+			} else if source != l.instance {
+				l.hub.Publish(topic) // this process published its own at commit
+			}
 		}
 		switch {
 		case err == nil:

@@ -4,8 +4,6 @@ import (
 	"context"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/runsvc/runsvc/internal/store"
 )
 
@@ -15,7 +13,7 @@ import (
 // has seen is below the next one written, even with concurrent writers.
 func (db *DB) SetValue(ctx context.Context, tenant, namespace, key string, value []byte, now time.Time) (store.Entry, error) {
 	e := store.Entry{Key: key, Value: value, UpdateTime: fromNanos(nanos(now))}
-	err := db.inTx(ctx, "set value", func(tx pgx.Tx) error {
+	err := db.inTx(ctx, "set value", func(tx *txn) error {
 		err := tx.QueryRow(ctx, `INSERT INTO memory_namespaces (tenant, namespace, last_version) VALUES ($1, $2, 1)
 			ON CONFLICT (tenant, namespace) DO UPDATE SET last_version = memory_namespaces.last_version + 1
 			RETURNING last_version`, tenant, namespace).Scan(&e.Version)
@@ -28,7 +26,8 @@ func (db *DB) SetValue(ctx context.Context, tenant, namespace, key string, value
 		if err != nil {
 			return err
 		}
-		return notifyTopics(ctx, tx, store.MemoryTopic(tenant, namespace))
+		tx.notify(store.MemoryTopic(tenant, namespace))
+		return nil
 	})
 	if err != nil {
 		return store.Entry{}, err

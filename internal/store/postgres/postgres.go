@@ -25,6 +25,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/runsvc/runsvc/internal/errs"
+	"github.com/runsvc/runsvc/internal/ids"
 	"github.com/runsvc/runsvc/internal/store"
 	"github.com/runsvc/runsvc/internal/store/notify"
 )
@@ -61,6 +62,7 @@ type DB struct {
 	pool     *pgxpool.Pool
 	hub      *notify.Hub
 	listener *listener
+	notifier *notifier
 }
 
 var _ store.Store = (*DB)(nil)
@@ -106,12 +108,13 @@ func Open(ctx context.Context, dsn string, opts Options) (*DB, error) {
 	// away, taking the pooled connections with it: drop them all, so that
 	// once it is back no caller is handed one that died meanwhile.
 	hub := notify.NewHub()
-	l := newListener(cfg.ConnConfig, hub, opts.Logger, opts.ListenCheckInterval, pool.Reset)
+	instance := ids.New("proc", time.Now())
+	l := newListener(instance, cfg.ConnConfig, hub, opts.Logger, opts.ListenCheckInterval, pool.Reset)
 	if err := l.start(ctx); err != nil {
 		pool.Close()
 		return nil, unavailable(ctx, "open", err)
 	}
-	return &DB{pool: pool, hub: hub, listener: l}, nil
+	return &DB{pool: pool, hub: hub, listener: l, notifier: startNotifier(instance, pool, hub, opts.Logger)}, nil
 }
 
 // Notifier returns the hub that the listener feeds with every replica's
@@ -122,34 +125,54 @@ func (db *DB) Notifier() store.Notifier { return db.hub }
 // first do nothing; methods called after Close return
 // *errs.StoreUnavailable.
 func (db *DB) Close() error {
+	db.notifier.stop()
 	db.listener.stop()
 	db.pool.Close()
 	return nil
 }
 
-// inTx runs fn in a transaction and commits it. fn returns typed errors as
-// they are and driver errors raw; inTx turns the latter into
-// *errs.StoreUnavailable for op.
-func (db *DB) inTx(ctx context.Context, op string, fn func(tx pgx.Tx) error) error {
+// txn is a write transaction that collects the topics its changes
+// signal; they are announced once it committed.
+type txn struct {
+	pgx.Tx
+	topics []string
+}
+
+// notify signals topics when the transaction commits.
+func (t *txn) notify(topics ...string) { t.topics = append(t.topics, topics...) }
+
+// inTx runs fn in a transaction, commits it and announces its topics. fn
+// returns typed errors as they are and driver errors raw; inTx turns the
+// latter into *errs.StoreUnavailable for op.
+func (db *DB) inTx(ctx context.Context, op string, fn func(tx *txn) error) error {
 	tx, err := db.pool.Begin(ctx)
 	if err != nil {
 		return unavailable(ctx, op, err)
 	}
-	if err := fn(tx); err != nil {
+	t := &txn{Tx: tx}
+	if err := fn(t); err != nil {
 		_ = tx.Rollback(ctx)
 		return unavailable(ctx, op, err)
 	}
-	return unavailable(ctx, op, tx.Commit(ctx))
+	if err := tx.Commit(ctx); err != nil {
+		return unavailable(ctx, op, err)
+	}
+	db.announce(t.topics...)
+	return nil
+}
+
+// announce signals topics to this process's subscribers at once and to
+// the other replicas through the notifier.
+func (db *DB) announce(topics ...string) {
+	if len(topics) == 0 {
+		return
+	}
+	db.hub.Publish(topics...)
+	db.notifier.send(topics)
 }
 
 // channel is the one LISTEN/NOTIFY channel; payloads are topics.
 const channel = "runsvc"
-
-// notifyTopics signals topics when tx commits, to every replica.
-func notifyTopics(ctx context.Context, tx pgx.Tx, topics ...string) error {
-	_, err := tx.Exec(ctx, `SELECT pg_notify('`+channel+`', t) FROM unnest($1::text[]) AS t`, topics)
-	return err
-}
 
 // unavailable maps a driver error to *errs.StoreUnavailable: typed errors
 // pass through, and when ctx itself ended its error is returned instead,

@@ -35,7 +35,7 @@ func (db *DB) CreateRun(ctx context.Context, nr store.NewRun) (store.Run, bool, 
 	r := nr.Run
 	var existing store.Run
 	created := false
-	err := db.inTx(ctx, "create run", func(tx pgx.Tx) error {
+	err := db.inTx(ctx, "create run", func(tx *txn) error {
 		tag, err := tx.Exec(ctx, `INSERT INTO runs (tenant, run_id, spec, version, request_id, request_hash, parent_run_id, root_run_id, delegation_id,
 			state, runnable, wake_at, summary, last_seq, create_time, update_time)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $15)
@@ -60,7 +60,8 @@ func (db *DB) CreateRun(ctx context.Context, nr store.NewRun) (store.Run, bool, 
 			return err
 		}
 		created = true
-		return notifyTopics(ctx, tx, store.AppendTopics(r.Tenant, r.RunID, r.Index.Runnable, nr.Records)...)
+		tx.notify(store.AppendTopics(r.Tenant, r.RunID, r.Index.Runnable, nr.Records)...)
+		return nil
 	})
 	if err != nil {
 		return store.Run{}, false, err
@@ -107,7 +108,7 @@ func (db *DB) Append(ctx context.Context, a store.Append) error {
 	if err := store.CheckConsecutive(a.Records); err != nil {
 		return err
 	}
-	return db.inTx(ctx, "append", func(tx pgx.Tx) error {
+	return db.inTx(ctx, "append", func(tx *txn) error {
 		var last, token int64
 		var owner string
 		err := tx.QueryRow(ctx, `SELECT last_seq, lease_owner, lease_token FROM runs WHERE tenant = $1 AND run_id = $2 FOR UPDATE`,
@@ -138,7 +139,8 @@ func (db *DB) Append(ctx context.Context, a store.Append) error {
 		if err != nil {
 			return err
 		}
-		return notifyTopics(ctx, tx, store.AppendTopics(a.Tenant, a.RunID, a.Claimable(), a.Records)...)
+		tx.notify(store.AppendTopics(a.Tenant, a.RunID, a.Claimable(), a.Records)...)
+		return nil
 	})
 }
 

@@ -1,0 +1,109 @@
+package postgres
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/runsvc/runsvc/internal/store/notify"
+)
+
+// Notifier timing.
+const (
+	// notifyTimeout bounds one batch of NOTIFYs.
+	notifyTimeout = 5 * time.Second
+	// resignalEvery is how often every local subscriber is signalled to
+	// look again, in case a replica died between a commit and its NOTIFY.
+	resignalEvery = 10 * time.Second
+)
+
+// notifier sends the topics of committed writes to the other replicas in
+// batches, with NOTIFY in a transaction of its own. NOTIFY inside each
+// write transaction serialised every commit on the notification queue's
+// lock, held through the commit's WAL flush.
+type notifier struct {
+	instance string
+	pool     *pgxpool.Pool
+	hub      *notify.Hub
+	log      *slog.Logger
+
+	mu      sync.Mutex
+	pending map[string]struct{}
+	kick    chan struct{}
+	stopped chan struct{}
+	done    chan struct{}
+	once    sync.Once
+}
+
+func startNotifier(instance string, pool *pgxpool.Pool, hub *notify.Hub, log *slog.Logger) *notifier {
+	if log == nil {
+		log = slog.Default()
+	}
+	n := &notifier{
+		instance: instance, pool: pool, hub: hub, log: log, pending: map[string]struct{}{},
+		kick: make(chan struct{}, 1), stopped: make(chan struct{}), done: make(chan struct{}),
+	}
+	go n.run()
+	return n
+}
+
+// send queues topics; the notifier goroutine sends them soon, coalesced.
+func (n *notifier) send(topics []string) {
+	n.mu.Lock()
+	for _, t := range topics {
+		n.pending[t] = struct{}{}
+	}
+	n.mu.Unlock()
+	select {
+	case n.kick <- struct{}{}:
+	default:
+	}
+}
+
+func (n *notifier) run() {
+	defer close(n.done)
+	resignal := time.NewTicker(resignalEvery)
+	defer resignal.Stop()
+	for {
+		select {
+		case <-n.kick:
+			n.flush()
+		case <-resignal.C:
+			n.hub.PublishAll()
+		case <-n.stopped:
+			n.flush()
+			return
+		}
+	}
+}
+
+func (n *notifier) flush() {
+	n.mu.Lock()
+	if len(n.pending) == 0 {
+		n.mu.Unlock()
+		return
+	}
+	// Payloads name their source, so that this process's listener skips
+	// what it published locally already.
+	topics := make([]string, 0, len(n.pending))
+	for t := range n.pending {
+		topics = append(topics, n.instance+" "+t)
+	}
+	n.pending = map[string]struct{}{}
+	n.mu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), notifyTimeout)
+	defer cancel()
+	if _, err := n.pool.Exec(ctx, `SELECT pg_notify('`+channel+`', t) FROM unnest($1::text[]) AS t`, topics); err != nil {
+		// The other replicas' listeners lose their connection too when the
+		// server is down, and signal everything once they are back.
+		n.log.Warn("postgres store: sending notifications failed", "topics", len(topics), "err", err)
+	}
+}
+
+func (n *notifier) stop() {
+	n.once.Do(func() { close(n.stopped) })
+	<-n.done
+}

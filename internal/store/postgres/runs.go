@@ -74,12 +74,8 @@ func (db *DB) CreateRun(ctx context.Context, nr store.NewRun) (store.Run, bool, 
 	return r, true, nil
 }
 
-// insertRecords inserts Records in one statement; a seq already taken is
-// *errs.SeqConflict.
-func insertRecords(ctx context.Context, tx pgx.Tx, tenant, runID string, recs []store.Record) error {
-	if len(recs) == 0 {
-		return nil
-	}
+// recordColumns turns Records into the column arrays unnest reads.
+func recordColumns(recs []store.Record) ([]int64, []int64, []int32, []string, [][]byte) {
 	seqs := make([]int64, len(recs))
 	times := make([]int64, len(recs))
 	attempts := make([]int32, len(recs))
@@ -88,6 +84,16 @@ func insertRecords(ctx context.Context, tx pgx.Tx, tenant, runID string, recs []
 	for i, rec := range recs {
 		seqs[i], times[i], attempts[i], kinds[i], bodies[i] = rec.Seq, nanos(rec.Time), int32(rec.Attempt), rec.Kind, bytesOrEmpty(rec.Body)
 	}
+	return seqs, times, attempts, kinds, bodies
+}
+
+// insertRecords inserts Records in one statement; a seq already taken is
+// *errs.SeqConflict.
+func insertRecords(ctx context.Context, tx pgx.Tx, tenant, runID string, recs []store.Record) error {
+	if len(recs) == 0 {
+		return nil
+	}
+	seqs, times, attempts, kinds, bodies := recordColumns(recs)
 	_, err := tx.Exec(ctx, `INSERT INTO records (tenant, run_id, seq, time, attempt, kind, body)
 		SELECT $1, $2, r.* FROM unnest($3::bigint[], $4::bigint[], $5::integer[], $6::text[], $7::bytea[]) AS r`,
 		tenant, runID, seqs, times, attempts, kinds, bodies)
@@ -99,8 +105,10 @@ func insertRecords(ctx context.Context, tx pgx.Tx, tenant, runID string, recs []
 
 // Append adds Records if the first one's seq follows the log's last, else
 // *errs.SeqConflict. With a lease, *errs.LeaseLost when the lease is no
-// longer held. *errs.RunNotFound for an unknown Run. Both conditions are
-// checked under the Run's row lock, in the transaction that writes.
+// longer held. *errs.RunNotFound for an unknown Run. One statement does
+// it all in one round trip: the conditional UPDATE of the Run's row takes
+// its lock and checks seq and lease, and the Records are inserted only if
+// it matched.
 func (db *DB) Append(ctx context.Context, a store.Append) error {
 	if len(a.Records) == 0 {
 		return nil
@@ -108,40 +116,54 @@ func (db *DB) Append(ctx context.Context, a store.Append) error {
 	if err := store.CheckConsecutive(a.Records); err != nil {
 		return err
 	}
-	return db.inTx(ctx, "append", func(tx *txn) error {
-		var last, token int64
-		var owner string
-		err := tx.QueryRow(ctx, `SELECT last_seq, lease_owner, lease_token FROM runs WHERE tenant = $1 AND run_id = $2 FOR UPDATE`,
-			a.Tenant, a.RunID).Scan(&last, &owner, &token)
-		if errors.Is(err, pgx.ErrNoRows) {
-			return &errs.RunNotFound{RunID: a.RunID}
-		}
-		if err != nil {
-			return err
-		}
-		if a.Lease != nil && (owner != a.Lease.Owner || token != a.Lease.Token) {
-			return &errs.LeaseLost{RunID: a.RunID, WorkerID: a.Lease.Owner}
-		}
-		if first := a.Records[0].Seq; first != last+1 {
-			return &errs.SeqConflict{RunID: a.RunID, Seq: first}
-		}
-		if err := insertRecords(ctx, tx, a.Tenant, a.RunID, a.Records); err != nil {
-			return err
-		}
-		end := a.Records[len(a.Records)-1]
-		release := ""
-		if a.Release {
-			release = `, lease_owner = '', lease_expires = 0`
-		}
-		_, err = tx.Exec(ctx, `UPDATE runs SET last_seq = $3, state = $4, runnable = $5, wake_at = $6, summary = $7, update_time = $8`+release+`
-			WHERE tenant = $1 AND run_id = $2`,
-			a.Tenant, a.RunID, end.Seq, a.Index.State, a.Index.Runnable, nanos(a.Index.WakeAt), a.Index.Summary, nanos(end.Time))
-		if err != nil {
-			return err
-		}
-		tx.notify(store.AppendTopics(a.Tenant, a.RunID, a.Claimable(), a.Records)...)
-		return nil
-	})
+	seqs, times, attempts, kinds, bodies := recordColumns(a.Records)
+	end := a.Records[len(a.Records)-1]
+	owner, token := "", int64(0)
+	if a.Lease != nil {
+		owner, token = a.Lease.Owner, a.Lease.Token
+	}
+	release := ""
+	if a.Release {
+		release = `, lease_owner = '', lease_expires = 0`
+	}
+	tag, err := db.pool.Exec(ctx, `WITH head AS (
+			UPDATE runs SET last_seq = $3, state = $4, runnable = $5, wake_at = $6, summary = $7, update_time = $8`+release+`
+			WHERE tenant = $1 AND run_id = $2 AND last_seq = $9 AND ($10 = '' OR (lease_owner = $10 AND lease_token = $11))
+			RETURNING 1)
+		INSERT INTO records (tenant, run_id, seq, time, attempt, kind, body)
+		SELECT $1, $2, r.* FROM unnest($12::bigint[], $13::bigint[], $14::integer[], $15::text[], $16::bytea[]) AS r
+		WHERE EXISTS (SELECT 1 FROM head)`,
+		a.Tenant, a.RunID, end.Seq, a.Index.State, a.Index.Runnable, nanos(a.Index.WakeAt), a.Index.Summary, nanos(end.Time),
+		a.Records[0].Seq-1, owner, token, seqs, times, attempts, kinds, bodies)
+	if isUniqueViolation(err) {
+		return &errs.SeqConflict{RunID: a.RunID, Seq: a.Records[0].Seq}
+	}
+	if err != nil {
+		return unavailable(ctx, "append", err)
+	}
+	if tag.RowsAffected() == 0 {
+		return db.whyNotAppended(ctx, a)
+	}
+	db.announce(store.AppendTopics(a.Tenant, a.RunID, a.Claimable(), a.Records)...)
+	return nil
+}
+
+// whyNotAppended tells why an append matched no Run row: the Run does not
+// exist, its lease is held by someone else, or its log moved on.
+func (db *DB) whyNotAppended(ctx context.Context, a store.Append) error {
+	var last, token int64
+	var owner string
+	err := db.pool.QueryRow(ctx, `SELECT last_seq, lease_owner, lease_token FROM runs WHERE tenant = $1 AND run_id = $2`,
+		a.Tenant, a.RunID).Scan(&last, &owner, &token)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return &errs.RunNotFound{RunID: a.RunID}
+	case err != nil:
+		return unavailable(ctx, "append", err)
+	case a.Lease != nil && (owner != a.Lease.Owner || token != a.Lease.Token):
+		return &errs.LeaseLost{RunID: a.RunID, WorkerID: a.Lease.Owner}
+	}
+	return &errs.SeqConflict{RunID: a.RunID, Seq: a.Records[0].Seq}
 }
 
 // ReadLog returns up to limit Records from seq from (limit <= 0: all);

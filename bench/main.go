@@ -49,6 +49,9 @@ type config struct {
 	resumeConc       int
 	cpuProfile       string
 	moduleRoot       string
+	// before is the commit the compare phase measures beside this
+	// checkout (or after); empty skips the phase.
+	before, after string
 }
 
 var allPhases = []string{"errors", "floor", "runs", "postgres", "watch", "held"}
@@ -70,6 +73,7 @@ type report struct {
 	Runs      *runsResult      `json:"runs,omitempty"`
 	Watch     *watchResult     `json:"watch,omitempty"`
 	Held      *heldResult      `json:"held,omitempty"`
+	Compare   *compareResult   `json:"compare,omitempty"`
 	Targets   []target         `json:"targets"`
 	Failures  []string         `json:"failures,omitempty"`
 }
@@ -86,6 +90,8 @@ func run() int {
 	runsFor := flag.Duration("runs-duration", 0, "time per concurrency in the Runs phases (default 5s, 2s with -quick)")
 	watchFor := flag.Duration("watch-duration", 0, "appending time per watcher count (default 3s, 1.5s with -quick)")
 	held := flag.Int("held-runs", 0, "suspended Runs in the held-state phase (default 10000, 1000 with -quick)")
+	before := flag.String("compare", "", "also measure the Runs phase of this earlier commit beside this checkout, in turns (the before/after ratio)")
+	after := flag.String("compare-with", "", "with -compare: measure this commit instead of the checkout")
 	profile := flag.String("cpuprofile", filepath.Join(os.TempDir(), "runsvc-bench-runs-c16.pprof"), "where to write the CPU profile of the SQLite c16 Runs phase")
 	flag.Parse()
 
@@ -104,6 +110,8 @@ func run() int {
 		heldRuns:         10000,
 		resumeConc:       64,
 		cpuProfile:       *profile,
+		before:           *before,
+		after:            *after,
 	}
 	if *quick {
 		cfg.measure, cfg.warm, cfg.rounds = time.Second, 200*time.Millisecond, 4
@@ -190,6 +198,11 @@ func run() int {
 	if cfg.phases["held"] && ctx.Err() == nil {
 		if rep.Held, err = runHeld(ctx, cfg); err != nil {
 			fail("held", err)
+		}
+	}
+	if cfg.before != "" && ctx.Err() == nil {
+		if rep.Compare, err = runCompare(ctx, cfg); err != nil {
+			fail("compare", err)
 		}
 	}
 	if ctx.Err() != nil {

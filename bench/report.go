@@ -221,6 +221,10 @@ func printReport(w io.Writer, rep *report) {
 		tw.Flush()
 	}
 
+	if c := rep.Compare; c != nil {
+		printCompare(w, c)
+	}
+
 	section(w, "6. TARGETS")
 	tw := tabs(w)
 	fmt.Fprintln(tw, "target\tlimit\tmeasured\twhere\tresult\t")

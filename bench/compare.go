@@ -104,8 +104,9 @@ func printCompare(w io.Writer, c *compareResult) {
 	fmt.Fprintf(w, "after/before: throughput %.2fx, p50 %.2fx\n", c.Throughput, c.P50)
 }
 
+// shortRev abbreviates a full commit hash; anything else is kept.
 func shortRev(rev string) string {
-	if len(rev) > 12 && !strings.ContainsAny(rev, "~^/") {
+	if len(rev) == 40 && strings.Trim(rev, "0123456789abcdef") == "" {
 		return rev[:12]
 	}
 	return rev

@@ -111,6 +111,9 @@ func (t *tail) since(from int64) ([]runlog.Record, bool, <-chan struct{}) {
 	if len(t.recs) == 0 || from < t.recs[0].Seq {
 		return nil, false, t.changed
 	}
-	out := t.recs[from-t.recs[0].Seq:]
-	return append([]runlog.Record(nil), out...), true, t.changed
+	// Records are never changed in place and the window is only ever
+	// appended to or replaced, so readers share the slice (capped, so a
+	// reader's append cannot reach into it).
+	out := t.recs[from-t.recs[0].Seq : len(t.recs) : len(t.recs)]
+	return out, true, t.changed
 }

@@ -77,7 +77,7 @@ func (s runServer) WatchRun(req *runsvcv1.WatchRunRequest, stream grpc.ServerStr
 	}
 	ctx := stream.Context()
 	return s.runs.Watch(ctx, tenantOf(ctx), req.GetRunId(), req.GetFromSeq(), func(r runlog.Record) error {
-		return stream.Send(&runsvcv1.WatchRunResponse{Record: s.watchedRecord(req.GetRunId(), r)})
+		return stream.Send(s.watchedRecord(req.GetRunId(), r))
 	})
 }
 

@@ -21,11 +21,15 @@ type memo struct {
 	m  map[string]Outcome
 }
 
+// memoKeyMax bounds a key; errors whose key would be longer (long
+// violation lists) are not remembered.
+const memoKeyMax = 2048
+
 // memoKey identifies everything a status shows, or returns "" for errors
-// not worth remembering: those with violations (a list the key does not
-// hold) and INTERNAL ones (each has its own errorId).
+// not worth remembering: INTERNAL ones (each has its own errorId) and
+// those too long to key.
 func memoKey(r *row, typed error, message string, retryable bool, delay time.Duration) string {
-	if r.details&badRequest != 0 || r.reason == "INTERNAL" {
+	if r.reason == "INTERNAL" {
 		return ""
 	}
 	b := make([]byte, 0, 128)
@@ -36,7 +40,16 @@ func memoKey(r *row, typed error, message string, retryable bool, delay time.Dur
 	b = strconv.AppendBool(b, retryable)
 	b = strconv.AppendInt(b, int64(delay), 10)
 	b = append(b, 0)
-	return string(errs.AppendMetadataValues(b, typed))
+	b = errs.AppendMetadataValues(b, typed)
+	if fv, ok := typed.(interface{ FieldViolations() []errs.FieldViolation }); ok {
+		for _, v := range fv.FieldViolations() {
+			b = append(append(append(append(b, v.Field...), 0), v.Description...), 0)
+			if len(b) > memoKeyMax {
+				return ""
+			}
+		}
+	}
+	return string(b)
 }
 
 func (c *memo) get(key string) (Outcome, bool) {

@@ -8,6 +8,7 @@ type AccessDenied struct {
 	Reason  string `meta:"detail"`
 }
 
+// Error returns the error's message.
 func (e *AccessDenied) Error() string {
 	return fmt.Sprintf("access to %s denied: %s", e.Subject, e.Reason)
 }
@@ -19,6 +20,7 @@ type ToolNarrowed struct {
 	Reason string `meta:"detail"`
 }
 
+// Error returns the error's message.
 func (e *ToolNarrowed) Error() string {
 	return fmt.Sprintf("tool %s is not available to this caller: %s", e.Tool, e.Reason)
 }
@@ -28,6 +30,7 @@ type Unauthenticated struct {
 	Reason string `meta:"detail"`
 }
 
+// Error returns the error's message.
 func (e *Unauthenticated) Error() string { return "unauthenticated: " + e.Reason }
 
 // CredentialNotFound is a credential a Spec names that has no value for
@@ -37,6 +40,7 @@ type CredentialNotFound struct {
 	Name  string `meta:"credential"`
 }
 
+// Error returns the error's message.
 func (e *CredentialNotFound) Error() string {
 	return fmt.Sprintf("no credential named '%s' resolved for %s", e.Name, e.Scope)
 }

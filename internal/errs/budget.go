@@ -19,6 +19,7 @@ type BudgetExceeded struct {
 	Limit     float64 `meta:"limit"`
 }
 
+// Error returns the error's message.
 func (e *BudgetExceeded) Error() string {
 	return fmt.Sprintf("budget exceeded for %s: %s > %s", e.Dimension, formatAmount(e.Requested), formatAmount(e.Limit))
 }
@@ -31,6 +32,7 @@ type BudgetOverrun struct {
 	Limit     float64 `meta:"limit"`
 }
 
+// Error returns the error's message.
 func (e *BudgetOverrun) Error() string {
 	if e.Dimension == DimensionCost {
 		return fmt.Sprintf("Cost budget exceeded: $%.6f used, budget is $%.6f", e.Used, e.Limit)
@@ -45,6 +47,7 @@ type ToolLoopLimit struct {
 	Max   int `meta:"maxToolRounds"`
 }
 
+// Error returns the error's message.
 func (e *ToolLoopLimit) Error() string {
 	return fmt.Sprintf("Circuit breaker triggered: %d tool calls exceeded max_tool_rounds (%d)", e.Calls, e.Max)
 }

@@ -7,6 +7,7 @@ type BusNotConfigured struct {
 	Robot string `meta:"robot"`
 }
 
+// Error returns the error's message.
 func (e *BusNotConfigured) Error() string {
 	return fmt.Sprintf("No bus configured on robot '%s'", e.Robot)
 }
@@ -16,4 +17,5 @@ type ChannelNotFound struct {
 	Channel string `meta:"channel"`
 }
 
+// Error returns the error's message.
 func (e *ChannelNotFound) Error() string { return fmt.Sprintf("channel '%s' not found", e.Channel) }

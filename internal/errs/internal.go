@@ -10,6 +10,7 @@ type Internal struct {
 	Cause   error  `json:"-"`
 }
 
+// Error returns the error's message.
 func (e *Internal) Error() string { return fmt.Sprintf("internal error (errorId %s)", e.ErrorID) }
 
 // Unwrap returns the cause.

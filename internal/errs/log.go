@@ -9,6 +9,7 @@ type SeqConflict struct {
 	Seq   int64  `meta:"seq"`
 }
 
+// Error returns the error's message.
 func (e *SeqConflict) Error() string {
 	return fmt.Sprintf("run %s already has a record at seq %d", e.RunID, e.Seq)
 }
@@ -20,6 +21,7 @@ type LeaseLost struct {
 	WorkerID string `meta:"workerId"`
 }
 
+// Error returns the error's message.
 func (e *LeaseLost) Error() string {
 	return fmt.Sprintf("worker %s lost its lease on run %s", e.WorkerID, e.RunID)
 }
@@ -53,6 +55,7 @@ type CorruptLog struct {
 	Detail string     `meta:"detail"`
 }
 
+// Error returns the error's message.
 func (e *CorruptLog) Error() string {
 	return fmt.Sprintf("run %s has a corrupt log at seq %d (%s): %s", e.RunID, e.Seq, e.Reason, e.Detail)
 }

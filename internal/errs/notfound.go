@@ -7,6 +7,7 @@ type RunNotFound struct {
 	RunID string `meta:"runId"`
 }
 
+// Error returns the error's message.
 func (e *RunNotFound) Error() string { return fmt.Sprintf("run %s not found", e.RunID) }
 
 // SpecNotFound is a Spec name, or a Version of it, that was never published.
@@ -15,6 +16,7 @@ type SpecNotFound struct {
 	Version string `meta:"version"`
 }
 
+// Error returns the error's message.
 func (e *SpecNotFound) Error() string {
 	if e.Version == "" {
 		return fmt.Sprintf("spec '%s' not found", e.Name)
@@ -27,6 +29,7 @@ type DelegationNotFound struct {
 	DelegationID string `meta:"delegationId"`
 }
 
+// Error returns the error's message.
 func (e *DelegationNotFound) Error() string {
 	return fmt.Sprintf("delegation %s not found", e.DelegationID)
 }
@@ -37,6 +40,7 @@ type ToolNotFound struct {
 	Available []string `meta:"availableTools"`
 }
 
+// Error returns the error's message.
 func (e *ToolNotFound) Error() string {
 	return fmt.Sprintf("Tool not found: %s. Available tools: %s", e.Name, joinNames(e.Available))
 }
@@ -48,6 +52,7 @@ type RequestIDReused struct {
 	RunID     string `meta:"runId"`
 }
 
+// Error returns the error's message.
 func (e *RequestIDReused) Error() string {
 	return fmt.Sprintf("request id '%s' already started run %s with a different request", e.RequestID, e.RunID)
 }

@@ -32,6 +32,7 @@ type InvalidRequest struct {
 	Violations []FieldViolation `meta:"violationCount"`
 }
 
+// Error returns the error's message.
 func (e *InvalidRequest) Error() string {
 	return "invalid request: " + describeViolations(e.Violations)
 }
@@ -47,6 +48,7 @@ type SpecInvalid struct {
 	Violations []FieldViolation `meta:"violationCount"`
 }
 
+// Error returns the error's message.
 func (e *SpecInvalid) Error() string {
 	return fmt.Sprintf("spec '%s' is invalid: %s", e.Spec, describeViolations(e.Violations))
 }
@@ -58,6 +60,7 @@ type SpecUnbuildable struct {
 	Violations []FieldViolation `meta:"violationCount"`
 }
 
+// Error returns the error's message.
 func (e *SpecUnbuildable) Error() string {
 	return fmt.Sprintf("spec '%s' cannot be built: %s", e.Spec, describeViolations(e.Violations))
 }
@@ -69,6 +72,7 @@ type ValueNotPortable struct {
 	Reason string `meta:"detail"`
 }
 
+// Error returns the error's message.
 func (e *ValueNotPortable) Error() string {
 	return fmt.Sprintf("value at %s cannot cross the process boundary: %s", e.Path, e.Reason)
 }
@@ -80,6 +84,7 @@ type ConfigurationInvalid struct {
 	Description string `meta:"detail"`
 }
 
+// Error returns the error's message.
 func (e *ConfigurationInvalid) Error() string {
 	return fmt.Sprintf("configuration of %s is invalid: %s", e.Subject, e.Description)
 }
@@ -91,6 +96,7 @@ type DependencyMissing struct {
 	HelpURL     string `meta:"helpUrl"`
 }
 
+// Error returns the error's message.
 func (e *DependencyMissing) Error() string {
 	return fmt.Sprintf("%s is required: %s", e.Dependency, e.Description)
 }

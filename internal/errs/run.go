@@ -11,6 +11,7 @@ type RunNotSuspended struct {
 	State string `meta:"runState"`
 }
 
+// Error returns the error's message.
 func (e *RunNotSuspended) Error() string {
 	return fmt.Sprintf("run %s is not suspended, so there is nothing to resume. Its state is %s.", e.RunID, e.State)
 }
@@ -22,6 +23,7 @@ type RunAlreadySettled struct {
 	Action string `meta:"action"`
 }
 
+// Error returns the error's message.
 func (e *RunAlreadySettled) Error() string {
 	return fmt.Sprintf("run %s already settled as %s, so it cannot %s", e.RunID, e.State, e.Action)
 }
@@ -34,6 +36,7 @@ type SuspensionExpired struct {
 	ExpireTime time.Time `meta:"expireTime"`
 }
 
+// Error returns the error's message.
 func (e *SuspensionExpired) Error() string {
 	return fmt.Sprintf("run %s waited for %s until %s and was abandoned", e.RunID, e.Reason, e.ExpireTime.UTC().Format(time.RFC3339))
 }
@@ -46,6 +49,7 @@ type RunEndedWithoutAnswer struct {
 	FailureReason string `meta:"failureReason"`
 }
 
+// Error returns the error's message.
 func (e *RunEndedWithoutAnswer) Error() string {
 	return fmt.Sprintf("run %s ended without an answer: it is %s", e.RunID, e.State)
 }
@@ -58,6 +62,7 @@ type RunFailed struct {
 	FailureMessage string `meta:"failureMessage"`
 }
 
+// Error returns the error's message.
 func (e *RunFailed) Error() string {
 	return fmt.Sprintf("run %s failed: %s", e.RunID, e.FailureMessage)
 }
@@ -71,6 +76,7 @@ type RunAborted struct {
 	FailureReason string `meta:"failureReason"`
 }
 
+// Error returns the error's message.
 func (e *RunAborted) Error() string {
 	return fmt.Sprintf("run %s was aborted (%s) before answering", e.RunID, e.Cause)
 }

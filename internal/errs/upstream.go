@@ -22,6 +22,7 @@ type InferenceRateLimited struct {
 	RetryAfter time.Duration
 }
 
+// Error returns the error's message.
 func (e *InferenceRateLimited) Error() string {
 	return fmt.Sprintf("model %s is rate limited: %s", modelName(e.Provider, e.Model), e.Message)
 }
@@ -50,6 +51,7 @@ type InferenceFailed struct {
 	RetryAfter time.Duration
 }
 
+// Error returns the error's message.
 func (e *InferenceFailed) Error() string {
 	return fmt.Sprintf("model call to %s failed: %s", modelName(e.Provider, e.Model), e.Message)
 }
@@ -65,6 +67,7 @@ type TransientFailure struct {
 	RetryAfter time.Duration
 }
 
+// Error returns the error's message.
 func (e *TransientFailure) Error() string {
 	return fmt.Sprintf("%s failed transiently: %s", e.Operation, e.Message)
 }
@@ -80,6 +83,7 @@ type StoreUnavailable struct {
 	Cause      error `json:"-"`
 }
 
+// Error returns the error's message.
 func (e *StoreUnavailable) Error() string {
 	return fmt.Sprintf("the store is unavailable (%s)", e.Operation)
 }
@@ -96,6 +100,7 @@ type Overloaded struct {
 	RetryAfter time.Duration
 }
 
+// Error returns the error's message.
 func (e *Overloaded) Error() string { return fmt.Sprintf("server overloaded: %s", e.Resource) }
 
 // RetryDelay implements Retryable.
@@ -110,6 +115,7 @@ type ToolFailed struct {
 	RetryAfter time.Duration
 }
 
+// Error returns the error's message.
 func (e *ToolFailed) Error() string { return fmt.Sprintf("tool %s failed: %s", e.Tool, e.Message) }
 
 // RetryDelay implements Retryable.
@@ -125,6 +131,7 @@ type MCPFailed struct {
 	RetryAfter time.Duration
 }
 
+// Error returns the error's message.
 func (e *MCPFailed) Error() string {
 	return fmt.Sprintf("MCP server %s failed on %s: %s", e.Server, e.Tool, e.Message)
 }

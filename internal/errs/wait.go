@@ -12,6 +12,7 @@ type RunDeadlineExceeded struct {
 	Deadline time.Duration `meta:"deadlineSeconds"`
 }
 
+// Error returns the error's message.
 func (e *RunDeadlineExceeded) Error() string {
 	return fmt.Sprintf("run %s exceeded its %ss deadline", e.RunID, formatSeconds(e.Deadline))
 }
@@ -26,6 +27,7 @@ type AwaitTimeout struct {
 	MissingKeys []string `meta:"missingKeys"`
 }
 
+// Error returns the error's message.
 func (e *AwaitTimeout) Error() string {
 	return fmt.Sprintf("Timeout waiting for :%s after %s seconds", e.Key, formatSeconds(e.Wait))
 }
@@ -38,6 +40,7 @@ type DelegationTimeout struct {
 	Timeout      time.Duration `meta:"timeoutSeconds"`
 }
 
+// Error returns the error's message.
 func (e *DelegationTimeout) Error() string {
 	return fmt.Sprintf("Delegation to '%s' timed out after %ss", e.Name, formatSeconds(e.Timeout))
 }

@@ -252,25 +252,28 @@ type Unknown struct {
 	Body json.RawMessage
 }
 
-// Kind implementations.
-func (*Admitted) Kind() string           { return "admitted" }
-func (*AttemptStarted) Kind() string     { return "attempt_started" }
-func (*TurnStarted) Kind() string        { return "turn_started" }
-func (*ModelCallStarted) Kind() string   { return "model_call_started" }
-func (*ModelCallFinished) Kind() string  { return "model_call_finished" }
-func (*ModelCallFailed) Kind() string    { return "model_call_failed" }
-func (*ToolCallStarted) Kind() string    { return "tool_call_started" }
-func (*ToolCallFinished) Kind() string   { return "tool_call_finished" }
-func (*ToolCallFailed) Kind() string     { return "tool_call_failed" }
-func (*Suspended) Kind() string          { return "suspended" }
-func (*Resumed) Kind() string            { return "resumed" }
-func (*AbortRequested) Kind() string     { return "abort_requested" }
-func (*MessageQueued) Kind() string      { return "message_queued" }
-func (*MessageConsumed) Kind() string    { return "message_consumed" }
-func (*DelegationStarted) Kind() string  { return "delegation_started" }
+func (*Admitted) Kind() string          { return "admitted" }
+func (*AttemptStarted) Kind() string    { return "attempt_started" }
+func (*TurnStarted) Kind() string       { return "turn_started" }
+func (*ModelCallStarted) Kind() string  { return "model_call_started" }
+func (*ModelCallFinished) Kind() string { return "model_call_finished" }
+func (*ModelCallFailed) Kind() string   { return "model_call_failed" }
+func (*ToolCallStarted) Kind() string   { return "tool_call_started" }
+func (*ToolCallFinished) Kind() string  { return "tool_call_finished" }
+func (*ToolCallFailed) Kind() string    { return "tool_call_failed" }
+func (*Suspended) Kind() string         { return "suspended" }
+func (*Resumed) Kind() string           { return "resumed" }
+func (*AbortRequested) Kind() string    { return "abort_requested" }
+func (*MessageQueued) Kind() string     { return "message_queued" }
+func (*MessageConsumed) Kind() string   { return "message_consumed" }
+func (*DelegationStarted) Kind() string { return "delegation_started" }
+
+// Kind implements Op: "delegation_finished".
 func (*DelegationFinished) Kind() string { return "delegation_finished" }
 func (*Settled) Kind() string            { return "settled" }
-func (u *Unknown) Kind() string          { return u.Name }
+
+// Kind implements Op.
+func (u *Unknown) Kind() string { return u.Name }
 
 var decoders = map[string]func() Op{}
 

@@ -252,25 +252,58 @@ type Unknown struct {
 	Body json.RawMessage
 }
 
-func (*Admitted) Kind() string          { return "admitted" }
-func (*AttemptStarted) Kind() string    { return "attempt_started" }
-func (*TurnStarted) Kind() string       { return "turn_started" }
-func (*ModelCallStarted) Kind() string  { return "model_call_started" }
+// Kind implements Op: "admitted".
+func (*Admitted) Kind() string { return "admitted" }
+
+// Kind implements Op: "attempt_started".
+func (*AttemptStarted) Kind() string { return "attempt_started" }
+
+// Kind implements Op: "turn_started".
+func (*TurnStarted) Kind() string { return "turn_started" }
+
+// Kind implements Op: "model_call_started".
+func (*ModelCallStarted) Kind() string { return "model_call_started" }
+
+// Kind implements Op: "model_call_finished".
 func (*ModelCallFinished) Kind() string { return "model_call_finished" }
-func (*ModelCallFailed) Kind() string   { return "model_call_failed" }
-func (*ToolCallStarted) Kind() string   { return "tool_call_started" }
-func (*ToolCallFinished) Kind() string  { return "tool_call_finished" }
-func (*ToolCallFailed) Kind() string    { return "tool_call_failed" }
-func (*Suspended) Kind() string         { return "suspended" }
-func (*Resumed) Kind() string           { return "resumed" }
-func (*AbortRequested) Kind() string    { return "abort_requested" }
-func (*MessageQueued) Kind() string     { return "message_queued" }
-func (*MessageConsumed) Kind() string   { return "message_consumed" }
+
+// Kind implements Op: "model_call_failed".
+func (*ModelCallFailed) Kind() string { return "model_call_failed" }
+
+// Kind implements Op: "tool_call_started".
+func (*ToolCallStarted) Kind() string { return "tool_call_started" }
+
+// Kind implements Op: "tool_call_finished".
+func (*ToolCallFinished) Kind() string { return "tool_call_finished" }
+
+// Kind implements Op: "tool_call_failed".
+func (*ToolCallFailed) Kind() string { return "tool_call_failed" }
+
+// Kind implements Op: "suspended".
+func (*Suspended) Kind() string { return "suspended" }
+
+// Kind implements Op: "resumed".
+func (*Resumed) Kind() string { return "resumed" }
+
+// Kind implements Op: "abort_requested".
+func (*AbortRequested) Kind() string { return "abort_requested" }
+
+// Kind implements Op: "message_queued".
+func (*MessageQueued) Kind() string { return "message_queued" }
+
+// Kind implements Op: "message_consumed".
+func (*MessageConsumed) Kind() string { return "message_consumed" }
+
+// Kind implements Op: "delegation_started".
 func (*DelegationStarted) Kind() string { return "delegation_started" }
 
 // Kind implements Op: "delegation_finished".
+
+// Kind implements Op: "delegation_finished".
 func (*DelegationFinished) Kind() string { return "delegation_finished" }
-func (*Settled) Kind() string            { return "settled" }
+
+// Kind implements Op: "settled".
+func (*Settled) Kind() string { return "settled" }
 
 // Kind implements Op.
 func (u *Unknown) Kind() string { return u.Name }

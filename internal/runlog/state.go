@@ -475,6 +475,7 @@ func (s *State) resume(r Record, op *Resumed) error {
 	return nil
 }
 
+// String describes the open operation, for corruption details.
 func (o *Open) String() string {
 	if o.Model {
 		return fmt.Sprintf("the model call of turn %d", o.Turn)

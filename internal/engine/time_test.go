@@ -33,7 +33,7 @@ func TestDeadlinesAndExpiryOnAFakeClock(t *testing.T) {
 	waitFor(t, func() bool { return hasOpenToolCall(t, srv, stuck.GetRunId()) })
 
 	fake.Advance(11 * time.Minute) // past the 10m deadlines; the tool call has its grace
-	got := srv.Settled(t, deadlined.GetRunId())
+	got := settledOnFake(t, srv, fake, deadlined.GetRunId())
 	if got.GetState() != runsvcv1.RunState_RUN_STATE_ABORTED || got.GetAbortCause() != runsvcv1.AbortCause_ABORT_CAUSE_DEADLINE {
 		t.Fatalf("suspended past its deadline: %v %v", got.GetState(), got.GetAbortCause())
 	}
@@ -42,7 +42,7 @@ func TestDeadlinesAndExpiryOnAFakeClock(t *testing.T) {
 	}
 
 	fake.Advance(time.Minute) // past the grace: the open call is orphaned
-	got = srv.Settled(t, stuck.GetRunId())
+	got = settledOnFake(t, srv, fake, stuck.GetRunId())
 	if got.GetState() != runsvcv1.RunState_RUN_STATE_ABORTED || got.GetAbortCause() != runsvcv1.AbortCause_ABORT_CAUSE_DEADLINE {
 		t.Fatalf("stuck run: %v %v", got.GetState(), got.GetAbortCause())
 	}
@@ -52,7 +52,7 @@ func TestDeadlinesAndExpiryOnAFakeClock(t *testing.T) {
 	}
 
 	fake.Advance(time.Hour) // past the 1h suspension expiry, with nobody resuming
-	got = srv.Settled(t, expiring.GetRunId())
+	got = settledOnFake(t, srv, fake, expiring.GetRunId())
 	if got.GetState() != runsvcv1.RunState_RUN_STATE_ABANDONED {
 		t.Fatalf("expired suspension: %v", got.GetState())
 	}
@@ -62,6 +62,28 @@ func TestDeadlinesAndExpiryOnAFakeClock(t *testing.T) {
 	_, err := srv.Runs.ResumeRun(testserver.Context(t), &runsvcv1.ResumeRunRequest{RunId: expiring.GetRunId(), ToolResults: []*runsvcv1.ToolResult{{CallId: "call_1_1"}}})
 	if c := errdetails.Classify(err); c.Reason != "SUSPENSION_EXPIRED" {
 		t.Errorf("late resume: %+v", c)
+	}
+}
+
+// settledOnFake waits for a Run to settle while nudging the fake clock by
+// a millisecond at a time: a worker that started waiting on the clock
+// just after an Advance would otherwise wait for time that never comes.
+func settledOnFake(t *testing.T, srv *testserver.Server, fake *clock.Fake, runID string) *runsvcv1.Run {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		got, err := srv.Runs.GetRun(testserver.Context(t), &runsvcv1.GetRunRequest{RunId: runID})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.GetRun().GetSettleTime() != nil {
+			return got.GetRun()
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("run %s did not settle; it is %v", runID, got.GetRun().GetState())
+		}
+		fake.Advance(time.Millisecond)
+		time.Sleep(5 * time.Millisecond)
 	}
 }
 

@@ -2,6 +2,9 @@ package engine_test
 
 import (
 	"context"
+	"fmt"
+	"io"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -263,5 +266,51 @@ func TestBus(t *testing.T) {
 		if c := errdetails.Classify(err); c.Reason != tc.reason {
 			t.Errorf("%s -> %s: %+v", tc.sender, tc.channel, c)
 		}
+	}
+}
+
+// TestDelegationFanOutLimit: a model that asks for more delegations in one
+// turn than the Spec allows gets the extra ones answered with an error;
+// a scripted Spec doing the same is refused at publish.
+func TestDelegationFanOutLimit(t *testing.T) {
+	srv := testserver.Start(t)
+	srv.Publish(t, `{"name": "helper", "model": {"provider": "scripted", "script": {"turns": [{"text": "helped"}]}}}`)
+	_, err := srv.Specs.PublishSpec(testserver.Context(t), &runsvcv1.PublishSpecRequest{Spec: &runsvcv1.Spec{
+		Name: "greedy", Delegates: []string{"helper"}, Limits: &runsvcv1.Limits{MaxDelegationsPerTurn: 1},
+		Model: &runsvcv1.ModelRef{Provider: "scripted", Script: &runsvcv1.Script{Turns: []*runsvcv1.ScriptTurn{
+			{ToolCalls: []*runsvcv1.ScriptToolCall{{Name: "delegate"}, {Name: "delegate"}}}, {Text: "x"}}}},
+	}})
+	if c := errdetails.Classify(err); c.Reason != "SPEC_INVALID" || !strings.Contains(err.Error(), "max_delegations_per_turn") {
+		t.Fatalf("publishing a scripted fan-out over the limit: %v", err)
+	}
+
+	model := newFakeOpenAI(t, func(n int, w http.ResponseWriter) {
+		w.Header().Set("Content-Type", "application/json")
+		if n == 1 {
+			_, _ = io.WriteString(w, `{"id": "chatcmpl-1", "object": "chat.completion", "created": 1764400000, "model": "m",
+			  "choices": [{"index": 0, "finish_reason": "tool_calls", "message": {"role": "assistant", "content": null, "tool_calls": [
+			    {"id": "call_a", "type": "function", "function": {"name": "delegate", "arguments": "{\"to\": \"helper\", \"task\": \"one\"}"}},
+			    {"id": "call_b", "type": "function", "function": {"name": "delegate", "arguments": "{\"to\": \"helper\", \"task\": \"two\"}"}}]}}],
+			  "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}}`)
+			return
+		}
+		_, _ = io.WriteString(w, completion)
+	})
+	srv.Publish(t, fmt.Sprintf(`{"name": "greedy-llm", "delegates": ["helper"], "limits": {"maxDelegationsPerTurn": 1},
+	  "model": {"provider": "openai", "model": "m", "baseUrl": %q}}`, model.srv.URL+"/v1"))
+	run := srv.Settled(t, srv.Start(t, "greedy-llm", "go").GetRunId())
+	if run.GetState() != runsvcv1.RunState_RUN_STATE_COMPLETED {
+		t.Fatalf("state %v failure %v", run.GetState(), run.GetFailure())
+	}
+	done := toolFinished(srv.Records(t, run.GetRunId()))
+	if len(done) != 2 || done[0].GetError() != nil {
+		t.Fatalf("results %v", done)
+	}
+	if c := errdetails.ClassifyStatus(done[1].GetError()); c.Reason != "TOOL_FAILED" || !strings.Contains(c.Message, "max_delegations_per_turn") {
+		t.Errorf("the second delegation: %+v", c)
+	}
+	children, _ := srv.Runs.ListRuns(testserver.Context(t), &runsvcv1.ListRunsRequest{ParentRunId: run.GetRunId()})
+	if len(children.GetRuns()) != 1 {
+		t.Errorf("%d children started, want 1", len(children.GetRuns()))
 	}
 }

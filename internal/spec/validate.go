@@ -114,7 +114,7 @@ func (v *validator) model(s Spec, credential func(string, string)) {
 			v.add("model.base_url", "a scripted model calls no server; remove base_url")
 		}
 		for i, t := range m.Script {
-			v.turn(fmt.Sprintf("model.script.turns[%d]", i), t)
+			v.turn(fmt.Sprintf("model.script.turns[%d]", i), t, s.Limits.Effective().MaxDelegationsPerTurn)
 		}
 	case ProviderOpenAI:
 		if m.Model == "" {
@@ -136,7 +136,16 @@ func (v *validator) model(s Spec, credential func(string, string)) {
 	}
 }
 
-func (v *validator) turn(path string, t Turn) {
+func (v *validator) turn(path string, t Turn, maxFanOut int) {
+	delegations := 0
+	for _, c := range t.ToolCalls {
+		if c.Name == BuiltinDelegate {
+			delegations++
+		}
+	}
+	if maxFanOut > 0 && delegations > maxFanOut {
+		v.add(path+".tool_calls", "the turn delegates %d times, over limits.max_delegations_per_turn (%d)", delegations, maxFanOut)
+	}
 	for j, c := range t.ToolCalls {
 		p := fmt.Sprintf("%s.tool_calls[%d]", path, j)
 		if c.Name == "" {

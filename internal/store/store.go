@@ -1,5 +1,6 @@
 // Package store is the port through which runsvc keeps everything durable:
-// Specs, Run logs with their index and leases, memory and the bus. Two
+// Specs, Run logs with their index and leases, memory, the bus, and the
+// worker tool calls routed between replicas. Two
 // adapters implement it, sqlite (embedded default) and postgres, and both
 // pass the same conformance suite in storetest.
 //
@@ -24,6 +25,7 @@ type Store interface {
 	Leases
 	Memory
 	Bus
+	ToolCalls
 	// Notifier tells subscribers when something they follow changed, in
 	// this process and, for a shared store, in every replica.
 	Notifier() Notifier
@@ -231,6 +233,118 @@ type Bus interface {
 	NextRedelivery(ctx context.Context, tenant, channel string) (time.Time, bool, error)
 }
 
+// ToolAdvert says that a replica's connected workers serve a tool for a
+// tenant.
+type ToolAdvert struct {
+	Tenant string
+	Tool   string
+	// Description and Parameters (a JSON Schema) are one serving worker's
+	// definition of the tool.
+	Description string
+	Parameters  []byte
+	// Workers is how many of the replica's workers serve the tool.
+	Workers int
+}
+
+// ServedTool is a tool that the workers of live replicas serve.
+type ServedTool struct {
+	Tool        string
+	Description string
+	Parameters  []byte
+	// Replicas is how many live replicas advertise the tool, and Workers
+	// how many workers they have serving it in all.
+	Replicas int
+	Workers  int
+}
+
+// ToolCall is a worker tool call routed through the store: the replica
+// running the Run enqueues it, a replica whose worker serves the tool
+// claims it, and the result comes back in the same row.
+type ToolCall struct {
+	Tenant string
+	// CallID is unique across Runs and stable across retries and
+	// takeovers of the call ("<runID>/<callID>" for a Run's call).
+	CallID    string
+	RunID     string
+	Tool      string
+	Arguments []byte
+	// Deadline is when the caller stops waiting; a call past it is never
+	// claimed. Zero for none.
+	Deadline   time.Time
+	CreateTime time.Time
+	// Owner holds the claim until ClaimExpires; Token tells one claim of
+	// the call from the next. Owner is empty when the call is unclaimed.
+	Owner        string
+	Token        int64
+	ClaimExpires time.Time
+	// Claims counts the claims of the call so far.
+	Claims int
+	// Done says Result is recorded, at CompleteTime.
+	Done         bool
+	Result       ToolCallResult
+	CompleteTime time.Time
+}
+
+// ToolCallResult is a call's outcome: its output, a JSON value, or the
+// tool's failure.
+type ToolCallResult struct {
+	Output  []byte
+	Failure *ToolCallFailure
+}
+
+// ToolCallFailure is a worker's report that its tool failed.
+type ToolCallFailure struct {
+	Message   string
+	Retryable bool
+}
+
+// ToolCalls lets a replica call a worker tool whose workers are connected
+// to another replica. Replicas advertise the tools their workers serve,
+// with an expiry they keep pushing back while they live; a caller enqueues
+// a call, a serving replica claims it (at least once: a claim whose
+// replica died expires and the call is claimable again), runs it on a
+// worker and completes it, and the caller reads the result.
+type ToolCalls interface {
+	// AdvertiseTools replaces every advert of replica with adverts, live
+	// until expires; no adverts withdraws them all.
+	AdvertiseTools(ctx context.Context, replica string, adverts []ToolAdvert, expires time.Time) error
+	// ServedTools returns, by name, the tenant's tools that replicas
+	// advertise live at now, leaving out exceptReplica's adverts when it is
+	// set (a replica knows its own workers better).
+	ServedTools(ctx context.Context, tenant string, now time.Time, exceptReplica string) ([]ServedTool, error)
+	// EnqueueToolCall stores a pending call, unless (tenant, call id)
+	// exists: then the stored call is returned with created false, so a
+	// retried or taken-over call is not duplicated. Only its deadline may
+	// change: when it is not done and c's deadline is later (or none), it
+	// becomes c's, so that a retry after a timeout can be claimed again.
+	EnqueueToolCall(ctx context.Context, c ToolCall) (ToolCall, bool, error)
+	// ClaimToolCalls claims for owner, until now+ttl, up to limit of the
+	// tenant's calls of the named tools that are not done, whose claim is
+	// free or expired and whose deadline is not past, oldest first; none is
+	// not an error. A call is never claimed by two owners at once.
+	ClaimToolCalls(ctx context.Context, tenant, owner string, tools []string, now time.Time, ttl time.Duration, limit int) ([]ToolCall, error)
+	// RenewToolCall extends a claim to now+ttl, or returns *errs.LeaseLost
+	// (the call's run id and the owner) when it is no longer held.
+	RenewToolCall(ctx context.Context, c *ToolCall, now time.Time, ttl time.Duration) error
+	// ReleaseToolCall gives a claim up so that the call can be claimed again
+	// at once; releasing a claim no longer held does nothing.
+	ReleaseToolCall(ctx context.Context, c ToolCall) error
+	// CompleteToolCall records the result of a call claimed as c, once:
+	// *errs.LeaseLost (the call's run id and the owner) when c's claim is
+	// no longer held, or the call is done already.
+	CompleteToolCall(ctx context.Context, c ToolCall, r ToolCallResult, now time.Time) error
+	// GetToolCall returns a call, with found false when there is none.
+	GetToolCall(ctx context.Context, tenant, callID string) (ToolCall, bool, error)
+	// AbandonToolCall deletes a call its caller no longer waits for, unless
+	// it is done or under a claim live at now; it reports whether it did.
+	AbandonToolCall(ctx context.Context, tenant, callID string, now time.Time) (bool, error)
+	// PruneToolCalls deletes the adverts expired at now, the calls done
+	// more than keep before now, and the calls not done whose deadline (or,
+	// without one, whose creation) is more than keep before now; it returns
+	// how many calls it deleted.
+	PruneToolCalls(ctx context.Context, now time.Time, keep time.Duration) (int, error)
+}
+
 // RunTopic is signalled when a Run's log grows.
 func RunTopic(tenant, runID string) string { return "run/" + tenant + "/" + runID }
 
@@ -260,6 +374,13 @@ func MemoryTopic(tenant, namespace string) string { return "mem/" + tenant + "/"
 
 // BusTopic is signalled when a channel gets a message.
 func BusTopic(tenant, channel string) string { return "bus/" + tenant + "/" + channel }
+
+// ToolCallsTopic is signalled when a call of a tenant's tool can be
+// claimed: it was enqueued, or its claim given up.
+func ToolCallsTopic(tenant, tool string) string { return "toolq/" + tenant + "/" + tool }
+
+// ToolResultTopic is signalled when a call's result is recorded.
+func ToolResultTopic(tenant, callID string) string { return "toolr/" + tenant + "/" + callID }
 
 // TopicRunnable is signalled when a Run may need a worker.
 const TopicRunnable = "runnable"

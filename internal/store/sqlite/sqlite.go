@@ -31,9 +31,12 @@ import (
 //go:embed schema.sql
 var schemaV1 string
 
+//go:embed toolcalls.sql
+var schemaV2 string
+
 // migrations are applied in order; PRAGMA user_version records how many
 // ran. Never edit one that shipped: append another.
-var migrations = []string{schemaV1}
+var migrations = []string{schemaV1, schemaV2}
 
 // DB is a Store on one SQLite file.
 type DB struct {

@@ -32,6 +32,7 @@ func Run(t *testing.T, open Opener) {
 	t.Run("Memory", func(t *testing.T) { testMemory(t, open(t)) })
 	t.Run("Bus", func(t *testing.T) { testBus(t, open(t)) })
 	t.Run("Notifications", func(t *testing.T) { testNotify(t, open(t)) })
+	runToolCalls(t, open)
 }
 
 var t0 = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)

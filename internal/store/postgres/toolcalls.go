@@ -1,0 +1,251 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"sort"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/runsvc/runsvc/internal/errs"
+	"github.com/runsvc/runsvc/internal/store"
+)
+
+const toolCallColumns = `ord, tenant, call_id, run_id, tool, arguments, deadline, create_time, claim_owner, claim_token, claim_expires,
+	claims, done, output, failed, failure_message, retryable, complete_time`
+
+// scanToolCall reads a row of toolCallColumns and returns its ord too.
+func scanToolCall(row pgx.Row) (store.ToolCall, int64, error) {
+	var c store.ToolCall
+	var ord, deadline, created, expires, completed int64
+	var claims int32
+	var failed, retryable bool
+	var message string
+	err := row.Scan(&ord, &c.Tenant, &c.CallID, &c.RunID, &c.Tool, &c.Arguments, &deadline, &created, &c.Owner, &c.Token, &expires,
+		&claims, &c.Done, &c.Result.Output, &failed, &message, &retryable, &completed)
+	if err != nil {
+		return store.ToolCall{}, 0, err
+	}
+	c.Deadline, c.CreateTime, c.ClaimExpires, c.CompleteTime = fromNanos(deadline), fromNanos(created), fromNanos(expires), fromNanos(completed)
+	c.Claims = int(claims)
+	if failed {
+		c.Result.Failure = &store.ToolCallFailure{Message: message, Retryable: retryable}
+	}
+	return c, ord, nil
+}
+
+// AdvertiseTools replaces every advert of replica in one transaction.
+func (db *DB) AdvertiseTools(ctx context.Context, replica string, adverts []store.ToolAdvert, expires time.Time) error {
+	return db.inTx(ctx, "advertise tools", func(tx *txn) error {
+		if _, err := tx.Exec(ctx, `DELETE FROM tool_adverts WHERE replica = $1`, replica); err != nil {
+			return err
+		}
+		for _, a := range adverts {
+			_, err := tx.Exec(ctx, `INSERT INTO tool_adverts (tenant, tool, replica, description, parameters, workers, expires)
+				VALUES ($1, $2, $3, $4, $5, $6, $7)
+				ON CONFLICT (tenant, tool, replica) DO UPDATE SET description = excluded.description, parameters = excluded.parameters,
+				workers = excluded.workers, expires = excluded.expires`,
+				a.Tenant, a.Tool, replica, a.Description, a.Parameters, int32(a.Workers), nanos(expires))
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// ServedTools returns the tools live replicas advertise, by name; a
+// tool's definition is the one of the first replica by id.
+func (db *DB) ServedTools(ctx context.Context, tenant string, now time.Time, exceptReplica string) ([]store.ServedTool, error) {
+	rows, err := db.pool.Query(ctx, `SELECT tool, COUNT(*), SUM(workers),
+			(array_agg(description ORDER BY replica))[1], (array_agg(parameters ORDER BY replica))[1]
+		FROM tool_adverts WHERE tenant = $1 AND expires > $2 AND replica <> $3 GROUP BY tool ORDER BY tool`,
+		tenant, nanos(now), exceptReplica)
+	if err != nil {
+		return nil, unavailable(ctx, "served tools", err)
+	}
+	defer rows.Close()
+	var out []store.ServedTool
+	for rows.Next() {
+		var s store.ServedTool
+		var replicas, workers int64
+		if err := rows.Scan(&s.Tool, &replicas, &workers, &s.Description, &s.Parameters); err != nil {
+			return nil, unavailable(ctx, "served tools", err)
+		}
+		s.Replicas, s.Workers = int(replicas), int(workers)
+		out = append(out, s)
+	}
+	return out, unavailable(ctx, "served tools", rows.Err())
+}
+
+// EnqueueToolCall stores a pending call unless its id exists, also when
+// two enqueues race, and pushes the deadline of an existing one back.
+func (db *DB) EnqueueToolCall(ctx context.Context, c store.ToolCall) (store.ToolCall, bool, error) {
+	var stored store.ToolCall
+	created := false
+	err := db.inTx(ctx, "enqueue tool call", func(tx *txn) error {
+		tag, err := tx.Exec(ctx, `INSERT INTO tool_calls (tenant, call_id, run_id, tool, arguments, deadline, create_time)
+			VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (tenant, call_id) DO NOTHING`,
+			c.Tenant, c.CallID, c.RunID, c.Tool, bytesOrEmpty(c.Arguments), nanos(c.Deadline), nanos(c.CreateTime))
+		if err != nil {
+			return err
+		}
+		created = tag.RowsAffected() == 1
+		if !created {
+			// A retry: push the deadline back, the later one winning and
+			// none (0) the latest.
+			_, err := tx.Exec(ctx, `UPDATE tool_calls SET deadline = CASE WHEN deadline = 0 OR $1::bigint = 0 THEN 0 ELSE GREATEST(deadline, $1::bigint) END
+				WHERE tenant = $2 AND call_id = $3 AND NOT done`, nanos(c.Deadline), c.Tenant, c.CallID)
+			if err != nil {
+				return err
+			}
+		}
+		stored, _, err = scanToolCall(tx.QueryRow(ctx, `SELECT `+toolCallColumns+` FROM tool_calls WHERE tenant = $1 AND call_id = $2`, c.Tenant, c.CallID))
+		if err == nil && !stored.Done {
+			tx.notify(store.ToolCallsTopic(c.Tenant, c.Tool))
+		}
+		return err
+	})
+	if err != nil {
+		return store.ToolCall{}, false, err
+	}
+	return stored, created, nil
+}
+
+// ClaimToolCalls claims up to limit claimable calls of the named tools,
+// oldest first. SKIP LOCKED makes concurrent claimers pass each other's
+// rows, and the row locks held until the UPDATE commits mean no call is
+// claimed twice.
+func (db *DB) ClaimToolCalls(ctx context.Context, tenant, owner string, tools []string, now time.Time, ttl time.Duration, limit int) ([]store.ToolCall, error) {
+	if len(tools) == 0 || limit <= 0 {
+		return nil, nil
+	}
+	rows, err := db.pool.Query(ctx, `UPDATE tool_calls SET claim_owner = $1, claim_token = claim_token + 1, claim_expires = $2, claims = claims + 1
+		WHERE (tenant, call_id) IN (SELECT tenant, call_id FROM tool_calls
+			WHERE tenant = $3 AND NOT done AND tool = ANY($4) AND claim_expires <= $5 AND (deadline = 0 OR deadline > $5)
+			ORDER BY ord LIMIT $6 FOR UPDATE SKIP LOCKED)
+		RETURNING `+toolCallColumns,
+		owner, nanos(now.Add(ttl)), tenant, tools, nanos(now), limit)
+	if err != nil {
+		return nil, unavailable(ctx, "claim tool calls", err)
+	}
+	defer rows.Close()
+	type claimed struct {
+		ord int64
+		c   store.ToolCall
+	}
+	var got []claimed
+	for rows.Next() {
+		c, ord, err := scanToolCall(rows)
+		if err != nil {
+			return nil, unavailable(ctx, "claim tool calls", err)
+		}
+		got = append(got, claimed{ord, c})
+	}
+	if err := rows.Err(); err != nil {
+		return nil, unavailable(ctx, "claim tool calls", err)
+	}
+	sort.Slice(got, func(i, j int) bool { return got[i].ord < got[j].ord })
+	out := make([]store.ToolCall, len(got))
+	for i, g := range got {
+		out[i] = g.c
+	}
+	return out, nil
+}
+
+// RenewToolCall extends a claim that is still held, or returns
+// *errs.LeaseLost.
+func (db *DB) RenewToolCall(ctx context.Context, c *store.ToolCall, now time.Time, ttl time.Duration) error {
+	expires := now.Add(ttl)
+	tag, err := db.pool.Exec(ctx, `UPDATE tool_calls SET claim_expires = $1
+		WHERE tenant = $2 AND call_id = $3 AND claim_owner = $4 AND claim_token = $5 AND NOT done`,
+		nanos(expires), c.Tenant, c.CallID, c.Owner, c.Token)
+	if err != nil {
+		return unavailable(ctx, "renew tool call", err)
+	}
+	if tag.RowsAffected() == 0 {
+		return &errs.LeaseLost{RunID: c.RunID, WorkerID: c.Owner}
+	}
+	c.ClaimExpires = fromNanos(nanos(expires))
+	return nil
+}
+
+// ReleaseToolCall gives a claim up and signals that the call can be
+// claimed; releasing a claim no longer held does nothing.
+func (db *DB) ReleaseToolCall(ctx context.Context, c store.ToolCall) error {
+	return db.inTx(ctx, "release tool call", func(tx *txn) error {
+		tag, err := tx.Exec(ctx, `UPDATE tool_calls SET claim_owner = '', claim_expires = 0
+			WHERE tenant = $1 AND call_id = $2 AND claim_owner = $3 AND claim_token = $4 AND NOT done`,
+			c.Tenant, c.CallID, c.Owner, c.Token)
+		if err != nil || tag.RowsAffected() == 0 {
+			return err
+		}
+		tx.notify(store.ToolCallsTopic(c.Tenant, c.Tool))
+		return nil
+	})
+}
+
+// CompleteToolCall records the result of a claimed call, once, and
+// signals it.
+func (db *DB) CompleteToolCall(ctx context.Context, c store.ToolCall, r store.ToolCallResult, now time.Time) error {
+	failed, message, retryable := false, "", false
+	if f := r.Failure; f != nil {
+		failed, message, retryable = true, f.Message, f.Retryable
+	}
+	return db.inTx(ctx, "complete tool call", func(tx *txn) error {
+		tag, err := tx.Exec(ctx, `UPDATE tool_calls SET done = true, output = $1, failed = $2, failure_message = $3, retryable = $4, complete_time = $5
+			WHERE tenant = $6 AND call_id = $7 AND claim_owner = $8 AND claim_token = $9 AND NOT done`,
+			r.Output, failed, message, retryable, nanos(now), c.Tenant, c.CallID, c.Owner, c.Token)
+		if err != nil {
+			return err
+		}
+		if tag.RowsAffected() == 0 {
+			return &errs.LeaseLost{RunID: c.RunID, WorkerID: c.Owner}
+		}
+		tx.notify(store.ToolResultTopic(c.Tenant, c.CallID))
+		return nil
+	})
+}
+
+// GetToolCall returns a call, with found false when there is none.
+func (db *DB) GetToolCall(ctx context.Context, tenant, callID string) (store.ToolCall, bool, error) {
+	c, _, err := scanToolCall(db.pool.QueryRow(ctx, `SELECT `+toolCallColumns+` FROM tool_calls WHERE tenant = $1 AND call_id = $2`, tenant, callID))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return store.ToolCall{}, false, nil
+	}
+	if err != nil {
+		return store.ToolCall{}, false, unavailable(ctx, "get tool call", err)
+	}
+	return c, true, nil
+}
+
+// AbandonToolCall deletes a call that is neither done nor under a live
+// claim.
+func (db *DB) AbandonToolCall(ctx context.Context, tenant, callID string, now time.Time) (bool, error) {
+	tag, err := db.pool.Exec(ctx, `DELETE FROM tool_calls WHERE tenant = $1 AND call_id = $2 AND NOT done AND claim_expires <= $3`,
+		tenant, callID, nanos(now))
+	if err != nil {
+		return false, unavailable(ctx, "abandon tool call", err)
+	}
+	return tag.RowsAffected() == 1, nil
+}
+
+// PruneToolCalls deletes expired adverts and calls nobody needs.
+func (db *DB) PruneToolCalls(ctx context.Context, now time.Time, keep time.Duration) (int, error) {
+	deleted := 0
+	before := nanos(now.Add(-keep))
+	err := db.inTx(ctx, "prune tool calls", func(tx *txn) error {
+		if _, err := tx.Exec(ctx, `DELETE FROM tool_adverts WHERE expires <= $1`, nanos(now)); err != nil {
+			return err
+		}
+		tag, err := tx.Exec(ctx, `DELETE FROM tool_calls WHERE (done AND complete_time < $1)
+			OR (NOT done AND CASE WHEN deadline > 0 THEN deadline ELSE create_time END < $1)`, before)
+		if err != nil {
+			return err
+		}
+		deleted = int(tag.RowsAffected())
+		return nil
+	})
+	return deleted, err
+}

@@ -15,12 +15,14 @@ import (
 	"github.com/runsvc/runsvc/internal/tool"
 )
 
-// Workers tells which tools connected workers serve.
+// Workers tells which tools connected workers serve, whichever replica
+// they are connected to.
 type Workers interface {
-	// Serves reports whether a worker of the tenant serves the tool.
-	Serves(tenant, name string) bool
-	// ToolNames lists the tools the tenant's workers serve.
-	ToolNames(tenant string) []string
+	// ServesAnywhere reports whether a worker of the tenant serves the
+	// tool; it fails only when the store does.
+	ServesAnywhere(ctx context.Context, tenant, name string) (bool, error)
+	// AllToolNames lists the tools the tenant's workers serve.
+	AllToolNames(ctx context.Context, tenant string) ([]string, error)
 }
 
 // Invocation is the outcome of running one tool directly.
@@ -33,8 +35,8 @@ type Invocation struct {
 }
 
 // Invoke runs one tool outside any Run: a tool of sv's manifest when sv is
-// given, otherwise a tool a connected worker serves. A tool nobody
-// provides is *errs.ToolNotFound.
+// given, otherwise a tool a worker connected to any replica serves. A tool
+// nobody provides is *errs.ToolNotFound.
 func (e *Engine) Invoke(ctx context.Context, tenant string, sv *spec.Version, name string, args json.RawMessage, timeout time.Duration) (Invocation, error) {
 	inv := Invocation{CallID: ids.New("inv", e.Clock.Now())}
 	decl := spec.Tool{Name: name, Kind: spec.KindWorker}
@@ -49,8 +51,22 @@ func (e *Engine) Invoke(ctx context.Context, tenant string, sv *spec.Version, na
 			return inv, &errs.ToolNotFound{Name: name, Available: names}
 		}
 		decl = t
-	} else if e.Workers == nil || !e.Workers.Serves(tenant, name) {
-		return inv, &errs.ToolNotFound{Name: name, Available: e.workerTools(tenant)}
+	} else {
+		served := false
+		if e.Workers != nil {
+			ok, err := e.Workers.ServesAnywhere(ctx, tenant, name)
+			if err != nil {
+				return inv, err
+			}
+			served = ok
+		}
+		if !served {
+			available, err := e.workerTools(ctx, tenant)
+			if err != nil {
+				return inv, err
+			}
+			return inv, &errs.ToolNotFound{Name: name, Available: available}
+		}
 	}
 	switch decl.Kind {
 	case spec.KindClient, spec.KindBuiltin:
@@ -101,9 +117,9 @@ func (e *Engine) Invoke(ctx context.Context, tenant string, sv *spec.Version, na
 	return inv, nil
 }
 
-func (e *Engine) workerTools(tenant string) []string {
+func (e *Engine) workerTools(ctx context.Context, tenant string) ([]string, error) {
 	if e.Workers == nil {
-		return nil
+		return nil, nil
 	}
-	return e.Workers.ToolNames(tenant)
+	return e.Workers.AllToolNames(ctx, tenant)
 }

@@ -82,6 +82,7 @@ type Server struct {
 	grpc   *grpc.Server
 	health *health.Server
 	engine *engine.Engine
+	hub    *toolworkers.Hub
 	mcp    *mcptool.Executor
 	lis    net.Listener
 }
@@ -151,7 +152,10 @@ func (s *Server) assemble() error {
 	manager := runs.New(s.store, reg, pol, cfg.Clock, s.log)
 	mem := memory.New(s.store, cfg.Clock)
 	messages := bus.New(s.store, reg, cfg.Clock)
-	hub := toolworkers.New()
+	// Workers may connect to any replica: the hub routes calls to the
+	// workers of the others through the store, and serves theirs.
+	hub := toolworkers.NewRouted(toolworkers.Routing{Store: s.store, Replica: cfg.WorkerID, Clock: cfg.Clock, Log: s.log})
+	s.hub = hub
 	s.mcp = mcptool.New(mcptool.Options{ClientName: "runsvc"})
 	s.engine = engine.New(engine.Deps{
 		Store: s.store, Runs: manager, Specs: reg,
@@ -194,13 +198,21 @@ func (s *Server) Addr() string { return s.lis.Addr().String() }
 
 // Serve runs until ctx ends, then drains: it stops taking RPCs, lets those
 // in flight finish (up to the drain timeout), stops the workers, which
-// give their leases back, and closes the store.
+// give their leases back, stops relaying tool calls between replicas
+// (giving back the calls it holds and withdrawing its adverts), and
+// closes the store.
 func (s *Server) Serve(ctx context.Context) error {
 	engineCtx, stopEngine := context.WithCancel(context.WithoutCancel(ctx))
 	engineDone := make(chan struct{})
 	go func() {
 		defer close(engineDone)
 		s.engine.Run(engineCtx)
+	}()
+	hubCtx, stopHub := context.WithCancel(context.WithoutCancel(ctx))
+	hubDone := make(chan struct{})
+	go func() {
+		defer close(hubDone)
+		s.hub.Run(hubCtx)
 	}()
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- s.grpc.Serve(s.lis) }()
@@ -227,6 +239,8 @@ func (s *Server) Serve(ctx context.Context) error {
 	}
 	stopEngine()
 	<-engineDone
+	stopHub()
+	<-hubDone
 	s.mcp.Close()
 	if cerr := s.store.Close(); cerr != nil {
 		err = errors.Join(err, cerr)

@@ -26,7 +26,11 @@ func (s toolServer) ListTools(ctx context.Context, req *runsvcv1.ListToolsReques
 	for _, name := range spec.Builtins {
 		byName[name] = &runsvcv1.ToolInfo{Name: name, Kind: runsvcv1.ToolKind_TOOL_KIND_BUILTIN}
 	}
-	for _, t := range s.hub.Tools(tenantOf(ctx)) {
+	served, err := s.hub.AllTools(ctx, tenantOf(ctx))
+	if err != nil {
+		return nil, err
+	}
+	for _, t := range served {
 		byName[t.Name] = &runsvcv1.ToolInfo{
 			Name: t.Name, Kind: runsvcv1.ToolKind_TOOL_KIND_WORKER, Description: t.Description,
 			Parameters: toStruct(t.Parameters), Workers: int32(t.Workers),

@@ -3,6 +3,12 @@
 // names; calls are spread over the workers serving a name, least busy
 // first; a call whose worker disconnects goes to another worker, or fails
 // as a transient error the engine retries.
+//
+// A Hub made with NewRouted also reaches the workers connected to other
+// replicas sharing its store: when no local worker serves a tool that a
+// live replica advertises, the call goes through the store (see
+// remote.go), and the Hub's relay runs the calls other replicas enqueue
+// for its own workers (see relay.go).
 package toolworkers
 
 import (
@@ -52,10 +58,27 @@ type Hub struct {
 	freed chan struct{}
 	// turn rotates ties between equally busy workers.
 	turn int
+
+	// routing is nil for a Hub that only knows its own workers.
+	routing *Routing
+	// changed tells the advertiser, and relayKick the relay, that the
+	// workers changed (or, for the relay, that capacity freed up).
+	changed   chan struct{}
+	relayKick chan struct{}
+	// unplaced counts, per tenant, the calls the relay claimed that are not
+	// on a worker yet; hungry says the relay claimed all it had room for
+	// and wants to hear when capacity frees up.
+	unplaced map[string]int
+	hungry   bool
 }
 
-// New returns an empty Hub.
-func New() *Hub { return &Hub{workers: map[string]*Worker{}, freed: make(chan struct{})} }
+// New returns an empty Hub that serves the calls of this process only.
+func New() *Hub {
+	return &Hub{
+		workers: map[string]*Worker{}, freed: make(chan struct{}),
+		changed: make(chan struct{}, 1), relayKick: make(chan struct{}, 1), unplaced: map[string]int{},
+	}
+}
 
 // Worker is one connected worker process.
 type Worker struct {
@@ -112,6 +135,8 @@ func (h *Hub) Connect(tenant, name string, defs []Definition, maxConcurrency int
 	h.workers[w.ID] = w
 	h.wakeLocked()
 	h.mu.Unlock()
+	kick(h.changed)
+	kick(h.relayKick)
 	return w
 }
 
@@ -135,6 +160,16 @@ func (h *Hub) Disconnect(w *Worker) {
 		delete(w.inflight, id)
 	}
 	h.wakeLocked()
+	kick(h.changed)
+	kick(h.relayKick)
+}
+
+// kick signals ch without blocking; signals coalesce.
+func kick(ch chan struct{}) {
+	select {
+	case ch <- struct{}{}:
+	default:
+	}
 }
 
 var errWorkerGone = fmt.Errorf("worker disconnected")
@@ -158,31 +193,55 @@ func (h *Hub) Deliver(w *Worker, callID string, output json.RawMessage, failure 
 	p.ch <- result{output: output}
 }
 
+// wakeLocked wakes the calls waiting for a worker, and the relay when it
+// waits for capacity to claim more calls.
 func (h *Hub) wakeLocked() {
 	close(h.freed)
 	h.freed = make(chan struct{})
+	if h.hungry {
+		h.hungry = false
+		kick(h.relayKick)
+	}
 }
 
 // Execute runs a call on a worker serving its tool: it implements
-// tool.Executor. With no worker connected it fails with a retryable
-// *errs.TransientFailure; a worker's own error is *errs.ToolFailed.
+// tool.Executor. A worker connected to this process takes it when one
+// serves the tool; otherwise, for a routed Hub, a worker connected to
+// another live replica, through the store. With no worker serving the
+// tool anywhere it fails with a retryable *errs.TransientFailure; a
+// worker's own error is *errs.ToolFailed.
 func (h *Hub) Execute(ctx context.Context, c tool.Call) (json.RawMessage, error) {
 	wc := Call{ID: c.RunID + "/" + c.CallID, RunID: c.RunID, Name: c.Name, Arguments: c.Arguments, Deadline: c.Deadline}
 	if c.RunID == "" {
 		wc.ID = c.CallID
 	}
+	if h.routing != nil && !h.Serves(c.Tenant, c.Name) {
+		return h.executeRemote(ctx, c.Tenant, wc)
+	}
+	return h.executeLocal(ctx, c.Tenant, wc, nil)
+}
+
+// executeLocal runs a call on a worker connected to this process, moving
+// it to another one when its worker disconnects, a few times at most.
+// placed, when set, is called each time the call is handed to a worker.
+func (h *Hub) executeLocal(ctx context.Context, tenant string, wc Call, placed func()) (json.RawMessage, error) {
 	for try := 0; ; try++ {
-		out, err := h.dispatch(ctx, c.Tenant, wc)
+		out, err := h.dispatch(ctx, tenant, wc, placed)
 		if err != errWorkerGone || try+1 >= maxRedispatch {
 			if err == errWorkerGone {
-				return nil, &errs.TransientFailure{Operation: "tool " + c.Name, Message: "the worker running the call disconnected", RetryAfter: time.Second}
+				return nil, &errs.TransientFailure{Operation: "tool " + wc.Name, Message: "the worker running the call disconnected", RetryAfter: time.Second}
 			}
 			return out, err
 		}
 	}
 }
 
-func (h *Hub) dispatch(ctx context.Context, tenant string, c Call) (json.RawMessage, error) {
+// noWorker is the failure of a call whose tool no worker serves.
+func noWorker(name string) error {
+	return &errs.TransientFailure{Operation: "tool " + name, Message: "no worker serving tool " + name + " is connected", RetryAfter: time.Second}
+}
+
+func (h *Hub) dispatch(ctx context.Context, tenant string, c Call, placed func()) (json.RawMessage, error) {
 	ch := make(chan result, 1)
 	var w *Worker
 	for {
@@ -192,12 +251,15 @@ func (h *Hub) dispatch(ctx context.Context, tenant string, c Call) (json.RawMess
 		if w != nil {
 			w.inflight[c.ID] = &pending{name: c.Name, ch: ch}
 			h.mu.Unlock()
+			if placed != nil {
+				placed()
+			}
 			break
 		}
 		freed := h.freed
 		h.mu.Unlock()
 		if serving == 0 {
-			return nil, &errs.TransientFailure{Operation: "tool " + c.Name, Message: "no worker serving tool " + c.Name + " is connected", RetryAfter: time.Second}
+			return nil, noWorker(c.Name)
 		}
 		select {
 		case <-freed:

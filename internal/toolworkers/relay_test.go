@@ -18,7 +18,7 @@ import (
 
 // openStore returns a SQLite store that several routed Hubs of this
 // process share, as replicas share PostgreSQL.
-func openStore(t *testing.T) store.Store {
+func openStore(t testing.TB) store.Store {
 	t.Helper()
 	db, err := sqlite.Open(t.TempDir(), sqlite.Options{Synchronous: "NORMAL"})
 	if err != nil {
@@ -29,7 +29,7 @@ func openStore(t *testing.T) store.Store {
 }
 
 // startHub runs a routed Hub named replica on st until the test ends.
-func startHub(t *testing.T, st store.Store, replica string) *toolworkers.Hub {
+func startHub(t testing.TB, st store.Store, replica string) *toolworkers.Hub {
 	t.Helper()
 	h := toolworkers.NewRouted(toolworkers.Routing{
 		Store: st, Replica: replica, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),

@@ -410,3 +410,20 @@ func CheckConsecutive(records []Record) error {
 	}
 	return nil
 }
+
+// Nanos encodes a time the way both adapters store it: unix nanoseconds,
+// 0 for the zero time.
+func Nanos(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixNano()
+}
+
+// FromNanos decodes a time Nanos encoded, in UTC; 0 is the zero time.
+func FromNanos(n int64) time.Time {
+	if n == 0 {
+		return time.Time{}
+	}
+	return time.Unix(0, n).UTC()
+}

@@ -15,12 +15,11 @@ import (
 type Hub struct {
 	mu     sync.RWMutex
 	topics map[string]map[*subscription]struct{}
-	all    map[*subscription]struct{}
 }
 
 // NewHub returns an empty Hub.
 func NewHub() *Hub {
-	return &Hub{topics: map[string]map[*subscription]struct{}{}, all: map[*subscription]struct{}{}}
+	return &Hub{topics: map[string]map[*subscription]struct{}{}}
 }
 
 type subscription struct {
@@ -32,6 +31,15 @@ type subscription struct {
 
 func (s *subscription) C() <-chan struct{} { return s.ch }
 
+// signal wakes the subscriber without blocking; a pending signal absorbs
+// this one.
+func (s *subscription) signal() {
+	select {
+	case s.ch <- struct{}{}:
+	default:
+	}
+}
+
 func (s *subscription) Close() {
 	s.once.Do(func() {
 		s.hub.mu.Lock()
@@ -42,7 +50,6 @@ func (s *subscription) Close() {
 				delete(s.hub.topics, s.topic)
 			}
 		}
-		delete(s.hub.all, s)
 	})
 }
 
@@ -57,7 +64,6 @@ func (h *Hub) Subscribe(topic string) store.Subscription {
 		h.topics[topic] = subs
 	}
 	subs[s] = struct{}{}
-	h.all[s] = struct{}{}
 	return s
 }
 
@@ -67,10 +73,7 @@ func (h *Hub) Publish(topics ...string) {
 	defer h.mu.RUnlock()
 	for _, t := range topics {
 		for s := range h.topics[t] {
-			select {
-			case s.ch <- struct{}{}:
-			default:
-			}
+			s.signal()
 		}
 	}
 }
@@ -80,10 +83,9 @@ func (h *Hub) Publish(topics ...string) {
 func (h *Hub) PublishAll() {
 	h.mu.RLock()
 	defer h.mu.RUnlock()
-	for s := range h.all {
-		select {
-		case s.ch <- struct{}{}:
-		default:
+	for _, subs := range h.topics {
+		for s := range subs {
+			s.signal()
 		}
 	}
 }

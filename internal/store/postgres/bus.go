@@ -30,7 +30,7 @@ func (db *DB) SendBus(ctx context.Context, m store.BusMessage) error {
 	return db.inTx(ctx, "send message", func(tx *txn) error {
 		_, err := tx.Exec(ctx, `INSERT INTO bus_messages (tenant, message_id, channel, sender, content, in_reply_to, send_time)
 			VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-			m.Tenant, m.MessageID, m.Channel, m.Sender, bytesOrEmpty(m.Content), m.InReplyTo, nanos(m.SendTime))
+			m.Tenant, m.MessageID, m.Channel, m.Sender, bytesOrEmpty(m.Content), m.InReplyTo, store.Nanos(m.SendTime))
 		if err != nil {
 			return err
 		}
@@ -51,7 +51,7 @@ func (db *DB) DeliverBus(ctx context.Context, tenant, channel, inReplyTo string,
 		lim = &n
 	}
 	replyFilter := ""
-	args := []any{tenant, channel, nanos(now), nanos(now.Add(ackTimeout)), lim}
+	args := []any{tenant, channel, store.Nanos(now), store.Nanos(now.Add(ackTimeout)), lim}
 	if inReplyTo != "" {
 		replyFilter = ` AND in_reply_to = $6`
 		args = append(args, inReplyTo)
@@ -77,7 +77,7 @@ func (db *DB) DeliverBus(ctx context.Context, tenant, channel, inReplyTo string,
 		if err := rows.Scan(&d.ord, &d.m.MessageID, &d.m.Sender, &d.m.Content, &d.m.InReplyTo, &sent, &count); err != nil {
 			return nil, unavailable(ctx, "receive", err)
 		}
-		d.m.SendTime, d.m.DeliveryCount = fromNanos(sent), int(count)
+		d.m.SendTime, d.m.DeliveryCount = store.FromNanos(sent), int(count)
 		got = append(got, d)
 	}
 	if err := rows.Err(); err != nil {
@@ -116,5 +116,5 @@ func (db *DB) NextRedelivery(ctx context.Context, tenant, channel string) (time.
 	if at == nil {
 		return time.Time{}, false, nil
 	}
-	return fromNanos(*at), true, nil
+	return store.FromNanos(*at), true, nil
 }

@@ -33,7 +33,7 @@ func (db *DB) Claim(ctx context.Context, owner string, now time.Time, ttl time.D
 		if len(leases) >= limit {
 			break
 		}
-		rows, err := db.pool.Query(ctx, claim, owner, nanos(expires), nanos(now), limit-len(leases))
+		rows, err := db.pool.Query(ctx, claim, owner, store.Nanos(expires), store.Nanos(now), limit-len(leases))
 		if err != nil {
 			return nil, unavailable(ctx, "claim", err)
 		}
@@ -57,7 +57,7 @@ func (db *DB) Claim(ctx context.Context, owner string, now time.Time, ttl time.D
 func (db *DB) Renew(ctx context.Context, l *store.Lease, now time.Time, ttl time.Duration) error {
 	expires := now.Add(ttl)
 	tag, err := db.pool.Exec(ctx, `UPDATE runs SET lease_expires = $1 WHERE tenant = $2 AND run_id = $3 AND lease_owner = $4 AND lease_token = $5`,
-		nanos(expires), l.Tenant, l.RunID, l.Owner, l.Token)
+		store.Nanos(expires), l.Tenant, l.RunID, l.Owner, l.Token)
 	if err != nil {
 		return unavailable(ctx, "renew lease", err)
 	}
@@ -91,5 +91,5 @@ func (db *DB) NextWake(ctx context.Context) (time.Time, bool, error) {
 	if at == nil {
 		return time.Time{}, false, nil
 	}
-	return fromNanos(*at), true, nil
+	return store.FromNanos(*at), true, nil
 }

@@ -12,7 +12,7 @@ import (
 // commit, so versions increase in commit order: every version a reader
 // has seen is below the next one written, even with concurrent writers.
 func (db *DB) SetValue(ctx context.Context, tenant, namespace, key string, value []byte, now time.Time) (store.Entry, error) {
-	e := store.Entry{Key: key, Value: value, UpdateTime: fromNanos(nanos(now))}
+	e := store.Entry{Key: key, Value: value, UpdateTime: store.FromNanos(store.Nanos(now))}
 	err := db.inTx(ctx, "set value", func(tx *txn) error {
 		err := tx.QueryRow(ctx, `INSERT INTO memory_namespaces (tenant, namespace, last_version) VALUES ($1, $2, 1)
 			ON CONFLICT (tenant, namespace) DO UPDATE SET last_version = memory_namespaces.last_version + 1
@@ -22,7 +22,7 @@ func (db *DB) SetValue(ctx context.Context, tenant, namespace, key string, value
 		}
 		_, err = tx.Exec(ctx, `INSERT INTO memory (tenant, namespace, key, value, version, update_time) VALUES ($1, $2, $3, $4, $5, $6)
 			ON CONFLICT (tenant, namespace, key) DO UPDATE SET value = excluded.value, version = excluded.version, update_time = excluded.update_time`,
-			tenant, namespace, key, bytesOrEmpty(value), e.Version, nanos(now))
+			tenant, namespace, key, bytesOrEmpty(value), e.Version, store.Nanos(now))
 		if err != nil {
 			return err
 		}
@@ -63,7 +63,7 @@ func (db *DB) queryEntries(ctx context.Context, query string, args ...any) ([]st
 		if err := rows.Scan(&e.Key, &e.Value, &e.Version, &t); err != nil {
 			return nil, unavailable(ctx, "get value", err)
 		}
-		e.UpdateTime = fromNanos(t)
+		e.UpdateTime = store.FromNanos(t)
 		out = append(out, e)
 	}
 	return out, unavailable(ctx, "get value", rows.Err())

@@ -39,9 +39,6 @@ type notifier struct {
 }
 
 func startNotifier(instance string, pool *pgxpool.Pool, hub *notify.Hub, log *slog.Logger) *notifier {
-	if log == nil {
-		log = slog.Default()
-	}
 	n := &notifier{
 		instance: instance, pool: pool, hub: hub, log: log, pending: map[string]struct{}{},
 		kick: make(chan struct{}, 1), stopped: make(chan struct{}), done: make(chan struct{}),

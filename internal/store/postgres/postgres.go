@@ -4,9 +4,11 @@
 // Appends are conditional on seq through the records table's primary key
 // and on the writer's lease, checked under the Run's row lock in the same
 // transaction. Claims take Runs with FOR UPDATE SKIP LOCKED, so no Run is
-// ever leased twice. Every write signals its topics with pg_notify inside
-// its transaction, and one dedicated connection per DB LISTENs and feeds
-// the in-process hub, so subscribers in every replica hear of every commit.
+// ever leased twice. Every write signals its topics to this process's hub
+// once it committed, and a notifier sends them on, batched, with
+// pg_notify; one dedicated connection per DB LISTENs and feeds the hub
+// what the other replicas send, so subscribers in every replica hear of
+// every commit.
 //
 // Schema migrations are embedded and applied by Open under an advisory
 // lock. While PostgreSQL cannot be reached every method returns
@@ -195,20 +197,6 @@ func unavailable(ctx context.Context, op string, err error) error {
 func isUniqueViolation(err error) bool {
 	var pgErr *pgconn.PgError
 	return errors.As(err, &pgErr) && pgErr.Code == "23505"
-}
-
-func nanos(t time.Time) int64 {
-	if t.IsZero() {
-		return 0
-	}
-	return t.UnixNano()
-}
-
-func fromNanos(n int64) time.Time {
-	if n == 0 {
-		return time.Time{}
-	}
-	return time.Unix(0, n).UTC()
 }
 
 // bytesOrEmpty keeps NOT NULL byte columns from receiving a nil slice,

@@ -24,7 +24,7 @@ func scanRun(row pgx.Row) (store.Run, error) {
 	if err != nil {
 		return store.Run{}, err
 	}
-	r.Index.WakeAt, r.CreateTime, r.UpdateTime, r.LeaseExpires = fromNanos(wake), fromNanos(created), fromNanos(updated), fromNanos(expires)
+	r.Index.WakeAt, r.CreateTime, r.UpdateTime, r.LeaseExpires = store.FromNanos(wake), store.FromNanos(created), store.FromNanos(updated), store.FromNanos(expires)
 	return r, nil
 }
 
@@ -41,7 +41,7 @@ func (db *DB) CreateRun(ctx context.Context, nr store.NewRun) (store.Run, bool, 
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $15)
 			ON CONFLICT DO NOTHING`,
 			r.Tenant, r.RunID, r.Spec, r.Version, r.RequestID, r.RequestHash, r.ParentRunID, r.RootRunID, r.DelegationID,
-			r.Index.State, r.Index.Runnable, nanos(r.Index.WakeAt), r.Index.Summary, int64(len(nr.Records)), nanos(r.CreateTime))
+			r.Index.State, r.Index.Runnable, store.Nanos(r.Index.WakeAt), r.Index.Summary, int64(len(nr.Records)), store.Nanos(r.CreateTime))
 		if err != nil {
 			return err
 		}
@@ -82,7 +82,7 @@ func recordColumns(recs []store.Record) ([]int64, []int64, []int32, []string, []
 	kinds := make([]string, len(recs))
 	bodies := make([][]byte, len(recs))
 	for i, rec := range recs {
-		seqs[i], times[i], attempts[i], kinds[i], bodies[i] = rec.Seq, nanos(rec.Time), int32(rec.Attempt), rec.Kind, bytesOrEmpty(rec.Body)
+		seqs[i], times[i], attempts[i], kinds[i], bodies[i] = rec.Seq, store.Nanos(rec.Time), int32(rec.Attempt), rec.Kind, bytesOrEmpty(rec.Body)
 	}
 	return seqs, times, attempts, kinds, bodies
 }
@@ -133,7 +133,7 @@ func (db *DB) Append(ctx context.Context, a store.Append) error {
 		INSERT INTO records (tenant, run_id, seq, time, attempt, kind, body)
 		SELECT $1, $2, r.* FROM unnest($12::bigint[], $13::bigint[], $14::integer[], $15::text[], $16::bytea[]) AS r
 		WHERE EXISTS (SELECT 1 FROM head)`,
-		a.Tenant, a.RunID, end.Seq, a.Index.State, a.Index.Runnable, nanos(a.Index.WakeAt), a.Index.Summary, nanos(end.Time),
+		a.Tenant, a.RunID, end.Seq, a.Index.State, a.Index.Runnable, store.Nanos(a.Index.WakeAt), a.Index.Summary, store.Nanos(end.Time),
 		a.Records[0].Seq-1, owner, token, seqs, times, attempts, kinds, bodies)
 	if isUniqueViolation(err) {
 		return &errs.SeqConflict{RunID: a.RunID, Seq: a.Records[0].Seq}
@@ -188,7 +188,7 @@ func (db *DB) ReadLog(ctx context.Context, tenant, runID string, from int64, lim
 		if err := rows.Scan(&r.Seq, &t, &attempt, &r.Kind, &r.Body); err != nil {
 			return nil, unavailable(ctx, "read log", err)
 		}
-		r.Time, r.Attempt = fromNanos(t), int(attempt)
+		r.Time, r.Attempt = store.FromNanos(t), int(attempt)
 		out = append(out, r)
 	}
 	if err := rows.Err(); err != nil {
@@ -281,7 +281,7 @@ func (db *DB) ListRuns(ctx context.Context, tenant string, q store.RunQuery) ([]
 	next := ""
 	if len(out) > size {
 		out = out[:size]
-		after.Created, after.RunID = nanos(out[size-1].CreateTime), out[size-1].RunID
+		after.Created, after.RunID = store.Nanos(out[size-1].CreateTime), out[size-1].RunID
 		next = pagetoken.Encode(after)
 	}
 	return out, next, nil

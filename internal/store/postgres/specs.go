@@ -15,7 +15,7 @@ import (
 // returns the stored one with created false.
 func (db *DB) PutSpec(ctx context.Context, s store.Spec) (store.Spec, bool, error) {
 	tag, err := db.pool.Exec(ctx, `INSERT INTO specs (tenant, name, version, body, create_time) VALUES ($1, $2, $3, $4, $5)
-		ON CONFLICT (tenant, name, version) DO NOTHING`, s.Tenant, s.Name, s.Version, bytesOrEmpty(s.Body), nanos(s.CreateTime))
+		ON CONFLICT (tenant, name, version) DO NOTHING`, s.Tenant, s.Name, s.Version, bytesOrEmpty(s.Body), store.Nanos(s.CreateTime))
 	if err != nil {
 		return store.Spec{}, false, unavailable(ctx, "put spec", err)
 	}
@@ -45,7 +45,7 @@ func (db *DB) GetSpec(ctx context.Context, tenant, name, version string) (store.
 		}
 		return store.Spec{}, unavailable(ctx, "get spec", err)
 	}
-	s.CreateTime = fromNanos(created)
+	s.CreateTime = store.FromNanos(created)
 	return s, nil
 }
 
@@ -82,7 +82,7 @@ func (db *DB) ListSpecs(ctx context.Context, tenant string, q store.SpecQuery) (
 		if err := rows.Scan(&s.Name, &s.Version, &s.Body, &created, &ord); err != nil {
 			return nil, "", unavailable(ctx, "list specs", err)
 		}
-		s.CreateTime = fromNanos(created)
+		s.CreateTime = store.FromNanos(created)
 		out = append(out, s)
 		ords = append(ords, ord)
 	}

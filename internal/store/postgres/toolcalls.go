@@ -27,7 +27,7 @@ func scanToolCall(row pgx.Row) (store.ToolCall, int64, error) {
 	if err != nil {
 		return store.ToolCall{}, 0, err
 	}
-	c.Deadline, c.CreateTime, c.ClaimExpires, c.CompleteTime = fromNanos(deadline), fromNanos(created), fromNanos(expires), fromNanos(completed)
+	c.Deadline, c.CreateTime, c.ClaimExpires, c.CompleteTime = store.FromNanos(deadline), store.FromNanos(created), store.FromNanos(expires), store.FromNanos(completed)
 	c.Claims = int(claims)
 	if failed {
 		c.Result.Failure = &store.ToolCallFailure{Message: message, Retryable: retryable}
@@ -46,7 +46,7 @@ func (db *DB) AdvertiseTools(ctx context.Context, replica string, adverts []stor
 				VALUES ($1, $2, $3, $4, $5, $6, $7)
 				ON CONFLICT (tenant, tool, replica) DO UPDATE SET description = excluded.description, parameters = excluded.parameters,
 				workers = excluded.workers, expires = excluded.expires`,
-				a.Tenant, a.Tool, replica, a.Description, a.Parameters, int32(a.Workers), nanos(expires))
+				a.Tenant, a.Tool, replica, a.Description, a.Parameters, int32(a.Workers), store.Nanos(expires))
 			if err != nil {
 				return err
 			}
@@ -61,7 +61,7 @@ func (db *DB) ServedTools(ctx context.Context, tenant string, now time.Time, exc
 	rows, err := db.pool.Query(ctx, `SELECT tool, COUNT(*), SUM(workers),
 			(array_agg(description ORDER BY replica))[1], (array_agg(parameters ORDER BY replica))[1]
 		FROM tool_adverts WHERE tenant = $1 AND expires > $2 AND replica <> $3 GROUP BY tool ORDER BY tool`,
-		tenant, nanos(now), exceptReplica)
+		tenant, store.Nanos(now), exceptReplica)
 	if err != nil {
 		return nil, unavailable(ctx, "served tools", err)
 	}
@@ -87,7 +87,7 @@ func (db *DB) EnqueueToolCall(ctx context.Context, c store.ToolCall) (store.Tool
 	err := db.inTx(ctx, "enqueue tool call", func(tx *txn) error {
 		tag, err := tx.Exec(ctx, `INSERT INTO tool_calls (tenant, call_id, run_id, tool, arguments, deadline, create_time)
 			VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (tenant, call_id) DO NOTHING`,
-			c.Tenant, c.CallID, c.RunID, c.Tool, bytesOrEmpty(c.Arguments), nanos(c.Deadline), nanos(c.CreateTime))
+			c.Tenant, c.CallID, c.RunID, c.Tool, bytesOrEmpty(c.Arguments), store.Nanos(c.Deadline), store.Nanos(c.CreateTime))
 		if err != nil {
 			return err
 		}
@@ -96,7 +96,7 @@ func (db *DB) EnqueueToolCall(ctx context.Context, c store.ToolCall) (store.Tool
 			// A retry: push the deadline back, the later one winning and
 			// none (0) the latest.
 			_, err := tx.Exec(ctx, `UPDATE tool_calls SET deadline = CASE WHEN deadline = 0 OR $1::bigint = 0 THEN 0 ELSE GREATEST(deadline, $1::bigint) END
-				WHERE tenant = $2 AND call_id = $3 AND NOT done`, nanos(c.Deadline), c.Tenant, c.CallID)
+				WHERE tenant = $2 AND call_id = $3 AND NOT done`, store.Nanos(c.Deadline), c.Tenant, c.CallID)
 			if err != nil {
 				return err
 			}
@@ -126,7 +126,7 @@ func (db *DB) ClaimToolCalls(ctx context.Context, tenant, owner string, tools []
 			WHERE tenant = $3 AND NOT done AND tool = ANY($4) AND claim_expires <= $5 AND (deadline = 0 OR deadline > $5)
 			ORDER BY ord LIMIT $6 FOR UPDATE SKIP LOCKED)
 		RETURNING `+toolCallColumns,
-		owner, nanos(now.Add(ttl)), tenant, tools, nanos(now), limit)
+		owner, store.Nanos(now.Add(ttl)), tenant, tools, store.Nanos(now), limit)
 	if err != nil {
 		return nil, unavailable(ctx, "claim tool calls", err)
 	}
@@ -160,14 +160,14 @@ func (db *DB) RenewToolCall(ctx context.Context, c *store.ToolCall, now time.Tim
 	expires := now.Add(ttl)
 	tag, err := db.pool.Exec(ctx, `UPDATE tool_calls SET claim_expires = $1
 		WHERE tenant = $2 AND call_id = $3 AND claim_owner = $4 AND claim_token = $5 AND NOT done`,
-		nanos(expires), c.Tenant, c.CallID, c.Owner, c.Token)
+		store.Nanos(expires), c.Tenant, c.CallID, c.Owner, c.Token)
 	if err != nil {
 		return unavailable(ctx, "renew tool call", err)
 	}
 	if tag.RowsAffected() == 0 {
 		return &errs.LeaseLost{RunID: c.RunID, WorkerID: c.Owner}
 	}
-	c.ClaimExpires = fromNanos(nanos(expires))
+	c.ClaimExpires = store.FromNanos(store.Nanos(expires))
 	return nil
 }
 
@@ -196,7 +196,7 @@ func (db *DB) CompleteToolCall(ctx context.Context, c store.ToolCall, r store.To
 	return db.inTx(ctx, "complete tool call", func(tx *txn) error {
 		tag, err := tx.Exec(ctx, `UPDATE tool_calls SET done = true, output = $1, failed = $2, failure_message = $3, retryable = $4, complete_time = $5
 			WHERE tenant = $6 AND call_id = $7 AND claim_owner = $8 AND claim_token = $9 AND NOT done`,
-			r.Output, failed, message, retryable, nanos(now), c.Tenant, c.CallID, c.Owner, c.Token)
+			r.Output, failed, message, retryable, store.Nanos(now), c.Tenant, c.CallID, c.Owner, c.Token)
 		if err != nil {
 			return err
 		}
@@ -224,7 +224,7 @@ func (db *DB) GetToolCall(ctx context.Context, tenant, callID string) (store.Too
 // claim.
 func (db *DB) AbandonToolCall(ctx context.Context, tenant, callID string, now time.Time) (bool, error) {
 	tag, err := db.pool.Exec(ctx, `DELETE FROM tool_calls WHERE tenant = $1 AND call_id = $2 AND NOT done AND claim_expires <= $3`,
-		tenant, callID, nanos(now))
+		tenant, callID, store.Nanos(now))
 	if err != nil {
 		return false, unavailable(ctx, "abandon tool call", err)
 	}
@@ -234,9 +234,9 @@ func (db *DB) AbandonToolCall(ctx context.Context, tenant, callID string, now ti
 // PruneToolCalls deletes expired adverts and calls nobody needs.
 func (db *DB) PruneToolCalls(ctx context.Context, now time.Time, keep time.Duration) (int, error) {
 	deleted := 0
-	before := nanos(now.Add(-keep))
+	before := store.Nanos(now.Add(-keep))
 	err := db.inTx(ctx, "prune tool calls", func(tx *txn) error {
-		if _, err := tx.Exec(ctx, `DELETE FROM tool_adverts WHERE expires <= $1`, nanos(now)); err != nil {
+		if _, err := tx.Exec(ctx, `DELETE FROM tool_adverts WHERE expires <= $1`, store.Nanos(now)); err != nil {
 			return err
 		}
 		tag, err := tx.Exec(ctx, `DELETE FROM tool_calls WHERE (done AND complete_time < $1)

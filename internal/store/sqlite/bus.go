@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"sort"
 	"time"
 
 	"github.com/runsvc/runsvc/internal/store"
@@ -31,7 +32,7 @@ func (db *DB) ChannelExists(ctx context.Context, tenant, channel string) (bool, 
 func (db *DB) SendBus(ctx context.Context, m store.BusMessage) error {
 	return db.exec(ctx, "send message", func(tx *sql.Tx) error {
 		_, err := tx.Exec(`INSERT INTO bus_messages (tenant, message_id, channel, sender, content, in_reply_to, send_time) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-			m.Tenant, m.MessageID, m.Channel, m.Sender, m.Content, m.InReplyTo, nanos(m.SendTime))
+			m.Tenant, m.MessageID, m.Channel, m.Sender, m.Content, m.InReplyTo, store.Nanos(m.SendTime))
 		return unavailable("send message", err)
 	}, store.BusTopic(m.Tenant, m.Channel))
 }
@@ -40,38 +41,34 @@ func (db *DB) SendBus(ctx context.Context, m store.BusMessage) error {
 func (db *DB) DeliverBus(ctx context.Context, tenant, channel, inReplyTo string, now time.Time, ackTimeout time.Duration, limit int) ([]store.BusMessage, error) {
 	var out []store.BusMessage
 	err := db.exec(ctx, "receive", func(tx *sql.Tx) error {
-		out = out[:0]
-		query := `SELECT ord, message_id, sender, content, in_reply_to, send_time, delivery_count FROM bus_messages
-			WHERE tenant = ? AND channel = ? AND acked = 0 AND out_until <= ?`
-		args := []any{tenant, channel, nanos(now)}
+		pick := `SELECT ord FROM bus_messages WHERE tenant = ? AND channel = ? AND acked = 0 AND out_until <= ?`
+		args := []any{store.Nanos(now.Add(ackTimeout)), tenant, channel, store.Nanos(now)}
 		if inReplyTo != "" {
-			query += ` AND in_reply_to = ?`
+			pick += ` AND in_reply_to = ?`
 			args = append(args, inReplyTo)
 		}
-		rows, err := tx.Query(query+` ORDER BY ord LIMIT ?`, append(args, limit)...)
+		rows, err := tx.Query(`UPDATE bus_messages SET out_until = ?, delivery_count = delivery_count + 1
+			WHERE ord IN (`+pick+` ORDER BY ord LIMIT ?)
+			RETURNING ord, message_id, sender, content, in_reply_to, send_time, delivery_count`, append(args, limit)...)
 		if err != nil {
 			return unavailable("receive", err)
 		}
-		var ords []int64
+		defer rows.Close()
+		ords := map[string]int64{}
+		out = out[:0]
 		for rows.Next() {
 			m := store.BusMessage{Tenant: tenant, Channel: channel}
 			var ord, sent int64
 			if err := rows.Scan(&ord, &m.MessageID, &m.Sender, &m.Content, &m.InReplyTo, &sent, &m.DeliveryCount); err != nil {
-				rows.Close()
 				return unavailable("receive", err)
 			}
-			m.SendTime = fromNanos(sent)
-			m.DeliveryCount++
+			m.SendTime = store.FromNanos(sent)
+			ords[m.MessageID] = ord
 			out = append(out, m)
-			ords = append(ords, ord)
 		}
-		rows.Close()
-		for _, ord := range ords {
-			if _, err := tx.Exec(`UPDATE bus_messages SET out_until = ?, delivery_count = delivery_count + 1 WHERE ord = ?`, nanos(now.Add(ackTimeout)), ord); err != nil {
-				return unavailable("receive", err)
-			}
-		}
-		return nil
+		// RETURNING comes in no set order.
+		sort.Slice(out, func(i, j int) bool { return ords[out[i].MessageID] < ords[out[j].MessageID] })
+		return unavailable("receive", rows.Err())
 	})
 	return out, err
 }
@@ -80,15 +77,17 @@ func (db *DB) DeliverBus(ctx context.Context, tenant, channel, inReplyTo string,
 func (db *DB) AckBus(ctx context.Context, tenant, channel string, ids []string) (int, error) {
 	total := 0
 	err := db.exec(ctx, "acknowledge", func(tx *sql.Tx) error {
-		total = 0
+		args := []any{tenant, channel}
 		for _, id := range ids {
-			res, err := tx.Exec(`UPDATE bus_messages SET acked = 1 WHERE tenant = ? AND channel = ? AND message_id = ? AND acked = 0`, tenant, channel, id)
-			if err != nil {
-				return unavailable("acknowledge", err)
-			}
-			n, _ := res.RowsAffected()
-			total += int(n)
+			args = append(args, id)
 		}
+		res, err := tx.Exec(`UPDATE bus_messages SET acked = 1 WHERE tenant = ? AND channel = ? AND acked = 0
+			AND message_id IN (`+placeholders(len(ids))+`)`, args...)
+		if err != nil {
+			return unavailable("acknowledge", err)
+		}
+		n, _ := res.RowsAffected()
+		total = int(n)
 		return nil
 	})
 	return total, err
@@ -105,5 +104,5 @@ func (db *DB) NextRedelivery(ctx context.Context, tenant, channel string) (time.
 	if !at.Valid {
 		return time.Time{}, false, nil
 	}
-	return fromNanos(at.Int64), true, nil
+	return store.FromNanos(at.Int64), true, nil
 }

@@ -33,8 +33,8 @@ func (db *DB) Claim(ctx context.Context, owner string, now time.Time, ttl time.D
 			query string
 			args  []any
 		}{
-			{claimRunnable, []any{nanos(now)}},
-			{claimWaking, []any{nanos(now), nanos(now)}},
+			{claimRunnable, []any{store.Nanos(now)}},
+			{claimWaking, []any{store.Nanos(now), store.Nanos(now)}},
 		} {
 			if len(leases) >= limit {
 				break
@@ -43,7 +43,7 @@ func (db *DB) Claim(ctx context.Context, owner string, now time.Time, ttl time.D
 			if err != nil {
 				return unavailable("claim", err)
 			}
-			rows, err := claim.Query(append(append([]any{owner, nanos(expires)}, pick.args...), limit-len(leases))...)
+			rows, err := claim.Query(append(append([]any{owner, store.Nanos(expires)}, pick.args...), limit-len(leases))...)
 			if err != nil {
 				return unavailable("claim", err)
 			}
@@ -73,7 +73,7 @@ func (db *DB) Renew(ctx context.Context, l *store.Lease, now time.Time, ttl time
 	expires := now.Add(ttl)
 	err := db.execThen(ctx, "renew lease", func(tx *sql.Tx) error {
 		res, err := tx.Exec(`UPDATE runs SET lease_expires = ? WHERE tenant = ? AND run_id = ? AND lease_owner = ? AND lease_token = ?`,
-			nanos(expires), l.Tenant, l.RunID, l.Owner, l.Token)
+			store.Nanos(expires), l.Tenant, l.RunID, l.Owner, l.Token)
 		if err != nil {
 			return unavailable("renew lease", err)
 		}
@@ -108,5 +108,5 @@ func (db *DB) NextWake(ctx context.Context) (time.Time, bool, error) {
 	if !at.Valid {
 		return time.Time{}, false, nil
 	}
-	return fromNanos(at.Int64), true, nil
+	return store.FromNanos(at.Int64), true, nil
 }

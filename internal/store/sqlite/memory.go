@@ -17,7 +17,7 @@ func (db *DB) SetValue(ctx context.Context, tenant, namespace, key string, value
 		}
 		_, err := tx.Exec(`INSERT INTO memory (tenant, namespace, key, value, version, update_time) VALUES (?, ?, ?, ?, ?, ?)
 			ON CONFLICT (tenant, namespace, key) DO UPDATE SET value = excluded.value, version = excluded.version, update_time = excluded.update_time`,
-			tenant, namespace, key, value, e.Version, nanos(now))
+			tenant, namespace, key, value, e.Version, store.Nanos(now))
 		return unavailable("set value", err)
 	}, store.MemoryTopic(tenant, namespace))
 	return e, err
@@ -53,7 +53,7 @@ func (db *DB) queryEntries(ctx context.Context, query string, args ...any) ([]st
 		if err := rows.Scan(&e.Key, &e.Value, &e.Version, &t); err != nil {
 			return nil, unavailable("get value", err)
 		}
-		e.UpdateTime = fromNanos(t)
+		e.UpdateTime = store.FromNanos(t)
 		out = append(out, e)
 	}
 	return out, unavailable("get value", rows.Err())

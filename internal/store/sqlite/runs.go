@@ -42,7 +42,7 @@ func scanRun(row scanner) (store.Run, error) {
 		return store.Run{}, err
 	}
 	r.Index.Runnable = runnable == 1
-	r.Index.WakeAt, r.CreateTime, r.UpdateTime, r.LeaseExpires = fromNanos(wake), fromNanos(created), fromNanos(updated), fromNanos(expires)
+	r.Index.WakeAt, r.CreateTime, r.UpdateTime, r.LeaseExpires = store.FromNanos(wake), store.FromNanos(created), store.FromNanos(updated), store.FromNanos(expires)
 	return r, nil
 }
 
@@ -58,9 +58,8 @@ func (db *DB) CreateRun(ctx context.Context, nr store.NewRun) (store.Run, bool, 
 	var existing store.Run
 	created := false
 	r := nr.Run
+	r.LastSeq, r.UpdateTime = int64(len(nr.Records)), r.CreateTime
 	topics := store.AppendTopics(r.Tenant, r.RunID, r.Index.Runnable, nr.Records)
-	full := r
-	full.LastSeq, full.UpdateTime = int64(len(nr.Records)), r.CreateTime
 	err := db.execThen(ctx, "create run", func(tx *sql.Tx) error {
 		if r.RequestID != "" {
 			row := tx.QueryRow(`SELECT `+runColumns+` FROM runs WHERE tenant = ? AND request_id = ?`, r.Tenant, r.RequestID)
@@ -73,11 +72,10 @@ func (db *DB) CreateRun(ctx context.Context, nr store.NewRun) (store.Run, bool, 
 				return unavailable("create run", err)
 			}
 		}
-		last := int64(len(nr.Records))
 		_, err := tx.Exec(`INSERT INTO runs (tenant, run_id, spec, version, request_id, request_hash, parent_run_id, root_run_id, delegation_id,
 			state, runnable, wake_at, summary, last_seq, create_time, update_time) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			r.Tenant, r.RunID, r.Spec, r.Version, r.RequestID, r.RequestHash, r.ParentRunID, r.RootRunID, r.DelegationID,
-			r.Index.State, boolInt(r.Index.Runnable), nanos(r.Index.WakeAt), r.Index.Summary, last, nanos(r.CreateTime), nanos(r.CreateTime))
+			r.Index.State, boolInt(r.Index.Runnable), store.Nanos(r.Index.WakeAt), r.Index.Summary, r.LastSeq, store.Nanos(r.CreateTime), store.Nanos(r.CreateTime))
 		if err != nil {
 			return unavailable("create run", err)
 		}
@@ -88,7 +86,7 @@ func (db *DB) CreateRun(ctx context.Context, nr store.NewRun) (store.Run, bool, 
 		return nil
 	}, func() {
 		if created {
-			db.cache.put(full, nr.Records)
+			db.cache.put(r, nr.Records)
 		}
 	}, topics...)
 	if err != nil {
@@ -97,8 +95,6 @@ func (db *DB) CreateRun(ctx context.Context, nr store.NewRun) (store.Run, bool, 
 	if !created {
 		return existing, false, nil
 	}
-	r.LastSeq = int64(len(nr.Records))
-	r.UpdateTime = r.CreateTime
 	return r, true, nil
 }
 
@@ -108,7 +104,7 @@ func (db *DB) insertRecords(tx *sql.Tx, tenant, runID string, recs []store.Recor
 		return unavailable("append", err)
 	}
 	for _, rec := range recs {
-		if _, err := stmt.Exec(tenant, runID, rec.Seq, nanos(rec.Time), rec.Attempt, rec.Kind, rec.Body); err != nil {
+		if _, err := stmt.Exec(tenant, runID, rec.Seq, store.Nanos(rec.Time), rec.Attempt, rec.Kind, rec.Body); err != nil {
 			if isConstraint(err) {
 				return &errs.SeqConflict{RunID: runID, Seq: rec.Seq}
 			}
@@ -156,7 +152,7 @@ func (db *DB) Append(ctx context.Context, a store.Append) error {
 		if err != nil {
 			return unavailable("append", err)
 		}
-		_, err = update.Exec(end.Seq, a.Index.State, boolInt(a.Index.Runnable), nanos(a.Index.WakeAt), a.Index.Summary, nanos(end.Time), a.Tenant, a.RunID)
+		_, err = update.Exec(end.Seq, a.Index.State, boolInt(a.Index.Runnable), store.Nanos(a.Index.WakeAt), a.Index.Summary, store.Nanos(end.Time), a.Tenant, a.RunID)
 		return unavailable("append", err)
 	}, func() {
 		db.cache.appended(a.Tenant, a.RunID, a.Records, func(r *store.Run) {
@@ -189,7 +185,7 @@ func (db *DB) ReadLog(ctx context.Context, tenant, runID string, from int64, lim
 		if err := rows.Scan(&r.Seq, &t, &r.Attempt, &r.Kind, &r.Body); err != nil {
 			return nil, unavailable("read log", err)
 		}
-		r.Time = fromNanos(t)
+		r.Time = store.FromNanos(t)
 		out = append(out, r)
 	}
 	if err := rows.Err(); err != nil {
@@ -283,7 +279,7 @@ func (db *DB) ListRuns(ctx context.Context, tenant string, q store.RunQuery) ([]
 	next := ""
 	if len(out) > size {
 		out = out[:size]
-		after.Created, after.RunID = nanos(out[size-1].CreateTime), out[size-1].RunID
+		after.Created, after.RunID = store.Nanos(out[size-1].CreateTime), out[size-1].RunID
 		next = pagetoken.Encode(after)
 	}
 	return out, next, nil

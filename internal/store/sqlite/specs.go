@@ -19,7 +19,7 @@ func (db *DB) PutSpec(ctx context.Context, s store.Spec) (store.Spec, bool, erro
 			return unavailable("put spec", err)
 		}
 		res, err := tx.Exec(`INSERT INTO specs (tenant, name, version, body, create_time, ord) VALUES (?, ?, ?, ?, ?, ?)
-			ON CONFLICT (tenant, name, version) DO NOTHING`, s.Tenant, s.Name, s.Version, s.Body, nanos(s.CreateTime), n+1)
+			ON CONFLICT (tenant, name, version) DO NOTHING`, s.Tenant, s.Name, s.Version, s.Body, store.Nanos(s.CreateTime), n+1)
 		if err != nil {
 			return unavailable("put spec", err)
 		}
@@ -53,7 +53,7 @@ func (db *DB) GetSpec(ctx context.Context, tenant, name, version string) (store.
 		}
 		return store.Spec{}, unavailable("get spec", err)
 	}
-	s.CreateTime = fromNanos(created)
+	s.CreateTime = store.FromNanos(created)
 	return s, nil
 }
 
@@ -89,7 +89,7 @@ func (db *DB) ListSpecs(ctx context.Context, tenant string, q store.SpecQuery) (
 		if err := rows.Scan(&s.Name, &s.Version, &s.Body, &created, &ord); err != nil {
 			return nil, "", unavailable("list specs", err)
 		}
-		s.CreateTime = fromNanos(created)
+		s.CreateTime = store.FromNanos(created)
 		out = append(out, s)
 		ords = append(ords, ord)
 	}

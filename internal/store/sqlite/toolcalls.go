@@ -25,7 +25,7 @@ func scanToolCall(row scanner) (store.ToolCall, int64, error) {
 	if err != nil {
 		return store.ToolCall{}, 0, err
 	}
-	c.Deadline, c.CreateTime, c.ClaimExpires, c.CompleteTime = fromNanos(deadline), fromNanos(created), fromNanos(expires), fromNanos(completed)
+	c.Deadline, c.CreateTime, c.ClaimExpires, c.CompleteTime = store.FromNanos(deadline), store.FromNanos(created), store.FromNanos(expires), store.FromNanos(completed)
 	c.Done = done == 1
 	if failed == 1 {
 		c.Result.Failure = &store.ToolCallFailure{Message: message, Retryable: retryable == 1}
@@ -43,7 +43,7 @@ func (db *DB) AdvertiseTools(ctx context.Context, replica string, adverts []stor
 			_, err := tx.Exec(`INSERT INTO tool_adverts (tenant, tool, replica, description, parameters, workers, expires) VALUES (?, ?, ?, ?, ?, ?, ?)
 				ON CONFLICT (tenant, tool, replica) DO UPDATE SET description = excluded.description, parameters = excluded.parameters,
 				workers = excluded.workers, expires = excluded.expires`,
-				a.Tenant, a.Tool, replica, a.Description, a.Parameters, a.Workers, nanos(expires))
+				a.Tenant, a.Tool, replica, a.Description, a.Parameters, a.Workers, store.Nanos(expires))
 			if err != nil {
 				return unavailable("advertise tools", err)
 			}
@@ -52,54 +52,33 @@ func (db *DB) AdvertiseTools(ctx context.Context, replica string, adverts []stor
 	})
 }
 
-// ServedTools returns the tools live replicas advertise, by name.
+// ServedTools returns the tools live replicas advertise, by name; a
+// tool's definition is the one of the first replica by id.
 func (db *DB) ServedTools(ctx context.Context, tenant string, now time.Time, exceptReplica string) ([]store.ServedTool, error) {
-	rows, err := db.query(ctx, `SELECT tool, replica, description, parameters, workers FROM tool_adverts
-		WHERE tenant = ? AND expires > ? AND replica != ? ORDER BY tool, replica`, tenant, nanos(now), exceptReplica)
+	rows, err := db.query(ctx, `SELECT tool, description, parameters, workers FROM tool_adverts
+		WHERE tenant = ? AND expires > ? AND replica != ? ORDER BY tool, replica`, tenant, store.Nanos(now), exceptReplica)
 	if err != nil {
 		return nil, unavailable("served tools", err)
 	}
 	defer rows.Close()
-	var adverts []advertRow
+	var out []store.ServedTool
 	for rows.Next() {
-		var a advertRow
-		if err := rows.Scan(&a.tool, &a.replica, &a.description, &a.parameters, &a.workers); err != nil {
+		a := store.ServedTool{Replicas: 1}
+		if err := rows.Scan(&a.Tool, &a.Description, &a.Parameters, &a.Workers); err != nil {
 			return nil, unavailable("served tools", err)
 		}
-		adverts = append(adverts, a)
+		// Rows come by tool, then replica: sum a tool's up into its first.
+		if n := len(out); n > 0 && out[n-1].Tool == a.Tool {
+			out[n-1].Replicas++
+			out[n-1].Workers += a.Workers
+			continue
+		}
+		out = append(out, a)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, unavailable("served tools", err)
 	}
-	return servedTools(adverts), nil
-}
-
-// advertRow is one replica's advert of a tool.
-type advertRow struct {
-	tool, replica, description string
-	parameters                 []byte
-	workers                    int
-}
-
-// servedTools sums adverts up per tool, by name; a tool's definition is
-// the one of the first replica by id.
-func servedTools(adverts []advertRow) []store.ServedTool {
-	sort.Slice(adverts, func(i, j int) bool {
-		if adverts[i].tool != adverts[j].tool {
-			return adverts[i].tool < adverts[j].tool
-		}
-		return adverts[i].replica < adverts[j].replica
-	})
-	var out []store.ServedTool
-	for _, a := range adverts {
-		if n := len(out); n > 0 && out[n-1].Tool == a.tool {
-			out[n-1].Replicas++
-			out[n-1].Workers += a.workers
-			continue
-		}
-		out = append(out, store.ServedTool{Tool: a.tool, Description: a.description, Parameters: a.parameters, Replicas: 1, Workers: a.workers})
-	}
-	return out
+	return out, nil
 }
 
 // laterDeadline is the later of a call's deadline and a new one, bound
@@ -117,7 +96,7 @@ func (db *DB) EnqueueToolCall(ctx context.Context, c store.ToolCall) (store.Tool
 	}
 	err := db.execThen(ctx, "enqueue tool call", func(tx *sql.Tx) error {
 		res, err := tx.Exec(`INSERT INTO tool_calls (tenant, call_id, run_id, tool, arguments, deadline, create_time) VALUES (?, ?, ?, ?, ?, ?, ?)
-			ON CONFLICT (tenant, call_id) DO NOTHING`, c.Tenant, c.CallID, c.RunID, c.Tool, args, nanos(c.Deadline), nanos(c.CreateTime))
+			ON CONFLICT (tenant, call_id) DO NOTHING`, c.Tenant, c.CallID, c.RunID, c.Tool, args, store.Nanos(c.Deadline), store.Nanos(c.CreateTime))
 		if err != nil {
 			return unavailable("enqueue tool call", err)
 		}
@@ -125,7 +104,7 @@ func (db *DB) EnqueueToolCall(ctx context.Context, c store.ToolCall) (store.Tool
 		created = n == 1
 		if !created {
 			if _, err := tx.Exec(`UPDATE tool_calls SET deadline = `+laterDeadline+` WHERE tenant = ? AND call_id = ? AND done = 0`,
-				nanos(c.Deadline), nanos(c.Deadline), c.Tenant, c.CallID); err != nil {
+				store.Nanos(c.Deadline), store.Nanos(c.Deadline), c.Tenant, c.CallID); err != nil {
 				return unavailable("enqueue tool call", err)
 			}
 		}
@@ -151,11 +130,11 @@ func (db *DB) ClaimToolCalls(ctx context.Context, tenant, owner string, tools []
 	var claimed []store.ToolCall
 	err := db.exec(ctx, "claim tool calls", func(tx *sql.Tx) error {
 		claimed = claimed[:0]
-		args := []any{owner, nanos(now.Add(ttl)), tenant}
+		args := []any{owner, store.Nanos(now.Add(ttl)), tenant}
 		for _, t := range tools {
 			args = append(args, t)
 		}
-		args = append(args, nanos(now), nanos(now), limit)
+		args = append(args, store.Nanos(now), store.Nanos(now), limit)
 		rows, err := tx.Query(`UPDATE tool_calls SET claim_owner = ?, claim_token = claim_token + 1, claim_expires = ?, claims = claims + 1
 			WHERE ord IN (SELECT ord FROM tool_calls WHERE tenant = ? AND done = 0 AND tool IN (`+placeholders(len(tools))+`)
 				AND claim_expires <= ? AND (deadline = 0 OR deadline > ?) ORDER BY ord LIMIT ?)
@@ -187,7 +166,7 @@ func (db *DB) RenewToolCall(ctx context.Context, c *store.ToolCall, now time.Tim
 	expires := now.Add(ttl)
 	err := db.exec(ctx, "renew tool call", func(tx *sql.Tx) error {
 		res, err := tx.Exec(`UPDATE tool_calls SET claim_expires = ? WHERE tenant = ? AND call_id = ? AND claim_owner = ? AND claim_token = ? AND done = 0`,
-			nanos(expires), c.Tenant, c.CallID, c.Owner, c.Token)
+			store.Nanos(expires), c.Tenant, c.CallID, c.Owner, c.Token)
 		if err != nil {
 			return unavailable("renew tool call", err)
 		}
@@ -197,7 +176,7 @@ func (db *DB) RenewToolCall(ctx context.Context, c *store.ToolCall, now time.Tim
 		return nil
 	})
 	if err == nil {
-		c.ClaimExpires = fromNanos(nanos(expires))
+		c.ClaimExpires = store.FromNanos(store.Nanos(expires))
 	}
 	return err
 }
@@ -231,7 +210,7 @@ func (db *DB) CompleteToolCall(ctx context.Context, c store.ToolCall, r store.To
 	return db.exec(ctx, "complete tool call", func(tx *sql.Tx) error {
 		res, err := tx.Exec(`UPDATE tool_calls SET done = 1, output = ?, failed = ?, failure_message = ?, retryable = ?, complete_time = ?
 			WHERE tenant = ? AND call_id = ? AND claim_owner = ? AND claim_token = ? AND done = 0`,
-			r.Output, failed, message, retryable, nanos(now), c.Tenant, c.CallID, c.Owner, c.Token)
+			r.Output, failed, message, retryable, store.Nanos(now), c.Tenant, c.CallID, c.Owner, c.Token)
 		if err != nil {
 			return unavailable("complete tool call", err)
 		}
@@ -258,7 +237,7 @@ func (db *DB) GetToolCall(ctx context.Context, tenant, callID string) (store.Too
 func (db *DB) AbandonToolCall(ctx context.Context, tenant, callID string, now time.Time) (bool, error) {
 	deleted := false
 	err := db.exec(ctx, "abandon tool call", func(tx *sql.Tx) error {
-		res, err := tx.Exec(`DELETE FROM tool_calls WHERE tenant = ? AND call_id = ? AND done = 0 AND claim_expires <= ?`, tenant, callID, nanos(now))
+		res, err := tx.Exec(`DELETE FROM tool_calls WHERE tenant = ? AND call_id = ? AND done = 0 AND claim_expires <= ?`, tenant, callID, store.Nanos(now))
 		if err != nil {
 			return unavailable("abandon tool call", err)
 		}
@@ -272,9 +251,9 @@ func (db *DB) AbandonToolCall(ctx context.Context, tenant, callID string, now ti
 // PruneToolCalls deletes expired adverts and calls nobody needs.
 func (db *DB) PruneToolCalls(ctx context.Context, now time.Time, keep time.Duration) (int, error) {
 	deleted := 0
-	before := nanos(now.Add(-keep))
+	before := store.Nanos(now.Add(-keep))
 	err := db.exec(ctx, "prune tool calls", func(tx *sql.Tx) error {
-		if _, err := tx.Exec(`DELETE FROM tool_adverts WHERE expires <= ?`, nanos(now)); err != nil {
+		if _, err := tx.Exec(`DELETE FROM tool_adverts WHERE expires <= ?`, store.Nanos(now)); err != nil {
 			return unavailable("prune tool calls", err)
 		}
 		res, err := tx.Exec(`DELETE FROM tool_calls WHERE (done = 1 AND complete_time < ?)

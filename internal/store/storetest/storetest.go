@@ -299,31 +299,14 @@ func testClaimRace(t *testing.T, s store.Store) {
 	for i := 0; i < runs; i++ {
 		mustCreate(t, s, newRun(fmt.Sprintf("run_%02d", i), true))
 	}
-	var mu sync.Mutex
-	owners := map[string][]string{}
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func(w string) {
-			defer wg.Done()
-			for {
-				leases, err := s.Claim(c, w, t0, time.Minute, 3)
-				if err != nil {
-					t.Error(err)
-					return
-				}
-				if len(leases) == 0 {
-					return
-				}
-				mu.Lock()
-				for _, l := range leases {
-					owners[l.RunID] = append(owners[l.RunID], w)
-				}
-				mu.Unlock()
-			}
-		}(fmt.Sprintf("w%d", w))
-	}
-	wg.Wait()
+	owners := claimConcurrently(t, workers, "w", func(owner string) ([]string, error) {
+		leases, err := s.Claim(c, owner, t0, time.Minute, 3)
+		ids := make([]string, len(leases))
+		for i, l := range leases {
+			ids[i] = l.RunID
+		}
+		return ids, err
+	})
 	if len(owners) != runs {
 		t.Errorf("%d runs claimed, want %d", len(owners), runs)
 	}
@@ -332,6 +315,39 @@ func testClaimRace(t *testing.T, s store.Store) {
 			t.Errorf("%s leased to %v", id, o)
 		}
 	}
+}
+
+// claimConcurrently runs claimers (named prefix0, prefix1, ...) at once,
+// each calling claim until it takes nothing, and returns the owners that
+// took each id.
+func claimConcurrently(t *testing.T, claimers int, prefix string, claim func(owner string) ([]string, error)) map[string][]string {
+	t.Helper()
+	var mu sync.Mutex
+	owners := map[string][]string{}
+	var wg sync.WaitGroup
+	for w := 0; w < claimers; w++ {
+		wg.Add(1)
+		go func(owner string) {
+			defer wg.Done()
+			for {
+				ids, err := claim(owner)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if len(ids) == 0 {
+					return
+				}
+				mu.Lock()
+				for _, id := range ids {
+					owners[id] = append(owners[id], owner)
+				}
+				mu.Unlock()
+			}
+		}(fmt.Sprintf("%s%d", prefix, w))
+	}
+	wg.Wait()
+	return owners
 }
 
 // claimOne claims at most one Run, failing the test on an error.
@@ -589,30 +605,22 @@ func testNotify(t *testing.T, s store.Store) {
 	outsider := s.Notifier().Subscribe(store.OutsiderTopic(tenant, "run_a"))
 	defer outsider.Close()
 
-	wait := func(name string, sub store.Subscription) {
-		t.Helper()
-		select {
-		case <-sub.C():
-		case <-time.After(10 * time.Second):
-			t.Fatalf("no %s signal", name)
-		}
-	}
 	mustCreate(t, s, newRun("run_a", true))
-	wait("run", run)
-	wait("runnable", runnable)
-	wait("outsider (admission)", outsider)
+	waitSignal(t, "run", run)
+	waitSignal(t, "runnable", runnable)
+	waitSignal(t, "outsider (admission)", outsider)
 	if err := s.Append(c, store.Append{Tenant: tenant, RunID: "run_a", Records: []store.Record{rec(2, "x")}, Index: store.Index{State: "RUNNING"}}); err != nil {
 		t.Fatal(err)
 	}
-	wait("run append", run)
-	wait("outsider append", outsider)
+	waitSignal(t, "run append", run)
+	waitSignal(t, "outsider append", outsider)
 
 	worker := rec(3, "x")
 	worker.Attempt = 1
 	if err := s.Append(c, store.Append{Tenant: tenant, RunID: "run_a", Records: []store.Record{worker}, Index: store.Index{State: "RUNNING"}}); err != nil {
 		t.Fatal(err)
 	}
-	wait("run append by a worker", run)
+	waitSignal(t, "run append by a worker", run)
 	select {
 	case <-outsider.C():
 		t.Fatal("a worker's append signalled the outsider topic")
@@ -621,14 +629,24 @@ func testNotify(t *testing.T, s store.Store) {
 	if err := s.Append(c, store.Append{Tenant: tenant, RunID: "run_a", Records: []store.Record{rec(4, "y")}, Index: store.Index{State: "RUNNING"}}); err != nil {
 		t.Fatal(err)
 	}
-	wait("outsider append", outsider)
+	waitSignal(t, "outsider append", outsider)
 
 	if _, err := s.SetValue(c, tenant, "ns", "k", []byte(`1`), t0); err != nil {
 		t.Fatal(err)
 	}
-	wait("memory", mem)
+	waitSignal(t, "memory", mem)
 	if err := s.SendBus(c, store.BusMessage{Tenant: tenant, MessageID: "m", Channel: "ch", Sender: "a", Content: []byte(`1`), SendTime: t0}); err != nil {
 		t.Fatal(err)
 	}
-	wait("bus", bus)
+	waitSignal(t, "bus", bus)
+}
+
+// waitSignal fails the test unless sub receives a signal soon.
+func waitSignal(t *testing.T, name string, sub store.Subscription) {
+	t.Helper()
+	select {
+	case <-sub.C():
+	case <-time.After(10 * time.Second):
+		t.Fatalf("no %s signal", name)
+	}
 }

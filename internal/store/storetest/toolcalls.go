@@ -3,7 +3,6 @@ package storetest
 import (
 	"errors"
 	"fmt"
-	"sync"
 	"testing"
 	"time"
 
@@ -240,31 +239,14 @@ func testToolCallClaimRace(t *testing.T, s store.Store) {
 	for i := 0; i < calls; i++ {
 		mustEnqueue(t, s, toolCall(fmt.Sprintf("c%02d", i), "add", t0.Add(time.Duration(i)*time.Millisecond)))
 	}
-	var mu sync.Mutex
-	owners := map[string][]string{}
-	var wg sync.WaitGroup
-	for w := 0; w < claimers; w++ {
-		wg.Add(1)
-		go func(owner string) {
-			defer wg.Done()
-			for {
-				got, err := s.ClaimToolCalls(c, tenant, owner, []string{"add"}, t0, time.Minute, 3)
-				if err != nil {
-					t.Error(err)
-					return
-				}
-				if len(got) == 0 {
-					return
-				}
-				mu.Lock()
-				for _, tc := range got {
-					owners[tc.CallID] = append(owners[tc.CallID], owner)
-				}
-				mu.Unlock()
-			}
-		}(fmt.Sprintf("r%d", w))
-	}
-	wg.Wait()
+	owners := claimConcurrently(t, claimers, "r", func(owner string) ([]string, error) {
+		got, err := s.ClaimToolCalls(c, tenant, owner, []string{"add"}, t0, time.Minute, 3)
+		ids := make([]string, len(got))
+		for i, tc := range got {
+			ids[i] = tc.CallID
+		}
+		return ids, err
+	})
 	if len(owners) != calls {
 		t.Errorf("%d calls claimed, want %d", len(owners), calls)
 	}
@@ -439,24 +421,16 @@ func testToolCallNotify(t *testing.T, s store.Store) {
 	defer queue.Close()
 	result := s.Notifier().Subscribe(store.ToolResultTopic(tenant, "run_1/c1"))
 	defer result.Close()
-	wait := func(name string, sub store.Subscription) {
-		t.Helper()
-		select {
-		case <-sub.C():
-		case <-time.After(10 * time.Second):
-			t.Fatalf("no %s signal", name)
-		}
-	}
 	mustEnqueue(t, s, toolCall("c1", "add", t0))
-	wait("enqueue", queue)
+	waitSignal(t, "enqueue", queue)
 	got := claimCalls(t, s, "r1", []string{"add"}, t0, time.Minute, 1)
 	if err := s.ReleaseToolCall(c, got[0]); err != nil {
 		t.Fatal(err)
 	}
-	wait("release", queue)
+	waitSignal(t, "release", queue)
 	got = claimCalls(t, s, "r2", []string{"add"}, t0, time.Minute, 1)
 	if err := s.CompleteToolCall(c, got[0], store.ToolCallResult{Output: []byte(`1`)}, t0); err != nil {
 		t.Fatal(err)
 	}
-	wait("result", result)
+	waitSignal(t, "result", result)
 }

@@ -188,12 +188,7 @@ func (a *attempt) opContext(ctx context.Context, deadline time.Time) (context.Co
 // interrupted reports whether an operation stopped because the Run is
 // being aborted or passed its deadline, rather than failing.
 func (a *attempt) interrupted() bool {
-	select {
-	case <-a.aborted:
-		return true
-	default:
-	}
-	return !a.e.Clock.Now().Before(a.state.Admission.Deadline)
+	return a.abortSeen() || !a.e.Clock.Now().Before(a.state.Admission.Deadline)
 }
 
 // append writes ops as this Attempt's next Records. On a conflict with an
@@ -204,9 +199,9 @@ func (a *attempt) append(ctx context.Context, release bool, ops ...runlog.Op) er
 		// The records are folded into the Attempt's own State before the
 		// store has them; any failure below reloads or ends the Attempt,
 		// so a State ahead of the store is never used.
-		recs := runs.Stamp(a.state, a.number, a.e.Clock.Now().UTC(), ops...)
-		if err := a.state.ApplyAll(recs); err != nil {
-			return fmt.Errorf("this attempt's records do not fold: %w", err)
+		recs, err := a.fold(ops)
+		if err != nil {
+			return err
 		}
 		stored, err := runs.ToStore(append(a.pendingRecs, recs...))
 		if err != nil {
@@ -258,13 +253,23 @@ func (a *attempt) append(ctx context.Context, release bool, ops ...runlog.Op) er
 // call, a tool call, a suspension, a sleep). Fewer, larger appends cost
 // fewer syncs; a crash in between only means the work is redone.
 func (a *attempt) later(ops ...runlog.Op) error {
-	recs := runs.Stamp(a.state, a.number, a.e.Clock.Now().UTC(), ops...)
-	if err := a.state.ApplyAll(recs); err != nil {
-		return fmt.Errorf("this attempt's records do not fold: %w", err)
+	recs, err := a.fold(ops)
+	if err != nil {
+		return err
 	}
 	a.pendingOps = append(a.pendingOps, ops...)
 	a.pendingRecs = append(a.pendingRecs, recs...)
 	return nil
+}
+
+// fold stamps ops as this Attempt's Records following its State and
+// folds them into it.
+func (a *attempt) fold(ops []runlog.Op) ([]runlog.Record, error) {
+	recs := runs.Stamp(a.state, a.number, a.e.Clock.Now().UTC(), ops...)
+	if err := a.state.ApplyAll(recs); err != nil {
+		return nil, fmt.Errorf("this attempt's records do not fold: %w", err)
+	}
+	return recs, nil
 }
 
 // foldForeign reads the Records others appended. Outsiders' Records are

@@ -82,9 +82,9 @@ func (e *Engine) Invoke(ctx context.Context, tenant string, sv *spec.Version, na
 	case policy.Narrow:
 		return inv, &errs.ToolNarrowed{Tool: name, Reason: d.Reason}
 	}
-	x, ok := e.Tools[decl.Kind]
-	if !ok {
-		return inv, &errs.DependencyMissing{Dependency: string(decl.Kind) + " tools", Description: "this runsvc does not run " + string(decl.Kind) + " tools"}
+	x, err := e.toolExecutor(decl.Kind)
+	if err != nil {
+		return inv, err
 	}
 	call := tool.Call{Tenant: tenant, CallID: inv.CallID, Name: name, Arguments: args, Tool: decl}
 	if name := credentialOf(decl); name != "" {
@@ -95,10 +95,7 @@ func (e *Engine) Invoke(ctx context.Context, tenant string, sv *spec.Version, na
 		call.Credential = v
 	}
 	if timeout == 0 {
-		timeout = decl.Timeout
-	}
-	if timeout == 0 {
-		timeout = spec.DefaultToolTimeout
+		timeout = toolTimeout(decl)
 	}
 	call.Deadline = e.Clock.Now().Add(timeout)
 	cctx, cancel := clock.WithDeadline(ctx, e.Clock, call.Deadline)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/types/known/durationpb"
 	"google.golang.org/protobuf/types/known/structpb"
 
@@ -101,7 +102,7 @@ func TestResumeRefusals(t *testing.T) {
 			if c.Reason != tc.reason {
 				t.Fatalf("reason %s (%v), want %s", c.Reason, err, tc.reason)
 			}
-			if tc.field != "" && !strings.Contains(fmt.Sprint(errdetails.FromStatus(statusOf(err))), tc.field) {
+			if tc.field != "" && !strings.Contains(fmt.Sprint(errdetails.FromStatus(status.Convert(err))), tc.field) {
 				t.Errorf("error %v does not name field %s", err, tc.field)
 			}
 		})

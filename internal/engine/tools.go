@@ -162,10 +162,7 @@ func (a *attempt) execute(ctx context.Context, c *runlog.Call, decl spec.Tool) e
 	if err := a.append(ctx, false, &runlog.ToolCallStarted{CallID: c.ID, Name: c.Name}); err != nil {
 		return err
 	}
-	timeout := decl.Timeout
-	if timeout == 0 {
-		timeout = spec.DefaultToolTimeout
-	}
+	timeout := toolTimeout(decl)
 	deadline := a.e.Clock.Now().Add(timeout)
 	if limit := a.state.Admission.Deadline.Add(a.e.cfg.OrphanGrace); limit.Before(deadline) {
 		deadline = limit
@@ -249,9 +246,27 @@ func (a *attempt) executor(decl spec.Tool) (func(context.Context, tool.Call) (js
 	if decl.Kind == spec.KindBuiltin {
 		return a.builtin(decl.Name)
 	}
-	x, ok := a.e.Tools[decl.Kind]
-	if !ok {
-		return nil, &errs.DependencyMissing{Dependency: string(decl.Kind) + " tools", Description: "this runsvc does not run " + string(decl.Kind) + " tools"}
+	x, err := a.e.toolExecutor(decl.Kind)
+	if err != nil {
+		return nil, err
 	}
 	return x.Execute, nil
+}
+
+// toolExecutor returns what runs tools of a kind, or
+// *errs.DependencyMissing when this runsvc runs none.
+func (e *Engine) toolExecutor(kind spec.Kind) (tool.Executor, error) {
+	x, ok := e.Tools[kind]
+	if !ok {
+		return nil, &errs.DependencyMissing{Dependency: string(kind) + " tools", Description: "this runsvc does not run " + string(kind) + " tools"}
+	}
+	return x, nil
+}
+
+// toolTimeout is how long a call to t may take.
+func toolTimeout(t spec.Tool) time.Duration {
+	if t.Timeout == 0 {
+		return spec.DefaultToolTimeout
+	}
+	return t.Timeout
 }

@@ -298,8 +298,6 @@ func (*MessageConsumed) Kind() string { return "message_consumed" }
 func (*DelegationStarted) Kind() string { return "delegation_started" }
 
 // Kind implements Op: "delegation_finished".
-
-// Kind implements Op: "delegation_finished".
 func (*DelegationFinished) Kind() string { return "delegation_finished" }
 
 // Kind implements Op: "settled".

@@ -102,7 +102,7 @@ func (m *Manager) prepareParent(ctx context.Context, req DelegateRequest, delega
 func (m *Manager) failDelegation(ctx context.Context, tenant, parentRunID, delegationID, childRunID string, cause error) {
 	stored := errs.Store(cause, "")
 	_, err := m.mutate(ctx, tenant, parentRunID, func(st *runlog.State) ([]runlog.Op, error) {
-		if st.Settled() || st.Delegation(delegationID) == nil || st.Delegation(delegationID).Finished != nil {
+		if d := st.Delegation(delegationID); st.Settled() || d == nil || d.Finished != nil {
 			return nil, nil
 		}
 		return []runlog.Op{&runlog.DelegationFinished{DelegationID: delegationID, ChildRunID: childRunID, State: runlog.StatusFailed, Failure: &stored}}, nil

@@ -54,9 +54,6 @@ func New(s store.Store, reg *specs.Registry, pol policy.Policy, clk clock.Clock,
 	return &Manager{store: s, tails: newTails(s), specs: reg, policy: pol, clock: clk, log: log}
 }
 
-// Store returns the store the Manager writes to.
-func (m *Manager) Store() store.Store { return m.store }
-
 // StartRequest asks for a Run.
 type StartRequest struct {
 	Tenant string
@@ -132,10 +129,11 @@ func (m *Manager) Start(ctx context.Context, req StartRequest) (Run, bool, error
 	if err != nil {
 		return Run{}, false, err
 	}
+	hash := requestHash(req)
 	row, created, err := m.store.CreateRun(ctx, store.NewRun{
 		Run: store.Run{
 			Tenant: req.Tenant, RunID: runID, Spec: sv.Name, Version: sv.Version, RequestID: req.RequestID,
-			RequestHash: requestHash(req), ParentRunID: adm.ParentRunID, RootRunID: adm.RootRunID,
+			RequestHash: hash, ParentRunID: adm.ParentRunID, RootRunID: adm.RootRunID,
 			DelegationID: adm.DelegationID, CreateTime: now, Index: Index(st),
 		},
 		Records: stored,
@@ -143,7 +141,7 @@ func (m *Manager) Start(ctx context.Context, req StartRequest) (Run, bool, error
 	if err != nil {
 		return Run{}, false, err
 	}
-	if !created && row.RequestHash != requestHash(req) {
+	if !created && row.RequestHash != hash {
 		return Run{}, false, &errs.RequestIDReused{RequestID: req.RequestID, RunID: row.RunID}
 	}
 	run, err := fromStoreRun(row)
@@ -225,16 +223,15 @@ func (m *Manager) mutate(ctx context.Context, tenant, runID string, decide func(
 			return seq, err
 		}
 		// st is this call's own fold, so the new records go straight into it.
-		next := st
 		recs := Stamp(st, 0, m.clock.Now().UTC(), ops...)
-		if err := next.ApplyAll(recs); err != nil {
+		if err := st.ApplyAll(recs); err != nil {
 			return 0, fmt.Errorf("outsider records do not fold: %w", err)
 		}
 		stored, err := ToStore(recs)
 		if err != nil {
 			return 0, err
 		}
-		err = m.store.Append(ctx, store.Append{Tenant: tenant, RunID: runID, Records: stored, Index: Index(next)})
+		err = m.store.Append(ctx, store.Append{Tenant: tenant, RunID: runID, Records: stored, Index: Index(st)})
 		var conflict *errs.SeqConflict
 		if errors.As(err, &conflict) && i < maxMutateAttempts {
 			continue
@@ -242,11 +239,11 @@ func (m *Manager) mutate(ctx context.Context, tenant, runID string, decide func(
 		if err != nil {
 			return 0, err
 		}
-		seq := next.Seq
-		if next.Settled() {
-			m.AfterSettle(ctx, next)
+		seq := st.Seq
+		if st.Settled() {
+			m.AfterSettle(ctx, st)
 		} else {
-			m.states.put(tenant, next)
+			m.states.put(tenant, st)
 		}
 		return seq, nil
 	}

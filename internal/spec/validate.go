@@ -113,8 +113,9 @@ func (v *validator) model(s Spec, credential func(string, string)) {
 		if m.BaseURL != "" {
 			v.add("model.base_url", "a scripted model calls no server; remove base_url")
 		}
+		maxFanOut := s.Limits.Effective().MaxDelegationsPerTurn
 		for i, t := range m.Script {
-			v.turn(fmt.Sprintf("model.script.turns[%d]", i), t, s.Limits.Effective().MaxDelegationsPerTurn)
+			v.turn(fmt.Sprintf("model.script.turns[%d]", i), t, maxFanOut)
 		}
 	case ProviderOpenAI:
 		if m.Model == "" {

@@ -31,16 +31,24 @@ func New(s store.Store, clk clock.Clock) *Registry { return &Registry{store: s, 
 // Version already existed.
 func (r *Registry) Publish(ctx context.Context, tenant string, s spec.Spec, unreadable ...errs.FieldViolation) (*spec.Version, bool, error) {
 	s = spec.Canonical(s)
+	// Validation looks delegates up more than once (directly and along
+	// every delegation chain); each is read from the store once.
 	var lookupErr error
+	found := map[string]*spec.Spec{}
 	lookup := func(name string) (*spec.Spec, bool) {
+		if known, ok := found[name]; ok {
+			return known, known != nil
+		}
 		v, err := r.Get(ctx, tenant, name, "")
 		if err != nil {
 			var nf *errs.SpecNotFound
 			if !errors.As(err, &nf) && lookupErr == nil {
 				lookupErr = err
 			}
+			found[name] = nil
 			return nil, false
 		}
+		found[name] = &v.Spec
 		return &v.Spec, true
 	}
 	invalid := spec.Validate(s, lookup)

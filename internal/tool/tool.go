@@ -36,6 +36,16 @@ type Call struct {
 	Credential string
 }
 
+// GlobalID identifies the call across Runs, stable across its retries:
+// RunID/CallID, or CallID alone for a call made outside a Run. Executors
+// hand it to tools so they can deduplicate side effects.
+func (c Call) GlobalID() string {
+	if c.RunID == "" {
+		return c.CallID
+	}
+	return c.RunID + "/" + c.CallID
+}
+
 // Executor executes calls of one kind of tool.
 type Executor interface {
 	// Execute runs a call and returns its output, a JSON value.

@@ -211,10 +211,7 @@ func (h *Hub) wakeLocked() {
 // tool anywhere it fails with a retryable *errs.TransientFailure; a
 // worker's own error is *errs.ToolFailed.
 func (h *Hub) Execute(ctx context.Context, c tool.Call) (json.RawMessage, error) {
-	wc := Call{ID: c.RunID + "/" + c.CallID, RunID: c.RunID, Name: c.Name, Arguments: c.Arguments, Deadline: c.Deadline}
-	if c.RunID == "" {
-		wc.ID = c.CallID
-	}
+	wc := Call{ID: c.GlobalID(), RunID: c.RunID, Name: c.Name, Arguments: c.Arguments, Deadline: c.Deadline}
 	if h.routing != nil && !h.Serves(c.Tenant, c.Name) {
 		return h.executeRemote(ctx, c.Tenant, wc)
 	}
@@ -225,13 +222,13 @@ func (h *Hub) Execute(ctx context.Context, c tool.Call) (json.RawMessage, error)
 // it to another one when its worker disconnects, a few times at most.
 // placed, when set, is called each time the call is handed to a worker.
 func (h *Hub) executeLocal(ctx context.Context, tenant string, wc Call, placed func()) (json.RawMessage, error) {
-	for try := 0; ; try++ {
+	for try := 1; ; try++ {
 		out, err := h.dispatch(ctx, tenant, wc, placed)
-		if err != errWorkerGone || try+1 >= maxRedispatch {
-			if err == errWorkerGone {
-				return nil, &errs.TransientFailure{Operation: "tool " + wc.Name, Message: "the worker running the call disconnected", RetryAfter: time.Second}
-			}
+		if err != errWorkerGone {
 			return out, err
+		}
+		if try >= maxRedispatch {
+			return nil, &errs.TransientFailure{Operation: "tool " + wc.Name, Message: "the worker running the call disconnected", RetryAfter: time.Second}
 		}
 	}
 }
@@ -335,15 +332,27 @@ type ToolInfo struct {
 	Workers int
 }
 
-// Tools lists the tools a tenant's connected workers serve, by name.
+// Tools lists the tools a tenant's connected workers serve, by name; a
+// tool's definition is the one of its first worker by id.
 func (h *Hub) Tools(tenant string) []ToolInfo {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	byName := map[string]*ToolInfo{}
+	var workers []*Worker
 	for _, w := range h.workers {
-		if w.Tenant != tenant {
-			continue
+		if w.Tenant == tenant {
+			workers = append(workers, w)
 		}
+	}
+	return served(workers)
+}
+
+// served lists, by name, the tools workers serve, each with the definition
+// of its first worker by id and how many of them serve it. It sorts
+// workers by id.
+func served(workers []*Worker) []ToolInfo {
+	sort.Slice(workers, func(i, j int) bool { return workers[i].ID < workers[j].ID })
+	byName := map[string]*ToolInfo{}
+	for _, w := range workers {
 		for name, d := range w.tools {
 			if info, ok := byName[name]; ok {
 				info.Workers++
@@ -352,6 +361,11 @@ func (h *Hub) Tools(tenant string) []ToolInfo {
 			byName[name] = &ToolInfo{Definition: d, Workers: 1}
 		}
 	}
+	return sortedByName(byName)
+}
+
+// sortedByName returns the tools of byName sorted by name.
+func sortedByName(byName map[string]*ToolInfo) []ToolInfo {
 	out := make([]ToolInfo, 0, len(byName))
 	for _, info := range byName {
 		out = append(out, *info)
@@ -374,9 +388,14 @@ func (h *Hub) Serves(tenant, name string) bool {
 
 // ToolNames lists the names of the tools a tenant's workers serve.
 func (h *Hub) ToolNames(tenant string) []string {
-	var names []string
-	for _, t := range h.Tools(tenant) {
-		names = append(names, t.Name)
+	return names(h.Tools(tenant))
+}
+
+// names returns the names of tools, nil for none.
+func names(tools []ToolInfo) []string {
+	var out []string
+	for _, t := range tools {
+		out = append(out, t.Name)
 	}
-	return names
+	return out
 }

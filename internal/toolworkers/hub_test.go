@@ -105,6 +105,39 @@ func wait(t *testing.T, ch <-chan outcome) outcome {
 	}
 }
 
+// checkAnswer checks that o, the outcome of a call of add named by what,
+// is output, or the worker's failure when failure is set.
+func checkAnswer(t *testing.T, what string, o outcome, output string, failure *toolworkers.Failure) {
+	t.Helper()
+	if failure == nil {
+		if o.err != nil || string(o.out) != output {
+			t.Fatalf("%s = %s, %v; want %s", what, o.out, o.err, output)
+		}
+		return
+	}
+	var tf *errs.ToolFailed
+	if !errors.As(o.err, &tf) {
+		t.Fatalf("%s = %T %v, want *errs.ToolFailed", what, o.err, o.err)
+	}
+	if tf.Tool != "add" || tf.Message != failure.Message || tf.Retryable != failure.Retryable {
+		t.Errorf("ToolFailed = %+v, want tool add, message %q, retryable %v", tf, failure.Message, failure.Retryable)
+	}
+}
+
+// wantTransient checks that err is a retryable *errs.TransientFailure and
+// returns it.
+func wantTransient(t *testing.T, err error) *errs.TransientFailure {
+	t.Helper()
+	var tr *errs.TransientFailure
+	if !errors.As(err, &tr) {
+		t.Fatalf("Execute = %T %v, want *errs.TransientFailure", err, err)
+	}
+	if _, ok := errs.IsRetryable(err); !ok {
+		t.Errorf("the failure is not retryable")
+	}
+	return tr
+}
+
 func TestExecuteAnswered(t *testing.T) {
 	tests := []struct {
 		name    string
@@ -130,20 +163,7 @@ func TestExecuteAnswered(t *testing.T) {
 				t.Errorf("call = %+v, want id run_1/call_1 of add with the arguments", c)
 			}
 			h.Deliver(w, c.ID, json.RawMessage(tt.output), tt.failure)
-			o := wait(t, done)
-			if tt.failure == nil {
-				if o.err != nil || string(o.out) != tt.output {
-					t.Fatalf("Execute = %s, %v; want %s", o.out, o.err, tt.output)
-				}
-			} else {
-				var tf *errs.ToolFailed
-				if !errors.As(o.err, &tf) {
-					t.Fatalf("Execute = %T %v, want *errs.ToolFailed", o.err, o.err)
-				}
-				if tf.Tool != "add" || tf.Message != tt.failure.Message || tf.Retryable != tt.failure.Retryable {
-					t.Errorf("ToolFailed = %+v, want tool add, message %q, retryable %v", tf, tt.failure.Message, tt.failure.Retryable)
-				}
-			}
+			checkAnswer(t, "Execute", wait(t, done), tt.output, tt.failure)
 			quiet(t, other, 50*time.Millisecond)
 		})
 	}
@@ -191,13 +211,7 @@ func TestExecuteWithoutWorker(t *testing.T) {
 			h := toolworkers.New()
 			tt.connect(h)
 			_, err := h.Execute(ctxT(t), mkCall(tenant, "c1", "add"))
-			var tr *errs.TransientFailure
-			if !errors.As(err, &tr) {
-				t.Fatalf("Execute = %T %v, want *errs.TransientFailure", err, err)
-			}
-			if _, ok := errs.IsRetryable(err); !ok {
-				t.Errorf("no worker is not retryable")
-			}
+			tr := wantTransient(t, err)
 			if tr.Operation != "tool add" {
 				t.Errorf("Operation = %q, want %q", tr.Operation, "tool add")
 			}
@@ -250,14 +264,7 @@ func TestDisconnectMovesCall(t *testing.T) {
 		done := execute(ctxT(t), h, mkCall(tenant, "c1", "add"))
 		next(t, a)
 		h.Disconnect(a)
-		o := wait(t, done)
-		var tr *errs.TransientFailure
-		if !errors.As(o.err, &tr) {
-			t.Fatalf("Execute = %T %v, want *errs.TransientFailure", o.err, o.err)
-		}
-		if _, ok := errs.IsRetryable(o.err); !ok {
-			t.Errorf("the failure is not retryable")
-		}
+		wantTransient(t, wait(t, done).err)
 	})
 	t.Run("a call moved from worker to worker gives up after a few", func(t *testing.T) {
 		h := toolworkers.New()
@@ -269,13 +276,7 @@ func TestDisconnectMovesCall(t *testing.T) {
 			h.Disconnect(cur)
 			select {
 			case o := <-done:
-				var tr *errs.TransientFailure
-				if !errors.As(o.err, &tr) {
-					t.Fatalf("Execute = %T %v, want *errs.TransientFailure", o.err, o.err)
-				}
-				if _, ok := errs.IsRetryable(o.err); !ok {
-					t.Errorf("the failure is not retryable")
-				}
+				wantTransient(t, o.err)
 				return
 			case m := <-fresh.Outbox():
 				if m.Call == nil || m.Call.ID != "run_1/c1" {

@@ -157,10 +157,10 @@ func (h *Hub) claim(ctx context.Context, wants map[string]*relayWant, signalled 
 		if len(calls) == want.limit {
 			h.setHungry()
 		}
+		h.mu.Lock()
+		h.unplaced[tenant] += len(calls)
+		h.mu.Unlock()
 		for _, c := range calls {
-			h.mu.Lock()
-			h.unplaced[tenant]++
-			h.mu.Unlock()
 			running.Add(1)
 			go func() {
 				defer running.Done()

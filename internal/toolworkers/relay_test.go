@@ -57,16 +57,13 @@ func startHub(t testing.TB, st store.Store, replica string) *toolworkers.Hub {
 // tool, or sees none when want is false.
 func waitServed(t *testing.T, h *toolworkers.Hub, tenant, name string, want bool) {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		got, err := h.ServesAnywhere(ctxT(t), tenant, name)
-		if err == nil && got == want {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("ServesAnywhere(%s, %s) = %v, %v; want %v", tenant, name, got, err, want)
-		}
-		time.Sleep(10 * time.Millisecond)
+	var got bool
+	var err error
+	if !poll(func() bool {
+		got, err = h.ServesAnywhere(ctxT(t), tenant, name)
+		return err == nil && got == want
+	}) {
+		t.Fatalf("ServesAnywhere(%s, %s) = %v, %v; want %v", tenant, name, got, err, want)
 	}
 }
 
@@ -92,20 +89,7 @@ func TestRoutedCallAnswered(t *testing.T) {
 				t.Fatalf("worker on A got %+v, want call run_1/call_1 of add with the arguments", m)
 			}
 			a.Deliver(w, m.Call.ID, json.RawMessage(tt.output), tt.failure)
-			o := wait(t, done)
-			if tt.failure == nil {
-				if o.err != nil || string(o.out) != tt.output {
-					t.Fatalf("Execute on B = %s, %v; want %s", o.out, o.err, tt.output)
-				}
-				return
-			}
-			var tf *errs.ToolFailed
-			if !errors.As(o.err, &tf) {
-				t.Fatalf("Execute on B = %T %v, want *errs.ToolFailed", o.err, o.err)
-			}
-			if tf.Tool != "add" || tf.Message != tt.failure.Message || tf.Retryable != tt.failure.Retryable {
-				t.Errorf("ToolFailed = %+v, want tool add, message %q, retryable %v", tf, tt.failure.Message, tt.failure.Retryable)
-			}
+			checkAnswer(t, "Execute on B", wait(t, done), tt.output, tt.failure)
 		})
 	}
 }
@@ -222,14 +206,7 @@ func TestRoutedCallMovesWhenTheWorkerLeaves(t *testing.T) {
 		done := execute(ctxT(t), b, mkCall(tenant, "c1", "add"))
 		next(t, wa)
 		a.Disconnect(wa)
-		o := wait(t, done)
-		var tr *errs.TransientFailure
-		if !errors.As(o.err, &tr) {
-			t.Fatalf("Execute = %T %v, want *errs.TransientFailure", o.err, o.err)
-		}
-		if _, ok := errs.IsRetryable(o.err); !ok {
-			t.Errorf("the failure is not retryable")
-		}
+		wantTransient(t, wait(t, done).err)
 	})
 }
 
@@ -370,18 +347,11 @@ func TestRoutedToolsListed(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var tools []toolworkers.ToolInfo
-			deadline := time.Now().Add(20 * time.Second)
-			for {
+			poll(func() bool {
 				var err error
 				tools, err = tt.hub.AllTools(ctxT(t), tt.tenant)
-				if err == nil && workerCounts(tools) == fmt.Sprint(tt.want) {
-					break
-				}
-				if time.Now().After(deadline) {
-					break
-				}
-				time.Sleep(10 * time.Millisecond)
-			}
+				return err == nil && workerCounts(tools) == fmt.Sprint(tt.want)
+			})
 			if len(tools) != len(tt.want) {
 				t.Fatalf("AllTools = %+v, want %v", tools, tt.want)
 			}
@@ -410,13 +380,23 @@ func workerCounts(tools []toolworkers.ToolInfo) string {
 	return fmt.Sprint(m)
 }
 
+// waitFor waits until cond holds, failing the test when it never does.
 func waitFor(t *testing.T, cond func() bool) {
 	t.Helper()
+	if !poll(cond) {
+		t.Fatal("condition never held")
+	}
+}
+
+// poll calls cond every 10ms until it holds, for 20 seconds at most, and
+// reports whether it held.
+func poll(cond func() bool) bool {
 	deadline := time.Now().Add(20 * time.Second)
 	for !cond() {
 		if time.Now().After(deadline) {
-			t.Fatal("condition never held")
+			return false
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+	return true
 }

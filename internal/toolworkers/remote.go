@@ -3,7 +3,6 @@ package toolworkers
 import (
 	"context"
 	"encoding/json"
-	"sort"
 	"time"
 
 	"github.com/runsvc/runsvc/internal/errs"
@@ -173,12 +172,7 @@ func (h *Hub) AllTools(ctx context.Context, tenant string) ([]ToolInfo, error) {
 		}
 		byName[t.Tool] = info
 	}
-	out := make([]ToolInfo, 0, len(byName))
-	for _, info := range byName {
-		out = append(out, *info)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	return out, nil
+	return sortedByName(byName), nil
 }
 
 // ServesAnywhere reports whether a worker of the tenant serves a tool,
@@ -196,9 +190,5 @@ func (h *Hub) ServesAnywhere(ctx context.Context, tenant, name string) (bool, er
 // AllToolNames lists the names of the tools AllTools lists.
 func (h *Hub) AllToolNames(ctx context.Context, tenant string) ([]string, error) {
 	tools, err := h.AllTools(ctx, tenant)
-	var names []string
-	for _, t := range tools {
-		names = append(names, t.Name)
-	}
-	return names, err
+	return names(tools), err
 }

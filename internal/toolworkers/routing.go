@@ -3,7 +3,8 @@ package toolworkers
 import (
 	"context"
 	"log/slog"
-	"sort"
+	"maps"
+	"slices"
 	"sync"
 	"time"
 
@@ -170,35 +171,16 @@ func (h *Hub) advertise(ctx context.Context) {
 func (h *Hub) adverts() []store.ToolAdvert {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	workers := make([]*Worker, 0, len(h.workers))
+	byTenant := map[string][]*Worker{}
 	for _, w := range h.workers {
-		workers = append(workers, w)
+		byTenant[w.Tenant] = append(byTenant[w.Tenant], w)
 	}
-	sort.Slice(workers, func(i, j int) bool { return workers[i].ID < workers[j].ID })
-	type key struct{ tenant, tool string }
-	byKey := map[key]*store.ToolAdvert{}
-	var out []*store.ToolAdvert
-	for _, w := range workers {
-		for name, d := range w.tools {
-			if a, ok := byKey[key{w.Tenant, name}]; ok {
-				a.Workers++
-				continue
-			}
-			a := &store.ToolAdvert{Tenant: w.Tenant, Tool: name, Description: d.Description, Parameters: d.Parameters, Workers: 1}
-			byKey[key{w.Tenant, name}] = a
-			out = append(out, a)
+	var adverts []store.ToolAdvert
+	for _, tenant := range slices.Sorted(maps.Keys(byTenant)) {
+		for _, t := range served(byTenant[tenant]) {
+			adverts = append(adverts, store.ToolAdvert{Tenant: tenant, Tool: t.Name, Description: t.Description, Parameters: t.Parameters, Workers: t.Workers})
 		}
 	}
-	adverts := make([]store.ToolAdvert, len(out))
-	for i, a := range out {
-		adverts[i] = *a
-	}
-	sort.Slice(adverts, func(i, j int) bool {
-		if adverts[i].Tenant != adverts[j].Tenant {
-			return adverts[i].Tenant < adverts[j].Tenant
-		}
-		return adverts[i].Tool < adverts[j].Tool
-	})
 	return adverts
 }
 

@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/runsvc/runsvc/internal/errs"
+	"github.com/runsvc/runsvc/internal/model"
 	"github.com/runsvc/runsvc/internal/retryafter"
 )
 
@@ -52,7 +53,9 @@ func (c *call) misconfigured(desc string) error {
 	return &errs.ConfigurationInvalid{Subject: c.subject(), Description: c.clean(desc)}
 }
 
-// statusFailure classifies a response with a non-2xx status.
+// statusFailure classifies a response with a non-2xx status: a refused
+// API key and an exhausted quota here, any other status as
+// model.HTTPFailure does for every provider.
 func (c *call) statusFailure(resp *http.Response, body []byte, now time.Time) error {
 	status := resp.StatusCode
 	msg, code := errorMessage(body)
@@ -71,16 +74,8 @@ func (c *call) statusFailure(resp *http.Response, body []byte, now time.Time) er
 	case status == http.StatusTooManyRequests && code == "insufficient_quota":
 		// Out of credit: waiting does not help, paying does.
 		return c.refused(status, msg)
-	case status == http.StatusTooManyRequests:
-		return &errs.InferenceRateLimited{
-			Provider: c.provider, Model: c.model,
-			Message: c.clean(msg), RetryAfter: retryafter.Parse(resp.Header, now),
-		}
-	case status == http.StatusRequestTimeout || status >= 500:
-		return c.failed(status, msg, retryafter.Parse(resp.Header, now))
-	default:
-		return c.refused(status, msg)
 	}
+	return model.HTTPFailure(c.provider, c.model, status, retryafter.Parse(resp.Header, now), c.clean(msg))
 }
 
 // transportFailure classifies an error from sending the request or reading

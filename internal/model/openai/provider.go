@@ -51,14 +51,13 @@ type Options struct {
 type Provider struct {
 	client    *http.Client
 	userAgent string
-	now       func() time.Time
 }
 
 var _ model.Model = (*Provider)(nil)
 
 // New returns a Provider.
 func New(opts Options) *Provider {
-	p := &Provider{client: opts.HTTPClient, userAgent: opts.UserAgent, now: time.Now}
+	p := &Provider{client: opts.HTTPClient, userAgent: opts.UserAgent}
 	if p.client == nil {
 		p.client = defaultClient()
 	}
@@ -122,7 +121,7 @@ func (p *Provider) Complete(ctx context.Context, req model.Request) (model.Respo
 		if ctx.Err() != nil {
 			return model.Response{}, c.callerDone(ctx)
 		}
-		return model.Response{}, c.statusFailure(resp, body, p.now())
+		return model.Response{}, c.statusFailure(resp, body, time.Now())
 	}
 	body, err := readLimited(resp.Body, maxResponseBytes)
 	if errors.Is(err, errTooLarge) {

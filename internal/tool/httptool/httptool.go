@@ -56,11 +56,9 @@ func (x *Executor) Execute(ctx context.Context, c tool.Call) (json.RawMessage, e
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json")
+	req.Header.Set("Runsvc-Call-Id", c.GlobalID())
 	if c.RunID != "" {
-		req.Header.Set("Runsvc-Call-Id", c.RunID+"/"+c.CallID)
 		req.Header.Set("Runsvc-Run-Id", c.RunID)
-	} else {
-		req.Header.Set("Runsvc-Call-Id", c.CallID) // InvokeTool: no Run
 	}
 	if c.Credential != "" {
 		req.Header.Set("Authorization", "Bearer "+c.Credential)

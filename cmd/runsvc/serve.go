@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/runsvc/runsvc/internal/errdetails"
 	"github.com/runsvc/runsvc/internal/server"
 )
 
@@ -41,7 +42,7 @@ func serve(args []string) int {
 	fs.StringVar(&cfg.Data, "data", env("RUNSVC_DATA", "./runsvc-data"), "data directory of the embedded SQLite store (env RUNSVC_DATA)")
 	fs.StringVar(&cfg.Store, "store", env("RUNSVC_STORE", ""), "postgres://... to share a PostgreSQL store between replicas (env RUNSVC_STORE); default SQLite in --data")
 	fs.IntVar(&cfg.PoolSize, "pool-size", envInt("RUNSVC_POOL_SIZE", 16), "PostgreSQL connection pool size (env RUNSVC_POOL_SIZE)")
-	fs.StringVar(&cfg.ErrorDomain, "error-domain", env("RUNSVC_ERROR_DOMAIN", "runsvc"), "ErrorInfo domain of every error (env RUNSVC_ERROR_DOMAIN)")
+	fs.StringVar(&cfg.ErrorDomain, "error-domain", env("RUNSVC_ERROR_DOMAIN", errdetails.DefaultDomain), "ErrorInfo domain of every error (env RUNSVC_ERROR_DOMAIN)")
 	fs.BoolVar(&cfg.DebugErrors, "debug-errors", envBool("RUNSVC_DEBUG_ERRORS"), "add the cause to INTERNAL errors as DebugInfo; leaks internals, never in production (env RUNSVC_DEBUG_ERRORS)")
 	fs.StringVar(&cfg.SecretsFile, "secrets-file", env("RUNSVC_SECRETS_FILE", ""), "JSON file of credentials by scope; credentials also resolve from RUNSVC_SECRET_<NAME> (env RUNSVC_SECRETS_FILE)")
 	fs.StringVar(&cfg.PolicyFile, "policy-file", env("RUNSVC_POLICY_FILE", ""), "JSON file of policy rules; default allows everything (env RUNSVC_POLICY_FILE)")

@@ -1,7 +1,6 @@
 package errdetails
 
 import (
-	"errors"
 	"reflect"
 	"time"
 
@@ -97,13 +96,4 @@ func FromStatus(st *status.Status) error {
 		}
 	}
 	return typed
-}
-
-// Is reports whether err is a status carrying the given reason.
-func Is(err error, reason string) bool {
-	var se interface{ GRPCStatus() *status.Status }
-	if !errors.As(err, &se) {
-		return false
-	}
-	return ClassifyStatus(se.GRPCStatus().Proto()).Reason == reason
 }

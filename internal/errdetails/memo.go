@@ -41,12 +41,10 @@ func memoKey(r *row, typed error, message string, retryable bool, delay time.Dur
 	b = strconv.AppendInt(b, int64(delay), 10)
 	b = append(b, 0)
 	b = errs.AppendMetadataValues(b, typed)
-	if fv, ok := typed.(interface{ FieldViolations() []errs.FieldViolation }); ok {
-		for _, v := range fv.FieldViolations() {
-			b = append(append(append(append(b, v.Field...), 0), v.Description...), 0)
-			if len(b) > memoKeyMax {
-				return ""
-			}
+	for _, v := range violationsOf(typed) {
+		b = append(append(append(append(b, v.Field...), 0), v.Description...), 0)
+		if len(b) > memoKeyMax {
+			return ""
 		}
 	}
 	return string(b)

@@ -74,9 +74,6 @@ func New(opts Options) *Mapper {
 	return m
 }
 
-// Domain returns the ErrorInfo domain the Mapper writes.
-func (m *Mapper) Domain() string { return m.domain }
-
 // Outcome is an error mapped to a status, with what the server logs.
 type Outcome struct {
 	// Status is what the client receives.
@@ -218,13 +215,17 @@ func (m *Mapper) build(r *row, typed error, message string, retryable bool, dela
 		details = append(details, encodeDebug(cause.Error()))
 	}
 	if r.details&badRequest != 0 {
-		var vs []errs.FieldViolation
-		if fv, ok := typed.(interface{ FieldViolations() []errs.FieldViolation }); ok {
-			vs = fv.FieldViolations()
-		}
-		details = append(details, fitBadRequest(vs, MaxDetailsBytes-size(details)))
+		details = append(details, fitBadRequest(violationsOf(typed), MaxDetailsBytes-size(details)))
 	}
 	return status.FromProto(&spb.Status{Code: int32(code), Message: message, Details: details})
+}
+
+// violationsOf returns the field violations a typed error carries, if any.
+func violationsOf(typed error) []errs.FieldViolation {
+	if fv, ok := typed.(interface{ FieldViolations() []errs.FieldViolation }); ok {
+		return fv.FieldViolations()
+	}
+	return nil
 }
 
 // fitBadRequest packs as many violations as fit in budget bytes; when some

@@ -14,17 +14,26 @@ import (
 // ", "; slices of violations give their count; durations are in seconds;
 // times are RFC 3339.
 func Metadata(err error) map[string]string {
-	v := reflect.ValueOf(err)
-	if v.Kind() != reflect.Pointer || v.IsNil() || v.Elem().Kind() != reflect.Struct {
+	v, ok := structOf(err)
+	if !ok {
 		return map[string]string{}
 	}
-	v = v.Elem()
 	fields := metaFields(v.Type())
 	out := make(map[string]string, len(fields))
 	for _, f := range fields {
 		out[f.key] = formatField(v.Field(f.index))
 	}
 	return out
+}
+
+// structOf returns the struct a typed error points to, or false for an
+// error that is not a pointer to a struct.
+func structOf(err error) (reflect.Value, bool) {
+	v := reflect.ValueOf(err)
+	if v.Kind() != reflect.Pointer || v.IsNil() || v.Elem().Kind() != reflect.Struct {
+		return reflect.Value{}, false
+	}
+	return v.Elem(), true
 }
 
 // metaField is a `meta`-tagged field of a typed error.
@@ -50,22 +59,6 @@ func metaFields(t reflect.Type) []metaField {
 	return fields
 }
 
-// MetadataKeys returns the metadata keys of a kind of typed error.
-func MetadataKeys(kind string) []string {
-	e := New(kind)
-	if e == nil {
-		return nil
-	}
-	t := reflect.TypeOf(e).Elem()
-	var keys []string
-	for i := 0; i < t.NumField(); i++ {
-		if key, ok := t.Field(i).Tag.Lookup("meta"); ok {
-			keys = append(keys, key)
-		}
-	}
-	return keys
-}
-
 // FromMetadata builds a typed error of a kind from its metadata, the
 // reverse of Metadata. Violation lists are left empty for the caller to fill
 // from the status details.
@@ -75,17 +68,13 @@ func FromMetadata(kind string, meta map[string]string) (error, error) {
 		return nil, fmt.Errorf("unknown error kind %q", kind)
 	}
 	v := reflect.ValueOf(e).Elem()
-	for i := 0; i < v.NumField(); i++ {
-		key, ok := v.Type().Field(i).Tag.Lookup("meta")
-		if !ok {
-			continue
-		}
-		s, present := meta[key]
+	for _, f := range metaFields(v.Type()) {
+		s, present := meta[f.key]
 		if !present {
 			continue
 		}
-		if err := parseField(v.Field(i), s); err != nil {
-			return nil, fmt.Errorf("metadata %s=%q: %w", key, s, err)
+		if err := parseField(v.Field(f.index), s); err != nil {
+			return nil, fmt.Errorf("metadata %s=%q: %w", f.key, s, err)
 		}
 	}
 	return e, nil
@@ -181,11 +170,10 @@ func parseField(f reflect.Value, s string) error {
 // AppendMetadataValues appends the error's metadata values, in field
 // order and separated by NUL bytes, to b: a cheap key for "same metadata".
 func AppendMetadataValues(b []byte, err error) []byte {
-	v := reflect.ValueOf(err)
-	if v.Kind() != reflect.Pointer || v.IsNil() || v.Elem().Kind() != reflect.Struct {
+	v, ok := structOf(err)
+	if !ok {
 		return b
 	}
-	v = v.Elem()
 	for _, f := range metaFields(v.Type()) {
 		b = append(b, formatField(v.Field(f.index))...)
 		b = append(b, 0)

@@ -6,7 +6,6 @@ import (
 	"google.golang.org/grpc"
 
 	runsvcv1 "github.com/runsvc/runsvc/gen/runsvc/v1"
-	"github.com/runsvc/runsvc/internal/errs"
 	"github.com/runsvc/runsvc/internal/store"
 )
 
@@ -16,9 +15,9 @@ type busServer struct {
 }
 
 func (s busServer) SendMessage(ctx context.Context, req *runsvcv1.BusServiceSendMessageRequest) (*runsvcv1.BusServiceSendMessageResponse, error) {
-	content, err := valueJSON(req.GetContent())
+	content, err := portableJSON("content", req.GetContent())
 	if err != nil {
-		return nil, &errs.ValueNotPortable{Path: "content", Reason: "it is not representable as JSON: " + err.Error()}
+		return nil, err
 	}
 	m, err := s.bus.Send(ctx, tenantOf(ctx), req.GetSender(), req.GetChannel(), content, req.GetInReplyTo())
 	if err != nil {
@@ -28,10 +27,9 @@ func (s busServer) SendMessage(ctx context.Context, req *runsvcv1.BusServiceSend
 }
 
 func (s busServer) Receive(req *runsvcv1.ReceiveRequest, stream grpc.ServerStreamingServer[runsvcv1.ReceiveResponse]) error {
-	var bad []errs.FieldViolation
-	ackTimeout := durationField("ack_timeout", req.GetAckTimeout(), &bad)
-	if len(bad) > 0 {
-		return &errs.InvalidRequest{Violations: bad}
+	ackTimeout, err := durationArg("ack_timeout", req.GetAckTimeout())
+	if err != nil {
+		return err
 	}
 	ctx := stream.Context()
 	return s.bus.Receive(ctx, tenantOf(ctx), req.GetChannel(), req.GetInReplyTo(), ackTimeout, func(m store.BusMessage) error {

@@ -34,6 +34,16 @@ func valueJSON(v *structpb.Value) (json.RawMessage, error) {
 	return protojson.Marshal(v)
 }
 
+// portableJSON encodes a Value a caller hands runsvc to keep, refusing
+// one JSON cannot represent as VALUE_NOT_PORTABLE at path.
+func portableJSON(path string, v *structpb.Value) (json.RawMessage, error) {
+	b, err := valueJSON(v)
+	if err != nil {
+		return nil, &errs.ValueNotPortable{Path: path, Reason: "it is not representable as JSON: " + err.Error()}
+	}
+	return b, nil
+}
+
 // toStruct decodes a JSON object; anything else comes back as nil.
 func toStruct(raw json.RawMessage) *structpb.Struct {
 	if len(raw) == 0 {
@@ -58,6 +68,16 @@ func toValue(raw json.RawMessage) *structpb.Value {
 	return v
 }
 
+// invert returns m with keys and values swapped; m's values must be
+// unique.
+func invert[K, V comparable](m map[K]V) map[V]K {
+	out := make(map[V]K, len(m))
+	for k, v := range m {
+		out[v] = k
+	}
+	return out
+}
+
 func ts(t time.Time) *timestamppb.Timestamp {
 	if t.IsZero() {
 		return nil
@@ -70,6 +90,17 @@ func dur(d time.Duration) *durationpb.Duration {
 		return nil
 	}
 	return durationpb.New(d)
+}
+
+// durationArg reads a Duration field checked on its own, refusing a
+// negative or invalid one as INVALID_REQUEST.
+func durationArg(field string, d *durationpb.Duration) (time.Duration, error) {
+	var bad []errs.FieldViolation
+	v := durationField(field, d, &bad)
+	if len(bad) > 0 {
+		return 0, &errs.InvalidRequest{Violations: bad}
+	}
+	return v, nil
 }
 
 // durationField reads a Duration field, refusing negative or invalid ones.

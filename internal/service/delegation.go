@@ -41,10 +41,9 @@ func (s delegationServer) GetDelegation(ctx context.Context, req *runsvcv1.GetDe
 }
 
 func (s delegationServer) AwaitDelegation(ctx context.Context, req *runsvcv1.AwaitDelegationRequest) (*runsvcv1.AwaitDelegationResponse, error) {
-	var bad []errs.FieldViolation
-	timeout := durationField("timeout", req.GetTimeout(), &bad)
-	if len(bad) > 0 {
-		return nil, &errs.InvalidRequest{Violations: bad}
+	timeout, err := durationArg("timeout", req.GetTimeout())
+	if err != nil {
+		return nil, err
 	}
 	d, err := s.runs.Await(ctx, tenantOf(ctx), req.GetDelegationId(), timeout)
 	if err != nil {

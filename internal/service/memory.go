@@ -6,7 +6,6 @@ import (
 	"google.golang.org/grpc"
 
 	runsvcv1 "github.com/runsvc/runsvc/gen/runsvc/v1"
-	"github.com/runsvc/runsvc/internal/errs"
 	"github.com/runsvc/runsvc/internal/memory"
 	"github.com/runsvc/runsvc/internal/store"
 )
@@ -25,9 +24,9 @@ func (s memoryServer) SetValue(ctx context.Context, req *runsvcv1.SetValueReques
 	if err != nil {
 		return nil, err
 	}
-	value, err := valueJSON(req.GetValue())
+	value, err := portableJSON("value", req.GetValue())
 	if err != nil {
-		return nil, &errs.ValueNotPortable{Path: "value", Reason: "it is not representable as JSON: " + err.Error()}
+		return nil, err
 	}
 	e, err := s.memory.Set(ctx, tenantOf(ctx), ns, req.GetKey(), value)
 	if err != nil {
@@ -37,10 +36,9 @@ func (s memoryServer) SetValue(ctx context.Context, req *runsvcv1.SetValueReques
 }
 
 func (s memoryServer) GetValue(ctx context.Context, req *runsvcv1.GetValueRequest) (*runsvcv1.GetValueResponse, error) {
-	var bad []errs.FieldViolation
-	wait := durationField("wait", req.GetWait(), &bad)
-	if len(bad) > 0 {
-		return nil, &errs.InvalidRequest{Violations: bad}
+	wait, err := durationArg("wait", req.GetWait())
+	if err != nil {
+		return nil, err
 	}
 	ns, err := s.namespace(ctx, req.GetScope())
 	if err != nil {

@@ -25,10 +25,9 @@ type runServer struct {
 }
 
 func (s runServer) StartRun(ctx context.Context, req *runsvcv1.StartRunRequest) (*runsvcv1.StartRunResponse, error) {
-	var bad []errs.FieldViolation
-	deadline := durationField("deadline", req.GetDeadline(), &bad)
-	if len(bad) > 0 {
-		return nil, &errs.InvalidRequest{Violations: bad}
+	deadline, err := durationArg("deadline", req.GetDeadline())
+	if err != nil {
+		return nil, err
 	}
 	run, created, err := s.runs.Start(ctx, runs.StartRequest{
 		Tenant: tenantOf(ctx), Spec: req.GetSpec(), Version: req.GetVersion(), Input: req.GetInput(),
@@ -54,7 +53,7 @@ func (s runServer) ListRuns(ctx context.Context, req *runsvcv1.ListRunsRequest) 
 		return nil, errs.BadField("page_size", "must not be negative")
 	}
 	for i, st := range req.GetStates() {
-		status, ok := statusOf[st]
+		status, ok := statusFromProto[st]
 		if !ok {
 			return nil, errs.BadField("states", "states[%d] = %v is not a run state", i, st)
 		}

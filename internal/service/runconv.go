@@ -2,13 +2,14 @@ package service
 
 import (
 	runsvcv1 "github.com/runsvc/runsvc/gen/runsvc/v1"
-	"github.com/runsvc/runsvc/internal/errdetails"
 	"github.com/runsvc/runsvc/internal/errs"
 	"github.com/runsvc/runsvc/internal/runlog"
 	"github.com/runsvc/runsvc/internal/runs"
 )
 
-var statusOf = map[runsvcv1.RunState]runlog.Status{
+// statusFromProto is the domain status of each RunState; stateToProto
+// reads it backwards.
+var statusFromProto = map[runsvcv1.RunState]runlog.Status{
 	runsvcv1.RunState_RUN_STATE_QUEUED:    runlog.StatusQueued,
 	runsvcv1.RunState_RUN_STATE_RUNNING:   runlog.StatusRunning,
 	runsvcv1.RunState_RUN_STATE_SUSPENDED: runlog.StatusSuspended,
@@ -18,14 +19,10 @@ var statusOf = map[runsvcv1.RunState]runlog.Status{
 	runsvcv1.RunState_RUN_STATE_ABANDONED: runlog.StatusAbandoned,
 }
 
-func stateToProto(s runlog.Status) runsvcv1.RunState {
-	for p, d := range statusOf {
-		if d == s {
-			return p
-		}
-	}
-	return runsvcv1.RunState_RUN_STATE_UNSPECIFIED
-}
+var protoStates = invert(statusFromProto)
+
+// stateToProto returns s's RunState, UNSPECIFIED for an unknown status.
+func stateToProto(s runlog.Status) runsvcv1.RunState { return protoStates[s] }
 
 func causeToProto(c runlog.AbortCause) runsvcv1.AbortCause {
 	switch c {
@@ -67,8 +64,8 @@ func (s *Service) failureReason(stored *errs.Stored) (string, string) {
 	if stored == nil {
 		return "", ""
 	}
-	c := errdetails.ClassifyStatus(s.statusOf(stored))
-	return c.Reason, c.Message
+	o := s.mapper.Describe(stored.Err())
+	return o.Reason, o.Status.Message()
 }
 
 func (s *Service) runToProto(r runs.Run) *runsvcv1.Run {

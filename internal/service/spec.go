@@ -53,6 +53,8 @@ func (s specServer) ListSpecs(ctx context.Context, req *runsvcv1.ListSpecsReques
 	return out, nil
 }
 
+// kinds is the domain kind of each ToolKind; kindToProto reads it
+// backwards.
 var kinds = map[runsvcv1.ToolKind]spec.Kind{
 	runsvcv1.ToolKind_TOOL_KIND_CLIENT:  spec.KindClient,
 	runsvcv1.ToolKind_TOOL_KIND_WORKER:  spec.KindWorker,
@@ -61,14 +63,10 @@ var kinds = map[runsvcv1.ToolKind]spec.Kind{
 	runsvcv1.ToolKind_TOOL_KIND_BUILTIN: spec.KindBuiltin,
 }
 
-func kindToProto(k spec.Kind) runsvcv1.ToolKind {
-	for pk, dk := range kinds {
-		if dk == k {
-			return pk
-		}
-	}
-	return runsvcv1.ToolKind_TOOL_KIND_UNSPECIFIED
-}
+var protoKinds = invert(kinds)
+
+// kindToProto returns k's ToolKind, UNSPECIFIED for an unknown kind.
+func kindToProto(k spec.Kind) runsvcv1.ToolKind { return protoKinds[k] }
 
 // specFromProto converts a Spec, reporting fields that cannot be read
 // (bad durations, unknown enum values); everything else is validated by

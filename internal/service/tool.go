@@ -64,10 +64,9 @@ func (s toolServer) InvokeTool(ctx context.Context, req *runsvcv1.InvokeToolRequ
 	if req.GetName() == "" {
 		return nil, errs.BadField("name", "is required")
 	}
-	var bad []errs.FieldViolation
-	timeout := durationField("timeout", req.GetTimeout(), &bad)
-	if len(bad) > 0 {
-		return nil, &errs.InvalidRequest{Violations: bad}
+	timeout, err := durationArg("timeout", req.GetTimeout())
+	if err != nil {
+		return nil, err
 	}
 	var sv *spec.Version
 	if req.GetSpec() != "" {

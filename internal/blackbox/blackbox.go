@@ -3,7 +3,6 @@
 package blackbox
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"net"
@@ -19,6 +18,8 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+
+	"github.com/runsvc/runsvc/internal/testserver"
 )
 
 var (
@@ -64,25 +65,8 @@ func FreePort(t testing.TB) string {
 type Process struct {
 	Addr string
 	cmd  *exec.Cmd
-	log  *syncBuffer
+	log  *testserver.Buffer
 	done chan struct{}
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 // Serve starts `runsvc serve --listen addr` with extra args and waits
@@ -91,7 +75,7 @@ func (s *syncBuffer) String() string {
 func Serve(t testing.TB, addr string, args ...string) *Process {
 	t.Helper()
 	cmd := exec.Command(Binary(t), append([]string{"serve", "--listen", addr}, args...)...)
-	p := &Process{Addr: addr, cmd: cmd, log: &syncBuffer{}, done: make(chan struct{})}
+	p := &Process{Addr: addr, cmd: cmd, log: &testserver.Buffer{}, done: make(chan struct{})}
 	cmd.Stdout, cmd.Stderr = p.log, p.log
 	cmd.Env = append(os.Environ(), "RUNSVC_LOG_FORMAT=json")
 	if err := cmd.Start(); err != nil {
@@ -133,12 +117,7 @@ func (p *Process) Stop(t testing.TB) int {
 // Dial connects to the process.
 func (p *Process) Dial(t testing.TB) *grpc.ClientConn {
 	t.Helper()
-	conn, err := grpc.NewClient(p.Addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = conn.Close() })
-	return conn
+	return testserver.Dial(t, p.Addr)
 }
 
 // WaitHealthy polls the health service until it reports SERVING.

@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/types/known/durationpb"
 	"google.golang.org/protobuf/types/known/structpb"
 
@@ -34,13 +33,7 @@ func TestKillAndRestart(t *testing.T) {
 	specs, runs := runsvcv1.NewSpecServiceClient(conn), runsvcv1.NewRunServiceClient(conn)
 	ctx := testserver.Context(t)
 	for _, raw := range splitJSONArray(t, restartSpecs) {
-		sp := &runsvcv1.Spec{}
-		if err := protojson.Unmarshal([]byte(raw), sp); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := specs.PublishSpec(ctx, &runsvcv1.PublishSpecRequest{Spec: sp}); err != nil {
-			t.Fatal(err)
-		}
+		testserver.Publish(t, specs, raw)
 	}
 	start := func(spec string) string {
 		resp, err := runs.StartRun(ctx, &runsvcv1.StartRunRequest{Spec: spec, Input: "go"})
@@ -72,23 +65,14 @@ func TestKillAndRestart(t *testing.T) {
 		if got.GetAnswer() != tc.answer || got.GetAttempt() != tc.attempts {
 			t.Errorf("run %s: answer %q after %d attempts", tc.id, got.GetAnswer(), got.GetAttempt())
 		}
-		stream, err := runs.WatchRun(ctx, &runsvcv1.WatchRunRequest{RunId: tc.id})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var seq int64
-		for {
-			resp, err := stream.Recv()
-			if err != nil {
-				break
-			}
-			seq++
-			if resp.GetRecord().GetSeq() != seq {
-				t.Fatalf("run %s: record %d has seq %d", tc.id, seq, resp.GetRecord().GetSeq())
+		recs := testserver.Records(t, runs, tc.id)
+		for i, r := range recs {
+			if r.GetSeq() != int64(i+1) {
+				t.Fatalf("run %s: record %d has seq %d", tc.id, i+1, r.GetSeq())
 			}
 		}
-		if seq != got.GetLastSeq() {
-			t.Errorf("run %s: read %d records, last_seq %d", tc.id, seq, got.GetLastSeq())
+		if int64(len(recs)) != got.GetLastSeq() {
+			t.Errorf("run %s: read %d records, last_seq %d", tc.id, len(recs), got.GetLastSeq())
 		}
 	}
 	if !strings.Contains(p.Log(), `"msg":"took over run"`) {

@@ -6,7 +6,6 @@ import (
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
-	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/types/known/durationpb"
 	"google.golang.org/protobuf/types/known/structpb"
 
@@ -29,13 +28,7 @@ func TestTeamworkSurvivesRestart(t *testing.T) {
 	  {"name": "analyst", "model": {"provider": "scripted", "script": {"turns": [{"text": "analysed", "delay": "3s"}]}}},
 	  {"name": "alice", "bus": {"enabled": true}, "model": {"provider": "scripted", "script": {"turns": [{"text": "x"}]}}},
 	  {"name": "bob", "bus": {"enabled": true}, "model": {"provider": "scripted", "script": {"turns": [{"text": "x"}]}}}]`) {
-		sp := &runsvcv1.Spec{}
-		if err := protojson.Unmarshal([]byte(raw), sp); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := runsvcv1.NewSpecServiceClient(conn).PublishSpec(ctx, &runsvcv1.PublishSpecRequest{Spec: sp}); err != nil {
-			t.Fatal(err)
-		}
+		testserver.Publish(t, runsvcv1.NewSpecServiceClient(conn), raw)
 	}
 	d, err := runsvcv1.NewDelegationServiceClient(conn).Delegate(ctx, &runsvcv1.DelegateRequest{Spec: "analyst", Task: "analyse", Async: true})
 	if err != nil {

@@ -30,11 +30,13 @@ func (a *app) connect() error {
 	return nil
 }
 
-// call returns the context of one unary call: --timeout, plus extra for
-// calls that wait on purpose.
-func (a *app) call(ctx context.Context, extra time.Duration) (context.Context, context.CancelFunc) {
-	if a.timeout <= 0 {
-		return context.WithCancel(ctx)
+// unary makes one unary call of rpc with --timeout, plus extra for calls
+// that wait on purpose.
+func unary[Req, Resp any](ctx context.Context, a *app, extra time.Duration, rpc func(context.Context, Req, ...grpc.CallOption) (Resp, error), req Req) (Resp, error) {
+	if a.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, a.timeout+extra)
+		defer cancel()
 	}
-	return context.WithTimeout(ctx, a.timeout+extra)
+	return rpc(ctx, req)
 }

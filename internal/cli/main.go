@@ -190,6 +190,15 @@ func (a *app) groupUsage(group string) string {
 	return b.String()
 }
 
+// suggestion is a runsvc command line to show the user, repeating --addr
+// when it was given.
+func (a *app) suggestion(args string) string {
+	if a.addrSet {
+		return "runsvc --addr " + shellQuote(a.addr) + " " + args
+	}
+	return "runsvc " + args
+}
+
 func (a *app) close() {
 	if a.conn != nil {
 		_ = a.conn.Close()

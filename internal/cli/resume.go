@@ -60,9 +60,7 @@ func (a *app) runResume(ctx context.Context, args []string) error {
 	if err := a.connect(); err != nil {
 		return err
 	}
-	cctx, cancel := a.call(ctx, 0)
-	defer cancel()
-	resp, err := a.runs.ResumeRun(cctx, req)
+	resp, err := unary(ctx, a, 0, a.runs.ResumeRun, req)
 	if err != nil {
 		return err
 	}
@@ -113,14 +111,9 @@ func parseResults(data []byte) ([]*runsvcv1.ToolResult, error) {
 	if err := json.Unmarshal(data, &obj); err != nil {
 		return nil, fmt.Errorf("not a JSON array or object of results: %v", err)
 	}
-	if _, ok := obj["call_id"]; ok {
-		r, err := parseResult(data)
-		if err != nil {
-			return nil, err
-		}
-		return []*runsvcv1.ToolResult{r}, nil
-	}
-	if _, ok := obj["callId"]; ok {
+	_, snake := obj["call_id"]
+	_, camel := obj["callId"]
+	if snake || camel {
 		r, err := parseResult(data)
 		if err != nil {
 			return nil, err

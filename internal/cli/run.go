@@ -54,9 +54,7 @@ func (a *app) runStart(ctx context.Context, args []string) error {
 	if err := a.connect(); err != nil {
 		return err
 	}
-	cctx, cancel := a.call(ctx, 0)
-	defer cancel()
-	resp, err := a.runs.StartRun(cctx, req)
+	resp, err := unary(ctx, a, 0, a.runs.StartRun, req)
 	if err != nil {
 		return err
 	}
@@ -82,9 +80,7 @@ func (a *app) runGet(ctx context.Context, args []string) error {
 	if err := a.connect(); err != nil {
 		return err
 	}
-	cctx, cancel := a.call(ctx, 0)
-	defer cancel()
-	resp, err := a.runs.GetRun(cctx, &runsvcv1.GetRunRequest{RunId: pos[0]})
+	resp, err := unary(ctx, a, 0, a.runs.GetRun, &runsvcv1.GetRunRequest{RunId: pos[0]})
 	if err != nil {
 		return err
 	}
@@ -108,9 +104,7 @@ func (a *app) runWait(ctx context.Context, args []string) error {
 	if err := a.connect(); err != nil {
 		return err
 	}
-	cctx, cancel := a.call(ctx, *wait)
-	defer cancel()
-	resp, err := a.runs.WaitRun(cctx, &runsvcv1.WaitRunRequest{RunId: pos[0], Wait: durationpb.New(*wait)})
+	resp, err := unary(ctx, a, *wait, a.runs.WaitRun, &runsvcv1.WaitRunRequest{RunId: pos[0], Wait: durationpb.New(*wait)})
 	if err != nil {
 		return err
 	}
@@ -144,9 +138,7 @@ func (a *app) runInterrupt(ctx context.Context, args []string) error {
 	if err := a.connect(); err != nil {
 		return err
 	}
-	cctx, cancel := a.call(ctx, 0)
-	defer cancel()
-	resp, err := a.runs.InterruptRun(cctx, &runsvcv1.InterruptRunRequest{RunId: pos[0], Reason: *reason})
+	resp, err := unary(ctx, a, 0, a.runs.InterruptRun, &runsvcv1.InterruptRunRequest{RunId: pos[0], Reason: *reason})
 	if err != nil {
 		return err
 	}
@@ -186,11 +178,9 @@ func (a *app) runList(ctx context.Context, args []string) error {
 	if err := a.connect(); err != nil {
 		return err
 	}
-	runs, next, err := collect(limit, func(size int32, token string) ([]*runsvcv1.Run, string, error) {
+	runs, next, err := collect(*limit, func(size int32, token string) ([]*runsvcv1.Run, string, error) {
 		req.PageSize, req.PageToken = size, token
-		cctx, cancel := a.call(ctx, 0)
-		defer cancel()
-		resp, err := a.runs.ListRuns(cctx, req)
+		resp, err := unary(ctx, a, 0, a.runs.ListRuns, req)
 		return resp.GetRuns(), resp.GetNextPageToken(), err
 	})
 	if err != nil {

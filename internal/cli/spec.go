@@ -30,9 +30,7 @@ func (a *app) specPublish(ctx context.Context, args []string) error {
 	if err := a.connect(); err != nil {
 		return err
 	}
-	cctx, cancel := a.call(ctx, 0)
-	defer cancel()
-	resp, err := a.specs.PublishSpec(cctx, &runsvcv1.PublishSpecRequest{Spec: sp})
+	resp, err := unary(ctx, a, 0, a.specs.PublishSpec, &runsvcv1.PublishSpecRequest{Spec: sp})
 	if err != nil {
 		return err
 	}
@@ -58,9 +56,7 @@ func (a *app) specGet(ctx context.Context, args []string) error {
 	if err := a.connect(); err != nil {
 		return err
 	}
-	cctx, cancel := a.call(ctx, 0)
-	defer cancel()
-	resp, err := a.specs.GetSpec(cctx, &runsvcv1.GetSpecRequest{Name: pos[0], Version: *version})
+	resp, err := unary(ctx, a, 0, a.specs.GetSpec, &runsvcv1.GetSpecRequest{Name: pos[0], Version: *version})
 	if err != nil {
 		return err
 	}
@@ -123,11 +119,9 @@ func (a *app) specList(ctx context.Context, args []string) error {
 	if len(pos) == 1 {
 		req.Name = pos[0]
 	}
-	specs, next, err := collect(limit, func(size int32, token string) ([]*runsvcv1.Spec, string, error) {
+	specs, next, err := collect(*limit, func(size int32, token string) ([]*runsvcv1.Spec, string, error) {
 		req.PageSize, req.PageToken = size, token
-		cctx, cancel := a.call(ctx, 0)
-		defer cancel()
-		resp, err := a.specs.ListSpecs(cctx, req)
+		resp, err := unary(ctx, a, 0, a.specs.ListSpecs, req)
 		return resp.GetSpecs(), resp.GetNextPageToken(), err
 	})
 	if err != nil {
@@ -163,25 +157,23 @@ func (a *app) specList(ctx context.Context, args []string) error {
 	return nil
 }
 
-// pageSize asks for what is left of the limit, at most the server's
-// maximum page.
 // collect fetches pages until the last, or until limit items (0: no
 // limit), and returns them with the token of the page after them.
-func collect[T any](limit *int, fetch func(size int32, token string) ([]T, string, error)) ([]T, string, error) {
+func collect[T any](limit int, fetch func(size int32, token string) ([]T, string, error)) ([]T, string, error) {
 	const maxPage = 500
 	var all []T
 	token := ""
 	for {
 		size := int32(maxPage)
-		if *limit > 0 && *limit-len(all) < maxPage {
-			size = int32(*limit - len(all))
+		if limit > 0 && limit-len(all) < maxPage {
+			size = int32(limit - len(all))
 		}
 		page, next, err := fetch(size, token)
 		if err != nil {
 			return nil, "", err
 		}
 		all = append(all, page...)
-		if next == "" || (*limit > 0 && len(all) >= *limit) {
+		if next == "" || (limit > 0 && len(all) >= limit) {
 			return all, next, nil
 		}
 		token = next

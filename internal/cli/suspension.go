@@ -106,10 +106,7 @@ func (s suspension) details(w io.Writer, pad string) {
 // resumeCommands are the commands that answer the suspension, or none
 // when runsvc resumes the Run itself.
 func (a *app) resumeCommands(runID string, s suspension) []string {
-	base := "runsvc run resume " + shellQuote(runID)
-	if a.addrSet {
-		base = "runsvc --addr " + shellQuote(a.addr) + " run resume " + shellQuote(runID)
-	}
+	base := a.suggestion("run resume " + shellQuote(runID))
 	switch s.reason {
 	case runsvcv1.SuspensionReason_SUSPENSION_REASON_TOOL_RESULTS:
 		parts := make([]string, 0, len(s.calls))

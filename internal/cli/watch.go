@@ -37,9 +37,7 @@ func (a *app) runWatch(ctx context.Context, args []string) error {
 }
 
 func (a *app) getRun(ctx context.Context, runID string) (*runsvcv1.Run, error) {
-	cctx, cancel := a.call(ctx, 0)
-	defer cancel()
-	resp, err := a.runs.GetRun(cctx, &runsvcv1.GetRunRequest{RunId: runID})
+	resp, err := unary(ctx, a, 0, a.runs.GetRun, &runsvcv1.GetRunRequest{RunId: runID})
 	return resp.GetRun(), err
 }
 
@@ -128,10 +126,6 @@ func (a *app) watchEnded(ctx context.Context, runID string, next int64, err erro
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	cmd := "runsvc run watch " + shellQuote(runID) + fmt.Sprintf(" --from %d", next)
-	if a.addrSet {
-		cmd = "runsvc --addr " + shellQuote(a.addr) + " run watch " + shellQuote(runID) + fmt.Sprintf(" --from %d", next)
-	}
 	if errors.Is(err, io.EOF) {
 		err = &clientError{code: codes.Unavailable, retryable: true,
 			msg: fmt.Sprintf("the watch of run %s ended before the run settled", runID)}
@@ -139,5 +133,5 @@ func (a *app) watchEnded(ctx context.Context, runID string, next int64, err erro
 	if next == 1 {
 		return err
 	}
-	return &hintedError{err: err, hint: "to continue: " + cmd}
+	return &hintedError{err: err, hint: "to continue: " + a.suggestion(fmt.Sprintf("run watch %s --from %d", shellQuote(runID), next))}
 }

@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/types/known/durationpb"
 
 	runsvcv1 "github.com/runsvc/runsvc/gen/runsvc/v1"
@@ -47,13 +46,7 @@ func TestTwoReplicasSurviveSIGKILL(t *testing.T) {
 	testserver.StartWorker(t, runsvcv1.NewToolServiceClient(connA), "worker-a", map[string]testserver.ToolFunc{"step": step})
 	testserver.StartWorker(t, runsvcv1.NewToolServiceClient(connB), "worker-b", map[string]testserver.ToolFunc{"step": step})
 
-	sp := &runsvcv1.Spec{}
-	if err := protojson.Unmarshal([]byte(workSpec), sp); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := runsvcv1.NewSpecServiceClient(connA).PublishSpec(ctx, &runsvcv1.PublishSpecRequest{Spec: sp}); err != nil {
-		t.Fatal(err)
-	}
+	testserver.Publish(t, runsvcv1.NewSpecServiceClient(connA), workSpec)
 	runsA, runsB := runsvcv1.NewRunServiceClient(connA), runsvcv1.NewRunServiceClient(connB)
 	const total = 200
 	ids := make([]string, total)
@@ -110,27 +103,18 @@ func TestTwoReplicasSurviveSIGKILL(t *testing.T) {
 // checkLog reads a Run's log: gapless from 1, and every call answered once.
 func checkLog(t *testing.T, runs runsvcv1.RunServiceClient, run *runsvcv1.Run) {
 	t.Helper()
-	stream, err := runs.WatchRun(testserver.Context(t), &runsvcv1.WatchRunRequest{RunId: run.GetRunId()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs := testserver.Records(t, runs, run.GetRunId())
 	answered := map[string]int{}
-	var seq int64
-	for {
-		resp, err := stream.Recv()
-		if err != nil {
-			break
+	for i, r := range recs {
+		if got := r.GetSeq(); got != int64(i+1) {
+			t.Fatalf("run %s: record %d has seq %d", run.GetRunId(), i+1, got)
 		}
-		seq++
-		if got := resp.GetRecord().GetSeq(); got != seq {
-			t.Fatalf("run %s: record %d has seq %d", run.GetRunId(), seq, got)
-		}
-		if f := resp.GetRecord().GetToolCallFinished(); f != nil {
+		if f := r.GetToolCallFinished(); f != nil {
 			answered[f.GetCallId()]++
 		}
 	}
-	if seq != run.GetLastSeq() {
-		t.Errorf("run %s: %d records read, last_seq %d", run.GetRunId(), seq, run.GetLastSeq())
+	if int64(len(recs)) != run.GetLastSeq() {
+		t.Errorf("run %s: %d records read, last_seq %d", run.GetRunId(), len(recs), run.GetLastSeq())
 	}
 	for id, n := range answered {
 		if n != 1 {

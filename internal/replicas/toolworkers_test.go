@@ -5,7 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/types/known/structpb"
 
 	runsvcv1 "github.com/runsvc/runsvc/gen/runsvc/v1"
@@ -154,13 +153,7 @@ func TestWorkerOnAnotherReplicaBinary(t *testing.T) {
 	b := blackbox.Serve(t, blackbox.FreePort(t), args("replica-b")...)
 	connB := b.Dial(t)
 	ctx := testserver.Context(t)
-	sp := &runsvcv1.Spec{}
-	if err := protojson.Unmarshal([]byte(lookupSpec), sp); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := runsvcv1.NewSpecServiceClient(connB).PublishSpec(ctx, &runsvcv1.PublishSpecRequest{Spec: sp}); err != nil {
-		t.Fatal(err)
-	}
+	testserver.Publish(t, runsvcv1.NewSpecServiceClient(connB), lookupSpec)
 	runsB := runsvcv1.NewRunServiceClient(connB)
 	started, err := runsB.StartRun(ctx, &runsvcv1.StartRunRequest{Spec: "looks-up", Input: "go"})
 	if err != nil {

@@ -56,7 +56,7 @@ func (r *Runner) Run(ctx context.Context, s Scenario) (Outcome, error) {
 	var last map[string]any
 	for i, step := range s.Steps {
 		if step.Sleep != "" {
-			d, err := duration(step.Sleep)
+			d, err := time.ParseDuration(step.Sleep)
 			if err != nil {
 				return Outcome{}, err
 			}

@@ -11,8 +11,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"time"
 
+	"google.golang.org/genproto/googleapis/rpc/code"
 	spb "google.golang.org/genproto/googleapis/rpc/status"
 	"google.golang.org/grpc/codes"
 
@@ -87,7 +87,7 @@ func (s Scenario) Problems(o Outcome) []string {
 		return []string{"no status"}
 	}
 	c := errdetails.ClassifyStatus(o.Status)
-	if got := codeName(c.Code); got != s.Code {
+	if got := CodeName(c.Code); got != s.Code {
 		out = append(out, fmt.Sprintf("code %s, want %s", got, s.Code))
 	}
 	if c.Reason != s.Reason {
@@ -121,22 +121,6 @@ func (s Scenario) Problems(o Outcome) []string {
 	return out
 }
 
-// codeName is a code as the scenarios file writes it: NOT_FOUND.
-func codeName(c codes.Code) string {
-	names := map[codes.Code]string{
-		codes.OK: "OK", codes.Canceled: "CANCELLED", codes.Unknown: "UNKNOWN", codes.InvalidArgument: "INVALID_ARGUMENT",
-		codes.DeadlineExceeded: "DEADLINE_EXCEEDED", codes.NotFound: "NOT_FOUND", codes.AlreadyExists: "ALREADY_EXISTS",
-		codes.PermissionDenied: "PERMISSION_DENIED", codes.ResourceExhausted: "RESOURCE_EXHAUSTED",
-		codes.FailedPrecondition: "FAILED_PRECONDITION", codes.Aborted: "ABORTED", codes.OutOfRange: "OUT_OF_RANGE",
-		codes.Unimplemented: "UNIMPLEMENTED", codes.Internal: "INTERNAL", codes.Unavailable: "UNAVAILABLE",
-		codes.DataLoss: "DATA_LOSS", codes.Unauthenticated: "UNAUTHENTICATED",
-	}
-	return names[c]
-}
-
-// CodeName is exported for runners of other clients that report codes by
-// number.
-func CodeName(c codes.Code) string { return codeName(c) }
-
-// duration parses a step's sleep.
-func duration(s string) (time.Duration, error) { return time.ParseDuration(s) }
+// CodeName is a code as the scenarios file writes it, NOT_FOUND, or ""
+// for a code google.rpc does not name.
+func CodeName(c codes.Code) string { return code.Code_name[int32(c)] }

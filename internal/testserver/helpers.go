@@ -15,11 +15,17 @@ import (
 // error.
 func (s *Server) Publish(t testing.TB, specJSON string) *runsvcv1.Spec {
 	t.Helper()
+	return Publish(t, s.Specs, specJSON)
+}
+
+// Publish publishes a Spec to any runsvc; see Server.Publish.
+func Publish(t testing.TB, specs runsvcv1.SpecServiceClient, specJSON string) *runsvcv1.Spec {
+	t.Helper()
 	sp := &runsvcv1.Spec{}
 	if err := protojson.Unmarshal([]byte(specJSON), sp); err != nil {
 		t.Fatalf("spec JSON: %v", err)
 	}
-	resp, err := s.Specs.PublishSpec(Context(t), &runsvcv1.PublishSpecRequest{Spec: sp})
+	resp, err := specs.PublishSpec(Context(t), &runsvcv1.PublishSpecRequest{Spec: sp})
 	if err != nil {
 		t.Fatalf("PublishSpec(%s): %v", sp.GetName(), err)
 	}
@@ -67,7 +73,13 @@ func (s *Server) Settled(t testing.TB, runID string) *runsvcv1.Run {
 // Records returns a Run's whole log.
 func (s *Server) Records(t testing.TB, runID string) []*runsvcv1.Record {
 	t.Helper()
-	stream, err := s.Runs.WatchRun(Context(t), &runsvcv1.WatchRunRequest{RunId: runID})
+	return Records(t, s.Runs, runID)
+}
+
+// Records returns a Run's whole log from any runsvc; see Server.Records.
+func Records(t testing.TB, runs runsvcv1.RunServiceClient, runID string) []*runsvcv1.Record {
+	t.Helper()
+	stream, err := runs.WatchRun(Context(t), &runsvcv1.WatchRunRequest{RunId: runID})
 	if err != nil {
 		t.Fatal(err)
 	}

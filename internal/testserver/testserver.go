@@ -5,7 +5,6 @@ package testserver
 
 import (
 	"context"
-	"io"
 	"log/slog"
 	"testing"
 	"time"
@@ -32,7 +31,6 @@ type Server struct {
 	Log *Buffer
 	// Store is the server's store, for looking underneath.
 	Store store.Store
-	cfg   server.Config
 }
 
 // Option changes the configuration before the server starts.
@@ -49,7 +47,7 @@ func Start(t testing.TB, opts ...Option) *Server {
 		o(&cfg)
 	}
 	buf := &Buffer{}
-	log := slog.New(slog.NewJSONHandler(io.MultiWriter(buf), &slog.HandlerOptions{Level: slog.LevelDebug}))
+	log := slog.New(slog.NewJSONHandler(buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	ctx, cancel := context.WithCancel(context.Background())
 	srv, err := server.New(ctx, cfg, log)
 	if err != nil {
@@ -58,7 +56,7 @@ func Start(t testing.TB, opts ...Option) *Server {
 	}
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ctx) }()
-	s := &Server{Addr: srv.Addr(), Log: buf, Store: srv.Store(), cfg: cfg}
+	s := &Server{Addr: srv.Addr(), Log: buf, Store: srv.Store()}
 	s.Conn = Dial(t, s.Addr)
 	s.Specs = runsvcv1.NewSpecServiceClient(s.Conn)
 	s.Runs = runsvcv1.NewRunServiceClient(s.Conn)

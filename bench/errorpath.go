@@ -58,6 +58,10 @@ type errorCase struct {
 // ErrorInfo+BadRequest, ErrorInfo+RetryInfo, and the richest retryable
 // row, ErrorInfo+RetryInfo+QuotaFailure.
 func errorCases() []errorCase {
+	// retry is the error of rich-retry and of the diagnostics beside it.
+	retry := func() error {
+		return &errs.TransientFailure{Operation: "fetch", Message: "upstream unavailable: connection refused", RetryAfter: 2 * time.Second}
+	}
 	return []errorCase{
 		{name: "success", code: codes.OK},
 		{name: "plain", bypass: true, code: codes.Unavailable,
@@ -71,21 +75,15 @@ func errorCases() []errorCase {
 				}}
 			}},
 		{name: "rich-retry", rich: true, code: codes.Unavailable, details: "ErrorInfo,RetryInfo",
-			err: func() error {
-				return &errs.TransientFailure{Operation: "fetch", Message: "upstream unavailable: connection refused", RetryAfter: 2 * time.Second}
-			}},
+			err: retry},
 		{name: "rich-quota", rich: true, code: codes.ResourceExhausted, details: "ErrorInfo,RetryInfo,QuotaFailure",
 			err: func() error {
 				return &errs.InferenceRateLimited{Provider: "openai", Model: "gpt-4o-mini", Message: "429 Too Many Requests", RetryAfter: 2 * time.Second}
 			}},
 		{name: "diag-retry-nolog", rich: true, diag: true, quiet: true, code: codes.Unavailable, details: "ErrorInfo,RetryInfo",
-			err: func() error {
-				return &errs.TransientFailure{Operation: "fetch", Message: "upstream unavailable: connection refused", RetryAfter: 2 * time.Second}
-			}},
+			err: retry},
 		{name: "diag-retry-prebuilt", rich: true, diag: true, bypass: true, prebuilt: true, code: codes.Unavailable, details: "ErrorInfo,RetryInfo",
-			err: func() error {
-				return &errs.TransientFailure{Operation: "fetch", Message: "upstream unavailable: connection refused", RetryAfter: 2 * time.Second}
-			}},
+			err: retry},
 	}
 }
 

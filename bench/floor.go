@@ -52,19 +52,11 @@ func runFloor(ctx context.Context, cfg config) (*floorResult, error) {
 	defer echoConn.Close()
 	echoClient := runsvcv1.NewRunServiceClient(echoConn)
 
-	rs, err := startInproc("")
+	rs, err := startToolsInproc(ctx, "")
 	if err != nil {
 		return nil, err
 	}
 	defer rs.stop()
-	w, err := startWorker(rs.tools, "step")
-	if err != nil {
-		return nil, err
-	}
-	defer w.stop()
-	if err := publish(ctx, rs.specs, toolSpec); err != nil {
-		return nil, err
-	}
 	run, err := startAndSettle(ctx, rs.runs, "bench-tools")
 	if err != nil {
 		return nil, err

@@ -181,6 +181,17 @@ func startServe(ctx context.Context, bin, addr, data, logPath string) (*servePro
 		_ = logFile.Close()
 		close(p.done)
 	}()
+	// exited reports, with the log's tail, a process that ended before
+	// it got as far as stage.
+	exited := func(stage string) error {
+		select {
+		case <-p.done:
+			log, _ := os.ReadFile(logPath)
+			return fmt.Errorf("runsvc serve exited before %s:\n%s", stage, tail(string(log), 2000))
+		default:
+			return nil
+		}
+	}
 	// Wait for the port first: a gRPC client dialled too early backs off
 	// for a second, which would count as restart time.
 	deadline := time.Now().Add(60 * time.Second)
@@ -190,11 +201,8 @@ func startServe(ctx context.Context, bin, addr, data, logPath string) (*servePro
 			_ = c.Close()
 			break
 		}
-		select {
-		case <-p.done:
-			log, _ := os.ReadFile(logPath)
-			return nil, fmt.Errorf("runsvc serve exited before listening:\n%s", tail(string(log), 2000))
-		default:
+		if err := exited("listening"); err != nil {
+			return nil, err
 		}
 		if time.Now().After(deadline) {
 			p.kill()
@@ -215,11 +223,8 @@ func startServe(ctx context.Context, bin, addr, data, logPath string) (*servePro
 		if err == nil && resp.GetStatus() == healthpb.HealthCheckResponse_SERVING {
 			return p, nil
 		}
-		select {
-		case <-p.done:
-			log, _ := os.ReadFile(logPath)
-			return nil, fmt.Errorf("runsvc serve exited before serving:\n%s", tail(string(log), 2000))
-		default:
+		if err := exited("serving"); err != nil {
+			return nil, err
 		}
 		if time.Now().After(deadline) {
 			p.kill()

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"os/user"
@@ -70,13 +69,10 @@ func startPostgres(fsync bool) (*pgCluster, error) {
 		c.remove()
 		return nil, fmt.Errorf("initdb: %v\n%s", err, out)
 	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
+	if c.port, err = freePort(); err != nil {
 		c.remove()
 		return nil, err
 	}
-	c.port = l.Addr().(*net.TCPAddr).Port
-	_ = l.Close()
 	durable := "on"
 	if !fsync {
 		durable = "off"

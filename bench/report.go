@@ -278,34 +278,33 @@ func storeLabel(store string) string {
 
 func printProfile(w io.Writer, p *profileSummary) {
 	fmt.Fprintf(w, "\n  CPU profile of SQLite c16 (%s, %.2fs of samples)\n", p.File, p.TotalSec)
+	printEntries(w, "top by cumulative", p.TopCum, false)
+	printEntries(w, "top by flat", p.TopFlat, true)
 	tw := tabs(w)
-	fmt.Fprintln(tw, "  top by cumulative\tcum s\tcum %\t")
-	for _, e := range p.TopCum {
-		fmt.Fprintf(tw, "  %s\t%.2f\t%.1f\t\n", shortFunc(e.Func), e.CumSec, e.CumPct)
-	}
-	tw.Flush()
-	tw = tabs(w)
-	fmt.Fprintln(tw, "  top by flat\tflat s\tflat %\t")
-	for _, e := range p.TopFlat {
-		fmt.Fprintf(tw, "  %s\t%.2f\t%.1f\t\n", shortFunc(e.Func), e.FlatSec, e.FlatPct)
-	}
-	tw.Flush()
-	tw = tabs(w)
 	fmt.Fprintln(tw, "  flat by package group\tflat s\t%\t")
 	for _, g := range p.Groups[:min(12, len(p.Groups))] {
 		fmt.Fprintf(tw, "  %s\t%.2f\t%.1f\t\n", g.Group, g.FlatSec, g.Pct)
 	}
 	tw.Flush()
-	tw = tabs(w)
-	fmt.Fprintln(tw, "  runsvc functions by cumulative\tcum s\tcum %\t")
-	for _, e := range p.Runsvc {
-		fmt.Fprintf(tw, "  %s\t%.2f\t%.1f\t\n", shortFunc(e.Func), e.CumSec, e.CumPct)
+	printEntries(w, "runsvc functions by cumulative", p.Runsvc, false)
+	printEntries(w, "selected cumulative", p.Selected, false)
+}
+
+// printEntries writes one table of profile entries: their flat time when
+// flat is true, else their cumulative time.
+func printEntries(w io.Writer, title string, es []profileEntry, flat bool) {
+	kind := "cum"
+	if flat {
+		kind = "flat"
 	}
-	tw.Flush()
-	tw = tabs(w)
-	fmt.Fprintln(tw, "  selected cumulative\tcum s\tcum %\t")
-	for _, e := range p.Selected {
-		fmt.Fprintf(tw, "  %s\t%.2f\t%.1f\t\n", shortFunc(e.Func), e.CumSec, e.CumPct)
+	tw := tabs(w)
+	fmt.Fprintf(tw, "  %s\t%s s\t%s %%\t\n", title, kind, kind)
+	for _, e := range es {
+		sec, pct := e.CumSec, e.CumPct
+		if flat {
+			sec, pct = e.FlatSec, e.FlatPct
+		}
+		fmt.Fprintf(tw, "  %s\t%.2f\t%.1f\t\n", shortFunc(e.Func), sec, pct)
 	}
 	tw.Flush()
 }

@@ -82,19 +82,11 @@ type runsResult struct {
 
 func runRuns(ctx context.Context, cfg config) (*runsResult, error) {
 	res := &runsResult{}
-	rs, err := startInproc("")
+	rs, err := startToolsInproc(ctx, "")
 	if err != nil {
 		return nil, err
 	}
 	defer rs.stop()
-	w, err := startWorker(rs.tools, "step")
-	if err != nil {
-		return nil, err
-	}
-	defer w.stop()
-	if err := publish(ctx, rs.specs, toolSpec); err != nil {
-		return nil, err
-	}
 	for _, conc := range cfg.runConcurrencies {
 		progress("runs (SQLite): concurrency %d", conc)
 		var prof string
@@ -148,19 +140,11 @@ func postgresPhase(ctx context.Context, cfg config, fsync bool) (*runsPhase, err
 		return nil, err
 	}
 	defer pg.stop()
-	rs, err := startInproc(pg.dsn())
+	rs, err := startToolsInproc(ctx, pg.dsn())
 	if err != nil {
 		return nil, err
 	}
 	defer rs.stop()
-	w, err := startWorker(rs.tools, "step")
-	if err != nil {
-		return nil, err
-	}
-	defer w.stop()
-	if err := publish(ctx, rs.specs, toolSpec); err != nil {
-		return nil, err
-	}
 	mode := "fsync=on"
 	if !fsync {
 		mode = "fsync=off"

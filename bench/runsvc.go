@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"sync"
 	"time"
 
 	"google.golang.org/grpc"
@@ -45,6 +44,7 @@ type inproc struct {
 	runs   runsvcv1.RunServiceClient
 	specs  runsvcv1.SpecServiceClient
 	tools  runsvcv1.ToolServiceClient
+	worker *worker // startToolsInproc's; nil from startInproc
 	cancel context.CancelFunc
 	done   chan error
 	dir    string
@@ -92,8 +92,31 @@ func startInproc(store string) (*inproc, error) {
 	return p, nil
 }
 
-// stop drains the server and removes its directory.
+// startToolsInproc starts a runsvc as startInproc does, with a worker
+// serving toolSpec's tool and toolSpec published: what the Runs phase's
+// Spec needs. stop stops the worker too.
+func startToolsInproc(ctx context.Context, store string) (*inproc, error) {
+	p, err := startInproc(store)
+	if err != nil {
+		return nil, err
+	}
+	if p.worker, err = startWorker(p.tools, "step"); err != nil {
+		p.stop()
+		return nil, err
+	}
+	if err := publish(ctx, p.specs, toolSpec); err != nil {
+		p.stop()
+		return nil, err
+	}
+	return p, nil
+}
+
+// stop stops the worker if any, drains the server and removes its
+// directory.
 func (p *inproc) stop() {
+	if p.worker != nil {
+		p.worker.stop()
+	}
 	if p.conn != nil {
 		_ = p.conn.Close()
 	}
@@ -170,8 +193,6 @@ func startAndSettle(ctx context.Context, runs runsvcv1.RunServiceClient, spec st
 type worker struct {
 	cancel context.CancelFunc
 	done   chan struct{}
-	mu     sync.Mutex
-	calls  int
 }
 
 // startWorker registers a worker serving tools and returns once runsvc
@@ -209,9 +230,6 @@ func startWorker(client runsvcv1.ToolServiceClient, tools ...string) (*worker, e
 			if c == nil {
 				continue
 			}
-			w.mu.Lock()
-			w.calls++
-			w.mu.Unlock()
 			res := &runsvcv1.ServeToolsRequest_Result{CallId: c.GetCallId(), Output: output}
 			if err := stream.Send(&runsvcv1.ServeToolsRequest{Message: &runsvcv1.ServeToolsRequest_Result_{Result: res}}); err != nil {
 				return

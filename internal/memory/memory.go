@@ -105,11 +105,16 @@ func (s *Service) Get(ctx context.Context, tenant, namespace string, keys []stri
 	if wait < 0 || wait > MaxWait {
 		return nil, errs.BadField("wait", "must be between 0 and %s", MaxWait)
 	}
+	if wait == 0 {
+		found, err := s.read(ctx, tenant, namespace, keys)
+		return ordered(keys, found), err
+	}
+	// Subscribe before the first read, so that no write after it is missed.
 	sub := s.store.Notifier().Subscribe(store.MemoryTopic(tenant, namespace))
 	defer sub.Close()
 	found, err := s.read(ctx, tenant, namespace, keys)
-	if err != nil || wait == 0 {
-		return ordered(keys, found), err
+	if err != nil {
+		return nil, err
 	}
 	for _, k := range keys {
 		if _, ok := found[k]; ok {

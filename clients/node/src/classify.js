@@ -3,6 +3,7 @@
 
 import protobuf from 'protobufjs';
 import { googleRpcRoot } from './protos.js';
+import { parseDuration } from './protojson.js';
 
 /** The trailer a retryable error sets to its delay in ms (-1 otherwise). */
 export const PUSHBACK_TRAILER = 'grpc-retry-pushback-ms';
@@ -131,7 +132,7 @@ function decodeDetail(any) {
     // protojson: the fields are inline.
     const { '@type': _ignored, ...fields } = any;
     if (type === 'google.rpc.RetryInfo' && typeof fields.retryDelay === 'string') {
-      fields.retryDelay = parseDurationString(fields.retryDelay);
+      fields.retryDelay = durationOrZero(fields.retryDelay);
     }
     return { type, ...fields };
   }
@@ -158,10 +159,11 @@ function durationMs(d) {
   return Math.trunc(ms);
 }
 
-/** "1.5s" as {seconds, nanos}. */
-function parseDurationString(s) {
-  const m = /^(-)?(\d+)(?:\.(\d{1,9}))?s$/.exec(s);
-  if (!m) return { seconds: '0', nanos: 0 };
-  const sign = m[1] ? -1 : 1;
-  return { seconds: String(sign * Number(m[2])), nanos: sign * Number((m[3] ?? '').padEnd(9, '0')) };
+/** A protojson Duration ("1.5s") as {seconds, nanos}; zero when malformed. */
+function durationOrZero(s) {
+  try {
+    return parseDuration(s);
+  } catch {
+    return { seconds: '0', nanos: 0 };
+  }
 }

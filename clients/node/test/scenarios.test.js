@@ -12,11 +12,6 @@ import { REPO_ROOT, startServer } from '../src/testing/server.js';
 
 const file = loadScenarios(path.join(REPO_ROOT, 'testdata', 'scenarios.json'));
 
-/**
- * Scenarios known to fail for a reason outside this client. While one still
- * fails it is skipped with a message naming it; once it passes it counts as
- * a pass, and its entry here can go.
- */
 const suite = `node-${process.pid}-${Date.now().toString(36)}`;
 
 describe('scenarios', { concurrency: true }, () => {

@@ -122,12 +122,12 @@ def classify(rpc_error: BaseException) -> Classification:
     md = (md_fn() if callable(md_fn) else None) or ()
 
     st = None
-    for raw in _trailer(md, STATUS_DETAILS_TRAILER):
+    raw = _trailer(md, STATUS_DETAILS_TRAILER)
+    if raw:
         try:
-            st = status_pb2.Status.FromString(raw)
+            st = status_pb2.Status.FromString(raw[0])
         except message.DecodeError:
-            st = None
-        break
+            pass
     if st is None:
         st = status_pb2.Status(code=code.value[0], message=msg)
     c = classify_status(st)

@@ -3,7 +3,6 @@ stubs: every scenario is a subTest checking code, reason, domain, metadata
 keys, retryability and, for RPC errors, the pushback trailer."""
 
 import concurrent.futures
-import time
 import unittest
 import uuid
 
@@ -12,9 +11,7 @@ import grpc
 import support
 from runsvc_client.scenario import Runner, ScenarioFile
 
-# Scenarios known to fail because of the server, not this runner: name ->
-# why. Each is skipped with its reason while it fails, and runs normally
-# (and must pass) as soon as the server does what the file expects.
+
 class ScenarioTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -26,7 +23,6 @@ class ScenarioTest(unittest.TestCase):
         cls.runner.setup(cls.file)
         # The scenarios are independent: run them all at once (like the Go
         # runner's parallel subtests), then report each as its own subTest.
-        start = time.monotonic()
         with concurrent.futures.ThreadPoolExecutor(max_workers=len(cls.file.scenarios) or 1) as ex:
             futures = [(s, ex.submit(cls.runner.run, s)) for s in cls.file.scenarios]
             cls.results = []
@@ -35,7 +31,6 @@ class ScenarioTest(unittest.TestCase):
                     cls.results.append((s, f.result(), None))
                 except Exception as e:  # reported by the scenario's subTest
                     cls.results.append((s, None, e))
-        cls.elapsed = time.monotonic() - start
 
     def test_scenarios(self):
         self.assertTrue(self.results, "the scenarios file has no scenarios")

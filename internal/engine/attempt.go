@@ -232,13 +232,8 @@ func (a *attempt) append(ctx context.Context, release bool, ops ...runlog.Op) er
 			a.lost.Store(true)
 			return errEndAttempt
 		case errors.As(err, &conflict) && try == 0:
-			pending := a.pendingOps
-			a.pendingOps, a.pendingRecs = nil, nil
 			if err := a.foldForeign(ctx); err != nil {
 				return err
-			}
-			if err := a.later(pending...); err != nil {
-				return errEndAttempt
 			}
 		case errors.As(err, &conflict):
 			return errEndAttempt
@@ -273,12 +268,15 @@ func (a *attempt) fold(ops []runlog.Op) ([]runlog.Record, error) {
 }
 
 // foldForeign reads the Records others appended. Outsiders' Records are
-// folded in; any other worker's ends this Attempt.
+// folded in, and this Attempt's records not yet stored are folded again
+// after them; any other worker's Record ends this Attempt.
 func (a *attempt) foldForeign(ctx context.Context) error {
 	st, recs, err := a.e.Runs.Load(ctx, a.lease.Tenant, a.lease.RunID)
 	if err != nil {
 		return err
 	}
+	pending := a.pendingOps
+	a.pendingOps, a.pendingRecs = nil, nil
 	for _, r := range recs[a.knownSeq.Load():] {
 		if r.Attempt != 0 && r.Attempt != a.number {
 			a.log.Info("another worker wrote to the run; ending this attempt", "seq", r.Seq, "attempt", r.Attempt)
@@ -287,6 +285,9 @@ func (a *attempt) foldForeign(ctx context.Context) error {
 	}
 	a.setState(st)
 	if st.Settled() {
+		return errEndAttempt
+	}
+	if err := a.later(pending...); err != nil {
 		return errEndAttempt
 	}
 	return nil

@@ -1,6 +1,7 @@
 package engine_test
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -13,6 +14,9 @@ import (
 
 	runsvcv1 "github.com/runsvc/runsvc/gen/runsvc/v1"
 	"github.com/runsvc/runsvc/internal/errdetails"
+	"github.com/runsvc/runsvc/internal/model"
+	"github.com/runsvc/runsvc/internal/server"
+	"github.com/runsvc/runsvc/internal/spec"
 	"github.com/runsvc/runsvc/internal/testserver"
 )
 
@@ -263,5 +267,47 @@ func TestWaitRunReturnsWhenItsWaitElapses(t *testing.T) {
 	}
 	if s := got.GetRun().GetState(); s != runsvcv1.RunState_RUN_STATE_RUNNING && s != runsvcv1.RunState_RUN_STATE_QUEUED {
 		t.Errorf("state %v", s)
+	}
+}
+
+// lateAnswer is a model whose answer arrives just as the Run is
+// interrupted: it waits until its call is cancelled, then answers anyway.
+type lateAnswer struct{ called chan struct{} }
+
+func (m lateAnswer) Complete(ctx context.Context, req model.Request) (model.Response, error) {
+	select {
+	case m.called <- struct{}{}:
+	default:
+	}
+	<-ctx.Done()
+	return model.Response{Text: "answered as the stop came", Usage: model.Usage{InputTokens: 3, OutputTokens: 2}}, nil
+}
+
+func TestInterruptAsTheModelAnswers(t *testing.T) {
+	m := lateAnswer{called: make(chan struct{}, 1)}
+	srv := testserver.Start(t, func(c *server.Config) { c.Models = model.Providers{spec.ProviderScripted: m} })
+	srv.Publish(t, `{"name": "late", "model": {"provider": "scripted", "script": {"turns": [{"text": "unused"}]}}}`)
+	ctx := testserver.Context(t)
+	run := srv.Start(t, "late", "go")
+	select {
+	case <-m.called:
+	case <-ctx.Done():
+		t.Fatal("the model was never called")
+	}
+	// An outsider's record ahead of the abort request: the answer's
+	// record must follow both.
+	if _, err := srv.Runs.SendMessage(ctx, &runsvcv1.SendMessageRequest{RunId: run.GetRunId(), Text: "and then?", Mode: runsvcv1.MessageMode_MESSAGE_MODE_FOLLOW_UP}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := srv.Runs.InterruptRun(ctx, &runsvcv1.InterruptRunRequest{RunId: run.GetRunId(), Reason: "stop"}); err != nil {
+		t.Fatal(err)
+	}
+	got := srv.Settled(t, run.GetRunId())
+	if got.GetState() != runsvcv1.RunState_RUN_STATE_ABORTED || got.GetAbortCause() != runsvcv1.AbortCause_ABORT_CAUSE_INTERRUPTED {
+		t.Fatalf("settled %v %v %v, want ABORTED by interruption", got.GetState(), got.GetAbortCause(), got.GetFailure())
+	}
+	want := "Admitted AttemptStarted TurnStarted ModelCallStarted MessageQueued AbortRequested ModelCallFinished Settled"
+	if log := strings.Join(kinds(t, srv.Records(t, run.GetRunId())), " "); log != want {
+		t.Errorf("log:\n got %s\nwant %s", log, want)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"net"
 	"os"
 	"strings"
@@ -72,6 +73,9 @@ type Config struct {
 	MaxStreams    int
 	// Clock is the time source; the wall clock when nil.
 	Clock clock.Clock
+	// Models adds model providers, or replaces the built-in ones (scripted,
+	// openai) of the same name.
+	Models model.Providers
 }
 
 // Server is a running runsvc.
@@ -157,12 +161,14 @@ func (s *Server) assemble() error {
 	hub := toolworkers.NewRouted(toolworkers.Routing{Store: s.store, Replica: cfg.WorkerID, Clock: cfg.Clock, Log: s.log})
 	s.hub = hub
 	s.mcp = mcptool.New(mcptool.Options{ClientName: "runsvc"})
+	models := model.Providers{
+		spec.ProviderScripted: scripted.New(cfg.Clock),
+		spec.ProviderOpenAI:   openai.New(openai.Options{}),
+	}
+	maps.Copy(models, cfg.Models)
 	s.engine = engine.New(engine.Deps{
 		Store: s.store, Runs: manager, Specs: reg,
-		Models: model.Providers{
-			spec.ProviderScripted: scripted.New(cfg.Clock),
-			spec.ProviderOpenAI:   openai.New(openai.Options{}),
-		},
+		Models: models,
 		Tools: map[spec.Kind]tool.Executor{
 			spec.KindWorker: hub,
 			spec.KindHTTP:   httptool.New(nil),

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/runsvc/runsvc/internal/clock"
-	"github.com/runsvc/runsvc/internal/errdetails"
 	"github.com/runsvc/runsvc/internal/errs"
 	"github.com/runsvc/runsvc/internal/runlog"
 	"github.com/runsvc/runsvc/internal/runs"
@@ -90,7 +89,7 @@ func (a *attempt) run(ctx context.Context) error {
 		return err
 	}
 	if st.Attempt >= a.e.cfg.MaxAttempts {
-		id := errdetails.NewErrorID()
+		id := errs.NewErrorID()
 		a.log.Error("run gave up after too many attempts", "attempts", st.Attempt, "errorId", id)
 		return a.settle(ctx, runlog.StatusFailed, "", "", &errs.Internal{ErrorID: id})
 	}
@@ -322,7 +321,7 @@ func (a *attempt) failCorrupt(ctx context.Context, st *runlog.State, corrupt *er
 func (a *attempt) settle(ctx context.Context, state runlog.Status, cause runlog.AbortCause, answer string, failure error, before ...runlog.Op) error {
 	s := &runlog.Settled{State: state, AbortCause: cause, Answer: answer}
 	if failure != nil {
-		id := errdetails.NewErrorID()
+		id := errs.NewErrorID()
 		if errs.Typed(failure) == nil {
 			a.log.Error("run failed unexpectedly", "errorId", id, "err", failure)
 		}

@@ -8,7 +8,6 @@ import (
 	"sort"
 	"time"
 
-	"github.com/runsvc/runsvc/internal/errdetails"
 	"github.com/runsvc/runsvc/internal/errs"
 	"github.com/runsvc/runsvc/internal/policy"
 	"github.com/runsvc/runsvc/internal/runlog"
@@ -213,7 +212,7 @@ func (a *attempt) answer(ctx context.Context, c *runlog.Call, decl spec.Tool, ou
 	}
 	done := &runlog.ToolCallFinished{CallID: c.ID, Name: c.Name, Output: out}
 	if failure != nil {
-		id := errdetails.NewErrorID()
+		id := errs.NewErrorID()
 		if errs.Typed(failure) == nil {
 			a.log.Error("tool failed unexpectedly", "callId", c.ID, "tool", c.Name, "errorId", id, "err", failure)
 		}

@@ -2,8 +2,6 @@ package errdetails
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -111,7 +109,7 @@ func (m *Mapper) Map(ctx context.Context, err error) Outcome {
 func (m *Mapper) Describe(err error) Outcome {
 	typed := errs.Typed(err)
 	if typed == nil {
-		id := NewErrorID()
+		id := errs.NewErrorID()
 		return m.outcome(&errs.Internal{ErrorID: id, Cause: err}, err)
 	}
 	var cause error
@@ -277,12 +275,4 @@ func truncate(s string, n int) string {
 		cut--
 	}
 	return s[:cut] + ellipsis
-}
-
-// NewErrorID returns a fresh id tying a client's INTERNAL error to the
-// server's log line.
-func NewErrorID() string {
-	var b [8]byte
-	_, _ = rand.Read(b[:])
-	return "err_" + hex.EncodeToString(b[:])
 }

@@ -13,7 +13,12 @@ import (
 	"google.golang.org/protobuf/types/known/structpb"
 
 	runsvcv1 "github.com/runsvc/runsvc/gen/runsvc/v1"
+	"github.com/runsvc/runsvc/internal/clock"
 	"github.com/runsvc/runsvc/internal/errdetails"
+	"github.com/runsvc/runsvc/internal/model"
+	"github.com/runsvc/runsvc/internal/model/scripted"
+	"github.com/runsvc/runsvc/internal/server"
+	"github.com/runsvc/runsvc/internal/spec"
 	"github.com/runsvc/runsvc/internal/testserver"
 )
 
@@ -312,5 +317,68 @@ func TestDelegationFanOutLimit(t *testing.T) {
 	children, _ := srv.Runs.ListRuns(testserver.Context(t), &runsvcv1.ListRunsRequest{ParentRunId: run.GetRunId()})
 	if len(children.GetRuns()) != 1 {
 		t.Errorf("%d children started, want 1", len(children.GetRuns()))
+	}
+}
+
+// deafChildren answers like the scripted model, except for a Spec whose
+// script says "deaf": that call ignores cancellation and answers only when
+// release closes, so its Run settles late after an interruption.
+type deafChildren struct {
+	scripted *scripted.Model
+	called   chan string
+	release  chan struct{}
+}
+
+func (m deafChildren) Complete(ctx context.Context, req model.Request) (model.Response, error) {
+	if len(req.Model.Script) == 0 || req.Model.Script[0].Text != "deaf" {
+		return m.scripted.Complete(ctx, req)
+	}
+	m.called <- req.RunID
+	<-m.release
+	return model.Response{Text: "deaf"}, nil
+}
+
+// TestInterruptReachesEveryChild: a parent interrupted while waiting on
+// children that are slow to stop asks every one of them to stop, however
+// many there are, without waiting for each in turn.
+func TestInterruptReachesEveryChild(t *testing.T) {
+	const children = 7
+	m := deafChildren{scripted: scripted.New(clock.Real{}), called: make(chan string, children), release: make(chan struct{})}
+	srv := testserver.Start(t, func(c *server.Config) { c.Models = model.Providers{spec.ProviderScripted: m} })
+	srv.Publish(t, `{"name": "deaf", "model": {"provider": "scripted", "script": {"turns": [{"text": "deaf"}]}}}`)
+	var calls []string
+	for range children {
+		calls = append(calls, `{"name": "delegate", "arguments": {"to": "deaf", "task": "listen"}}`)
+	}
+	srv.Publish(t, `{"name": "boss", "delegates": ["deaf"], "model": {"provider": "scripted", "script": {"turns": [
+	  {"toolCalls": [`+strings.Join(calls, ", ")+`]}, {"text": "never"}]}}}`)
+	ctx := testserver.Context(t)
+	parent := srv.Start(t, "boss", "go")
+	for range children {
+		select {
+		case <-m.called:
+		case <-ctx.Done():
+			t.Fatal("not every child reached its model")
+		}
+	}
+	srv.Wait(t, parent.GetRunId())
+	if _, err := srv.Runs.InterruptRun(ctx, &runsvcv1.InterruptRunRequest{RunId: parent.GetRunId(), Reason: "stop"}); err != nil {
+		t.Fatal(err)
+	}
+	close(m.release)
+	if got := srv.Settled(t, parent.GetRunId()); got.GetState() != runsvcv1.RunState_RUN_STATE_ABORTED {
+		t.Fatalf("parent settled %v, want ABORTED", got.GetState())
+	}
+	list, err := srv.Runs.ListRuns(ctx, &runsvcv1.ListRunsRequest{ParentRunId: parent.GetRunId()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list.GetRuns()) != children {
+		t.Fatalf("%d children, want %d", len(list.GetRuns()), children)
+	}
+	for _, c := range list.GetRuns() {
+		if got := srv.Settled(t, c.GetRunId()); got.GetState() != runsvcv1.RunState_RUN_STATE_ABORTED || got.GetAbortCause() != runsvcv1.AbortCause_ABORT_CAUSE_INTERRUPTED {
+			t.Errorf("child %s settled %v %v, want ABORTED by interruption", c.GetRunId(), got.GetState(), got.GetAbortCause())
+		}
 	}
 }

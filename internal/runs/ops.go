@@ -151,6 +151,15 @@ func resumeOp(st *runlog.State, r Resume) (*runlog.Resumed, error) {
 // once; a running one settles when its worker sees the request. Its
 // children are interrupted too. A settled Run is left alone.
 func (m *Manager) Interrupt(ctx context.Context, tenant, runID, reason string) (Run, error) {
+	if err := m.requestInterrupt(ctx, tenant, runID, reason); err != nil {
+		return Run{}, err
+	}
+	return m.WaitSettled(ctx, tenant, runID, 2*time.Second)
+}
+
+// requestInterrupt records the request to stop a Run, settling it at once
+// when no worker is executing it, without waiting for a running one.
+func (m *Manager) requestInterrupt(ctx context.Context, tenant, runID, reason string) error {
 	_, err := m.mutate(ctx, tenant, runID, func(st *runlog.State) ([]runlog.Op, error) {
 		if st.Settled() || st.Abort != nil {
 			return nil, nil
@@ -161,10 +170,7 @@ func (m *Manager) Interrupt(ctx context.Context, tenant, runID, reason string) (
 		}
 		return ops, nil
 	})
-	if err != nil {
-		return Run{}, err
-	}
-	return m.WaitSettled(ctx, tenant, runID, 2*time.Second)
+	return err
 }
 
 // AfterSettle tells a settled Run's parent about its ending and interrupts
@@ -183,7 +189,9 @@ func (m *Manager) AfterSettle(ctx context.Context, st *runlog.State) {
 		if d.Finished != nil {
 			continue
 		}
-		if _, err := m.Interrupt(ctx, tenant, d.ChildRunID, "the parent run settled"); err != nil {
+		// Only the request: each child's worker settles it, and waiting
+		// for one would leave the next children to the deadline above.
+		if err := m.requestInterrupt(ctx, tenant, d.ChildRunID, "the parent run settled"); err != nil {
 			m.log.Warn("interrupting a child failed", "runId", st.RunID, "childRunId", d.ChildRunID, "err", err)
 		}
 	}

@@ -55,18 +55,18 @@ type serveProc struct {
 	done chan struct{}
 }
 
+// runHeld measures section 5: it suspends cfg.heldRuns Runs on a fresh
+// `runsvc serve`, kills it, starts a successor on the same data and
+// resumes every Run there.
 func runHeld(ctx context.Context, cfg config) (*heldResult, error) {
 	dir, err := os.MkdirTemp("", "runsvc-bench-held-")
 	if err != nil {
 		return nil, err
 	}
 	defer os.RemoveAll(dir)
-	bin := filepath.Join(dir, "runsvc")
-	progress("held state: building cmd/runsvc")
-	build := exec.CommandContext(ctx, "go", "build", "-o", bin, "./cmd/runsvc")
-	build.Dir = cfg.moduleRoot
-	if out, err := build.CombinedOutput(); err != nil {
-		return nil, fmt.Errorf("go build ./cmd/runsvc: %v\n%s", err, out)
+	bin, err := buildServe(ctx, cfg.moduleRoot, dir)
+	if err != nil {
+		return nil, err
 	}
 	data := filepath.Join(dir, "data")
 	port, err := freePort()
@@ -92,25 +92,9 @@ func runHeld(ctx context.Context, cfg config) (*heldResult, error) {
 	res.IdleRSSMB, _ = rssMB(p.cmd.Process.Pid)
 
 	progress("held state: starting %d Runs that suspend", cfg.heldRuns)
-	callIDs := make([]string, cfg.heldRuns)
-	runIDs := make([]string, cfg.heldRuns)
 	start := time.Now()
-	if err := forEach(ctx, cfg.heldRuns, cfg.resumeConc, func(ctx context.Context, i int) error {
-		resp, err := p.runs.StartRun(ctx, &runsvcv1.StartRunRequest{Spec: "bench-suspend", Input: "held " + strconv.Itoa(i)})
-		if err != nil {
-			return err
-		}
-		run, err := waitFor(ctx, p.runs, resp.GetRun().GetRunId(), true)
-		if err != nil {
-			return err
-		}
-		calls := run.GetSuspension().GetToolCalls()
-		if run.GetState() != runsvcv1.RunState_RUN_STATE_SUSPENDED || len(calls) != 1 {
-			return fmt.Errorf("run %s is %v with %d calls, want SUSPENDED on one", run.GetRunId(), run.GetState(), len(calls))
-		}
-		runIDs[i], callIDs[i] = run.GetRunId(), calls[0].GetCallId()
-		return nil
-	}); err != nil {
+	runIDs, callIDs, err := suspendAll(ctx, p, cfg.heldRuns, cfg.resumeConc)
+	if err != nil {
 		return nil, fmt.Errorf("suspending Runs: %w", err)
 	}
 	res.SuspendSeconds = time.Since(start).Seconds()
@@ -133,10 +117,61 @@ func runHeld(ctx context.Context, cfg config) (*heldResult, error) {
 	res.RestartRSSMB, _ = rssMB(q.cmd.Process.Pid)
 
 	progress("held state: resuming %d Runs", cfg.heldRuns)
+	start = time.Now()
+	completed, err := resumeAll(ctx, q, runIDs, callIDs, cfg.resumeConc)
+	res.ResumeSeconds = time.Since(start).Seconds()
+	res.Completed = completed
+	res.ResumePerSec = float64(res.Completed) / res.ResumeSeconds
+	res.AfterResumeHWMMB, _ = hwmMB(q.cmd.Process.Pid)
+	if err != nil {
+		return res, fmt.Errorf("resuming Runs: %w", err)
+	}
+	return res, nil
+}
+
+// buildServe builds cmd/runsvc from moduleRoot into dir and returns the
+// binary's path.
+func buildServe(ctx context.Context, moduleRoot, dir string) (string, error) {
+	bin := filepath.Join(dir, "runsvc")
+	progress("held state: building cmd/runsvc")
+	build := exec.CommandContext(ctx, "go", "build", "-o", bin, "./cmd/runsvc")
+	build.Dir = moduleRoot
+	if out, err := build.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("go build ./cmd/runsvc: %v\n%s", err, out)
+	}
+	return bin, nil
+}
+
+// suspendAll starts n bench-suspend Runs on p, conc at a time, waits until
+// each is SUSPENDED on one tool call and returns their Run and call ids.
+func suspendAll(ctx context.Context, p *serveProc, n, conc int) (runIDs, callIDs []string, err error) {
+	callIDs = make([]string, n)
+	runIDs = make([]string, n)
+	err = forEach(ctx, n, conc, func(ctx context.Context, i int) error {
+		resp, err := p.runs.StartRun(ctx, &runsvcv1.StartRunRequest{Spec: "bench-suspend", Input: "held " + strconv.Itoa(i)})
+		if err != nil {
+			return err
+		}
+		run, err := waitFor(ctx, p.runs, resp.GetRun().GetRunId(), true)
+		if err != nil {
+			return err
+		}
+		calls := run.GetSuspension().GetToolCalls()
+		if run.GetState() != runsvcv1.RunState_RUN_STATE_SUSPENDED || len(calls) != 1 {
+			return fmt.Errorf("run %s is %v with %d calls, want SUSPENDED on one", run.GetRunId(), run.GetState(), len(calls))
+		}
+		runIDs[i], callIDs[i] = run.GetRunId(), calls[0].GetCallId()
+		return nil
+	})
+	return runIDs, callIDs, err
+}
+
+// resumeAll resumes each suspended Run on q with its call's result, conc
+// at a time, and returns how many COMPLETED before the first error.
+func resumeAll(ctx context.Context, q *serveProc, runIDs, callIDs []string, conc int) (int, error) {
 	var completed atomic.Int64
 	output := structpb.NewStringValue("sunny")
-	start = time.Now()
-	err = forEach(ctx, cfg.heldRuns, cfg.resumeConc, func(ctx context.Context, i int) error {
+	err := forEach(ctx, len(runIDs), conc, func(ctx context.Context, i int) error {
 		_, err := q.runs.ResumeRun(ctx, &runsvcv1.ResumeRunRequest{RunId: runIDs[i], ToolResults: []*runsvcv1.ToolResult{{CallId: callIDs[i], Output: output}}})
 		if err != nil {
 			return err
@@ -151,14 +186,7 @@ func runHeld(ctx context.Context, cfg config) (*heldResult, error) {
 		completed.Add(1)
 		return nil
 	})
-	res.ResumeSeconds = time.Since(start).Seconds()
-	res.Completed = int(completed.Load())
-	res.ResumePerSec = float64(res.Completed) / res.ResumeSeconds
-	res.AfterResumeHWMMB, _ = hwmMB(q.cmd.Process.Pid)
-	if err != nil {
-		return res, fmt.Errorf("resuming Runs: %w", err)
-	}
-	return res, nil
+	return int(completed.Load()), err
 }
 
 // startServe starts `runsvc serve` and returns once it reports SERVING.

@@ -82,10 +82,12 @@ func main() {
 	os.Exit(run())
 }
 
-func run() int {
+// parseFlags reads the command line into the benchmark's config and the
+// -json path; it reports false, having said why, for an unknown phase.
+func parseFlags() (cfg config, jsonOut string, ok bool) {
 	quick := flag.Bool("quick", false, "shorter phases (about 70 seconds): 1s per measurement, 1,000 held Runs")
 	phases := flag.String("phases", strings.Join(allPhases, ","), "comma-separated phases to run: "+strings.Join(allPhases, ", "))
-	jsonOut := flag.String("json", "", "write every number to this JSON file")
+	jsonPath := flag.String("json", "", "write every number to this JSON file")
 	measure := flag.Duration("duration", 0, "time per variant and concurrency in the error and floor phases (default 3s, 1s with -quick)")
 	runsFor := flag.Duration("runs-duration", 0, "time per concurrency in the Runs phases (default 5s, 2s with -quick)")
 	watchFor := flag.Duration("watch-duration", 0, "appending time per watcher count (default 3s, 1.5s with -quick)")
@@ -95,7 +97,7 @@ func run() int {
 	profile := flag.String("cpuprofile", filepath.Join(os.TempDir(), "runsvc-bench-runs-c16.pprof"), "where to write the CPU profile of the SQLite c16 Runs phase")
 	flag.Parse()
 
-	cfg := config{
+	cfg = config{
 		phases:           map[string]bool{},
 		concurrencies:    []int{1, 16, 64},
 		measure:          3 * time.Second,
@@ -138,9 +140,19 @@ func run() int {
 		}
 		if !slices.Contains(allPhases, p) {
 			fmt.Fprintf(os.Stderr, "bench: unknown phase %q; phases are %s\n", p, strings.Join(allPhases, ", "))
-			return 2
+			return cfg, "", false
 		}
 		cfg.phases[p] = true
+	}
+	return cfg, *jsonPath, true
+}
+
+// run runs the phases the flags select, one after another, and returns
+// the process's exit code.
+func run() int {
+	cfg, jsonOut, ok := parseFlags()
+	if !ok {
+		return 2
 	}
 	root, err := moduleRoot()
 	if err != nil {
@@ -208,17 +220,24 @@ func run() int {
 	if ctx.Err() != nil {
 		rep.Failures = append(rep.Failures, "interrupted")
 	}
+	return finish(rep, start, jsonOut)
+}
+
+// finish judges the targets, prints the report and writes it to jsonOut
+// when set; it returns the exit code: 1 when a phase failed or the file
+// could not be written.
+func finish(rep *report, start time.Time, jsonOut string) int {
 	rep.Seconds = time.Since(start).Seconds()
 	rep.Targets = evaluate(rep)
 
 	printReport(os.Stdout, rep)
-	if *jsonOut != "" {
+	if jsonOut != "" {
 		b, err := json.MarshalIndent(rep, "", "  ")
 		if err == nil {
-			err = os.WriteFile(*jsonOut, append(b, '\n'), 0o644)
+			err = os.WriteFile(jsonOut, append(b, '\n'), 0o644)
 		}
 		if err != nil {
-			fmt.Fprintf(os.Stderr, "bench: writing %s: %v\n", *jsonOut, err)
+			fmt.Fprintf(os.Stderr, "bench: writing %s: %v\n", jsonOut, err)
 			return 1
 		}
 	}

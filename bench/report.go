@@ -112,8 +112,33 @@ func sortedKeys[V any](m map[int]V) []int {
 	return keys
 }
 
-// printReport writes the table.
+// printReport writes the table: the header, then each section the run
+// measured, the comparison and the judged targets.
 func printReport(w io.Writer, rep *report) {
+	printHeader(w, rep)
+	if ep := rep.ErrorPath; ep != nil {
+		printErrorPath(w, ep)
+	}
+	if fl := rep.Floor; fl != nil {
+		printFloor(w, fl)
+	}
+	if rs := rep.Runs; rs != nil {
+		printRuns(w, rs)
+	}
+	if wr := rep.Watch; wr != nil {
+		printWatch(w, wr)
+	}
+	if h := rep.Held; h != nil {
+		printHeld(w, h)
+	}
+	if c := rep.Compare; c != nil {
+		printCompare(w, c)
+	}
+	printTargets(w, rep)
+}
+
+// printHeader says when, where, with what command and on which checkout the report was made.
+func printHeader(w io.Writer, rep *report) {
 	m := rep.Machine
 	fmt.Fprintf(w, "\nrunsvc benchmarks  %s  took %s\n", rep.Date, (time.Duration(rep.Seconds) * time.Second).String())
 	fmt.Fprintf(w, "machine: %d CPUs (%s), GOMAXPROCS %d, %d MiB, %s, linux %s\ncommand: %s\n",
@@ -123,108 +148,112 @@ func printReport(w io.Writer, rep *report) {
 		dirty = fmt.Sprintf(" plus %d uncommitted changes outside bench/: %s", len(rep.Modified), strings.Join(rep.Modified, "; "))
 	}
 	fmt.Fprintf(w, "checkout: %s%s\n", rep.Commit, dirty)
+}
 
-	if ep := rep.ErrorPath; ep != nil {
-		section(w, "1. ERROR PATH: one gRPC server; success and rich-* go through errdetails' interceptor, plain is status.Error returned straight")
-		tw := tabs(w)
-		fmt.Fprintln(tw, "case\tdetails\tconc\tcalls/s\tp50 ms\tp99 ms\tthr/plain\tp50/plain\tthr/success\tp50/success\t")
-		for _, conc := range sortedKeys(ep.ByConcurrency) {
-			for _, c := range errorCases() {
-				s := ep.ByConcurrency[conc][c.name]
-				r, rich := ep.Ratios[conc][c.name]
-				ratios := "\t\t\t"
-				if rich {
-					ratios = fmt.Sprintf("%.2f\t%.2f\t%.2f\t%.2f", r.ThroughputVsPlain, r.P50VsPlain, r.ThroughputVsSuccess, r.P50VsSuccess)
-				}
-				fmt.Fprintf(tw, "%s\t%s\t%d\t%.0f\t%s\t%s\t%s\t%s\n", c.name, dash(c.details), conc, s.PerSec, fmtMs(s.P50Ms), fmtMs(s.P99Ms), ratios, errNote(s.Errors, s.FirstErr))
-			}
-		}
-		tw.Flush()
-		fmt.Fprintln(w)
-		tw = tabs(w)
-		fmt.Fprintln(tw, "case\tstatus bytes\tallocs/RPC\tbytes/RPC\tMap allocs\tMap µs\tinterceptor allocs\tinterceptor µs\t")
+// printErrorPath writes section 1: calls/s, latencies and ratios per case and concurrency, then each case's costs.
+func printErrorPath(w io.Writer, ep *errorPathResult) {
+	section(w, "1. ERROR PATH: one gRPC server; success and rich-* go through errdetails' interceptor, plain is status.Error returned straight")
+	tw := tabs(w)
+	fmt.Fprintln(tw, "case\tdetails\tconc\tcalls/s\tp50 ms\tp99 ms\tthr/plain\tp50/plain\tthr/success\tp50/success\t")
+	for _, conc := range sortedKeys(ep.ByConcurrency) {
 		for _, c := range errorCases() {
-			k := ep.Costs[c.name]
-			fmt.Fprintf(tw, "%s\t%d\t%.0f\t%.0f\t%.0f\t%.2f\t%.0f\t%.2f\t\n", c.name, k.StatusBytes, k.AllocsPerCall, k.BytesPerCall, k.MapAllocs, k.MapNs/1e3, k.InterceptorAllocs, k.InterceptorNs/1e3)
-		}
-		tw.Flush()
-		fmt.Fprintln(w, "  allocs/RPC and bytes/RPC: whole process (client + server) per sequential call; Map: Mapper.Map + Status.Err;")
-		fmt.Fprintln(w, "  interceptor: the unary interceptor around a handler returning the error, with its trailer and log line, outside gRPC.")
-		fmt.Fprintln(w, "  diagnostics, not judged: diag-retry-nolog is rich-retry through an interceptor whose logger discards; diag-retry-prebuilt")
-		fmt.Fprintln(w, "  returns rich-retry's status built once at start (with its pushback trailer), bypassing the interceptor: the wire cost alone.")
-	}
-
-	if fl := rep.Floor; fl != nil {
-		section(w, "2. FLOOR: bare grpc-go echo (no interceptors) vs runsvc GetRun (SQLite, settled Run), interleaved")
-		tw := tabs(w)
-		fmt.Fprintln(tw, "conc\techo calls/s\techo p50 ms\tGetRun calls/s\tGetRun p50 ms\tGetRun p99 ms\tGetRun/echo\t")
-		for _, conc := range sortedKeys(fl.Fraction) {
-			e, g := fl.Echo[conc], fl.GetRun[conc]
-			fmt.Fprintf(tw, "%d\t%.0f\t%s\t%.0f\t%s\t%s\t%.2f\t%s\n", conc, e.PerSec, fmtMs(e.P50Ms), g.PerSec, fmtMs(g.P50Ms), fmtMs(g.P99Ms), fl.Fraction[conc], errNote(e.Errors+g.Errors, e.FirstErr+g.FirstErr))
-		}
-		tw.Flush()
-		fmt.Fprintf(w, "  response sizes: GetRun %d bytes, echo %d bytes\n", fl.GetRunResponseBytes, fl.EchoBytes)
-	}
-
-	if rs := rep.Runs; rs != nil {
-		section(w, "3. RUNS: StartRun -> settled (WaitRun), scripted, 1 turn of 3 worker-tool calls over ServeTools + answer; closed loop")
-		tw := tabs(w)
-		fmt.Fprintln(tw, "store\tconc\truns\truns/s\trecords/s\tp50 ms\tp99 ms\tCPU ms/Run\tCPU cores\t")
-		phases := slices.Clone(rs.Phases)
-		for _, ph := range []*runsPhase{rs.Postgres, rs.PostgresNoFsync} {
-			if ph != nil {
-				phases = append(phases, *ph)
+			s := ep.ByConcurrency[conc][c.name]
+			r, rich := ep.Ratios[conc][c.name]
+			ratios := "\t\t\t"
+			if rich {
+				ratios = fmt.Sprintf("%.2f\t%.2f\t%.2f\t%.2f", r.ThroughputVsPlain, r.P50VsPlain, r.ThroughputVsSuccess, r.P50VsSuccess)
 			}
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%.0f\t%s\t%s\t%s\t%s\n", c.name, dash(c.details), conc, s.PerSec, fmtMs(s.P50Ms), fmtMs(s.P99Ms), ratios, errNote(s.Errors, s.FirstErr))
 		}
-		for _, ph := range phases {
-			fmt.Fprintf(tw, "%s\t%d\t%d\t%.0f\t%.0f\t%s\t%s\t%.2f\t%.2f\t%s\n", ph.Store, ph.Concurrency, ph.Runs, ph.RunsPerSec, ph.RecordsSec, fmtMs(ph.P50Ms), fmtMs(ph.P99Ms), ph.CPUMsPerRun, ph.CPUUtil, errNote(ph.Failed, ph.FirstErr))
+	}
+	tw.Flush()
+	fmt.Fprintln(w)
+	tw = tabs(w)
+	fmt.Fprintln(tw, "case\tstatus bytes\tallocs/RPC\tbytes/RPC\tMap allocs\tMap µs\tinterceptor allocs\tinterceptor µs\t")
+	for _, c := range errorCases() {
+		k := ep.Costs[c.name]
+		fmt.Fprintf(tw, "%s\t%d\t%.0f\t%.0f\t%.0f\t%.2f\t%.0f\t%.2f\t\n", c.name, k.StatusBytes, k.AllocsPerCall, k.BytesPerCall, k.MapAllocs, k.MapNs/1e3, k.InterceptorAllocs, k.InterceptorNs/1e3)
+	}
+	tw.Flush()
+	fmt.Fprintln(w, "  allocs/RPC and bytes/RPC: whole process (client + server) per sequential call; Map: Mapper.Map + Status.Err;")
+	fmt.Fprintln(w, "  interceptor: the unary interceptor around a handler returning the error, with its trailer and log line, outside gRPC.")
+	fmt.Fprintln(w, "  diagnostics, not judged: diag-retry-nolog is rich-retry through an interceptor whose logger discards; diag-retry-prebuilt")
+	fmt.Fprintln(w, "  returns rich-retry's status built once at start (with its pushback trailer), bypassing the interceptor: the wire cost alone.")
+}
+
+// printFloor writes section 2: the bare echo against GetRun per concurrency.
+func printFloor(w io.Writer, fl *floorResult) {
+	section(w, "2. FLOOR: bare grpc-go echo (no interceptors) vs runsvc GetRun (SQLite, settled Run), interleaved")
+	tw := tabs(w)
+	fmt.Fprintln(tw, "conc\techo calls/s\techo p50 ms\tGetRun calls/s\tGetRun p50 ms\tGetRun p99 ms\tGetRun/echo\t")
+	for _, conc := range sortedKeys(fl.Fraction) {
+		e, g := fl.Echo[conc], fl.GetRun[conc]
+		fmt.Fprintf(tw, "%d\t%.0f\t%s\t%.0f\t%s\t%s\t%.2f\t%s\n", conc, e.PerSec, fmtMs(e.P50Ms), g.PerSec, fmtMs(g.P50Ms), fmtMs(g.P99Ms), fl.Fraction[conc], errNote(e.Errors+g.Errors, e.FirstErr+g.FirstErr))
+	}
+	tw.Flush()
+	fmt.Fprintf(w, "  response sizes: GetRun %d bytes, echo %d bytes\n", fl.GetRunResponseBytes, fl.EchoBytes)
+}
+
+// printRuns writes section 3: each store's Runs phases, their wait events, steps and the CPU profile.
+func printRuns(w io.Writer, rs *runsResult) {
+	section(w, "3. RUNS: StartRun -> settled (WaitRun), scripted, 1 turn of 3 worker-tool calls over ServeTools + answer; closed loop")
+	tw := tabs(w)
+	fmt.Fprintln(tw, "store\tconc\truns\truns/s\trecords/s\tp50 ms\tp99 ms\tCPU ms/Run\tCPU cores\t")
+	phases := slices.Clone(rs.Phases)
+	for _, ph := range []*runsPhase{rs.Postgres, rs.PostgresNoFsync} {
+		if ph != nil {
+			phases = append(phases, *ph)
 		}
-		tw.Flush()
-		if rs.Skipped != "" {
-			fmt.Fprintf(w, "  PostgreSQL: skipped: %s\n", rs.Skipped)
-		}
-		fmt.Fprintln(w, "  CPU: the whole process (server, load generator, tool worker) over the phase / Runs settled.")
-		fmt.Fprintln(w, "  PostgreSQL fsync=off is a diagnostic (pgtest's settings), not judged.")
-		for _, ph := range phases {
-			if len(ph.WaitEvents) > 0 {
-				var top []string
-				for _, e := range ph.WaitEvents[:min(4, len(ph.WaitEvents))] {
-					top = append(top, fmt.Sprintf("%s %.0f%%", e.Event, 100*e.Share))
-				}
-				fmt.Fprintf(w, "  %s, backends' wait events: %s\n", ph.Store, strings.Join(top, ", "))
+	}
+	for _, ph := range phases {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%.0f\t%.0f\t%s\t%s\t%.2f\t%.2f\t%s\n", ph.Store, ph.Concurrency, ph.Runs, ph.RunsPerSec, ph.RecordsSec, fmtMs(ph.P50Ms), fmtMs(ph.P99Ms), ph.CPUMsPerRun, ph.CPUUtil, errNote(ph.Failed, ph.FirstErr))
+	}
+	tw.Flush()
+	if rs.Skipped != "" {
+		fmt.Fprintf(w, "  PostgreSQL: skipped: %s\n", rs.Skipped)
+	}
+	fmt.Fprintln(w, "  CPU: the whole process (server, load generator, tool worker) over the phase / Runs settled.")
+	fmt.Fprintln(w, "  PostgreSQL fsync=off is a diagnostic (pgtest's settings), not judged.")
+	for _, ph := range phases {
+		if len(ph.WaitEvents) > 0 {
+			var top []string
+			for _, e := range ph.WaitEvents[:min(4, len(ph.WaitEvents))] {
+				top = append(top, fmt.Sprintf("%s %.0f%%", e.Event, 100*e.Share))
 			}
-		}
-		printSteps(w, phases)
-		if p := rs.Profile; p != nil {
-			printProfile(w, p)
+			fmt.Fprintf(w, "  %s, backends' wait events: %s\n", ph.Store, strings.Join(top, ", "))
 		}
 	}
-
-	if wr := rep.Watch; wr != nil {
-		section(w, fmt.Sprintf("4. WATCH: record time -> receipt on WatchRun, SendMessage appending to one suspended Run at %.0f/s", wr.TargetRate))
-		tw := tabs(w)
-		fmt.Fprintln(tw, "watchers\tappends/s\tdelivered\tp50 ms\tp99 ms\tmax ms\tSendMessage p50 ms\tSendMessage p99 ms\t")
-		for _, ph := range wr.Phases {
-			fmt.Fprintf(tw, "%d\t%.0f\t%d/%d\t%s\t%s\t%s\t%s\t%s\t\n", ph.Watchers, ph.AppendsPerSec, ph.Delivered, ph.Expected, fmtMs(ph.Latency.P50Ms), fmtMs(ph.Latency.P99Ms), fmtMs(ph.Latency.MaxMs), fmtMs(ph.SendMessage.P50Ms), fmtMs(ph.SendMessage.P99Ms))
-		}
-		tw.Flush()
+	printSteps(w, phases)
+	if p := rs.Profile; p != nil {
+		printProfile(w, p)
 	}
+}
 
-	if h := rep.Held; h != nil {
-		section(w, "5. HELD STATE: a separate `runsvc serve` (SQLite), Runs suspended on a client tool, SIGKILL, restart, ResumeRun all")
-		tw := tabs(w)
-		fmt.Fprintf(tw, "suspended Runs\t%d\t(started and suspended in %.1fs)\n", h.Runs, h.SuspendSeconds)
-		fmt.Fprintf(tw, "RSS idle, before any Run\t%.1f MB\t\n", h.IdleRSSMB)
-		fmt.Fprintf(tw, "RSS with all suspended\t%.1f MB\t(peak %.1f MB)\n", h.RSSMB, h.HWMMB)
-		fmt.Fprintf(tw, "restart until SERVING\t%.2fs\t(RSS then %.1f MB)\n", h.RestartSeconds, h.RestartRSSMB)
-		fmt.Fprintf(tw, "resume all after restart\t%.1fs\t%.0f runs/s at concurrency %d, %d/%d completed (peak RSS %.1f MB)\n", h.ResumeSeconds, h.ResumePerSec, h.ResumeConcurrency, h.Completed, h.Runs, h.AfterResumeHWMMB)
-		tw.Flush()
+// printWatch writes section 4: watch delivery latency per number of watchers.
+func printWatch(w io.Writer, wr *watchResult) {
+	section(w, fmt.Sprintf("4. WATCH: record time -> receipt on WatchRun, SendMessage appending to one suspended Run at %.0f/s", wr.TargetRate))
+	tw := tabs(w)
+	fmt.Fprintln(tw, "watchers\tappends/s\tdelivered\tp50 ms\tp99 ms\tmax ms\tSendMessage p50 ms\tSendMessage p99 ms\t")
+	for _, ph := range wr.Phases {
+		fmt.Fprintf(tw, "%d\t%.0f\t%d/%d\t%s\t%s\t%s\t%s\t%s\t\n", ph.Watchers, ph.AppendsPerSec, ph.Delivered, ph.Expected, fmtMs(ph.Latency.P50Ms), fmtMs(ph.Latency.P99Ms), fmtMs(ph.Latency.MaxMs), fmtMs(ph.SendMessage.P50Ms), fmtMs(ph.SendMessage.P99Ms))
 	}
+	tw.Flush()
+}
 
-	if c := rep.Compare; c != nil {
-		printCompare(w, c)
-	}
+// printHeld writes section 5: memory and timings of the suspended, restarted and resumed Runs.
+func printHeld(w io.Writer, h *heldResult) {
+	section(w, "5. HELD STATE: a separate `runsvc serve` (SQLite), Runs suspended on a client tool, SIGKILL, restart, ResumeRun all")
+	tw := tabs(w)
+	fmt.Fprintf(tw, "suspended Runs\t%d\t(started and suspended in %.1fs)\n", h.Runs, h.SuspendSeconds)
+	fmt.Fprintf(tw, "RSS idle, before any Run\t%.1f MB\t\n", h.IdleRSSMB)
+	fmt.Fprintf(tw, "RSS with all suspended\t%.1f MB\t(peak %.1f MB)\n", h.RSSMB, h.HWMMB)
+	fmt.Fprintf(tw, "restart until SERVING\t%.2fs\t(RSS then %.1f MB)\n", h.RestartSeconds, h.RestartRSSMB)
+	fmt.Fprintf(tw, "resume all after restart\t%.1fs\t%.0f runs/s at concurrency %d, %d/%d completed (peak RSS %.1f MB)\n", h.ResumeSeconds, h.ResumePerSec, h.ResumeConcurrency, h.Completed, h.Runs, h.AfterResumeHWMMB)
+	tw.Flush()
+}
 
+// printTargets writes section 6: every judged target, then the run's failures.
+func printTargets(w io.Writer, rep *report) {
 	section(w, "6. TARGETS")
 	tw := tabs(w)
 	fmt.Fprintln(tw, "target\tlimit\tmeasured\twhere\tresult\t")

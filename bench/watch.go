@@ -78,94 +78,123 @@ func measureWatch(ctx context.Context, runs runsvcv1.RunServiceClient, n int, ra
 
 	wctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	var (
-		ready, done sync.WaitGroup
-		mu          sync.Mutex
-		lat         []time.Duration
-		lastSeen    = make([]int64, n)
-		setupErr    error
-	)
-	for i := range n {
-		ready.Add(1)
-		done.Add(1)
-		go func() {
-			defer done.Done()
-			stream, err := runs.WatchRun(wctx, &runsvcv1.WatchRunRequest{RunId: id, FromSeq: from})
-			if err == nil {
-				// The first record is the existing last one: the watch
-				// is subscribed once it arrives.
-				_, err = stream.Recv()
-			}
-			if err != nil {
-				mu.Lock()
-				setupErr = err
-				mu.Unlock()
-				ready.Done()
-				return
-			}
-			ready.Done()
-			mine := make([]time.Duration, 0, int(rate*d.Seconds())+16)
-			for {
-				resp, err := stream.Recv()
-				if err != nil {
-					break
-				}
-				mine = append(mine, time.Since(resp.GetRecord().GetTime().AsTime()))
-				mu.Lock()
-				lastSeen[i] = resp.GetRecord().GetSeq()
-				mu.Unlock()
-			}
-			mu.Lock()
-			lat = append(lat, mine...)
-			mu.Unlock()
-		}()
+	ws := openWatchers(wctx, runs, id, from, n, int(rate*d.Seconds())+16)
+	if ws.setupErr != nil {
+		return ph, fmt.Errorf("opening %d watchers: %w", n, ws.setupErr)
 	}
-	ready.Wait()
-	if setupErr != nil {
-		return ph, fmt.Errorf("opening %d watchers: %w", n, setupErr)
+	sendLat, last, elapsed, err := appendTicks(ctx, runs, id, rate, d)
+	if err != nil {
+		return ph, err
 	}
+	// Let every watcher catch up with the last record, for up to 10s.
+	ws.waitCaughtUp(last, 10*time.Second)
+	cancel()
+	ws.done.Wait()
 
+	ph.Appends = len(sendLat)
+	ph.AppendsPerSec = float64(len(sendLat)) / elapsed.Seconds()
+	ph.SendMessage = distribution(sendLat)
+	ph.Delivered = len(ws.lat)
+	ph.Expected = int(last-from) * n
+	ph.Latency = distribution(ws.lat)
+	return ph, nil
+}
+
+// watchers are WatchRun streams on one Run, each recording how long every
+// record took to reach it and the last seq it has seen.
+type watchers struct {
+	ready, done sync.WaitGroup
+	// mu guards the fields below it.
+	mu       sync.Mutex
+	lat      []time.Duration
+	lastSeen []int64
+	setupErr error
+}
+
+// openWatchers opens n watchers on Run id from seq from and returns once
+// each is subscribed or has failed to (then setupErr is set); perWatcher
+// sizes each watcher's buffer of latencies.
+func openWatchers(ctx context.Context, runs runsvcv1.RunServiceClient, id string, from int64, n, perWatcher int) *watchers {
+	w := &watchers{lastSeen: make([]int64, n)}
+	for i := range n {
+		w.ready.Add(1)
+		w.done.Add(1)
+		go w.follow(ctx, runs, id, from, i, perWatcher)
+	}
+	w.ready.Wait()
+	return w
+}
+
+// follow is watcher i: it subscribes, says it is ready, then notes every
+// record it receives until its stream ends.
+func (w *watchers) follow(ctx context.Context, runs runsvcv1.RunServiceClient, id string, from int64, i, perWatcher int) {
+	defer w.done.Done()
+	stream, err := runs.WatchRun(ctx, &runsvcv1.WatchRunRequest{RunId: id, FromSeq: from})
+	if err == nil {
+		// The first record is the existing last one: the watch
+		// is subscribed once it arrives.
+		_, err = stream.Recv()
+	}
+	if err != nil {
+		w.mu.Lock()
+		w.setupErr = err
+		w.mu.Unlock()
+		w.ready.Done()
+		return
+	}
+	w.ready.Done()
+	mine := make([]time.Duration, 0, perWatcher)
+	for {
+		resp, err := stream.Recv()
+		if err != nil {
+			break
+		}
+		mine = append(mine, time.Since(resp.GetRecord().GetTime().AsTime()))
+		w.mu.Lock()
+		w.lastSeen[i] = resp.GetRecord().GetSeq()
+		w.mu.Unlock()
+	}
+	w.mu.Lock()
+	w.lat = append(w.lat, mine...)
+	w.mu.Unlock()
+}
+
+// waitCaughtUp returns once every watcher has seen seq last, or after limit.
+func (w *watchers) waitCaughtUp(last int64, limit time.Duration) {
+	catchUp := time.Now().Add(limit)
+	for time.Now().Before(catchUp) {
+		w.mu.Lock()
+		behind := 0
+		for _, s := range w.lastSeen {
+			if s < last {
+				behind++
+			}
+		}
+		w.mu.Unlock()
+		if behind == 0 {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// appendTicks appends a message to Run id with SendMessage at rate per
+// second for d and returns each call's latency, the last record's seq and
+// how long the appending took.
+func appendTicks(ctx context.Context, runs runsvcv1.RunServiceClient, id string, rate float64, d time.Duration) (sendLat []time.Duration, last int64, elapsed time.Duration, err error) {
 	interval := time.Duration(float64(time.Second) / rate)
 	tick := time.NewTicker(interval)
 	defer tick.Stop()
-	var sendLat []time.Duration
-	var last int64
 	start := time.Now()
 	for time.Since(start) < d {
 		<-tick.C
 		t0 := time.Now()
 		resp, err := runs.SendMessage(ctx, &runsvcv1.SendMessageRequest{RunId: id, Text: "tick"})
 		if err != nil {
-			return ph, fmt.Errorf("SendMessage: %w", err)
+			return nil, 0, 0, fmt.Errorf("SendMessage: %w", err)
 		}
 		sendLat = append(sendLat, time.Since(t0))
 		last = resp.GetSeq()
 	}
-	elapsed := time.Since(start)
-	// Let every watcher catch up with the last record, for up to 10s.
-	catchUp := time.Now().Add(10 * time.Second)
-	for time.Now().Before(catchUp) {
-		mu.Lock()
-		behind := 0
-		for _, s := range lastSeen {
-			if s < last {
-				behind++
-			}
-		}
-		mu.Unlock()
-		if behind == 0 {
-			break
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	cancel()
-	done.Wait()
-
-	ph.Appends = len(sendLat)
-	ph.AppendsPerSec = float64(len(sendLat)) / elapsed.Seconds()
-	ph.SendMessage = distribution(sendLat)
-	ph.Delivered = len(lat)
-	ph.Expected = int(last-from) * n
-	ph.Latency = distribution(lat)
-	return ph, nil
+	return sendLat, last, time.Since(start), nil
 }

@@ -11,20 +11,21 @@ import (
 	"github.com/runsvc/runsvc/internal/testserver"
 )
 
-// TestJSONOutput checks that every command's --json output is protojson of
-// its response, one object per line.
-func TestJSONOutput(t *testing.T) {
-	srv := testserver.Start(t)
-	c := newClient(t, srv)
-	hello := writeFile(t, "hello.yaml", helloYAML)
-	var id string
-	steps := []struct {
-		name  string
-		args  func() []string
-		code  int
-		empty func() proto.Message // the message type of each line
-		check func(t *testing.T, lines []proto.Message)
-	}{
+// jsonStep is one command run with --json, its exit code, the message
+// type of each line it prints and a check of those messages.
+type jsonStep struct {
+	name  string
+	args  func() []string
+	code  int
+	empty func() proto.Message // the message type of each line
+	check func(t *testing.T, lines []proto.Message)
+}
+
+// jsonSteps are TestJSONOutput's steps, in order, publishing the spec file
+// hello first; the run start step sets *id, which the later ones read when
+// they run.
+func jsonSteps(hello string, id *string) []jsonStep {
+	return []jsonStep{
 		{
 			name:  "spec publish",
 			args:  func() []string { return []string{"spec", "publish", hello} },
@@ -44,7 +45,7 @@ func TestJSONOutput(t *testing.T) {
 				return []string{"run", "start", "hello", "--input", "weather?", "--request-id", "req-1"}
 			},
 			empty: func() proto.Message { return &runsvcv1.StartRunResponse{} },
-			check: func(t *testing.T, m []proto.Message) { id = m[0].(*runsvcv1.StartRunResponse).GetRun().GetRunId() },
+			check: func(t *testing.T, m []proto.Message) { *id = m[0].(*runsvcv1.StartRunResponse).GetRun().GetRunId() },
 		},
 		{
 			name: "run start again with the request id",
@@ -53,14 +54,14 @@ func TestJSONOutput(t *testing.T) {
 			},
 			empty: func() proto.Message { return &runsvcv1.StartRunResponse{} },
 			check: func(t *testing.T, m []proto.Message) {
-				if r := m[0].(*runsvcv1.StartRunResponse); r.GetCreated() || r.GetRun().GetRunId() != id {
-					t.Errorf("a repeated start returned %v, want run %s not created", r, id)
+				if r := m[0].(*runsvcv1.StartRunResponse); r.GetCreated() || r.GetRun().GetRunId() != *id {
+					t.Errorf("a repeated start returned %v, want run %s not created", r, *id)
 				}
 			},
 		},
 		{
 			name:  "run watch",
-			args:  func() []string { return []string{"run", "watch", id, "--until-suspended"} },
+			args:  func() []string { return []string{"run", "watch", *id, "--until-suspended"} },
 			empty: func() proto.Message { return &runsvcv1.WatchRunResponse{} },
 			check: func(t *testing.T, m []proto.Message) {
 				for i, msg := range m {
@@ -73,15 +74,15 @@ func TestJSONOutput(t *testing.T) {
 				}
 			},
 		},
-		{name: "run get", args: func() []string { return []string{"run", "get", id} }, empty: func() proto.Message { return &runsvcv1.GetRunResponse{} }},
+		{name: "run get", args: func() []string { return []string{"run", "get", *id} }, empty: func() proto.Message { return &runsvcv1.GetRunResponse{} }},
 		{
 			name:  "run resume",
-			args:  func() []string { return []string{"run", "resume", id, "--results", `{"call_1_1": "sunny"}`} },
+			args:  func() []string { return []string{"run", "resume", *id, "--results", `{"call_1_1": "sunny"}`} },
 			empty: func() proto.Message { return &runsvcv1.ResumeRunResponse{} },
 		},
 		{
 			name:  "run watch to completion",
-			args:  func() []string { return []string{"run", "watch", id} },
+			args:  func() []string { return []string{"run", "watch", *id} },
 			empty: func() proto.Message { return &runsvcv1.WatchRunResponse{} },
 			check: func(t *testing.T, m []proto.Message) {
 				last := m[len(m)-1].(*runsvcv1.WatchRunResponse).GetRecord().GetSettled()
@@ -92,12 +93,22 @@ func TestJSONOutput(t *testing.T) {
 		},
 		{
 			name:  "run wait",
-			args:  func() []string { return []string{"run", "wait", id} },
+			args:  func() []string { return []string{"run", "wait", *id} },
 			empty: func() proto.Message { return &runsvcv1.WaitRunResponse{} },
 		},
 		{name: "run list", args: func() []string { return []string{"run", "list"} }, empty: func() proto.Message { return &runsvcv1.ListRunsResponse{} }},
-		{name: "run interrupt", args: func() []string { return []string{"run", "interrupt", id} }, empty: func() proto.Message { return &runsvcv1.InterruptRunResponse{} }},
+		{name: "run interrupt", args: func() []string { return []string{"run", "interrupt", *id} }, empty: func() proto.Message { return &runsvcv1.InterruptRunResponse{} }},
 	}
+}
+
+// TestJSONOutput checks that every command's --json output is protojson of
+// its response, one object per line.
+func TestJSONOutput(t *testing.T) {
+	srv := testserver.Start(t)
+	c := newClient(t, srv)
+	hello := writeFile(t, "hello.yaml", helloYAML)
+	var id string
+	steps := jsonSteps(hello, &id)
 	for _, s := range steps {
 		if !t.Run(s.name, func(t *testing.T) {
 			r := c.run(append([]string{"--json"}, s.args()...)...)

@@ -10,33 +10,33 @@ import (
 	"github.com/runsvc/runsvc/internal/testserver"
 )
 
-// TestRunLifecycle drives one Run from start to completion, each step a
-// CLI command.
-func TestRunLifecycle(t *testing.T) {
-	srv := testserver.Start(t)
-	c := newClient(t, srv)
-	c.publishHello()
-	var id string
-	steps := []struct {
-		name   string
-		args   func() []string
-		code   int
-		stdout []string
-		check  func(t *testing.T, stdout string)
-	}{
+// lifecycleStep is one CLI command in the life of a Run, what it must
+// exit with and print (<run> stands for the Run id) and a check of the rest.
+type lifecycleStep struct {
+	name   string
+	args   func() []string
+	code   int
+	stdout []string
+	check  func(t *testing.T, stdout string)
+}
+
+// lifecycleSteps are TestRunLifecycle's steps against the server at addr,
+// in order; the first sets *id, which the later ones read when they run.
+func lifecycleSteps(t *testing.T, addr string, id *string) []lifecycleStep {
+	return []lifecycleStep{
 		{
 			name: "start prints only the id",
 			args: func() []string { return []string{"run", "start", "hello", "--input", "What's the weather?"} },
 			check: func(t *testing.T, stdout string) {
-				id = strings.TrimSuffix(stdout, "\n")
-				if !strings.HasPrefix(id, "run_") || strings.ContainsAny(id, " \n") {
+				*id = strings.TrimSuffix(stdout, "\n")
+				if !strings.HasPrefix(*id, "run_") || strings.ContainsAny(*id, " \n") {
 					t.Fatalf("start printed %q, want just a run id", stdout)
 				}
 			},
 		},
 		{
 			name: "watch until suspended",
-			args: func() []string { return []string{"run", "watch", id, "--until-suspended"} },
+			args: func() []string { return []string{"run", "watch", *id, "--until-suspended"} },
 			stdout: []string{
 				"of spec hello (version ",
 				"  input: What's the weather?\n",
@@ -47,29 +47,29 @@ func TestRunLifecycle(t *testing.T) {
 				"  calls lookup [call_1_1] {\"q\":\"weather\"}\n",
 				"suspended: waiting for the results of 1 client tool call, until ",
 				"\n  call_1_1  lookup {\"q\":\"weather\"}\n",
-				`runsvc --addr ` + srv.Addr + ` run resume <run> --results '{"call_1_1": "..."}'`,
+				`runsvc --addr ` + addr + ` run resume <run> --results '{"call_1_1": "..."}'`,
 			},
 		},
 		{
 			name:   "get shows the suspension",
-			args:   func() []string { return []string{"run", "get", id} },
+			args:   func() []string { return []string{"run", "get", *id} },
 			stdout: []string{"<run>  SUSPENDED\n", "  spec      hello (version ", "suspended: waiting for the results of 1 client tool call", "call_1_1  lookup"},
 		},
 		{
 			name:   "wait returns at once on a suspended run",
-			args:   func() []string { return []string{"run", "wait", id, "--wait", "5s"} },
+			args:   func() []string { return []string{"run", "wait", *id, "--wait", "5s"} },
 			stdout: []string{"<run>  SUSPENDED\n"},
 		},
 		{
 			name: "resume from a results file",
 			args: func() []string {
-				return []string{"run", "resume", id, "--results", writeFile(t, "results.json", `[{"call_id": "call_1_1", "output": {"forecast": "sunny", "celsius": 21}}]`)}
+				return []string{"run", "resume", *id, "--results", writeFile(t, "results.json", `[{"call_id": "call_1_1", "output": {"forecast": "sunny", "celsius": 21}}]`)}
 			},
 			stdout: []string{"resumed run <run>: it is "},
 		},
 		{
 			name: "watch to completion",
-			args: func() []string { return []string{"run", "watch", id} },
+			args: func() []string { return []string{"run", "watch", *id} },
 			stdout: []string{
 				"resumed with 1 tool result\n",
 				"  result for call_1_1: {\"celsius\":21,\"forecast\":\"sunny\"}\n",
@@ -81,17 +81,17 @@ func TestRunLifecycle(t *testing.T) {
 		},
 		{
 			name:   "watch from a seq shows only the end",
-			args:   func() []string { return []string{"run", "watch", id, "--from", "13"} },
+			args:   func() []string { return []string{"run", "watch", *id, "--from", "13"} },
 			stdout: []string{"run <run>, from record 13\n", "completed: It is sunny.\n"},
 		},
 		{
 			name:   "watch past the end of a settled run",
-			args:   func() []string { return []string{"run", "watch", id, "--from", "1000"} },
+			args:   func() []string { return []string{"run", "watch", *id, "--from", "1000"} },
 			stdout: []string{"completed: It is sunny.\n"},
 		},
 		{
 			name:   "get shows the answer",
-			args:   func() []string { return []string{"run", "get", id} },
+			args:   func() []string { return []string{"run", "get", *id} },
 			stdout: []string{"<run>  COMPLETED\n", "  answer    It is sunny.\n", "turn 2, attempt 2, 2 model calls, 1 tool call"},
 		},
 		{
@@ -106,10 +106,20 @@ func TestRunLifecycle(t *testing.T) {
 		},
 		{
 			name:   "interrupt a settled run is a no-op",
-			args:   func() []string { return []string{"run", "interrupt", id} },
+			args:   func() []string { return []string{"run", "interrupt", *id} },
 			stdout: []string{"run <run> had already settled: it is COMPLETED\n"},
 		},
 	}
+}
+
+// TestRunLifecycle drives one Run from start to completion, each step a
+// CLI command.
+func TestRunLifecycle(t *testing.T) {
+	srv := testserver.Start(t)
+	c := newClient(t, srv)
+	c.publishHello()
+	var id string
+	steps := lifecycleSteps(t, srv.Addr, &id)
 	for _, s := range steps {
 		if !t.Run(s.name, func(t *testing.T) {
 			r := c.run(s.args()...)

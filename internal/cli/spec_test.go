@@ -7,82 +7,89 @@ import (
 	"github.com/runsvc/runsvc/internal/testserver"
 )
 
-func TestSpecPublish(t *testing.T) {
-	srv := testserver.Start(t)
-	c := newClient(t, srv)
-	tests := []struct {
-		name      string
-		file      string // file name, for its extension
-		content   string
-		stdin     bool
-		code      int
-		stdout    []string
-		stderr    []string
-		lines     int // stderr lines, when not 0
-		firstLine string
-	}{
-		{
-			name: "yaml with kind client", file: "hello.yaml", content: helloYAML,
-			stdout: []string{"published spec hello, version ", "(created)"},
-		},
-		{
-			name: "json with kind client and snake_case", file: "weather.json",
-			content: `{"name": "weather-json", "model": {"provider": "scripted", "script": {"turns": [
-				{"text": "Let me look.", "tool_calls": [{"name": "lookup", "arguments": {"q": "weather"}}]},
-				{"text": "It is sunny."}]}},
-				"tools": [{"name": "lookup", "kind": "client", "description": "Look things up"}],
-				"limits": {"deadline": "5m", "max_tool_rounds": 3}}`,
-			stdout: []string{"published spec weather-json, version ", "(created)"},
-		},
-		{
-			name: "json request with enum kinds", file: "request.json",
-			content: `{"spec": {"name": "enum-kinds", "model": {"provider": "scripted", "script": {"turns": [{"text": "hi"}]}},
-				"tools": [{"name": "lookup", "kind": "TOOL_KIND_CLIENT"}, {"name": "ask_user", "kind": "Builtin"}]}}`,
-			stdout: []string{"published spec enum-kinds", "(created)"},
-		},
-		{
-			name: "yaml from stdin", file: "-", stdin: true, content: strings.Replace(helloYAML, "name: hello", "name: from-stdin", 1),
-			stdout: []string{"published spec from-stdin", "(created)"},
-		},
-		{
-			name: "republish is unchanged", file: "hello.yml", content: helloYAML,
-			stdout: []string{"published spec hello, version ", "(unchanged: an identical version already existed)"},
-		},
-		{
-			name: "invalid spec", file: "bad.yaml", code: 1,
-			content: `name: Bad Name
+// specPublishTest is one `spec publish` of a file, or of stdin, and what
+// it must print and exit with.
+type specPublishTest struct {
+	name      string
+	file      string // file name, for its extension
+	content   string
+	stdin     bool
+	code      int
+	stdout    []string
+	stderr    []string
+	lines     int // stderr lines, when not 0
+	firstLine string
+}
+
+// specPublishTests are TestSpecPublish's cases, in order: "republish is
+// unchanged" relies on the first case having published hello.
+var specPublishTests = []specPublishTest{
+	{
+		name: "yaml with kind client", file: "hello.yaml", content: helloYAML,
+		stdout: []string{"published spec hello, version ", "(created)"},
+	},
+	{
+		name: "json with kind client and snake_case", file: "weather.json",
+		content: `{"name": "weather-json", "model": {"provider": "scripted", "script": {"turns": [
+			{"text": "Let me look.", "tool_calls": [{"name": "lookup", "arguments": {"q": "weather"}}]},
+			{"text": "It is sunny."}]}},
+			"tools": [{"name": "lookup", "kind": "client", "description": "Look things up"}],
+			"limits": {"deadline": "5m", "max_tool_rounds": 3}}`,
+		stdout: []string{"published spec weather-json, version ", "(created)"},
+	},
+	{
+		name: "json request with enum kinds", file: "request.json",
+		content: `{"spec": {"name": "enum-kinds", "model": {"provider": "scripted", "script": {"turns": [{"text": "hi"}]}},
+			"tools": [{"name": "lookup", "kind": "TOOL_KIND_CLIENT"}, {"name": "ask_user", "kind": "Builtin"}]}}`,
+		stdout: []string{"published spec enum-kinds", "(created)"},
+	},
+	{
+		name: "yaml from stdin", file: "-", stdin: true, content: strings.Replace(helloYAML, "name: hello", "name: from-stdin", 1),
+		stdout: []string{"published spec from-stdin", "(created)"},
+	},
+	{
+		name: "republish is unchanged", file: "hello.yml", content: helloYAML,
+		stdout: []string{"published spec hello, version ", "(unchanged: an identical version already existed)"},
+	},
+	{
+		name: "invalid spec", file: "bad.yaml", code: 1,
+		content: `name: Bad Name
 model: {provider: nope}
 tools: [{name: x}, {name: x, kind: http}]
 limits: {deadline: 100h}
 `,
-			firstLine: "runsvc: spec 'Bad Name' is invalid: name: \"Bad Name\" must start with a lower-case letter and hold only a-z, 0-9, '-' and '_' (at most 63) (and 5 more) [SPEC_INVALID, not retryable]",
-			stderr: []string{
-				"\n  name: \"Bad Name\" must start with a lower-case letter",
-				"\n  model.provider: unknown provider \"nope\"",
-				"\n  tools[0].kind: is required",
-				"\n  tools[1].name: duplicates tools[0].name",
-				"\n  tools[1].http.url: is required",
-				"\n  limits.deadline: 100h0m0s is out of range",
-			},
-			lines: 7,
+		firstLine: "runsvc: spec 'Bad Name' is invalid: name: \"Bad Name\" must start with a lower-case letter and hold only a-z, 0-9, '-' and '_' (at most 63) (and 5 more) [SPEC_INVALID, not retryable]",
+		stderr: []string{
+			"\n  name: \"Bad Name\" must start with a lower-case letter",
+			"\n  model.provider: unknown provider \"nope\"",
+			"\n  tools[0].kind: is required",
+			"\n  tools[1].name: duplicates tools[0].name",
+			"\n  tools[1].http.url: is required",
+			"\n  limits.deadline: 100h0m0s is out of range",
 		},
-		{
-			name: "unknown tool kind", file: "kind.yaml", code: 2,
-			content: "name: k\nmodel: {provider: scripted}\ntools: [{name: t, kind: robot}]\n",
-			stderr:  []string{`kind.yaml: tools[0].kind: unknown value "robot": use client, worker, http, mcp or builtin`},
-		},
-		{
-			name: "unknown field", file: "field.json", code: 2,
-			content: `{"name": "f", "modle": {}}`,
-			stderr:  []string{"field.json: modle: unknown field"},
-		},
-		{
-			name: "not yaml", file: "broken.yaml", code: 2,
-			content: "name: [unclosed\n",
-			stderr:  []string{"broken.yaml is not valid YAML"},
-		},
-	}
-	for _, tt := range tests {
+		lines: 7,
+	},
+	{
+		name: "unknown tool kind", file: "kind.yaml", code: 2,
+		content: "name: k\nmodel: {provider: scripted}\ntools: [{name: t, kind: robot}]\n",
+		stderr:  []string{`kind.yaml: tools[0].kind: unknown value "robot": use client, worker, http, mcp or builtin`},
+	},
+	{
+		name: "unknown field", file: "field.json", code: 2,
+		content: `{"name": "f", "modle": {}}`,
+		stderr:  []string{"field.json: modle: unknown field"},
+	},
+	{
+		name: "not yaml", file: "broken.yaml", code: 2,
+		content: "name: [unclosed\n",
+		stderr:  []string{"broken.yaml is not valid YAML"},
+	},
+}
+
+func TestSpecPublish(t *testing.T) {
+	srv := testserver.Start(t)
+	c := newClient(t, srv)
+	for _, tt := range specPublishTests {
 		t.Run(tt.name, func(t *testing.T) {
 			arg, stdin := tt.file, ""
 			if tt.stdin {

@@ -105,13 +105,7 @@ func (v *view) record(ctx context.Context, rec *runsvcv1.Record, live bool) {
 	at := rec.GetTime()
 	switch b := rec.GetBody().(type) {
 	case *runsvcv1.Record_Admitted_:
-		r := b.Admitted
-		v.printf("run %s of spec %s (version %s)\n", v.runID, r.GetSpec(), r.GetVersion())
-		if r.GetParentRunId() != "" {
-			v.printf("  delegated by run %s (delegation %s, depth %d)\n", r.GetParentRunId(), r.GetDelegationId(), r.GetDepth())
-		}
-		v.printf("  input: %s\n", indent(orNone(clip(r.GetInput(), outputClip)), "         "))
-		v.printf("  deadline: %s\n", when(r.GetDeadlineTime()))
+		v.admitted(b.Admitted)
 	case *runsvcv1.Record_AttemptStarted_:
 		v.printf("attempt %d started on worker %s\n", b.AttemptStarted.GetAttempt(), b.AttemptStarted.GetWorkerId())
 	case *runsvcv1.Record_TurnStarted_:
@@ -142,14 +136,7 @@ func (v *view) record(ctx context.Context, rec *runsvcv1.Record, live bool) {
 	case *runsvcv1.Record_Resumed_:
 		v.resumed(b.Resumed)
 	case *runsvcv1.Record_AbortRequested_:
-		r := b.AbortRequested
-		if r.GetCause() == runsvcv1.AbortCause_ABORT_CAUSE_DEADLINE {
-			v.printf("the run passed its deadline; aborting\n")
-		} else if r.GetReason() != "" {
-			v.printf("interrupt requested: %s\n", r.GetReason())
-		} else {
-			v.printf("interrupt requested\n")
-		}
+		v.abortRequested(b.AbortRequested)
 	case *runsvcv1.Record_MessageQueued_:
 		mode := "steer"
 		if b.MessageQueued.GetMode() == runsvcv1.MessageMode_MESSAGE_MODE_FOLLOW_UP {
@@ -162,20 +149,46 @@ func (v *view) record(ctx context.Context, rec *runsvcv1.Record, live bool) {
 		d := b.DelegationStarted
 		v.printf("  delegated to spec %s as run %s (delegation %s): %s\n", d.GetSpec(), d.GetChildRunId(), d.GetDelegationId(), clip(d.GetTask(), outputClip))
 	case *runsvcv1.Record_DelegationFinished_:
-		d := b.DelegationFinished
-		v.printf("  delegation %s (run %s) %s", d.GetDelegationId(), d.GetChildRunId(), stateName(d.GetState()))
-		switch {
-		case d.GetState() == runsvcv1.RunState_RUN_STATE_COMPLETED:
-			v.printf(": %s\n", indent(clip(d.GetAnswer(), outputClip), "    "))
-		case d.GetFailure() != nil:
-			v.printf(": %s %s\n", d.GetFailure().GetMessage(), statusTag(d.GetFailure()))
-		default:
-			v.printf("\n")
-		}
+		v.delegationFinished(b.DelegationFinished)
 	case *runsvcv1.Record_Settled_:
 		v.settled(b.Settled.GetState(), b.Settled.GetAbortCause(), b.Settled.GetAnswer(), b.Settled.GetFailure())
 	default:
 		v.printf("record %d of an unknown kind\n", rec.GetSeq())
+	}
+}
+
+// admitted shows the Run's spec, its parent if it was delegated, its
+// input and its deadline.
+func (v *view) admitted(r *runsvcv1.Record_Admitted) {
+	v.printf("run %s of spec %s (version %s)\n", v.runID, r.GetSpec(), r.GetVersion())
+	if r.GetParentRunId() != "" {
+		v.printf("  delegated by run %s (delegation %s, depth %d)\n", r.GetParentRunId(), r.GetDelegationId(), r.GetDepth())
+	}
+	v.printf("  input: %s\n", indent(orNone(clip(r.GetInput(), outputClip)), "         "))
+	v.printf("  deadline: %s\n", when(r.GetDeadlineTime()))
+}
+
+// abortRequested says why the Run is being aborted.
+func (v *view) abortRequested(r *runsvcv1.Record_AbortRequested) {
+	if r.GetCause() == runsvcv1.AbortCause_ABORT_CAUSE_DEADLINE {
+		v.printf("the run passed its deadline; aborting\n")
+	} else if r.GetReason() != "" {
+		v.printf("interrupt requested: %s\n", r.GetReason())
+	} else {
+		v.printf("interrupt requested\n")
+	}
+}
+
+// delegationFinished shows how a child Run ended: its answer or failure.
+func (v *view) delegationFinished(d *runsvcv1.Record_DelegationFinished) {
+	v.printf("  delegation %s (run %s) %s", d.GetDelegationId(), d.GetChildRunId(), stateName(d.GetState()))
+	switch {
+	case d.GetState() == runsvcv1.RunState_RUN_STATE_COMPLETED:
+		v.printf(": %s\n", indent(clip(d.GetAnswer(), outputClip), "    "))
+	case d.GetFailure() != nil:
+		v.printf(": %s %s\n", d.GetFailure().GetMessage(), statusTag(d.GetFailure()))
+	default:
+		v.printf("\n")
 	}
 }
 

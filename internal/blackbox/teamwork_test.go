@@ -1,6 +1,7 @@
 package blackbox_test
 
 import (
+	"context"
 	"testing"
 	"time"
 
@@ -52,24 +53,7 @@ func TestTeamworkSurvivesRestart(t *testing.T) {
 
 	// A reader blocked on a key that is written only after the restart; it
 	// reconnects and waits again, as a client is expected to.
-	read := make(chan *runsvcv1.MemoryEntry, 1)
-	go func() {
-		for {
-			c := blackbox.NewClient(addr)
-			resp, err := runsvcv1.NewMemoryServiceClient(c).GetValue(ctx, &runsvcv1.GetValueRequest{Scope: scope, Keys: []string{"later"}, Wait: durationpb.New(20 * time.Second)})
-			_ = c.Close()
-			if err == nil {
-				read <- resp.GetEntries()[0]
-				return
-			}
-			if status.Code(err) != codes.Unavailable || ctx.Err() != nil {
-				t.Errorf("blocked read: %v", err)
-				read <- nil
-				return
-			}
-			time.Sleep(100 * time.Millisecond)
-		}
-	}()
+	read := readWhenWritten(t, ctx, addr, scope, "later")
 	time.Sleep(300 * time.Millisecond)
 
 	p.Kill()
@@ -103,4 +87,29 @@ func TestTeamworkSurvivesRestart(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("the blocked reader never got the value")
 	}
+}
+
+// readWhenWritten reads key in scope from the server at addr with a wait,
+// dialling again whenever the server is Unavailable, and delivers the
+// entry it finally gets (nil after another error, which fails t).
+func readWhenWritten(t *testing.T, ctx context.Context, addr string, scope *runsvcv1.MemoryScope, key string) <-chan *runsvcv1.MemoryEntry {
+	read := make(chan *runsvcv1.MemoryEntry, 1)
+	go func() {
+		for {
+			c := blackbox.NewClient(addr)
+			resp, err := runsvcv1.NewMemoryServiceClient(c).GetValue(ctx, &runsvcv1.GetValueRequest{Scope: scope, Keys: []string{key}, Wait: durationpb.New(20 * time.Second)})
+			_ = c.Close()
+			if err == nil {
+				read <- resp.GetEntries()[0]
+				return
+			}
+			if status.Code(err) != codes.Unavailable || ctx.Err() != nil {
+				t.Errorf("blocked read: %v", err)
+				read <- nil
+				return
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}()
+	return read
 }

@@ -33,42 +33,48 @@ func publishTeam(t *testing.T, srv *testserver.Server) {
 	   {"text": "summarised"}]}}}`)
 }
 
+// leadDelegatesToTwo runs lead, whose model delegates to analyst and to
+// breaker at once: the parent suspends on both, gets analyst's answer and
+// breaker's TOOL_LOOP_LIMIT failure as tool results, and completes with
+// both children in its report.
+func leadDelegatesToTwo(t *testing.T, ctx context.Context, srv *testserver.Server) {
+	run := srv.Settled(t, srv.Start(t, "lead", "report").GetRunId())
+	if run.GetState() != runsvcv1.RunState_RUN_STATE_COMPLETED {
+		t.Fatalf("parent %v %v", run.GetState(), run.GetFailure())
+	}
+	recs := srv.Records(t, run.GetRunId())
+	var suspendedOnChildren bool
+	for _, r := range recs {
+		if s := r.GetSuspended(); s != nil && s.GetReason() == runsvcv1.SuspensionReason_SUSPENSION_REASON_CHILDREN && len(s.GetDelegationIds()) == 2 {
+			suspendedOnChildren = true
+		}
+	}
+	if !suspendedOnChildren {
+		t.Error("the parent did not suspend on both children at once")
+	}
+	done := toolFinished(recs)
+	if len(done) != 2 {
+		t.Fatalf("results %v", done)
+	}
+	if ans := done[0].GetOutput().GetStructValue().GetFields()["answer"].GetStringValue(); ans != "the numbers look fine" {
+		t.Errorf("analyst's answer %v", done[0].GetOutput())
+	}
+	c := errdetails.ClassifyStatus(done[1].GetError())
+	if c.Reason != "TOOL_LOOP_LIMIT" || c.Message != "Circuit breaker triggered: 2 tool calls exceeded max_tool_rounds (1)" {
+		t.Errorf("the failed child reached the parent as %+v", c)
+	}
+	rep, err := srv.Runs.GetReport(ctx, &runsvcv1.GetReportRequest{RunId: run.GetRunId(), ChildDepth: 1})
+	if err != nil || len(rep.GetReport().GetChildren()) != 2 {
+		t.Fatalf("report children: %v %v", rep, err)
+	}
+}
+
 func TestDelegation(t *testing.T) {
 	srv := testserver.Start(t)
 	publishTeam(t, srv)
 	ctx := testserver.Context(t)
 
-	t.Run("model delegates; a failed child is a tool result", func(t *testing.T) {
-		run := srv.Settled(t, srv.Start(t, "lead", "report").GetRunId())
-		if run.GetState() != runsvcv1.RunState_RUN_STATE_COMPLETED {
-			t.Fatalf("parent %v %v", run.GetState(), run.GetFailure())
-		}
-		recs := srv.Records(t, run.GetRunId())
-		var suspendedOnChildren bool
-		for _, r := range recs {
-			if s := r.GetSuspended(); s != nil && s.GetReason() == runsvcv1.SuspensionReason_SUSPENSION_REASON_CHILDREN && len(s.GetDelegationIds()) == 2 {
-				suspendedOnChildren = true
-			}
-		}
-		if !suspendedOnChildren {
-			t.Error("the parent did not suspend on both children at once")
-		}
-		done := toolFinished(recs)
-		if len(done) != 2 {
-			t.Fatalf("results %v", done)
-		}
-		if ans := done[0].GetOutput().GetStructValue().GetFields()["answer"].GetStringValue(); ans != "the numbers look fine" {
-			t.Errorf("analyst's answer %v", done[0].GetOutput())
-		}
-		c := errdetails.ClassifyStatus(done[1].GetError())
-		if c.Reason != "TOOL_LOOP_LIMIT" || c.Message != "Circuit breaker triggered: 2 tool calls exceeded max_tool_rounds (1)" {
-			t.Errorf("the failed child reached the parent as %+v", c)
-		}
-		rep, err := srv.Runs.GetReport(ctx, &runsvcv1.GetReportRequest{RunId: run.GetRunId(), ChildDepth: 1})
-		if err != nil || len(rep.GetReport().GetChildren()) != 2 {
-			t.Fatalf("report children: %v %v", rep, err)
-		}
-	})
+	t.Run("model delegates; a failed child is a tool result", func(t *testing.T) { leadDelegatesToTwo(t, ctx, srv) })
 
 	t.Run("sync and async", func(t *testing.T) {
 		sync, err := srv.Delegation.Delegate(ctx, &runsvcv1.DelegateRequest{Spec: "analyst", Task: "check"})

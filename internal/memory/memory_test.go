@@ -298,55 +298,8 @@ func TestGetWithWait(t *testing.T) {
 			t.Errorf("gave up after %v, before the %v wait", r.elapsed, wait)
 		}
 	})
-	t.Run("keys arriving in another order come back in the order asked", func(t *testing.T) {
-		m, _ := open(t)
-		if _, err := m.Set(ctxT(t), tenant, "ns/w", "have", json.RawMessage(`"h"`)); err != nil {
-			t.Fatal(err)
-		}
-		res := getAsync(ctxT(t), m, "ns/w", []string{"later", "have", "last"}, time.Minute)
-		time.Sleep(50 * time.Millisecond)
-		for _, k := range []string{"last", "later"} {
-			time.Sleep(50 * time.Millisecond)
-			if _, err := m.Set(ctxT(t), tenant, "ns/w", k, json.RawMessage(`"`+k+`"`)); err != nil {
-				t.Fatal(err)
-			}
-		}
-		r := <-res
-		if r.err != nil {
-			t.Fatal(r.err)
-		}
-		var keys []string
-		for _, e := range r.entries {
-			keys = append(keys, e.Key)
-		}
-		if strings.Join(keys, ",") != "later,have,last" {
-			t.Errorf("keys = %v, want later,have,last", keys)
-		}
-	})
-	t.Run("each missing key is waited for in turn", func(t *testing.T) {
-		m, _ := open(t)
-		const wait = 200 * time.Millisecond
-		r := <-getAsync(ctxT(t), m, "ns/w", []string{"first", "second"}, wait)
-		var at *errs.AwaitTimeout
-		if !errors.As(r.err, &at) {
-			t.Fatalf("Get = %+v, %T %v; want *errs.AwaitTimeout", r.entries, r.err, r.err)
-		}
-		if at.Key != "first" {
-			t.Errorf("Key = %q, want first, the first missing key", at.Key)
-		}
-		if strings.Join(at.MissingKeys, ",") != "first,second" {
-			t.Errorf("MissingKeys = %v, want [first second]", at.MissingKeys)
-		}
-		if at.Wait != wait {
-			t.Errorf("Wait = %v, want %v", at.Wait, wait)
-		}
-		if want := "Timeout waiting for :first after 0.2 seconds"; at.Error() != want {
-			t.Errorf("Error() = %q, want %q", at.Error(), want)
-		}
-		if r.elapsed < 2*wait {
-			t.Errorf("gave up after %v; with two missing keys it waits %v for each", r.elapsed, wait)
-		}
-	})
+	t.Run("keys arriving in another order come back in the order asked", getReturnsKeysInAskedOrder)
+	t.Run("each missing key is waited for in turn", getWaitsForEachMissingKey)
 	t.Run("only the keys still missing are named", func(t *testing.T) {
 		m, _ := open(t)
 		if _, err := m.Set(ctxT(t), tenant, "ns/w", "have", json.RawMessage(`1`)); err != nil {
@@ -374,23 +327,84 @@ func TestGetWithWait(t *testing.T) {
 	})
 }
 
-func TestWatch(t *testing.T) {
-	// Before the watch: x=0, user.a=1. During it: user.b=2, x2=3, user.a=4.
-	tests := []struct {
-		name            string
-		patterns        []string
-		includeExisting bool
-		wantExisting    []string // key=value sent before the new writes
-		wantNew         []string // key=value sent for the new writes
-	}{
-		{"all new writes", nil, false, nil, []string{"user.b=2", "x2=3", "user.a=4"}},
-		{"existing first, then new", nil, true, []string{"x=0", "user.a=1"}, []string{"user.b=2", "x2=3", "user.a=4"}},
-		{"one pattern", []string{"user.*"}, false, nil, []string{"user.b=2", "user.a=4"}},
-		{"pattern with existing", []string{"user.*"}, true, []string{"user.a=1"}, []string{"user.b=2", "user.a=4"}},
-		{"several patterns", []string{"x?", "user.a"}, true, []string{"user.a=1"}, []string{"x2=3", "user.a=4"}},
-		{"no match", []string{"nothing*"}, true, nil, nil},
+// getReturnsKeysInAskedOrder: keys set while Get waits, in another order
+// than asked, come back in the order asked.
+func getReturnsKeysInAskedOrder(t *testing.T) {
+	m, _ := open(t)
+	if _, err := m.Set(ctxT(t), tenant, "ns/w", "have", json.RawMessage(`"h"`)); err != nil {
+		t.Fatal(err)
 	}
-	for _, tt := range tests {
+	res := getAsync(ctxT(t), m, "ns/w", []string{"later", "have", "last"}, time.Minute)
+	time.Sleep(50 * time.Millisecond)
+	for _, k := range []string{"last", "later"} {
+		time.Sleep(50 * time.Millisecond)
+		if _, err := m.Set(ctxT(t), tenant, "ns/w", k, json.RawMessage(`"`+k+`"`)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := <-res
+	if r.err != nil {
+		t.Fatal(r.err)
+	}
+	var keys []string
+	for _, e := range r.entries {
+		keys = append(keys, e.Key)
+	}
+	if strings.Join(keys, ",") != "later,have,last" {
+		t.Errorf("keys = %v, want later,have,last", keys)
+	}
+}
+
+// getWaitsForEachMissingKey: with two keys missing Get waits the full wait
+// for each and then names the first and both missing keys.
+func getWaitsForEachMissingKey(t *testing.T) {
+	m, _ := open(t)
+	const wait = 200 * time.Millisecond
+	r := <-getAsync(ctxT(t), m, "ns/w", []string{"first", "second"}, wait)
+	var at *errs.AwaitTimeout
+	if !errors.As(r.err, &at) {
+		t.Fatalf("Get = %+v, %T %v; want *errs.AwaitTimeout", r.entries, r.err, r.err)
+	}
+	if at.Key != "first" {
+		t.Errorf("Key = %q, want first, the first missing key", at.Key)
+	}
+	if strings.Join(at.MissingKeys, ",") != "first,second" {
+		t.Errorf("MissingKeys = %v, want [first second]", at.MissingKeys)
+	}
+	if at.Wait != wait {
+		t.Errorf("Wait = %v, want %v", at.Wait, wait)
+	}
+	if want := "Timeout waiting for :first after 0.2 seconds"; at.Error() != want {
+		t.Errorf("Error() = %q, want %q", at.Error(), want)
+	}
+	if r.elapsed < 2*wait {
+		t.Errorf("gave up after %v; with two missing keys it waits %v for each", r.elapsed, wait)
+	}
+}
+
+// watchTest is one Watch of ns/watch and the key=value entries it must
+// send.
+type watchTest struct {
+	name            string
+	patterns        []string
+	includeExisting bool
+	wantExisting    []string // key=value sent before the new writes
+	wantNew         []string // key=value sent for the new writes
+}
+
+// watchTests are TestWatch's cases. Before the watch: x=0, user.a=1.
+// During it: user.b=2, x2=3, user.a=4.
+var watchTests = []watchTest{
+	{"all new writes", nil, false, nil, []string{"user.b=2", "x2=3", "user.a=4"}},
+	{"existing first, then new", nil, true, []string{"x=0", "user.a=1"}, []string{"user.b=2", "x2=3", "user.a=4"}},
+	{"one pattern", []string{"user.*"}, false, nil, []string{"user.b=2", "user.a=4"}},
+	{"pattern with existing", []string{"user.*"}, true, []string{"user.a=1"}, []string{"user.b=2", "user.a=4"}},
+	{"several patterns", []string{"x?", "user.a"}, true, []string{"user.a=1"}, []string{"x2=3", "user.a=4"}},
+	{"no match", []string{"nothing*"}, true, nil, nil},
+}
+
+func TestWatch(t *testing.T) {
+	for _, tt := range watchTests {
 		t.Run(tt.name, func(t *testing.T) {
 			m, _ := open(t)
 			set := func(ns, k, v string) {

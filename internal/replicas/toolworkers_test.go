@@ -45,52 +45,9 @@ func TestWorkerOnAnotherReplica(t *testing.T) {
 	a := testserver.Start(t, onPG("replica-a"))
 	worker := testserver.StartWorker(t, a.Tools, "worker-a", map[string]testserver.ToolFunc{"lookup": lookup})
 
-	t.Run("a Run on B calls the worker on A", func(t *testing.T) {
-		run := b.Settled(t, early.GetRunId())
-		if run.GetState() != runsvcv1.RunState_RUN_STATE_COMPLETED || run.GetAnswer() != "looked up" {
-			t.Fatalf("run settled %v %q: %v", run.GetState(), run.GetAnswer(), run.GetFailure())
-		}
-		var ranOn []string
-		var outputs []string
-		for _, r := range b.Records(t, run.GetRunId()) {
-			if s := r.GetAttemptStarted(); s != nil {
-				ranOn = append(ranOn, s.GetWorkerId())
-			}
-			if f := r.GetToolCallFinished(); f != nil {
-				outputs = append(outputs, f.GetOutput().GetStringValue())
-			}
-		}
-		if fmt.Sprint(ranOn) != "[replica-b]" {
-			t.Errorf("attempts ran on %v, want replica-b only", ranOn)
-		}
-		if fmt.Sprint(outputs) != "[value of answer]" {
-			t.Errorf("tool outputs %q, want the worker's", outputs)
-		}
-		if worker.Calls("lookup") == 0 {
-			t.Error("the worker on A received no call")
-		}
-	})
+	t.Run("a Run on B calls the worker on A", func(t *testing.T) { calledWorkerOnA(t, b, early.GetRunId(), worker) })
 
-	t.Run("Runs started on B complete whichever replica runs them", func(t *testing.T) {
-		const n = 10
-		ids := make([]string, n)
-		for i := range ids {
-			ids[i] = b.Start(t, "looks-up", fmt.Sprint("run ", i)).GetRunId()
-		}
-		onB := 0
-		for _, id := range ids {
-			run := b.Settled(t, id)
-			if run.GetState() != runsvcv1.RunState_RUN_STATE_COMPLETED {
-				t.Errorf("run %s settled %v: %v", id, run.GetState(), run.GetFailure())
-			}
-			for _, r := range b.Records(t, id) {
-				if s := r.GetAttemptStarted(); s != nil && s.GetWorkerId() == "replica-b" {
-					onB++
-				}
-			}
-		}
-		t.Logf("%d of %d Runs ran on replica B, calling the worker on A", onB, n)
-	})
+	t.Run("Runs started on B complete whichever replica runs them", func(t *testing.T) { startedOnBComplete(t, b) })
 
 	t.Run("ListTools on B lists the worker on A", func(t *testing.T) {
 		resp, err := b.Tools.ListTools(testserver.Context(t), &runsvcv1.ListToolsRequest{})
@@ -140,6 +97,57 @@ func TestWorkerOnAnotherReplica(t *testing.T) {
 			time.Sleep(20 * time.Millisecond)
 		}
 	})
+}
+
+// calledWorkerOnA: the Run that B executed completed with the output of
+// worker, connected to replica A, and ran on B only.
+func calledWorkerOnA(t *testing.T, b *testserver.Server, runID string, worker *testserver.Worker) {
+	run := b.Settled(t, runID)
+	if run.GetState() != runsvcv1.RunState_RUN_STATE_COMPLETED || run.GetAnswer() != "looked up" {
+		t.Fatalf("run settled %v %q: %v", run.GetState(), run.GetAnswer(), run.GetFailure())
+	}
+	var ranOn []string
+	var outputs []string
+	for _, r := range b.Records(t, run.GetRunId()) {
+		if s := r.GetAttemptStarted(); s != nil {
+			ranOn = append(ranOn, s.GetWorkerId())
+		}
+		if f := r.GetToolCallFinished(); f != nil {
+			outputs = append(outputs, f.GetOutput().GetStringValue())
+		}
+	}
+	if fmt.Sprint(ranOn) != "[replica-b]" {
+		t.Errorf("attempts ran on %v, want replica-b only", ranOn)
+	}
+	if fmt.Sprint(outputs) != "[value of answer]" {
+		t.Errorf("tool outputs %q, want the worker's", outputs)
+	}
+	if worker.Calls("lookup") == 0 {
+		t.Error("the worker on A received no call")
+	}
+}
+
+// startedOnBComplete starts ten Runs on B and checks each completes,
+// logging how many ran on B itself.
+func startedOnBComplete(t *testing.T, b *testserver.Server) {
+	const n = 10
+	ids := make([]string, n)
+	for i := range ids {
+		ids[i] = b.Start(t, "looks-up", fmt.Sprint("run ", i)).GetRunId()
+	}
+	onB := 0
+	for _, id := range ids {
+		run := b.Settled(t, id)
+		if run.GetState() != runsvcv1.RunState_RUN_STATE_COMPLETED {
+			t.Errorf("run %s settled %v: %v", id, run.GetState(), run.GetFailure())
+		}
+		for _, r := range b.Records(t, id) {
+			if s := r.GetAttemptStarted(); s != nil && s.GetWorkerId() == "replica-b" {
+				onB++
+			}
+		}
+	}
+	t.Logf("%d of %d Runs ran on replica B, calling the worker on A", onB, n)
 }
 
 // TestWorkerOnAnotherReplicaBinary is TestWorkerOnAnotherReplica with the

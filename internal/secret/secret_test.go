@@ -219,59 +219,67 @@ func (w wrappingNotFound) Resolve(_ context.Context, scope, name string) (string
 	return "", fmt.Errorf("vault lookup: %w", &errs.CredentialNotFound{Scope: scope, Name: name})
 }
 
+// chainTest is one Resolve through a Chain the case builds, each resolver
+// noting its name in calls when asked, and what it must return.
+type chainTest struct {
+	name      string
+	chain     func(calls *[]string) secret.Chain
+	cred      string
+	want      string
+	wantErr   error // nil with want "" means CredentialNotFound
+	wantCalls string
+}
+
+// errBackendDown is a resolver's failure that is not a miss.
+var errBackendDown = errors.New("secret backend unreachable")
+
+// chainTests are TestChain's table cases.
+var chainTests = []chainTest{
+	{
+		name: "first resolver that has it wins",
+		chain: func(c *[]string) secret.Chain {
+			return secret.Chain{static{map[string]string{"k": "one"}, c, "a"}, static{map[string]string{"k": "two"}, c, "b"}}
+		},
+		cred: "k", want: "one", wantCalls: "a",
+	},
+	{
+		name: "a miss goes on to the next",
+		chain: func(c *[]string) secret.Chain {
+			return secret.Chain{static{nil, c, "a"}, static{nil, c, "b"}, static{map[string]string{"k": "three"}, c, "c"}}
+		},
+		cred: "k", want: "three", wantCalls: "a,b,c",
+	},
+	{
+		name: "a miss everywhere is not found",
+		chain: func(c *[]string) secret.Chain {
+			return secret.Chain{static{nil, c, "a"}, static{map[string]string{"other": "x"}, c, "b"}}
+		},
+		cred: "k", wantCalls: "a,b",
+	},
+	{
+		name:  "an empty chain is not found",
+		chain: func(*[]string) secret.Chain { return nil },
+		cred:  "k", wantCalls: "",
+	},
+	{
+		name: "another error stops the chain",
+		chain: func(c *[]string) secret.Chain {
+			return secret.Chain{static{nil, c, "a"}, failing{errBackendDown, c, "b"}, static{map[string]string{"k": "never"}, c, "c"}}
+		},
+		cred: "k", wantErr: errBackendDown, wantCalls: "a,b",
+	},
+	{
+		name: "a wrapped miss is still a miss",
+		chain: func(c *[]string) secret.Chain {
+			return secret.Chain{wrappingNotFound{c, "a"}, static{map[string]string{"k": "found"}, c, "b"}}
+		},
+		cred: "k", want: "found", wantCalls: "a,b",
+	},
+}
+
 func TestChain(t *testing.T) {
 	const scope = "tenants/default/specs/triage"
-	backendDown := errors.New("secret backend unreachable")
-	tests := []struct {
-		name      string
-		chain     func(calls *[]string) secret.Chain
-		cred      string
-		want      string
-		wantErr   error // nil with want "" means CredentialNotFound
-		wantCalls string
-	}{
-		{
-			name: "first resolver that has it wins",
-			chain: func(c *[]string) secret.Chain {
-				return secret.Chain{static{map[string]string{"k": "one"}, c, "a"}, static{map[string]string{"k": "two"}, c, "b"}}
-			},
-			cred: "k", want: "one", wantCalls: "a",
-		},
-		{
-			name: "a miss goes on to the next",
-			chain: func(c *[]string) secret.Chain {
-				return secret.Chain{static{nil, c, "a"}, static{nil, c, "b"}, static{map[string]string{"k": "three"}, c, "c"}}
-			},
-			cred: "k", want: "three", wantCalls: "a,b,c",
-		},
-		{
-			name: "a miss everywhere is not found",
-			chain: func(c *[]string) secret.Chain {
-				return secret.Chain{static{nil, c, "a"}, static{map[string]string{"other": "x"}, c, "b"}}
-			},
-			cred: "k", wantCalls: "a,b",
-		},
-		{
-			name:  "an empty chain is not found",
-			chain: func(*[]string) secret.Chain { return nil },
-			cred:  "k", wantCalls: "",
-		},
-		{
-			name: "another error stops the chain",
-			chain: func(c *[]string) secret.Chain {
-				return secret.Chain{static{nil, c, "a"}, failing{backendDown, c, "b"}, static{map[string]string{"k": "never"}, c, "c"}}
-			},
-			cred: "k", wantErr: backendDown, wantCalls: "a,b",
-		},
-		{
-			name: "a wrapped miss is still a miss",
-			chain: func(c *[]string) secret.Chain {
-				return secret.Chain{wrappingNotFound{c, "a"}, static{map[string]string{"k": "found"}, c, "b"}}
-			},
-			cred: "k", want: "found", wantCalls: "a,b",
-		},
-	}
-	for _, tt := range tests {
+	for _, tt := range chainTests {
 		t.Run(tt.name, func(t *testing.T) {
 			var calls []string
 			got, err := tt.chain(&calls).Resolve(ctx, scope, tt.cred)

@@ -35,6 +35,57 @@ const (
 	argsSpace = "{ \"q\" : \"weather\",\n\t\"filters\" : {\"city\":\"Oslo\", \"days\":3} }"
 )
 
+// hashPair is a Spec that must not hash as another does.
+type hashPair struct {
+	name string
+	spec spec.Spec
+	// against is the Spec to compare with; nil means TestHash's base Spec.
+	against *spec.Spec
+}
+
+// hashBaseWith is TestHash's base Spec changed by f.
+func hashBaseWith(f func(*spec.Spec)) spec.Spec {
+	s := withJSON(params, args)
+	f(&s)
+	return s
+}
+
+// differentHashPairs are the Specs TestHash requires to hash differently
+// from its base Spec or from their against.
+func differentHashPairs() []hashPair {
+	neighbour := withJSON(params, `{"q":"weather","filters":{"city":"Oslo","days":3},"id":9007199254740992}`)
+	return []hashPair{
+		{name: "parameter value", spec: withJSON(`{"type":"object","properties":{"q":{"type":"string","minLength":2},"n":{"type":"integer"}},"required":["q"]}`, args)},
+		{name: "parameter added", spec: withJSON(`{"type":"object","properties":{"q":{"type":"string","minLength":1},"n":{"type":"integer"}},"required":["q","n"]}`, args)},
+		{name: "argument value", spec: withJSON(params, `{"q":"weather","filters":{"city":"Bergen","days":3}}`)},
+		{name: "argument added", spec: withJSON(params, `{"q":"weather","filters":{"city":"Oslo","days":3},"tags":["b","a"]}`)},
+		{name: "argument number as a string", spec: withJSON(params, `{"q":"weather","filters":{"city":"Oslo","days":"3"}}`)},
+		{name: "name", spec: hashBaseWith(func(s *spec.Spec) { s.Name = "other" })},
+		{name: "instructions", spec: hashBaseWith(func(s *spec.Spec) { s.Instructions = "be brief" })},
+		{name: "model", spec: hashBaseWith(func(s *spec.Spec) { s.Model.Model = "m2" })},
+		{name: "limits", spec: hashBaseWith(func(s *spec.Spec) { s.Limits.MaxTurns = 7 })},
+		{name: "expiry", spec: hashBaseWith(func(s *spec.Spec) { s.Expiry.Approval = time.Minute })},
+		{name: "tool order", spec: hashBaseWith(func(s *spec.Spec) {
+			s.Tools = append(s.Tools, spec.Tool{Name: "a", Kind: spec.KindWorker})
+			s.Tools[0], s.Tools[1] = s.Tools[1], s.Tools[0]
+		}), against: ptr(hashBaseWith(func(s *spec.Spec) {
+			s.Tools = append(s.Tools, spec.Tool{Name: "a", Kind: spec.KindWorker})
+		}))},
+		{name: "delegates", spec: hashBaseWith(func(s *spec.Spec) { s.Delegates = []string{"helper"} })},
+		{name: "credentials", spec: hashBaseWith(func(s *spec.Spec) { s.Credentials = []string{"key"} })},
+		{name: "bus", spec: hashBaseWith(func(s *spec.Spec) { s.Bus.Enabled = true })},
+		{name: "raise_on_error", spec: hashBaseWith(func(s *spec.Spec) { s.Tools[0].RaiseOnError = true })},
+		{name: "array order in arguments", spec: withJSON(params, `{"l":[1,2]}`), against: ptr(withJSON(params, `{"l":[2,1]}`))},
+		// JSON numbers are exact: two integers a float64 cannot tell apart
+		// are still different values.
+		{
+			name:    "integers beyond float64 precision",
+			spec:    withJSON(params, `{"q":"weather","filters":{"city":"Oslo","days":3},"id":9007199254740993}`),
+			against: &neighbour,
+		},
+	}
+}
+
 func TestHash(t *testing.T) {
 	base := withJSON(params, args)
 	hash := spec.Hash(base)
@@ -62,48 +113,7 @@ func TestHash(t *testing.T) {
 		})
 	}
 
-	mutate := func(f func(*spec.Spec)) spec.Spec {
-		s := withJSON(params, args)
-		f(&s)
-		return s
-	}
-	type pair struct {
-		name string
-		spec spec.Spec
-		// against is the Spec to compare with; nil means the base Spec.
-		against *spec.Spec
-	}
-	neighbour := withJSON(params, `{"q":"weather","filters":{"city":"Oslo","days":3},"id":9007199254740992}`)
-	different := []pair{
-		{name: "parameter value", spec: withJSON(`{"type":"object","properties":{"q":{"type":"string","minLength":2},"n":{"type":"integer"}},"required":["q"]}`, args)},
-		{name: "parameter added", spec: withJSON(`{"type":"object","properties":{"q":{"type":"string","minLength":1},"n":{"type":"integer"}},"required":["q","n"]}`, args)},
-		{name: "argument value", spec: withJSON(params, `{"q":"weather","filters":{"city":"Bergen","days":3}}`)},
-		{name: "argument added", spec: withJSON(params, `{"q":"weather","filters":{"city":"Oslo","days":3},"tags":["b","a"]}`)},
-		{name: "argument number as a string", spec: withJSON(params, `{"q":"weather","filters":{"city":"Oslo","days":"3"}}`)},
-		{name: "name", spec: mutate(func(s *spec.Spec) { s.Name = "other" })},
-		{name: "instructions", spec: mutate(func(s *spec.Spec) { s.Instructions = "be brief" })},
-		{name: "model", spec: mutate(func(s *spec.Spec) { s.Model.Model = "m2" })},
-		{name: "limits", spec: mutate(func(s *spec.Spec) { s.Limits.MaxTurns = 7 })},
-		{name: "expiry", spec: mutate(func(s *spec.Spec) { s.Expiry.Approval = time.Minute })},
-		{name: "tool order", spec: mutate(func(s *spec.Spec) {
-			s.Tools = append(s.Tools, spec.Tool{Name: "a", Kind: spec.KindWorker})
-			s.Tools[0], s.Tools[1] = s.Tools[1], s.Tools[0]
-		}), against: ptr(mutate(func(s *spec.Spec) {
-			s.Tools = append(s.Tools, spec.Tool{Name: "a", Kind: spec.KindWorker})
-		}))},
-		{name: "delegates", spec: mutate(func(s *spec.Spec) { s.Delegates = []string{"helper"} })},
-		{name: "credentials", spec: mutate(func(s *spec.Spec) { s.Credentials = []string{"key"} })},
-		{name: "bus", spec: mutate(func(s *spec.Spec) { s.Bus.Enabled = true })},
-		{name: "raise_on_error", spec: mutate(func(s *spec.Spec) { s.Tools[0].RaiseOnError = true })},
-		{name: "array order in arguments", spec: withJSON(params, `{"l":[1,2]}`), against: ptr(withJSON(params, `{"l":[2,1]}`))},
-		// JSON numbers are exact: two integers a float64 cannot tell apart
-		// are still different values.
-		{
-			name:    "integers beyond float64 precision",
-			spec:    withJSON(params, `{"q":"weather","filters":{"city":"Oslo","days":3},"id":9007199254740993}`),
-			against: &neighbour,
-		},
-	}
+	different := differentHashPairs()
 	for _, tt := range different {
 		t.Run("different/"+tt.name, func(t *testing.T) {
 			against := hash

@@ -50,21 +50,61 @@ func TestOutageAndRecovery(t *testing.T) {
 	}
 	wait(t, "memory change from the other replica, after idle checks", memSub)
 
-	appendAt := func(seq int64) func(ctx context.Context) error {
-		return func(ctx context.Context) error {
-			return db.Append(ctx, store.Append{Tenant: tenant, RunID: "run_a", Index: store.Index{State: "RUNNING", Runnable: true},
-				Records: []store.Record{{Seq: seq, Time: t0.Add(time.Duration(seq)), Kind: "x", Body: []byte(`{}`)}}})
-		}
+	cluster.Stop(t)
+	drain(runSub, memSub)
+	failWhileDown(t, outageCalls(db, t0))
+
+	cluster.Start(t)
+	// The listener reconnects, then signals every subscriber: changes made
+	// while it was away cannot be told apart, so all must look again.
+	wait(t, "catch-up after the listener reconnected", runSub)
+	drain(memSub)
+
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if _, err := db.GetRun(ctx, tenant, "run_a"); err != nil {
+		t.Errorf("GetRun after recovery: %v", err)
 	}
-	calls := []struct {
-		name string
-		call func(ctx context.Context) error
-	}{
+	if err := appendRecord(db, t0, 2)(ctx); err != nil {
+		t.Errorf("Append after recovery: %v", err)
+	}
+	if l, err := db.Claim(ctx, "w1", t0, time.Minute, 1); err != nil || len(l) != 1 || l[0].RunID != "run_a" {
+		t.Errorf("Claim after recovery: %+v, %v", l, err)
+	}
+	// Another replica's write reaches this DB's subscribers through the
+	// listener's new connection.
+	if _, err := replica.SetValue(ctx, tenant, "ns", "k", []byte(`2`), t0); err != nil {
+		t.Fatalf("SetValue on the other replica: %v", err)
+	}
+	wait(t, "memory change from the other replica", memSub)
+}
+
+// outageCall is one DB method TestOutageAndRecovery calls while
+// PostgreSQL is down.
+type outageCall struct {
+	name string
+	call func(ctx context.Context) error
+}
+
+// appendRecord appends a record with seq to run_a in db, at t0 plus seq
+// nanoseconds, keeping the Run runnable.
+func appendRecord(db *postgres.DB, t0 time.Time, seq int64) func(ctx context.Context) error {
+	return func(ctx context.Context) error {
+		return db.Append(ctx, store.Append{Tenant: store.DefaultTenant, RunID: "run_a", Index: store.Index{State: "RUNNING", Runnable: true},
+			Records: []store.Record{{Seq: seq, Time: t0.Add(time.Duration(seq)), Kind: "x", Body: []byte(`{}`)}}})
+	}
+}
+
+// outageCalls are the calls on db, whose run_a was created at t0, that
+// must fail fast while PostgreSQL is down.
+func outageCalls(db *postgres.DB, t0 time.Time) []outageCall {
+	const tenant = store.DefaultTenant
+	return []outageCall{
 		{"GetRun", func(ctx context.Context) error {
 			_, err := db.GetRun(ctx, tenant, "run_a")
 			return err
 		}},
-		{"Append", appendAt(2)},
+		{"Append", appendRecord(db, t0, 2)},
 		{"Claim", func(ctx context.Context) error {
 			_, err := db.Claim(ctx, "w1", t0, time.Minute, 1)
 			return err
@@ -78,9 +118,12 @@ func TestOutageAndRecovery(t *testing.T) {
 			return err
 		}},
 	}
+}
 
-	cluster.Stop(t)
-	drain(runSub, memSub)
+// failWhileDown checks, with PostgreSQL stopped, that each call fails with
+// *errs.StoreUnavailable within its context's time, and with the caller's
+// own error when its context has already ended.
+func failWhileDown(t *testing.T, calls []outageCall) {
 	for _, c := range calls {
 		t.Run("down/"+c.name, func(t *testing.T) {
 			const wait = 5 * time.Second
@@ -104,30 +147,6 @@ func TestOutageAndRecovery(t *testing.T) {
 			}
 		})
 	}
-
-	cluster.Start(t)
-	// The listener reconnects, then signals every subscriber: changes made
-	// while it was away cannot be told apart, so all must look again.
-	wait(t, "catch-up after the listener reconnected", runSub)
-	drain(memSub)
-
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if _, err := db.GetRun(ctx, tenant, "run_a"); err != nil {
-		t.Errorf("GetRun after recovery: %v", err)
-	}
-	if err := appendAt(2)(ctx); err != nil {
-		t.Errorf("Append after recovery: %v", err)
-	}
-	if l, err := db.Claim(ctx, "w1", t0, time.Minute, 1); err != nil || len(l) != 1 || l[0].RunID != "run_a" {
-		t.Errorf("Claim after recovery: %+v, %v", l, err)
-	}
-	// Another replica's write reaches this DB's subscribers through the
-	// listener's new connection.
-	if _, err := replica.SetValue(ctx, tenant, "ns", "k", []byte(`2`), t0); err != nil {
-		t.Fatalf("SetValue on the other replica: %v", err)
-	}
-	wait(t, "memory change from the other replica", memSub)
 }
 
 func wait(t *testing.T, what string, sub store.Subscription) {

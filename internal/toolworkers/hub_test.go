@@ -220,29 +220,7 @@ func TestExecuteWithoutWorker(t *testing.T) {
 }
 
 func TestDisconnectMovesCall(t *testing.T) {
-	t.Run("to another worker serving the tool", func(t *testing.T) {
-		h := toolworkers.New()
-		a := h.Connect(tenant, "a", defs("add"), 0)
-		done := execute(ctxT(t), h, mkCall(tenant, "c1", "add"))
-		first := next(t, a)
-		other := h.Connect(tenant, "other-tool", defs("mul"), 0)
-		b := h.Connect(tenant, "b", defs("add"), 0)
-		h.Disconnect(a)
-		select {
-		case <-a.Done():
-		default:
-			t.Errorf("Done is not closed after Disconnect")
-		}
-		moved := next(t, b)
-		if moved.Call == nil || moved.Call.ID != first.Call.ID {
-			t.Fatalf("worker b got %+v, want call %s", moved, first.Call.ID)
-		}
-		h.Deliver(b, moved.Call.ID, json.RawMessage(`"from b"`), nil)
-		if o := wait(t, done); o.err != nil || string(o.out) != `"from b"` {
-			t.Fatalf("Execute = %s, %v; want \"from b\"", o.out, o.err)
-		}
-		quiet(t, other, 50*time.Millisecond)
-	})
+	t.Run("to another worker serving the tool", callMovesToAnotherWorker)
 	t.Run("an answer from the gone worker is dropped", func(t *testing.T) {
 		h := toolworkers.New()
 		a := h.Connect(tenant, "a", defs("add"), 0)
@@ -266,29 +244,7 @@ func TestDisconnectMovesCall(t *testing.T) {
 		h.Disconnect(a)
 		wantTransient(t, wait(t, done).err)
 	})
-	t.Run("a call moved from worker to worker gives up after a few", func(t *testing.T) {
-		h := toolworkers.New()
-		cur := h.Connect(tenant, "w0", defs("add"), 0)
-		done := execute(ctxT(t), h, mkCall(tenant, "c1", "add"))
-		next(t, cur)
-		for i := 1; i <= 10; i++ {
-			fresh := h.Connect(tenant, fmt.Sprintf("w%d", i), defs("add"), 0)
-			h.Disconnect(cur)
-			select {
-			case o := <-done:
-				wantTransient(t, o.err)
-				return
-			case m := <-fresh.Outbox():
-				if m.Call == nil || m.Call.ID != "run_1/c1" {
-					t.Fatalf("worker %d got %+v, want the moved call", i, m)
-				}
-				cur = fresh
-			case <-time.After(10 * time.Second):
-				t.Fatalf("the call neither moved nor failed")
-			}
-		}
-		t.Fatalf("the call moved ten times and never gave up")
-	})
+	t.Run("a call moved from worker to worker gives up after a few", movedCallGivesUp)
 	t.Run("the disconnected worker's other calls move too", func(t *testing.T) {
 		h := toolworkers.New()
 		a := h.Connect(tenant, "a", defs("add"), 2)
@@ -308,6 +264,59 @@ func TestDisconnectMovesCall(t *testing.T) {
 			}
 		}
 	})
+}
+
+// callMovesToAnotherWorker: when a worker disconnects, its Done closes and
+// its open call goes to another worker serving the tool, never to one that
+// does not; the answer from there is the call's result.
+func callMovesToAnotherWorker(t *testing.T) {
+	h := toolworkers.New()
+	a := h.Connect(tenant, "a", defs("add"), 0)
+	done := execute(ctxT(t), h, mkCall(tenant, "c1", "add"))
+	first := next(t, a)
+	other := h.Connect(tenant, "other-tool", defs("mul"), 0)
+	b := h.Connect(tenant, "b", defs("add"), 0)
+	h.Disconnect(a)
+	select {
+	case <-a.Done():
+	default:
+		t.Errorf("Done is not closed after Disconnect")
+	}
+	moved := next(t, b)
+	if moved.Call == nil || moved.Call.ID != first.Call.ID {
+		t.Fatalf("worker b got %+v, want call %s", moved, first.Call.ID)
+	}
+	h.Deliver(b, moved.Call.ID, json.RawMessage(`"from b"`), nil)
+	if o := wait(t, done); o.err != nil || string(o.out) != `"from b"` {
+		t.Fatalf("Execute = %s, %v; want \"from b\"", o.out, o.err)
+	}
+	quiet(t, other, 50*time.Millisecond)
+}
+
+// movedCallGivesUp: a call whose worker disconnects again each time it is
+// moved fails transiently before it has moved ten times.
+func movedCallGivesUp(t *testing.T) {
+	h := toolworkers.New()
+	cur := h.Connect(tenant, "w0", defs("add"), 0)
+	done := execute(ctxT(t), h, mkCall(tenant, "c1", "add"))
+	next(t, cur)
+	for i := 1; i <= 10; i++ {
+		fresh := h.Connect(tenant, fmt.Sprintf("w%d", i), defs("add"), 0)
+		h.Disconnect(cur)
+		select {
+		case o := <-done:
+			wantTransient(t, o.err)
+			return
+		case m := <-fresh.Outbox():
+			if m.Call == nil || m.Call.ID != "run_1/c1" {
+				t.Fatalf("worker %d got %+v, want the moved call", i, m)
+			}
+			cur = fresh
+		case <-time.After(10 * time.Second):
+			t.Fatalf("the call neither moved nor failed")
+		}
+	}
+	t.Fatalf("the call moved ten times and never gave up")
 }
 
 func TestMaxConcurrency(t *testing.T) {

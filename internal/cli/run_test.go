@@ -20,9 +20,10 @@ type lifecycleStep struct {
 	check  func(t *testing.T, stdout string)
 }
 
-// lifecycleSteps are TestRunLifecycle's steps against the server at addr,
-// in order; the first sets *id, which the later ones read when they run.
-func lifecycleSteps(t *testing.T, addr string, id *string) []lifecycleStep {
+// suspendSteps are TestRunLifecycle's steps from the start until the Run
+// suspends, against the server at addr, in order; the first sets *id,
+// which the later ones read when they run.
+func suspendSteps(addr string, id *string) []lifecycleStep {
 	return []lifecycleStep{
 		{
 			name: "start prints only the id",
@@ -60,6 +61,13 @@ func lifecycleSteps(t *testing.T, addr string, id *string) []lifecycleStep {
 			args:   func() []string { return []string{"run", "wait", *id, "--wait", "5s"} },
 			stdout: []string{"<run>  SUSPENDED\n"},
 		},
+	}
+}
+
+// completeSteps are TestRunLifecycle's steps from resuming the suspended
+// Run *id until it has completed, in order.
+func completeSteps(t *testing.T, id *string) []lifecycleStep {
+	return []lifecycleStep{
 		{
 			name: "resume from a results file",
 			args: func() []string {
@@ -119,7 +127,7 @@ func TestRunLifecycle(t *testing.T) {
 	c := newClient(t, srv)
 	c.publishHello()
 	var id string
-	steps := lifecycleSteps(t, srv.Addr, &id)
+	steps := append(suspendSteps(srv.Addr, &id), completeSteps(t, &id)...)
 	for _, s := range steps {
 		if !t.Run(s.name, func(t *testing.T) {
 			r := c.run(s.args()...)

@@ -13,7 +13,7 @@ import (
 	"github.com/runsvc/runsvc/internal/clock"
 	"github.com/runsvc/runsvc/internal/errs"
 	"github.com/runsvc/runsvc/internal/ids"
-	"github.com/runsvc/runsvc/internal/specs"
+	"github.com/runsvc/runsvc/internal/spec/versions"
 	"github.com/runsvc/runsvc/internal/store"
 )
 
@@ -29,12 +29,12 @@ const (
 // Service sends, delivers and acknowledges bus messages.
 type Service struct {
 	store store.Store
-	specs *specs.Registry
+	specs *versions.Registry
 	clock clock.Clock
 }
 
 // New returns a Service.
-func New(s store.Store, reg *specs.Registry, clk clock.Clock) *Service {
+func New(s store.Store, reg *versions.Registry, clk clock.Clock) *Service {
 	return &Service{store: s, specs: reg, clock: clk}
 }
 

@@ -13,7 +13,7 @@ import (
 	"github.com/runsvc/runsvc/internal/clock"
 	"github.com/runsvc/runsvc/internal/errs"
 	"github.com/runsvc/runsvc/internal/spec"
-	"github.com/runsvc/runsvc/internal/specs"
+	"github.com/runsvc/runsvc/internal/spec/versions"
 	"github.com/runsvc/runsvc/internal/store"
 	"github.com/runsvc/runsvc/internal/store/sqlite"
 )
@@ -45,7 +45,7 @@ func open(t *testing.T) *bus.Service {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = db.Close() })
-	reg := specs.New(db, clock.Real{})
+	reg := versions.New(db, clock.Real{})
 	for _, p := range []struct {
 		tenant string
 		spec   spec.Spec
@@ -429,7 +429,7 @@ func TestReceiveWithFilterDoesNotSpin(t *testing.T) {
 	}
 	t.Cleanup(func() { _ = db.Close() })
 	cs := &countingStore{Store: db}
-	reg := specs.New(cs, clock.Real{})
+	reg := versions.New(cs, clock.Real{})
 	if _, _, err := reg.Publish(ctxT(t), tenant, robot("dispatcher", true, "alerts")); err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/runsvc/runsvc/internal/cli"
-	"github.com/runsvc/runsvc/internal/testserver"
+	"github.com/runsvc/runsvc/internal/testing/testserver"
 )
 
 // helloYAML is a scripted Spec whose Runs suspend on the client tool

@@ -8,7 +8,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	runsvcv1 "github.com/runsvc/runsvc/gen/runsvc/v1"
-	"github.com/runsvc/runsvc/internal/testserver"
+	"github.com/runsvc/runsvc/internal/testing/testserver"
 )
 
 // jsonStep is one command run with --json, its exit code, the message

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/runsvc/runsvc/internal/testserver"
+	"github.com/runsvc/runsvc/internal/testing/testserver"
 )
 
 const clearLine = "\r\x1b[K"

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/runsvc/runsvc/internal/server"
-	"github.com/runsvc/runsvc/internal/testserver"
+	"github.com/runsvc/runsvc/internal/testing/testserver"
 )
 
 // lifecycleStep is one CLI command in the life of a Run, what it must

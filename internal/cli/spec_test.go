@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/runsvc/runsvc/internal/testserver"
+	"github.com/runsvc/runsvc/internal/testing/testserver"
 )
 
 // specPublishTest is one `spec publish` of a file, or of stdin, and what

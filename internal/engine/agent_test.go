@@ -16,7 +16,7 @@ import (
 	runsvcv1 "github.com/runsvc/runsvc/gen/runsvc/v1"
 	"github.com/runsvc/runsvc/internal/errdetails"
 	"github.com/runsvc/runsvc/internal/server"
-	"github.com/runsvc/runsvc/internal/testserver"
+	"github.com/runsvc/runsvc/internal/testing/testserver"
 )
 
 func toolFinished(recs []*runsvcv1.Record) []*runsvcv1.Record_ToolCallFinished {

@@ -18,7 +18,7 @@ import (
 	"github.com/runsvc/runsvc/internal/runs"
 	"github.com/runsvc/runsvc/internal/secret"
 	"github.com/runsvc/runsvc/internal/spec"
-	"github.com/runsvc/runsvc/internal/specs"
+	"github.com/runsvc/runsvc/internal/spec/versions"
 	"github.com/runsvc/runsvc/internal/store"
 	"github.com/runsvc/runsvc/internal/tool"
 )
@@ -79,7 +79,7 @@ func (c Config) withDefaults() Config {
 type Deps struct {
 	Store   store.Store
 	Runs    *runs.Manager
-	Specs   *specs.Registry
+	Specs   *versions.Registry
 	Models  model.Providers
 	Tools   map[spec.Kind]tool.Executor
 	Workers Workers

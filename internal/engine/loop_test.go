@@ -17,7 +17,7 @@ import (
 	"github.com/runsvc/runsvc/internal/model"
 	"github.com/runsvc/runsvc/internal/server"
 	"github.com/runsvc/runsvc/internal/spec"
-	"github.com/runsvc/runsvc/internal/testserver"
+	"github.com/runsvc/runsvc/internal/testing/testserver"
 )
 
 const clientSpec = `{"name": "weather", "instructions": "Answer briefly.",

@@ -10,7 +10,7 @@ import (
 	runsvcv1 "github.com/runsvc/runsvc/gen/runsvc/v1"
 	"github.com/runsvc/runsvc/internal/errdetails"
 	"github.com/runsvc/runsvc/internal/errs"
-	"github.com/runsvc/runsvc/internal/wirecheck"
+	"github.com/runsvc/runsvc/internal/testing/wirecheck"
 )
 
 // TestErrorsAreTrailersOnly reads the raw HTTP/2 frames: an error response

@@ -20,7 +20,7 @@ import (
 	"github.com/runsvc/runsvc/internal/policy"
 	"github.com/runsvc/runsvc/internal/runlog"
 	"github.com/runsvc/runsvc/internal/spec"
-	"github.com/runsvc/runsvc/internal/specs"
+	"github.com/runsvc/runsvc/internal/spec/versions"
 	"github.com/runsvc/runsvc/internal/store"
 )
 
@@ -37,14 +37,14 @@ type Manager struct {
 	store  store.Store
 	tails  *tails
 	states states
-	specs  *specs.Registry
+	specs  *versions.Registry
 	policy policy.Policy
 	clock  clock.Clock
 	log    *slog.Logger
 }
 
 // New returns a Manager.
-func New(s store.Store, reg *specs.Registry, pol policy.Policy, clk clock.Clock, log *slog.Logger) *Manager {
+func New(s store.Store, reg *versions.Registry, pol policy.Policy, clk clock.Clock, log *slog.Logger) *Manager {
 	if pol == nil {
 		pol = policy.AllowAll{}
 	}

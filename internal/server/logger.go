@@ -5,7 +5,7 @@ import (
 	"io"
 	"log/slog"
 
-	"github.com/runsvc/runsvc/internal/logsink"
+	"github.com/runsvc/runsvc/internal/server/logsink"
 )
 
 // NewLogger returns the logger `runsvc serve` uses: JSON (or "text") at

@@ -20,7 +20,7 @@ import (
 	"google.golang.org/grpc/keepalive"
 	"google.golang.org/grpc/reflection"
 
-	"github.com/runsvc/runsvc/internal/admission"
+	"github.com/runsvc/runsvc/internal/server/admission"
 	"github.com/runsvc/runsvc/internal/bus"
 	"github.com/runsvc/runsvc/internal/clock"
 	"github.com/runsvc/runsvc/internal/engine"
@@ -34,7 +34,7 @@ import (
 	"github.com/runsvc/runsvc/internal/secret"
 	"github.com/runsvc/runsvc/internal/service"
 	"github.com/runsvc/runsvc/internal/spec"
-	"github.com/runsvc/runsvc/internal/specs"
+	"github.com/runsvc/runsvc/internal/spec/versions"
 	"github.com/runsvc/runsvc/internal/store"
 	"github.com/runsvc/runsvc/internal/store/sqlite"
 	"github.com/runsvc/runsvc/internal/tool"
@@ -152,7 +152,7 @@ func (s *Server) assemble() error {
 		}
 		pol = rules
 	}
-	reg := specs.New(s.store, cfg.Clock)
+	reg := versions.New(s.store, cfg.Clock)
 	manager := runs.New(s.store, reg, pol, cfg.Clock, s.log)
 	mem := memory.New(s.store, cfg.Clock)
 	messages := bus.New(s.store, reg, cfg.Clock)

@@ -15,7 +15,7 @@ import (
 	"github.com/runsvc/runsvc/internal/errdetails"
 	"github.com/runsvc/runsvc/internal/memory"
 	"github.com/runsvc/runsvc/internal/runs"
-	"github.com/runsvc/runsvc/internal/specs"
+	"github.com/runsvc/runsvc/internal/spec/versions"
 	"github.com/runsvc/runsvc/internal/store"
 	"github.com/runsvc/runsvc/internal/toolworkers"
 )
@@ -23,7 +23,7 @@ import (
 // Deps are the domain services the handlers call.
 type Deps struct {
 	Mapper *errdetails.Mapper
-	Specs  *specs.Registry
+	Specs  *versions.Registry
 	Runs   *runs.Manager
 	Engine *engine.Engine
 	Hub    *toolworkers.Hub
@@ -34,7 +34,7 @@ type Deps struct {
 // Service implements the six runsvc.v1 services.
 type Service struct {
 	mapper *errdetails.Mapper
-	specs  *specs.Registry
+	specs  *versions.Registry
 	runs   *runs.Manager
 	engine *engine.Engine
 	hub    *toolworkers.Hub

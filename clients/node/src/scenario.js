@@ -1,4 +1,4 @@
-// The Node runner of testdata/scenarios.json, mirroring internal/scenario:
+// The Node runner of testdata/scenarios.json, mirroring internal/testing/scenario:
 // for every reason a runsvc server returns, the calls that provoke it and
 // what the status must carry.
 

@@ -1,6 +1,6 @@
 """Runs testdata/scenarios.json with the generated stubs.
 
-A Python mirror of internal/scenario (scenario.go and runner.go): for every
+A Python mirror of internal/testing/scenario (scenario.go and runner.go): for every
 reason a runsvc server returns to a client, the calls that provoke it and
 what the status must carry. Steps: ``call`` ("Service/Method" in package
 runsvc.v1, request as protojson with ``${var}``, ``${suite}`` and

@@ -1,4 +1,4 @@
-"""The scenario step language's helpers, as internal/scenario defines them."""
+"""The scenario step language's helpers, as internal/testing/scenario defines them."""
 
 import unittest
 

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/runsvc/runsvc/internal/logsink"
+	"github.com/runsvc/runsvc/internal/server/logsink"
 )
 
 type lockedBuffer struct {

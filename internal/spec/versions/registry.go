@@ -1,6 +1,6 @@
-// Package specs publishes and reads Spec Versions: validation at publish,
+// Package versions publishes and reads Spec Versions: validation at publish,
 // content-addressed storage, and a cache of Versions, which never change.
-package specs
+package versions
 
 import (
 	"context"

@@ -12,9 +12,9 @@ import (
 	"google.golang.org/protobuf/types/known/durationpb"
 
 	runsvcv1 "github.com/runsvc/runsvc/gen/runsvc/v1"
-	"github.com/runsvc/runsvc/internal/blackbox"
+	"github.com/runsvc/runsvc/internal/testing/blackbox"
 	"github.com/runsvc/runsvc/internal/store/postgres/pgtest"
-	"github.com/runsvc/runsvc/internal/testserver"
+	"github.com/runsvc/runsvc/internal/testing/testserver"
 )
 
 const workSpec = `{"name": "work", "model": {"provider": "scripted", "script": {"turns": [

@@ -11,8 +11,8 @@ import (
 	"google.golang.org/protobuf/types/known/structpb"
 
 	runsvcv1 "github.com/runsvc/runsvc/gen/runsvc/v1"
-	"github.com/runsvc/runsvc/internal/blackbox"
-	"github.com/runsvc/runsvc/internal/testserver"
+	"github.com/runsvc/runsvc/internal/testing/blackbox"
+	"github.com/runsvc/runsvc/internal/testing/testserver"
 )
 
 // TestTeamworkSurvivesRestart: a SIGKILL loses no delegation, memory value

@@ -15,9 +15,9 @@ import (
 	"google.golang.org/protobuf/encoding/protojson"
 
 	"github.com/runsvc/runsvc/internal/errdetails"
-	"github.com/runsvc/runsvc/internal/scenario"
+	"github.com/runsvc/runsvc/internal/testing/scenario"
 	"github.com/runsvc/runsvc/internal/server"
-	"github.com/runsvc/runsvc/internal/testserver"
+	"github.com/runsvc/runsvc/internal/testing/testserver"
 )
 
 // unprovokable are reasons in the table that no client call can provoke on
@@ -36,7 +36,7 @@ var unprovokable = map[string]string{
 
 func repoFile(t *testing.T, rel string) string {
 	t.Helper()
-	p, err := filepath.Abs(filepath.Join("..", "..", rel))
+	p, err := filepath.Abs(filepath.Join("..", "..", "..", rel))
 	if err != nil {
 		t.Fatal(err)
 	}

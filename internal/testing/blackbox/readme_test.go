@@ -7,7 +7,7 @@ import (
 	"regexp"
 	"testing"
 
-	"github.com/runsvc/runsvc/internal/blackbox"
+	"github.com/runsvc/runsvc/internal/testing/blackbox"
 )
 
 // walkthroughs finds the README's bash blocks marked

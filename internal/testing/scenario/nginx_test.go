@@ -9,12 +9,12 @@ import (
 	"time"
 
 	runsvcv1 "github.com/runsvc/runsvc/gen/runsvc/v1"
-	"github.com/runsvc/runsvc/internal/blackbox"
+	"github.com/runsvc/runsvc/internal/testing/blackbox"
 	"github.com/runsvc/runsvc/internal/errdetails"
-	"github.com/runsvc/runsvc/internal/scenario"
+	"github.com/runsvc/runsvc/internal/testing/scenario"
 	"github.com/runsvc/runsvc/internal/server"
-	"github.com/runsvc/runsvc/internal/testserver"
-	"github.com/runsvc/runsvc/internal/wirecheck"
+	"github.com/runsvc/runsvc/internal/testing/testserver"
+	"github.com/runsvc/runsvc/internal/testing/wirecheck"
 )
 
 const nginxConf = `daemon off;

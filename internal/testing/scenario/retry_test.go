@@ -12,11 +12,11 @@ import (
 	"google.golang.org/protobuf/types/known/durationpb"
 
 	runsvcv1 "github.com/runsvc/runsvc/gen/runsvc/v1"
-	"github.com/runsvc/runsvc/internal/admission"
+	"github.com/runsvc/runsvc/internal/server/admission"
 	"github.com/runsvc/runsvc/internal/errdetails"
-	"github.com/runsvc/runsvc/internal/scenario"
+	"github.com/runsvc/runsvc/internal/testing/scenario"
 	"github.com/runsvc/runsvc/internal/server"
-	"github.com/runsvc/runsvc/internal/testserver"
+	"github.com/runsvc/runsvc/internal/testing/testserver"
 )
 
 // attempts counts the attempts grpc-go makes, retries included: a client

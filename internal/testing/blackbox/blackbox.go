@@ -19,7 +19,7 @@ import (
 	"google.golang.org/grpc/credentials/insecure"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 
-	"github.com/runsvc/runsvc/internal/testserver"
+	"github.com/runsvc/runsvc/internal/testing/testserver"
 )
 
 var (
@@ -146,7 +146,7 @@ func WaitHealthy(addr string, within time.Duration) error {
 // Root returns the repository root.
 func Root() string {
 	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "..")
+	return filepath.Join(filepath.Dir(file), "..", "..", "..")
 }
 
 // NewClient opens a client connection the caller closes.

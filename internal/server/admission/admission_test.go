@@ -10,7 +10,7 @@ import (
 
 	"google.golang.org/grpc"
 
-	"github.com/runsvc/runsvc/internal/admission"
+	"github.com/runsvc/runsvc/internal/server/admission"
 	"github.com/runsvc/runsvc/internal/errs"
 )
 

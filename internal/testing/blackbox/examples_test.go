@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/runsvc/runsvc/internal/blackbox"
+	"github.com/runsvc/runsvc/internal/testing/blackbox"
 )
 
 // TestExamples publishes every Spec in examples/ with the CLI and runs

@@ -7,15 +7,39 @@ package wirecheck
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/binary"
 	"fmt"
 	"net"
+	"strings"
 	"time"
 
 	"golang.org/x/net/http2"
 	"golang.org/x/net/http2/hpack"
+	spb "google.golang.org/genproto/googleapis/rpc/status"
 	"google.golang.org/protobuf/proto"
 )
+
+// DecodeStatus decodes a grpc-status-details-bin value as it came off the
+// wire (base64, padded or not) into the google.rpc.Status it carries.
+func DecodeStatus(bin string) (*spb.Status, error) {
+	raw, err := base64.RawStdEncoding.DecodeString(strings.TrimRight(bin, "="))
+	if err != nil {
+		return nil, fmt.Errorf("grpc-status-details-bin is not base64: %w", err)
+	}
+	st := &spb.Status{}
+	if err := proto.Unmarshal(raw, st); err != nil {
+		return nil, fmt.Errorf("grpc-status-details-bin is not a google.rpc.Status: %w", err)
+	}
+	return st, nil
+}
+
+// WireSize is what an error took on the wire: the length of its
+// grpc-message plus that of its grpc-status-details-bin, as sent.
+func (r Response) WireSize() int {
+	last := r.Last()
+	return len(last["grpc-message"]) + len(last["grpc-status-details-bin"])
+}
 
 // Response is what the server sent for one call.
 type Response struct {

@@ -19,6 +19,7 @@ const UNTIL_TIMEOUT_MS = 30_000;
  * @property {string} code
  * @property {boolean} retryable
  * @property {string[]} metadataKeys
+ * @property {Record<string,string>} [metadata] values some keys must have
  * @property {object[]} steps {call, request, save, until, sleep, check}
  */
 
@@ -43,13 +44,15 @@ export function loadScenarios(path) {
 }
 
 /**
- * Fills ${name} from vars and ${repeat:C:N} with C repeated N times; an
- * unknown name is left as it is.
+ * Fills ${name} from vars and ${repeat:C:N} with C repeated N times; a JSON
+ * string that is exactly "${list:C:N}" becomes a JSON array of N strings
+ * "C"; an unknown name is left as it is.
  * @param {string} s
  * @param {Record<string,string>} vars
  * @returns {string}
  */
 export function substitute(s, vars) {
+  s = s.replace(/"\$\{list:([^}:]*):([0-9]+)\}"/g, (m, item, n) => `[${Array(Number(n)).fill(`"${item}"`).join(',')}]`);
   return s.replace(/\$\{([^}]+)\}/g, (m, name) => {
     if (name.startsWith('repeat:')) {
       const rest = name.slice('repeat:'.length);
@@ -207,6 +210,9 @@ export function problems(s, o) {
   const keys = Object.keys(c.metadata).sort();
   const want = [...s.metadataKeys].sort();
   if (keys.join(',') !== want.join(',')) out.push(`metadata keys [${keys.join(' ')}], want [${want.join(' ')}]`);
+  for (const [k, v] of Object.entries(s.metadata ?? {}).sort()) {
+    if (c.metadata[k] !== v) out.push(`metadata ${k}=${JSON.stringify(c.metadata[k])}, want ${JSON.stringify(v)}`);
+  }
   if (c.retryable !== s.retryable) out.push(`retryable ${c.retryable}, want ${s.retryable}`);
   if (o.rpc) {
     const wantPushback = c.retryable ? String(c.retryDelayMs) : '-1';

@@ -35,7 +35,7 @@ type Scenario struct {
 	MetadataKeys []string `json:"metadataKeys"`
 	// Metadata holds values some of the keys must have.
 	Metadata map[string]string `json:"metadata,omitempty"`
-	Steps        []Step   `json:"steps"`
+	Steps    []Step            `json:"steps"`
 }
 
 // Step is one action of a scenario.

@@ -1,7 +1,10 @@
 package scenario_test
 
 import (
+	"strings"
 	"testing"
+
+	"google.golang.org/protobuf/proto"
 
 	runsvcv1 "github.com/runsvc/runsvc/gen/runsvc/v1"
 	"github.com/runsvc/runsvc/internal/errdetails"
@@ -43,6 +46,9 @@ func TestThroughProxies(t *testing.T) {
 					})
 				}
 			})
+			t.Run("the largest errors fit the wire budget", func(t *testing.T) {
+				largestErrors(t, [][2]string{{"runsvc", srv.Addr}, {p.Name, proxy}})
+			})
 			t.Run("Trailers-Only survives the proxy", func(t *testing.T) {
 				for _, addr := range []string{srv.Addr, proxy} {
 					resp, err := wirecheck.Call(ctx, addr, "/runsvc.v1.RunService/GetRun", &runsvcv1.GetRunRequest{RunId: "run_missing"})
@@ -58,6 +64,57 @@ func TestThroughProxies(t *testing.T) {
 					}
 				}
 			})
+		})
+	}
+}
+
+// largestErrors sends the wire-budget scenarios' requests on raw HTTP/2
+// streams, to the server and through the proxy, and measures what came
+// back: a Trailers-Only error of at most 3,072 bytes of grpc-message plus
+// grpc-status-details-bin, with its code and reason.
+func largestErrors(t *testing.T, via [][2]string) {
+	t.Helper()
+	long := strings.Repeat("a", 4000)
+	delegates := make([]string, 999)
+	for i := range delegates {
+		delegates[i] = "9"
+	}
+	cases := []struct {
+		name, method, status, reason string
+		req                          proto.Message
+	}{
+		{"1,000 violations", "/runsvc.v1.SpecService/PublishSpec", "3", "SPEC_INVALID",
+			&runsvcv1.PublishSpecRequest{Spec: &runsvcv1.Spec{Name: "many-problems", Delegates: delegates}}},
+		{"PublishSpec of a 4,000-character name", "/runsvc.v1.SpecService/PublishSpec", "3", "SPEC_INVALID",
+			&runsvcv1.PublishSpecRequest{Spec: &runsvcv1.Spec{Name: long}}},
+		{"GetSpec of a 4,000-character name", "/runsvc.v1.SpecService/GetSpec", "5", "SPEC_NOT_FOUND",
+			&runsvcv1.GetSpecRequest{Name: long}},
+	}
+	ctx := testserver.Context(t)
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, v := range via {
+				name, addr := v[0], v[1]
+				resp, err := wirecheck.Call(ctx, addr, tc.method, tc.req)
+				if err != nil {
+					t.Fatalf("via %s: %v", name, err)
+				}
+				last := resp.Last()
+				if !resp.TrailersOnly || last["grpc-status"] != tc.status {
+					t.Fatalf("via %s: Trailers-Only %v, trailers %v", name, resp.TrailersOnly, last)
+				}
+				if n := resp.WireSize(); n > 3072 {
+					t.Errorf("via %s: %d bytes on the wire, over 3,072", name, n)
+				}
+				st, err := wirecheck.DecodeStatus(last["grpc-status-details-bin"])
+				if err != nil {
+					t.Fatalf("via %s: %v", name, err)
+				}
+				if c := errdetails.ClassifyStatus(st); c.Reason != tc.reason {
+					t.Errorf("via %s: reason %q, want %q", name, c.Reason, tc.reason)
+				}
+				t.Logf("via %s: %d bytes on the wire", name, resp.WireSize())
+			}
 		})
 	}
 }

@@ -108,14 +108,14 @@ func (m *Mapper) assemble(f fitted, l limits) *spb.Status {
 	message := tidy(f.message, l.message)
 	meta := make(map[string]string, len(f.meta))
 	for k, v := range f.meta {
-		meta[k] = clip(v, l.value)
+		meta[k] = truncate(v, l.value)
 	}
 	details := make([]*anypb.Any, 0, 4)
 	details = append(details, encodeErrorInfo(r.reason, m.domain, meta))
 	if f.retry != nil {
 		details = append(details, f.retry)
 	}
-	name := clip(expand(r.name, meta), l.field)
+	name := truncate(expand(r.name, meta), l.field)
 	if r.details&precondition != 0 {
 		details = append(details, encodePrecondition(r.subject, name, message))
 	}
@@ -146,7 +146,7 @@ func (m *Mapper) assemble(f fitted, l limits) *spb.Status {
 func fitBadRequest(st *spb.Status, vs []errs.FieldViolation, l limits) *spb.Status {
 	all := make([]fieldViolation, len(vs))
 	for i, v := range vs {
-		all[i] = fieldViolation{clip(v.Field, l.field), tidy(v.Description, l.description)}
+		all[i] = fieldViolation{truncate(v.Field, l.field), tidy(v.Description, l.description)}
 	}
 	with := func(n int) *spb.Status {
 		br := encodeBadRequest(all)
@@ -180,14 +180,14 @@ func fitBadRequest(st *spb.Status, vs []errs.FieldViolation, l limits) *spb.Stat
 // does).
 func tidy(s string, n int) string {
 	s = strings.TrimRightFunc(s, unicode.IsSpace)
-	return clip(s, n)
+	return truncate(s, n)
 }
 
-// clip cuts s to at most n bytes of valid UTF-8 without splitting a
+// truncate cuts s to at most n bytes of valid UTF-8 without splitting a
 // sequence, marking a cut with an ellipsis (and no whitespace before it).
 // Invalid bytes become U+FFFD: a proto3 string must be valid UTF-8, or the
 // client cannot decode the details at all.
-func clip(s string, n int) string {
+func truncate(s string, n int) string {
 	if !utf8.ValidString(s) {
 		s = strings.ToValidUTF8(s, "\uFFFD")
 	}

@@ -35,7 +35,9 @@ type Scenario struct {
 	MetadataKeys []string `json:"metadataKeys"`
 	// Metadata holds values some of the keys must have.
 	Metadata map[string]string `json:"metadata,omitempty"`
-	Steps    []Step            `json:"steps"`
+	// Message is the exact message, where the scenario fixes it.
+	Message string `json:"message,omitempty"`
+	Steps   []Step `json:"steps"`
 }
 
 // Step is one action of a scenario.
@@ -117,6 +119,9 @@ func (s Scenario) Problems(o Outcome) []string {
 		if got, ok := c.Metadata[k]; !ok || got != s.Metadata[k] {
 			out = append(out, fmt.Sprintf("metadata %s=%q, want %q", k, got, s.Metadata[k]))
 		}
+	}
+	if s.Message != "" && c.Message != s.Message {
+		out = append(out, fmt.Sprintf("message %q, want %q", c.Message, s.Message))
 	}
 	if c.Retryable != s.Retryable {
 		out = append(out, fmt.Sprintf("retryable %v, want %v", c.Retryable, s.Retryable))

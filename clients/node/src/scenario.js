@@ -20,6 +20,7 @@ const UNTIL_TIMEOUT_MS = 30_000;
  * @property {boolean} retryable
  * @property {string[]} metadataKeys
  * @property {Record<string,string>} [metadata] values some keys must have
+ * @property {string} [message] the exact message, where the scenario fixes it
  * @property {object[]} steps {call, request, save, until, sleep, check}
  */
 
@@ -32,6 +33,7 @@ const UNTIL_TIMEOUT_MS = 30_000;
  * @property {boolean} rpc true when the status was a call's error
  * @property {string} [method] the call that produced it
  * @property {object} [request] its request (protojson)
+ * @property {string} [wireMessage] an RPC error's message as grpc-js read it from grpc-message
  */
 
 /**
@@ -149,7 +151,7 @@ export class Runner {
           if (step.check === 'error') {
             if (err?.code === undefined) throw err;
             const classification = classify(err);
-            return { classification, status: statusFromError(err), pushback: classification.pushback, rpc: true, method: step.call, request };
+            return { classification, status: statusFromError(err), pushback: classification.pushback, rpc: true, method: step.call, request, wireMessage: err.details ?? '' };
           }
           throw new Error(`step ${i} (${step.call} ${JSON.stringify(request).slice(0, 200)}): ${err.message}`, { cause: err });
         }
@@ -214,6 +216,10 @@ export function problems(s, o) {
     if (c.metadata[k] !== v) out.push(`metadata ${k}=${JSON.stringify(c.metadata[k])}, want ${JSON.stringify(v)}`);
   }
   if (c.retryable !== s.retryable) out.push(`retryable ${c.retryable}, want ${s.retryable}`);
+  if (s.message && c.message !== s.message) out.push(`message ${JSON.stringify(c.message)}, want ${JSON.stringify(s.message)}`);
+  if (s.message && o.rpc && o.wireMessage !== s.message) {
+    out.push(`grpc-message as grpc-js read it ${JSON.stringify(o.wireMessage)}, want ${JSON.stringify(s.message)}`);
+  }
   if (o.rpc) {
     const wantPushback = c.retryable ? String(c.retryDelayMs) : '-1';
     if (o.pushback !== wantPushback) out.push(`pushback trailer ${JSON.stringify(o.pushback)}, want ${JSON.stringify(wantPushback)}`);

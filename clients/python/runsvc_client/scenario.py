@@ -54,6 +54,7 @@ class Scenario:
     metadata_keys: list
     steps: list
     metadata: dict = dataclasses.field(default_factory=dict)  # values some keys must have
+    message: str = ""  # the exact message, where the scenario fixes it
 
     @classmethod
     def from_json(cls, d: dict) -> "Scenario":
@@ -64,6 +65,7 @@ class Scenario:
             retryable=bool(d.get("retryable", False)),
             metadata_keys=list(d.get("metadataKeys") or []),
             metadata=dict(d.get("metadata") or {}),
+            message=d.get("message", ""),
             steps=list(d.get("steps") or []),
         )
 
@@ -88,6 +90,10 @@ class Scenario:
                 out.append(f"metadata {k}={c.metadata.get(k)!r}, want {v!r}")
         if c.retryable != self.retryable:
             out.append(f"retryable {c.retryable}, want {self.retryable}")
+        if self.message and c.message != self.message:
+            out.append(f"message {c.message!r}, want {self.message!r}")
+        if self.message and o.rpc and o.wire_message != self.message:
+            out.append(f"grpc-message {o.wire_message!r}, want {self.message!r}")
         if o.rpc:
             want_pb = str(c.retry_delay_ms) if c.retryable else "-1"
             if (o.pushback or "") != want_pb:
@@ -126,6 +132,8 @@ class Outcome:
     """True when the status was a call's error."""
     method: str = ""
     request: str = ""
+    wire_message: str = ""
+    """An RPC error's message as grpcio read it from grpc-message."""
 
 
 _PLACEHOLDER = re.compile(r"\$\{([^}]+)\}")
@@ -303,7 +311,7 @@ class Runner:
                         raise ScenarioError(f"step {i} ({call}) succeeded; the scenario expects an error")
                     c = errors.classify(err)
                     return Outcome(status=c.status, classification=c, pushback=c.pushback,
-                                   rpc=True, method=call, request=req)
+                                   rpc=True, method=call, request=req, wire_message=err.details() or "")
                 if err is not None:
                     raise ScenarioError(f"step {i} ({call} {req[:200]}): {err.code().name}: {err.details()}")
                 last = resp

@@ -217,3 +217,22 @@ func TestToolNotFoundWithoutTools(t *testing.T) {
 		})
 	}
 }
+
+// TestDebugInfoWithinTheWireBudget: with the debug flag, an INTERNAL error
+// whose cause is huge still fits, its DebugInfo shortened, not dropped.
+func TestDebugInfoWithinTheWireBudget(t *testing.T) {
+	ts := startServer(t, errdetails.Options{Debug: true})
+	m := sendRaw(t, ts, "debug", errors.New(hostileText("cause")+strings.Repeat("x", 20000)))
+	if m.wire > designBudget {
+		t.Errorf("the error takes %d bytes on the wire, over the budget of %d", m.wire, designBudget)
+	}
+	var debug *edpb.DebugInfo
+	for _, d := range m.status.Details() {
+		if v, ok := d.(*edpb.DebugInfo); ok {
+			debug = v
+		}
+	}
+	if c := errdetails.ClassifyStatus(m.status.Proto()); c.Reason != "INTERNAL" || debug == nil || debug.GetDetail() == "" {
+		t.Errorf("reason %s, DebugInfo %v: want INTERNAL with a shortened DebugInfo", c.Reason, debug)
+	}
+}

@@ -83,7 +83,15 @@ func Call(ctx context.Context, addr, method string, req proto.Message) (Response
 	if err := fr.WriteSettings(); err != nil {
 		return Response{}, err
 	}
+	if err := writeRequest(fr, addr, method, req); err != nil {
+		return Response{}, err
+	}
+	return readResponse(fr)
+}
 
+// writeRequest sends one gRPC request on stream 1: its headers, then the
+// message in one length-prefixed DATA frame that ends the stream.
+func writeRequest(fr *http2.Framer, addr, method string, req proto.Message) error {
 	var hb bytes.Buffer
 	enc := hpack.NewEncoder(&hb)
 	for _, f := range [][2]string{
@@ -91,23 +99,25 @@ func Call(ctx context.Context, addr, method string, req proto.Message) (Response
 		{"content-type", "application/grpc"}, {"te", "trailers"},
 	} {
 		if err := enc.WriteField(hpack.HeaderField{Name: f[0], Value: f[1]}); err != nil {
-			return Response{}, err
+			return err
 		}
 	}
 	if err := fr.WriteHeaders(http2.HeadersFrameParam{StreamID: 1, BlockFragment: hb.Bytes(), EndHeaders: true}); err != nil {
-		return Response{}, err
+		return err
 	}
 	body, err := proto.Marshal(req)
 	if err != nil {
-		return Response{}, err
+		return err
 	}
 	msg := make([]byte, 5+len(body))
 	binary.BigEndian.PutUint32(msg[1:5], uint32(len(body)))
 	copy(msg[5:], body)
-	if err := fr.WriteData(1, true, msg); err != nil {
-		return Response{}, err
-	}
+	return fr.WriteData(1, true, msg)
+}
 
+// readResponse reads frames until stream 1 ends, answering the server's
+// settings and pings and returning its windows as data arrives.
+func readResponse(fr *http2.Framer) (Response, error) {
 	var resp Response
 	for {
 		f, err := fr.ReadFrame()

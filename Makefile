@@ -16,9 +16,9 @@ run:
 build:
 	$(GO) build -o $(BIN) ./cmd/runsvc
 
-## test: every test, with the race detector (suites needing PostgreSQL, Python, Node or nginx skip with a line saying so unless RUNSVC_REQUIRE_ALL=1)
+## test: every test, with the race detector, through gotestsum (pinned in go.mod) so that the summary lists every skipped test with its reason: suites needing PostgreSQL, Python, Node, nginx or HAProxy say "skipped: <tool> not installed" there, or fail with RUNSVC_REQUIRE_ALL=1
 test:
-	$(GO) test -race -count=1 -timeout 20m $(PKGS)
+	$(GO) tool gotestsum --format pkgname --format-hide-empty-pkg -- -race -count=1 -timeout 20m $(PKGS)
 
 ## test-short: the tests without the race detector, quicker while editing
 test-short:

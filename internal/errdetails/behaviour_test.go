@@ -12,7 +12,6 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
-	"google.golang.org/protobuf/proto"
 
 	runsvcv1 "github.com/runsvc/runsvc/gen/runsvc/v1"
 	"github.com/runsvc/runsvc/internal/errdetails"
@@ -78,49 +77,6 @@ func TestGRPCRetryObeysPushback(t *testing.T) {
 				t.Fatal("non-retryable error was retried into a success")
 			}
 		})
-	}
-}
-
-// TestLongBadRequestIsCut: a thousand violations arrive as INVALID_ARGUMENT
-// under 8 KiB of details, the cut stated in the last violation.
-func TestLongBadRequestIsCut(t *testing.T) {
-	ts := startServer(t, errdetails.Options{})
-	client := ts.dial(t)
-	vs := make([]errs.FieldViolation, 1000)
-	for i := range vs {
-		vs[i] = errs.FieldViolation{Field: fmt.Sprintf("tools[%d].name", i), Description: "must match ^[a-zA-Z0-9_-]{1,64}$ and be unique within the Spec"}
-	}
-	ts.runs.set("long", func() error { return &errs.SpecInvalid{Spec: "huge", Violations: vs} })
-	_, err := client.GetRun(testContext(t), &runsvcv1.GetRunRequest{RunId: "long"})
-	st := status.Convert(err)
-	if st.Code() != codes.InvalidArgument {
-		t.Fatalf("code = %v", st.Code())
-	}
-	total := 0
-	for _, d := range st.Proto().GetDetails() {
-		total += proto.Size(d)
-	}
-	if total >= errdetails.MaxDetailsBytes {
-		t.Errorf("details are %d bytes, want under %d", total, errdetails.MaxDetailsBytes)
-	}
-	c := errdetails.ClassifyStatus(st.Proto())
-	if c.Reason != "SPEC_INVALID" || c.Metadata["violationCount"] != "1000" {
-		t.Errorf("reason %s, violationCount %s", c.Reason, c.Metadata["violationCount"])
-	}
-	var br *edpb.BadRequest
-	for _, d := range st.Details() {
-		if b, ok := d.(*edpb.BadRequest); ok {
-			br = b
-		}
-	}
-	if br == nil {
-		t.Fatal("no BadRequest")
-	}
-	n := len(br.GetFieldViolations())
-	last := br.GetFieldViolations()[n-1].GetDescription()
-	want := fmt.Sprintf("%d more violations were cut", 1000-(n-1))
-	if n < 20 || !strings.HasPrefix(last, want) {
-		t.Errorf("%d violations kept, last says %q, want it to start %q", n-1, last, want)
 	}
 }
 

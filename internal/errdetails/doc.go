@@ -9,6 +9,8 @@
 //
 // The rules the table and Mapper keep (DESIGN.md §4): exactly one
 // ErrorInfo, first; RetryInfo if and only if retryable; at most one detail
-// of each type; all details under 8 KiB, cutting a long BadRequest and never
-// changing the code; nothing internal in what a client sees.
+// of each type; the whole error under WireBudget bytes as it goes on the
+// wire, cutting a long BadRequest and shortening long strings but never
+// changing the code or reason; no message ending in whitespace; nothing
+// internal in what a client sees.
 package errdetails

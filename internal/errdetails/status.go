@@ -3,16 +3,13 @@ package errdetails
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
 	"strconv"
 	"time"
-	"unicode/utf8"
 
 	spb "google.golang.org/genproto/googleapis/rpc/status"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
-	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/anypb"
 
 	"github.com/runsvc/runsvc/internal/errs"
@@ -24,14 +21,9 @@ const (
 	// DefaultRetryDelay is the RetryInfo delay of a retryable error that
 	// names none.
 	DefaultRetryDelay = time.Second
-	// MaxDetailsBytes bounds the encoded size of all details of a status.
-	MaxDetailsBytes = 8 << 10
 	// PushbackTrailer is the trailer grpc's built-in retry reads: the retry
 	// delay in milliseconds, or -1 for "do not retry".
 	PushbackTrailer = "grpc-retry-pushback-ms"
-
-	maxMessageBytes  = 1 << 10
-	maxMetadataBytes = 512
 )
 
 // Reasons of the caller's own cancellation and deadline, which are not
@@ -130,7 +122,7 @@ func (m *Mapper) Proto(err error) *spb.Status {
 
 func (m *Mapper) outcome(typed error, cause error) Outcome {
 	r := byKind[errs.Kind(typed)]
-	message := truncate(typed.Error(), maxMessageBytes)
+	message := tidy(typed.Error(), attempts[0].message)
 	retryable, delay := r.retryOf(typed)
 	key := ""
 	if !m.debug {
@@ -180,42 +172,21 @@ func (m *Mapper) callerEnded(ctxErr error) Outcome {
 }
 
 func (m *Mapper) build(r *row, typed error, message string, retryable bool, delay time.Duration, cause error) *status.Status {
-	meta := errs.Metadata(typed)
-	for k, v := range meta {
-		meta[k] = truncate(v, maxMetadataBytes)
-	}
 	code := r.code
 	if r.retry == perError && !retryable {
 		code = r.permanentCode
 	}
-
-	details := make([]*anypb.Any, 0, 4)
-	details = append(details, encodeErrorInfo(r.reason, m.domain, meta))
+	f := fitted{r: r, code: int32(code), message: message, meta: errs.Metadata(typed)}
 	if retryable {
-		details = append(details, encodeRetryInfo(delay))
-	}
-	name := expand(r.name, meta)
-	if r.details&precondition != 0 {
-		details = append(details, encodePrecondition(r.subject, name, message))
-	}
-	if r.details&resource != 0 {
-		details = append(details, encodeResource(r.subject, name, message))
-	}
-	if r.details&quota != 0 {
-		details = append(details, encodeQuota(name, message))
-	}
-	if r.details&help != 0 {
-		if url := meta["helpUrl"]; url != "" {
-			details = append(details, encodeHelp(message, url))
-		}
+		f.retry = encodeRetryInfo(delay)
 	}
 	if m.debug && cause != nil {
-		details = append(details, encodeDebug(cause.Error()))
+		f.debug, f.hasDebug = cause.Error(), true
 	}
 	if r.details&badRequest != 0 {
-		details = append(details, fitBadRequest(violationsOf(typed), MaxDetailsBytes-size(details)))
+		f.violations = violationsOf(typed)
 	}
-	return status.FromProto(&spb.Status{Code: int32(code), Message: message, Details: details})
+	return status.FromProto(m.fit(f))
 }
 
 // violationsOf returns the field violations a typed error carries, if any.
@@ -224,55 +195,4 @@ func violationsOf(typed error) []errs.FieldViolation {
 		return fv.FieldViolations()
 	}
 	return nil
-}
-
-// fitBadRequest packs as many violations as fit in budget bytes; when some
-// are cut, the last violation says how many.
-func fitBadRequest(vs []errs.FieldViolation, budget int) *anypb.Any {
-	all := make([]fieldViolation, len(vs))
-	for i, v := range vs {
-		all[i] = fieldViolation{truncate(v.Field, maxMetadataBytes), truncate(v.Description, maxMessageBytes)}
-	}
-	pack := func(n int) *anypb.Any {
-		if n == len(all) {
-			return encodeBadRequest(all)
-		}
-		cut := fieldViolation{description: fmt.Sprintf("%d more violations were cut to keep the error under %d bytes", len(all)-n, MaxDetailsBytes)}
-		return encodeBadRequest(append(append(make([]fieldViolation, 0, n+1), all[:n]...), cut))
-	}
-	whole := pack(len(all))
-	if proto.Size(whole) < budget {
-		return whole
-	}
-	lo, hi := 0, len(all) // the largest n that fits is in [lo, hi)
-	for lo+1 < hi {
-		mid := (lo + hi) / 2
-		if proto.Size(pack(mid)) < budget {
-			lo = mid
-		} else {
-			hi = mid
-		}
-	}
-	return pack(lo)
-}
-
-func size(details []*anypb.Any) int {
-	n := 0
-	for _, d := range details {
-		n += proto.Size(d) + 3 // field tag and length prefix
-	}
-	return n
-}
-
-// truncate cuts s to at most n bytes without splitting a UTF-8 sequence.
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	const ellipsis = "…"
-	cut := n - len(ellipsis)
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + ellipsis
 }

@@ -40,9 +40,14 @@ type ToolNotFound struct {
 	Available []string `meta:"availableTools"`
 }
 
-// Error returns the error's message.
+// Error returns the error's message; with no tools at all the list reads
+// "none", so the message never ends in a space.
 func (e *ToolNotFound) Error() string {
-	return fmt.Sprintf("Tool not found: %s. Available tools: %s", e.Name, joinNames(e.Available))
+	available := joinNames(e.Available)
+	if available == "" {
+		available = "none"
+	}
+	return fmt.Sprintf("Tool not found: %s. Available tools: %s", e.Name, available)
 }
 
 // RequestIDReused is a StartRun whose request id already started a Run

@@ -19,6 +19,8 @@ const UNTIL_TIMEOUT_MS = 30_000;
  * @property {string} code
  * @property {boolean} retryable
  * @property {string[]} metadataKeys
+ * @property {Record<string,string>} [metadata] values some keys must have
+ * @property {string} [message] the exact message, where the scenario fixes it
  * @property {object[]} steps {call, request, save, until, sleep, check}
  */
 
@@ -31,6 +33,7 @@ const UNTIL_TIMEOUT_MS = 30_000;
  * @property {boolean} rpc true when the status was a call's error
  * @property {string} [method] the call that produced it
  * @property {object} [request] its request (protojson)
+ * @property {string} [wireMessage] an RPC error's message as grpc-js read it from grpc-message
  */
 
 /**
@@ -43,13 +46,15 @@ export function loadScenarios(path) {
 }
 
 /**
- * Fills ${name} from vars and ${repeat:C:N} with C repeated N times; an
- * unknown name is left as it is.
+ * Fills ${name} from vars and ${repeat:C:N} with C repeated N times; a JSON
+ * string that is exactly "${list:C:N}" becomes a JSON array of N strings
+ * "C"; an unknown name is left as it is.
  * @param {string} s
  * @param {Record<string,string>} vars
  * @returns {string}
  */
 export function substitute(s, vars) {
+  s = s.replace(/"\$\{list:([^}:]*):([0-9]+)\}"/g, (m, item, n) => `[${Array(Number(n)).fill(`"${item}"`).join(',')}]`);
   return s.replace(/\$\{([^}]+)\}/g, (m, name) => {
     if (name.startsWith('repeat:')) {
       const rest = name.slice('repeat:'.length);
@@ -146,7 +151,7 @@ export class Runner {
           if (step.check === 'error') {
             if (err?.code === undefined) throw err;
             const classification = classify(err);
-            return { classification, status: statusFromError(err), pushback: classification.pushback, rpc: true, method: step.call, request };
+            return { classification, status: statusFromError(err), pushback: classification.pushback, rpc: true, method: step.call, request, wireMessage: err.details ?? '' };
           }
           throw new Error(`step ${i} (${step.call} ${JSON.stringify(request).slice(0, 200)}): ${err.message}`, { cause: err });
         }
@@ -207,7 +212,14 @@ export function problems(s, o) {
   const keys = Object.keys(c.metadata).sort();
   const want = [...s.metadataKeys].sort();
   if (keys.join(',') !== want.join(',')) out.push(`metadata keys [${keys.join(' ')}], want [${want.join(' ')}]`);
+  for (const [k, v] of Object.entries(s.metadata ?? {}).sort()) {
+    if (c.metadata[k] !== v) out.push(`metadata ${k}=${JSON.stringify(c.metadata[k])}, want ${JSON.stringify(v)}`);
+  }
   if (c.retryable !== s.retryable) out.push(`retryable ${c.retryable}, want ${s.retryable}`);
+  if (s.message && c.message !== s.message) out.push(`message ${JSON.stringify(c.message)}, want ${JSON.stringify(s.message)}`);
+  if (s.message && o.rpc && o.wireMessage !== s.message) {
+    out.push(`grpc-message as grpc-js read it ${JSON.stringify(o.wireMessage)}, want ${JSON.stringify(s.message)}`);
+  }
   if (o.rpc) {
     const wantPushback = c.retryable ? String(c.retryDelayMs) : '-1';
     if (o.pushback !== wantPushback) out.push(`pushback trailer ${JSON.stringify(o.pushback)}, want ${JSON.stringify(wantPushback)}`);

@@ -4,9 +4,10 @@ A Python mirror of internal/testing/scenario (scenario.go and runner.go): for ev
 reason a runsvc server returns to a client, the calls that provoke it and
 what the status must carry. Steps: ``call`` ("Service/Method" in package
 runsvc.v1, request as protojson with ``${var}``, ``${suite}`` and
-``${repeat:C:N}`` substitution), ``save`` (a variable from a dotted response
-path), ``until`` (repeat the call until dotted paths hold values, up to
-30 s), ``sleep``, and ``check`` (``"error"``: the call's error; a dotted
+``${repeat:C:N}`` substitution; a JSON string that is exactly
+``"${list:C:N}"`` becomes an array of N strings ``"C"``), ``save`` (a
+variable from a dotted response path), ``until`` (repeat the call until
+dotted paths hold values, up to 30 s), ``sleep``, and ``check`` (``"error"``: the call's error; a dotted
 path: a google.rpc.Status in the last response).
 """
 
@@ -52,6 +53,8 @@ class Scenario:
     retryable: bool
     metadata_keys: list
     steps: list
+    metadata: dict = dataclasses.field(default_factory=dict)  # values some keys must have
+    message: str = ""  # the exact message, where the scenario fixes it
 
     @classmethod
     def from_json(cls, d: dict) -> "Scenario":
@@ -61,6 +64,8 @@ class Scenario:
             code=d.get("code", ""),
             retryable=bool(d.get("retryable", False)),
             metadata_keys=list(d.get("metadataKeys") or []),
+            metadata=dict(d.get("metadata") or {}),
+            message=d.get("message", ""),
             steps=list(d.get("steps") or []),
         )
 
@@ -80,8 +85,15 @@ class Scenario:
         keys, want = sorted(c.metadata), sorted(self.metadata_keys)
         if keys != want:
             out.append(f"metadata keys {keys}, want {want}")
+        for k, v in sorted(self.metadata.items()):
+            if c.metadata.get(k) != v:
+                out.append(f"metadata {k}={c.metadata.get(k)!r}, want {v!r}")
         if c.retryable != self.retryable:
             out.append(f"retryable {c.retryable}, want {self.retryable}")
+        if self.message and c.message != self.message:
+            out.append(f"message {c.message!r}, want {self.message!r}")
+        if self.message and o.rpc and o.wire_message != self.message:
+            out.append(f"grpc-message {o.wire_message!r}, want {self.message!r}")
         if o.rpc:
             want_pb = str(c.retry_delay_ms) if c.retryable else "-1"
             if (o.pushback or "") != want_pb:
@@ -120,14 +132,20 @@ class Outcome:
     """True when the status was a call's error."""
     method: str = ""
     request: str = ""
+    wire_message: str = ""
+    """An RPC error's message as grpcio read it from grpc-message."""
 
 
 _PLACEHOLDER = re.compile(r"\$\{([^}]+)\}")
+_LIST = re.compile(r'"\$\{list:([^}:]*):([0-9]+)\}"')
 
 
 def substitute(s: str, variables: dict) -> str:
     """Fills ${name} from variables and ${repeat:C:N} with C repeated N
-    times; unknown names are left as they are."""
+    times; a JSON string that is exactly "${list:C:N}" becomes a JSON array
+    of N strings "C"; unknown names are left as they are."""
+
+    s = _LIST.sub(lambda m: "[" + ",".join(['"' + m.group(1) + '"'] * int(m.group(2))) + "]", s)
 
     def repl(m: re.Match) -> str:
         name = m.group(1)
@@ -293,7 +311,7 @@ class Runner:
                         raise ScenarioError(f"step {i} ({call}) succeeded; the scenario expects an error")
                     c = errors.classify(err)
                     return Outcome(status=c.status, classification=c, pushback=c.pushback,
-                                   rpc=True, method=call, request=req)
+                                   rpc=True, method=call, request=req, wire_message=err.details() or "")
                 if err is not None:
                     raise ScenarioError(f"step {i} ({call} {req[:200]}): {err.code().name}: {err.details()}")
                 last = resp

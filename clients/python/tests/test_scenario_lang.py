@@ -12,6 +12,8 @@ class StepLanguageTest(unittest.TestCase):
         self.assertEqual(substitute('{"runId": "${run}", "r": "scn-${suite}"}', v), '{"runId": "run_1", "r": "scn-py"}')
         self.assertEqual(substitute("${repeat:x:3}${repeat:ab:2}", v), "xxxabab")
         self.assertEqual(substitute("${missing} ${repeat:x:n}", v), "${missing} ${repeat:x:n}")
+        self.assertEqual(substitute('{"d": "${list:9:3}", "e": "${list:x:0}"}', v), '{"d": ["9","9","9"], "e": []}')
+        self.assertEqual(substitute('{"d": "a${list:9:3}"}', v), '{"d": "a${list:9:3}"}')
 
     def test_parse_duration(self):
         for text, want in (("1.2s", 1.2), ("500ms", 0.5), ("1m30s", 90.0), ("0", 0.0), ("2h", 7200.0), (".5s", 0.5)):

@@ -167,7 +167,10 @@ class InProcessWorkerTest(unittest.TestCase):
         self.assertTrue(w.wait_registered(10))
         wait_for_tools(self.tools, ["py_slow"])
         req = tool_pb2.InvokeToolRequest(name="py_slow")
-        req.timeout.FromMilliseconds(300)
+        # Long enough for the call to reach the worker on a loaded machine
+        # (300 ms was not, with ~5 suites sharing 2 cores), short enough
+        # to end well within the handler's 10 s wait.
+        req.timeout.FromMilliseconds(2000)
         try:
             resp = self.tools.InvokeTool(req, timeout=10)
             self.assertTrue(resp.HasField("error"), f"a call past its timeout succeeded: {resp}")

@@ -32,7 +32,6 @@ var allowedLong = map[string]int{
 	"internal/spec/validate_test.go: TestValidateReportsEachRule":         147,
 	"internal/runlog/state.go: (*State).apply":                            214,
 	"internal/service/tool.go: toolServer.ServeTools":                     83,
-	"internal/testing/wirecheck/wirecheck.go: Call":                               95,
 }
 
 // skippedDirs are never checked, wherever they are: dependencies, test

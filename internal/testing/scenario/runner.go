@@ -222,11 +222,27 @@ func matches(resp map[string]any, until map[string]string) bool {
 	return true
 }
 
-var placeholder = regexp.MustCompile(`\$\{([^}]+)\}`)
+var (
+	placeholder = regexp.MustCompile(`\$\{([^}]+)\}`)
+	listHolder  = regexp.MustCompile(`"\$\{list:([^}:]*):([0-9]+)\}"`)
+)
 
 // Substitute fills ${name} from vars and ${repeat:C:N} with C repeated N
-// times.
+// times; a JSON string that is exactly "${list:C:N}" becomes a JSON array
+// of N strings "C".
 func Substitute(s string, vars map[string]string) string {
+	s = listHolder.ReplaceAllStringFunc(s, func(m string) string {
+		parts := listHolder.FindStringSubmatch(m)
+		n, err := strconv.Atoi(parts[2])
+		if err != nil || n > 1<<20 {
+			return m
+		}
+		items := make([]string, n)
+		for i := range items {
+			items[i] = `"` + parts[1] + `"`
+		}
+		return "[" + strings.Join(items, ",") + "]"
+	})
 	return placeholder.ReplaceAllStringFunc(s, func(m string) string {
 		name := m[2 : len(m)-1]
 		if rest, ok := strings.CutPrefix(name, "repeat:"); ok {

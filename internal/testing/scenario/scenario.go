@@ -33,7 +33,11 @@ type Scenario struct {
 	Code         string   `json:"code"`
 	Retryable    bool     `json:"retryable"`
 	MetadataKeys []string `json:"metadataKeys"`
-	Steps        []Step   `json:"steps"`
+	// Metadata holds values some of the keys must have.
+	Metadata map[string]string `json:"metadata,omitempty"`
+	// Message is the exact message, where the scenario fixes it.
+	Message string `json:"message,omitempty"`
+	Steps   []Step `json:"steps"`
 }
 
 // Step is one action of a scenario.
@@ -105,6 +109,19 @@ func (s Scenario) Problems(o Outcome) []string {
 	sort.Strings(want)
 	if strings.Join(keys, ",") != strings.Join(want, ",") {
 		out = append(out, fmt.Sprintf("metadata keys %v, want %v", keys, want))
+	}
+	names := make([]string, 0, len(s.Metadata))
+	for k := range s.Metadata {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		if got, ok := c.Metadata[k]; !ok || got != s.Metadata[k] {
+			out = append(out, fmt.Sprintf("metadata %s=%q, want %q", k, got, s.Metadata[k]))
+		}
+	}
+	if s.Message != "" && c.Message != s.Message {
+		out = append(out, fmt.Sprintf("message %q, want %q", c.Message, s.Message))
 	}
 	if c.Retryable != s.Retryable {
 		out = append(out, fmt.Sprintf("retryable %v, want %v", c.Retryable, s.Retryable))

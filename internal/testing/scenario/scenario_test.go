@@ -50,13 +50,15 @@ func TestScenarios(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Built first: on a loaded machine the build can take longer than
+	// the scenarios' context lasts.
+	grpcurl := buildGrpcurl(t)
 	srv := testserver.Start(t, func(c *server.Config) { c.PolicyFile = repoFile(t, "testdata/policy.json") })
 	r := &scenario.Runner{Conn: srv.Conn, Suite: "go"}
 	ctx := testserver.Context(t)
 	if err := r.Setup(ctx, f); err != nil {
 		t.Fatal(err)
 	}
-	grpcurl := buildGrpcurl(t)
 	covered := map[string]bool{}
 	for _, s := range f.Scenarios {
 		covered[s.Reason] = true

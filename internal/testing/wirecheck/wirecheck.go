@@ -7,15 +7,39 @@ package wirecheck
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/binary"
 	"fmt"
 	"net"
+	"strings"
 	"time"
 
 	"golang.org/x/net/http2"
 	"golang.org/x/net/http2/hpack"
+	spb "google.golang.org/genproto/googleapis/rpc/status"
 	"google.golang.org/protobuf/proto"
 )
+
+// DecodeStatus decodes a grpc-status-details-bin value as it came off the
+// wire (base64, padded or not) into the google.rpc.Status it carries.
+func DecodeStatus(bin string) (*spb.Status, error) {
+	raw, err := base64.RawStdEncoding.DecodeString(strings.TrimRight(bin, "="))
+	if err != nil {
+		return nil, fmt.Errorf("grpc-status-details-bin is not base64: %w", err)
+	}
+	st := &spb.Status{}
+	if err := proto.Unmarshal(raw, st); err != nil {
+		return nil, fmt.Errorf("grpc-status-details-bin is not a google.rpc.Status: %w", err)
+	}
+	return st, nil
+}
+
+// WireSize is what an error took on the wire: the length of its
+// grpc-message plus that of its grpc-status-details-bin, as sent.
+func (r Response) WireSize() int {
+	last := r.Last()
+	return len(last["grpc-message"]) + len(last["grpc-status-details-bin"])
+}
 
 // Response is what the server sent for one call.
 type Response struct {
@@ -59,7 +83,15 @@ func Call(ctx context.Context, addr, method string, req proto.Message) (Response
 	if err := fr.WriteSettings(); err != nil {
 		return Response{}, err
 	}
+	if err := writeRequest(fr, addr, method, req); err != nil {
+		return Response{}, err
+	}
+	return readResponse(fr)
+}
 
+// writeRequest sends one gRPC request on stream 1: its headers, then the
+// message in one length-prefixed DATA frame that ends the stream.
+func writeRequest(fr *http2.Framer, addr, method string, req proto.Message) error {
 	var hb bytes.Buffer
 	enc := hpack.NewEncoder(&hb)
 	for _, f := range [][2]string{
@@ -67,23 +99,25 @@ func Call(ctx context.Context, addr, method string, req proto.Message) (Response
 		{"content-type", "application/grpc"}, {"te", "trailers"},
 	} {
 		if err := enc.WriteField(hpack.HeaderField{Name: f[0], Value: f[1]}); err != nil {
-			return Response{}, err
+			return err
 		}
 	}
 	if err := fr.WriteHeaders(http2.HeadersFrameParam{StreamID: 1, BlockFragment: hb.Bytes(), EndHeaders: true}); err != nil {
-		return Response{}, err
+		return err
 	}
 	body, err := proto.Marshal(req)
 	if err != nil {
-		return Response{}, err
+		return err
 	}
 	msg := make([]byte, 5+len(body))
 	binary.BigEndian.PutUint32(msg[1:5], uint32(len(body)))
 	copy(msg[5:], body)
-	if err := fr.WriteData(1, true, msg); err != nil {
-		return Response{}, err
-	}
+	return fr.WriteData(1, true, msg)
+}
 
+// readResponse reads frames until stream 1 ends, answering the server's
+// settings and pings and returning its windows as data arrives.
+func readResponse(fr *http2.Framer) (Response, error) {
 	var resp Response
 	for {
 		f, err := fr.ReadFrame()

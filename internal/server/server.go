@@ -25,6 +25,7 @@ import (
 	"github.com/runsvc/runsvc/internal/clock"
 	"github.com/runsvc/runsvc/internal/engine"
 	"github.com/runsvc/runsvc/internal/errdetails"
+	"github.com/runsvc/runsvc/internal/logwriter"
 	"github.com/runsvc/runsvc/internal/memory"
 	"github.com/runsvc/runsvc/internal/model"
 	"github.com/runsvc/runsvc/internal/model/openai"
@@ -153,7 +154,8 @@ func (s *Server) assemble() error {
 		pol = rules
 	}
 	reg := specs.New(s.store, cfg.Clock)
-	manager := runs.New(s.store, reg, pol, cfg.Clock, s.log)
+	writer := logwriter.New(s.store, cfg.Clock, s.log)
+	manager := runs.New(s.store, writer, reg, pol, cfg.Clock, s.log)
 	mem := memory.New(s.store, cfg.Clock)
 	messages := bus.New(s.store, reg, cfg.Clock)
 	// Workers may connect to any replica: the hub routes calls to the
@@ -167,7 +169,7 @@ func (s *Server) assemble() error {
 	}
 	maps.Copy(models, cfg.Models)
 	s.engine = engine.New(engine.Deps{
-		Store: s.store, Runs: manager, Specs: reg,
+		Store: s.store, Writer: writer, Runs: manager, Specs: reg,
 		Models: models,
 		Tools: map[spec.Kind]tool.Executor{
 			spec.KindWorker: hub,

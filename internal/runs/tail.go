@@ -86,8 +86,7 @@ func (ts *tails) follow(ctx context.Context, sub store.Subscription, tenant, run
 			more, err := ts.readMore(ctx, tenant, runID, t)
 			var corrupt *errs.CorruptLog
 			if errors.As(err, &corrupt) {
-				ts.writer.FailCorrupt(ctx, tenant, t.state, corrupt)
-				<-ctx.Done()
+				<-ctx.Done() // nothing after a corrupt Record is ever read
 				return
 			}
 			failed = err != nil
@@ -128,7 +127,11 @@ func (ts *tails) readMore(ctx context.Context, tenant, runID string, t *tail) (b
 		good++
 	}
 	var corrupt *errs.CorruptLog
-	errors.As(err, &corrupt)
+	if errors.As(err, &corrupt) {
+		// Fail the Run before any watcher hears of the corruption, so
+		// that what a watcher reads next already says FAILED.
+		ts.writer.FailCorrupt(ctx, tenant, t.state, corrupt)
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if good > 0 {

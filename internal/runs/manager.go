@@ -191,12 +191,6 @@ func (m *Manager) List(ctx context.Context, tenant string, q store.RunQuery) ([]
 	return out, next, nil
 }
 
-// Load reads a Run's whole log and folds it. A log that does not fold
-// fails its Run and is returned with its *errs.CorruptLog.
-func (m *Manager) Load(ctx context.Context, tenant, runID string) (*runlog.State, []runlog.Record, error) {
-	return m.writer.Load(ctx, tenant, runID)
-}
-
 // mutate appends what decide returns for the Run's current State, as an
 // outsider, and returns the log's last seq (see logwriter.Writer.Mutate).
 func (m *Manager) mutate(ctx context.Context, tenant, runID string, decide logwriter.Decide) (int64, error) {

@@ -1,6 +1,7 @@
 package logwriter
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -103,8 +104,8 @@ func (l *Log) Append(ctx context.Context, release bool, decide Decide) error {
 		if !errors.As(err, &conflict) {
 			return err
 		}
-		if !l.retry(ctx, try, start) {
-			return err
+		if again, cerr := l.retry(ctx, try, start); !again {
+			return cmp.Or(cerr, err)
 		}
 		if err := l.reload(ctx); err != nil {
 			return err
@@ -133,11 +134,13 @@ func (l *Log) write(ctx context.Context, recs []runlog.Record, release bool) err
 	return nil
 }
 
-// retry waits before try+1 when the Policy allows one.
-func (l *Log) retry(ctx context.Context, try int, start time.Time) bool {
+// retry waits before try+1 when the Policy allows one. When the caller's
+// deadline comes first it waits for it and returns the context's error,
+// so that an outsider's caller sees its own deadline, never contention.
+func (l *Log) retry(ctx context.Context, try int, start time.Time) (bool, error) {
 	p := l.policy
 	if p.Tries > 0 && try >= p.Tries {
-		return false
+		return false, nil
 	}
 	var pause time.Duration
 	if p.Backoff != nil {
@@ -145,21 +148,19 @@ func (l *Log) retry(ctx context.Context, try int, start time.Time) bool {
 	}
 	if dl, ok := ctx.Deadline(); ok {
 		if time.Until(dl) <= pause {
-			return false
+			<-ctx.Done()
+			return false, ctx.Err()
 		}
 	} else if p.Wait > 0 && time.Since(start)+pause > p.Wait {
-		return false
-	}
-	if pause <= 0 {
-		return ctx.Err() == nil
+		return false, nil
 	}
 	t := time.NewTimer(pause)
 	defer t.Stop()
 	select {
 	case <-t.C:
-		return true
+		return true, nil
 	case <-ctx.Done():
-		return false
+		return false, ctx.Err()
 	}
 }
 

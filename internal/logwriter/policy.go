@@ -38,8 +38,9 @@ type Policy struct {
 // Outsider is the policy of writers from outside a worker (messages,
 // resumes, interrupts, a child's ending): after a conflict, read again
 // and decide again, pausing with jitter, for as long as the caller's
-// deadline allows (30s without one), so that contention alone never
-// fails the caller.
+// deadline allows, so that contention alone never fails the caller: it
+// sees its own deadline's error at worst. A caller without a deadline gets
+// *errs.SeqConflict after 30s of it.
 func Outsider() Policy {
 	return Policy{Wait: 30 * time.Second, Backoff: Jitter(time.Millisecond, 100*time.Millisecond)}
 }

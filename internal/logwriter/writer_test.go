@@ -165,3 +165,30 @@ func TestCorruptLogFailsBesideTheLog(t *testing.T) {
 		t.Errorf("OnSettle heard %v, want FAILED once", settled)
 	}
 }
+
+// TestOutsiderGivesUpAtTheCallersDeadline: an outsider that keeps losing
+// to other writers retries, with pauses, until its caller's deadline and
+// then returns that deadline's error, never *errs.SeqConflict.
+func TestOutsiderGivesUpAtTheCallersDeadline(t *testing.T) {
+	s, w, runID := newRun(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	tries := 0
+	_, err := w.Mutate(ctx, tenant, runID, func(st *runlog.State) ([]runlog.Op, error) {
+		tries++
+		// Another outsider gets in first, every time.
+		rec, _ := logwriter.ToStore([]runlog.Record{{Seq: st.Seq + 1, Time: time.Now(), Op: &runlog.MessageQueued{Text: "first", Mode: runlog.ModeSteer}}})
+		if err := s.Append(context.Background(), store.Append{Tenant: tenant, RunID: runID, Records: rec, Index: store.Index{State: "QUEUED"}}); err != nil {
+			return nil, err
+		}
+		return []runlog.Op{&runlog.MessageQueued{Text: "mine", Mode: runlog.ModeSteer}}, nil
+	})
+	var conflict *errs.SeqConflict
+	if !errors.Is(err, context.DeadlineExceeded) || errors.As(err, &conflict) {
+		t.Fatalf("after %d tries: %v, want the caller's deadline", tries, err)
+	}
+	if tries < 3 {
+		t.Errorf("%d tries before the deadline, want several", tries)
+	}
+	t.Logf("%d tries in 300ms", tries)
+}

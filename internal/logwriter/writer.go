@@ -77,14 +77,14 @@ func (w *Writer) Mutate(ctx context.Context, tenant, runID string, decide Decide
 		return 0, err
 	}
 	err = l.Append(ctx, false, decide)
-	st := l.state
+	st, seq := l.state, l.state.Seq
 	if l.clean() && !st.Settled() {
-		w.states.put(tenant, st)
+		w.states.put(tenant, st) // another writer may take it from here on
 	}
 	if err != nil {
 		return 0, err
 	}
-	return st.Seq, nil
+	return seq, nil
 }
 
 // Load reads and folds a Run's whole log without writing, and returns it

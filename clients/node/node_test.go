@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/runsvc/runsvc/internal/testing/proxytest"
 	"github.com/runsvc/runsvc/internal/server"
+	"github.com/runsvc/runsvc/internal/testing/proxytest"
 	"github.com/runsvc/runsvc/internal/testing/testserver"
 )
 

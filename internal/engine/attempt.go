@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
 	"sync"
 	"sync/atomic"
@@ -11,8 +10,8 @@ import (
 
 	"github.com/runsvc/runsvc/internal/clock"
 	"github.com/runsvc/runsvc/internal/errs"
+	"github.com/runsvc/runsvc/internal/logwriter"
 	"github.com/runsvc/runsvc/internal/runlog"
-	"github.com/runsvc/runsvc/internal/runs"
 	"github.com/runsvc/runsvc/internal/spec"
 	"github.com/runsvc/runsvc/internal/store"
 )
@@ -21,26 +20,22 @@ import (
 // writer appeared, the lease was lost, or the Run went idle.
 var errEndAttempt = errors.New("attempt ended")
 
-// attempt is one worker's turn at a Run, under a lease.
+// attempt is one worker's turn at a Run, under a lease. It writes the
+// Run's log through w, under logwriter.Worker's policy; state is w's
+// State, refreshed after every write.
 type attempt struct {
 	e      *Engine
 	lease  *store.Lease
 	number int
+	w      *logwriter.Log
 	state  *runlog.State
 	spec   *spec.Version
 	log    *slog.Logger
 
-	lost     atomic.Bool
-	released bool
-	knownSeq atomic.Int64
+	lost atomic.Bool
 
 	abortOnce sync.Once
 	aborted   chan struct{}
-
-	// pendingOps are folded into state but not yet stored: they go out
-	// with the next append (see later). pendingRecs are their Records.
-	pendingOps  []runlog.Op
-	pendingRecs []runlog.Record
 }
 
 func (e *Engine) attempt(ctx context.Context, lease *store.Lease) {
@@ -49,7 +44,7 @@ func (e *Engine) attempt(ctx context.Context, lease *store.Lease) {
 	defer cancel()
 	go a.heartbeat(ctx, cancel)
 	err := a.run(ctx)
-	if len(a.pendingOps) > 0 && !a.lost.Load() {
+	if a.w != nil && a.w.Pending() && !a.lost.Load() {
 		fctx, fcancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 		if ferr := a.append(fctx, false); ferr != nil && !errors.Is(ferr, errEndAttempt) {
 			a.log.Warn("storing the last records of the attempt failed; they will be redone", "err", ferr)
@@ -62,7 +57,7 @@ func (e *Engine) attempt(ctx context.Context, lease *store.Lease) {
 	default:
 		a.log.Error("attempt failed", "err", err)
 	}
-	if !a.released && !a.lost.Load() {
+	if (a.w == nil || !a.w.Released()) && !a.lost.Load() {
 		rctx, rcancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 		defer rcancel()
 		if err := e.Store.Release(rctx, lease); err != nil {
@@ -72,15 +67,16 @@ func (e *Engine) attempt(ctx context.Context, lease *store.Lease) {
 }
 
 func (a *attempt) run(ctx context.Context) error {
-	st, _, err := a.e.Runs.Load(ctx, a.lease.Tenant, a.lease.RunID)
+	w, err := a.e.Writer.Open(ctx, a.lease.Tenant, a.lease.RunID, logwriter.Worker(a.lease, 0))
 	var corrupt *errs.CorruptLog
 	if errors.As(err, &corrupt) {
-		return a.failCorrupt(ctx, st, corrupt)
+		return nil // the writer failed the Run; nothing more is written
 	}
 	if err != nil {
 		return err
 	}
-	a.setState(st)
+	a.w, a.state = w, w.State()
+	st := a.state
 	if st.Settled() {
 		return nil
 	}
@@ -94,6 +90,7 @@ func (a *attempt) run(ctx context.Context) error {
 		return a.settle(ctx, runlog.StatusFailed, "", "", &errs.Internal{ErrorID: id})
 	}
 	a.number = st.Attempt + 1
+	a.w.Use(logwriter.Worker(a.lease, a.number))
 	if err := a.append(ctx, false, &runlog.AttemptStarted{Attempt: a.number, WorkerID: a.e.cfg.WorkerID}); err != nil {
 		return err
 	}
@@ -111,11 +108,6 @@ func (a *attempt) run(ctx context.Context) error {
 			return ctx.Err()
 		}
 	}
-}
-
-func (a *attempt) setState(st *runlog.State) {
-	a.state = st
-	a.knownSeq.Store(st.Seq)
 }
 
 // heartbeat renews the lease until ctx ends; a refused renewal stops the
@@ -155,7 +147,7 @@ func (a *attempt) watchOutsiders(ctx context.Context) func() {
 				return
 			case <-sub.C():
 			}
-			recs, err := a.e.Store.ReadLog(ctx, a.lease.Tenant, a.lease.RunID, a.knownSeq.Load()+1, 0)
+			recs, err := a.e.Store.ReadLog(ctx, a.lease.Tenant, a.lease.RunID, a.w.Stored()+1, 0)
 			if err != nil {
 				continue
 			}
@@ -190,55 +182,41 @@ func (a *attempt) interrupted() bool {
 	return a.abortSeen() || !a.e.Clock.Now().Before(a.state.Admission.Deadline)
 }
 
-// append writes ops as this Attempt's next Records. On a conflict with an
-// outsider it folds their Records and tries once more; a record from
-// another worker, or a lost lease, ends the Attempt.
+// append writes ops as this Attempt's next Records, after those folded
+// before (later); release gives the lease up with them.
 func (a *attempt) append(ctx context.Context, release bool, ops ...runlog.Op) error {
-	for try := 0; ; try++ {
-		// The records are folded into the Attempt's own State before the
-		// store has them; any failure below reloads or ends the Attempt,
-		// so a State ahead of the store is never used.
-		recs, err := a.fold(ops)
-		if err != nil {
-			return err
-		}
-		stored, err := runs.ToStore(append(a.pendingRecs, recs...))
-		if err != nil {
-			return err
-		}
-		if len(stored) == 0 {
-			return nil
-		}
-		err = a.e.Store.Append(ctx, store.Append{
-			Tenant: a.lease.Tenant, RunID: a.lease.RunID, Records: stored, Index: runs.Index(a.state),
-			Lease: a.lease, Release: release,
-		})
-		if err == nil {
-			a.pendingOps, a.pendingRecs = nil, nil
-			a.knownSeq.Store(a.state.Seq)
-			if release {
-				a.released = true
-			}
-			if a.state.Settled() {
-				a.e.Runs.AfterSettle(ctx, a.state)
-			}
-			return nil
-		}
-		var conflict *errs.SeqConflict
-		var lost *errs.LeaseLost
-		switch {
-		case errors.As(err, &lost):
-			a.lost.Store(true)
-			return errEndAttempt
-		case errors.As(err, &conflict) && try == 0:
-			if err := a.foldForeign(ctx); err != nil {
-				return err
-			}
-		case errors.As(err, &conflict):
-			return errEndAttempt
-		default:
-			return err
-		}
+	return a.write(ctx, release, logwriter.Ops(ops...))
+}
+
+// write appends what decide returns for the Attempt's State. On a
+// conflict with an outsider the writer folds their Records and tries once
+// more, asking decide again; a record from another worker, a settled
+// Run, a corrupt log (which the writer failed) or a lost lease ends the
+// Attempt.
+func (a *attempt) write(ctx context.Context, release bool, decide logwriter.Decide) error {
+	err := a.w.Append(ctx, release, decide)
+	a.state = a.w.State()
+	return a.ended(err)
+}
+
+// ended turns a write's failure into how the Attempt goes on.
+func (a *attempt) ended(err error) error {
+	var conflict *errs.SeqConflict
+	var lost *errs.LeaseLost
+	var corrupt *errs.CorruptLog
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &lost):
+		a.lost.Store(true)
+		return errEndAttempt
+	case errors.Is(err, logwriter.ErrSuperseded), errors.As(err, &conflict):
+		a.log.Info("another writer moved the run on; ending this attempt", "err", err)
+		return errEndAttempt
+	case errors.As(err, &corrupt):
+		return errEndAttempt
+	default:
+		return err
 	}
 }
 
@@ -247,74 +225,17 @@ func (a *attempt) append(ctx context.Context, release bool, ops ...runlog.Op) er
 // call, a tool call, a suspension, a sleep). Fewer, larger appends cost
 // fewer syncs; a crash in between only means the work is redone.
 func (a *attempt) later(ops ...runlog.Op) error {
-	recs, err := a.fold(ops)
-	if err != nil {
-		return err
-	}
-	a.pendingOps = append(a.pendingOps, ops...)
-	a.pendingRecs = append(a.pendingRecs, recs...)
-	return nil
+	err := a.w.Later(ops...)
+	a.state = a.w.State()
+	return err
 }
 
-// fold stamps ops as this Attempt's Records following its State and
-// folds them into it.
-func (a *attempt) fold(ops []runlog.Op) ([]runlog.Record, error) {
-	recs := runs.Stamp(a.state, a.number, a.e.Clock.Now().UTC(), ops...)
-	if err := a.state.ApplyAll(recs); err != nil {
-		return nil, fmt.Errorf("this attempt's records do not fold: %w", err)
-	}
-	return recs, nil
-}
-
-// foldForeign reads the Records others appended. Outsiders' Records are
-// folded in, and this Attempt's records not yet stored are folded again
-// after them; any other worker's Record ends this Attempt.
+// foldForeign folds in the Records outsiders appended; any other worker's
+// Record, or a Run settled meanwhile, ends this Attempt.
 func (a *attempt) foldForeign(ctx context.Context) error {
-	st, recs, err := a.e.Runs.Load(ctx, a.lease.Tenant, a.lease.RunID)
-	if err != nil {
-		return err
-	}
-	pending := a.pendingOps
-	a.pendingOps, a.pendingRecs = nil, nil
-	for _, r := range recs[a.knownSeq.Load():] {
-		if r.Attempt != 0 && r.Attempt != a.number {
-			a.log.Info("another worker wrote to the run; ending this attempt", "seq", r.Seq, "attempt", r.Attempt)
-			return errEndAttempt
-		}
-	}
-	a.setState(st)
-	if st.Settled() {
-		return errEndAttempt
-	}
-	if err := a.later(pending...); err != nil {
-		return errEndAttempt
-	}
-	return nil
-}
-
-// failCorrupt records that a log is corrupt. Nothing repairs it: a Settled
-// record closes it and the index shows the Run FAILED with LOG_CORRUPT.
-func (a *attempt) failCorrupt(ctx context.Context, st *runlog.State, corrupt *errs.CorruptLog) error {
-	a.log.Error("run log is corrupt", "seq", corrupt.Seq, "corruption", corrupt.Reason, "detail", corrupt.Detail)
-	run, err := a.e.Store.GetRun(ctx, a.lease.Tenant, a.lease.RunID)
-	if err != nil {
-		return err
-	}
-	failure := errs.Store(corrupt, "")
-	view := st.Clone()
-	view.Status, view.Failure, view.SettleTime = runlog.StatusFailed, &failure, a.e.Clock.Now().UTC()
-	idx := runs.Index(view)
-	idx.Runnable, idx.WakeAt = false, time.Time{}
-	rec := runlog.Record{Seq: run.LastSeq + 1, Time: a.e.Clock.Now().UTC(), Op: &runlog.Settled{State: runlog.StatusFailed, Failure: &failure}}
-	stored, err := runs.ToStore([]runlog.Record{rec})
-	if err != nil {
-		return err
-	}
-	if err := a.e.Store.Append(ctx, store.Append{Tenant: a.lease.Tenant, RunID: a.lease.RunID, Records: stored, Index: idx, Lease: a.lease, Release: true}); err != nil {
-		return err
-	}
-	a.released = true
-	return nil
+	err := a.w.Refresh(ctx)
+	a.state = a.w.State()
+	return a.ended(err)
 }
 
 // settle ends the Run.

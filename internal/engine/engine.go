@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/runsvc/runsvc/internal/clock"
+	"github.com/runsvc/runsvc/internal/logwriter"
 	"github.com/runsvc/runsvc/internal/model"
 	"github.com/runsvc/runsvc/internal/policy"
 	"github.com/runsvc/runsvc/internal/runs"
@@ -77,8 +78,10 @@ func (c Config) withDefaults() Config {
 
 // Deps are what an Engine works with.
 type Deps struct {
-	Store   store.Store
-	Runs    *runs.Manager
+	Store store.Store
+	// Writer writes the Runs' logs; the same one the Run manager uses.
+	Writer  *logwriter.Writer
+	Runs    Runs
 	Specs   *versions.Registry
 	Models  model.Providers
 	Tools   map[spec.Kind]tool.Executor
@@ -89,6 +92,15 @@ type Deps struct {
 	Policy  policy.Policy
 	Clock   clock.Clock
 	Log     *slog.Logger
+}
+
+// Runs is what the engine needs of the Run manager (runs.Manager): to
+// start a delegated child Run and to read a Run.
+type Runs interface {
+	// Start admits a Run; see runs.Manager.Start.
+	Start(ctx context.Context, req runs.StartRequest) (runs.Run, bool, error)
+	// Get returns a Run or *errs.RunNotFound.
+	Get(ctx context.Context, tenant, runID string) (runs.Run, error)
 }
 
 // Engine runs Runs.

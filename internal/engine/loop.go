@@ -38,9 +38,29 @@ func (a *attempt) step(ctx context.Context) (bool, error) {
 		return false, a.toolCall(ctx, c)
 	}
 	if st.Final && len(st.Queued) == 0 {
-		return true, a.settle(ctx, runlog.StatusCompleted, "", st.LastText, nil)
+		return a.complete(ctx)
 	}
 	return false, a.modelTurn(ctx)
+}
+
+// complete settles the Run with its answer, unless a message came in
+// meanwhile (the writer decides again on the State after an outsider's
+// Records): then it reports the Attempt not over, and the message gets
+// another turn.
+func (a *attempt) complete(ctx context.Context) (bool, error) {
+	err := a.write(ctx, true, func(st *runlog.State) ([]runlog.Op, error) {
+		if !st.Final || len(st.Queued) > 0 {
+			return nil, nil
+		}
+		return []runlog.Op{&runlog.Settled{State: runlog.StatusCompleted, Answer: st.LastText}}, nil
+	})
+	if err != nil || a.state.Settled() {
+		if err == nil {
+			a.log.Info("run settled", "state", runlog.StatusCompleted)
+		}
+		return true, err
+	}
+	return false, nil
 }
 
 func (a *attempt) abortSeen() bool {

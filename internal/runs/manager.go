@@ -1,15 +1,15 @@
 // Package runs admits Runs and serves everything done to them from outside
 // a worker: reads, watches, waits, messages, resumes, interrupts, reports
-// and delegations. Writes are outsiders' appends to the Run's log,
-// conditional on seq and retried after a conflict, so they interleave
-// safely with the worker that holds the Run's lease.
+// and delegations. Writes are outsiders' appends to the Run's log through
+// the log writer (logwriter.Outsider: conditional on seq, read again and
+// retried with jitter after a conflict within the caller's deadline), so
+// they interleave safely with the worker that holds the Run's lease.
 package runs
 
 import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"log/slog"
 	"time"
@@ -17,6 +17,7 @@ import (
 	"github.com/runsvc/runsvc/internal/clock"
 	"github.com/runsvc/runsvc/internal/errs"
 	"github.com/runsvc/runsvc/internal/ids"
+	"github.com/runsvc/runsvc/internal/logwriter"
 	"github.com/runsvc/runsvc/internal/policy"
 	"github.com/runsvc/runsvc/internal/runlog"
 	"github.com/runsvc/runsvc/internal/spec"
@@ -29,29 +30,31 @@ const (
 	MaxInputBytes     = 1 << 20
 	MaxRequestIDBytes = 128
 	MaxMessageBytes   = 256 << 10
-	maxMutateAttempts = 8
 )
 
 // Manager admits and serves Runs.
 type Manager struct {
 	store  store.Store
+	writer *logwriter.Writer
 	tails  *tails
-	states states
 	specs  *versions.Registry
 	policy policy.Policy
 	clock  clock.Clock
 	log    *slog.Logger
 }
 
-// New returns a Manager.
-func New(s store.Store, reg *versions.Registry, pol policy.Policy, clk clock.Clock, log *slog.Logger) *Manager {
+// New returns a Manager writing logs through w; it tells w what to do
+// after a Run settles (AfterSettle).
+func New(s store.Store, w *logwriter.Writer, reg *versions.Registry, pol policy.Policy, clk clock.Clock, log *slog.Logger) *Manager {
 	if pol == nil {
 		pol = policy.AllowAll{}
 	}
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Manager{store: s, tails: newTails(s), specs: reg, policy: pol, clock: clk, log: log}
+	m := &Manager{store: s, writer: w, tails: newTails(s, w), specs: reg, policy: pol, clock: clk, log: log}
+	w.OnSettle(m.AfterSettle)
+	return m
 }
 
 // StartRequest asks for a Run.
@@ -121,11 +124,11 @@ func (m *Manager) Start(ctx context.Context, req StartRequest) (Run, bool, error
 		adm.ParentRunID, adm.RootRunID, adm.DelegationID, adm.Depth = p.RunID, p.RootRunID, p.DelegationID, p.Depth
 	}
 	st := runlog.New(runID)
-	recs := Stamp(st, 0, now, adm)
+	recs := logwriter.Stamp(st, 0, now, adm)
 	if err := st.ApplyAll(recs); err != nil {
 		return Run{}, false, err
 	}
-	stored, err := ToStore(recs)
+	stored, err := logwriter.ToStore(recs)
 	if err != nil {
 		return Run{}, false, err
 	}
@@ -134,7 +137,7 @@ func (m *Manager) Start(ctx context.Context, req StartRequest) (Run, bool, error
 		Run: store.Run{
 			Tenant: req.Tenant, RunID: runID, Spec: sv.Name, Version: sv.Version, RequestID: req.RequestID,
 			RequestHash: hash, ParentRunID: adm.ParentRunID, RootRunID: adm.RootRunID,
-			DelegationID: adm.DelegationID, CreateTime: now, Index: Index(st),
+			DelegationID: adm.DelegationID, CreateTime: now, Index: logwriter.Index(st),
 		},
 		Records: stored,
 	})
@@ -188,63 +191,8 @@ func (m *Manager) List(ctx context.Context, tenant string, q store.RunQuery) ([]
 	return out, next, nil
 }
 
-// Load reads a Run's whole log and folds it. A log that does not fold is
-// returned with its *errs.CorruptLog.
-func (m *Manager) Load(ctx context.Context, tenant, runID string) (*runlog.State, []runlog.Record, error) {
-	stored, err := m.store.ReadLog(ctx, tenant, runID, 1, 0)
-	if err != nil {
-		return nil, nil, err
-	}
-	recs, err := FromStore(runID, stored)
-	if err != nil {
-		return nil, nil, err
-	}
-	st, err := runlog.Fold(runID, recs)
-	return st, recs, err
-}
-
 // mutate appends what decide returns for the Run's current State, as an
-// outsider, retrying from a fresh read when another writer got there
-// first, and returns the log's last seq. decide returning no ops leaves
-// the log alone. The State decide sees is mutate's own: it must not keep
-// it.
-func (m *Manager) mutate(ctx context.Context, tenant, runID string, decide func(st *runlog.State) ([]runlog.Op, error)) (int64, error) {
-	for i := 0; ; i++ {
-		st, err := m.current(ctx, tenant, runID)
-		if err != nil {
-			return 0, err
-		}
-		ops, err := decide(st)
-		if err != nil || len(ops) == 0 {
-			seq := st.Seq
-			if !st.Settled() {
-				m.states.put(tenant, st)
-			}
-			return seq, err
-		}
-		// st is this call's own fold, so the new records go straight into it.
-		recs := Stamp(st, 0, m.clock.Now().UTC(), ops...)
-		if err := st.ApplyAll(recs); err != nil {
-			return 0, fmt.Errorf("outsider records do not fold: %w", err)
-		}
-		stored, err := ToStore(recs)
-		if err != nil {
-			return 0, err
-		}
-		err = m.store.Append(ctx, store.Append{Tenant: tenant, RunID: runID, Records: stored, Index: Index(st)})
-		var conflict *errs.SeqConflict
-		if errors.As(err, &conflict) && i < maxMutateAttempts {
-			continue
-		}
-		if err != nil {
-			return 0, err
-		}
-		seq := st.Seq
-		if st.Settled() {
-			m.AfterSettle(ctx, st)
-		} else {
-			m.states.put(tenant, st)
-		}
-		return seq, nil
-	}
+// outsider, and returns the log's last seq (see logwriter.Writer.Mutate).
+func (m *Manager) mutate(ctx context.Context, tenant, runID string, decide logwriter.Decide) (int64, error) {
+	return m.writer.Mutate(ctx, tenant, runID, decide)
 }

@@ -158,7 +158,8 @@ func (m *Manager) Interrupt(ctx context.Context, tenant, runID, reason string) (
 }
 
 // requestInterrupt records the request to stop a Run, settling it at once
-// when no worker is executing it, without waiting for a running one.
+// when no worker is executing it, without waiting for a running one. A Run
+// whose log is corrupt has failed already: nothing is appended.
 func (m *Manager) requestInterrupt(ctx context.Context, tenant, runID, reason string) error {
 	_, err := m.mutate(ctx, tenant, runID, func(st *runlog.State) ([]runlog.Op, error) {
 		if st.Settled() || st.Abort != nil {
@@ -170,6 +171,10 @@ func (m *Manager) requestInterrupt(ctx context.Context, tenant, runID, reason st
 		}
 		return ops, nil
 	})
+	var corrupt *errs.CorruptLog
+	if errors.As(err, &corrupt) {
+		return nil
+	}
 	return err
 }
 

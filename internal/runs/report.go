@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/runsvc/runsvc/internal/errs"
+	"github.com/runsvc/runsvc/internal/logwriter"
 	"github.com/runsvc/runsvc/internal/runlog"
 	"github.com/runsvc/runsvc/internal/store"
 )
@@ -38,29 +39,31 @@ func (m *Manager) Report(ctx context.Context, tenant, runID string, childDepth i
 	if childDepth < 0 || childDepth > MaxReportDepth {
 		return Report{}, errs.BadField("child_depth", "must be between 0 and %d", MaxReportDepth)
 	}
+	_, recs, err := m.writer.Load(ctx, tenant, runID)
+	corrupt, isCorrupt := err.(*errs.CorruptLog)
+	if err != nil && !isCorrupt {
+		return Report{}, err
+	}
+	if isCorrupt {
+		// The Records as far as they fold; the Run failed when Load met
+		// the corruption, so it is read after.
+		stored, err := m.store.ReadLog(ctx, tenant, runID, 1, 0)
+		if err != nil {
+			return Report{}, err
+		}
+		recs, _ = logwriter.FromStore(runID, stored)
+		recs = recs[:min(len(recs), int(corrupt.Seq-1))]
+	}
 	run, err := m.Get(ctx, tenant, runID)
 	if err != nil {
 		return Report{}, err
 	}
-	stored, err := m.store.ReadLog(ctx, tenant, runID, 1, 0)
-	if err != nil {
-		return Report{}, err
-	}
-	rep := Report{Run: run, Finished: run.Status == runlog.StatusCompleted, Records: int64(len(stored))}
+	rep := Report{Run: run, Finished: run.Status == runlog.StatusCompleted, Records: run.LastSeq, Corruption: corrupt}
 	end := m.clock.Now()
 	if run.Settled() {
 		end = run.SettleTime
 	}
 	rep.Duration = end.Sub(run.CreateTime)
-	recs, err := FromStore(runID, stored)
-	if err == nil {
-		_, err = runlog.Fold(runID, recs)
-	}
-	if c, ok := err.(*errs.CorruptLog); ok {
-		rep.Corruption = c
-	} else if err != nil {
-		return Report{}, err
-	}
 	byID := map[string]int{}
 	for _, r := range recs {
 		switch op := r.Op.(type) {

@@ -2,8 +2,12 @@ package runs
 
 import (
 	"context"
+	"errors"
 	"sync"
+	"time"
 
+	"github.com/runsvc/runsvc/internal/errs"
+	"github.com/runsvc/runsvc/internal/logwriter"
 	"github.com/runsvc/runsvc/internal/runlog"
 	"github.com/runsvc/runsvc/internal/store"
 )
@@ -12,30 +16,40 @@ import (
 // watchers; a watcher further behind reads the store itself.
 const tailWindow = 1024
 
+// tailRetry is how soon a tail whose store read failed reads again.
+const tailRetry = 200 * time.Millisecond
+
 // tails shares the reading of Runs' new Records among everyone in this
 // process watching them: one store read per append, whatever the number of
 // watchers of the Run.
 type tails struct {
-	store store.Store
-	mu    sync.Mutex
-	byRun map[string]*tail
+	store  store.Store
+	writer *logwriter.Writer
+	mu     sync.Mutex
+	byRun  map[string]*tail
 }
 
-// tail follows one Run's log.
+// tail follows one Run's log from its start and folds it, so that it
+// knows how far the log is good: watchers send only Records the tail has
+// folded, and end with the corruption where the fold stopped.
 type tail struct {
 	mu      sync.Mutex
 	recs    []runlog.Record // the newest Records, consecutive
 	next    int64           // the seq of the next Record to read
-	changed chan struct{}   // closed when Records arrive, then replaced
+	state   *runlog.State   // the log folded up to next-1
+	corrupt *errs.CorruptLog
+	changed chan struct{} // closed when Records arrive, then replaced
 	users   int
 	stop    context.CancelFunc
 }
 
-func newTails(s store.Store) *tails { return &tails{store: s, byRun: map[string]*tail{}} }
+func newTails(s store.Store, w *logwriter.Writer) *tails {
+	return &tails{store: s, writer: w, byRun: map[string]*tail{}}
+}
 
 // acquire returns the tail of a Run, starting its reader for the first
 // user; release must follow.
-func (ts *tails) acquire(tenant, runID string, lastSeq int64) *tail {
+func (ts *tails) acquire(tenant, runID string) *tail {
 	key := tenant + "/" + runID
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
@@ -44,7 +58,7 @@ func (ts *tails) acquire(tenant, runID string, lastSeq int64) *tail {
 		return t
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	t := &tail{next: lastSeq + 1, changed: make(chan struct{}), users: 1, stop: cancel}
+	t := &tail{next: 1, state: runlog.New(runID), changed: make(chan struct{}), users: 1, stop: cancel}
 	ts.byRun[key] = t
 	sub := ts.store.Notifier().Subscribe(store.RunTopic(tenant, runID))
 	go ts.follow(ctx, sub, tenant, runID, t)
@@ -61,59 +75,110 @@ func (ts *tails) release(tenant, runID string, t *tail) {
 	}
 }
 
-// follow reads new Records after every signal until stopped. A read that
-// fails leaves the tail behind; watchers then read the store themselves.
+// follow reads and folds new Records after every signal until stopped or
+// the log proves corrupt, which fails the Run. A read that fails is tried
+// again shortly.
 func (ts *tails) follow(ctx context.Context, sub store.Subscription, tenant, runID string, t *tail) {
 	defer sub.Close()
 	for {
+		failed := false
 		for {
-			t.mu.Lock()
-			next := t.next
-			t.mu.Unlock()
-			stored, err := ts.store.ReadLog(ctx, tenant, runID, next, watchBatch)
-			if err != nil || len(stored) == 0 {
-				break
+			more, err := ts.readMore(ctx, tenant, runID, t)
+			var corrupt *errs.CorruptLog
+			if errors.As(err, &corrupt) {
+				<-ctx.Done() // nothing after a corrupt Record is ever read
+				return
 			}
-			recs, err := FromStore(runID, stored)
-			if err != nil {
-				break
-			}
-			t.mu.Lock()
-			t.recs = append(t.recs, recs...)
-			if over := len(t.recs) - tailWindow; over > 0 {
-				t.recs = append([]runlog.Record(nil), t.recs[over:]...)
-			}
-			t.next = recs[len(recs)-1].Seq + 1
-			close(t.changed)
-			t.changed = make(chan struct{})
-			t.mu.Unlock()
-			if len(stored) < watchBatch {
+			failed = err != nil
+			if !more || failed {
 				break
 			}
 		}
+		var retry <-chan time.Time
+		if failed {
+			retry = time.After(tailRetry)
+		}
 		select {
 		case <-sub.C():
+		case <-retry:
 		case <-ctx.Done():
 			return
 		}
 	}
 }
 
-// since returns the tail's Records from seq from, and whether the tail
-// covers from at all (false when from is older than its window), with the
-// channel that closes when more arrive.
-func (t *tail) since(from int64) ([]runlog.Record, bool, <-chan struct{}) {
+// readMore reads one batch, folds it, and reports whether there may be
+// more; a corrupt Record stops the tail with the Records before it kept.
+func (ts *tails) readMore(ctx context.Context, tenant, runID string, t *tail) (bool, error) {
+	t.mu.Lock()
+	next := t.next
+	t.mu.Unlock()
+	stored, err := ts.store.ReadLog(ctx, tenant, runID, next, watchBatch)
+	if err != nil || len(stored) == 0 {
+		return false, err
+	}
+	recs, err := logwriter.FromStore(runID, stored)
+	good := 0
+	for _, r := range recs {
+		if ferr := t.state.Apply(r); ferr != nil {
+			err = ferr
+			break
+		}
+		good++
+	}
+	var corrupt *errs.CorruptLog
+	if errors.As(err, &corrupt) {
+		// Fail the Run before any watcher hears of the corruption, so
+		// that what a watcher reads next already says FAILED.
+		ts.writer.FailCorrupt(ctx, tenant, t.state, corrupt)
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if from >= t.next {
-		return nil, true, t.changed
+	if good > 0 {
+		t.recs = append(t.recs, recs[:good]...)
+		if over := len(t.recs) - tailWindow; over > 0 {
+			t.recs = append([]runlog.Record(nil), t.recs[over:]...)
+		}
+		t.next = recs[good-1].Seq + 1
 	}
-	if len(t.recs) == 0 || from < t.recs[0].Seq {
-		return nil, false, t.changed
+	t.corrupt = corrupt
+	if good > 0 || corrupt != nil {
+		close(t.changed)
+		t.changed = make(chan struct{})
 	}
-	// Records are never changed in place and the window is only ever
-	// appended to or replaced, so readers share the slice (capped, so a
-	// reader's append cannot reach into it).
-	out := t.recs[from-t.recs[0].Seq : len(t.recs) : len(t.recs)]
-	return out, true, t.changed
+	return len(stored) == watchBatch && err == nil, err
+}
+
+// tailView is what a tail shows a watcher from one seq.
+type tailView struct {
+	// recs are the tail's Records from the seq asked, when covered.
+	recs    []runlog.Record
+	covered bool
+	// next is the seq of the first Record the tail has not folded: a
+	// watcher sends nothing from there on.
+	next int64
+	// corrupt is where the log stopped folding, once the watcher is there.
+	corrupt *errs.CorruptLog
+	changed <-chan struct{}
+}
+
+// since returns the tail's view from seq from: its Records when it covers
+// from (false when from is older than its window), with the channel that
+// closes when more arrive.
+func (t *tail) since(from int64) tailView {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	v := tailView{next: t.next, changed: t.changed}
+	switch {
+	case from >= t.next:
+		v.covered = true
+		v.corrupt = t.corrupt
+	case len(t.recs) == 0 || from < t.recs[0].Seq:
+	default:
+		// Records are never changed in place and the window is only ever
+		// appended to or replaced, so readers share the slice (capped, so
+		// a reader's append cannot reach into it).
+		v.recs, v.covered = t.recs[from-t.recs[0].Seq:len(t.recs):len(t.recs)], true
+	}
+	return v
 }

@@ -3,6 +3,7 @@ package runs
 import (
 	"context"
 
+	"github.com/runsvc/runsvc/internal/logwriter"
 	"github.com/runsvc/runsvc/internal/runlog"
 )
 
@@ -12,7 +13,9 @@ const watchBatch = 256
 // new ones as they are appended, and returns nil after the Record that
 // settles the Run (at once when from is past the end of a settled log). A
 // slow receiver slows its own watch and never loses Records: whatever the
-// shared tail no longer holds is read from the store.
+// shared tail no longer holds is read from the store. Only Records that
+// fold are sent: a corrupt log ends the watch, after its good Records,
+// with its *errs.CorruptLog (and its Run fails).
 func (m *Manager) Watch(ctx context.Context, tenant, runID string, from int64, send func(runlog.Record) error) error {
 	run, err := m.Get(ctx, tenant, runID)
 	if err != nil {
@@ -24,16 +27,16 @@ func (m *Manager) Watch(ctx context.Context, tenant, runID string, from int64, s
 	if run.Settled() && from > run.LastSeq {
 		return nil
 	}
-	t := m.tails.acquire(tenant, runID, run.LastSeq)
+	t := m.tails.acquire(tenant, runID)
 	defer m.tails.release(tenant, runID, t)
 	for {
-		recs, covered, changed := t.since(from)
-		if !covered {
-			stored, err := m.store.ReadLog(ctx, tenant, runID, from, watchBatch)
-			if err != nil {
-				return err
-			}
-			if recs, err = FromStore(runID, stored); err != nil {
+		v := t.since(from)
+		if v.corrupt != nil {
+			return v.corrupt
+		}
+		recs := v.recs
+		if !v.covered {
+			if recs, err = m.readFolded(ctx, tenant, runID, from, v.next); err != nil {
 				return err
 			}
 		}
@@ -50,9 +53,19 @@ func (m *Manager) Watch(ctx context.Context, tenant, runID string, from int64, s
 			continue
 		}
 		select {
-		case <-changed:
+		case <-v.changed:
 		case <-ctx.Done():
 			return ctx.Err()
 		}
 	}
+}
+
+// readFolded reads Records from seq from that the tail has already folded
+// (before seq next) from the store.
+func (m *Manager) readFolded(ctx context.Context, tenant, runID string, from, next int64) ([]runlog.Record, error) {
+	stored, err := m.store.ReadLog(ctx, tenant, runID, from, int(min(watchBatch, next-from)))
+	if err != nil {
+		return nil, err
+	}
+	return logwriter.FromStore(runID, stored)
 }

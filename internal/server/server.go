@@ -20,11 +20,11 @@ import (
 	"google.golang.org/grpc/keepalive"
 	"google.golang.org/grpc/reflection"
 
-	"github.com/runsvc/runsvc/internal/server/admission"
 	"github.com/runsvc/runsvc/internal/bus"
 	"github.com/runsvc/runsvc/internal/clock"
 	"github.com/runsvc/runsvc/internal/engine"
 	"github.com/runsvc/runsvc/internal/errdetails"
+	"github.com/runsvc/runsvc/internal/logwriter"
 	"github.com/runsvc/runsvc/internal/memory"
 	"github.com/runsvc/runsvc/internal/model"
 	"github.com/runsvc/runsvc/internal/model/openai"
@@ -32,6 +32,7 @@ import (
 	"github.com/runsvc/runsvc/internal/policy"
 	"github.com/runsvc/runsvc/internal/runs"
 	"github.com/runsvc/runsvc/internal/secret"
+	"github.com/runsvc/runsvc/internal/server/admission"
 	"github.com/runsvc/runsvc/internal/service"
 	"github.com/runsvc/runsvc/internal/spec"
 	"github.com/runsvc/runsvc/internal/spec/versions"
@@ -153,7 +154,8 @@ func (s *Server) assemble() error {
 		pol = rules
 	}
 	reg := versions.New(s.store, cfg.Clock)
-	manager := runs.New(s.store, reg, pol, cfg.Clock, s.log)
+	writer := logwriter.New(s.store, cfg.Clock, s.log)
+	manager := runs.New(s.store, writer, reg, pol, cfg.Clock, s.log)
 	mem := memory.New(s.store, cfg.Clock)
 	messages := bus.New(s.store, reg, cfg.Clock)
 	// Workers may connect to any replica: the hub routes calls to the
@@ -167,7 +169,7 @@ func (s *Server) assemble() error {
 	}
 	maps.Copy(models, cfg.Models)
 	s.engine = engine.New(engine.Deps{
-		Store: s.store, Runs: manager, Specs: reg,
+		Store: s.store, Writer: writer, Runs: manager, Specs: reg,
 		Models: models,
 		Tools: map[spec.Kind]tool.Executor{
 			spec.KindWorker: hub,

@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"google.golang.org/grpc"
@@ -94,6 +95,13 @@ func (s runServer) StreamText(req *runsvcv1.StreamTextRequest, stream grpc.Serve
 		}
 		return nil
 	})
+	var corrupt *errs.CorruptLog
+	if errors.As(err, &corrupt) {
+		// The Run failed with its corrupt log: the stream ends as for any
+		// failed Run.
+		failure := errs.Store(corrupt, "")
+		return s.textEnding(req.GetRunId(), &runlog.Settled{State: runlog.StatusFailed, Failure: &failure})
+	}
 	if err != nil {
 		return err
 	}

@@ -156,6 +156,12 @@ type Runs interface {
 	GetRunByDelegation(ctx context.Context, tenant, delegationID string) (Run, error)
 	// ListRuns lists Runs newest first.
 	ListRuns(ctx context.Context, tenant string, q RunQuery) ([]Run, string, error)
+	// SetIndex replaces a Run's index without adding Records, if its log's
+	// last seq is still lastSeq: otherwise *errs.SeqConflict. It is for a
+	// log no Record may follow, a corrupt one, whose Run fails beside its
+	// log (the log itself is never repaired). The lease is left as it is.
+	// *errs.RunNotFound for an unknown Run.
+	SetIndex(ctx context.Context, tenant, runID string, lastSeq int64, idx Index, now time.Time) error
 }
 
 // Lease is a worker's exclusive right to write a Run's log.
@@ -367,6 +373,15 @@ func AppendTopics(tenant, runID string, claimable bool, recs []Record) []string 
 		}
 	}
 	return topics
+}
+
+// IndexTopics returns the topics a change of a Run's index alone signals:
+// the Run's, and TopicRunnable when it can be claimed.
+func IndexTopics(tenant, runID string, idx Index) []string {
+	if idx.Runnable {
+		return []string{RunTopic(tenant, runID), TopicRunnable}
+	}
+	return []string{RunTopic(tenant, runID)}
 }
 
 // MemoryTopic is signalled when a memory is written.

@@ -12,8 +12,8 @@ import (
 	"google.golang.org/protobuf/types/known/durationpb"
 
 	runsvcv1 "github.com/runsvc/runsvc/gen/runsvc/v1"
-	"github.com/runsvc/runsvc/internal/testing/blackbox"
 	"github.com/runsvc/runsvc/internal/store/postgres/pgtest"
+	"github.com/runsvc/runsvc/internal/testing/blackbox"
 	"github.com/runsvc/runsvc/internal/testing/testserver"
 )
 

@@ -8,10 +8,10 @@ import (
 	"google.golang.org/protobuf/types/known/structpb"
 
 	runsvcv1 "github.com/runsvc/runsvc/gen/runsvc/v1"
-	"github.com/runsvc/runsvc/internal/testing/blackbox"
 	"github.com/runsvc/runsvc/internal/errdetails"
 	"github.com/runsvc/runsvc/internal/server"
 	"github.com/runsvc/runsvc/internal/store/postgres/pgtest"
+	"github.com/runsvc/runsvc/internal/testing/blackbox"
 	"github.com/runsvc/runsvc/internal/testing/testserver"
 )
 

@@ -8,9 +8,9 @@ import (
 
 	runsvcv1 "github.com/runsvc/runsvc/gen/runsvc/v1"
 	"github.com/runsvc/runsvc/internal/errdetails"
+	"github.com/runsvc/runsvc/internal/server"
 	"github.com/runsvc/runsvc/internal/testing/proxytest"
 	"github.com/runsvc/runsvc/internal/testing/scenario"
-	"github.com/runsvc/runsvc/internal/server"
 	"github.com/runsvc/runsvc/internal/testing/testserver"
 	"github.com/runsvc/runsvc/internal/testing/wirecheck"
 )

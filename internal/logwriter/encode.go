@@ -1,8 +1,7 @@
-package runs
+package logwriter
 
 import (
 	"encoding/json"
-	"fmt"
 	"time"
 
 	"github.com/runsvc/runsvc/internal/errs"
@@ -27,33 +26,6 @@ type Summary struct {
 	Suspension *runlog.Suspended `json:"suspension,omitempty"`
 	// SuspendedCalls are the calls a suspension waits on, with arguments.
 	SuspendedCalls []runlog.ToolCall `json:"suspendedCalls,omitempty"`
-}
-
-// Run is a Run as callers see it.
-type Run struct {
-	Tenant       string
-	RunID        string
-	Spec         string
-	Version      string
-	RequestID    string
-	ParentRunID  string
-	RootRunID    string
-	DelegationID string
-	CreateTime   time.Time
-	UpdateTime   time.Time
-	LastSeq      int64
-	Summary
-}
-
-// Settled reports whether the Run has settled.
-func (r Run) Settled() bool { return r.Status.Settled() }
-
-// Failed returns the Run's recorded failure as a typed error, or nil.
-func (r Run) Failed() error {
-	if r.Failure == nil {
-		return nil
-	}
-	return r.Failure.Err()
 }
 
 func summarize(s *runlog.State) Summary {
@@ -101,29 +73,15 @@ func ToStore(recs []runlog.Record) ([]store.Record, error) {
 }
 
 // FromStore decodes stored Records. A body that does not decode is
-// *errs.CorruptLog.
+// *errs.CorruptLog, returned with the Records before it.
 func FromStore(runID string, recs []store.Record) ([]runlog.Record, error) {
 	out := make([]runlog.Record, len(recs))
 	for i, r := range recs {
 		op, err := runlog.Decode(r.Kind, r.Body)
 		if err != nil {
-			return nil, &errs.CorruptLog{RunID: runID, Seq: r.Seq, Reason: errs.CorruptUndecodableRecord, Detail: err.Error()}
+			return out[:i], &errs.CorruptLog{RunID: runID, Seq: r.Seq, Reason: errs.CorruptUndecodableRecord, Detail: err.Error()}
 		}
 		out[i] = runlog.Record{Seq: r.Seq, Time: r.Time, Attempt: r.Attempt, Op: op}
-	}
-	return out, nil
-}
-
-func fromStoreRun(r store.Run) (Run, error) {
-	out := Run{
-		Tenant: r.Tenant, RunID: r.RunID, Spec: r.Spec, Version: r.Version, RequestID: r.RequestID,
-		ParentRunID: r.ParentRunID, RootRunID: r.RootRunID, DelegationID: r.DelegationID,
-		CreateTime: r.CreateTime, UpdateTime: r.UpdateTime, LastSeq: r.LastSeq,
-	}
-	if len(r.Index.Summary) > 0 {
-		if err := json.Unmarshal(r.Index.Summary, &out.Summary); err != nil {
-			return Run{}, fmt.Errorf("run %s summary does not decode: %w", r.RunID, err)
-		}
 	}
 	return out, nil
 }
@@ -135,4 +93,18 @@ func Stamp(s *runlog.State, attempt int, now time.Time, ops ...runlog.Op) []runl
 		out[i] = runlog.Record{Seq: s.Seq + int64(i) + 1, Time: now, Attempt: attempt, Op: op}
 	}
 	return out
+}
+
+// DecodeSummary decodes an index's summary.
+func DecodeSummary(b []byte) (Summary, error) {
+	var s Summary
+	err := decodeSummary(b, &s)
+	return s, err
+}
+
+func decodeSummary(b []byte, s *Summary) error {
+	if len(b) == 0 {
+		return nil
+	}
+	return json.Unmarshal(b, s)
 }

@@ -1,0 +1,54 @@
+package runs
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/runsvc/runsvc/internal/logwriter"
+	"github.com/runsvc/runsvc/internal/store"
+)
+
+// Summary is the part of a folded Run that GetRun and ListRuns show.
+type Summary = logwriter.Summary
+
+// Run is a Run as callers see it.
+type Run struct {
+	Tenant       string
+	RunID        string
+	Spec         string
+	Version      string
+	RequestID    string
+	ParentRunID  string
+	RootRunID    string
+	DelegationID string
+	CreateTime   time.Time
+	UpdateTime   time.Time
+	LastSeq      int64
+	Summary
+}
+
+// Settled reports whether the Run has settled.
+func (r Run) Settled() bool { return r.Status.Settled() }
+
+// Failed returns the Run's recorded failure as a typed error, or nil.
+func (r Run) Failed() error {
+	if r.Failure == nil {
+		return nil
+	}
+	return r.Failure.Err()
+}
+
+func fromStoreRun(r store.Run) (Run, error) {
+	out := Run{
+		Tenant: r.Tenant, RunID: r.RunID, Spec: r.Spec, Version: r.Version, RequestID: r.RequestID,
+		ParentRunID: r.ParentRunID, RootRunID: r.RootRunID, DelegationID: r.DelegationID,
+		CreateTime: r.CreateTime, UpdateTime: r.UpdateTime, LastSeq: r.LastSeq,
+	}
+	if len(r.Index.Summary) > 0 {
+		if err := json.Unmarshal(r.Index.Summary, &out.Summary); err != nil {
+			return Run{}, fmt.Errorf("run %s summary does not decode: %w", r.RunID, err)
+		}
+	}
+	return out, nil
+}

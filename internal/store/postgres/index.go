@@ -1,0 +1,36 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/runsvc/runsvc/internal/errs"
+	"github.com/runsvc/runsvc/internal/store"
+)
+
+// SetIndex replaces a Run's index without adding Records, if its log's
+// last seq is still lastSeq.
+func (db *DB) SetIndex(ctx context.Context, tenant, runID string, lastSeq int64, idx store.Index, now time.Time) error {
+	tag, err := db.pool.Exec(ctx, `UPDATE runs SET state = $3, runnable = $4, wake_at = $5, summary = $6, update_time = $7
+		WHERE tenant = $1 AND run_id = $2 AND last_seq = $8`,
+		tenant, runID, idx.State, idx.Runnable, store.Nanos(idx.WakeAt), idx.Summary, store.Nanos(now), lastSeq)
+	if err != nil {
+		return unavailable(ctx, "set index", err)
+	}
+	if tag.RowsAffected() == 0 {
+		var last int64
+		err := db.pool.QueryRow(ctx, `SELECT last_seq FROM runs WHERE tenant = $1 AND run_id = $2`, tenant, runID).Scan(&last)
+		switch {
+		case errors.Is(err, pgx.ErrNoRows):
+			return &errs.RunNotFound{RunID: runID}
+		case err != nil:
+			return unavailable(ctx, "set index", err)
+		}
+		return &errs.SeqConflict{RunID: runID, Seq: lastSeq + 1}
+	}
+	db.announce(store.IndexTopics(tenant, runID, idx)...)
+	return nil
+}

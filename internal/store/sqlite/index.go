@@ -1,0 +1,34 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"time"
+
+	"github.com/runsvc/runsvc/internal/errs"
+	"github.com/runsvc/runsvc/internal/store"
+)
+
+// SetIndex replaces a Run's index without adding Records, if its log's
+// last seq is still lastSeq.
+func (db *DB) SetIndex(ctx context.Context, tenant, runID string, lastSeq int64, idx store.Index, now time.Time) error {
+	return db.execThen(ctx, "set index", func(tx *sql.Tx) error {
+		var last int64
+		err := tx.QueryRow(`SELECT last_seq FROM runs WHERE tenant = ? AND run_id = ?`, tenant, runID).Scan(&last)
+		if errors.Is(err, sql.ErrNoRows) {
+			return &errs.RunNotFound{RunID: runID}
+		}
+		if err != nil {
+			return unavailable("set index", err)
+		}
+		if last != lastSeq {
+			return &errs.SeqConflict{RunID: runID, Seq: lastSeq + 1}
+		}
+		_, err = tx.Exec(`UPDATE runs SET state = ?, runnable = ?, wake_at = ?, summary = ?, update_time = ? WHERE tenant = ? AND run_id = ?`,
+			idx.State, boolInt(idx.Runnable), store.Nanos(idx.WakeAt), idx.Summary, store.Nanos(now), tenant, runID)
+		return unavailable("set index", err)
+	}, func() {
+		db.cache.update(tenant, runID, func(r *store.Run) { r.Index, r.UpdateTime = idx, now.UTC() })
+	}, store.IndexTopics(tenant, runID, idx)...)
+}

@@ -168,7 +168,9 @@ func (a *attempt) execute(ctx context.Context, c *runlog.Call, decl spec.Tool) e
 	}
 	call.Deadline = deadline
 	callCtx, cancel := a.opContext(ctx, deadline)
+	callCtx, observed := a.e.Observer.StartToolCall(callCtx, ToolCallInfo{RunID: call.RunID, CallID: c.ID, Name: c.Name, Kind: decl.Kind})
 	out, err := run(callCtx, call)
+	observed(err)
 	timedOut := errors.Is(callCtx.Err(), context.DeadlineExceeded)
 	cancel()
 	switch {

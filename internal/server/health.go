@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"log/slog"
 	"slices"
 	"sync"
 	"time"
@@ -25,6 +26,7 @@ const (
 type healthReporter struct {
 	srv      *health.Server
 	store    store.Store
+	log      *slog.Logger
 	services []string
 
 	mu       sync.Mutex
@@ -33,10 +35,10 @@ type healthReporter struct {
 	draining bool
 }
 
-func newHealthReporter(srv *health.Server, st store.Store, services []string) *healthReporter {
+func newHealthReporter(srv *health.Server, st store.Store, log *slog.Logger, services []string) *healthReporter {
 	names := append([]string{""}, services...)
 	slices.Sort(names)
-	h := &healthReporter{srv: srv, store: st, services: slices.Compact(names)}
+	h := &healthReporter{srv: srv, store: st, log: log, services: slices.Compact(names)}
 	h.set(healthpb.HealthCheckResponse_NOT_SERVING)
 	return h
 }
@@ -73,11 +75,16 @@ func (h *healthReporter) probe(ctx context.Context) {
 	if ctx.Err() != nil || h.draining || (h.checked && h.serving == ok) {
 		return
 	}
+	first := !h.checked
 	h.serving, h.checked = ok, true
 	if ok {
 		h.set(healthpb.HealthCheckResponse_SERVING)
+		if !first {
+			h.log.Info("the store answers again; health SERVING")
+		}
 	} else {
 		h.set(healthpb.HealthCheckResponse_NOT_SERVING)
+		h.log.Warn("the store does not answer; health NOT_SERVING", "err", err)
 	}
 }
 

@@ -234,7 +234,7 @@ func (s *Server) assemble() error {
 	s.health = health.NewServer()
 	healthpb.RegisterHealthServer(s.grpc, s.health)
 	reflection.Register(s.grpc)
-	s.healthRep = newHealthReporter(s.health, s.store, serviceNames(s.grpc))
+	s.healthRep = newHealthReporter(s.health, s.store, s.log, serviceNames(s.grpc))
 	s.metrics.SetMethods(methodNames(s.grpc))
 	return nil
 }

@@ -16,6 +16,11 @@ import (
 // step does the next thing the log calls for and reports whether the
 // Attempt is over. It tells the Observer when the Run settles.
 func (a *attempt) step(ctx context.Context) (bool, error) {
+	info := AttemptInfo{Tenant: a.lease.Tenant, RunID: a.lease.RunID, Worker: a.e.cfg.WorkerID, Attempt: a.state.Attempt}
+	if adm := a.state.Admission; adm != nil {
+		info.TraceParent = adm.TraceParent
+	}
+	ctx = a.e.Observer.Attempting(ctx, info)
 	was := a.state.Settled()
 	done, err := a.next(ctx)
 	if st := a.state; !was && st.Settled() {

@@ -14,6 +14,10 @@ import (
 type Observer interface {
 	// StartAttempt is called when a worker starts working on a Run.
 	StartAttempt(ctx context.Context, a AttemptInfo) (context.Context, func())
+	// Attempting is called before each step of an Attempt, once the Run's
+	// log is read (so a carries TraceParent and Attempt), and returns the
+	// context the step runs in.
+	Attempting(ctx context.Context, a AttemptInfo) context.Context
 	// StartModelCall is called before each model call.
 	StartModelCall(ctx context.Context, c ModelCallInfo) (context.Context, func(model.Response, error))
 	// StartToolCall is called before each tool call that runsvc executes.
@@ -25,6 +29,10 @@ type Observer interface {
 // AttemptInfo describes an Attempt.
 type AttemptInfo struct {
 	Tenant, RunID, Worker string
+	// TraceParent is the W3C trace context the Run was admitted under.
+	TraceParent string
+	// Attempt is the Attempt's number: over 1 after a takeover.
+	Attempt int
 }
 
 // ModelCallInfo describes one model call.
@@ -54,6 +62,8 @@ func (nopObserver) StartAttempt(ctx context.Context, _ AttemptInfo) (context.Con
 	return ctx, func() {}
 }
 
+func (nopObserver) Attempting(ctx context.Context, _ AttemptInfo) context.Context { return ctx }
+
 func (nopObserver) StartModelCall(ctx context.Context, _ ModelCallInfo) (context.Context, func(model.Response, error)) {
 	return ctx, func(model.Response, error) {}
 }
@@ -81,6 +91,14 @@ func (os Observers) StartAttempt(ctx context.Context, a AttemptInfo) (context.Co
 			ends[i]()
 		}
 	}
+}
+
+// Attempting implements Observer.
+func (os Observers) Attempting(ctx context.Context, a AttemptInfo) context.Context {
+	for _, o := range os {
+		ctx = o.Attempting(ctx, a)
+	}
+	return ctx
 }
 
 // StartModelCall implements Observer.

@@ -147,6 +147,9 @@ func (m *Metrics) StartAttempt(ctx context.Context, _ engine.AttemptInfo) (conte
 	return ctx, m.attemptsNow.Dec
 }
 
+// Attempting implements engine.Observer.
+func (m *Metrics) Attempting(ctx context.Context, _ engine.AttemptInfo) context.Context { return ctx }
+
 // StartModelCall implements engine.Observer.
 func (m *Metrics) StartModelCall(ctx context.Context, c engine.ModelCallInfo) (context.Context, func(model.Response, error)) {
 	start := time.Now()

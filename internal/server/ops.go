@@ -37,7 +37,7 @@ func (s *Server) observer() engine.Observer {
 
 // interceptors is the chain, outermost first, each one concern: report
 // (logs and metrics), map errors through the table, count open streams,
-// end streams on drain, recover panics, remember traces of StartRun.
+// end streams on drain, recover panics.
 // Admission comes after these.
 func (s *Server) interceptors(mapper *errdetails.Mapper) ([]grpc.UnaryServerInterceptor, []grpc.StreamServerInterceptor) {
 	logs := mapper.LogReporter()
@@ -45,9 +45,6 @@ func (s *Server) interceptors(mapper *errdetails.Mapper) ([]grpc.UnaryServerInte
 	observeU, observeS := errdetails.Observe(logs, s.metrics)
 	recoverU, recoverS := errdetails.Recover()
 	unary := []grpc.UnaryServerInterceptor{observeU, mapper.UnaryServerInterceptor(), recoverU}
-	if s.tracing.On() {
-		unary = append(unary, s.tracing.UnaryServerInterceptor())
-	}
 	stream := []grpc.StreamServerInterceptor{observeS, mapper.StreamServerInterceptor(), s.metrics.StreamServerInterceptor(), s.drainer.StreamServerInterceptor(), recoverS}
 	return unary, stream
 }

@@ -6,8 +6,8 @@ import (
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/propagation"
 	"go.opentelemetry.io/otel/trace"
-	"google.golang.org/grpc"
 
 	"github.com/runsvc/runsvc/internal/engine"
 	"github.com/runsvc/runsvc/internal/model"
@@ -26,67 +26,67 @@ const (
 	attrToolType     = attribute.Key("gen_ai.tool.type")
 )
 
-// startedRuns remembers, for Runs started in this process and not yet
-// attempted, the StartRun span their attempt continues. It is bounded:
-// past maxStarted the oldest are forgotten (their attempts start a trace
-// of their own).
-type startedRuns struct {
+// attempts are the spans of the Attempts running in this process, by Run
+// id (a Run has at most one Attempt at a time in a process).
+type attempts struct {
 	mu    sync.Mutex
-	spans map[string]trace.SpanContext
-	order []string
+	spans map[string]*attemptSpan
 }
 
-const maxStarted = 10000
-
-func newStartedRuns() *startedRuns { return &startedRuns{spans: map[string]trace.SpanContext{}} }
-
-func (s *startedRuns) put(runID string, sc trace.SpanContext) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if _, ok := s.spans[runID]; !ok {
-		s.order = append(s.order, runID)
-	}
-	s.spans[runID] = sc
-	for len(s.order) > maxStarted {
-		delete(s.spans, s.order[0])
-		s.order = s.order[1:]
-	}
+// attemptSpan is an Attempt's span, started at its first step, once the
+// Run's log has told its trace context.
+type attemptSpan struct {
+	ctx  context.Context
+	span trace.Span
 }
 
-func (s *startedRuns) get(runID string) (trace.SpanContext, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	sc, ok := s.spans[runID]
-	return sc, ok
-}
+func newAttempts() *attempts { return &attempts{spans: map[string]*attemptSpan{}} }
 
-// UnaryServerInterceptor remembers the trace of each StartRun (the
-// caller's traceparent, through otelgrpc's span) for the Run's attempts.
-func (t *Tracing) UnaryServerInterceptor() grpc.UnaryServerInterceptor {
-	return func(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
-		resp, err := handler(ctx, req)
-		if r, ok := resp.(interface{ GetRunId() string }); ok && t.On() && info.FullMethod == "/runsvc.v1.RunService/StartRun" {
-			if sc := trace.SpanContextFromContext(ctx); sc.IsValid() && r.GetRunId() != "" {
-				t.starts.put(r.GetRunId(), sc)
-			}
-		}
-		return resp, err
-	}
-}
-
-// StartAttempt implements engine.Observer: an `invoke_agent` span per
-// Attempt, the child of the StartRun that created the Run when it was
-// started here, a root linked to it otherwise.
+// StartAttempt implements engine.Observer: it makes room for the
+// Attempt's span and ends it when the Attempt ends.
 func (t *Tracing) StartAttempt(ctx context.Context, a engine.AttemptInfo) (context.Context, func()) {
 	if !t.On() {
 		return ctx, func() {}
 	}
-	opts := []trace.SpanStartOption{trace.WithAttributes(attrRunID.String(a.RunID), attrOperation.String("invoke_agent"), attribute.String("runsvc.worker", a.Worker))}
-	if sc, ok := t.starts.get(a.RunID); ok {
-		ctx = trace.ContextWithRemoteSpanContext(ctx, sc)
+	t.attempts.mu.Lock()
+	t.attempts.spans[a.RunID] = &attemptSpan{}
+	t.attempts.mu.Unlock()
+	return ctx, func() {
+		t.attempts.mu.Lock()
+		as := t.attempts.spans[a.RunID]
+		delete(t.attempts.spans, a.RunID)
+		t.attempts.mu.Unlock()
+		if as != nil && as.span != nil {
+			as.span.End()
+		}
 	}
-	ctx, span := t.tracer.Start(ctx, "invoke_agent", opts...)
-	return ctx, func() { span.End() }
+}
+
+// Attempting implements engine.Observer: the first step starts the
+// `invoke_agent` span of the Attempt, the child of the StartRun that
+// admitted the Run (its stored traceparent), so the Attempt is in the
+// caller's trace even on another replica; an Attempt after a takeover also
+// links to that span. Every step runs under it.
+func (t *Tracing) Attempting(ctx context.Context, a engine.AttemptInfo) context.Context {
+	if !t.On() {
+		return ctx
+	}
+	t.attempts.mu.Lock()
+	defer t.attempts.mu.Unlock()
+	as := t.attempts.spans[a.RunID]
+	if as == nil {
+		return ctx
+	}
+	if as.span == nil {
+		parent := propagation.TraceContext{}.Extract(ctx, propagation.MapCarrier{"traceparent": a.TraceParent})
+		opts := []trace.SpanStartOption{trace.WithAttributes(attrRunID.String(a.RunID), attrOperation.String("invoke_agent"),
+			attribute.String("runsvc.worker", a.Worker), attribute.Int("runsvc.attempt", a.Attempt))}
+		if sc := trace.SpanContextFromContext(parent); sc.IsValid() && a.Attempt > 1 {
+			opts = append(opts, trace.WithLinks(trace.Link{SpanContext: sc, Attributes: []attribute.KeyValue{attribute.String("runsvc.link", "taken over")}}))
+		}
+		as.ctx, as.span = t.tracer.Start(trace.ContextWithSpanContext(ctx, trace.SpanContextFromContext(parent)), "invoke_agent", opts...)
+	}
+	return trace.ContextWithSpan(ctx, as.span)
 }
 
 // StartModelCall implements engine.Observer: a `chat` span.

@@ -26,7 +26,7 @@ import (
 type Tracing struct {
 	provider *sdktrace.TracerProvider
 	tracer   trace.Tracer
-	starts   *startedRuns
+	attempts *attempts
 }
 
 // Enabled reports whether traces are exported: endpoint is set, or the
@@ -57,7 +57,7 @@ func New(ctx context.Context, endpoint string) (*Tracing, error) {
 		return nil, err
 	}
 	tp := sdktrace.NewTracerProvider(sdktrace.WithBatcher(exp), sdktrace.WithResource(res))
-	return &Tracing{provider: tp, tracer: tp.Tracer("github.com/runsvc/runsvc"), starts: newStartedRuns()}, nil
+	return &Tracing{provider: tp, tracer: tp.Tracer("github.com/runsvc/runsvc"), attempts: newAttempts()}, nil
 }
 
 // serviceName is OTEL_SERVICE_NAME, or runsvc.

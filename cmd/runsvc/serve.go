@@ -48,6 +48,7 @@ func opsFlags(fs *flag.FlagSet, o *server.Ops) {
 	fs.DurationVar(&o.KeepaliveTime, "keepalive-time", envDuration("RUNSVC_KEEPALIVE_TIME", 30*time.Second), "ping a connection idle this long (env RUNSVC_KEEPALIVE_TIME)")
 	fs.DurationVar(&o.KeepaliveTimeout, "keepalive-timeout", envDuration("RUNSVC_KEEPALIVE_TIMEOUT", 10*time.Second), "close a connection whose ping is not answered within this (env RUNSVC_KEEPALIVE_TIMEOUT)")
 	fs.DurationVar(&o.MaxConnectionAge, "max-connection-age", envDuration("RUNSVC_MAX_CONNECTION_AGE", 0), "send GOAWAY to a connection this old so balancers can rebalance; 0 never (env RUNSVC_MAX_CONNECTION_AGE)")
+	fs.DurationVar(&o.HeartbeatInterval, "heartbeat-interval", envDuration("RUNSVC_HEARTBEAT_INTERVAL", 0), "send a heartbeat on WatchRun and StreamText idle this long, unless the request sets its own; 0 only when asked (env RUNSVC_HEARTBEAT_INTERVAL)")
 	fs.DurationVar(&o.MaxConnectionAgeGrace, "max-connection-age-grace", envDuration("RUNSVC_MAX_CONNECTION_AGE_GRACE", 0), "how long calls on an aged connection may finish; 0 forever (env RUNSVC_MAX_CONNECTION_AGE_GRACE)")
 }
 

@@ -37,7 +37,8 @@ func (s *Server) observer() engine.Observer {
 
 // interceptors is the chain, outermost first, each one concern: report
 // (logs and metrics), map errors through the table, count open streams,
-// end streams on drain, recover panics.
+// end streams on drain, send heartbeats on idle streams,
+// recover panics.
 // Admission comes after these.
 func (s *Server) interceptors(mapper *errdetails.Mapper) ([]grpc.UnaryServerInterceptor, []grpc.StreamServerInterceptor) {
 	logs := mapper.LogReporter()
@@ -45,7 +46,8 @@ func (s *Server) interceptors(mapper *errdetails.Mapper) ([]grpc.UnaryServerInte
 	observeU, observeS := errdetails.Observe(logs, s.metrics)
 	recoverU, recoverS := errdetails.Recover()
 	unary := []grpc.UnaryServerInterceptor{observeU, mapper.UnaryServerInterceptor(), recoverU}
-	stream := []grpc.StreamServerInterceptor{observeS, mapper.StreamServerInterceptor(), s.metrics.StreamServerInterceptor(), s.drainer.StreamServerInterceptor(), recoverS}
+	stream := []grpc.StreamServerInterceptor{observeS, mapper.StreamServerInterceptor(), s.metrics.StreamServerInterceptor(), s.drainer.StreamServerInterceptor(),
+		heartbeats{every: s.cfg.Ops.HeartbeatInterval}.StreamServerInterceptor(), recoverS}
 	return unary, stream
 }
 

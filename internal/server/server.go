@@ -98,6 +98,9 @@ type Ops struct {
 	// so that meshes and balancers can rebalance; MaxConnectionAgeGrace
 	// is how long its calls then have to finish. Zero: forever.
 	MaxConnectionAge, MaxConnectionAgeGrace time.Duration
+	// HeartbeatInterval is how long WatchRun and StreamText may idle
+	// before a heartbeat, for requests that do not ask; zero sends none.
+	HeartbeatInterval time.Duration
 }
 
 // Server is a running runsvc.

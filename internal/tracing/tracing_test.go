@@ -17,6 +17,7 @@ import (
 	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/metadata"
+	"google.golang.org/protobuf/types/known/structpb"
 
 	runsvcv1 "github.com/runsvc/runsvc/gen/runsvc/v1"
 	"github.com/runsvc/runsvc/internal/server"
@@ -49,7 +50,7 @@ func (r *receiver) inTrace(traceID string) map[string]*tracepb.Span {
 	out := map[string]*tracepb.Span{}
 	for _, s := range r.spans {
 		if hex.EncodeToString(s.GetTraceId()) == traceID {
-			out[strings.Fields(s.GetName())[0]] = s
+			out[s.GetName()] = s
 		}
 	}
 	return out
@@ -101,10 +102,12 @@ func TestStartRunTraceReachesTheRunsSpans(t *testing.T) {
 	}))
 	t.Cleanup(tool.Close)
 	srv := testserver.Start(t, func(c *server.Config) { c.Ops.OTLPEndpoint = otlp })
+	workerParent := startTracingWorker(t, srv, "lookup")
 	srv.Publish(t, `{"name": "traced", "model": {"provider": "scripted", "model": "m-trace", "script": {"turns": [
-	    {"toolCalls": [{"name": "weather", "arguments": {"city": "Oslo"}}], "usage": {"inputTokens": 11, "outputTokens": 5}},
+	    {"toolCalls": [{"name": "weather", "arguments": {"city": "Oslo"}}, {"name": "lookup", "arguments": {}}], "usage": {"inputTokens": 11, "outputTokens": 5}},
 	    {"text": "21 degrees", "usage": {"inputTokens": 20, "outputTokens": 4}}]}},
-	  "tools": [{"name": "weather", "kind": "TOOL_KIND_HTTP", "http": {"url": "`+tool.URL+`/weather"}}]}`)
+	  "tools": [{"name": "weather", "kind": "TOOL_KIND_HTTP", "http": {"url": "`+tool.URL+`/weather"}},
+	    {"name": "lookup", "kind": "TOOL_KIND_WORKER"}]}`)
 
 	const traceID = "4bf92f3577b34da6a3ce929d0e0e4736"
 	ctx := metadata.AppendToOutgoingContext(testserver.Context(t), "traceparent", "00-"+traceID+"-00f067aa0ba902b7-01")
@@ -119,7 +122,7 @@ func TestStartRunTraceReachesTheRunsSpans(t *testing.T) {
 	deadline := time.Now().Add(15 * time.Second)
 	for time.Now().Before(deadline) {
 		spans = rec.inTrace(traceID)
-		if spans["invoke_agent"] != nil && spans["chat"] != nil && spans["execute_tool"] != nil {
+		if spans["invoke_agent"] != nil && spans["chat m-trace"] != nil && spans["execute_tool weather"] != nil && spans["execute_tool lookup"] != nil {
 			break
 		}
 		time.Sleep(100 * time.Millisecond)
@@ -129,8 +132,9 @@ func TestStartRunTraceReachesTheRunsSpans(t *testing.T) {
 		want map[string]string
 	}{
 		{"invoke_agent", map[string]string{"runsvc.run_id": runID, "gen_ai.operation.name": "invoke_agent"}},
-		{"chat", map[string]string{"runsvc.run_id": runID, "gen_ai.operation.name": "chat", "gen_ai.request.model": "m-trace", "gen_ai.usage.input_tokens": "", "gen_ai.usage.output_tokens": ""}},
-		{"execute_tool", map[string]string{"runsvc.run_id": runID, "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "weather", "gen_ai.tool.call.id": ""}},
+		{"chat m-trace", map[string]string{"runsvc.run_id": runID, "gen_ai.operation.name": "chat", "gen_ai.request.model": "m-trace", "gen_ai.usage.input_tokens": "", "gen_ai.usage.output_tokens": ""}},
+		{"execute_tool weather", map[string]string{"runsvc.run_id": runID, "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "weather", "gen_ai.tool.call.id": "", "gen_ai.tool.type": "http"}},
+		{"execute_tool lookup", map[string]string{"runsvc.run_id": runID, "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "lookup", "gen_ai.tool.call.id": "", "gen_ai.tool.type": "worker"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.span, func(t *testing.T) {
@@ -147,8 +151,18 @@ func TestStartRunTraceReachesTheRunsSpans(t *testing.T) {
 		})
 	}
 	t.Run("chat tokens", func(t *testing.T) {
-		if s := spans["chat"]; s == nil || attrs(s)["gen_ai.usage.input_tokens"] == "0" {
+		if s := spans["chat m-trace"]; s == nil || attrs(s)["gen_ai.usage.input_tokens"] == "0" {
 			t.Errorf("chat span without its input tokens: %v", s)
+		}
+	})
+	t.Run("worker Call traceparent", func(t *testing.T) {
+		select {
+		case tp := <-workerParent:
+			if !strings.HasPrefix(tp, "00-"+traceID+"-") {
+				t.Errorf("worker's Call had traceparent %q, want trace %s", tp, traceID)
+			}
+		default:
+			t.Error("the worker got no call")
 		}
 	})
 	t.Run("http tool traceparent", func(t *testing.T) {
@@ -165,4 +179,43 @@ func names(spans map[string]*tracepb.Span) []string {
 		out = append(out, n)
 	}
 	return out
+}
+
+// startTracingWorker serves tool on ServeTools and sends the traceparent
+// of the first Call it gets.
+func startTracingWorker(t *testing.T, srv *testserver.Server, tool string) <-chan string {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	stream, err := srv.Tools.ServeTools(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := &runsvcv1.ServeToolsRequest_Register{WorkerName: "tracer", Tools: []*runsvcv1.ToolDefinition{{Name: tool}}}
+	if err := stream.Send(&runsvcv1.ServeToolsRequest{Message: &runsvcv1.ServeToolsRequest_Register_{Register: reg}}); err != nil {
+		t.Fatal(err)
+	}
+	if first, err := stream.Recv(); err != nil || first.GetRegistered() == nil {
+		t.Fatalf("registering: %v %v", first, err)
+	}
+	got := make(chan string, 1)
+	go func() {
+		for {
+			msg, err := stream.Recv()
+			if err != nil {
+				return
+			}
+			call := msg.GetCall()
+			if call == nil {
+				continue
+			}
+			select {
+			case got <- call.GetTraceparent():
+			default:
+			}
+			res := &runsvcv1.ServeToolsRequest_Result{CallId: call.GetCallId(), Output: structpb.NewStringValue("found")}
+			_ = stream.Send(&runsvcv1.ServeToolsRequest{Message: &runsvcv1.ServeToolsRequest_Result_{Result: res}})
+		}
+	}()
+	return got
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"slices"
 	"sync/atomic"
 	"time"
 
@@ -27,6 +28,12 @@ type opsResult struct {
 	OffRunsPerSec float64 `json:"offRunsPerSecond"`
 	OnRunsPerSec  float64 `json:"onRunsPerSecond"`
 	Ratio         float64 `json:"ratio"`
+	// MedianRoundRatio is the median of the rounds' on/off ratios, less
+	// swayed by a neighbour's burst on a shared machine.
+	MedianRoundRatio float64 `json:"medianRoundRatio"`
+	// CPURatio is on/off of the CPU ms per Run over all rounds: what the
+	// instrumentation costs this process, whatever else runs.
+	CPURatio float64 `json:"cpuRatio"`
 	// Spans is how many spans the receiver got; Scrapes how many
 	// /metrics scrapes succeeded.
 	Spans   int64 `json:"spans"`
@@ -73,7 +80,7 @@ func runOps(ctx context.Context, cfg config) (*opsResult, error) {
 		return nil, err
 	}
 	defer on.stop()
-	res := &opsResult{Rounds: 2}
+	res := &opsResult{Rounds: 3}
 	scrapeCtx, stopScrape := context.WithCancel(ctx)
 	defer stopScrape()
 	var scrapes atomic.Int64
@@ -101,6 +108,16 @@ func runOps(ctx context.Context, cfg config) (*opsResult, error) {
 	}
 	res.OffRunsPerSec, res.OnRunsPerSec = float64(offRuns)/offSec, float64(onRuns)/onSec
 	res.Ratio = res.OnRunsPerSec / res.OffRunsPerSec
+	var ratios []float64
+	var offCPU, onCPU float64
+	for i := range res.Off {
+		ratios = append(ratios, res.On[i].RunsPerSec/res.Off[i].RunsPerSec)
+		offCPU += res.Off[i].CPUMsPerRun * float64(res.Off[i].Runs)
+		onCPU += res.On[i].CPUMsPerRun * float64(res.On[i].Runs)
+	}
+	slices.Sort(ratios)
+	res.MedianRoundRatio = ratios[len(ratios)/2]
+	res.CPURatio = (onCPU / float64(onRuns)) / (offCPU / float64(offRuns))
 	time.Sleep(6 * time.Second) // one batch export interval, so the spans arrive
 	res.Spans, res.Scrapes = sink.spans.Load(), scrapes.Load()
 	return res, nil
@@ -132,10 +149,10 @@ func scrapeEverySecond(ctx context.Context, addr string, ok *atomic.Int64) {
 func printOps(w io.Writer, o *opsResult) {
 	section(w, "7. OPS OVERHEAD: Runs phase at c16 (SQLite), metrics (scraped every 1s) and tracing (OTLP, in-process receiver) on vs off, in turns")
 	tw := tabs(w)
-	fmt.Fprintln(tw, "round\toff runs/s\ton runs/s\t")
+	fmt.Fprintln(tw, "round\toff runs/s\ton runs/s\ton/off\toff CPU ms/Run\ton CPU ms/Run\t")
 	for i := range o.Off {
-		fmt.Fprintf(tw, "%d\t%.0f\t%.0f\t\n", i+1, o.Off[i].RunsPerSec, o.On[i].RunsPerSec)
+		fmt.Fprintf(tw, "%d\t%.0f\t%.0f\t%.3fx\t%.2f\t%.2f\t\n", i+1, o.Off[i].RunsPerSec, o.On[i].RunsPerSec, o.On[i].RunsPerSec/o.Off[i].RunsPerSec, o.Off[i].CPUMsPerRun, o.On[i].CPUMsPerRun)
 	}
-	fmt.Fprintf(tw, "all\t%.0f\t%.0f\ton/off %.3fx; %d spans exported, %d scrapes\n", o.OffRunsPerSec, o.OnRunsPerSec, o.Ratio, o.Spans, o.Scrapes)
+	fmt.Fprintf(tw, "all\t%.0f\t%.0f\t%.3fx\t(median round %.3fx, CPU per Run on/off %.3fx)\t%d spans exported, %d scrapes\t\n", o.OffRunsPerSec, o.OnRunsPerSec, o.Ratio, o.MedianRoundRatio, o.CPURatio, o.Spans, o.Scrapes)
 	tw.Flush()
 }

@@ -175,6 +175,7 @@ func (e *Engine) Run(ctx context.Context) {
 				defer func() { <-slots }()
 				actx, end := e.Observer.StartAttempt(ctx, AttemptInfo{Tenant: lease.Tenant, RunID: lease.RunID, Worker: e.cfg.WorkerID})
 				defer end()
+				e.Log.Info("attempt started", "runId", lease.RunID, "worker", e.cfg.WorkerID)
 				e.attempt(actx, lease)
 			}()
 		}

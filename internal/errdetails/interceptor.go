@@ -43,8 +43,9 @@ type Call struct {
 	Duration time.Duration
 	// Outcome is the table's mapping, nil when the Mapper did not map.
 	Outcome *Outcome
-	// Request is a unary call's request, nil for streams.
-	Request any
+	// Request and Response are a unary call's, nil for streams (and
+	// Response nil on failure).
+	Request, Response any
 }
 
 // outcomeSlot is where the Mapper leaves its Outcome for Observe.
@@ -74,7 +75,7 @@ func Observe(reporters ...Reporter) (grpc.UnaryServerInterceptor, grpc.StreamSer
 		slot, start := &outcomeSlot{}, time.Now()
 		ctx = context.WithValue(ctx, slotKey{}, slot)
 		resp, err := handler(ctx, req)
-		report(ctx, Call{Method: info.FullMethod, Request: req}, slot, err, start)
+		report(ctx, Call{Method: info.FullMethod, Request: req, Response: resp}, slot, err, start)
 		return resp, err
 	}
 	stream := func(srv any, ss grpc.ServerStream, info *grpc.StreamServerInfo, handler grpc.StreamHandler) error {
@@ -158,12 +159,26 @@ func (m *Mapper) ServerInterceptors(reporters ...Reporter) ([]grpc.UnaryServerIn
 }
 
 func (m *Mapper) fail(ctx context.Context, err error, setTrailer func(metadata.MD)) error {
+	if callerGone(ctx, err) {
+		err = ctx.Err()
+	}
 	o := m.Map(ctx, err)
 	setTrailer(metadata.MD{PushbackTrailer: []string{o.Pushback()}})
 	if slot := slotFrom(ctx); slot != nil {
 		slot.outcome = &o
 	}
 	return o.Status.Err()
+}
+
+// callerGone reports whether err is grpc's own status for the caller's
+// end of the call (a send on a stream the caller cancelled), which is
+// the caller's cancellation, not a failure of runsvc's.
+func callerGone(ctx context.Context, err error) bool {
+	if ctx.Err() == nil {
+		return false
+	}
+	st, ok := status.FromError(err)
+	return ok && (st.Code() == codes.Canceled || st.Code() == codes.DeadlineExceeded)
 }
 
 type panicError struct {

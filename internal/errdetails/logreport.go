@@ -7,6 +7,8 @@ import (
 
 	"go.opentelemetry.io/otel/trace"
 	"google.golang.org/grpc/codes"
+
+	runsvcv1 "github.com/runsvc/runsvc/gen/runsvc/v1"
 )
 
 // LogReporter writes one line per failed RPC: INTERNAL at ERROR with its
@@ -28,6 +30,7 @@ func (m *Mapper) LogReporter() *LogReporter { return &LogReporter{Log: m.log} }
 // Report implements Reporter.
 func (l *LogReporter) Report(ctx context.Context, c Call) {
 	if c.Code == codes.OK {
+		l.admitted(ctx, c)
 		return
 	}
 	level := levelOf(c)
@@ -75,4 +78,20 @@ func levelOf(c Call) slog.Level {
 		// and the caller's own CANCELLED and DEADLINE_EXCEEDED.
 		return slog.LevelDebug
 	}
+}
+
+// admitted logs, at INFO, a StartRun that admitted a new Run.
+func (l *LogReporter) admitted(ctx context.Context, c Call) {
+	r, ok := c.Response.(*runsvcv1.StartRunResponse)
+	if !ok || !r.GetCreated() || !l.Log.Enabled(ctx, slog.LevelInfo) {
+		return
+	}
+	attrs := []slog.Attr{slog.String("runId", r.GetRun().GetRunId()), slog.String("spec", r.GetRun().GetSpec())}
+	if l.Tenant != nil {
+		attrs = append(attrs, slog.String("tenant", l.Tenant(ctx)))
+	}
+	if sc := trace.SpanContextFromContext(ctx); sc.HasTraceID() {
+		attrs = append(attrs, slog.String("traceId", sc.TraceID().String()))
+	}
+	l.Log.LogAttrs(ctx, slog.LevelInfo, "run admitted", attrs...)
 }

@@ -183,3 +183,30 @@ func scrape(t *testing.T, addr string) string {
 	}
 	return string(b)
 }
+
+// TestRunLifecycleLogs: a Run's admission, attempt and settling are each
+// one INFO line with its run id.
+func TestRunLifecycleLogs(t *testing.T) {
+	srv := testserver.Start(t)
+	srv.Publish(t, `{"name": "quick", "model": {"provider": "scripted", "script": {"turns": [{"text": "hi"}]}}}`)
+	id := srv.Settled(t, srv.Start(t, "quick", "go").GetRunId()).GetRunId()
+	deadline := time.Now().Add(2 * time.Second)
+	for _, msg := range []string{"run admitted", "attempt started", "run settled"} {
+		t.Run(msg, func(t *testing.T) {
+			for {
+				for _, l := range logLines(t, srv.Log.String()) {
+					if l["msg"] == msg && l["runId"] == id {
+						if l["level"] != "INFO" {
+							t.Errorf("%q at %v", msg, l["level"])
+						}
+						return
+					}
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("no %q line with runId %s", msg, id)
+				}
+				time.Sleep(20 * time.Millisecond)
+			}
+		})
+	}
+}

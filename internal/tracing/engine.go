@@ -65,8 +65,9 @@ func (t *Tracing) StartAttempt(ctx context.Context, a engine.AttemptInfo) (conte
 // Attempting implements engine.Observer: the first step starts the
 // `invoke_agent` span of the Attempt, the child of the StartRun that
 // admitted the Run (its stored traceparent), so the Attempt is in the
-// caller's trace even on another replica; an Attempt after a takeover also
-// links to that span. Every step runs under it.
+// caller's trace even on another replica; every Attempt after the first
+// (after a resume or a takeover) also links to that span. Every step runs
+// under it.
 func (t *Tracing) Attempting(ctx context.Context, a engine.AttemptInfo) context.Context {
 	if !t.On() {
 		return ctx
@@ -82,7 +83,7 @@ func (t *Tracing) Attempting(ctx context.Context, a engine.AttemptInfo) context.
 		opts := []trace.SpanStartOption{trace.WithAttributes(attrRunID.String(a.RunID), attrOperation.String("invoke_agent"),
 			attribute.String("runsvc.worker", a.Worker), attribute.Int("runsvc.attempt", a.Attempt))}
 		if sc := trace.SpanContextFromContext(parent); sc.IsValid() && a.Attempt > 1 {
-			opts = append(opts, trace.WithLinks(trace.Link{SpanContext: sc, Attributes: []attribute.KeyValue{attribute.String("runsvc.link", "taken over")}}))
+			opts = append(opts, trace.WithLinks(trace.Link{SpanContext: sc, Attributes: []attribute.KeyValue{attribute.String("runsvc.link", "earlier attempts")}}))
 		}
 		as.ctx, as.span = t.tracer.Start(trace.ContextWithSpanContext(ctx, trace.SpanContextFromContext(parent)), "invoke_agent", opts...)
 	}

@@ -219,6 +219,7 @@ func (a *attempt) modelFailed(ctx context.Context, turn int, err error) error {
 	if retryable && a.state.Usage.TransientRetries < a.spec.Limits.Effective().TransientRetryBudget {
 		wait := a.backoff(delay)
 		a.log.Info("model call failed; retrying", "turn", turn, "after", wait, "err", err)
+		a.e.Observer.Retrying(ctx, RetryInfo{RunID: a.state.RunID, What: "model", Err: err})
 		if err := a.append(ctx, false, &runlog.ModelCallFailed{Turn: turn, Failure: stored, WillRetry: true, RetryAfter: wait}); err != nil {
 			return err
 		}

@@ -24,6 +24,18 @@ type Observer interface {
 	StartToolCall(ctx context.Context, c ToolCallInfo) (context.Context, func(error))
 	// RunSettled is called when an Attempt settles its Run.
 	RunSettled(ctx context.Context, r SettledInfo)
+	// Retrying is called when a failed model or tool call is to be made
+	// again after a backoff.
+	Retrying(ctx context.Context, r RetryInfo)
+}
+
+// RetryInfo describes a call that failed and will be retried.
+type RetryInfo struct {
+	RunID string
+	// What is "model" or "tool".
+	What string
+	// Err is the failure.
+	Err error
 }
 
 // AttemptInfo describes an Attempt.
@@ -73,6 +85,8 @@ func (nopObserver) StartToolCall(ctx context.Context, _ ToolCallInfo) (context.C
 }
 
 func (nopObserver) RunSettled(context.Context, SettledInfo) {}
+
+func (nopObserver) Retrying(context.Context, RetryInfo) {}
 
 // Observers tells each of several Observers, in order; the context one
 // returns is passed to the next.
@@ -135,5 +149,12 @@ func (os Observers) StartToolCall(ctx context.Context, c ToolCallInfo) (context.
 func (os Observers) RunSettled(ctx context.Context, r SettledInfo) {
 	for _, o := range os {
 		o.RunSettled(ctx, r)
+	}
+}
+
+// Retrying implements Observer.
+func (os Observers) Retrying(ctx context.Context, r RetryInfo) {
+	for _, o := range os {
+		o.Retrying(ctx, r)
 	}
 }

@@ -197,6 +197,7 @@ func (a *attempt) execute(ctx context.Context, c *runlog.Call, decl spec.Tool) e
 	if a.state.Usage.TransientRetries < a.spec.Limits.Effective().TransientRetryBudget {
 		wait := a.backoff(delay)
 		a.log.Info("tool call failed; retrying", "callId", c.ID, "tool", c.Name, "after", wait, "err", err)
+		a.e.Observer.Retrying(ctx, RetryInfo{RunID: a.state.RunID, What: "tool", Err: err})
 		if err := a.append(ctx, false, &runlog.ToolCallFailed{CallID: c.ID, Name: c.Name, Error: stored, RetryAfter: wait}); err != nil {
 			return err
 		}

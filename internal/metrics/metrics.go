@@ -40,6 +40,7 @@ type Metrics struct {
 	modelErrors  *prometheus.CounterVec
 	toolCalls    *prometheus.CounterVec
 	toolLatency  *prometheus.HistogramVec
+	retries      *prometheus.CounterVec
 }
 
 // New returns the collectors, registered with the Go and process
@@ -59,6 +60,7 @@ func New(reasonOf func(error) string) *Metrics {
 	m.modelErrors = f.counter("runsvc_model_call_errors_total", "Failed model calls, by provider, model and reason.", "provider", "model", "reason")
 	m.toolCalls = f.counter("runsvc_tool_calls_total", "Tool calls runsvc executed, by kind and outcome (ok or the reason).", "kind", "outcome")
 	m.toolLatency = f.histogram("runsvc_tool_call_duration_seconds", "Tool call latency, by kind.", prometheus.DefBuckets, "kind")
+	m.retries = f.counter("runsvc_retries_total", "Model and tool calls retried after a transient failure, by what (model or tool) and reason.", "what", "reason")
 	m.reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
@@ -189,4 +191,9 @@ func (m *Metrics) StartToolCall(ctx context.Context, c engine.ToolCallInfo) (con
 // RunSettled implements engine.Observer.
 func (m *Metrics) RunSettled(_ context.Context, r engine.SettledInfo) {
 	m.runsSettled.WithLabelValues(r.State, r.Spec).Inc()
+}
+
+// Retrying implements engine.Observer.
+func (m *Metrics) Retrying(_ context.Context, r engine.RetryInfo) {
+	m.retries.WithLabelValues(r.What, m.reasonOf(r.Err)).Inc()
 }

@@ -152,7 +152,11 @@ func logLines(t *testing.T, log string) []map[string]any {
 func TestMetricsEndpoint(t *testing.T) {
 	srv := testserver.Start(t, func(c *server.Config) { c.Ops.MetricsListen = "127.0.0.1:0" })
 	srv.Publish(t, `{"name": "quick", "model": {"provider": "scripted", "model": "m1", "script": {"turns": [{"text": "hi", "usage": {"inputTokens": 7, "outputTokens": 3}}]}}}`)
+	srv.Publish(t, `{"name": "flaky", "model": {"provider": "scripted", "model": "m2", "script": {"turns": [{"text": "after a retry", "fail": {"httpStatus": 503, "times": 1, "message": "busy"}}]}}}`)
 	srv.Settled(t, srv.Start(t, "quick", "go").GetRunId())
+	if run := srv.Settled(t, srv.Start(t, "flaky", "go").GetRunId()); run.GetState() != runsvcv1.RunState_RUN_STATE_COMPLETED {
+		t.Fatalf("flaky Run %v, want COMPLETED after a retry", run.GetState())
+	}
 	_, _ = srv.Runs.GetRun(testserver.Context(t), &runsvcv1.GetRunRequest{RunId: "run_missing"})
 	body := scrape(t, srv.MetricsAddr)
 	for _, want := range []string{
@@ -160,6 +164,9 @@ func TestMetricsEndpoint(t *testing.T) {
 		`runsvc_runs_settled_total{spec="quick",state="COMPLETED"} 1`,
 		`runsvc_model_call_duration_seconds_count{model="m1",outcome="ok",provider="scripted"} 1`,
 		`runsvc_model_tokens_total{direction="input",model="m1",provider="scripted"} 7`,
+		`runsvc_model_call_errors_total{model="m2",provider="scripted",reason="INFERENCE_FAILED"} 1`,
+		`runsvc_retries_total{reason="INFERENCE_FAILED",what="model"} 1`,
+		`runsvc_runs_settled_total{spec="flaky",state="COMPLETED"} 1`,
 	} {
 		if !strings.Contains(body, want) {
 			t.Errorf("/metrics lacks %s", want)

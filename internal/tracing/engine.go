@@ -131,3 +131,10 @@ func (t *Tracing) RunSettled(ctx context.Context, r engine.SettledInfo) {
 		sp.SetAttributes(attribute.String("runsvc.run_state", r.State))
 	}
 }
+
+// Retrying implements engine.Observer: an event on the attempt span.
+func (t *Tracing) Retrying(ctx context.Context, r engine.RetryInfo) {
+	if sp := trace.SpanFromContext(ctx); sp.IsRecording() {
+		sp.AddEvent("retrying", trace.WithAttributes(attribute.String("runsvc.retry.what", r.What)))
+	}
+}

@@ -32,8 +32,8 @@ func TestHealthFollowsTheStore(t *testing.T) {
 	}
 	for _, step := range steps {
 		t.Run(step.name, func(t *testing.T) {
+			start := time.Now() // before the act: stopping takes time too
 			step.act()
-			start := time.Now()
 			got := awaitHealth(t, health, service, step.want, step.within)
 			if got != step.want {
 				t.Fatalf("%s is %v after %v, want %v", service, got, step.within, step.want)

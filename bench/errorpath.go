@@ -99,7 +99,8 @@ type errorServer struct {
 func startErrorServer(log *slog.Logger) (*errorServer, error) {
 	mapper := errdetails.New(errdetails.Options{Logger: log})
 	quiet := errdetails.New(errdetails.Options{Logger: slog.New(slog.NewJSONHandler(io.Discard, nil))})
-	srv := grpc.NewServer(grpc.ChainUnaryInterceptor(mapper.UnaryServerInterceptor()))
+	unary, _ := mapper.ServerInterceptors(mapper.LogReporter())
+	srv := grpc.NewServer(grpc.ChainUnaryInterceptor(unary...))
 	desc := grpc.ServiceDesc{ServiceName: errorService, HandlerType: (*any)(nil)}
 	quietIC := quiet.UnaryServerInterceptor()
 	for _, c := range errorCases() {

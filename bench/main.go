@@ -54,7 +54,7 @@ type config struct {
 	before, after string
 }
 
-var allPhases = []string{"errors", "floor", "runs", "postgres", "watch", "held"}
+var allPhases = []string{"errors", "floor", "runs", "postgres", "watch", "held", "ops"}
 
 // report is everything measured, as written by -json.
 type report struct {
@@ -73,6 +73,7 @@ type report struct {
 	Runs      *runsResult      `json:"runs,omitempty"`
 	Watch     *watchResult     `json:"watch,omitempty"`
 	Held      *heldResult      `json:"held,omitempty"`
+	Ops       *opsResult       `json:"ops,omitempty"`
 	Compare   *compareResult   `json:"compare,omitempty"`
 	Targets   []target         `json:"targets"`
 	Failures  []string         `json:"failures,omitempty"`
@@ -205,6 +206,11 @@ func run() int {
 	if cfg.phases["watch"] && ctx.Err() == nil {
 		if rep.Watch, err = runWatch(ctx, cfg); err != nil {
 			fail("watch", err)
+		}
+	}
+	if cfg.phases["ops"] && ctx.Err() == nil {
+		if rep.Ops, err = runOps(ctx, cfg); err != nil {
+			fail("ops", err)
 		}
 	}
 	if cfg.phases["held"] && ctx.Err() == nil {

@@ -90,6 +90,9 @@ func evaluate(rep *report) []target {
 			out = append(out, judge(target{Name: "Runs/s at c16 (PostgreSQL, fsync=on)", Op: ">=", Limit: 400, Measured: ph.RunsPerSec, Unit: "runs/s", Where: "c16"}))
 		}
 	}
+	if o := rep.Ops; o != nil {
+		out = append(out, judge(target{Name: "Runs/s at c16 with metrics and tracing on / off", Op: ">=", Limit: 0.90, Measured: o.Ratio, Unit: "x", Where: "c16, in turns"}))
+	}
 	if w := rep.Watch; w != nil {
 		for _, ph := range w.Phases {
 			if ph.Watchers == 100 {
@@ -133,6 +136,9 @@ func printReport(w io.Writer, rep *report) {
 	}
 	if c := rep.Compare; c != nil {
 		printCompare(w, c)
+	}
+	if o := rep.Ops; o != nil {
+		printOps(w, o)
 	}
 	printTargets(w, rep)
 }

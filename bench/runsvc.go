@@ -39,21 +39,26 @@ const suspendSpec = `{"name": "bench-suspend", "instructions": "Ask the client."
 // inproc is a runsvc assembled in this process the way `runsvc serve`
 // assembles it (server.New with serve's defaults), with clients.
 type inproc struct {
-	addr   string
-	conn   *grpc.ClientConn
-	runs   runsvcv1.RunServiceClient
-	specs  runsvcv1.SpecServiceClient
-	tools  runsvcv1.ToolServiceClient
-	worker *worker // startToolsInproc's; nil from startInproc
-	cancel context.CancelFunc
-	done   chan error
-	dir    string
+	addr string
+	// metricsAddr is where /metrics is served, when configured.
+	metricsAddr string
+	conn        *grpc.ClientConn
+	runs        runsvcv1.RunServiceClient
+	specs       runsvcv1.SpecServiceClient
+	tools       runsvcv1.ToolServiceClient
+	worker      *worker // startToolsInproc's; nil from startInproc
+	cancel      context.CancelFunc
+	done        chan error
+	dir         string
 }
 
 // startInproc starts a runsvc on SQLite in a fresh temporary directory,
 // or on store (a postgres:// URL) when set. Its log goes to a file in
 // that directory, as JSON at info, like serve's.
-func startInproc(store string) (*inproc, error) {
+func startInproc(store string) (*inproc, error) { return startInprocWith(store, nil) }
+
+// startInprocWith is startInproc with the configuration changed by opt.
+func startInprocWith(store string, opt func(*server.Config)) (*inproc, error) {
 	dir, err := os.MkdirTemp("", "runsvc-bench-")
 	if err != nil {
 		return nil, err
@@ -67,6 +72,9 @@ func startInproc(store string) (*inproc, error) {
 		return nil, err
 	}
 	cfg := server.Config{Listen: "127.0.0.1:0", Data: dir + "/data", Store: store, PoolSize: 16, WorkerID: "bench"}
+	if opt != nil {
+		opt(&cfg)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	srv, err := server.New(ctx, cfg, log)
 	if err != nil {
@@ -76,7 +84,7 @@ func startInproc(store string) (*inproc, error) {
 		_ = os.RemoveAll(dir)
 		return nil, fmt.Errorf("starting runsvc: %w", err)
 	}
-	p := &inproc{addr: srv.Addr(), cancel: cancel, done: make(chan error, 1), dir: dir}
+	p := &inproc{addr: srv.Addr(), metricsAddr: srv.MetricsAddr(), cancel: cancel, done: make(chan error, 1), dir: dir}
 	go func() {
 		p.done <- srv.Serve(ctx)
 		_ = sink.Close()
@@ -96,7 +104,13 @@ func startInproc(store string) (*inproc, error) {
 // serving toolSpec's tool and toolSpec published: what the Runs phase's
 // Spec needs. stop stops the worker too.
 func startToolsInproc(ctx context.Context, store string) (*inproc, error) {
-	p, err := startInproc(store)
+	return startToolsInprocWith(ctx, store, nil)
+}
+
+// startToolsInprocWith is startToolsInproc with the configuration changed
+// by opt.
+func startToolsInprocWith(ctx context.Context, store string, opt func(*server.Config)) (*inproc, error) {
+	p, err := startInprocWith(store, opt)
 	if err != nil {
 		return nil, err
 	}

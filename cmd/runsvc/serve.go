@@ -34,6 +34,24 @@ func envInt(name string, def int) int {
 	return def
 }
 
+func envDuration(name string, def time.Duration) time.Duration {
+	if d, err := time.ParseDuration(os.Getenv(name)); err == nil {
+		return d
+	}
+	return def
+}
+
+// opsFlags are the observability and connection flags.
+func opsFlags(fs *flag.FlagSet, o *server.Ops) {
+	fs.StringVar(&o.MetricsListen, "metrics-listen", env("RUNSVC_METRICS_LISTEN", ""), "serve Prometheus metrics at http://ADDR/metrics; off when empty (env RUNSVC_METRICS_LISTEN)")
+	fs.StringVar(&o.OTLPEndpoint, "otlp-endpoint", env("RUNSVC_OTLP_ENDPOINT", ""), "export traces over OTLP/gRPC to HOST:PORT (plaintext); else the OTEL_EXPORTER_OTLP_* environment, else off (env RUNSVC_OTLP_ENDPOINT)")
+	fs.DurationVar(&o.KeepaliveTime, "keepalive-time", envDuration("RUNSVC_KEEPALIVE_TIME", 30*time.Second), "ping a connection idle this long (env RUNSVC_KEEPALIVE_TIME)")
+	fs.DurationVar(&o.KeepaliveTimeout, "keepalive-timeout", envDuration("RUNSVC_KEEPALIVE_TIMEOUT", 10*time.Second), "close a connection whose ping is not answered within this (env RUNSVC_KEEPALIVE_TIMEOUT)")
+	fs.DurationVar(&o.MaxConnectionAge, "max-connection-age", envDuration("RUNSVC_MAX_CONNECTION_AGE", 0), "send GOAWAY to a connection this old so balancers can rebalance; 0 never (env RUNSVC_MAX_CONNECTION_AGE)")
+	fs.DurationVar(&o.HeartbeatInterval, "heartbeat-interval", envDuration("RUNSVC_HEARTBEAT_INTERVAL", 0), "send a heartbeat on WatchRun and StreamText idle this long, unless the request sets its own; 0 only when asked (env RUNSVC_HEARTBEAT_INTERVAL)")
+	fs.DurationVar(&o.MaxConnectionAgeGrace, "max-connection-age-grace", envDuration("RUNSVC_MAX_CONNECTION_AGE_GRACE", 0), "how long calls on an aged connection may finish; 0 forever (env RUNSVC_MAX_CONNECTION_AGE_GRACE)")
+}
+
 func serve(args []string) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	var cfg server.Config
@@ -49,7 +67,8 @@ func serve(args []string) int {
 	fs.StringVar(&cfg.WorkerID, "worker-id", env("RUNSVC_WORKER_ID", ""), "this replica's worker name in leases and logs; default host-pid (env RUNSVC_WORKER_ID)")
 	fs.DurationVar(&cfg.Engine.LeaseTTL, "lease-ttl", 15*time.Second, "how long a crashed worker's Runs wait before another worker takes them over")
 	fs.IntVar(&cfg.Engine.MaxConcurrent, "max-concurrent-runs", 256, "Runs this replica executes at once")
-	fs.DurationVar(&cfg.DrainTimeout, "drain-timeout", 20*time.Second, "how long a shutdown waits for calls in flight")
+	fs.DurationVar(&cfg.DrainTimeout, "drain-timeout", envDuration("RUNSVC_DRAIN_TIMEOUT", 20*time.Second), "how long a shutdown waits for unary calls in flight; long streams end at once (env RUNSVC_DRAIN_TIMEOUT)")
+	opsFlags(fs, &cfg.Ops)
 	fs.StringVar(&logLevel, "log-level", env("RUNSVC_LOG_LEVEL", "info"), "debug, info, warn or error (env RUNSVC_LOG_LEVEL)")
 	fs.StringVar(&logFormat, "log-format", env("RUNSVC_LOG_FORMAT", "json"), "json or text (env RUNSVC_LOG_FORMAT)")
 	if err := fs.Parse(args); err != nil {

@@ -5,10 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"time"
 
 	"google.golang.org/grpc/codes"
+	"google.golang.org/protobuf/types/known/durationpb"
 
 	runsvcv1 "github.com/runsvc/runsvc/gen/runsvc/v1"
+	"github.com/runsvc/runsvc/internal/errdetails"
 )
 
 // watchFlags are the options of a watch.
@@ -83,39 +86,98 @@ func (a *app) watch(ctx context.Context, runID string, from int64, w watchFlags)
 			return nil
 		}
 	}
+	next := from
+	var lost time.Time // when the watch last broke without progress since
+	var streamed bool  // a stream has delivered: only then does the watch reconnect
+	for {
+		before := next
+		done, err := a.follow(ctx, runID, initial, v, w, &next, &streamed)
+		if done {
+			return err
+		}
+		if next > before {
+			lost = time.Time{}
+		}
+		if lost.IsZero() {
+			lost = time.Now()
+		}
+		wait, ok := reconnectDelay(err)
+		if !ok || !streamed || ctx.Err() != nil || time.Since(lost) > reconnectFor {
+			return a.watchEnded(ctx, runID, next, err)
+		}
+		fmt.Fprintf(a.stderr, "runsvc: the watch of run %s broke (%s); reconnecting from record %d in %s\n", runID, errdetails.Classify(err).Message, next, shortDuration(wait))
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(wait):
+		}
+	}
+}
+
+// reconnectFor is how long `run watch` keeps reconnecting without getting
+// a Record before it gives up.
+const reconnectFor = time.Minute
+
+// watchHeartbeat is the heartbeat interval `run watch` asks for, so that
+// idle proxies keep its stream open.
+const watchHeartbeat = 15 * time.Second
+
+// reconnectDelay says whether a broken watch is worth reconnecting, and
+// after how long: a retryable status (RetryInfo) after its delay; a
+// transport failure (UNAVAILABLE without details, such as a restarting
+// server) after a second.
+func reconnectDelay(err error) (time.Duration, bool) {
+	c := errdetails.Classify(err)
+	switch {
+	case c.Retryable:
+		return max(c.RetryDelay, 100*time.Millisecond), true
+	case c.Code == codes.Unavailable && c.Reason == "":
+		return time.Second, true
+	}
+	return 0, false
+}
+
+// follow streams a Run's Records from *next, moving it on, until the Run
+// settles (or suspends, with untilSuspended): done then. Otherwise it
+// returns the error that broke the stream. It sets *streamed once a
+// message arrives: a watch that never got going reports its error as is.
+func (a *app) follow(ctx context.Context, runID string, initial *runsvcv1.Run, v *view, w watchFlags, next *int64, streamed *bool) (bool, error) {
 	sctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	stream, err := a.runs.WatchRun(sctx, &runsvcv1.WatchRunRequest{RunId: runID, FromSeq: from})
+	stream, err := a.runs.WatchRun(sctx, &runsvcv1.WatchRunRequest{RunId: runID, FromSeq: *next, HeartbeatInterval: durationpb.New(watchHeartbeat)})
 	if err != nil {
-		return err
+		return false, err
 	}
-	next := from
 	for {
 		resp, err := stream.Recv()
 		if err != nil {
-			return a.watchEnded(ctx, runID, next, err)
+			return false, err
+		}
+		*streamed = true
+		if resp.GetHeartbeatTime() != nil {
+			continue
 		}
 		rec := resp.GetRecord()
-		next = rec.GetSeq() + 1
+		*next = rec.GetSeq() + 1
 		live := rec.GetSeq() > initial.GetLastSeq()
 		if v != nil {
 			v.record(ctx, rec, live)
 		} else if err := a.printJSON(resp); err != nil {
-			return err
+			return true, err
 		}
 		switch b := rec.GetBody().(type) {
 		case *runsvcv1.Record_Settled_:
-			return runOutcome(b.Settled.GetState())
+			return true, runOutcome(b.Settled.GetState())
 		case *runsvcv1.Record_Suspended_:
 			if w.untilSuspended && live {
-				return nil
+				return true, nil
 			}
 		}
 		if w.untilSuspended && rec.GetSeq() == initial.GetLastSeq() && initial.GetState() == runsvcv1.RunState_RUN_STATE_SUSPENDED {
 			if v != nil {
 				v.currentSuspension()
 			}
-			return nil
+			return true, nil
 		}
 	}
 }

@@ -92,6 +92,9 @@ type Deps struct {
 	Policy  policy.Policy
 	Clock   clock.Clock
 	Log     *slog.Logger
+	// Observer sees attempts, model and tool calls and settled Runs, for
+	// metrics and traces; nil observes nothing.
+	Observer Observer
 }
 
 // Runs is what the engine needs of the Run manager (runs.Manager): to
@@ -123,6 +126,9 @@ func New(d Deps, cfg Config) *Engine {
 	}
 	if d.Log == nil {
 		d.Log = slog.Default()
+	}
+	if d.Observer == nil {
+		d.Observer = nopObserver{}
 	}
 	return &Engine{Deps: d, cfg: cfg.withDefaults()}
 }
@@ -179,7 +185,10 @@ func (e *Engine) Run(ctx context.Context) {
 			go func() {
 				defer e.wg.Done()
 				defer func() { <-slots }()
-				e.attempt(ctx, lease)
+				actx, end := e.Observer.StartAttempt(ctx, AttemptInfo{Tenant: lease.Tenant, RunID: lease.RunID, Worker: e.cfg.WorkerID})
+				defer end()
+				e.Log.Info("attempt started", "runId", lease.RunID, "worker", e.cfg.WorkerID)
+				e.attempt(actx, lease)
 			}()
 		}
 	}

@@ -14,8 +14,23 @@ import (
 )
 
 // step does the next thing the log calls for and reports whether the
-// Attempt is over.
+// Attempt is over. It tells the Observer when the Run settles.
 func (a *attempt) step(ctx context.Context) (bool, error) {
+	info := AttemptInfo{Tenant: a.lease.Tenant, RunID: a.lease.RunID, Worker: a.e.cfg.WorkerID, Attempt: a.state.Attempt}
+	if adm := a.state.Admission; adm != nil {
+		info.TraceParent = adm.TraceParent
+	}
+	ctx = a.e.Observer.Attempting(ctx, info)
+	was := a.state.Settled()
+	done, err := a.next(ctx)
+	if st := a.state; !was && st.Settled() {
+		a.e.Observer.RunSettled(ctx, SettledInfo{RunID: st.RunID, Spec: a.spec.Name, State: string(st.Status)})
+	}
+	return done, err
+}
+
+// next does the next thing the log calls for.
+func (a *attempt) next(ctx context.Context) (bool, error) {
 	st := a.state
 	now := a.e.Clock.Now()
 	switch {
@@ -176,7 +191,9 @@ func (a *attempt) modelTurn(ctx context.Context) error {
 		return a.settle(ctx, runlog.StatusFailed, "", "", &errs.DependencyMissing{Dependency: "model provider " + a.spec.Model.Provider, Description: "this runsvc has no such provider"})
 	}
 	callCtx, cancel := a.opContext(ctx, a.state.Admission.Deadline)
+	callCtx, observed := a.e.Observer.StartModelCall(callCtx, ModelCallInfo{RunID: st.RunID, Spec: a.spec.Name, Turn: turn, Model: a.spec.Model})
 	resp, err := provider.Complete(callCtx, req)
+	observed(resp, err)
 	cancel()
 	if err != nil {
 		return a.modelFailed(ctx, turn, err)
@@ -222,6 +239,7 @@ func (a *attempt) modelFailed(ctx context.Context, turn int, err error) error {
 	if retryable && a.state.Usage.TransientRetries < a.spec.Limits.Effective().TransientRetryBudget {
 		wait := a.backoff(delay)
 		a.log.Info("model call failed; retrying", "turn", turn, "after", wait, "err", err)
+		a.e.Observer.Retrying(ctx, RetryInfo{RunID: a.state.RunID, What: "model", Err: err})
 		if err := a.append(ctx, false, &runlog.ModelCallFailed{Turn: turn, Failure: stored, WillRetry: true, RetryAfter: wait}); err != nil {
 			return err
 		}

@@ -168,7 +168,9 @@ func (a *attempt) execute(ctx context.Context, c *runlog.Call, decl spec.Tool) e
 	}
 	call.Deadline = deadline
 	callCtx, cancel := a.opContext(ctx, deadline)
+	callCtx, observed := a.e.Observer.StartToolCall(callCtx, ToolCallInfo{RunID: call.RunID, CallID: c.ID, Name: c.Name, Kind: decl.Kind})
 	out, err := run(callCtx, call)
+	observed(err)
 	timedOut := errors.Is(callCtx.Err(), context.DeadlineExceeded)
 	cancel()
 	switch {
@@ -195,6 +197,7 @@ func (a *attempt) execute(ctx context.Context, c *runlog.Call, decl spec.Tool) e
 	if a.state.Usage.TransientRetries < a.spec.Limits.Effective().TransientRetryBudget {
 		wait := a.backoff(delay)
 		a.log.Info("tool call failed; retrying", "callId", c.ID, "tool", c.Name, "after", wait, "err", err)
+		a.e.Observer.Retrying(ctx, RetryInfo{RunID: a.state.RunID, What: "tool", Err: err})
 		if err := a.append(ctx, false, &runlog.ToolCallFailed{CallID: c.ID, Name: c.Name, Error: stored, RetryAfter: wait}); err != nil {
 			return err
 		}

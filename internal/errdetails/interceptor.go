@@ -3,60 +3,182 @@ package errdetails
 import (
 	"context"
 	"fmt"
-	"log/slog"
 	"runtime/debug"
+	"strings"
+	"time"
 
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/status"
 )
 
-// UnaryServerInterceptor maps every error a unary handler returns, or a
-// panic it raises, through the table. It sets only trailers, so an error
-// response stays Trailers-Only.
-func (m *Mapper) UnaryServerInterceptor() grpc.UnaryServerInterceptor {
-	return func(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (resp any, err error) {
+// The server's interceptors each do one thing, in the style of
+// go-grpc-middleware v2, and are chained outermost first:
+//
+//	Observe(reporters...)  times the call and tells each Reporter how it ended
+//	Mapper's interceptors  map an error through the table and set the pushback trailer
+//	Recover()              turns a panic into an error for the Mapper
+//
+// Interceptors placed after Recover (admission) see only plain errors.
+
+// Reporter is told how each RPC ended. Reporters must be quick: they run on
+// the request path, after the handler.
+type Reporter interface {
+	Report(ctx context.Context, c Call)
+}
+
+// Call is one finished RPC as a Reporter sees it.
+type Call struct {
+	// Method is the full method name, "/runsvc.v1.RunService/GetRun".
+	Method string
+	// Code is the status code the client receives (OK on success).
+	Code codes.Code
+	// Reason is the ErrorInfo reason the table gave, or "" when the call
+	// succeeded or its status passed through unmapped (grpc's own services).
+	Reason string
+	// Message is the status message.
+	Message string
+	// Duration is how long the handler ran.
+	Duration time.Duration
+	// Outcome is the table's mapping, nil when the Mapper did not map.
+	Outcome *Outcome
+	// Request and Response are a unary call's, nil for streams (and
+	// Response nil on failure).
+	Request, Response any
+}
+
+// outcomeSlot is where the Mapper leaves its Outcome for Observe.
+type outcomeSlot struct{ outcome *Outcome }
+
+type slotKey struct{}
+
+func slotFrom(ctx context.Context) *outcomeSlot {
+	s, _ := ctx.Value(slotKey{}).(*outcomeSlot)
+	return s
+}
+
+// Observe returns the interceptors that report every call to reporters.
+// Put them first in the chain so that they see the mapped status.
+func Observe(reporters ...Reporter) (grpc.UnaryServerInterceptor, grpc.StreamServerInterceptor) {
+	report := func(ctx context.Context, c Call, slot *outcomeSlot, err error, start time.Time) {
+		st := status.Convert(err)
+		c.Code, c.Message, c.Duration, c.Outcome = st.Code(), st.Message(), time.Since(start), slot.outcome
+		if slot.outcome != nil {
+			c.Reason = slot.outcome.Reason
+		}
+		for _, r := range reporters {
+			r.Report(ctx, c)
+		}
+	}
+	unary := func(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
+		slot, start := &outcomeSlot{}, time.Now()
+		ctx = context.WithValue(ctx, slotKey{}, slot)
+		resp, err := handler(ctx, req)
+		report(ctx, Call{Method: info.FullMethod, Request: req, Response: resp}, slot, err, start)
+		return resp, err
+	}
+	stream := func(srv any, ss grpc.ServerStream, info *grpc.StreamServerInfo, handler grpc.StreamHandler) error {
+		slot, start := &outcomeSlot{}, time.Now()
+		ctx := context.WithValue(ss.Context(), slotKey{}, slot)
+		err := handler(srv, &contextStream{ServerStream: ss, ctx: ctx})
+		report(ctx, Call{Method: info.FullMethod}, slot, err, start)
+		return err
+	}
+	return unary, stream
+}
+
+// contextStream is a ServerStream with another context.
+type contextStream struct {
+	grpc.ServerStream
+	ctx context.Context
+}
+
+// Context returns the stream's replaced context.
+func (s *contextStream) Context() context.Context { return s.ctx }
+
+// Recover returns the interceptors that turn a handler's panic into an
+// error carrying the value and stack, which the Mapper makes INTERNAL (the
+// stack goes to the log only).
+func Recover() (grpc.UnaryServerInterceptor, grpc.StreamServerInterceptor) {
+	unary := func(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (resp any, err error) {
 		defer func() {
 			if p := recover(); p != nil {
-				resp, err = nil, m.fail(ctx, info.FullMethod, panicked(p), func(md metadata.MD) { _ = grpc.SetTrailer(ctx, md) })
+				resp, err = nil, panicked(p)
 			}
 		}()
-		resp, err = handler(ctx, req)
-		if err != nil {
-			return nil, m.fail(ctx, info.FullMethod, err, func(md metadata.MD) { _ = grpc.SetTrailer(ctx, md) })
+		return handler(ctx, req)
+	}
+	stream := func(srv any, ss grpc.ServerStream, info *grpc.StreamServerInfo, handler grpc.StreamHandler) (err error) {
+		defer func() {
+			if p := recover(); p != nil {
+				err = panicked(p)
+			}
+		}()
+		return handler(srv, ss)
+	}
+	return unary, stream
+}
+
+// ownService reports whether a method belongs to grpc's own services
+// (health, reflection), whose statuses pass through unchanged.
+func ownService(method string) bool { return strings.HasPrefix(method, "/grpc.") }
+
+// UnaryServerInterceptor maps every error a unary handler returns through
+// the table and sets the pushback trailer. It sets only trailers, so an
+// error response stays Trailers-Only. grpc's own services pass through.
+func (m *Mapper) UnaryServerInterceptor() grpc.UnaryServerInterceptor {
+	return func(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
+		resp, err := handler(ctx, req)
+		if err == nil || ownService(info.FullMethod) {
+			return resp, err
 		}
-		return resp, nil
+		return nil, m.fail(ctx, err, func(md metadata.MD) { _ = grpc.SetTrailer(ctx, md) })
 	}
 }
 
 // StreamServerInterceptor is UnaryServerInterceptor for streams: a stream
 // that fails, even after sending messages, ends with the mapped status.
 func (m *Mapper) StreamServerInterceptor() grpc.StreamServerInterceptor {
-	return func(srv any, ss grpc.ServerStream, info *grpc.StreamServerInfo, handler grpc.StreamHandler) (err error) {
-		defer func() {
-			if p := recover(); p != nil {
-				err = m.fail(ss.Context(), info.FullMethod, panicked(p), ss.SetTrailer)
-			}
-		}()
-		if err = handler(srv, ss); err != nil {
-			return m.fail(ss.Context(), info.FullMethod, err, ss.SetTrailer)
+	return func(srv any, ss grpc.ServerStream, info *grpc.StreamServerInfo, handler grpc.StreamHandler) error {
+		err := handler(srv, ss)
+		if err == nil || ownService(info.FullMethod) {
+			return err
 		}
-		return nil
+		return m.fail(ss.Context(), err, ss.SetTrailer)
 	}
 }
 
-func (m *Mapper) fail(ctx context.Context, method string, err error, setTrailer func(metadata.MD)) error {
+// ServerInterceptors returns the whole chain, outermost first: Observe
+// with reporters, the Mapper, Recover. Append admission and the like.
+func (m *Mapper) ServerInterceptors(reporters ...Reporter) ([]grpc.UnaryServerInterceptor, []grpc.StreamServerInterceptor) {
+	ou, os := Observe(reporters...)
+	ru, rs := Recover()
+	return []grpc.UnaryServerInterceptor{ou, m.UnaryServerInterceptor(), ru},
+		[]grpc.StreamServerInterceptor{os, m.StreamServerInterceptor(), rs}
+}
+
+func (m *Mapper) fail(ctx context.Context, err error, setTrailer func(metadata.MD)) error {
+	if callerGone(ctx, err) {
+		err = ctx.Err()
+	}
 	o := m.Map(ctx, err)
 	setTrailer(metadata.MD{PushbackTrailer: []string{o.Pushback()}})
-	if o.ErrorID != "" {
-		m.log.LogAttrs(ctx, slog.LevelError, "rpc failed",
-			slog.String("method", method), slog.String("code", o.Status.Code().String()), slog.String("reason", o.Reason),
-			slog.String("errorId", o.ErrorID), slog.String("cause", fmt.Sprint(o.Cause)))
-	} else {
-		m.log.LogAttrs(ctx, slog.LevelInfo, "rpc failed",
-			slog.String("method", method), slog.String("code", o.Status.Code().String()), slog.String("reason", o.Reason),
-			slog.String("message", o.Status.Message()))
+	if slot := slotFrom(ctx); slot != nil {
+		slot.outcome = &o
 	}
 	return o.Status.Err()
+}
+
+// callerGone reports whether err is grpc's own status for the caller's
+// end of the call (a send on a stream the caller cancelled), which is
+// the caller's cancellation, not a failure of runsvc's.
+func callerGone(ctx context.Context, err error) bool {
+	if ctx.Err() == nil {
+		return false
+	}
+	st, ok := status.FromError(err)
+	return ok && (st.Code() == codes.Canceled || st.Code() == codes.DeadlineExceeded)
 }
 
 type panicError struct {

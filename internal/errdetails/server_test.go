@@ -100,10 +100,8 @@ func startServer(t *testing.T, opts errdetails.Options) *testServer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := grpc.NewServer(
-		grpc.ChainUnaryInterceptor(m.UnaryServerInterceptor()),
-		grpc.ChainStreamInterceptor(m.StreamServerInterceptor()),
-	)
+	unary, stream := m.ServerInterceptors(m.LogReporter())
+	srv := grpc.NewServer(grpc.ChainUnaryInterceptor(unary...), grpc.ChainStreamInterceptor(stream...))
 	runsvcv1.RegisterRunServiceServer(srv, ts.runs)
 	go func() { _ = srv.Serve(lis) }()
 	t.Cleanup(srv.Stop)

@@ -117,6 +117,9 @@ type Admitted struct {
 	RootRunID    string    `json:"rootRunId"`
 	DelegationID string    `json:"delegationId,omitempty"`
 	Depth        int       `json:"depth,omitempty"`
+	// TraceParent is the W3C trace context of the StartRun that admitted
+	// the Run, which its Attempts' spans continue; empty when untraced.
+	TraceParent string `json:"traceParent,omitempty"`
 }
 
 // AttemptStarted records that a worker took the Run under a lease.

@@ -70,6 +70,9 @@ type StartRequest struct {
 	Deadline time.Duration
 	// Parent is set for a delegated child Run.
 	Parent *Parent
+	// TraceParent is the caller's W3C trace context, kept for the Run's
+	// Attempts; empty when untraced.
+	TraceParent string
 }
 
 // Parent links a child Run to the Run and delegation that started it.
@@ -118,7 +121,7 @@ func (m *Manager) Start(ctx context.Context, req StartRequest) (Run, bool, error
 	}
 	adm := &runlog.Admitted{
 		Tenant: req.Tenant, Spec: sv.Name, Version: sv.Version, Input: req.Input, RequestID: req.RequestID,
-		Deadline: now.Add(deadline), RootRunID: runID,
+		Deadline: now.Add(deadline), RootRunID: runID, TraceParent: req.TraceParent,
 	}
 	if p := req.Parent; p != nil {
 		adm.ParentRunID, adm.RootRunID, adm.DelegationID, adm.Depth = p.RunID, p.RootRunID, p.DelegationID, p.Depth

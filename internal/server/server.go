@@ -26,6 +26,7 @@ import (
 	"github.com/runsvc/runsvc/internal/errdetails"
 	"github.com/runsvc/runsvc/internal/logwriter"
 	"github.com/runsvc/runsvc/internal/memory"
+	"github.com/runsvc/runsvc/internal/metrics"
 	"github.com/runsvc/runsvc/internal/model"
 	"github.com/runsvc/runsvc/internal/model/openai"
 	"github.com/runsvc/runsvc/internal/model/scripted"
@@ -42,6 +43,7 @@ import (
 	"github.com/runsvc/runsvc/internal/tool/httptool"
 	"github.com/runsvc/runsvc/internal/tool/mcptool"
 	"github.com/runsvc/runsvc/internal/toolworkers"
+	"github.com/runsvc/runsvc/internal/tracing"
 )
 
 // Config is everything `runsvc serve` takes.
@@ -77,6 +79,29 @@ type Config struct {
 	// Models adds model providers, or replaces the built-in ones (scripted,
 	// openai) of the same name.
 	Models model.Providers
+	// Ops is observability and connection management.
+	Ops Ops
+}
+
+// Ops configures metrics, tracing and long connections.
+type Ops struct {
+	// MetricsListen serves Prometheus metrics at /metrics; off when empty.
+	MetricsListen string
+	// OTLPEndpoint exports traces over OTLP/gRPC (host:port); when empty,
+	// the standard OTEL_EXPORTER_OTLP_* environment decides, and with
+	// neither, tracing is off.
+	OTLPEndpoint string
+	// KeepaliveTime is how long a connection may be idle before the
+	// server pings it; KeepaliveTimeout how long it waits for the answer.
+	// Defaults 30s and 10s.
+	KeepaliveTime, KeepaliveTimeout time.Duration
+	// MaxConnectionAge ends a connection after this long (with a GOAWAY)
+	// so that meshes and balancers can rebalance; MaxConnectionAgeGrace
+	// is how long its calls then have to finish. Zero: forever.
+	MaxConnectionAge, MaxConnectionAgeGrace time.Duration
+	// HeartbeatInterval is how long WatchRun and StreamText may idle
+	// before a heartbeat, for requests that do not ask; zero sends none.
+	HeartbeatInterval time.Duration
 }
 
 // Server is a running runsvc.
@@ -90,6 +115,12 @@ type Server struct {
 	hub    *toolworkers.Hub
 	mcp    *mcptool.Executor
 	lis    net.Listener
+
+	metrics    *metrics.Metrics
+	metricsLis net.Listener
+	tracing    *tracing.Tracing
+	drainer    *drainer
+	healthRep  *healthReporter
 }
 
 // New builds a Server; Serve starts it.
@@ -120,6 +151,13 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 		return nil, fmt.Errorf("listening on %s: %w", cfg.Listen, err)
 	}
 	s.lis = lis
+	if cfg.Ops.MetricsListen != "" {
+		if s.metricsLis, err = net.Listen("tcp", cfg.Ops.MetricsListen); err != nil {
+			_ = lis.Close()
+			_ = st.Close()
+			return nil, fmt.Errorf("listening for metrics on %s: %w", cfg.Ops.MetricsListen, err)
+		}
+	}
 	return s, nil
 }
 
@@ -168,6 +206,9 @@ func (s *Server) assemble() error {
 		spec.ProviderOpenAI:   openai.New(openai.Options{}),
 	}
 	maps.Copy(models, cfg.Models)
+	if err := s.observability(mapper); err != nil {
+		return err
+	}
 	s.engine = engine.New(engine.Deps{
 		Store: s.store, Writer: writer, Runs: manager, Specs: reg,
 		Models: models,
@@ -177,6 +218,7 @@ func (s *Server) assemble() error {
 			spec.KindMCP:    s.mcp,
 		},
 		Workers: hub, Memory: mem, Bus: messages, Secrets: secrets, Policy: pol, Clock: cfg.Clock, Log: s.log,
+		Observer: s.observer(),
 	}, cfg.Engine)
 
 	if cfg.MaxUnaryCalls == 0 {
@@ -186,15 +228,19 @@ func (s *Server) assemble() error {
 		cfg.MaxStreams = 16384
 	}
 	limiter := admission.New(cfg.MaxUnaryCalls, cfg.MaxStreams)
-	s.grpc = grpc.NewServer(
-		grpc.ChainUnaryInterceptor(mapper.UnaryServerInterceptor(), limiter.UnaryServerInterceptor()),
-		grpc.ChainStreamInterceptor(mapper.StreamServerInterceptor(), limiter.StreamServerInterceptor()),
+	unary, stream := s.interceptors(mapper)
+	s.grpc = grpc.NewServer(append(s.tracing.ServerOptions(),
+		grpc.ChainUnaryInterceptor(append(unary, limiter.UnaryServerInterceptor())...),
+		grpc.ChainStreamInterceptor(append(stream, limiter.StreamServerInterceptor())...),
 		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: 10 * time.Second, PermitWithoutStream: true}),
-	)
+		grpc.KeepaliveParams(keepaliveParams(cfg.Ops)),
+	)...)
 	service.New(service.Deps{Mapper: mapper, Specs: reg, Runs: manager, Engine: s.engine, Hub: hub, Memory: mem, Bus: messages}).Register(s.grpc)
 	s.health = health.NewServer()
 	healthpb.RegisterHealthServer(s.grpc, s.health)
 	reflection.Register(s.grpc)
+	s.healthRep = newHealthReporter(s.health, s.store, s.log, serviceNames(s.grpc))
+	s.metrics.SetMethods(methodNames(s.grpc))
 	return nil
 }
 
@@ -224,8 +270,11 @@ func (s *Server) Serve(ctx context.Context) error {
 	}()
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- s.grpc.Serve(s.lis) }()
-	s.health.SetServingStatus("", healthpb.HealthCheckResponse_SERVING)
-	s.log.Info("runsvc serving", "listen", s.Addr(), "worker", s.cfg.WorkerID)
+	opsCtx, stopOps := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopOps()
+	go s.healthRep.run(opsCtx)
+	s.serveMetrics(opsCtx)
+	s.log.Info("runsvc serving", "listen", s.Addr(), "worker", s.cfg.WorkerID, "metrics", s.MetricsAddr())
 
 	var err error
 	select {
@@ -233,7 +282,8 @@ func (s *Server) Serve(ctx context.Context) error {
 	case err = <-serveErr:
 	}
 	s.log.Info("draining")
-	s.health.Shutdown()
+	s.healthRep.drain()
+	s.drainer.drain()
 	stopped := make(chan struct{})
 	go func() {
 		s.grpc.GracefulStop()
@@ -250,6 +300,10 @@ func (s *Server) Serve(ctx context.Context) error {
 	stopHub()
 	<-hubDone
 	s.mcp.Close()
+	stopOps()
+	if terr := s.tracing.Shutdown(context.WithoutCancel(ctx)); terr != nil {
+		s.log.Warn("flushing traces failed", "err", terr)
+	}
 	if cerr := s.store.Close(); cerr != nil {
 		err = errors.Join(err, cerr)
 	}

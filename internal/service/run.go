@@ -32,7 +32,7 @@ func (s runServer) StartRun(ctx context.Context, req *runsvcv1.StartRunRequest) 
 	}
 	run, created, err := s.runs.Start(ctx, runs.StartRequest{
 		Tenant: tenantOf(ctx), Spec: req.GetSpec(), Version: req.GetVersion(), Input: req.GetInput(),
-		RequestID: req.GetRequestId(), Deadline: deadline,
+		RequestID: req.GetRequestId(), Deadline: deadline, TraceParent: traceParentOf(ctx),
 	})
 	if err != nil {
 		return nil, err

@@ -7,6 +7,8 @@ package service
 import (
 	"context"
 
+	"go.opentelemetry.io/otel/propagation"
+	"go.opentelemetry.io/otel/trace"
 	"google.golang.org/grpc"
 
 	runsvcv1 "github.com/runsvc/runsvc/gen/runsvc/v1"
@@ -62,3 +64,14 @@ func (s *Service) Register(srv grpc.ServiceRegistrar) {
 // tenantOf returns the caller's tenant. Until authentication exists every
 // caller is the default tenant.
 func tenantOf(context.Context) string { return store.DefaultTenant }
+
+// traceParentOf is the W3C traceparent of the call's span (otelgrpc's,
+// the child of the caller's), "" when the call is not traced.
+func traceParentOf(ctx context.Context) string {
+	if !trace.SpanContextFromContext(ctx).IsValid() {
+		return ""
+	}
+	carrier := propagation.MapCarrier{}
+	propagation.TraceContext{}.Inject(ctx, carrier)
+	return carrier.Get("traceparent")
+}

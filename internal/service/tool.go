@@ -158,7 +158,7 @@ func (s toolServer) ServeTools(stream grpc.BidiStreamingServer[runsvcv1.ServeToo
 			msg := &runsvcv1.ServeToolsResponse{}
 			if c := out.Call; c != nil {
 				msg.Message = &runsvcv1.ServeToolsResponse_Call_{Call: &runsvcv1.ServeToolsResponse_Call{
-					CallId: c.ID, Name: c.Name, Arguments: toStruct(c.Arguments), RunId: c.RunID, DeadlineTime: ts(c.Deadline),
+					CallId: c.ID, Name: c.Name, Arguments: toStruct(c.Arguments), RunId: c.RunID, DeadlineTime: ts(c.Deadline), Traceparent: c.TraceParent,
 				}}
 			} else {
 				msg.Message = &runsvcv1.ServeToolsResponse_Cancel_{Cancel: &runsvcv1.ServeToolsResponse_Cancel{CallId: out.Cancel}}

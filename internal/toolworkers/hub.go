@@ -19,6 +19,9 @@ import (
 	"sync"
 	"time"
 
+	"go.opentelemetry.io/otel/propagation"
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/runsvc/runsvc/internal/errs"
 	"github.com/runsvc/runsvc/internal/ids"
 	"github.com/runsvc/runsvc/internal/tool"
@@ -47,6 +50,9 @@ type Call struct {
 	Name      string
 	Arguments json.RawMessage
 	Deadline  time.Time
+	// TraceParent is the W3C trace context of the call, "" when untraced.
+	// Only calls served by this process's workers carry it.
+	TraceParent string
 }
 
 // Hub routes calls to connected workers.
@@ -211,7 +217,7 @@ func (h *Hub) wakeLocked() {
 // tool anywhere it fails with a retryable *errs.TransientFailure; a
 // worker's own error is *errs.ToolFailed.
 func (h *Hub) Execute(ctx context.Context, c tool.Call) (json.RawMessage, error) {
-	wc := Call{ID: c.GlobalID(), RunID: c.RunID, Name: c.Name, Arguments: c.Arguments, Deadline: c.Deadline}
+	wc := Call{ID: c.GlobalID(), RunID: c.RunID, Name: c.Name, Arguments: c.Arguments, Deadline: c.Deadline, TraceParent: traceParentOf(ctx)}
 	if h.routing != nil && !h.Serves(c.Tenant, c.Name) {
 		return h.executeRemote(ctx, c.Tenant, wc)
 	}
@@ -398,4 +404,14 @@ func names(tools []ToolInfo) []string {
 		out = append(out, t.Name)
 	}
 	return out
+}
+
+// traceParentOf is the W3C traceparent of ctx's span, "" when untraced.
+func traceParentOf(ctx context.Context) string {
+	if !trace.SpanContextFromContext(ctx).IsValid() {
+		return ""
+	}
+	carrier := propagation.MapCarrier{}
+	propagation.TraceContext{}.Inject(ctx, carrier)
+	return carrier.Get("traceparent")
 }

@@ -726,9 +726,13 @@ type WatchRunRequest struct {
 	// The Run's id.
 	RunId string `protobuf:"bytes,1,opt,name=run_id,json=runId,proto3" json:"run_id,omitempty"`
 	// The first seq to send; 0 or 1 means from the start.
-	FromSeq       int64 `protobuf:"varint,2,opt,name=from_seq,json=fromSeq,proto3" json:"from_seq,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	FromSeq int64 `protobuf:"varint,2,opt,name=from_seq,json=fromSeq,proto3" json:"from_seq,omitempty"`
+	// While no Record flows for this long, the server sends a heartbeat so
+	// that idle proxies keep the stream open. Unset: the server's default
+	// (--heartbeat-interval, off unless set).
+	HeartbeatInterval *durationpb.Duration `protobuf:"bytes,3,opt,name=heartbeat_interval,json=heartbeatInterval,proto3" json:"heartbeat_interval,omitempty"`
+	unknownFields     protoimpl.UnknownFields
+	sizeCache         protoimpl.SizeCache
 }
 
 func (x *WatchRunRequest) Reset() {
@@ -775,11 +779,20 @@ func (x *WatchRunRequest) GetFromSeq() int64 {
 	return 0
 }
 
+func (x *WatchRunRequest) GetHeartbeatInterval() *durationpb.Duration {
+	if x != nil {
+		return x.HeartbeatInterval
+	}
+	return nil
+}
+
 // WatchRunResponse is one message of RunService.WatchRun.
 type WatchRunResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// The next Record, in seq order, none skipped.
-	Record        *Record `protobuf:"bytes,1,opt,name=record,proto3" json:"record,omitempty"`
+	Record *Record `protobuf:"bytes,1,opt,name=record,proto3" json:"record,omitempty"`
+	// Set, with no record, on a heartbeat: the server's time.
+	HeartbeatTime *timestamppb.Timestamp `protobuf:"bytes,2,opt,name=heartbeat_time,json=heartbeatTime,proto3" json:"heartbeat_time,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -821,13 +834,22 @@ func (x *WatchRunResponse) GetRecord() *Record {
 	return nil
 }
 
+func (x *WatchRunResponse) GetHeartbeatTime() *timestamppb.Timestamp {
+	if x != nil {
+		return x.HeartbeatTime
+	}
+	return nil
+}
+
 // StreamTextRequest is the request of RunService.StreamText.
 type StreamTextRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// The Run's id.
-	RunId         string `protobuf:"bytes,1,opt,name=run_id,json=runId,proto3" json:"run_id,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	RunId string `protobuf:"bytes,1,opt,name=run_id,json=runId,proto3" json:"run_id,omitempty"`
+	// As WatchRunRequest.heartbeat_interval.
+	HeartbeatInterval *durationpb.Duration `protobuf:"bytes,2,opt,name=heartbeat_interval,json=heartbeatInterval,proto3" json:"heartbeat_interval,omitempty"`
+	unknownFields     protoimpl.UnknownFields
+	sizeCache         protoimpl.SizeCache
 }
 
 func (x *StreamTextRequest) Reset() {
@@ -867,6 +889,13 @@ func (x *StreamTextRequest) GetRunId() string {
 	return ""
 }
 
+func (x *StreamTextRequest) GetHeartbeatInterval() *durationpb.Duration {
+	if x != nil {
+		return x.HeartbeatInterval
+	}
+	return nil
+}
+
 // StreamTextResponse is one message of RunService.StreamText.
 type StreamTextResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -875,7 +904,9 @@ type StreamTextResponse struct {
 	// The turn that produced it.
 	Turn int32 `protobuf:"varint,2,opt,name=turn,proto3" json:"turn,omitempty"`
 	// True on the final answer's text.
-	Final         bool `protobuf:"varint,3,opt,name=final,proto3" json:"final,omitempty"`
+	Final bool `protobuf:"varint,3,opt,name=final,proto3" json:"final,omitempty"`
+	// Set, with no text, on a heartbeat: the server's time.
+	HeartbeatTime *timestamppb.Timestamp `protobuf:"bytes,4,opt,name=heartbeat_time,json=heartbeatTime,proto3" json:"heartbeat_time,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -929,6 +960,13 @@ func (x *StreamTextResponse) GetFinal() bool {
 		return x.Final
 	}
 	return false
+}
+
+func (x *StreamTextResponse) GetHeartbeatTime() *timestamppb.Timestamp {
+	if x != nil {
+		return x.HeartbeatTime
+	}
+	return nil
 }
 
 // WaitRunRequest is the request of RunService.WaitRun.
@@ -1706,18 +1744,22 @@ const file_runsvc_v1_run_proto_rawDesc = "" +
 	"page_token\x18\x05 \x01(\tR\tpageToken\"^\n" +
 	"\x10ListRunsResponse\x12\"\n" +
 	"\x04runs\x18\x01 \x03(\v2\x0e.runsvc.v1.RunR\x04runs\x12&\n" +
-	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken\"C\n" +
+	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken\"\x8d\x01\n" +
 	"\x0fWatchRunRequest\x12\x15\n" +
 	"\x06run_id\x18\x01 \x01(\tR\x05runId\x12\x19\n" +
-	"\bfrom_seq\x18\x02 \x01(\x03R\afromSeq\"=\n" +
+	"\bfrom_seq\x18\x02 \x01(\x03R\afromSeq\x12H\n" +
+	"\x12heartbeat_interval\x18\x03 \x01(\v2\x19.google.protobuf.DurationR\x11heartbeatInterval\"\x80\x01\n" +
 	"\x10WatchRunResponse\x12)\n" +
-	"\x06record\x18\x01 \x01(\v2\x11.runsvc.v1.RecordR\x06record\"*\n" +
+	"\x06record\x18\x01 \x01(\v2\x11.runsvc.v1.RecordR\x06record\x12A\n" +
+	"\x0eheartbeat_time\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\rheartbeatTime\"t\n" +
 	"\x11StreamTextRequest\x12\x15\n" +
-	"\x06run_id\x18\x01 \x01(\tR\x05runId\"R\n" +
+	"\x06run_id\x18\x01 \x01(\tR\x05runId\x12H\n" +
+	"\x12heartbeat_interval\x18\x02 \x01(\v2\x19.google.protobuf.DurationR\x11heartbeatInterval\"\x95\x01\n" +
 	"\x12StreamTextResponse\x12\x12\n" +
 	"\x04text\x18\x01 \x01(\tR\x04text\x12\x12\n" +
 	"\x04turn\x18\x02 \x01(\x05R\x04turn\x12\x14\n" +
-	"\x05final\x18\x03 \x01(\bR\x05final\"V\n" +
+	"\x05final\x18\x03 \x01(\bR\x05final\x12A\n" +
+	"\x0eheartbeat_time\x18\x04 \x01(\v2\x1a.google.protobuf.TimestampR\rheartbeatTime\"V\n" +
 	"\x0eWaitRunRequest\x12\x15\n" +
 	"\x06run_id\x18\x01 \x01(\tR\x05runId\x12-\n" +
 	"\x04wait\x18\x02 \x01(\v2\x19.google.protobuf.DurationR\x04wait\"3\n" +
@@ -1846,46 +1888,50 @@ var file_runsvc_v1_run_proto_depIdxs = []int32{
 	0,  // 15: runsvc.v1.GetRunResponse.run:type_name -> runsvc.v1.Run
 	24, // 16: runsvc.v1.ListRunsRequest.states:type_name -> runsvc.v1.RunState
 	0,  // 17: runsvc.v1.ListRunsResponse.runs:type_name -> runsvc.v1.Run
-	32, // 18: runsvc.v1.WatchRunResponse.record:type_name -> runsvc.v1.Record
-	31, // 19: runsvc.v1.WaitRunRequest.wait:type_name -> google.protobuf.Duration
-	0,  // 20: runsvc.v1.WaitRunResponse.run:type_name -> runsvc.v1.Run
-	33, // 21: runsvc.v1.SendMessageRequest.mode:type_name -> runsvc.v1.MessageMode
-	34, // 22: runsvc.v1.ResumeRunRequest.tool_results:type_name -> runsvc.v1.ToolResult
-	0,  // 23: runsvc.v1.ResumeRunResponse.run:type_name -> runsvc.v1.Run
-	0,  // 24: runsvc.v1.InterruptRunResponse.run:type_name -> runsvc.v1.Run
-	22, // 25: runsvc.v1.GetReportResponse.report:type_name -> runsvc.v1.Report
-	0,  // 26: runsvc.v1.Report.run:type_name -> runsvc.v1.Run
-	23, // 27: runsvc.v1.Report.tool_calls:type_name -> runsvc.v1.ToolCallReport
-	22, // 28: runsvc.v1.Report.children:type_name -> runsvc.v1.Report
-	31, // 29: runsvc.v1.Report.duration:type_name -> google.protobuf.Duration
-	30, // 30: runsvc.v1.ToolCallReport.call:type_name -> runsvc.v1.ToolCall
-	35, // 31: runsvc.v1.ToolCallReport.output:type_name -> google.protobuf.Value
-	26, // 32: runsvc.v1.ToolCallReport.error:type_name -> google.rpc.Status
-	2,  // 33: runsvc.v1.RunService.StartRun:input_type -> runsvc.v1.StartRunRequest
-	4,  // 34: runsvc.v1.RunService.GetRun:input_type -> runsvc.v1.GetRunRequest
-	6,  // 35: runsvc.v1.RunService.ListRuns:input_type -> runsvc.v1.ListRunsRequest
-	8,  // 36: runsvc.v1.RunService.WatchRun:input_type -> runsvc.v1.WatchRunRequest
-	10, // 37: runsvc.v1.RunService.StreamText:input_type -> runsvc.v1.StreamTextRequest
-	12, // 38: runsvc.v1.RunService.WaitRun:input_type -> runsvc.v1.WaitRunRequest
-	14, // 39: runsvc.v1.RunService.SendMessage:input_type -> runsvc.v1.SendMessageRequest
-	16, // 40: runsvc.v1.RunService.ResumeRun:input_type -> runsvc.v1.ResumeRunRequest
-	18, // 41: runsvc.v1.RunService.InterruptRun:input_type -> runsvc.v1.InterruptRunRequest
-	20, // 42: runsvc.v1.RunService.GetReport:input_type -> runsvc.v1.GetReportRequest
-	3,  // 43: runsvc.v1.RunService.StartRun:output_type -> runsvc.v1.StartRunResponse
-	5,  // 44: runsvc.v1.RunService.GetRun:output_type -> runsvc.v1.GetRunResponse
-	7,  // 45: runsvc.v1.RunService.ListRuns:output_type -> runsvc.v1.ListRunsResponse
-	9,  // 46: runsvc.v1.RunService.WatchRun:output_type -> runsvc.v1.WatchRunResponse
-	11, // 47: runsvc.v1.RunService.StreamText:output_type -> runsvc.v1.StreamTextResponse
-	13, // 48: runsvc.v1.RunService.WaitRun:output_type -> runsvc.v1.WaitRunResponse
-	15, // 49: runsvc.v1.RunService.SendMessage:output_type -> runsvc.v1.SendMessageResponse
-	17, // 50: runsvc.v1.RunService.ResumeRun:output_type -> runsvc.v1.ResumeRunResponse
-	19, // 51: runsvc.v1.RunService.InterruptRun:output_type -> runsvc.v1.InterruptRunResponse
-	21, // 52: runsvc.v1.RunService.GetReport:output_type -> runsvc.v1.GetReportResponse
-	43, // [43:53] is the sub-list for method output_type
-	33, // [33:43] is the sub-list for method input_type
-	33, // [33:33] is the sub-list for extension type_name
-	33, // [33:33] is the sub-list for extension extendee
-	0,  // [0:33] is the sub-list for field type_name
+	31, // 18: runsvc.v1.WatchRunRequest.heartbeat_interval:type_name -> google.protobuf.Duration
+	32, // 19: runsvc.v1.WatchRunResponse.record:type_name -> runsvc.v1.Record
+	28, // 20: runsvc.v1.WatchRunResponse.heartbeat_time:type_name -> google.protobuf.Timestamp
+	31, // 21: runsvc.v1.StreamTextRequest.heartbeat_interval:type_name -> google.protobuf.Duration
+	28, // 22: runsvc.v1.StreamTextResponse.heartbeat_time:type_name -> google.protobuf.Timestamp
+	31, // 23: runsvc.v1.WaitRunRequest.wait:type_name -> google.protobuf.Duration
+	0,  // 24: runsvc.v1.WaitRunResponse.run:type_name -> runsvc.v1.Run
+	33, // 25: runsvc.v1.SendMessageRequest.mode:type_name -> runsvc.v1.MessageMode
+	34, // 26: runsvc.v1.ResumeRunRequest.tool_results:type_name -> runsvc.v1.ToolResult
+	0,  // 27: runsvc.v1.ResumeRunResponse.run:type_name -> runsvc.v1.Run
+	0,  // 28: runsvc.v1.InterruptRunResponse.run:type_name -> runsvc.v1.Run
+	22, // 29: runsvc.v1.GetReportResponse.report:type_name -> runsvc.v1.Report
+	0,  // 30: runsvc.v1.Report.run:type_name -> runsvc.v1.Run
+	23, // 31: runsvc.v1.Report.tool_calls:type_name -> runsvc.v1.ToolCallReport
+	22, // 32: runsvc.v1.Report.children:type_name -> runsvc.v1.Report
+	31, // 33: runsvc.v1.Report.duration:type_name -> google.protobuf.Duration
+	30, // 34: runsvc.v1.ToolCallReport.call:type_name -> runsvc.v1.ToolCall
+	35, // 35: runsvc.v1.ToolCallReport.output:type_name -> google.protobuf.Value
+	26, // 36: runsvc.v1.ToolCallReport.error:type_name -> google.rpc.Status
+	2,  // 37: runsvc.v1.RunService.StartRun:input_type -> runsvc.v1.StartRunRequest
+	4,  // 38: runsvc.v1.RunService.GetRun:input_type -> runsvc.v1.GetRunRequest
+	6,  // 39: runsvc.v1.RunService.ListRuns:input_type -> runsvc.v1.ListRunsRequest
+	8,  // 40: runsvc.v1.RunService.WatchRun:input_type -> runsvc.v1.WatchRunRequest
+	10, // 41: runsvc.v1.RunService.StreamText:input_type -> runsvc.v1.StreamTextRequest
+	12, // 42: runsvc.v1.RunService.WaitRun:input_type -> runsvc.v1.WaitRunRequest
+	14, // 43: runsvc.v1.RunService.SendMessage:input_type -> runsvc.v1.SendMessageRequest
+	16, // 44: runsvc.v1.RunService.ResumeRun:input_type -> runsvc.v1.ResumeRunRequest
+	18, // 45: runsvc.v1.RunService.InterruptRun:input_type -> runsvc.v1.InterruptRunRequest
+	20, // 46: runsvc.v1.RunService.GetReport:input_type -> runsvc.v1.GetReportRequest
+	3,  // 47: runsvc.v1.RunService.StartRun:output_type -> runsvc.v1.StartRunResponse
+	5,  // 48: runsvc.v1.RunService.GetRun:output_type -> runsvc.v1.GetRunResponse
+	7,  // 49: runsvc.v1.RunService.ListRuns:output_type -> runsvc.v1.ListRunsResponse
+	9,  // 50: runsvc.v1.RunService.WatchRun:output_type -> runsvc.v1.WatchRunResponse
+	11, // 51: runsvc.v1.RunService.StreamText:output_type -> runsvc.v1.StreamTextResponse
+	13, // 52: runsvc.v1.RunService.WaitRun:output_type -> runsvc.v1.WaitRunResponse
+	15, // 53: runsvc.v1.RunService.SendMessage:output_type -> runsvc.v1.SendMessageResponse
+	17, // 54: runsvc.v1.RunService.ResumeRun:output_type -> runsvc.v1.ResumeRunResponse
+	19, // 55: runsvc.v1.RunService.InterruptRun:output_type -> runsvc.v1.InterruptRunResponse
+	21, // 56: runsvc.v1.RunService.GetReport:output_type -> runsvc.v1.GetReportResponse
+	47, // [47:57] is the sub-list for method output_type
+	37, // [37:47] is the sub-list for method input_type
+	37, // [37:37] is the sub-list for extension type_name
+	37, // [37:37] is the sub-list for extension extendee
+	0,  // [0:37] is the sub-list for field type_name
 }
 
 func init() { file_runsvc_v1_run_proto_init() }

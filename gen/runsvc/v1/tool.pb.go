@@ -797,7 +797,10 @@ type ServeToolsResponse_Call struct {
 	// The Run that made the call; empty for InvokeTool.
 	RunId string `protobuf:"bytes,4,opt,name=run_id,json=runId,proto3" json:"run_id,omitempty"`
 	// When runsvc stops waiting for the result.
-	DeadlineTime  *timestamppb.Timestamp `protobuf:"bytes,5,opt,name=deadline_time,json=deadlineTime,proto3" json:"deadline_time,omitempty"`
+	DeadlineTime *timestamppb.Timestamp `protobuf:"bytes,5,opt,name=deadline_time,json=deadlineTime,proto3" json:"deadline_time,omitempty"`
+	// The W3C trace context of the call (a `traceparent` value) when it
+	// is traced: continue it in the worker's own spans.
+	Traceparent   string `protobuf:"bytes,6,opt,name=traceparent,proto3" json:"traceparent,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -865,6 +868,13 @@ func (x *ServeToolsResponse_Call) GetDeadlineTime() *timestamppb.Timestamp {
 		return x.DeadlineTime
 	}
 	return nil
+}
+
+func (x *ServeToolsResponse_Call) GetTraceparent() string {
+	if x != nil {
+		return x.Traceparent
+	}
+	return ""
 }
 
 // Cancel withdraws a call.
@@ -959,7 +969,7 @@ const file_runsvc_v1_tool_proto_rawDesc = "" +
 	"\acall_id\x18\x01 \x01(\tR\x06callId\x12.\n" +
 	"\x06output\x18\x02 \x01(\v2\x16.google.protobuf.ValueR\x06output\x12*\n" +
 	"\x05error\x18\x03 \x01(\v2\x14.runsvc.v1.ToolErrorR\x05errorB\t\n" +
-	"\amessage\"\xf8\x03\n" +
+	"\amessage\"\x9a\x04\n" +
 	"\x12ServeToolsResponse\x12J\n" +
 	"\n" +
 	"registered\x18\x01 \x01(\v2(.runsvc.v1.ServeToolsResponse.RegisteredH\x00R\n" +
@@ -968,13 +978,14 @@ const file_runsvc_v1_tool_proto_rawDesc = "" +
 	"\x06cancel\x18\x03 \x01(\v2$.runsvc.v1.ServeToolsResponse.CancelH\x00R\x06cancel\x1a)\n" +
 	"\n" +
 	"Registered\x12\x1b\n" +
-	"\tworker_id\x18\x01 \x01(\tR\bworkerId\x1a\xc2\x01\n" +
+	"\tworker_id\x18\x01 \x01(\tR\bworkerId\x1a\xe4\x01\n" +
 	"\x04Call\x12\x17\n" +
 	"\acall_id\x18\x01 \x01(\tR\x06callId\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x125\n" +
 	"\targuments\x18\x03 \x01(\v2\x17.google.protobuf.StructR\targuments\x12\x15\n" +
 	"\x06run_id\x18\x04 \x01(\tR\x05runId\x12?\n" +
-	"\rdeadline_time\x18\x05 \x01(\v2\x1a.google.protobuf.TimestampR\fdeadlineTime\x1a!\n" +
+	"\rdeadline_time\x18\x05 \x01(\v2\x1a.google.protobuf.TimestampR\fdeadlineTime\x12 \n" +
+	"\vtraceparent\x18\x06 \x01(\tR\vtraceparent\x1a!\n" +
 	"\x06Cancel\x12\x17\n" +
 	"\acall_id\x18\x01 \x01(\tR\x06callIdB\t\n" +
 	"\amessage2\xef\x01\n" +

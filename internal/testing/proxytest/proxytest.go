@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -146,4 +147,16 @@ func run(t testing.TB, dir, listen string, cmd *exec.Cmd, errorLog string) strin
 		t.Fatalf("%s in front of %s never answered: %v\n%s%s", filepath.Base(cmd.Path), listen, err, output, log)
 	}
 	return listen
+}
+
+// NginxWithReadTimeout is Nginx with grpc_read_timeout d instead of
+// 300s: a proxy that cuts a stream idle for d.
+func NginxWithReadTimeout(t testing.TB, upstream string, d time.Duration) string {
+	t.Helper()
+	bin := lookup(t, "nginx", "/usr/sbin/nginx")
+	dir := t.TempDir()
+	listen := blackbox.FreePort(t)
+	text := strings.Replace(fmt.Sprintf(nginxConf, dir, listen, upstream), "grpc_read_timeout 300s", fmt.Sprintf("grpc_read_timeout %ds", int(d.Seconds())), 1)
+	conf := writeConf(t, dir, "nginx.conf", text)
+	return run(t, dir, listen, exec.Command(bin, "-p", dir, "-c", conf), filepath.Join(dir, "error.log"))
 }

@@ -31,6 +31,8 @@ type Server struct {
 	Log *Buffer
 	// Store is the server's store, for looking underneath.
 	Store store.Store
+	// MetricsAddr is where /metrics is served, when configured.
+	MetricsAddr string
 }
 
 // Option changes the configuration before the server starts.
@@ -56,7 +58,7 @@ func Start(t testing.TB, opts ...Option) *Server {
 	}
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ctx) }()
-	s := &Server{Addr: srv.Addr(), Log: buf, Store: srv.Store()}
+	s := &Server{Addr: srv.Addr(), Log: buf, Store: srv.Store(), MetricsAddr: srv.MetricsAddr()}
 	s.Conn = Dial(t, s.Addr)
 	s.Specs = runsvcv1.NewSpecServiceClient(s.Conn)
 	s.Runs = runsvcv1.NewRunServiceClient(s.Conn)

@@ -19,6 +19,9 @@ import (
 	"strings"
 	"time"
 
+	"go.opentelemetry.io/otel"
+	"go.opentelemetry.io/otel/propagation"
+
 	"github.com/runsvc/runsvc/internal/errs"
 	"github.com/runsvc/runsvc/internal/retryafter"
 	"github.com/runsvc/runsvc/internal/tool"
@@ -57,6 +60,8 @@ func (x *Executor) Execute(ctx context.Context, c tool.Call) (json.RawMessage, e
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json")
 	req.Header.Set("Runsvc-Call-Id", c.GlobalID())
+	// The trace context of the tool call (traceparent), when traced.
+	otel.GetTextMapPropagator().Inject(ctx, propagation.HeaderCarrier(req.Header))
 	if c.RunID != "" {
 		req.Header.Set("Runsvc-Run-Id", c.RunID)
 	}

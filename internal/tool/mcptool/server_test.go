@@ -28,6 +28,7 @@ type mcpServer struct {
 
 	mu         sync.Mutex
 	auth       []string // the Authorization header of every request
+	parents    []string // the traceparent header of every request
 	handshakes int      // server/discover requests, which begin every handshake
 }
 
@@ -97,6 +98,7 @@ func (s *mcpServer) record(next http.Handler) http.Handler {
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		s.mu.Lock()
 		s.auth = append(s.auth, r.Header.Get("Authorization"))
+		s.parents = append(s.parents, r.Header.Get("traceparent"))
 		if bytes.Contains(body, []byte(`"method":"server/discover"`)) {
 			s.handshakes++
 		}
@@ -109,6 +111,13 @@ func (s *mcpServer) seen() (auth []string, handshakes int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]string(nil), s.auth...), s.handshakes
+}
+
+// traceparents returns the traceparent header of every request so far.
+func (s *mcpServer) traceparents() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.parents...)
 }
 
 type textIn struct {

@@ -10,6 +10,10 @@ import (
 	"sync"
 	"time"
 
+	"go.opentelemetry.io/otel"
+	"go.opentelemetry.io/otel/propagation"
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/runsvc/runsvc/internal/retryafter"
 )
 
@@ -88,6 +92,11 @@ func (t *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 	if t.credential != "" && origin(req.URL.String()) == t.origin {
 		req = req.Clone(req.Context())
 		req.Header.Set("Authorization", "Bearer "+t.credential)
+	}
+	if trace.SpanContextFromContext(req.Context()).IsValid() {
+		// The tool call's trace context (traceparent), when it is traced.
+		req = req.Clone(req.Context())
+		otel.GetTextMapPropagator().Inject(req.Context(), propagation.HeaderCarrier(req.Header))
 	}
 	p, _ := req.Context().Value(probeKey{}).(*probe)
 	resp, err := t.base.RoundTrip(req)

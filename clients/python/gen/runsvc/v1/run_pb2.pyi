@@ -193,20 +193,24 @@ class StartRunResponse(_message.Message):
     def __init__(self, run: _Optional[_Union[Run, _Mapping]] = ..., created: bool = ...) -> None: ...
 
 class StreamTextRequest(_message.Message):
-    __slots__ = ["run_id"]
+    __slots__ = ["heartbeat_interval", "run_id"]
+    HEARTBEAT_INTERVAL_FIELD_NUMBER: _ClassVar[int]
     RUN_ID_FIELD_NUMBER: _ClassVar[int]
+    heartbeat_interval: _duration_pb2.Duration
     run_id: str
-    def __init__(self, run_id: _Optional[str] = ...) -> None: ...
+    def __init__(self, run_id: _Optional[str] = ..., heartbeat_interval: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ...) -> None: ...
 
 class StreamTextResponse(_message.Message):
-    __slots__ = ["final", "text", "turn"]
+    __slots__ = ["final", "heartbeat_time", "text", "turn"]
     FINAL_FIELD_NUMBER: _ClassVar[int]
+    HEARTBEAT_TIME_FIELD_NUMBER: _ClassVar[int]
     TEXT_FIELD_NUMBER: _ClassVar[int]
     TURN_FIELD_NUMBER: _ClassVar[int]
     final: bool
+    heartbeat_time: _timestamp_pb2.Timestamp
     text: str
     turn: int
-    def __init__(self, text: _Optional[str] = ..., turn: _Optional[int] = ..., final: bool = ...) -> None: ...
+    def __init__(self, text: _Optional[str] = ..., turn: _Optional[int] = ..., final: bool = ..., heartbeat_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
 
 class Suspension(_message.Message):
     __slots__ = ["approval_call", "approval_reason", "delegation_ids", "expire_time", "question", "reason", "tool_calls"]
@@ -253,15 +257,19 @@ class WaitRunResponse(_message.Message):
     def __init__(self, run: _Optional[_Union[Run, _Mapping]] = ...) -> None: ...
 
 class WatchRunRequest(_message.Message):
-    __slots__ = ["from_seq", "run_id"]
+    __slots__ = ["from_seq", "heartbeat_interval", "run_id"]
     FROM_SEQ_FIELD_NUMBER: _ClassVar[int]
+    HEARTBEAT_INTERVAL_FIELD_NUMBER: _ClassVar[int]
     RUN_ID_FIELD_NUMBER: _ClassVar[int]
     from_seq: int
+    heartbeat_interval: _duration_pb2.Duration
     run_id: str
-    def __init__(self, run_id: _Optional[str] = ..., from_seq: _Optional[int] = ...) -> None: ...
+    def __init__(self, run_id: _Optional[str] = ..., from_seq: _Optional[int] = ..., heartbeat_interval: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ...) -> None: ...
 
 class WatchRunResponse(_message.Message):
-    __slots__ = ["record"]
+    __slots__ = ["heartbeat_time", "record"]
+    HEARTBEAT_TIME_FIELD_NUMBER: _ClassVar[int]
     RECORD_FIELD_NUMBER: _ClassVar[int]
+    heartbeat_time: _timestamp_pb2.Timestamp
     record: _record_pb2.Record
-    def __init__(self, record: _Optional[_Union[_record_pb2.Record, _Mapping]] = ...) -> None: ...
+    def __init__(self, record: _Optional[_Union[_record_pb2.Record, _Mapping]] = ..., heartbeat_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...

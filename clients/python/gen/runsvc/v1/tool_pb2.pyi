@@ -78,18 +78,20 @@ class ServeToolsRequest(_message.Message):
 class ServeToolsResponse(_message.Message):
     __slots__ = ["call", "cancel", "registered"]
     class Call(_message.Message):
-        __slots__ = ["arguments", "call_id", "deadline_time", "name", "run_id"]
+        __slots__ = ["arguments", "call_id", "deadline_time", "name", "run_id", "traceparent"]
         ARGUMENTS_FIELD_NUMBER: _ClassVar[int]
         CALL_ID_FIELD_NUMBER: _ClassVar[int]
         DEADLINE_TIME_FIELD_NUMBER: _ClassVar[int]
         NAME_FIELD_NUMBER: _ClassVar[int]
         RUN_ID_FIELD_NUMBER: _ClassVar[int]
+        TRACEPARENT_FIELD_NUMBER: _ClassVar[int]
         arguments: _struct_pb2.Struct
         call_id: str
         deadline_time: _timestamp_pb2.Timestamp
         name: str
         run_id: str
-        def __init__(self, call_id: _Optional[str] = ..., name: _Optional[str] = ..., arguments: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., run_id: _Optional[str] = ..., deadline_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+        traceparent: str
+        def __init__(self, call_id: _Optional[str] = ..., name: _Optional[str] = ..., arguments: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., run_id: _Optional[str] = ..., deadline_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., traceparent: _Optional[str] = ...) -> None: ...
     class Cancel(_message.Message):
         __slots__ = ["call_id"]
         CALL_ID_FIELD_NUMBER: _ClassVar[int]

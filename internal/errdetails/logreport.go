@@ -1,0 +1,97 @@
+package errdetails
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+
+	"go.opentelemetry.io/otel/trace"
+	"google.golang.org/grpc/codes"
+
+	runsvcv1 "github.com/runsvc/runsvc/gen/runsvc/v1"
+)
+
+// LogReporter writes one line per failed RPC: INTERNAL at ERROR with its
+// errorId and cause; other server-side failures (unavailable, exhausted,
+// aborted, data loss) at WARN; a client's own mistakes and its own
+// cancellation at DEBUG. Successful calls are not logged. Each line has
+// the method, code, reason, message, the run id when the request names
+// one, the tenant and the trace id when the call is traced.
+type LogReporter struct {
+	// Log receives the lines.
+	Log *slog.Logger
+	// Tenant names the caller's tenant; nil logs none.
+	Tenant func(context.Context) string
+}
+
+// LogReporter returns a LogReporter writing to the Mapper's logger.
+func (m *Mapper) LogReporter() *LogReporter { return &LogReporter{Log: m.log} }
+
+// Report implements Reporter.
+func (l *LogReporter) Report(ctx context.Context, c Call) {
+	if c.Code == codes.OK {
+		l.admitted(ctx, c)
+		return
+	}
+	level := levelOf(c)
+	if !l.Log.Enabled(ctx, level) {
+		return
+	}
+	attrs := make([]slog.Attr, 0, 10)
+	attrs = append(attrs, slog.String("method", c.Method), slog.String("code", c.Code.String()))
+	if c.Reason != "" {
+		attrs = append(attrs, slog.String("reason", c.Reason))
+	}
+	if c.Outcome != nil && c.Outcome.ErrorID != "" {
+		attrs = append(attrs, slog.String("errorId", c.Outcome.ErrorID), slog.String("cause", fmt.Sprint(c.Outcome.Cause)))
+	} else {
+		attrs = append(attrs, slog.String("message", c.Message))
+	}
+	if r, ok := c.Request.(interface{ GetRunId() string }); ok && r.GetRunId() != "" {
+		attrs = append(attrs, slog.String("runId", r.GetRunId()))
+	}
+	if l.Tenant != nil {
+		attrs = append(attrs, slog.String("tenant", l.Tenant(ctx)))
+	}
+	if sc := trace.SpanContextFromContext(ctx); sc.HasTraceID() {
+		attrs = append(attrs, slog.String("traceId", sc.TraceID().String()))
+	}
+	attrs = append(attrs, slog.Duration("duration", c.Duration))
+	l.Log.LogAttrs(ctx, level, "rpc failed", attrs...)
+}
+
+// levelOf is the log level of a failed call.
+func levelOf(c Call) slog.Level {
+	if c.Outcome != nil && c.Outcome.ErrorID != "" {
+		return slog.LevelError
+	}
+	switch c.Code {
+	case codes.Unavailable, codes.ResourceExhausted, codes.Aborted, codes.DataLoss:
+		return slog.LevelWarn
+	case codes.Internal, codes.Unknown:
+		// A status not made by the table (a pass-through): still the
+		// server's own fault.
+		return slog.LevelError
+	default:
+		// INVALID_ARGUMENT, NOT_FOUND, FAILED_PRECONDITION, ALREADY_EXISTS,
+		// PERMISSION_DENIED, UNAUTHENTICATED, UNIMPLEMENTED, OUT_OF_RANGE,
+		// and the caller's own CANCELLED and DEADLINE_EXCEEDED.
+		return slog.LevelDebug
+	}
+}
+
+// admitted logs, at INFO, a StartRun that admitted a new Run.
+func (l *LogReporter) admitted(ctx context.Context, c Call) {
+	r, ok := c.Response.(*runsvcv1.StartRunResponse)
+	if !ok || !r.GetCreated() || !l.Log.Enabled(ctx, slog.LevelInfo) {
+		return
+	}
+	attrs := []slog.Attr{slog.String("runId", r.GetRun().GetRunId()), slog.String("spec", r.GetRun().GetSpec())}
+	if l.Tenant != nil {
+		attrs = append(attrs, slog.String("tenant", l.Tenant(ctx)))
+	}
+	if sc := trace.SpanContextFromContext(ctx); sc.HasTraceID() {
+		attrs = append(attrs, slog.String("traceId", sc.TraceID().String()))
+	}
+	l.Log.LogAttrs(ctx, slog.LevelInfo, "run admitted", attrs...)
+}

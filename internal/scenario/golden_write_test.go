@@ -42,7 +42,8 @@ type goldenRow struct {
 	Attempt int             `json:"attempt,omitempty"`
 	Kind    string          `json:"kind,omitempty"`
 	State   string          `json:"state,omitempty"`
-	Body    json.RawMessage `json:"body"`
+	// Body is the stored bytes, exactly.
+	Body string `json:"body"`
 }
 
 // TestWriteGolden runs every scenario against a server on SQLite and one
@@ -138,7 +139,7 @@ func readSQLite(t *testing.T, path string) ([]goldenRow, []goldenRow) {
 		if err := rows.Scan(&r.Tenant, &r.RunID, &r.Seq, &r.Time, &r.Attempt, &r.Kind, &body); err != nil {
 			t.Fatal(err)
 		}
-		r.Body = json.RawMessage(body)
+		r.Body = body
 		recs = append(recs, r)
 	}
 	rows, err = db.Query(`SELECT tenant, run_id, state, CAST(summary AS TEXT) FROM runs ORDER BY tenant, run_id`)
@@ -151,7 +152,7 @@ func readSQLite(t *testing.T, path string) ([]goldenRow, []goldenRow) {
 		if err := rows.Scan(&r.Tenant, &r.RunID, &r.State, &body); err != nil {
 			t.Fatal(err)
 		}
-		r.Body = json.RawMessage(body.String)
+		r.Body = body.String
 		runs = append(runs, r)
 	}
 	return recs, runs
@@ -175,7 +176,7 @@ func dumpPostgres(t *testing.T, dsn, dir string) {
 		if err := rows.Scan(&r.Tenant, &r.RunID, &r.Seq, &r.Time, &r.Attempt, &r.Kind, &body); err != nil {
 			t.Fatal(err)
 		}
-		r.Body = json.RawMessage(body)
+		r.Body = body
 		recs = append(recs, r)
 	}
 	rows.Close()
@@ -189,7 +190,7 @@ func dumpPostgres(t *testing.T, dsn, dir string) {
 		if err := rows.Scan(&r.Tenant, &r.RunID, &r.State, &body); err != nil {
 			t.Fatal(err)
 		}
-		r.Body = json.RawMessage(body)
+		r.Body = body
 		runs = append(runs, r)
 	}
 	rows.Close()
@@ -232,8 +233,19 @@ func TestWriteGoldenKinds(t *testing.T) {
 			fill(reflect.ValueOf(e).Elem(), kind, flag)
 			runID := fmt.Sprintf("run_golden_%02d_%t", i, flag)
 			stored := errs.Store(e, "errid-"+kind)
+			call := runlog.ToolCall{ID: "c1", Name: "t", Arguments: json.RawMessage(`{"q":1}`)}
 			ops := []runlog.Op{
 				&runlog.Admitted{Tenant: "golden", Spec: "s", Version: "v", Input: "in", Deadline: at.Add(time.Hour), RootRunID: runID},
+				&runlog.AttemptStarted{Attempt: 1, WorkerID: "w"},
+				&runlog.TurnStarted{Turn: 1},
+				&runlog.ModelCallStarted{Turn: 1},
+				&runlog.ModelCallFailed{Turn: 1, Failure: stored, WillRetry: true, RetryAfter: time.Second},
+				&runlog.ModelCallStarted{Turn: 1},
+				&runlog.ModelCallFinished{Turn: 1, ToolCalls: []runlog.ToolCall{call}},
+				&runlog.ToolCallStarted{CallID: "c1", Name: "t"},
+				&runlog.ToolCallFailed{CallID: "c1", Name: "t", Error: stored, RetryAfter: time.Second},
+				&runlog.ToolCallStarted{CallID: "c1", Name: "t"},
+				&runlog.ToolCallFinished{CallID: "c1", Name: "t", Error: &stored},
 				&runlog.Settled{State: runlog.StatusFailed, Failure: &stored},
 			}
 			for seq, op := range ops {
@@ -241,7 +253,7 @@ func TestWriteGoldenKinds(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				recs = append(recs, goldenRow{Tenant: "golden", RunID: runID, Seq: int64(seq + 1), Time: at.UnixNano(), Kind: k, Body: body})
+				recs = append(recs, goldenRow{Tenant: "golden", RunID: runID, Seq: int64(seq + 1), Time: at.UnixNano(), Kind: k, Body: string(body)})
 			}
 		}
 	}

@@ -35,9 +35,10 @@ func call(id, name string) runlog.ToolCall {
 // tool that fails transiently then answers, a steer message, a delegation,
 // an approval, a question and a final answer.
 func fullLog() []runlog.Record {
-	failure := errs.Store(&errs.InferenceFailed{Provider: "scripted", Message: "503"}, "")
-	transient := errs.Store(&errs.TransientFailure{Operation: "tool", Message: "reset"}, "")
-	childFailure := errs.Store(&errs.ToolLoopLimit{Calls: 3, Max: 2}, "")
+	// Stored failures as the log keeps them (the reducer only carries them).
+	failure := errs.Stored{V: errs.StoredVersion, Code: 14, Reason: "INFERENCE_FAILED", Message: "scripted inference failed: 503", Retryable: true, RetryAfter: time.Second}
+	transient := errs.Stored{V: errs.StoredVersion, Code: 14, Reason: "TRANSIENT_FAILURE", Message: "tool failed transiently: reset", Retryable: true, RetryAfter: time.Second}
+	childFailure := errs.Stored{V: errs.StoredVersion, Code: 8, Reason: "TOOL_LOOP_LIMIT", Message: "Circuit breaker triggered: 3 tool calls exceeded max_tool_rounds (2)", Metadata: map[string]string{"calls": "3", "max": "2"}}
 	return logOf(
 		admitted(),
 		&runlog.AttemptStarted{Attempt: 1, WorkerID: "w1"},

@@ -35,13 +35,13 @@ const goldenKeptEnv = "RUNSVC_GOLDEN_KEPT"
 
 // goldenRow is one stored row of the records or runs table.
 type goldenRow struct {
-	Tenant  string          `json:"tenant"`
-	RunID   string          `json:"runId"`
-	Seq     int64           `json:"seq,omitempty"`
-	Time    int64           `json:"time,omitempty"`
-	Attempt int             `json:"attempt,omitempty"`
-	Kind    string          `json:"kind,omitempty"`
-	State   string          `json:"state,omitempty"`
+	Tenant  string `json:"tenant"`
+	RunID   string `json:"runId"`
+	Seq     int64  `json:"seq,omitempty"`
+	Time    int64  `json:"time,omitempty"`
+	Attempt int    `json:"attempt,omitempty"`
+	Kind    string `json:"kind,omitempty"`
+	State   string `json:"state,omitempty"`
 	// Body is the stored bytes, exactly.
 	Body string `json:"body"`
 }

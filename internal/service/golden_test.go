@@ -13,6 +13,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/runsvc/runsvc/internal/errdetails"
+	"github.com/runsvc/runsvc/internal/errs"
 	"github.com/runsvc/runsvc/internal/runlog"
 	"github.com/runsvc/runsvc/internal/runs"
 )
@@ -24,14 +25,14 @@ var updateGolden = flag.Bool("update-golden", false, "rewrite testdata/golden/*/
 // goldenRow is one stored row of the corpus (see
 // internal/scenario/golden_write_test.go, which wrote it).
 type goldenRow struct {
-	Tenant  string          `json:"tenant"`
-	RunID   string          `json:"runId"`
-	Seq     int64           `json:"seq,omitempty"`
-	Time    int64           `json:"time,omitempty"`
-	Attempt int             `json:"attempt,omitempty"`
-	Kind    string          `json:"kind,omitempty"`
-	State   string          `json:"state,omitempty"`
-	Body    json.RawMessage `json:"body"`
+	Tenant  string `json:"tenant"`
+	RunID   string `json:"runId"`
+	Seq     int64  `json:"seq,omitempty"`
+	Time    int64  `json:"time,omitempty"`
+	Attempt int    `json:"attempt,omitempty"`
+	Kind    string `json:"kind,omitempty"`
+	State   string `json:"state,omitempty"`
+	Body    string `json:"body"`
 }
 
 // goldenRun is what one stored Run reads as: what a client sees of its
@@ -54,10 +55,14 @@ func TestGoldenCorpus(t *testing.T) {
 	if err != nil || len(dirs) == 0 {
 		t.Fatalf("no golden corpus: %v", err)
 	}
+	errs.SetFailureEncoder(errdetails.StoredFailure)
 	s := &Service{mapper: errdetails.New(errdetails.Options{})}
 	for _, dir := range dirs {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
-			got := s.readCorpus(t, dir)
+			got := s.readCorpus(t, dir, false)
+			if again := s.readCorpus(t, dir, true); !bytes.Equal(got, again) {
+				t.Errorf("%s reads differently once its records are written again in this build's format:\n%s", dir, firstDiff(again, got))
+			}
 			want := filepath.Join(dir, "expected.json")
 			if *updateGolden {
 				if err := os.WriteFile(want, got, 0o644); err != nil {
@@ -93,8 +98,9 @@ func readRows(t *testing.T, path string) []goldenRow {
 	return rows
 }
 
-// readCorpus reads one corpus directory into its expected form.
-func (s *Service) readCorpus(t *testing.T, dir string) []byte {
+// readCorpus reads one corpus directory into its expected form; rewrite
+// first encodes every record again in this build's format and decodes it.
+func (s *Service) readCorpus(t *testing.T, dir string, rewrite bool) []byte {
 	t.Helper()
 	byRun := map[string][]goldenRow{}
 	var order []string
@@ -111,7 +117,7 @@ func (s *Service) readCorpus(t *testing.T, dir string) []byte {
 	}
 	var out []goldenRun
 	for _, key := range order {
-		out = append(out, s.readRun(t, byRun[key], rowOf[key]))
+		out = append(out, s.readRun(t, byRun[key], rowOf[key], rewrite))
 	}
 	b, err := json.MarshalIndent(out, "", " ")
 	if err != nil {
@@ -120,14 +126,18 @@ func (s *Service) readCorpus(t *testing.T, dir string) []byte {
 	return append(b, '\n')
 }
 
-func (s *Service) readRun(t *testing.T, rows []goldenRow, row goldenRow) goldenRun {
+func (s *Service) readRun(t *testing.T, rows []goldenRow, row goldenRow, rewrite bool) goldenRun {
 	t.Helper()
 	g := goldenRun{Tenant: rows[0].Tenant, RunID: rows[0].RunID}
 	var records []runlog.Record
 	for _, r := range rows {
-		op, err := runlog.Decode(r.Kind, r.Body)
-		if err != nil {
-			t.Fatalf("%s seq %d: %v", r.RunID, r.Seq, err)
+		op := decode(t, r.Kind, []byte(r.Body))
+		if rewrite {
+			kind, body, err := runlog.Encode(op)
+			if err != nil {
+				t.Fatal(err)
+			}
+			op = decode(t, kind, body)
 		}
 		rec := runlog.Record{Seq: r.Seq, Time: time.Unix(0, r.Time).UTC(), Attempt: r.Attempt, Op: op}
 		records = append(records, rec)
@@ -140,12 +150,31 @@ func (s *Service) readRun(t *testing.T, rows []goldenRow, row goldenRow) goldenR
 	g.Fold = s.foldView(t, st)
 	if len(row.Body) > 0 {
 		var sum runs.Summary
-		if err := json.Unmarshal(row.Body, &sum); err != nil {
+		if err := json.Unmarshal([]byte(row.Body), &sum); err != nil {
 			t.Fatalf("%s summary: %v", row.RunID, err)
+		}
+		if rewrite {
+			b, err := json.Marshal(sum)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sum = runs.Summary{}
+			if err := json.Unmarshal(b, &sum); err != nil {
+				t.Fatal(err)
+			}
 		}
 		g.Row = protoJSON(t, s.runToProto(runs.Run{Tenant: row.Tenant, RunID: row.RunID, Summary: sum}))
 	}
 	return g
+}
+
+func decode(t *testing.T, kind string, body []byte) runlog.Op {
+	t.Helper()
+	op, err := runlog.Decode(kind, body)
+	if err != nil {
+		t.Fatalf("%s record: %v", kind, err)
+	}
+	return op
 }
 
 // foldView is a folded State as the engine and clients use it, with every

@@ -41,10 +41,14 @@ func (e *StoreUnavailable) SetRetry(d time.Duration, r bool) { e.RetryAfter = re
 func (e *Overloaded) SetRetry(d time.Duration, r bool) { e.RetryAfter = retryAfter(d, r) }
 
 // SetRetry implements RetrySetter.
-func (e *ToolFailed) SetRetry(d time.Duration, r bool) { e.RetryAfter, e.Retryable = retryAfter(d, r), r }
+func (e *ToolFailed) SetRetry(d time.Duration, r bool) {
+	e.RetryAfter, e.Retryable = retryAfter(d, r), r
+}
 
 // SetRetry implements RetrySetter.
-func (e *MCPFailed) SetRetry(d time.Duration, r bool) { e.RetryAfter, e.Retryable = retryAfter(d, r), r }
+func (e *MCPFailed) SetRetry(d time.Duration, r bool) {
+	e.RetryAfter, e.Retryable = retryAfter(d, r), r
+}
 
 // SetFieldViolations implements ViolationSetter.
 func (e *InvalidRequest) SetFieldViolations(vs []FieldViolation) { e.Violations = vs }

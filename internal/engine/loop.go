@@ -37,7 +37,7 @@ func (a *attempt) step(ctx context.Context) (bool, error) {
 	if c := st.NextCall(); c != nil {
 		return false, a.toolCall(ctx, c)
 	}
-	if st.Final && len(st.Queued) == 0 {
+	if st.Final() && len(st.Queued) == 0 {
 		return true, a.settle(ctx, runlog.StatusCompleted, "", st.LastText, nil)
 	}
 	return false, a.modelTurn(ctx)
@@ -106,7 +106,7 @@ func (a *attempt) modelTurn(ctx context.Context) error {
 	var ops []runlog.Op
 	var consumed []string
 	turn := st.Turn
-	if st.Turn == 0 || st.TurnAnswered {
+	if st.Turn == 0 || st.TurnAnswered() {
 		if st.Turn >= limits.MaxTurns {
 			return a.settle(ctx, runlog.StatusFailed, "", "", &errs.BudgetExceeded{Dimension: "turns", Requested: float64(st.Turn + 1), Limit: float64(limits.MaxTurns)})
 		}
@@ -114,7 +114,7 @@ func (a *attempt) modelTurn(ctx context.Context) error {
 		ops = append(ops, &runlog.TurnStarted{Turn: turn})
 		var seqs []int64
 		for _, q := range st.Queued {
-			if q.Mode == runlog.ModeSteer || st.Final {
+			if q.Mode == runlog.ModeSteer || st.Final() {
 				seqs = append(seqs, q.Seq)
 				consumed = append(consumed, q.Text)
 			}

@@ -229,7 +229,7 @@ func (s *Service) foldView(t *testing.T, st *runlog.State) map[string]any {
 // turnView is where the current turn stands, as the engine reads it.
 func turnView(st *runlog.State) map[string]any {
 	v := map[string]any{
-		"final": st.Final, "turnAnswered": st.TurnAnswered, "turnFailures": st.TurnFailures, "lastText": st.LastText,
+		"final": st.Final(), "turnAnswered": st.TurnAnswered(), "turnFailures": st.TurnFailures, "lastText": st.LastText,
 	}
 	if st.Open != nil {
 		v["open"] = st.Open

@@ -51,10 +51,12 @@ func New(kind string) error {
 	return nil
 }
 
-// Typed returns the outermost typed error in err's chain, or nil.
+// Typed returns the outermost typed error in err's chain, or nil. A
+// stored failure read back (*Stored) counts as typed: it is one of the
+// table's statuses, just not rebuilt into a struct.
 func Typed(err error) error {
 	for err != nil {
-		if Kind(err) != "" {
+		if _, stored := err.(*Stored); stored || Kind(err) != "" {
 			return err
 		}
 		switch u := err.(type) {

@@ -97,3 +97,25 @@ func TestStoreKeepsAStoredFailure(t *testing.T) {
 		t.Errorf("the model is told %q retryable=%t, want the tool's own message, retryable", text, retry)
 	}
 }
+
+// TestAStoredFailureIsTyped: a failure read back is one of the table's,
+// not an unexpected error to log and hide behind INTERNAL.
+func TestAStoredFailureIsTyped(t *testing.T) {
+	s := &Stored{V: StoredVersion, Code: 9, Reason: "TOOL_LOOP_LIMIT", Message: "m"}
+	tests := []struct {
+		name string
+		err  error
+		want error
+	}{
+		{"itself", s, s},
+		{"wrapped", fmt.Errorf("delegate: %w", s), s},
+		{"an untyped error", fmt.Errorf("boom"), nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := Typed(tc.err); got != tc.want {
+				t.Errorf("Typed = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}

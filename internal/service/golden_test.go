@@ -102,9 +102,15 @@ func readRows(t *testing.T, path string) []goldenRow {
 // first encodes every record again in this build's format and decodes it.
 func (s *Service) readCorpus(t *testing.T, dir string, rewrite bool) []byte {
 	t.Helper()
+	return s.readCorpusRows(t, readRows(t, filepath.Join(dir, "records.json")), readRows(t, filepath.Join(dir, "runs.json")), rewrite)
+}
+
+// readCorpusRows reads stored rows into their expected form.
+func (s *Service) readCorpusRows(t *testing.T, records, runRows []goldenRow, rewrite bool) []byte {
+	t.Helper()
 	byRun := map[string][]goldenRow{}
 	var order []string
-	for _, r := range readRows(t, filepath.Join(dir, "records.json")) {
+	for _, r := range records {
 		key := r.Tenant + "/" + r.RunID
 		if byRun[key] == nil {
 			order = append(order, key)
@@ -112,7 +118,7 @@ func (s *Service) readCorpus(t *testing.T, dir string, rewrite bool) []byte {
 		byRun[key] = append(byRun[key], r)
 	}
 	rowOf := map[string]goldenRow{}
-	for _, r := range readRows(t, filepath.Join(dir, "runs.json")) {
+	for _, r := range runRows {
 		rowOf[r.Tenant+"/"+r.RunID] = r
 	}
 	var out []goldenRun

@@ -299,3 +299,31 @@ func (db *DB) NextWake(ctx context.Context) (time.Time, bool, error) {
 	}
 	return at, !at.IsZero(), nil
 }
+
+// SetIndex replaces a Run's index without adding Records, if its log's
+// last seq is still lastSeq: otherwise *errs.SeqConflict. It is the
+// store.Runs method the log writer uses to fail a Run whose log is corrupt
+// (the log itself is never repaired); the lease is left as it is.
+func (db *DB) SetIndex(ctx context.Context, tenant, runID string, lastSeq int64, idx store.Index, now time.Time) error {
+	if err := db.lock(ctx); err != nil {
+		return err
+	}
+	row, ok := db.runs[runKey{tenant, runID}]
+	switch {
+	case !ok:
+		db.mu.Unlock()
+		return &errs.RunNotFound{RunID: runID}
+	case row.run.LastSeq != lastSeq:
+		db.mu.Unlock()
+		return &errs.SeqConflict{RunID: runID, Seq: lastSeq + 1}
+	}
+	row.run.Index = store.Index{State: idx.State, Runnable: idx.Runnable, WakeAt: stamp(idx.WakeAt), Summary: clone(idx.Summary)}
+	row.run.UpdateTime = stamp(now)
+	db.mu.Unlock()
+	topics := []string{store.RunTopic(tenant, runID)}
+	if idx.Runnable {
+		topics = append(topics, store.TopicRunnable)
+	}
+	db.publish(topics...)
+	return nil
+}

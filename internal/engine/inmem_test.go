@@ -96,13 +96,17 @@ func (c *core) settled(t *testing.T, runID string) runs.Run {
 // finished returns a Run's tool call results, folded from its log.
 func (c *core) finished(t *testing.T, runID string) []*runlog.ToolCallFinished {
 	t.Helper()
-	_, recs, err := c.runs.Load(context.Background(), store.DefaultTenant, runID)
+	recs, err := c.store.ReadLog(context.Background(), store.DefaultTenant, runID, 1, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var out []*runlog.ToolCallFinished
 	for _, r := range recs {
-		if f, ok := r.Op.(*runlog.ToolCallFinished); ok {
+		op, err := runlog.Decode(r.Kind, r.Body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f, ok := op.(*runlog.ToolCallFinished); ok {
 			out = append(out, f)
 		}
 	}

@@ -54,6 +54,17 @@ func (s *Stored) RetryDelay() (time.Duration, bool) { return s.RetryAfter, s.Ret
 // Err returns the stored failure as an error, itself.
 func (s *Stored) Err() error { return s }
 
+// Is reports whether target is a typed error of the kind this failure was
+// stored from (the table gives both the same reason), so that
+// errors.Is(stored, &errs.CorruptLog{}) asks "is this a corrupt log's
+// failure" without rebuilding a struct or naming a reason.
+func (s *Stored) Is(target error) bool {
+	if _, isStored := target.(*Stored); isStored || encoder.Load() == nil || Typed(target) == nil {
+		return false
+	}
+	return Store(target, "").Reason == s.Reason
+}
+
 // Said returns what a tool result tells the model of this failure: its
 // text and whether retrying may help.
 func (s *Stored) Said() (string, bool) {

@@ -2,6 +2,7 @@ package errs
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
 	"testing"
@@ -115,6 +116,35 @@ func TestAStoredFailureIsTyped(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := Typed(tc.err); got != tc.want {
 				t.Errorf("Typed = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestStoredIsItsKind: errors.Is tells a stored failure's kind by the
+// reason the encoder gives it, and nothing else.
+func TestStoredIsItsKind(t *testing.T) {
+	SetFailureEncoder(func(typed error) Stored {
+		if _, ok := typed.(*CorruptLog); ok {
+			return Stored{Code: 15, Reason: "LOG_CORRUPT", Message: typed.Error()}
+		}
+		return Stored{Code: 13, Reason: "OTHER", Message: typed.Error()}
+	})
+	corrupt := Store(&CorruptLog{RunID: "run_1", Seq: 3, Reason: CorruptNoOpenModelCall}, "")
+	tests := []struct {
+		name   string
+		target error
+		want   bool
+	}{
+		{"the same kind, other fields", &CorruptLog{}, true},
+		{"another kind", &RunNotFound{}, false},
+		{"an untyped error", fmt.Errorf("boom"), false},
+		{"another stored failure", &Stored{Reason: "LOG_CORRUPT"}, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := errors.Is(fmt.Errorf("wrapped: %w", corrupt.Err()), tc.target); got != tc.want {
+				t.Errorf("errors.Is = %t, want %t", got, tc.want)
 			}
 		})
 	}

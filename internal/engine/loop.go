@@ -52,7 +52,7 @@ func (a *attempt) next(ctx context.Context) (bool, error) {
 	if c := st.NextCall(); c != nil {
 		return false, a.toolCall(ctx, c)
 	}
-	if st.Final && len(st.Queued) == 0 {
+	if st.Final() && len(st.Queued) == 0 {
 		return a.complete(ctx)
 	}
 	return false, a.modelTurn(ctx)
@@ -64,7 +64,7 @@ func (a *attempt) next(ctx context.Context) (bool, error) {
 // another turn.
 func (a *attempt) complete(ctx context.Context) (bool, error) {
 	err := a.write(ctx, true, func(st *runlog.State) ([]runlog.Op, error) {
-		if !st.Final || len(st.Queued) > 0 {
+		if !st.Final() || len(st.Queued) > 0 {
 			return nil, nil
 		}
 		return []runlog.Op{&runlog.Settled{State: runlog.StatusCompleted, Answer: st.LastText}}, nil
@@ -141,7 +141,7 @@ func (a *attempt) modelTurn(ctx context.Context) error {
 	var ops []runlog.Op
 	var consumed []string
 	turn := st.Turn
-	if st.Turn == 0 || st.TurnAnswered {
+	if st.Turn == 0 || st.TurnAnswered() {
 		if st.Turn >= limits.MaxTurns {
 			return a.settle(ctx, runlog.StatusFailed, "", "", &errs.BudgetExceeded{Dimension: "turns", Requested: float64(st.Turn + 1), Limit: float64(limits.MaxTurns)})
 		}
@@ -149,7 +149,7 @@ func (a *attempt) modelTurn(ctx context.Context) error {
 		ops = append(ops, &runlog.TurnStarted{Turn: turn})
 		var seqs []int64
 		for _, q := range st.Queued {
-			if q.Mode == runlog.ModeSteer || st.Final {
+			if q.Mode == runlog.ModeSteer || st.Final() {
 				seqs = append(seqs, q.Seq)
 				consumed = append(consumed, q.Text)
 			}

@@ -1,7 +1,6 @@
 package errdetails
 
 import (
-	"reflect"
 	"time"
 
 	edpb "google.golang.org/genproto/googleapis/rpc/errdetails"
@@ -72,27 +71,20 @@ func FromStatus(st *status.Status) error {
 	if err != nil {
 		return st.Err()
 	}
-	v := reflect.ValueOf(typed).Elem()
-	if f := v.FieldByName("RetryAfter"); f.IsValid() && c.Retryable {
-		f.SetInt(int64(c.RetryDelay))
+	if rs, ok := typed.(errs.RetrySetter); ok {
+		rs.SetRetry(c.RetryDelay, c.Retryable)
 	}
-	if f := v.FieldByName("Retryable"); f.IsValid() {
-		f.SetBool(c.Retryable)
-	}
-	if f := v.FieldByName("Permanent"); f.IsValid() {
-		f.SetBool(!c.Retryable)
-	}
-	if f := v.FieldByName("Violations"); f.IsValid() {
+	if vs, ok := typed.(errs.ViolationSetter); ok {
 		for _, any := range st.Proto().GetDetails() {
 			br := &edpb.BadRequest{}
 			if any.UnmarshalTo(br) != nil {
 				continue
 			}
-			vs := make([]errs.FieldViolation, 0, len(br.GetFieldViolations()))
+			out := make([]errs.FieldViolation, 0, len(br.GetFieldViolations()))
 			for _, fv := range br.GetFieldViolations() {
-				vs = append(vs, errs.FieldViolation{Field: fv.GetField(), Description: fv.GetDescription()})
+				out = append(out, errs.FieldViolation{Field: fv.GetField(), Description: fv.GetDescription()})
 			}
-			f.Set(reflect.ValueOf(vs))
+			vs.SetFieldViolations(out)
 		}
 	}
 	return typed

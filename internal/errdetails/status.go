@@ -99,6 +99,9 @@ func (m *Mapper) Map(ctx context.Context, err error) Outcome {
 // Describe maps an error that no caller's context is involved in, such as
 // a Run's recorded failure.
 func (m *Mapper) Describe(err error) Outcome {
+	if o, ok := m.describeStored(err); ok {
+		return o
+	}
 	typed := errs.Typed(err)
 	if typed == nil {
 		id := errs.NewErrorID()

@@ -43,6 +43,21 @@ const (
 	CorruptNonConsecutiveAttempt  Corruption = "non_consecutive_attempt"
 	CorruptNonConsecutiveTurn     Corruption = "non_consecutive_turn"
 	CorruptUndecodableRecord      Corruption = "undecodable_record"
+	// One per invariant that unknown_operation and tool_call_mismatch
+	// used to share.
+	CorruptModelCallTurnMismatch Corruption = "model_call_turn_mismatch"
+	CorruptNoOpenModelCall       Corruption = "no_open_model_call"
+	CorruptNoOpenToolCall        Corruption = "no_open_tool_call"
+	CorruptSuspendWhileNotRun    Corruption = "suspend_while_not_running"
+	CorruptMessageNotQueued      Corruption = "message_not_queued"
+	CorruptDuplicateDelegation   Corruption = "duplicate_delegation"
+	CorruptDelegationNotRunning  Corruption = "delegation_not_running"
+	CorruptSettleNotFinal        Corruption = "settle_not_final"
+	CorruptCallsOutOfOrder       Corruption = "calls_out_of_order"
+	CorruptCallsUnanswered       Corruption = "calls_unanswered"
+	CorruptDuplicateCallID       Corruption = "duplicate_call_id"
+	CorruptDelegationCall        Corruption = "delegation_call_mismatch"
+	CorruptResumeResults         Corruption = "resume_results_mismatch"
 )
 
 // CorruptLog is a Run log the protocol cannot produce. Nothing repairs it:

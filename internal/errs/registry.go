@@ -1,9 +1,7 @@
 package errs
 
 import (
-	"encoding/json"
 	"errors"
-	"fmt"
 	"reflect"
 	"time"
 )
@@ -53,10 +51,12 @@ func New(kind string) error {
 	return nil
 }
 
-// Typed returns the outermost typed error in err's chain, or nil.
+// Typed returns the outermost typed error in err's chain, or nil. A
+// stored failure read back (*Stored) counts as typed: it is one of the
+// table's statuses, just not rebuilt into a struct.
 func Typed(err error) error {
 	for err != nil {
-		if Kind(err) != "" {
+		if _, stored := err.(*Stored); stored || Kind(err) != "" {
 			return err
 		}
 		switch u := err.(type) {
@@ -74,39 +74,6 @@ func Typed(err error) error {
 		}
 	}
 	return nil
-}
-
-// Stored is a typed error in the form the Run log keeps it.
-type Stored struct {
-	Kind   string          `json:"kind"`
-	Fields json.RawMessage `json:"fields"`
-}
-
-// Store turns err into its stored form. An error that is not typed is
-// stored as Internal with the given errorID; its cause is not kept.
-func Store(err error, errorID string) Stored {
-	typed := Typed(err)
-	if typed == nil {
-		typed = &Internal{ErrorID: errorID}
-	}
-	fields, mErr := json.Marshal(typed)
-	if mErr != nil {
-		typed = &Internal{ErrorID: errorID}
-		fields, _ = json.Marshal(typed)
-	}
-	return Stored{Kind: Kind(typed), Fields: fields}
-}
-
-// Err turns a stored error back into its typed error.
-func (s Stored) Err() error {
-	e := New(s.Kind)
-	if e == nil {
-		return fmt.Errorf("stored error of unknown kind %q", s.Kind)
-	}
-	if err := json.Unmarshal(s.Fields, e); err != nil {
-		return fmt.Errorf("stored %s error does not decode: %w", s.Kind, err)
-	}
-	return e
 }
 
 // IsRetryable reports whether trying again may succeed, and after how long:

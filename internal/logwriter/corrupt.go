@@ -57,6 +57,5 @@ func failedCorrupt(summary []byte) bool {
 	if decodeSummary(summary, &s) != nil || s.Failure == nil {
 		return false
 	}
-	var c *errs.CorruptLog
-	return errors.As(s.Failure.Err(), &c)
+	return errors.Is(s.Failure.Err(), &errs.CorruptLog{})
 }

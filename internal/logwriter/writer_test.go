@@ -157,9 +157,8 @@ func TestCorruptLogFailsBesideTheLog(t *testing.T) {
 	if err != nil || run.LastSeq != 2 || run.Index.State != "FAILED" || run.Index.Runnable || sum.Failure == nil {
 		t.Fatalf("run %+v summary %+v %v", run, sum, err)
 	}
-	var corrupt *errs.CorruptLog
-	if !errors.As(sum.Failure.Err(), &corrupt) || corrupt.Reason != errs.CorruptResumeWithoutSuspend {
-		t.Errorf("failure %v", sum.Failure.Err())
+	if f := sum.Failure; f.Reason != "LOG_CORRUPT" || f.Metadata["corruption"] != string(errs.CorruptResumeWithoutSuspend) {
+		t.Errorf("failure %+v, want LOG_CORRUPT with corruption %s", f, errs.CorruptResumeWithoutSuspend)
 	}
 	if fmt.Sprint(settled) != "[FAILED]" {
 		t.Errorf("OnSettle heard %v, want FAILED once", settled)

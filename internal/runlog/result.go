@@ -2,7 +2,6 @@ package runlog
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -34,16 +33,10 @@ func ToolErrorText(tool, message string, retryable bool) string {
 }
 
 // FailureMessage returns what a stored tool failure says and whether
-// retrying may help: a tool's own message for ToolFailed, the error's text
-// for anything else.
+// retrying may help, as it was stored when the failure happened: a tool's
+// own message for a tool's failure, the error's text for anything else.
 func FailureMessage(failure *errs.Stored) (string, bool) {
-	err := failure.Err()
-	_, retryable := errs.IsRetryable(err)
-	var tf *errs.ToolFailed
-	if errors.As(err, &tf) {
-		return tf.Message, retryable
-	}
-	return err.Error(), retryable
+	return failure.Said()
 }
 
 func jsonString(s string) string {

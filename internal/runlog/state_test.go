@@ -35,9 +35,10 @@ func call(id, name string) runlog.ToolCall {
 // tool that fails transiently then answers, a steer message, a delegation,
 // an approval, a question and a final answer.
 func fullLog() []runlog.Record {
-	failure := errs.Store(&errs.InferenceFailed{Provider: "scripted", Message: "503"}, "")
-	transient := errs.Store(&errs.TransientFailure{Operation: "tool", Message: "reset"}, "")
-	childFailure := errs.Store(&errs.ToolLoopLimit{Calls: 3, Max: 2}, "")
+	// Stored failures as the log keeps them (the reducer only carries them).
+	failure := errs.Stored{V: errs.StoredVersion, Code: 14, Reason: "INFERENCE_FAILED", Message: "scripted inference failed: 503", Retryable: true, RetryAfter: time.Second}
+	transient := errs.Stored{V: errs.StoredVersion, Code: 14, Reason: "TRANSIENT_FAILURE", Message: "tool failed transiently: reset", Retryable: true, RetryAfter: time.Second}
+	childFailure := errs.Stored{V: errs.StoredVersion, Code: 8, Reason: "TOOL_LOOP_LIMIT", Message: "Circuit breaker triggered: 3 tool calls exceeded max_tool_rounds (2)", Metadata: map[string]string{"calls": "3", "max": "2"}}
 	return logOf(
 		admitted(),
 		&runlog.AttemptStarted{Attempt: 1, WorkerID: "w1"},
@@ -132,18 +133,32 @@ func TestCorruption(t *testing.T) {
 		{name: "second admission", log: logOf(admitted(), admitted()), reason: errs.CorruptSecondAdmission, seq: 2},
 		{name: "record after settle", log: logOf(admitted(), &runlog.Settled{State: runlog.StatusAborted}, &runlog.MessageQueued{Text: "x"}), reason: errs.CorruptRecordAfterSettle, seq: 3},
 		{name: "unknown kind", log: logOf(admitted(), &runlog.Unknown{Name: "teleported"}), reason: errs.CorruptUnknownOperation, seq: 2},
-		{name: "finish without start", log: logOf(admitted(), &runlog.AttemptStarted{Attempt: 1}, &runlog.TurnStarted{Turn: 1}, &runlog.ModelCallFinished{Turn: 1}), reason: errs.CorruptUnknownOperation, seq: 4},
+		{name: "finish without start", log: logOf(admitted(), &runlog.AttemptStarted{Attempt: 1}, &runlog.TurnStarted{Turn: 1}, &runlog.ModelCallFinished{Turn: 1}), reason: errs.CorruptNoOpenModelCall, seq: 4},
 		{name: "two open model calls", log: logOf(admitted(), &runlog.AttemptStarted{Attempt: 1}, &runlog.TurnStarted{Turn: 1}, &runlog.ModelCallStarted{Turn: 1}, &runlog.ModelCallStarted{Turn: 1}), reason: errs.CorruptMultipleOpenOperations, seq: 5},
 		{name: "tool call while another is open", log: logOf(append(ok(7), &runlog.ToolCallStarted{CallID: "c1", Name: "lookup"}, &runlog.ToolCallStarted{CallID: "c2", Name: "fetch"})...), reason: errs.CorruptMultipleOpenOperations, seq: 9},
 		{name: "result for a call never issued", log: logOf(append(ok(7), &runlog.ToolCallStarted{CallID: "c9", Name: "lookup"})...), reason: errs.CorruptToolCallMismatch, seq: 8},
-		{name: "calls answered out of order", log: logOf(append(ok(7), &runlog.ToolCallStarted{CallID: "c2", Name: "fetch"})...), reason: errs.CorruptToolCallMismatch, seq: 8},
-		{name: "next turn before every call is answered", log: logOf(append(ok(7), &runlog.TurnStarted{Turn: 2})...), reason: errs.CorruptToolCallMismatch, seq: 8},
+		{name: "calls answered out of order", log: logOf(append(ok(7), &runlog.ToolCallStarted{CallID: "c2", Name: "fetch"})...), reason: errs.CorruptCallsOutOfOrder, seq: 8},
+		{name: "next turn before every call is answered", log: logOf(append(ok(7), &runlog.TurnStarted{Turn: 2})...), reason: errs.CorruptCallsUnanswered, seq: 8},
 		{name: "call answered twice", log: logOf(append(ok(12), &runlog.ToolCallStarted{CallID: "c1", Name: "lookup"})...), reason: errs.CorruptDuplicateToolInvoke, seq: 13},
 		{name: "call started twice in one attempt", log: logOf(append(ok(14), &runlog.ToolCallStarted{CallID: "c2", Name: "fetch"})...), reason: errs.CorruptDuplicateToolInvoke, seq: 15},
 		{name: "resume without suspension", log: logOf(admitted(), &runlog.AttemptStarted{Attempt: 1}, &runlog.Resumed{Reason: runlog.ReasonQuestion}), reason: errs.CorruptResumeWithoutSuspend, seq: 3},
 		{name: "resume for another reason", log: logOf(append(ok(8), &runlog.Resumed{Reason: runlog.ReasonApproval})...), reason: errs.CorruptResumeWithoutSuspend, seq: 9},
 		{name: "attempt skipped", log: logOf(admitted(), &runlog.AttemptStarted{Attempt: 1}, &runlog.AttemptStarted{Attempt: 3}), reason: errs.CorruptNonConsecutiveAttempt, seq: 3},
 		{name: "turn skipped", log: logOf(admitted(), &runlog.AttemptStarted{Attempt: 1}, &runlog.TurnStarted{Turn: 2}), reason: errs.CorruptNonConsecutiveTurn, seq: 3},
+		{name: "model call for another turn", log: logOf(append(ok(3), &runlog.ModelCallStarted{Turn: 2})...), reason: errs.CorruptModelCallTurnMismatch, seq: 4},
+		{name: "model call fails without start", log: logOf(append(ok(3), &runlog.ModelCallFailed{Turn: 1})...), reason: errs.CorruptNoOpenModelCall, seq: 4},
+		{name: "call id twice in one response", log: logOf(append(ok(6), &runlog.ModelCallFinished{Turn: 1, ToolCalls: []runlog.ToolCall{call("c1", "lookup"), call("c1", "lookup")}})...), reason: errs.CorruptDuplicateCallID, seq: 7},
+		{name: "call to another tool", log: logOf(append(ok(7), &runlog.ToolCallStarted{CallID: "c1", Name: "fetch"})...), reason: errs.CorruptToolCallMismatch, seq: 8},
+		{name: "call finishes without start", log: logOf(append(ok(7), &runlog.ToolCallFinished{CallID: "c1", Name: "lookup"})...), reason: errs.CorruptNoOpenToolCall, seq: 8},
+		{name: "call fails without start", log: logOf(append(ok(7), &runlog.ToolCallFailed{CallID: "c1", Name: "lookup"})...), reason: errs.CorruptNoOpenToolCall, seq: 8},
+		{name: "suspended before running", log: logOf(admitted(), &runlog.Suspended{Reason: runlog.ReasonQuestion}), reason: errs.CorruptSuspendWhileNotRun, seq: 2},
+		{name: "resume with results not waited for", log: logOf(append(ok(8), &runlog.Resumed{Reason: runlog.ReasonToolResults, Results: []runlog.ToolResult{{CallID: "c1"}, {CallID: "c2"}}})...), reason: errs.CorruptResumeResults, seq: 9},
+		{name: "resume lacking results", log: logOf(append(ok(8), &runlog.Resumed{Reason: runlog.ReasonToolResults})...), reason: errs.CorruptResumeResults, seq: 9},
+		{name: "consumed a message never queued", log: logOf(append(ok(9), &runlog.MessageConsumed{QueuedSeqs: []int64{9, 4}})...), reason: errs.CorruptMessageNotQueued, seq: 10},
+		{name: "delegation started twice", log: logOf(append(ok(22), &runlog.DelegationStarted{DelegationID: "d1", ChildRunID: "run_3"})...), reason: errs.CorruptDuplicateDelegation, seq: 23},
+		{name: "delegation for a call never issued", log: logOf(append(ok(21), &runlog.DelegationStarted{DelegationID: "d2", CallID: "c9"})...), reason: errs.CorruptDelegationCall, seq: 22},
+		{name: "delegation finished that never started", log: logOf(append(ok(21), &runlog.DelegationFinished{DelegationID: "d9"})...), reason: errs.CorruptDelegationNotRunning, seq: 22},
+		{name: "settled in a state that is not final", log: logOf(admitted(), &runlog.Settled{State: runlog.StatusRunning}), reason: errs.CorruptSettleNotFinal, seq: 2},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -154,6 +169,18 @@ func TestCorruption(t *testing.T) {
 			}
 			if corrupt.Reason != tc.reason || corrupt.Seq != tc.seq || corrupt.RunID != "run_1" || corrupt.Detail == "" {
 				t.Errorf("got %s at seq %d (%q), want %s at seq %d", corrupt.Reason, corrupt.Seq, corrupt.Detail, tc.reason, tc.seq)
+			}
+			// The corrupt record is the last: applying it changes nothing.
+			before, err := runlog.Fold("run_1", tc.log[:len(tc.log)-1])
+			if err != nil {
+				t.Fatalf("the log before the corrupt record: %v", err)
+			}
+			want, _ := json.Marshal(before)
+			if err := before.Apply(tc.log[len(tc.log)-1]); err == nil {
+				t.Fatal("the corrupt record applied")
+			}
+			if got, _ := json.Marshal(before); string(got) != string(want) {
+				t.Errorf("a corrupt record changed the state:\n got %s\nwant %s", got, want)
 			}
 		})
 	}

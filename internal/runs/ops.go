@@ -51,11 +51,10 @@ func (m *Manager) Resume(ctx context.Context, tenant, runID string, r Resume) (R
 	_, err := m.mutate(ctx, tenant, runID, func(st *runlog.State) ([]runlog.Op, error) {
 		expired = nil
 		if st.Settled() {
+			// Only an expired suspension abandons a Run: its stored
+			// SUSPENSION_EXPIRED is the answer, as it was stored.
 			if st.Status == runlog.StatusAbandoned && st.Failure != nil {
-				var se *errs.SuspensionExpired
-				if errors.As(st.Failure.Err(), &se) {
-					return nil, se
-				}
+				return nil, st.Failure.Err()
 			}
 			return nil, &errs.RunNotSuspended{RunID: runID, State: string(st.Status)}
 		}

@@ -24,6 +24,7 @@ import (
 	"github.com/runsvc/runsvc/internal/clock"
 	"github.com/runsvc/runsvc/internal/engine"
 	"github.com/runsvc/runsvc/internal/errdetails"
+	"github.com/runsvc/runsvc/internal/errs"
 	"github.com/runsvc/runsvc/internal/logwriter"
 	"github.com/runsvc/runsvc/internal/memory"
 	"github.com/runsvc/runsvc/internal/metrics"
@@ -175,6 +176,8 @@ func openStore(ctx context.Context, cfg Config) (store.Store, error) {
 func (s *Server) assemble() error {
 	cfg := s.cfg
 	mapper := errdetails.New(errdetails.Options{Domain: cfg.ErrorDomain, Debug: cfg.DebugErrors, Logger: s.log})
+	// Runs store their failures as the table maps them, once.
+	errs.SetFailureEncoder(errdetails.StoredFailure)
 	var secrets secret.Resolver = secret.Env{}
 	if cfg.SecretsFile != "" {
 		f, err := secret.LoadFile(cfg.SecretsFile)

@@ -115,11 +115,8 @@ func durationField(field string, d *durationpb.Duration, bad *[]errs.FieldViolat
 	return d.AsDuration()
 }
 
-// statusOf maps a stored failure through the table to the status a client
-// sees.
+// statusOf is a stored failure as a client sees it: the status it was
+// stored as.
 func (s *Service) statusOf(stored *errs.Stored) *spb.Status {
-	if stored == nil {
-		return nil
-	}
-	return s.mapper.Proto(stored.Err())
+	return s.mapper.FailureStatus(stored)
 }

@@ -76,8 +76,9 @@ func (s runServer) WatchRun(req *runsvcv1.WatchRunRequest, stream grpc.ServerStr
 		return errs.BadField("from_seq", "must not be negative")
 	}
 	ctx := stream.Context()
-	return s.runs.Watch(ctx, tenantOf(ctx), req.GetRunId(), req.GetFromSeq(), func(r runlog.Record) error {
-		return stream.Send(s.watchedRecord(req.GetRunId(), r))
+	tenant := tenantOf(ctx)
+	return s.runs.Watch(ctx, tenant, req.GetRunId(), req.GetFromSeq(), func(r runlog.Record) error {
+		return stream.Send(s.watchedRecord(tenant, req.GetRunId(), r))
 	})
 }
 

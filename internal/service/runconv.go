@@ -64,8 +64,7 @@ func (s *Service) failureReason(stored *errs.Stored) (string, string) {
 	if stored == nil {
 		return "", ""
 	}
-	o := s.mapper.Describe(stored.Err())
-	return o.Reason, o.Status.Message()
+	return stored.Reason, stored.Message
 }
 
 func (s *Service) runToProto(r runs.Run) *runsvcv1.Run {

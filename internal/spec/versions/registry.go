@@ -7,10 +7,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sync"
 
 	"github.com/runsvc/runsvc/internal/clock"
 	"github.com/runsvc/runsvc/internal/errs"
+	"github.com/runsvc/runsvc/internal/lru"
 	"github.com/runsvc/runsvc/internal/spec"
 	"github.com/runsvc/runsvc/internal/store"
 )
@@ -19,11 +19,22 @@ import (
 type Registry struct {
 	store store.Store
 	clock clock.Clock
-	cache sync.Map // tenant/name/version -> *spec.Version
+	// cache holds Versions by tenant and name\x00version: a Version never
+	// changes once published.
+	cache *lru.Cache[*spec.Version]
 }
 
+// versionCacheSize bounds the Versions a Registry keeps decoded.
+const versionCacheSize = 4096
+
 // New returns a Registry over a store.
-func New(s store.Store, clk clock.Clock) *Registry { return &Registry{store: s, clock: clk} }
+func New(s store.Store, clk clock.Clock) *Registry {
+	return &Registry{store: s, clock: clk, cache: lru.New[*spec.Version](versionCacheSize)}
+}
+
+func versionKey(tenant, name, version string) lru.Key {
+	return lru.Key{Tenant: tenant, ID: name + "\x00" + version}
+}
 
 // Publish validates s and stores it as a Version. It returns
 // *errs.SpecInvalid listing every problem, including the unreadable fields
@@ -89,8 +100,8 @@ func (r *Registry) Publish(ctx context.Context, tenant string, s spec.Spec, unre
 // *errs.SpecNotFound.
 func (r *Registry) Get(ctx context.Context, tenant, name, version string) (*spec.Version, error) {
 	if version != "" {
-		if v, ok := r.cache.Load(tenant + "/" + name + "/" + version); ok {
-			return v.(*spec.Version), nil
+		if v, ok := r.cache.Get(versionKey(tenant, name, version)); ok {
+			return v, nil
 		}
 	}
 	stored, err := r.store.GetSpec(ctx, tenant, name, version)
@@ -101,7 +112,7 @@ func (r *Registry) Get(ctx context.Context, tenant, name, version string) (*spec
 	if err != nil {
 		return nil, err
 	}
-	r.cache.Store(tenant+"/"+name+"/"+v.Version, v)
+	r.cache.Add(versionKey(tenant, name, v.Version), v)
 	return v, nil
 }
 

@@ -30,7 +30,6 @@ var allowedLong = map[string]int{
 	"internal/model/openai/errors_test.go: TestCompleteTransportFailures": 120,
 	"internal/tool/httptool/httptool_test.go: TestExecuteResponses":       96,
 	"internal/spec/validate_test.go: TestValidateReportsEachRule":         147,
-	"internal/runlog/state.go: (*State).apply":                            214,
 	"internal/service/tool.go: toolServer.ServeTools":                     83,
 }
 

@@ -1,0 +1,80 @@
+package errdetails
+
+import (
+	"errors"
+	"io"
+	"log/slog"
+
+	edpb "google.golang.org/genproto/googleapis/rpc/errdetails"
+	spb "google.golang.org/genproto/googleapis/rpc/status"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/known/anypb"
+
+	"github.com/runsvc/runsvc/internal/errs"
+)
+
+// storing maps the failures Runs store. What is stored does not depend on
+// a server's options: the domain is added when a failure is read, and
+// stored failures never carry DebugInfo.
+var storing = New(Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+
+// StoredFailure is the errs.FailureEncoder of the table: a typed error as
+// the status the table maps it to, in the form a Run's log keeps (see
+// errs.Stored). The server installs it with errs.SetFailureEncoder.
+func StoredFailure(typed error) errs.Stored {
+	o := storing.Describe(typed)
+	st := o.Status.Proto()
+	out := errs.Stored{
+		V: errs.StoredVersion, Code: st.GetCode(), Reason: o.Reason, Message: st.GetMessage(),
+		Retryable: o.Retryable, RetryAfter: o.RetryDelay,
+	}
+	for _, d := range st.GetDetails() {
+		if d.GetTypeUrl() == errorInfoURL {
+			info := &edpb.ErrorInfo{}
+			if d.UnmarshalTo(info) == nil && len(info.GetMetadata()) > 0 {
+				out.Metadata = info.GetMetadata()
+			}
+			continue
+		}
+		b, err := proto.MarshalOptions{Deterministic: true}.Marshal(d)
+		if err != nil {
+			continue
+		}
+		out.Details = append(out.Details, b)
+	}
+	return out
+}
+
+// FailureStatus is the status a stored failure was stored as, with this
+// Mapper's domain in its ErrorInfo. It never consults the table: a failure
+// reads back as it was written, whatever the table says today.
+func (m *Mapper) FailureStatus(s *errs.Stored) *spb.Status {
+	if s == nil {
+		return nil
+	}
+	details := make([]*anypb.Any, 0, 1+len(s.Details))
+	details = append(details, encodeErrorInfo(s.Reason, m.domain, s.Metadata))
+	for _, b := range s.Details {
+		a := &anypb.Any{}
+		if proto.Unmarshal(b, a) != nil {
+			continue
+		}
+		details = append(details, a)
+	}
+	return &spb.Status{Code: s.Code, Message: s.Message, Details: details}
+}
+
+// describeStored maps an error that is, or wraps, a stored failure to
+// that failure's own status; ok is false for any other error.
+func (m *Mapper) describeStored(err error) (Outcome, bool) {
+	var s *errs.Stored
+	if !errors.As(err, &s) {
+		return Outcome{}, false
+	}
+	o := Outcome{Status: status.FromProto(m.FailureStatus(s)), Reason: s.Reason, Retryable: s.Retryable, RetryDelay: s.RetryAfter}
+	if s.Reason == "INTERNAL" {
+		o.ErrorID = s.Metadata["errorId"]
+	}
+	return o, true
+}

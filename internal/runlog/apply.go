@@ -1,0 +1,375 @@
+package runlog
+
+import (
+	"slices"
+
+	"github.com/runsvc/runsvc/internal/errs"
+)
+
+// TurnPhase is where the current turn stands. It is the one place a
+// reader learns whether the model has answered the turn and how, instead
+// of combining flags.
+type TurnPhase string
+
+// Turn phases, in the order a turn goes through them.
+const (
+	// PhaseNone: no turn has started.
+	PhaseNone TurnPhase = ""
+	// PhaseAsking: the turn started and its model call has not succeeded
+	// (TurnFailures counts the failed ones; Open holds one in flight).
+	PhaseAsking TurnPhase = "ASKING"
+	// PhaseCalling: the model asked for tools, the Calls.
+	PhaseCalling TurnPhase = "CALLING"
+	// PhaseAnswered: the model answered with text alone; LastText is the
+	// Run's answer unless a follow-up message is queued.
+	PhaseAnswered TurnPhase = "ANSWERED"
+	// PhaseReplied: the model's text answer became an intermediate reply,
+	// a follow-up message having reached the model; a new turn follows.
+	PhaseReplied TurnPhase = "REPLIED"
+)
+
+// Final reports whether the newest model response asked for no tools:
+// its text is the answer, unless a follow-up message is queued.
+func (s *State) Final() bool { return s.Phase == PhaseAnswered }
+
+// TurnAnswered reports whether the current turn's model call succeeded.
+func (s *State) TurnAnswered() bool {
+	return s.Phase == PhaseCalling || s.Phase == PhaseAnswered || s.Phase == PhaseReplied
+}
+
+// apply folds one record with the function of its kind. Each checks
+// everything it relies on before it changes anything, so a corrupt
+// record leaves the State as it was.
+func (s *State) apply(r Record) error {
+	switch op := r.Op.(type) {
+	case *Admitted:
+		return s.admitted(r, op)
+	case *AttemptStarted:
+		return s.attemptStarted(r, op)
+	case *TurnStarted:
+		return s.turnStarted(r, op)
+	case *ModelCallStarted:
+		return s.modelCallStarted(r, op)
+	case *ModelCallFinished:
+		return s.modelCallFinished(r, op)
+	case *ModelCallFailed:
+		return s.modelCallFailed(r, op)
+	case *ToolCallStarted:
+		return s.toolCallStarted(r, op)
+	case *ToolCallFailed:
+		return s.toolCallFailed(r, op)
+	case *ToolCallFinished:
+		return s.toolCallFinished(r, op)
+	case *Suspended:
+		return s.suspended(r, op)
+	case *Resumed:
+		return s.resumed(r, op)
+	case *AbortRequested:
+		return s.abortRequested(op)
+	case *MessageQueued:
+		return s.messageQueued(r, op)
+	case *MessageConsumed:
+		return s.messageConsumed(r, op)
+	case *DelegationStarted:
+		return s.delegationStarted(r, op)
+	case *DelegationFinished:
+		return s.delegationFinished(r, op)
+	case *Settled:
+		return s.settled(r, op)
+	case *Unknown:
+		return s.corrupt(r, errs.CorruptUnknownOperation, "unknown record kind %q", op.Name)
+	default:
+		return s.corrupt(r, errs.CorruptUnknownOperation, "unknown record type %T", op)
+	}
+}
+
+func (s *State) admitted(r Record, op *Admitted) error {
+	if s.Admission != nil {
+		return s.corrupt(r, errs.CorruptSecondAdmission, "the Run was already admitted at seq 1")
+	}
+	a := *op
+	s.Admission = &a
+	s.Status = StatusQueued
+	s.CreateTime = r.Time
+	s.Transcript = append(s.Transcript, Message{Role: RoleUser, Text: op.Input})
+	return nil
+}
+
+func (s *State) attemptStarted(r Record, op *AttemptStarted) error {
+	if op.Attempt != s.Attempt+1 {
+		return s.corrupt(r, errs.CorruptNonConsecutiveAttempt, "attempt %d follows attempt %d", op.Attempt, s.Attempt)
+	}
+	s.Attempt = op.Attempt
+	s.Open = nil // what the previous Attempt left open is redone
+	if s.Status == StatusQueued {
+		s.Status = StatusRunning
+	}
+	return nil
+}
+
+func (s *State) turnStarted(r Record, op *TurnStarted) error {
+	switch {
+	case op.Turn != s.Turn+1:
+		return s.corrupt(r, errs.CorruptNonConsecutiveTurn, "turn %d follows turn %d", op.Turn, s.Turn)
+	case s.Open != nil:
+		return s.corrupt(r, errs.CorruptMultipleOpenOperations, "turn %d started while %s is open", op.Turn, s.Open)
+	case s.NextCall() != nil:
+		return s.corrupt(r, errs.CorruptCallsUnanswered, "turn %d started before call %s was answered", op.Turn, s.NextCall().ID)
+	}
+	s.Turn = op.Turn
+	s.TurnFailures = 0
+	s.Phase = PhaseAsking
+	return nil
+}
+
+func (s *State) modelCallStarted(r Record, op *ModelCallStarted) error {
+	switch {
+	case s.Open != nil:
+		return s.corrupt(r, errs.CorruptMultipleOpenOperations, "model call started while %s is open", s.Open)
+	case op.Turn != s.Turn:
+		return s.corrupt(r, errs.CorruptModelCallTurnMismatch, "model call for turn %d during turn %d", op.Turn, s.Turn)
+	}
+	s.Open = &Open{Model: true, Turn: op.Turn, ReservedTokens: op.ReservedTokens, ReservedCost: op.ReservedCost}
+	s.Usage.ModelCalls++
+	return nil
+}
+
+// modelOpen reports whether the model call of turn is the open operation.
+func (s *State) modelOpen(turn int) bool { return s.Open != nil && s.Open.Model && s.Open.Turn == turn }
+
+func (s *State) modelCallFinished(r Record, op *ModelCallFinished) error {
+	if !s.modelOpen(op.Turn) {
+		return s.corrupt(r, errs.CorruptNoOpenModelCall, "model call of turn %d finished but none is open", op.Turn)
+	}
+	seen := map[string]bool{}
+	for _, c := range op.ToolCalls {
+		if seen[c.ID] {
+			return s.corrupt(r, errs.CorruptDuplicateCallID, "call id %s issued twice in one response", c.ID)
+		}
+		seen[c.ID] = true
+	}
+	s.Open = nil
+	s.Usage.InputTokens += op.InputTokens
+	s.Usage.OutputTokens += op.OutputTokens
+	if op.Priced {
+		s.Usage.Cost += op.Cost
+	} else {
+		s.Usage.UnpricedCalls++
+	}
+	s.LastText = op.Text
+	s.Transcript = append(s.Transcript, Message{Role: RoleAssistant, Text: op.Text, ToolCalls: op.ToolCalls})
+	s.Calls = s.Calls[:0]
+	for _, c := range op.ToolCalls {
+		s.ToolCallsIssued++
+		s.Calls = append(s.Calls, &Call{ToolCall: c, Turn: op.Turn, Ordinal: s.ToolCallsIssued})
+	}
+	s.Phase = PhaseCalling
+	if len(op.ToolCalls) == 0 {
+		s.Phase = PhaseAnswered
+	}
+	return nil
+}
+
+func (s *State) modelCallFailed(r Record, op *ModelCallFailed) error {
+	if !s.modelOpen(op.Turn) {
+		return s.corrupt(r, errs.CorruptNoOpenModelCall, "model call of turn %d failed but none is open", op.Turn)
+	}
+	s.Open = nil
+	s.TurnFailures++
+	if op.WillRetry {
+		s.Usage.TransientRetries++
+	}
+	return nil
+}
+
+func (s *State) toolCallStarted(r Record, op *ToolCallStarted) error {
+	c := s.Call(op.CallID)
+	switch {
+	case c == nil:
+		return s.corrupt(r, errs.CorruptToolCallMismatch, "call %s was not issued by the newest model response", op.CallID)
+	case c.Finished:
+		return s.corrupt(r, errs.CorruptDuplicateToolInvoke, "call %s started again after it was answered", op.CallID)
+	case c.StartedAttempt == s.Attempt && s.Attempt > 0:
+		return s.corrupt(r, errs.CorruptDuplicateToolInvoke, "call %s started twice in attempt %d", op.CallID, s.Attempt)
+	case s.Open != nil:
+		return s.corrupt(r, errs.CorruptMultipleOpenOperations, "call %s started while %s is open", op.CallID, s.Open)
+	case c != s.NextCall():
+		return s.corrupt(r, errs.CorruptCallsOutOfOrder, "call %s started before call %s, which was issued first", op.CallID, s.NextCall().ID)
+	case c.Name != op.Name:
+		return s.corrupt(r, errs.CorruptToolCallMismatch, "call %s is to %s, not %s", op.CallID, c.Name, op.Name)
+	}
+	c.StartedAttempt = s.Attempt
+	s.Open = &Open{CallID: op.CallID}
+	return nil
+}
+
+// callOpen reports whether the call is the open operation.
+func (s *State) callOpen(id string) bool { return s.Open != nil && s.Open.CallID == id }
+
+func (s *State) toolCallFailed(r Record, op *ToolCallFailed) error {
+	if !s.callOpen(op.CallID) || s.Call(op.CallID) == nil {
+		return s.corrupt(r, errs.CorruptNoOpenToolCall, "call %s failed but it is not open", op.CallID)
+	}
+	s.Open = nil
+	s.Call(op.CallID).StartedAttempt = 0
+	s.Usage.TransientRetries++
+	return nil
+}
+
+func (s *State) toolCallFinished(r Record, op *ToolCallFinished) error {
+	c := s.Call(op.CallID)
+	switch {
+	case c == nil:
+		return s.corrupt(r, errs.CorruptToolCallMismatch, "result for call %s, which the newest model response did not issue", op.CallID)
+	case c.Finished:
+		return s.corrupt(r, errs.CorruptDuplicateToolInvoke, "call %s answered twice", op.CallID)
+	case !s.callOpen(op.CallID):
+		return s.corrupt(r, errs.CorruptNoOpenToolCall, "call %s finished but it is not open", op.CallID)
+	}
+	s.Open = nil
+	c.Finished, c.Output, c.Error, c.Orphaned = true, op.Output, op.Error, op.Orphaned
+	s.Usage.ToolCalls++
+	s.Transcript = append(s.Transcript, Message{Role: RoleTool, CallID: c.ID, Name: c.Name, Text: ResultText(c.Name, op.Output, op.Error)})
+	return nil
+}
+
+func (s *State) suspended(r Record, op *Suspended) error {
+	switch {
+	case s.Open != nil:
+		return s.corrupt(r, errs.CorruptMultipleOpenOperations, "suspended for %s while %s is open", op.Reason, s.Open)
+	case s.Status != StatusRunning:
+		return s.corrupt(r, errs.CorruptSuspendWhileNotRun, "suspended while %s", s.Status)
+	}
+	sus := *op
+	s.Suspension = &sus
+	s.Status = StatusSuspended
+	return nil
+}
+
+func (s *State) resumed(r Record, op *Resumed) error {
+	switch {
+	case s.Status != StatusSuspended || s.Suspension == nil:
+		return s.corrupt(r, errs.CorruptResumeWithoutSuspend, "resumed for %s while %s", op.Reason, s.Status)
+	case op.Reason != s.Suspension.Reason:
+		return s.corrupt(r, errs.CorruptResumeWithoutSuspend, "resumed for %s while suspended for %s", op.Reason, s.Suspension.Reason)
+	}
+	if err := s.checkResume(r, op); err != nil {
+		return err
+	}
+	sus := s.Suspension
+	switch op.Reason {
+	case ReasonToolResults:
+		for _, res := range op.Results {
+			rr := res
+			s.Call(res.CallID).Result = &rr
+		}
+	case ReasonQuestion:
+		answer := op.Answer
+		s.Call(sus.CallID).Answer = &answer
+	case ReasonApproval:
+		s.Call(sus.CallID).Approval = &Approval{Approved: op.Approved, Note: op.Note}
+	}
+	s.Suspension = nil
+	s.Status = StatusRunning
+	return nil
+}
+
+// checkResume checks that a resume answers exactly what the suspension
+// waits for.
+func (s *State) checkResume(r Record, op *Resumed) error {
+	sus := s.Suspension
+	switch op.Reason {
+	case ReasonToolResults:
+		want := map[string]bool{}
+		for _, id := range sus.CallIDs {
+			want[id] = true
+		}
+		for _, res := range op.Results {
+			if !want[res.CallID] || s.Call(res.CallID) == nil {
+				return s.corrupt(r, errs.CorruptResumeResults, "result for call %s, which the suspension does not wait for", res.CallID)
+			}
+			delete(want, res.CallID)
+		}
+		if len(want) > 0 {
+			return s.corrupt(r, errs.CorruptResumeResults, "resume lacks results for %d calls", len(want))
+		}
+	case ReasonQuestion, ReasonApproval:
+		if s.Call(sus.CallID) == nil {
+			return s.corrupt(r, errs.CorruptResumeResults, "%s for call %s, which is not pending", op.Reason, sus.CallID)
+		}
+	}
+	return nil
+}
+
+func (s *State) abortRequested(op *AbortRequested) error {
+	if s.Abort == nil {
+		a := *op
+		s.Abort = &a
+	}
+	return nil
+}
+
+func (s *State) messageQueued(r Record, op *MessageQueued) error {
+	s.Queued = append(s.Queued, Queued{Seq: r.Seq, Text: op.Text, Mode: op.Mode})
+	return nil
+}
+
+func (s *State) messageConsumed(r Record, op *MessageConsumed) error {
+	for i, seq := range op.QueuedSeqs {
+		if !slices.ContainsFunc(s.Queued, func(q Queued) bool { return q.Seq == seq }) || slices.Contains(op.QueuedSeqs[:i], seq) {
+			return s.corrupt(r, errs.CorruptMessageNotQueued, "consumed message %d, which is not queued", seq)
+		}
+	}
+	for _, seq := range op.QueuedSeqs {
+		i := slices.IndexFunc(s.Queued, func(q Queued) bool { return q.Seq == seq })
+		s.Transcript = append(s.Transcript, Message{Role: RoleUser, Text: s.Queued[i].Text})
+		s.Queued = slices.Delete(s.Queued, i, i+1)
+		if s.Phase == PhaseAnswered {
+			s.Phase = PhaseReplied // a follow-up turns the answer into an intermediate reply
+		}
+	}
+	return nil
+}
+
+func (s *State) delegationStarted(r Record, op *DelegationStarted) error {
+	if s.Delegation(op.DelegationID) != nil {
+		return s.corrupt(r, errs.CorruptDuplicateDelegation, "delegation %s started twice", op.DelegationID)
+	}
+	var c *Call
+	if op.CallID != "" {
+		c = s.Call(op.CallID)
+		if c == nil || c.Finished || c.DelegationID != "" {
+			return s.corrupt(r, errs.CorruptDelegationCall, "delegation %s for call %s, which is not an unanswered call without a child", op.DelegationID, op.CallID)
+		}
+	}
+	if c != nil {
+		c.DelegationID = op.DelegationID
+	}
+	s.Delegations = append(s.Delegations, &Delegation{DelegationStarted: *op})
+	return nil
+}
+
+func (s *State) delegationFinished(r Record, op *DelegationFinished) error {
+	d := s.Delegation(op.DelegationID)
+	if d == nil || d.Finished != nil {
+		return s.corrupt(r, errs.CorruptDelegationNotRunning, "delegation %s finished but it is not running", op.DelegationID)
+	}
+	f := *op
+	d.Finished = &f
+	return nil
+}
+
+func (s *State) settled(r Record, op *Settled) error {
+	if !op.State.Settled() {
+		return s.corrupt(r, errs.CorruptSettleNotFinal, "settled as %s, which is not a final state", op.State)
+	}
+	s.Status = op.State
+	s.AbortCause = op.AbortCause
+	s.Answer = op.Answer
+	s.Failure = op.Failure
+	s.SettleTime = r.Time
+	s.Suspension = nil
+	s.Abort = nil
+	s.Open = nil
+	return nil
+}

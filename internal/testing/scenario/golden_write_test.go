@@ -17,9 +17,9 @@ import (
 
 	"github.com/runsvc/runsvc/internal/errs"
 	"github.com/runsvc/runsvc/internal/runlog"
-	"github.com/runsvc/runsvc/internal/testing/scenario"
 	"github.com/runsvc/runsvc/internal/server"
 	"github.com/runsvc/runsvc/internal/store/postgres/pgtest"
+	"github.com/runsvc/runsvc/internal/testing/scenario"
 	"github.com/runsvc/runsvc/internal/testing/testserver"
 )
 

@@ -94,7 +94,7 @@ const (
 
 // The reasons of the caller's own cancellation and deadline.
 const (
-	ReasonCancelled = "CANCELLED"
+	ReasonCancelled        = "CANCELLED"
 	ReasonDeadlineExceeded = "DEADLINE_EXCEEDED"
 )
 

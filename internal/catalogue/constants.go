@@ -2,6 +2,7 @@ package catalogue
 
 import (
 	"fmt"
+	"go/format"
 	"strings"
 )
 
@@ -25,7 +26,11 @@ func GoConstants(doc Document) []byte {
 		fmt.Fprintf(&b, "\tReason%s,\n", camel(e.Reason))
 	}
 	b.WriteString("}\n")
-	return []byte(b.String())
+	src, err := format.Source([]byte(b.String()))
+	if err != nil {
+		panic("catalogue: generated Go does not parse: " + err.Error())
+	}
+	return src
 }
 
 // PythonConstants renders clients/python/runsvc_client/reasons.py.

@@ -85,6 +85,13 @@ print(json.dumps({"version": m.VERSION, "reasons": list(m.REASONS), "named": [ge
 console.log(JSON.stringify({version: m.CATALOGUE_VERSION, reasons: [...m.REASONS], named: m.REASONS.map((r) => m.Reason[r])}));`,
 			abs)
 		checkClient(t, got, doc)
+		var pkg struct {
+			Version string `json:"version"`
+		}
+		raw, err := os.ReadFile(filepath.Join(repo, "clients/node/package.json"))
+		if err != nil || json.Unmarshal(raw, &pkg) != nil || pkg.Version != doc.Version {
+			t.Errorf("clients/node/package.json version %q (%v), the catalogue's %s: set it by hand", pkg.Version, err, doc.Version)
+		}
 	})
 }
 

@@ -71,6 +71,7 @@ export class Worker {
     /** How many times the worker registered (1 + reconnections). */
     this.connections = 0;
     this.stopped = false;
+    this.stopping = new AbortController();
     this.stream = null;
     /** @type {Map<string, {controller: AbortController, stream: object}>} */
     this.calls = new Map();
@@ -111,6 +112,7 @@ export class Worker {
   /** Disconnects and stops serving. */
   async stop() {
     this.stopped = true;
+    this.stopping.abort();
     this.stream?.cancel();
     for (const c of this.calls.values()) c.controller.abort();
     await this.loop;
@@ -123,7 +125,7 @@ export class Worker {
       const registered = await this.serveOnce();
       if (this.stopped) break;
       if (registered) backoff = this.minBackoffMs;
-      await sleep(backoff);
+      await sleep(backoff, undefined, { signal: this.stopping.signal }).catch(() => {});
       backoff = Math.min(backoff * 2, this.maxBackoffMs);
     }
   }

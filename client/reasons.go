@@ -54,7 +54,7 @@ const (
 	ReasonCredentialNotFound = "CREDENTIAL_NOT_FOUND"
 	// ReasonBudgetExceeded: The call would spend past the Run's budget, so it was not made.
 	ReasonBudgetExceeded = "BUDGET_EXCEEDED"
-	// ReasonBudgetOverrun: A model call already made went past the budget (reported after the fact); retryable once the budget is raised.
+	// ReasonBudgetOverrun: A model call already made went past the budget (reported after the fact); retryable once the budget is raised. For cost the message is `Cost budget exceeded: ${used} used, budget is ${limit}` (six decimals).
 	ReasonBudgetOverrun = "BUDGET_OVERRUN"
 	// ReasonToolLoopLimit: The Run made more tool calls than max_tool_rounds allows (the circuit breaker).
 	ReasonToolLoopLimit = "TOOL_LOOP_LIMIT"

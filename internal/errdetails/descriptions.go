@@ -38,7 +38,7 @@ var descriptions = map[string]description{
 	"UNAUTHENTICATED":          {"The call has no valid credentials (missing or wrong bearer token).", "0.1.0"},
 	"CREDENTIAL_NOT_FOUND":     {"A Spec names a credential that is not configured for its scope.", "0.1.0"},
 	"BUDGET_EXCEEDED":          {"The call would spend past the Run's budget, so it was not made.", "0.1.0"},
-	"BUDGET_OVERRUN":           {"A model call already made went past the budget (reported after the fact); retryable once the budget is raised.", "0.1.0"},
+	"BUDGET_OVERRUN":           {"A model call already made went past the budget (reported after the fact); retryable once the budget is raised. For cost the message is `Cost budget exceeded: ${used} used, budget is ${limit}` (six decimals).", "0.1.0"},
 	"TOOL_LOOP_LIMIT":          {"The Run made more tool calls than max_tool_rounds allows (the circuit breaker).", "0.1.0"},
 	"INFERENCE_RATE_LIMITED":   {"The model provider rate-limited the call; retry after RetryInfo's delay.", "0.1.0"},
 	"INFERENCE_FAILED":         {"A model call failed: retryable (UNAVAILABLE) for 5xx, timeouts and lost connections; FAILED_PRECONDITION when the provider refused the request.", "0.1.0"},

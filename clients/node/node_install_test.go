@@ -58,12 +58,12 @@ func TestInstalledPackage(t *testing.T) {
 	t.Logf("npm install %s:\n%s", info[0].Filename, out)
 
 	for from, to := range map[string]string{
-		"test/types/consumer.ts":                     "consumer.ts",
-		"test/worker-suite.js":                       "worker-suite.js",
-		"test/retry-suite.js":                        "retry-suite.js",
-		"test/installed/scenarios.installed.test.js": "scenarios.installed.test.js",
-		"test/installed/worker.installed.test.js":    "worker.installed.test.js",
-		"test/installed/retry.installed.test.js":     "retry.installed.test.js",
+		"test/types/consumer.ts":                "consumer.ts",
+		"test/worker-suite.js":                  "worker-suite.js",
+		"test/retry-suite.js":                   "retry-suite.js",
+		"installed/scenarios.installed.test.js": "scenarios.installed.test.js",
+		"installed/worker.installed.test.js":    "worker.installed.test.js",
+		"installed/retry.installed.test.js":     "retry.installed.test.js",
 	} {
 		body, err := os.ReadFile(filepath.Join(here, from))
 		if err != nil {

@@ -1,7 +1,7 @@
 // withRetry against a real grpc-js server on 127.0.0.1 that fails GetRun
 // with queued runsvc statuses (ErrorInfo, and RetryInfo when retryable),
 // written once for the source tree (retry.test.js) and the installed
-// package (installed/retry.installed.test.js).
+// package (clients/node/installed/retry.installed.test.js).
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,6 +1,6 @@
 // The Node worker against a real runsvc, written once for two runs: from
 // the source tree (worker.test.js) and from the installed package
-// (installed/worker.installed.test.js, run by node_install_test.go). It
+// (clients/node/installed/worker.installed.test.js, run by node_install_test.go). It
 // mirrors the Python worker's suite: tools called from a Run, tool errors
 // as TOOL_FAILED, cancellation, and reconnection after the stream drops.
 

@@ -1,3 +1,4 @@
+// Kept outside test/ so that `npm test` in the source tree does not run it.
 // testdata/scenarios.json through the INSTALLED package (node_install_test.go
 // runs this in an empty directory after `npm install runsvc-client-*.tgz`):
 // every import is the package's name, never a path into the repository.

@@ -6,7 +6,7 @@ GO      ?= go
 BIN     ?= bin/runsvc
 PKGS    := ./...
 
-.PHONY: run build test test-short generate check-generated lint breaking check bench clean
+.PHONY: run build test test-short generate check-generated lint breaking check bench clean catalogue
 
 ## run: start runsvc on its embedded defaults (SQLite in ./runsvc-data, scripted model, 127.0.0.1:50051)
 run:
@@ -43,6 +43,10 @@ lint:
 ## breaking: compare the API with main's for breaking changes (buf breaking, FILE rules)
 breaking:
 	$(GO) tool buf breaking --against '.git#branch=main'
+
+## catalogue: regenerate errors.json, docs/errors.md and the clients' reason constants from internal/errdetails/table.go
+catalogue:
+	$(GO) run ./internal/catalogue/gen
 
 ## check: everything CI checks besides the tests
 check: check-generated lint

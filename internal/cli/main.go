@@ -112,6 +112,9 @@ func (a *app) main(ctx context.Context, args []string) error {
 	if err != nil || args == nil {
 		return err
 	}
+	if args[0] == "errors" {
+		return a.errorsCmd(args[1:])
+	}
 	group, ok := commands[args[0]]
 	if !ok {
 		return usagef("unknown command %q", args[0])

@@ -10,8 +10,15 @@ import protoLoader from '@grpc/proto-loader';
 
 const require = createRequire(import.meta.url);
 
-/** The repository's proto/ directory, seen from clients/node/src. */
-export const DEFAULT_PROTO_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../proto');
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+/**
+ * runsvc's protos: the copy `npm pack` bundles into the package (proto/,
+ * beside src/), or else the repository's proto/ seen from clients/node/src.
+ */
+export const DEFAULT_PROTO_DIR = fs.existsSync(path.join(here, '..', 'proto', 'runsvc', 'v1'))
+  ? path.resolve(here, '..', 'proto')
+  : path.resolve(here, '../../../proto');
 
 /** The directory holding google/rpc and google/protobuf from google-proto-files. */
 export const GOOGLE_PROTO_DIR = path.dirname(require.resolve('google-proto-files/package.json'));

@@ -1,0 +1,70 @@
+package errdetails
+
+// CatalogueVersion is the version of the published error catalogue
+// (errors.json): its minor number grows when a reason is added, its major
+// number if a reason's code or retry bit ever changed. The Python and Node
+// packages take their version from it.
+const CatalogueVersion = "0.2.0"
+
+// description is the catalogue's prose for one reason.
+type description struct {
+	text  string
+	since string // the CatalogueVersion that added the reason
+}
+
+// descriptions says what each reason means to a client and what to do
+// about it. Keyed by reason so table rows stay one line; a reason without
+// one fails TestCatalogueDescribesEveryReason.
+var descriptions = map[string]description{
+	"INVALID_REQUEST":          {"The request is malformed: a field is missing, out of range or undecodable. BadRequest names each field; fix the request.", "0.1.0"},
+	"SPEC_INVALID":             {"PublishSpec refused the Spec; BadRequest has one violation per problem, field being the dotted path in the Spec.", "0.1.0"},
+	"SPEC_UNBUILDABLE":         {"The Spec is well-formed but runsvc cannot assemble it (e.g. a model with no provider).", "0.1.0"},
+	"VALUE_NOT_PORTABLE":       {"A value cannot be stored or sent as JSON (too large, not representable); BadRequest names its path.", "0.1.0"},
+	"CONFIGURATION_INVALID":    {"The server's or a Spec's configuration is wrong (e.g. a model's base_url); an operator must fix it.", "0.1.0"},
+	"DEPENDENCY_MISSING":       {"A feature needs something the server does not have (e.g. the bus needs PostgreSQL); Help links to how to set it up.", "0.1.0"},
+	"RUN_NOT_FOUND":            {"No Run has that id (in the caller's tenant).", "0.1.0"},
+	"SPEC_NOT_FOUND":           {"No Spec (or no such Version of it) is published under that name.", "0.1.0"},
+	"DELEGATION_NOT_FOUND":     {"No delegation has that id.", "0.1.0"},
+	"TOOL_NOT_FOUND":           {"The Run asked for a tool its Spec does not have; availableTools lists the ones it has.", "0.1.0"},
+	"REQUEST_ID_REUSED":        {"StartRun was retried with the same request id but a different body; ResourceInfo names the Run the first request started.", "0.1.0"},
+	"RUN_NOT_SUSPENDED":        {"ResumeRun on a Run that is not waiting for anything; runState says what it is doing.", "0.1.0"},
+	"RUN_ALREADY_SETTLED":      {"The Run has settled (completed, failed, aborted), so it cannot take this action.", "0.1.0"},
+	"SUSPENSION_EXPIRED":       {"The resume came after the suspension's expiry; the Run was abandoned.", "0.1.0"},
+	"RUN_ENDED_WITHOUT_ANSWER": {"A text stream's Run settled without an answer and without failing (e.g. abandoned).", "0.1.0"},
+	"RUN_FAILED":               {"A text stream's Run failed; failureReason and failureMessage are the Run's own failure.", "0.1.0"},
+	"RUN_ABORTED":              {"A text stream's Run was aborted (interrupted or past its deadline); abortCause says which.", "0.1.0"},
+	"ACCESS_DENIED":            {"The caller may not do this (its role or the Spec's policy forbids it).", "0.1.0"},
+	"TOOL_NARROWED":            {"A delegated Run asked for a tool its parent narrowed away.", "0.1.0"},
+	"UNAUTHENTICATED":          {"The call has no valid credentials (missing or wrong bearer token).", "0.1.0"},
+	"CREDENTIAL_NOT_FOUND":     {"A Spec names a credential that is not configured for its scope.", "0.1.0"},
+	"BUDGET_EXCEEDED":          {"The call would spend past the Run's budget, so it was not made.", "0.1.0"},
+	"BUDGET_OVERRUN":           {"A model call already made went past the budget (reported after the fact); retryable once the budget is raised. For cost the message is `Cost budget exceeded: ${used} used, budget is ${limit}` (six decimals).", "0.1.0"},
+	"TOOL_LOOP_LIMIT":          {"The Run made more tool calls than max_tool_rounds allows (the circuit breaker).", "0.1.0"},
+	"INFERENCE_RATE_LIMITED":   {"The model provider rate-limited the call; retry after RetryInfo's delay.", "0.1.0"},
+	"INFERENCE_FAILED":         {"A model call failed: retryable (UNAVAILABLE) for 5xx, timeouts and lost connections; FAILED_PRECONDITION when the provider refused the request.", "0.1.0"},
+	"TRANSIENT_FAILURE":        {"An operation failed in a way worth retrying that no more specific reason describes.", "0.1.0"},
+	"STORE_UNAVAILABLE":        {"The server's store could not be reached or did not answer; retry.", "0.1.0"},
+	"OVERLOADED":               {"The server is shedding load (admission is full); retry after RetryInfo's delay.", "0.1.0"},
+	"TOOL_FAILED":              {"A tool call failed: UNAVAILABLE with RetryInfo when the tool said a retry may succeed, INTERNAL otherwise.", "0.1.0"},
+	"MCP_FAILED":               {"A call to an MCP server failed: UNAVAILABLE with RetryInfo when retryable, INTERNAL otherwise.", "0.1.0"},
+	"SEQ_CONFLICT":             {"Two writers appended the same sequence number to a Run's log; only a worker inside runsvc meets it.", "0.1.0"},
+	"LEASE_LOST":               {"A worker lost its lease on a Run to another; only a worker inside runsvc meets it.", "0.1.0"},
+	"RUN_DEADLINE_EXCEEDED":    {"The Run's own deadline passed (a Run's failure, never the caller's deadline).", "0.1.0"},
+	"AWAIT_TIMEOUT":            {"Waiting for a memory key timed out; missingKeys lists every key still missing.", "0.1.0"},
+	"DELEGATION_TIMEOUT":       {"A delegated Run did not settle within its timeout.", "0.1.0"},
+	"BUS_NOT_CONFIGURED":       {"The robot (Spec) has no bus configured.", "0.1.0"},
+	"CHANNEL_NOT_FOUND":        {"No bus channel has that name.", "0.1.0"},
+	"LOG_CORRUPT":              {"A Run's log breaks an invariant (corruption names which); the Run cannot continue. Report it.", "0.1.0"},
+	"INTERNAL":                 {"Anything else: a bug or an unexpected failure. errorId matches the server's log line with the full cause.", "0.1.0"},
+
+	// Reasons added in 0.2.0 (the rows may land after this file).
+	"INFERENCE_REJECTED": {"The model provider refused the request as made (HTTP 400, 404, 422); retrying the same request will not help.", "0.2.0"},
+	"TOOL_REJECTED":      {"The tool answered and refused the call; retrying the same call will not help.", "0.2.0"},
+	"MCP_REJECTED":       {"The MCP server answered and refused the call; retrying the same call will not help.", "0.2.0"},
+	"METHOD_NOT_FOUND":   {"The server has no such method or service (UNIMPLEMENTED): the client is newer than the server, or the method name is wrong.", "0.2.0"},
+}
+
+// describe returns a reason's description, empty for one without.
+func describe(reason string) description {
+	return descriptions[reason]
+}

@@ -17,7 +17,7 @@ import (
 // installed declarations, and runs the scenario, worker and retry suites
 // there, importing only "@runsvc/client".
 func TestInstalledPackage(t *testing.T) {
-	node, npm := requireNode(t)
+	node, npm := requireNodeAndTypeScript(t)
 	here, err := os.Getwd()
 	if err != nil {
 		t.Fatal(err)
@@ -86,9 +86,9 @@ func TestInstalledPackage(t *testing.T) {
 	t.Logf("the suites passed from the installed package:\n%s", out)
 }
 
-// requireNode returns node and npm, skipping (or failing under
+// requireNodeAndTypeScript returns node and npm, skipping (or failing under
 // RUNSVC_REQUIRE_ALL=1) when they or clients/node's packages are missing.
-func requireNode(t *testing.T) (string, string) {
+func requireNodeAndTypeScript(t *testing.T) (string, string) {
 	t.Helper()
 	node, err := exec.LookPath("node")
 	npm, err2 := exec.LookPath("npm")
@@ -144,7 +144,7 @@ func jsonString(s string) string {
 // TestTypecheck runs tsc --noEmit on the declarations and the TypeScript
 // user in test/types, in the source tree (npm run typecheck).
 func TestTypecheck(t *testing.T) {
-	requireNode(t)
+	requireNodeAndTypeScript(t)
 	out := runIn(t, ".", nil, filepath.Join("node_modules", ".bin", "tsc"), "--noEmit", "-p", "tsconfig.json")
 	t.Logf("tsc --noEmit: ok %s", out)
 }

@@ -19,7 +19,7 @@ import (
 // tests run from a copy outside the source tree, so nothing but
 // site-packages provides runsvc_client.
 func TestInstalledPackage(t *testing.T) {
-	requirePython(t)
+	requirePackaging(t)
 	here, err := os.Getwd()
 	if err != nil {
 		t.Fatal(err)
@@ -54,9 +54,9 @@ func TestInstalledPackage(t *testing.T) {
 	t.Logf("the suite passed against the installed package:\n%s", out)
 }
 
-// requirePython skips (or fails under RUNSVC_REQUIRE_ALL=1) without
+// requirePackaging skips (or fails under RUNSVC_REQUIRE_ALL=1) without
 // Debian's python3 with grpcio, protobuf, venv and setuptools.
-func requirePython(t *testing.T) {
+func requirePackaging(t *testing.T) {
 	t.Helper()
 	for _, c := range []struct{ pkg, check string }{
 		{"python3-grpcio", "import grpc, google.protobuf"},

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -279,6 +280,13 @@ func TestValidateReportsEachRule(t *testing.T) {
 		{"negative token budget", valid, func(s *spec.Spec) { s.Limits.TokenBudget = -1 }, "limits.token_budget", "negative"},
 		{"negative cost budget", valid, func(s *spec.Spec) { s.Limits.CostBudget = -1 }, "limits.cost_budget", "negative"},
 		{"cost budget without pricing", valid, func(s *spec.Spec) { s.Limits.CostBudget = 1.5 }, "limits.cost_budget", "pricing"},
+		{"NaN cost budget", valid, func(s *spec.Spec) { s.Limits.CostBudget = math.NaN() }, "limits.cost_budget", "NaN is not a number"},
+		{"infinite cost budget", valid, func(s *spec.Spec) {
+			s.Limits.CostBudget = math.Inf(1)
+			s.Model.Pricing = &spec.Pricing{}
+		}, "limits.cost_budget", "+Inf is not a number"},
+		{"NaN input price", valid, func(s *spec.Spec) { s.Model.Pricing = &spec.Pricing{InputPerMillion: math.NaN()} }, "model.pricing.input_per_million", "NaN"},
+		{"negative infinite output price", valid, func(s *spec.Spec) { s.Model.Pricing = &spec.Pricing{OutputPerMillion: math.Inf(-1)} }, "model.pricing.output_per_million", "-Inf"},
 
 		// suspension expiry
 		{"negative tool results expiry", valid, func(s *spec.Spec) { s.Expiry.ToolResults = -time.Second }, "suspension_expiry.tool_results", "out of range"},

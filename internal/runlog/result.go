@@ -43,6 +43,10 @@ func FailureMessage(failure *errs.Stored) (string, bool) {
 	if errors.As(err, &tf) {
 		return tf.Message, retryable
 	}
+	var tr *errs.ToolRejected
+	if errors.As(err, &tr) {
+		return tr.Message, retryable
+	}
 	return err.Error(), retryable
 }
 

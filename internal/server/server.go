@@ -43,6 +43,12 @@ import (
 	"github.com/runsvc/runsvc/internal/toolworkers"
 )
 
+// maxGRPCMessage is grpc-go's receive limit: well above the codec's, so a
+// request between the two gets INVALID_REQUEST with details rather than
+// grpc-go's bare RESOURCE_EXHAUSTED; beyond it grpc-go refuses the bytes
+// before anything of runsvc runs.
+const maxGRPCMessage = 64 << 20
+
 // Config is everything `runsvc serve` takes.
 type Config struct {
 	// Listen is the gRPC address.
@@ -184,10 +190,17 @@ func (s *Server) assemble() error {
 		cfg.MaxStreams = 16384
 	}
 	limiter := admission.New(cfg.MaxUnaryCalls, cfg.MaxStreams)
+	// The codec reports undecodable and oversized requests through the
+	// table; grpc's own limit sits above the codec's so that the codec
+	// sees them first.
+	codec := service.NewCodec(service.DefaultMaxRequestBytes)
 	s.grpc = grpc.NewServer(
-		grpc.ChainUnaryInterceptor(mapper.UnaryServerInterceptor(), limiter.UnaryServerInterceptor()),
-		grpc.ChainStreamInterceptor(mapper.StreamServerInterceptor(), limiter.StreamServerInterceptor()),
+		grpc.ChainUnaryInterceptor(mapper.UnaryServerInterceptor(), limiter.UnaryServerInterceptor(), codec.UnaryServerInterceptor()),
+		grpc.ChainStreamInterceptor(mapper.StreamServerInterceptor(), limiter.StreamServerInterceptor(), codec.StreamServerInterceptor()),
 		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: 10 * time.Second, PermitWithoutStream: true}),
+		grpc.ForceServerCodecV2(codec),
+		grpc.MaxRecvMsgSize(maxGRPCMessage),
+		grpc.UnknownServiceHandler(service.UnknownMethod),
 	)
 	service.New(service.Deps{Mapper: mapper, Specs: reg, Runs: manager, Engine: s.engine, Hub: hub, Memory: mem, Bus: messages}).Register(s.grpc)
 	s.health = health.NewServer()

@@ -14,6 +14,11 @@ import (
 	"strings"
 	"time"
 
+	// Linked so that reflection serves google/rpc/error_details.proto and
+	// status.proto: clients render Run.failure and InvokeTool's error
+	// from them.
+	_ "google.golang.org/genproto/googleapis/rpc/errdetails"
+	_ "google.golang.org/genproto/googleapis/rpc/status"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/health"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"

@@ -197,11 +197,13 @@ func (s *Server) assemble() error {
 	limiter := admission.New(cfg.MaxUnaryCalls, cfg.MaxStreams)
 	// The codec reports undecodable and oversized requests through the
 	// table; grpc's own limit sits above the codec's so that the codec
-	// sees them first.
+	// sees them first. Its interceptors run right inside the mapper's, so
+	// that every request it refused is answered (and forgotten) before
+	// admission can turn the call away.
 	codec := service.NewCodec(service.DefaultMaxRequestBytes)
 	s.grpc = grpc.NewServer(
-		grpc.ChainUnaryInterceptor(mapper.UnaryServerInterceptor(), limiter.UnaryServerInterceptor(), codec.UnaryServerInterceptor()),
-		grpc.ChainStreamInterceptor(mapper.StreamServerInterceptor(), limiter.StreamServerInterceptor(), codec.StreamServerInterceptor()),
+		grpc.ChainUnaryInterceptor(mapper.UnaryServerInterceptor(), codec.UnaryServerInterceptor(), limiter.UnaryServerInterceptor()),
+		grpc.ChainStreamInterceptor(mapper.StreamServerInterceptor(), codec.StreamServerInterceptor(), limiter.StreamServerInterceptor()),
 		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: 10 * time.Second, PermitWithoutStream: true}),
 		grpc.ForceServerCodecV2(codec),
 		grpc.MaxRecvMsgSize(maxGRPCMessage),

@@ -32,7 +32,9 @@ const apiPackage = "runsvc.v1."
 // more than the size limit) the Codec leaves the message empty, keeps the
 // problem, and returns nil; the Codec's interceptors then fail the call
 // with that *errs.InvalidRequest before a handler sees the message. Put
-// them innermost, inside the interceptor that maps errors to statuses.
+// them right inside the interceptor that maps errors to statuses, before
+// any that may end a call early (a unary call's problem is forgotten only
+// when its interceptor runs).
 type Codec struct {
 	proto    encoding.CodecV2
 	maxBytes int

@@ -3,6 +3,7 @@ package server_test
 import (
 	"errors"
 	"io"
+	"math"
 	"strings"
 	"testing"
 
@@ -59,6 +60,33 @@ func TestWatchFromSeq(t *testing.T) {
 			c := errdetails.Classify(err)
 			if c.Code != codes.InvalidArgument || c.Reason != tt.reason || !strings.Contains(c.Message, "from_seq") || n != 0 {
 				t.Fatalf("got %d records then %+v, want %s", n, c, tt.reason)
+			}
+		})
+	}
+}
+
+// TestNonFiniteSpecNumbers: NaN and ±Inf in a Spec's prices and budget are
+// SPEC_INVALID naming the field, over the wire (they were INTERNAL).
+func TestNonFiniteSpecNumbers(t *testing.T) {
+	srv := testserver.Start(t)
+	tests := []struct {
+		name  string
+		edit  func(*runsvcv1.Spec)
+		field string
+	}{
+		{"NaN cost budget", func(s *runsvcv1.Spec) { s.Limits = &runsvcv1.Limits{CostBudget: math.NaN()} }, "limits.cost_budget"},
+		{"infinite cost budget", func(s *runsvcv1.Spec) { s.Limits = &runsvcv1.Limits{CostBudget: math.Inf(1)} }, "limits.cost_budget"},
+		{"NaN input price", func(s *runsvcv1.Spec) { s.Model.Pricing = &runsvcv1.Pricing{InputPerMillion: math.NaN()} }, "model.pricing.input_per_million"},
+		{"-Inf output price", func(s *runsvcv1.Spec) { s.Model.Pricing = &runsvcv1.Pricing{OutputPerMillion: math.Inf(-1)} }, "model.pricing.output_per_million"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			sp := &runsvcv1.Spec{Name: "finite", Model: &runsvcv1.ModelRef{Provider: "scripted", Script: &runsvcv1.Script{Turns: []*runsvcv1.ScriptTurn{{Text: "x"}}}}}
+			tt.edit(sp)
+			_, err := srv.Specs.PublishSpec(testserver.Context(t), &runsvcv1.PublishSpecRequest{Spec: sp})
+			c := errdetails.Classify(err)
+			if c.Code != codes.InvalidArgument || c.Reason != "SPEC_INVALID" || !strings.Contains(c.Message, tt.field) {
+				t.Fatalf("got %+v, want SPEC_INVALID naming %s", c, tt.field)
 			}
 		})
 	}

@@ -52,7 +52,7 @@ import (
 // request between the two gets INVALID_REQUEST with details rather than
 // grpc-go's bare RESOURCE_EXHAUSTED; beyond it grpc-go refuses the bytes
 // before anything of runsvc runs.
-const maxGRPCMessage = 64 << 20
+const maxGRPCMessage = 16 << 20
 
 // Config is everything `runsvc serve` takes.
 type Config struct {

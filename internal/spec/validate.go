@@ -115,7 +115,7 @@ func (v *validator) model(s Spec, credential func(string, string)) {
 			v.add("model.base_url", "a scripted model calls no server; remove base_url")
 		}
 		maxFanOut := s.Limits.Effective().MaxDelegationsPerTurn
-		for i, t := range m.Script {
+		for i, t := range m.Script[:min(len(m.Script), maxScriptTurns)] {
 			v.turn(fmt.Sprintf("model.script.turns[%d]", i), t, maxFanOut)
 		}
 	case ProviderOpenAI:
@@ -181,11 +181,15 @@ func (v *validator) turn(path string, t Turn, maxFanOut int) {
 }
 
 func (v *validator) tools(s Spec, credential func(string, string)) {
-	if len(s.Tools) > maxToolsPerSpec {
-		v.add("tools", "has %d tools; at most %d are allowed", len(s.Tools), maxToolsPerSpec)
+	tools := s.Tools
+	if len(tools) > maxToolsPerSpec {
+		// Refused anyway: checking the first ones bounds the work and the
+		// violations a hostile Spec costs.
+		v.add("tools", "has %d tools; at most %d are allowed", len(tools), maxToolsPerSpec)
+		tools = tools[:maxToolsPerSpec]
 	}
 	seen := map[string]int{}
-	for i, t := range s.Tools {
+	for i, t := range tools {
 		p := fmt.Sprintf("tools[%d]", i)
 		switch {
 		case t.Name == "":

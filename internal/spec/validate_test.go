@@ -578,3 +578,34 @@ func TestExpiryEffective(t *testing.T) {
 		})
 	}
 }
+
+// TestValidateBoundsHostileSpecs: a Spec with far too many tools or turns
+// is refused after checking only as many as are allowed, so its cost and
+// its violations stay bounded.
+func TestValidateBoundsHostileSpecs(t *testing.T) {
+	tests := []struct {
+		name  string
+		edit  func(*spec.Spec)
+		field string
+	}{
+		{"200,000 nameless tools", func(s *spec.Spec) { s.Tools = make([]spec.Tool, 200000) }, "tools"},
+		{"200,000 empty turns", func(s *spec.Spec) { s.Model.Script = make([]spec.Turn, 200000) }, "model.script.turns"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := valid()
+			tt.edit(&s)
+			vs := violations(t, s, nothingPublished)
+			counted := false
+			for _, v := range vs {
+				counted = counted || (v.Field == tt.field && strings.Contains(v.Description, "at most"))
+			}
+			if !counted {
+				t.Errorf("no violation on %s saying how many are allowed", tt.field)
+			}
+			if len(vs) > 4*10000 {
+				t.Errorf("%d violations, want them bounded by the limits", len(vs))
+			}
+		})
+	}
+}

@@ -3,7 +3,6 @@ package runs
 import (
 	"context"
 
-	"github.com/runsvc/runsvc/internal/errs"
 	"github.com/runsvc/runsvc/internal/runlog"
 )
 
@@ -11,8 +10,7 @@ const watchBatch = 256
 
 // Watch sends a Run's Records from seq from in order, none skipped, then
 // new ones as they are appended, and returns nil after the Record that
-// settles the Run (at once when from is just past the end of a settled
-// log). A from beyond the next seq is *errs.InvalidRequest. A
+// settles the Run (at once when from is past the end of a settled log). A
 // slow receiver slows its own watch and never loses Records: whatever the
 // shared tail no longer holds is read from the store.
 func (m *Manager) Watch(ctx context.Context, tenant, runID string, from int64, send func(runlog.Record) error) error {
@@ -23,8 +21,8 @@ func (m *Manager) Watch(ctx context.Context, tenant, runID string, from int64, s
 	if from < 1 {
 		from = 1
 	}
-	if from > run.LastSeq+1 {
-		return errs.BadField("from_seq", "is %d, past the end of the Run's log (seq %d): watch from %d at most", from, run.LastSeq, run.LastSeq+1)
+	if err := checkFrom(from, run.LastSeq); err != nil {
+		return err
 	}
 	if run.Settled() && from > run.LastSeq {
 		return nil

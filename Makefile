@@ -57,3 +57,19 @@ bench:
 
 clean:
 	rm -rf bin runsvc-data
+
+## fuzz: run each fuzz target for FUZZTIME (default 20s), one after another
+FUZZTIME ?= 20s
+FUZZ_TARGETS := \
+	./internal/service:FuzzDecodeRequest \
+	./internal/service:FuzzSpecFromProto \
+	./internal/cli:FuzzParseSpec \
+	./internal/runlog:FuzzFold \
+	./internal/store/pagetoken:FuzzPageToken
+.PHONY: fuzz
+fuzz:
+	@set -e; for t in $(FUZZ_TARGETS); do \
+		pkg=$${t%%:*}; name=$${t##*:}; \
+		echo "fuzz: $$name in $$pkg for $(FUZZTIME)"; \
+		$(GO) test -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) -parallel=1 $$pkg; \
+	done

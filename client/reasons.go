@@ -90,6 +90,14 @@ const (
 	ReasonLogCorrupt = "LOG_CORRUPT"
 	// ReasonInternal: Anything else: a bug or an unexpected failure. errorId matches the server's log line with the full cause.
 	ReasonInternal = "INTERNAL"
+	// ReasonInferenceRejected: The model provider refused the request as made (HTTP 400, 404, 422); retrying the same request will not help.
+	ReasonInferenceRejected = "INFERENCE_REJECTED"
+	// ReasonToolRejected: The tool answered and refused the call; retrying the same call will not help.
+	ReasonToolRejected = "TOOL_REJECTED"
+	// ReasonMcpRejected: The MCP server answered and refused the call; retrying the same call will not help.
+	ReasonMcpRejected = "MCP_REJECTED"
+	// ReasonMethodNotFound: The server has no such method or service (UNIMPLEMENTED): the client is newer than the server, or the method name is wrong.
+	ReasonMethodNotFound = "METHOD_NOT_FOUND"
 )
 
 // The reasons of the caller's own cancellation and deadline.
@@ -140,4 +148,8 @@ var Reasons = []string{
 	ReasonChannelNotFound,
 	ReasonLogCorrupt,
 	ReasonInternal,
+	ReasonInferenceRejected,
+	ReasonToolRejected,
+	ReasonMcpRejected,
+	ReasonMethodNotFound,
 }

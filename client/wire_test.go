@@ -74,7 +74,7 @@ func TestClassifyOverTheWire(t *testing.T) {
 		{"not found", &errs.RunNotFound{RunID: "run_1"}, codes.NotFound, client.ReasonRunNotFound, false, 0, map[string]string{"runId": "run_1"}},
 		{"overloaded", &errs.Overloaded{Resource: "run admission", RetryAfter: 250 * time.Millisecond}, codes.Unavailable, client.ReasonOverloaded, true, 250 * time.Millisecond, map[string]string{"resource": "run admission"}},
 		{"store default delay", &errs.StoreUnavailable{Operation: "append"}, codes.Unavailable, client.ReasonStoreUnavailable, true, time.Second, map[string]string{"operation": "append"}},
-		{"inference refused", &errs.InferenceFailed{Provider: "p", HTTPStatus: 400, Permanent: true}, codes.FailedPrecondition, client.ReasonInferenceFailed, false, 0, map[string]string{"httpStatus": "400"}},
+		{"inference refused", &errs.InferenceRejected{Provider: "p", HTTPStatus: 400}, codes.FailedPrecondition, client.ReasonInferenceRejected, false, 0, map[string]string{"httpStatus": "400"}},
 		{"anything else", errors.New("boom"), codes.Internal, client.ReasonInternal, false, 0, nil},
 	}
 	queue := map[string][]error{}

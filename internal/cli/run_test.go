@@ -296,7 +296,7 @@ model: {provider: scripted, script: {turns: [{text: "Done.", fail: {httpStatus: 
 model: {provider: scripted, script: {turns: [{toolCalls: [{name: memory_set, arguments: {key: k}}]}, {text: "Oh well."}]}}
 tools: [{name: memory_set, kind: builtin}]
 `,
-			stdout: []string{"  tool memory_set [call_1_1] started\n", "  tool memory_set [call_1_1] failed after ", "memory_set needs", "[TOOL_FAILED, not retryable]", "completed: Oh well.\n"},
+			stdout: []string{"  tool memory_set [call_1_1] started\n", "  tool memory_set [call_1_1] failed after ", "memory_set needs", "[TOOL_REJECTED, not retryable]", "completed: Oh well.\n"},
 		},
 	}
 	srv := testserver.Start(t)

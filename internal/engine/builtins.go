@@ -92,7 +92,7 @@ func (a *attempt) builtin(name string) (func(context.Context, tool.Call) (json.R
 				Value json.RawMessage `json:"value"`
 			}
 			if json.Unmarshal(c.Arguments, &args) != nil || args.Key == "" || len(args.Value) == 0 {
-				return nil, &errs.ToolFailed{Tool: name, Message: `memory_set needs {"key": "...", "value": ...}`}
+				return nil, &errs.ToolRejected{Tool: name, Message: `memory_set needs {"key": "...", "value": ...}`}
 			}
 			ns := a.e.Memory.FamilyNamespace(a.state.Admission.RootRunID)
 			e, err := a.e.Memory.Set(ctx, tenant, ns, args.Key, args.Value)
@@ -108,7 +108,7 @@ func (a *attempt) builtin(name string) (func(context.Context, tool.Call) (json.R
 				WaitSeconds float64  `json:"wait_seconds"`
 			}
 			if json.Unmarshal(c.Arguments, &args) != nil || len(args.Keys) == 0 || args.WaitSeconds < 0 {
-				return nil, &errs.ToolFailed{Tool: name, Message: `memory_get needs {"keys": ["..."]} and an optional non-negative wait_seconds`}
+				return nil, &errs.ToolRejected{Tool: name, Message: `memory_get needs {"keys": ["..."]} and an optional non-negative wait_seconds`}
 			}
 			ns := a.e.Memory.FamilyNamespace(a.state.Admission.RootRunID)
 			entries, err := a.e.Memory.Get(ctx, tenant, ns, args.Keys, time.Duration(args.WaitSeconds*float64(time.Second)))
@@ -132,7 +132,7 @@ func (a *attempt) builtin(name string) (func(context.Context, tool.Call) (json.R
 				InReplyTo string          `json:"in_reply_to"`
 			}
 			if json.Unmarshal(c.Arguments, &args) != nil || args.Channel == "" || len(args.Content) == 0 {
-				return nil, &errs.ToolFailed{Tool: name, Message: `bus_send needs {"channel": "...", "content": ...}`}
+				return nil, &errs.ToolRejected{Tool: name, Message: `bus_send needs {"channel": "...", "content": ...}`}
 			}
 			m, err := a.e.Bus.Send(ctx, tenant, a.spec.Name, args.Channel, args.Content, args.InReplyTo)
 			if err != nil {
@@ -141,7 +141,7 @@ func (a *attempt) builtin(name string) (func(context.Context, tool.Call) (json.R
 			return json.Marshal(map[string]string{"message_id": m.MessageID})
 		}, nil
 	}
-	return nil, &errs.ToolFailed{Tool: name, Message: "no such built-in tool"}
+	return nil, &errs.ToolRejected{Tool: name, Message: "no such built-in tool"}
 }
 
 type delegateArgs struct {
@@ -185,7 +185,7 @@ func (a *attempt) delegate(ctx context.Context, c *runlog.Call, decl spec.Tool) 
 		}
 		if started >= limits.MaxDelegationsPerTurn {
 			if other == c {
-				return a.answer(ctx, c, decl, nil, &errs.ToolFailed{Tool: c.Name, Message: fmt.Sprintf("this turn already started %d delegations, the most limits.max_delegations_per_turn allows", limits.MaxDelegationsPerTurn)})
+				return a.answer(ctx, c, decl, nil, &errs.ToolRejected{Tool: c.Name, Message: fmt.Sprintf("this turn already started %d delegations, the most limits.max_delegations_per_turn allows", limits.MaxDelegationsPerTurn)})
 			}
 			continue
 		}
@@ -204,13 +204,13 @@ func (a *attempt) delegate(ctx context.Context, c *runlog.Call, decl spec.Tool) 
 func (a *attempt) delegateArgs(c *runlog.Call) (delegateArgs, error) {
 	var args delegateArgs
 	if json.Unmarshal(c.Arguments, &args) != nil || args.To == "" || args.Task == "" {
-		return args, &errs.ToolFailed{Tool: c.Name, Message: `delegate needs {"to": "<agent>", "task": "..."}`}
+		return args, &errs.ToolRejected{Tool: c.Name, Message: `delegate needs {"to": "<agent>", "task": "..."}`}
 	}
 	if !slices.Contains(a.spec.Delegates, args.To) {
-		return args, &errs.ToolFailed{Tool: c.Name, Message: fmt.Sprintf("%q is not one of this agent's delegates (%v)", args.To, a.spec.Delegates)}
+		return args, &errs.ToolRejected{Tool: c.Name, Message: fmt.Sprintf("%q is not one of this agent's delegates (%v)", args.To, a.spec.Delegates)}
 	}
 	if max := a.spec.Limits.Effective().MaxDelegationDepth; a.state.Admission.Depth+1 > max {
-		return args, &errs.ToolFailed{Tool: c.Name, Message: fmt.Sprintf("delegating would go %d levels deep; limits.max_delegation_depth is %d", a.state.Admission.Depth+1, max)}
+		return args, &errs.ToolRejected{Tool: c.Name, Message: fmt.Sprintf("delegating would go %d levels deep; limits.max_delegation_depth is %d", a.state.Admission.Depth+1, max)}
 	}
 	return args, nil
 }

@@ -109,10 +109,10 @@ func (a *attempt) suspended(ctx context.Context) (bool, error) {
 // orphaned.
 func (a *attempt) abort(ctx context.Context, cause runlog.AbortCause) error {
 	var ops []runlog.Op
-	closeAs := &errs.ToolFailed{Message: "the run was interrupted before the tool answered"}
+	closeAs := &errs.ToolRejected{Message: "the run was interrupted before the tool answered"}
 	var failure error
 	if cause == runlog.CauseDeadline {
-		closeAs = &errs.ToolFailed{Message: "the run passed its deadline before the tool answered"}
+		closeAs = &errs.ToolRejected{Message: "the run passed its deadline before the tool answered"}
 		failure = &errs.RunDeadlineExceeded{RunID: a.state.RunID, Deadline: a.state.Admission.Deadline.Sub(a.state.CreateTime)}
 		if a.state.Abort == nil {
 			ops = append(ops, &runlog.AbortRequested{Cause: runlog.CauseDeadline})

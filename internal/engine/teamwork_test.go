@@ -317,7 +317,7 @@ func TestDelegationFanOutLimit(t *testing.T) {
 	if len(done) != 2 || done[0].GetError() != nil {
 		t.Fatalf("results %v", done)
 	}
-	if c := errdetails.ClassifyStatus(done[1].GetError()); c.Reason != "TOOL_FAILED" || !strings.Contains(c.Message, "max_delegations_per_turn") {
+	if c := errdetails.ClassifyStatus(done[1].GetError()); c.Reason != "TOOL_REJECTED" || !strings.Contains(c.Message, "max_delegations_per_turn") {
 		t.Errorf("the second delegation: %+v", c)
 	}
 	children, _ := srv.Runs.ListRuns(testserver.Context(t), &runsvcv1.ListRunsRequest{ParentRunId: run.GetRunId()})

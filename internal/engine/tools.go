@@ -79,7 +79,7 @@ func (a *attempt) toolCall(ctx context.Context, c *runlog.Call) error {
 		if c.Approval.Note != "" {
 			msg += ": " + c.Approval.Note
 		}
-		return a.answer(ctx, c, decl, nil, &errs.ToolFailed{Tool: c.Name, Message: msg})
+		return a.answer(ctx, c, decl, nil, &errs.ToolRejected{Tool: c.Name, Message: msg})
 	}
 	return a.execute(ctx, c, decl)
 }
@@ -90,7 +90,7 @@ func (a *attempt) toolCall(ctx context.Context, c *runlog.Call) error {
 func (a *attempt) clientCall(ctx context.Context, c *runlog.Call, decl spec.Tool) error {
 	if res := c.Result; res != nil {
 		if res.Error != nil {
-			return a.answer(ctx, c, decl, nil, &errs.ToolFailed{Tool: c.Name, Message: res.Error.Message, Retryable: res.Error.Retryable})
+			return a.answer(ctx, c, decl, nil, errs.ToolFailure(c.Name, res.Error.Message, res.Error.Retryable, 0))
 		}
 		out := res.Output
 		if len(out) == 0 {
@@ -119,7 +119,7 @@ func (a *attempt) askUser(ctx context.Context, c *runlog.Call, decl spec.Tool) e
 		Question string `json:"question"`
 	}
 	if json.Unmarshal(c.Arguments, &args) != nil || args.Question == "" {
-		return a.answer(ctx, c, decl, nil, &errs.ToolFailed{Tool: c.Name, Message: `ask_user needs {"question": "..."}`})
+		return a.answer(ctx, c, decl, nil, &errs.ToolRejected{Tool: c.Name, Message: `ask_user needs {"question": "..."}`})
 	}
 	return a.suspend(ctx, &runlog.Suspended{Reason: runlog.ReasonQuestion, CallID: c.ID, Question: args.Question})
 }
@@ -189,8 +189,7 @@ func (a *attempt) execute(ctx context.Context, c *runlog.Call, decl spec.Tool) e
 		err = &errs.TransientFailure{Operation: "tool " + c.Name, Message: fmt.Sprintf("no answer within %s", timeout)}
 	}
 	delay, retryable := errs.IsRetryable(err)
-	var own *errs.ToolFailed
-	if errors.As(err, &own) || !retryable || errs.Typed(err) == nil {
+	if toolsOwn(err) || !retryable || errs.Typed(err) == nil {
 		return a.answer(ctx, c, decl, nil, err)
 	}
 	stored := errs.Store(err, "")
@@ -224,13 +223,20 @@ func (a *attempt) answer(ctx context.Context, c *runlog.Call, decl spec.Tool, ou
 	}
 	ops = append(ops, done)
 	if failure != nil && decl.RaiseOnError {
-		var own *errs.ToolFailed
-		if !errors.As(failure, &own) {
-			failure = &errs.ToolFailed{Tool: c.Name, Message: failure.Error()}
+		if !toolsOwn(failure) {
+			failure = &errs.ToolRejected{Tool: c.Name, Message: failure.Error()}
 		}
 		return a.settle(ctx, runlog.StatusFailed, "", "", failure, ops...)
 	}
 	return a.later(ops...)
+}
+
+// toolsOwn reports whether err is the tool's own answer (it ran and
+// failed), which the model sees, rather than a failure to reach it.
+func toolsOwn(err error) bool {
+	var failed *errs.ToolFailed
+	var rejected *errs.ToolRejected
+	return errors.As(err, &failed) || errors.As(err, &rejected)
 }
 
 func credentialOf(t spec.Tool) string {

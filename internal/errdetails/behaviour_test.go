@@ -47,7 +47,7 @@ func TestGRPCRetryObeysPushback(t *testing.T) {
 		{name: "retryable RESOURCE_EXHAUSTED", err: &errs.InferenceRateLimited{Provider: "openai", Model: "m", RetryAfter: pushback}, attempts: 2, waits: true},
 		{name: "non-retryable RESOURCE_EXHAUSTED", err: &errs.BudgetExceeded{Dimension: "tokens", Requested: 12, Limit: 10}, attempts: 1},
 		{name: "retryable UNAVAILABLE", err: &errs.TransientFailure{Operation: "op", Message: "reset", RetryAfter: pushback}, attempts: 2, waits: true},
-		{name: "non-retryable TOOL_FAILED", err: &errs.ToolFailed{Tool: "t", Message: "bad input"}, attempts: 1},
+		{name: "non-retryable TOOL_REJECTED", err: &errs.ToolRejected{Tool: "t", Message: "bad input"}, attempts: 1},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

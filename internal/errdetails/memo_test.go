@@ -24,7 +24,7 @@ func TestRememberedStatusesAreExact(t *testing.T) {
 		{"another run", &errs.RunNotFound{RunID: "run_1"}, &errs.RunNotFound{RunID: "run_2"}, false},
 		{"metadata outside the message", &errs.InferenceFailed{Provider: "p", Message: "x", HTTPStatus: 500}, &errs.InferenceFailed{Provider: "p", Message: "x", HTTPStatus: 503}, false},
 		{"another retry delay", &errs.TransientFailure{Operation: "o", Message: "m", RetryAfter: time.Second}, &errs.TransientFailure{Operation: "o", Message: "m", RetryAfter: 2 * time.Second}, false},
-		{"retryable or not", &errs.ToolFailed{Tool: "t", Message: "m", Retryable: true}, &errs.ToolFailed{Tool: "t", Message: "m"}, false},
+		{"failed or rejected", &errs.ToolFailed{Tool: "t", Message: "m"}, &errs.ToolRejected{Tool: "t", Message: "m"}, false},
 		{"violations", &errs.InvalidRequest{Violations: []errs.FieldViolation{{Field: "a", Description: "x"}, {Field: "b", Description: "y"}}},
 			&errs.InvalidRequest{Violations: []errs.FieldViolation{{Field: "a", Description: "x"}, {Field: "c", Description: "z"}}}, false},
 		{"internal errors", &errs.Internal{ErrorID: "err_1"}, &errs.Internal{ErrorID: "err_2"}, false},

@@ -23,6 +23,9 @@ var storing = New(Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))
 // the status the table maps it to, in the form a Run's log keeps (see
 // errs.Stored). The server installs it with errs.SetFailureEncoder.
 func StoredFailure(typed error) errs.Stored {
+	if sup, ok := typed.(*errs.Superseded); ok {
+		return supersededFailure(sup)
+	}
 	o := storing.Describe(typed)
 	st := o.Status.Proto()
 	out := errs.Stored{
@@ -43,6 +46,24 @@ func StoredFailure(typed error) errs.Stored {
 		}
 		out.Details = append(out.Details, b)
 	}
+	return out
+}
+
+// supersededFailure stores a version 1 failure the table has since split
+// off as it was stored: today's status of its typed error with the old
+// code and no RetryInfo.
+func supersededFailure(sup *errs.Superseded) errs.Stored {
+	out := StoredFailure(sup.Err)
+	out.Code, out.Retryable, out.RetryAfter = sup.Code, false, 0
+	kept := out.Details[:0]
+	for _, b := range out.Details {
+		a := &anypb.Any{}
+		if proto.Unmarshal(b, a) == nil && a.GetTypeUrl() == retryInfoURL {
+			continue
+		}
+		kept = append(kept, b)
+	}
+	out.Details = kept
 	return out
 }
 

@@ -47,12 +47,12 @@ var table = []row{
 
 	// Upstreams: models, tools, the store, admission.
 	{err: &errs.InferenceRateLimited{}, reason: "INFERENCE_RATE_LIMITED", code: codes.ResourceExhausted, details: quota, name: "models/{provider}/{model}", retry: always},
-	{err: &errs.InferenceFailed{}, reason: "INFERENCE_FAILED", code: codes.Unavailable, permanentCode: codes.FailedPrecondition, retry: perError},
+	{err: &errs.InferenceFailed{}, reason: "INFERENCE_FAILED", code: codes.Unavailable, retry: always},
 	{err: &errs.TransientFailure{}, reason: "TRANSIENT_FAILURE", code: codes.Unavailable, retry: always},
 	{err: &errs.StoreUnavailable{}, reason: "STORE_UNAVAILABLE", code: codes.Unavailable, retry: always},
 	{err: &errs.Overloaded{}, reason: "OVERLOADED", code: codes.Unavailable, retry: always},
-	{err: &errs.ToolFailed{}, reason: "TOOL_FAILED", code: codes.Unavailable, permanentCode: codes.Internal, retry: perError},
-	{err: &errs.MCPFailed{}, reason: "MCP_FAILED", code: codes.Unavailable, permanentCode: codes.Internal, retry: perError},
+	{err: &errs.ToolFailed{}, reason: "TOOL_FAILED", code: codes.Unavailable, retry: always},
+	{err: &errs.MCPFailed{}, reason: "MCP_FAILED", code: codes.Unavailable, retry: always},
 
 	// The log and its writers.
 	{err: &errs.SeqConflict{}, reason: "SEQ_CONFLICT", code: codes.Aborted},
@@ -70,6 +70,13 @@ var table = []row{
 	// Corruption and everything else.
 	{err: &errs.CorruptLog{}, reason: "LOG_CORRUPT", code: codes.DataLoss},
 	{err: &errs.Internal{}, reason: "INTERNAL", code: codes.Internal},
+
+	// Refusals: the upstream answered and said no, so retrying cannot
+	// help; and calls to methods the server does not have.
+	{err: &errs.InferenceRejected{}, reason: "INFERENCE_REJECTED", code: codes.FailedPrecondition, details: precondition, subject: "INFERENCE", name: "models/{provider}/{model}"},
+	{err: &errs.ToolRejected{}, reason: "TOOL_REJECTED", code: codes.FailedPrecondition, details: precondition, subject: "TOOL", name: "tools/{tool}"},
+	{err: &errs.MCPRejected{}, reason: "MCP_REJECTED", code: codes.FailedPrecondition, details: precondition, subject: "MCP", name: "tools/{tool}"},
+	{err: &errs.MethodNotFound{}, reason: "METHOD_NOT_FOUND", code: codes.Unimplemented},
 }
 
 // Reasons returns every reason in the table, in table order.

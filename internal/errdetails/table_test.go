@@ -73,8 +73,8 @@ func wireCases() []wireCase {
 		{reason: "TRANSIENT_FAILURE", err: &errs.TransientFailure{Operation: "http tool fetch", Message: "connection reset", RetryAfter: 1500 * time.Millisecond}, code: codes.Unavailable, keys: []string{"operation", "detail"}, retry: 1500 * time.Millisecond},
 		{reason: "STORE_UNAVAILABLE", err: &errs.StoreUnavailable{Operation: "append", Cause: errors.New("dial tcp 10.0.0.1:5432: connection refused")}, code: codes.Unavailable, keys: []string{"operation"}, retry: errdetails.DefaultRetryDelay},
 		{reason: "OVERLOADED", err: &errs.Overloaded{Resource: "run admission", RetryAfter: 250 * time.Millisecond}, code: codes.Unavailable, keys: []string{"resource"}, retry: 250 * time.Millisecond},
-		{reason: "TOOL_FAILED", err: &errs.ToolFailed{Tool: "fetch", Message: "upstream unavailable", Retryable: true}, code: codes.Unavailable, keys: []string{"tool", "detail"}, retry: errdetails.DefaultRetryDelay},
-		{reason: "MCP_FAILED", err: &errs.MCPFailed{Server: "http://127.0.0.1:1/mcp", Tool: "search", Message: "connection lost", Retryable: true, RetryAfter: 3 * time.Second}, code: codes.Unavailable, keys: []string{"server", "tool", "detail"}, retry: 3 * time.Second},
+		{reason: "TOOL_FAILED", err: &errs.ToolFailed{Tool: "fetch", Message: "upstream unavailable"}, code: codes.Unavailable, keys: []string{"tool", "detail"}, retry: errdetails.DefaultRetryDelay},
+		{reason: "MCP_FAILED", err: &errs.MCPFailed{Server: "http://127.0.0.1:1/mcp", Tool: "search", Message: "connection lost", RetryAfter: 3 * time.Second}, code: codes.Unavailable, keys: []string{"server", "tool", "detail"}, retry: 3 * time.Second},
 		{reason: "SEQ_CONFLICT", err: &errs.SeqConflict{RunID: "run_1", Seq: 7}, code: codes.Aborted, keys: []string{"runId", "seq"}},
 		{reason: "LEASE_LOST", err: &errs.LeaseLost{RunID: "run_1", WorkerID: "w1"}, code: codes.Aborted, keys: []string{"runId", "workerId"}},
 		{reason: "RUN_DEADLINE_EXCEEDED", err: &errs.RunDeadlineExceeded{RunID: "run_1", Deadline: 900 * time.Second}, code: codes.DeadlineExceeded, keys: []string{"runId", "deadlineSeconds"}, message: "run run_1 exceeded its 900s deadline"},
@@ -84,6 +84,10 @@ func wireCases() []wireCase {
 		{reason: "CHANNEL_NOT_FOUND", err: &errs.ChannelNotFound{Channel: "alerts"}, code: codes.NotFound, keys: []string{"channel"}, details: []string{resourceT}},
 		{reason: "LOG_CORRUPT", err: &errs.CorruptLog{RunID: "run_1", Seq: 9, Reason: errs.CorruptResumeWithoutSuspend, Detail: "resumed while RUNNING"}, code: codes.DataLoss, keys: []string{"runId", "seq", "corruption", "detail"}},
 		{reason: "INTERNAL", err: errors.New("sql: database is locked at /var/lib/runsvc/runs.db"), code: codes.Internal, keys: []string{"errorId"}},
+		{reason: "INFERENCE_REJECTED", err: &errs.InferenceRejected{Provider: "openai", Model: "gpt-4o-mini", HTTPStatus: 400, Message: "unknown parameter"}, code: codes.FailedPrecondition, keys: []string{"provider", "model", "httpStatus", "detail"}, details: []string{preconditionT}, message: "model openai/gpt-4o-mini refused the call: unknown parameter"},
+		{reason: "TOOL_REJECTED", err: &errs.ToolRejected{Tool: "fetch", Message: "bad input"}, code: codes.FailedPrecondition, keys: []string{"tool", "detail"}, details: []string{preconditionT}, message: "tool fetch refused the call: bad input"},
+		{reason: "MCP_REJECTED", err: &errs.MCPRejected{Server: "http://127.0.0.1:1/mcp", Tool: "search", Message: "unknown tool"}, code: codes.FailedPrecondition, keys: []string{"server", "tool", "detail"}, details: []string{preconditionT}},
+		{reason: "METHOD_NOT_FOUND", err: &errs.MethodNotFound{Method: "/runsvc.v1.RunService/Nope"}, code: codes.Unimplemented, keys: []string{"method"}, message: "method /runsvc.v1.RunService/Nope is not implemented by this server"},
 	}
 }
 

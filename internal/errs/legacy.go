@@ -67,5 +67,51 @@ func legacyError(kind string, fields json.RawMessage) error {
 			return fmt.Errorf("stored %s error does not decode: %w", kind, err)
 		}
 	}
+	if code, ok := supersededCode(kind, fields); ok {
+		return &Superseded{Err: e, Code: code}
+	}
 	return e
 }
+
+// supersededCode is the code a version 1 failure was stored with when the
+// table has since given its case a reason of its own: a ToolFailed or
+// MCPFailed that was not retryable was INTERNAL (now TOOL_REJECTED and
+// MCP_REJECTED), a permanent InferenceFailed FAILED_PRECONDITION (now
+// INFERENCE_REJECTED). Such a failure keeps its old reason and code.
+func supersededCode(kind string, fields json.RawMessage) (int32, bool) {
+	var flags struct {
+		Retryable *bool
+		Permanent bool
+	}
+	if json.Unmarshal(fields, &flags) != nil {
+		return 0, false
+	}
+	switch {
+	case (kind == "ToolFailed" || kind == "MCPFailed") && flags.Retryable != nil && !*flags.Retryable:
+		return codeInternal, true
+	case kind == "InferenceFailed" && flags.Permanent:
+		return codeFailedPrecondition, true
+	}
+	return 0, false
+}
+
+// The google.rpc.Code values superseded failures were stored with.
+const (
+	codeFailedPrecondition int32 = 9
+	codeInternal           int32 = 13
+)
+
+// Superseded is a version 1 failure whose case the table has since split
+// off under a reason of its own: the typed error it decodes to, and the
+// code it was stored with, never retryable. Only the failure encoder
+// looks inside, to store it as it was.
+type Superseded struct {
+	Err  error
+	Code int32
+}
+
+// Error returns the wrapped error's message.
+func (e *Superseded) Error() string { return e.Err.Error() }
+
+// Unwrap returns the typed error.
+func (e *Superseded) Unwrap() error { return e.Err }

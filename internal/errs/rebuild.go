@@ -27,9 +27,7 @@ func retryAfter(delay time.Duration, retryable bool) time.Duration {
 func (e *InferenceRateLimited) SetRetry(d time.Duration, r bool) { e.RetryAfter = retryAfter(d, r) }
 
 // SetRetry implements RetrySetter.
-func (e *InferenceFailed) SetRetry(d time.Duration, r bool) {
-	e.RetryAfter, e.Permanent = retryAfter(d, r), !r
-}
+func (e *InferenceFailed) SetRetry(d time.Duration, r bool) { e.RetryAfter = retryAfter(d, r) }
 
 // SetRetry implements RetrySetter.
 func (e *TransientFailure) SetRetry(d time.Duration, r bool) { e.RetryAfter = retryAfter(d, r) }
@@ -41,14 +39,10 @@ func (e *StoreUnavailable) SetRetry(d time.Duration, r bool) { e.RetryAfter = re
 func (e *Overloaded) SetRetry(d time.Duration, r bool) { e.RetryAfter = retryAfter(d, r) }
 
 // SetRetry implements RetrySetter.
-func (e *ToolFailed) SetRetry(d time.Duration, r bool) {
-	e.RetryAfter, e.Retryable = retryAfter(d, r), r
-}
+func (e *ToolFailed) SetRetry(d time.Duration, r bool) { e.RetryAfter = retryAfter(d, r) }
 
 // SetRetry implements RetrySetter.
-func (e *MCPFailed) SetRetry(d time.Duration, r bool) {
-	e.RetryAfter, e.Retryable = retryAfter(d, r), r
-}
+func (e *MCPFailed) SetRetry(d time.Duration, r bool) { e.RetryAfter = retryAfter(d, r) }
 
 // SetFieldViolations implements ViolationSetter.
 func (e *InvalidRequest) SetFieldViolations(vs []FieldViolation) { e.Violations = vs }

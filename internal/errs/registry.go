@@ -27,6 +27,7 @@ func init() {
 		&SeqConflict{}, &LeaseLost{}, &CorruptLog{},
 		&RunDeadlineExceeded{}, &AwaitTimeout{}, &DelegationTimeout{},
 		&BusNotConfigured{}, &ChannelNotFound{}, &Internal{},
+		&InferenceRejected{}, &ToolRejected{}, &MCPRejected{}, &MethodNotFound{},
 	} {
 		t := reflect.TypeOf(e).Elem()
 		kinds[t.Name()] = func() error { return reflect.New(t).Interface().(error) }

@@ -95,8 +95,11 @@ func Store(err error, errorID string) Stored {
 	if errors.As(err, &st) {
 		return *st
 	}
-	typed := Typed(err)
-	if typed == nil {
+	var typed error
+	var sup *Superseded
+	if errors.As(err, &sup) {
+		typed = sup
+	} else if typed = Typed(err); typed == nil {
 		typed = &Internal{ErrorID: errorID}
 	}
 	enc := encoder.Load()
@@ -116,8 +119,15 @@ func Store(err error, errorID string) Stored {
 // modelSays is what a tool result tells the model of a typed error: a
 // tool's own message for ToolFailed, the error's text for anything else.
 func modelSays(typed error) (string, bool) {
+	if sup, ok := typed.(*Superseded); ok {
+		text, _ := modelSays(sup.Err)
+		return text, false
+	}
 	_, retryable := IsRetryable(typed)
-	if tf, ok := typed.(*ToolFailed); ok {
+	switch tf := typed.(type) {
+	case *ToolFailed:
+		return tf.Message, retryable
+	case *ToolRejected:
 		return tf.Message, retryable
 	}
 	return typed.Error(), retryable

@@ -89,7 +89,7 @@ func TestUnknownVersion1KindIsInternal(t *testing.T) {
 // child's failure becoming its parent's tool error) is kept exactly.
 func TestStoreKeepsAStoredFailure(t *testing.T) {
 	SetFailureEncoder(messageEncoder)
-	first := Store(&ToolFailed{Tool: "t", Message: "boom", Retryable: true}, "")
+	first := Store(&ToolFailed{Tool: "t", Message: "boom"}, "")
 	again := Store(fmt.Errorf("wrapped: %w", first.Err()), "")
 	if !reflect.DeepEqual(first, again) {
 		t.Errorf("stored again as %+v, want %+v", again, first)

@@ -39,15 +39,14 @@ func modelName(provider, model string) string {
 // RetryDelay implements Retryable: a rate limit is always worth waiting out.
 func (e *InferenceRateLimited) RetryDelay() (time.Duration, bool) { return e.RetryAfter, true }
 
-// InferenceFailed is any other failed model call. Server errors, timeouts
-// and lost connections are retryable; a request the provider refuses
-// (HTTP 400, 404, 422) is not.
+// InferenceFailed is a model call that failed in a way another try may
+// fix: a server error, a timeout, a lost connection. A request the
+// provider refuses as made is *InferenceRejected.
 type InferenceFailed struct {
 	Provider   string `meta:"provider"`
 	Model      string `meta:"model"`
 	HTTPStatus int    `meta:"httpStatus"`
 	Message    string `meta:"detail"`
-	Permanent  bool
 	RetryAfter time.Duration
 }
 
@@ -56,8 +55,8 @@ func (e *InferenceFailed) Error() string {
 	return fmt.Sprintf("model call to %s failed: %s", modelName(e.Provider, e.Model), e.Message)
 }
 
-// RetryDelay implements Retryable.
-func (e *InferenceFailed) RetryDelay() (time.Duration, bool) { return e.RetryAfter, !e.Permanent }
+// RetryDelay implements Retryable: always worth another try.
+func (e *InferenceFailed) RetryDelay() (time.Duration, bool) { return e.RetryAfter, true }
 
 // TransientFailure is a failure judged worth retrying that no more specific
 // error describes.
@@ -106,12 +105,11 @@ func (e *Overloaded) Error() string { return fmt.Sprintf("server overloaded: %s"
 // RetryDelay implements Retryable.
 func (e *Overloaded) RetryDelay() (time.Duration, bool) { return e.RetryAfter, true }
 
-// ToolFailed is a tool that failed. Retryable marks failures another
-// attempt may fix (the model is told so).
+// ToolFailed is a tool that failed in a way another attempt may fix (the
+// model is told so). A tool that answered and refused is *ToolRejected.
 type ToolFailed struct {
 	Tool       string `meta:"tool"`
 	Message    string `meta:"detail"`
-	Retryable  bool
 	RetryAfter time.Duration
 }
 
@@ -119,15 +117,15 @@ type ToolFailed struct {
 func (e *ToolFailed) Error() string { return fmt.Sprintf("tool %s failed: %s", e.Tool, e.Message) }
 
 // RetryDelay implements Retryable.
-func (e *ToolFailed) RetryDelay() (time.Duration, bool) { return e.RetryAfter, e.Retryable }
+func (e *ToolFailed) RetryDelay() (time.Duration, bool) { return e.RetryAfter, true }
 
-// MCPFailed is a failed exchange with an MCP server: connection refused,
-// timeout or protocol error. Lost connections and timeouts are retryable.
+// MCPFailed is a failed exchange with an MCP server that another try may
+// fix: a lost connection or a timeout. One that cannot succeed as made is
+// *MCPRejected.
 type MCPFailed struct {
 	Server     string `meta:"server"`
 	Tool       string `meta:"tool"`
 	Message    string `meta:"detail"`
-	Retryable  bool
 	RetryAfter time.Duration
 }
 
@@ -137,4 +135,4 @@ func (e *MCPFailed) Error() string {
 }
 
 // RetryDelay implements Retryable.
-func (e *MCPFailed) RetryDelay() (time.Duration, bool) { return e.RetryAfter, e.Retryable }
+func (e *MCPFailed) RetryDelay() (time.Duration, bool) { return e.RetryAfter, true }

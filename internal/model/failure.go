@@ -11,7 +11,7 @@ import (
 // HTTPFailure classifies a model server's HTTP error status the way every
 // provider must: 429 is a rate limit, 408 and 5xx are transient, 401 and
 // 403 are a configuration problem, any other 4xx is a request the provider
-// refuses (not retryable).
+// refuses (*errs.InferenceRejected).
 func HTTPFailure(provider, modelName string, status int, retryAfter time.Duration, message string) error {
 	if message == "" {
 		message = fmt.Sprintf("HTTP %d %s", status, http.StatusText(status))
@@ -27,6 +27,6 @@ func HTTPFailure(provider, modelName string, status int, retryAfter time.Duratio
 			Description: fmt.Sprintf("the server refused the API key (HTTP %d): %s", status, message),
 		}
 	default:
-		return &errs.InferenceFailed{Provider: provider, Model: modelName, HTTPStatus: status, Message: message, Permanent: true}
+		return &errs.InferenceRejected{Provider: provider, Model: modelName, HTTPStatus: status, Message: message}
 	}
 }

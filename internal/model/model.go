@@ -3,8 +3,9 @@
 // and usage. Providers (scripted, openai) live in subpackages.
 //
 // A provider returns *errs.InferenceRateLimited for a rate limit,
-// *errs.InferenceFailed for any other failure (Permanent when the provider
-// refused the request itself) and *errs.CredentialNotFound when the key it
+// *errs.InferenceFailed for a failure another try may fix,
+// *errs.InferenceRejected when the provider refused the request itself,
+// and *errs.CredentialNotFound when the key it
 // needs did not resolve. It never returns a bare error for a failed call.
 package model
 

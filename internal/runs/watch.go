@@ -24,6 +24,9 @@ func (m *Manager) Watch(ctx context.Context, tenant, runID string, from int64, s
 	if from < 1 {
 		from = 1
 	}
+	if err := checkFrom(from, run.LastSeq); err != nil {
+		return err
+	}
 	if run.Settled() && from > run.LastSeq {
 		return nil
 	}

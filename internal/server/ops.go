@@ -10,6 +10,7 @@ import (
 	"github.com/runsvc/runsvc/internal/engine"
 	"github.com/runsvc/runsvc/internal/errdetails"
 	"github.com/runsvc/runsvc/internal/metrics"
+	"github.com/runsvc/runsvc/internal/service"
 	"github.com/runsvc/runsvc/internal/store"
 	"github.com/runsvc/runsvc/internal/tracing"
 )
@@ -37,16 +38,17 @@ func (s *Server) observer() engine.Observer {
 
 // interceptors is the chain, outermost first, each one concern: report
 // (logs and metrics), map errors through the table, count open streams,
-// end streams on drain, send heartbeats on idle streams,
+// answer requests the codec could not decode, end streams on drain,
+// send heartbeats on idle streams,
 // recover panics.
 // Admission comes after these.
-func (s *Server) interceptors(mapper *errdetails.Mapper) ([]grpc.UnaryServerInterceptor, []grpc.StreamServerInterceptor) {
+func (s *Server) interceptors(mapper *errdetails.Mapper, codec *service.Codec) ([]grpc.UnaryServerInterceptor, []grpc.StreamServerInterceptor) {
 	logs := mapper.LogReporter()
 	logs.Tenant = func(context.Context) string { return store.DefaultTenant }
 	observeU, observeS := errdetails.Observe(logs, s.metrics)
 	recoverU, recoverS := errdetails.Recover()
-	unary := []grpc.UnaryServerInterceptor{observeU, mapper.UnaryServerInterceptor(), recoverU}
-	stream := []grpc.StreamServerInterceptor{observeS, mapper.StreamServerInterceptor(), s.metrics.StreamServerInterceptor(), s.drainer.StreamServerInterceptor(),
+	unary := []grpc.UnaryServerInterceptor{observeU, mapper.UnaryServerInterceptor(), codec.UnaryServerInterceptor(), recoverU}
+	stream := []grpc.StreamServerInterceptor{observeS, mapper.StreamServerInterceptor(), codec.StreamServerInterceptor(), s.metrics.StreamServerInterceptor(), s.drainer.StreamServerInterceptor(),
 		heartbeats{every: s.cfg.Ops.HeartbeatInterval}.StreamServerInterceptor(), recoverS}
 	return unary, stream
 }

@@ -14,6 +14,11 @@ import (
 	"strings"
 	"time"
 
+	// Linked so that reflection serves google/rpc/error_details.proto and
+	// status.proto: clients render Run.failure and InvokeTool's error
+	// from them.
+	_ "google.golang.org/genproto/googleapis/rpc/errdetails"
+	_ "google.golang.org/genproto/googleapis/rpc/status"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/health"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
@@ -46,6 +51,12 @@ import (
 	"github.com/runsvc/runsvc/internal/toolworkers"
 	"github.com/runsvc/runsvc/internal/tracing"
 )
+
+// maxGRPCMessage is grpc-go's receive limit: well above the codec's, so a
+// request between the two gets INVALID_REQUEST with details rather than
+// grpc-go's bare RESOURCE_EXHAUSTED; beyond it grpc-go refuses the bytes
+// before anything of runsvc runs.
+const maxGRPCMessage = 16 << 20
 
 // Config is everything `runsvc serve` takes.
 type Config struct {
@@ -173,16 +184,14 @@ func openStore(ctx context.Context, cfg Config) (store.Store, error) {
 	return sqlite.Open(dir, sqlite.Options{})
 }
 
-func (s *Server) assemble() error {
-	cfg := s.cfg
-	mapper := errdetails.New(errdetails.Options{Domain: cfg.ErrorDomain, Debug: cfg.DebugErrors, Logger: s.log})
-	// Runs store their failures as the table maps them, once.
-	errs.SetFailureEncoder(errdetails.StoredFailure)
+// loadPorts reads the secrets and policy files the configuration names:
+// without them, secrets come from the environment and every call is allowed.
+func loadPorts(cfg Config) (secret.Resolver, policy.Policy, error) {
 	var secrets secret.Resolver = secret.Env{}
 	if cfg.SecretsFile != "" {
 		f, err := secret.LoadFile(cfg.SecretsFile)
 		if err != nil {
-			return err
+			return nil, nil, err
 		}
 		secrets = secret.Chain{f, secret.Env{}}
 	}
@@ -190,9 +199,21 @@ func (s *Server) assemble() error {
 	if cfg.PolicyFile != "" {
 		rules, err := policy.LoadRules(cfg.PolicyFile)
 		if err != nil {
-			return err
+			return nil, nil, err
 		}
 		pol = rules
+	}
+	return secrets, pol, nil
+}
+
+func (s *Server) assemble() error {
+	cfg := s.cfg
+	mapper := errdetails.New(errdetails.Options{Domain: cfg.ErrorDomain, Debug: cfg.DebugErrors, Logger: s.log})
+	// Runs store their failures as the table maps them, once.
+	errs.SetFailureEncoder(errdetails.StoredFailure)
+	secrets, pol, err := loadPorts(cfg)
+	if err != nil {
+		return err
 	}
 	reg := versions.New(s.store, cfg.Clock)
 	writer := logwriter.New(s.store, cfg.Clock, s.log)
@@ -231,12 +252,21 @@ func (s *Server) assemble() error {
 		cfg.MaxStreams = 16384
 	}
 	limiter := admission.New(cfg.MaxUnaryCalls, cfg.MaxStreams)
-	unary, stream := s.interceptors(mapper)
+	// The codec reports undecodable and oversized requests through the
+	// table; grpc's own limit sits above the codec's so that the codec
+	// sees them first. Its interceptors run right inside the mapper's, so
+	// that every request it refused is answered (and forgotten) before
+	// admission can turn the call away.
+	codec := service.NewCodec(service.DefaultMaxRequestBytes)
+	unary, stream := s.interceptors(mapper, codec)
 	s.grpc = grpc.NewServer(append(s.tracing.ServerOptions(),
 		grpc.ChainUnaryInterceptor(append(unary, limiter.UnaryServerInterceptor())...),
 		grpc.ChainStreamInterceptor(append(stream, limiter.StreamServerInterceptor())...),
 		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: 10 * time.Second, PermitWithoutStream: true}),
 		grpc.KeepaliveParams(keepaliveParams(cfg.Ops)),
+		grpc.ForceServerCodecV2(codec),
+		grpc.MaxRecvMsgSize(maxGRPCMessage),
+		grpc.UnknownServiceHandler(service.UnknownMethod),
 	)...)
 	service.New(service.Deps{Mapper: mapper, Specs: reg, Runs: manager, Engine: s.engine, Hub: hub, Memory: mem, Bus: messages}).Register(s.grpc)
 	s.health = health.NewServer()

@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"errors"
 
 	"google.golang.org/grpc"
 
@@ -31,10 +32,16 @@ func (s busServer) Receive(req *runsvcv1.ReceiveRequest, stream grpc.ServerStrea
 	if err != nil {
 		return err
 	}
-	ctx := stream.Context()
-	return s.bus.Receive(ctx, tenantOf(ctx), req.GetChannel(), req.GetInReplyTo(), ackTimeout, func(m store.BusMessage) error {
+	// The stream ends, OK, just before the caller's deadline.
+	ctx, cancel := beforeDeadline(stream.Context())
+	defer cancel()
+	err = s.bus.Receive(ctx, tenantOf(ctx), req.GetChannel(), req.GetInReplyTo(), ackTimeout, func(m store.BusMessage) error {
 		return stream.Send(&runsvcv1.ReceiveResponse{Message: busMessageToProto(m)})
 	})
+	if ctx.Err() != nil && stream.Context().Err() == nil && errors.Is(err, ctx.Err()) {
+		return nil
+	}
+	return err
 }
 
 func (s busServer) AcknowledgeMessages(ctx context.Context, req *runsvcv1.AcknowledgeMessagesRequest) (*runsvcv1.AcknowledgeMessagesResponse, error) {

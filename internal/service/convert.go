@@ -26,6 +26,20 @@ func structJSON(s *structpb.Struct) json.RawMessage {
 	return b
 }
 
+// structField encodes a Struct field of a request, reporting one JSON
+// cannot represent (NaN or ±Inf numbers) as a violation at field.
+func structField(field string, s *structpb.Struct, bad *[]errs.FieldViolation) json.RawMessage {
+	if s == nil {
+		return nil
+	}
+	b, err := protojson.Marshal(s)
+	if err != nil {
+		*bad = append(*bad, errs.FieldViolation{Field: field, Description: "is not representable as JSON (NaN and Infinity are not numbers JSON has)"})
+		return nil
+	}
+	return b
+}
+
 // valueJSON encodes a Value as JSON, nil for nil.
 func valueJSON(v *structpb.Value) (json.RawMessage, error) {
 	if v == nil {

@@ -45,6 +45,12 @@ func (s delegationServer) AwaitDelegation(ctx context.Context, req *runsvcv1.Awa
 	if err != nil {
 		return nil, err
 	}
+	if timeout == 0 {
+		timeout = runs.DefaultAwaitWait
+	}
+	if timeout <= runs.MaxDelegationWait {
+		timeout = waitLeft(ctx, timeout)
+	}
 	d, err := s.runs.Await(ctx, tenantOf(ctx), req.GetDelegationId(), timeout)
 	if err != nil {
 		return nil, err

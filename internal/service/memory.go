@@ -2,10 +2,13 @@ package service
 
 import (
 	"context"
+	"errors"
+	"time"
 
 	"google.golang.org/grpc"
 
 	runsvcv1 "github.com/runsvc/runsvc/gen/runsvc/v1"
+	"github.com/runsvc/runsvc/internal/errs"
 	"github.com/runsvc/runsvc/internal/memory"
 	"github.com/runsvc/runsvc/internal/store"
 )
@@ -44,7 +47,7 @@ func (s memoryServer) GetValue(ctx context.Context, req *runsvcv1.GetValueReques
 	if err != nil {
 		return nil, err
 	}
-	entries, err := s.memory.Get(ctx, tenantOf(ctx), ns, req.GetKeys(), wait)
+	entries, err := s.getBeforeDeadline(ctx, ns, req.GetKeys(), wait)
 	if err != nil {
 		return nil, err
 	}
@@ -53,6 +56,39 @@ func (s memoryServer) GetValue(ctx context.Context, req *runsvcv1.GetValueReques
 		out.Entries = append(out.Entries, entryToProto(e))
 	}
 	return out, nil
+}
+
+// getBeforeDeadline reads keys, waiting up to wait for missing ones but
+// ending just before the caller's deadline: with AWAIT_TIMEOUT for the
+// keys still missing then.
+func (s memoryServer) getBeforeDeadline(ctx context.Context, ns string, keys []string, wait time.Duration) ([]store.Entry, error) {
+	if wait <= 0 || wait > memory.MaxWait {
+		return s.memory.Get(ctx, tenantOf(ctx), ns, keys, wait)
+	}
+	began := time.Now()
+	short, cancel := beforeDeadline(ctx)
+	defer cancel()
+	entries, err := s.memory.Get(short, tenantOf(ctx), ns, keys, waitLeft(ctx, wait))
+	if short.Err() == nil || ctx.Err() != nil || !errors.Is(err, short.Err()) {
+		return entries, err
+	}
+	if entries, err = s.memory.Get(ctx, tenantOf(ctx), ns, keys, 0); err != nil {
+		return nil, err
+	}
+	found := map[string]bool{}
+	for _, e := range entries {
+		found[e.Key] = true
+	}
+	var missing []string
+	for _, k := range keys {
+		if !found[k] {
+			missing = append(missing, k)
+		}
+	}
+	if len(missing) == 0 {
+		return entries, nil
+	}
+	return nil, &errs.AwaitTimeout{Key: missing[0], Wait: time.Since(began).Round(time.Millisecond), MissingKeys: missing}
 }
 
 func (s memoryServer) WatchMemory(req *runsvcv1.WatchMemoryRequest, stream grpc.ServerStreamingServer[runsvcv1.WatchMemoryResponse]) error {

@@ -137,7 +137,7 @@ func (s runServer) WaitRun(ctx context.Context, req *runsvcv1.WaitRunRequest) (*
 	if wait == 0 {
 		wait = defaultWait
 	}
-	run, err := s.runs.Wait(ctx, tenantOf(ctx), req.GetRunId(), wait)
+	run, err := s.runs.Wait(ctx, tenantOf(ctx), req.GetRunId(), waitLeft(ctx, wait))
 	if err != nil {
 		return nil, err
 	}

@@ -92,8 +92,8 @@ func specFromProto(p *runsvcv1.Spec) (spec.Spec, []errs.FieldViolation) {
 			Usage: spec.Usage{InputTokens: t.GetUsage().GetInputTokens(), OutputTokens: t.GetUsage().GetOutputTokens()},
 			Delay: durationField(path+".delay", t.GetDelay(), &bad),
 		}
-		for _, c := range t.GetToolCalls() {
-			turn.ToolCalls = append(turn.ToolCalls, spec.ScriptCall{Name: c.GetName(), Arguments: structJSON(c.GetArguments())})
+		for j, c := range t.GetToolCalls() {
+			turn.ToolCalls = append(turn.ToolCalls, spec.ScriptCall{Name: c.GetName(), Arguments: structField(fmt.Sprintf("%s.tool_calls[%d].arguments", path, j), c.GetArguments(), &bad)})
 		}
 		if f := t.GetFail(); f != nil {
 			turn.Fail = &spec.Failure{
@@ -110,7 +110,7 @@ func specFromProto(p *runsvcv1.Spec) (spec.Spec, []errs.FieldViolation) {
 			bad = append(bad, errs.FieldViolation{Field: path + ".kind", Description: fmt.Sprintf("unknown tool kind %d: use CLIENT, WORKER, HTTP, MCP or BUILTIN", t.GetKind())})
 		}
 		tool := spec.Tool{
-			Name: t.GetName(), Kind: kind, Description: t.GetDescription(), Parameters: structJSON(t.GetParameters()),
+			Name: t.GetName(), Kind: kind, Description: t.GetDescription(), Parameters: structField(path+".parameters", t.GetParameters(), &bad),
 			RaiseOnError: t.GetRaiseOnError(), Timeout: durationField(path+".timeout", t.GetTimeout(), &bad),
 		}
 		if h := t.GetHttp(); h != nil {

@@ -76,7 +76,11 @@ func (s toolServer) InvokeTool(ctx context.Context, req *runsvcv1.InvokeToolRequ
 		}
 		sv = v
 	}
-	args := structJSON(req.GetArguments())
+	var bad []errs.FieldViolation
+	args := structField("arguments", req.GetArguments(), &bad)
+	if len(bad) > 0 {
+		return nil, &errs.InvalidRequest{Violations: bad}
+	}
 	if args == nil {
 		args = json.RawMessage(`{}`)
 	}

@@ -3,6 +3,7 @@ package spec
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"net/url"
 	"regexp"
 	"strings"
@@ -114,7 +115,7 @@ func (v *validator) model(s Spec, credential func(string, string)) {
 			v.add("model.base_url", "a scripted model calls no server; remove base_url")
 		}
 		maxFanOut := s.Limits.Effective().MaxDelegationsPerTurn
-		for i, t := range m.Script {
+		for i, t := range m.Script[:min(len(m.Script), maxScriptTurns)] {
 			v.turn(fmt.Sprintf("model.script.turns[%d]", i), t, maxFanOut)
 		}
 	case ProviderOpenAI:
@@ -129,8 +130,12 @@ func (v *validator) model(s Spec, credential func(string, string)) {
 	default:
 		v.add("model.provider", "unknown provider %q; use %s or %s", m.Provider, ProviderScripted, ProviderOpenAI)
 	}
-	if p := m.Pricing; p != nil && (p.InputPerMillion < 0 || p.OutputPerMillion < 0) {
-		v.add("model.pricing", "prices must not be negative")
+	if p := m.Pricing; p != nil {
+		finite := v.finite("model.pricing.input_per_million", p.InputPerMillion)
+		finite = v.finite("model.pricing.output_per_million", p.OutputPerMillion) && finite
+		if finite && (p.InputPerMillion < 0 || p.OutputPerMillion < 0) {
+			v.add("model.pricing", "prices must not be negative")
+		}
 	}
 	if m.CallTimeout < 0 || m.CallTimeout > maxCallTimeout {
 		v.add("model.call_timeout", "must be between 0 and %s", maxCallTimeout)
@@ -176,11 +181,15 @@ func (v *validator) turn(path string, t Turn, maxFanOut int) {
 }
 
 func (v *validator) tools(s Spec, credential func(string, string)) {
-	if len(s.Tools) > maxToolsPerSpec {
-		v.add("tools", "has %d tools; at most %d are allowed", len(s.Tools), maxToolsPerSpec)
+	tools := s.Tools
+	if len(tools) > maxToolsPerSpec {
+		// Refused anyway: checking the first ones bounds the work and the
+		// violations a hostile Spec costs.
+		v.add("tools", "has %d tools; at most %d are allowed", len(tools), maxToolsPerSpec)
+		tools = tools[:maxToolsPerSpec]
 	}
 	seen := map[string]int{}
-	for i, t := range s.Tools {
+	for i, t := range tools {
 		p := fmt.Sprintf("tools[%d]", i)
 		switch {
 		case t.Name == "":
@@ -275,12 +284,23 @@ func (v *validator) limits(s Spec) {
 	if l.TokenBudget < 0 {
 		v.add("limits.token_budget", "must not be negative")
 	}
-	if l.CostBudget < 0 {
+	switch {
+	case !v.finite("limits.cost_budget", l.CostBudget):
+	case l.CostBudget < 0:
 		v.add("limits.cost_budget", "must not be negative")
-	}
-	if l.CostBudget > 0 && s.Model.Pricing == nil {
+	case l.CostBudget > 0 && s.Model.Pricing == nil:
 		v.add("limits.cost_budget", "a cost budget needs model.pricing: an unpriced call cannot be counted as cost")
 	}
+}
+
+// finite refuses NaN and ±Inf, which no budget or price can mean and JSON
+// cannot store, and reports whether f is finite.
+func (v *validator) finite(field string, f float64) bool {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		v.add(field, "%v is not a number: use a finite value", f)
+		return false
+	}
+	return true
 }
 
 func (v *validator) expiry(e Expiry) {

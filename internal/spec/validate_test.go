@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -279,6 +280,13 @@ func TestValidateReportsEachRule(t *testing.T) {
 		{"negative token budget", valid, func(s *spec.Spec) { s.Limits.TokenBudget = -1 }, "limits.token_budget", "negative"},
 		{"negative cost budget", valid, func(s *spec.Spec) { s.Limits.CostBudget = -1 }, "limits.cost_budget", "negative"},
 		{"cost budget without pricing", valid, func(s *spec.Spec) { s.Limits.CostBudget = 1.5 }, "limits.cost_budget", "pricing"},
+		{"NaN cost budget", valid, func(s *spec.Spec) { s.Limits.CostBudget = math.NaN() }, "limits.cost_budget", "NaN is not a number"},
+		{"infinite cost budget", valid, func(s *spec.Spec) {
+			s.Limits.CostBudget = math.Inf(1)
+			s.Model.Pricing = &spec.Pricing{}
+		}, "limits.cost_budget", "+Inf is not a number"},
+		{"NaN input price", valid, func(s *spec.Spec) { s.Model.Pricing = &spec.Pricing{InputPerMillion: math.NaN()} }, "model.pricing.input_per_million", "NaN"},
+		{"negative infinite output price", valid, func(s *spec.Spec) { s.Model.Pricing = &spec.Pricing{OutputPerMillion: math.Inf(-1)} }, "model.pricing.output_per_million", "-Inf"},
 
 		// suspension expiry
 		{"negative tool results expiry", valid, func(s *spec.Spec) { s.Expiry.ToolResults = -time.Second }, "suspension_expiry.tool_results", "out of range"},
@@ -566,6 +574,37 @@ func TestExpiryEffective(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := tt.in.Effective(); got != tt.want {
 				t.Errorf("Effective() = %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestValidateBoundsHostileSpecs: a Spec with far too many tools or turns
+// is refused after checking only as many as are allowed, so its cost and
+// its violations stay bounded.
+func TestValidateBoundsHostileSpecs(t *testing.T) {
+	tests := []struct {
+		name  string
+		edit  func(*spec.Spec)
+		field string
+	}{
+		{"200,000 nameless tools", func(s *spec.Spec) { s.Tools = make([]spec.Tool, 200000) }, "tools"},
+		{"200,000 empty turns", func(s *spec.Spec) { s.Model.Script = make([]spec.Turn, 200000) }, "model.script.turns"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := valid()
+			tt.edit(&s)
+			vs := violations(t, s, nothingPublished)
+			counted := false
+			for _, v := range vs {
+				counted = counted || (v.Field == tt.field && strings.Contains(v.Description, "at most"))
+			}
+			if !counted {
+				t.Errorf("no violation on %s saying how many are allowed", tt.field)
+			}
+			if len(vs) > 4*10000 {
+				t.Errorf("%d violations, want them bounded by the limits", len(vs))
 			}
 		})
 	}

@@ -3,12 +3,12 @@
 // endpoints, MCP servers and built-ins.
 //
 // An Executor reports two kinds of failure differently. A failure of the
-// tool itself (it ran and said no) is *errs.ToolFailed, which the model
-// sees as the call's result; Retryable marks one worth another try. A
-// failure to reach the tool (no worker, connection lost, HTTP 5xx, 429,
-// timeout) is a retryable error such as *errs.TransientFailure or a
-// retryable *errs.MCPFailed, which the engine retries within the Run's
-// retry budget.
+// tool itself is *errs.ToolRejected (it ran and said no) or *errs.ToolFailed
+// (it failed and says another try may work), which the model sees as the
+// call's result. A failure to reach the tool (no worker, connection lost,
+// HTTP 5xx, 429, timeout) is a retryable error such as
+// *errs.TransientFailure or *errs.MCPFailed, which the engine retries
+// within the Run's retry budget.
 package tool
 
 import (

@@ -193,7 +193,7 @@ func (h *Hub) Deliver(w *Worker, callID string, output json.RawMessage, failure 
 		return
 	}
 	if failure != nil {
-		p.ch <- result{err: &errs.ToolFailed{Tool: p.name, Message: failure.Message, Retryable: failure.Retryable}}
+		p.ch <- result{err: errs.ToolFailure(p.name, failure.Message, failure.Retryable, 0)}
 		return
 	}
 	p.ch <- result{output: output}

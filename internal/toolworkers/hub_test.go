@@ -115,12 +115,9 @@ func checkAnswer(t *testing.T, what string, o outcome, output string, failure *t
 		}
 		return
 	}
-	var tf *errs.ToolFailed
-	if !errors.As(o.err, &tf) {
-		t.Fatalf("%s = %T %v, want *errs.ToolFailed", what, o.err, o.err)
-	}
-	if tf.Tool != "add" || tf.Message != failure.Message || tf.Retryable != failure.Retryable {
-		t.Errorf("ToolFailed = %+v, want tool add, message %q, retryable %v", tf, failure.Message, failure.Retryable)
+	want := errs.ToolFailure("add", failure.Message, failure.Retryable, 0)
+	if errs.Kind(errs.Typed(o.err)) != errs.Kind(want) || errs.Typed(o.err).Error() != want.Error() {
+		t.Errorf("%s failed with %T %v, want %T %v", what, o.err, o.err, want, want)
 	}
 }
 

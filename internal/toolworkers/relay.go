@@ -214,6 +214,7 @@ func (h *Hub) serveClaimed(ctx context.Context, c store.ToolCall) {
 	wctx, wcancel := context.WithTimeout(context.WithoutCancel(ctx), storeTimeout)
 	defer wcancel()
 	var failed *errs.ToolFailed
+	var rejected *errs.ToolRejected
 	switch {
 	case err == nil:
 		if len(out) == 0 {
@@ -221,7 +222,9 @@ func (h *Hub) serveClaimed(ctx context.Context, c store.ToolCall) {
 		}
 		err = r.Store.CompleteToolCall(wctx, c, store.ToolCallResult{Output: out}, r.Clock.Now())
 	case errors.As(err, &failed):
-		err = r.Store.CompleteToolCall(wctx, c, store.ToolCallResult{Failure: &store.ToolCallFailure{Message: failed.Message, Retryable: failed.Retryable}}, r.Clock.Now())
+		err = r.Store.CompleteToolCall(wctx, c, store.ToolCallResult{Failure: &store.ToolCallFailure{Message: failed.Message, Retryable: true}}, r.Clock.Now())
+	case errors.As(err, &rejected):
+		err = r.Store.CompleteToolCall(wctx, c, store.ToolCallResult{Failure: &store.ToolCallFailure{Message: rejected.Message}}, r.Clock.Now())
 	default:
 		r.Log.Debug("giving another replica's tool call back", "callId", c.CallID, "tool", c.Tool, "err", err)
 		err = r.Store.ReleaseToolCall(wctx, c)

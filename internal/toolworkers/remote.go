@@ -85,7 +85,7 @@ func (h *Hub) executeRemote(ctx context.Context, tenant string, wc Call) (json.R
 		}
 	}
 	if f := call.Result.Failure; f != nil {
-		return nil, &errs.ToolFailed{Tool: wc.Name, Message: f.Message, Retryable: f.Retryable}
+		return nil, errs.ToolFailure(wc.Name, f.Message, f.Retryable, 0)
 	}
 	return json.RawMessage(call.Result.Output), nil
 }

@@ -45,6 +45,10 @@ export type ReasonName =
   | "CHANNEL_NOT_FOUND"
   | "LOG_CORRUPT"
   | "INTERNAL"
+  | "INFERENCE_REJECTED"
+  | "TOOL_REJECTED"
+  | "MCP_REJECTED"
+  | "METHOD_NOT_FOUND"
   | "CANCELLED"
   | "DEADLINE_EXCEEDED"
   ;

@@ -395,7 +395,7 @@ func (x *Pricing) GetOutputPerMillion() float64 {
 type Script struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// The turns, in order. Turn i answers the i-th model call of a Run; a Run
-	// that needs more turns than the script has fails INFERENCE_FAILED.
+	// that needs more turns than the script has fails INFERENCE_REJECTED.
 	Turns         []*ScriptTurn `protobuf:"bytes,1,rep,name=turns,proto3" json:"turns,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -718,7 +718,7 @@ type Tool struct {
 	// The arguments' JSON Schema (an object schema).
 	Parameters *structpb.Struct `protobuf:"bytes,4,opt,name=parameters,proto3" json:"parameters,omitempty"`
 	// When true, a failure of this tool settles the Run FAILED with
-	// TOOL_FAILED instead of becoming the tool's result.
+	// TOOL_FAILED or TOOL_REJECTED instead of becoming the tool's result.
 	RaiseOnError bool `protobuf:"varint,5,opt,name=raise_on_error,json=raiseOnError,proto3" json:"raise_on_error,omitempty"`
 	// For TOOL_KIND_HTTP: where and how to call it.
 	Http *HttpTool `protobuf:"bytes,6,opt,name=http,proto3" json:"http,omitempty"`

@@ -299,7 +299,8 @@ type InvokeToolResponse struct {
 	// The result, when the tool succeeded.
 	Output *structpb.Value `protobuf:"bytes,2,opt,name=output,proto3" json:"output,omitempty"`
 	// The failure, when the tool failed: the same google.rpc.Status an RPC
-	// error carries (TOOL_FAILED, with RetryInfo when retrying may help).
+	// error carries (TOOL_FAILED with RetryInfo when retrying may help,
+	// TOOL_REJECTED when the tool refused the call).
 	Error         *status.Status `protobuf:"bytes,3,opt,name=error,proto3" json:"error,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache

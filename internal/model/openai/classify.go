@@ -40,11 +40,11 @@ func (c *call) failed(status int, msg string, retryAfter time.Duration) error {
 	}
 }
 
-// refused returns a permanent InferenceFailed.
+// refused returns an InferenceRejected: trying again cannot help.
 func (c *call) refused(status int, msg string) error {
-	return &errs.InferenceFailed{
+	return &errs.InferenceRejected{
 		Provider: c.provider, Model: c.model, HTTPStatus: status,
-		Message: c.clean(msg), Permanent: true,
+		Message: c.clean(msg),
 	}
 }
 

@@ -42,13 +42,23 @@ func wantRateLimited(lo, hi time.Duration, msg string) want {
 	}
 }
 
-// wantFailed wants an InferenceFailed with status, message msg (or holding
-// it when contains), retryable unless permanent, with RetryAfter.
+// wantFailed wants an InferenceFailed (an InferenceRejected when
+// permanent) with status, a message holding msg, retryable unless
+// permanent, with RetryAfter.
 func wantFailed(status int, permanent bool, msg string, retryAfter time.Duration) want {
 	return func(t *testing.T, err error) {
 		t.Helper()
-		var f *errs.InferenceFailed
-		if !errors.As(err, &f) {
+		var f errs.InferenceFailed
+		var failed *errs.InferenceFailed
+		var rejected *errs.InferenceRejected
+		switch {
+		case permanent && errors.As(err, &rejected):
+			f = errs.InferenceFailed{Provider: rejected.Provider, Model: rejected.Model, HTTPStatus: rejected.HTTPStatus, Message: rejected.Message}
+		case !permanent && errors.As(err, &failed):
+			f = *failed
+		case permanent:
+			t.Fatalf("got %T %v, want *errs.InferenceRejected", err, err)
+		default:
 			t.Fatalf("got %T %v, want *errs.InferenceFailed", err, err)
 		}
 		if f.Provider != "openai" || f.Model != "gpt-4o-mini" {
@@ -56,9 +66,6 @@ func wantFailed(status int, permanent bool, msg string, retryAfter time.Duration
 		}
 		if f.HTTPStatus != status {
 			t.Errorf("HTTPStatus %d, want %d", f.HTTPStatus, status)
-		}
-		if f.Permanent != permanent {
-			t.Errorf("Permanent %v, want %v (%s)", f.Permanent, permanent, f.Message)
 		}
 		if !strings.Contains(f.Message, msg) {
 			t.Errorf("message %q does not hold %q", f.Message, msg)

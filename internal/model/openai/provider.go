@@ -3,8 +3,8 @@
 //
 // Every failed call is a typed error from internal/errs: a rate limit is
 // *errs.InferenceRateLimited, a refused API key *errs.ConfigurationInvalid,
-// anything else *errs.InferenceFailed, retryable unless the server refused
-// the request itself. Only the caller's own cancellation comes back as a
+// a request the server refused as made *errs.InferenceRejected, anything
+// else the retryable *errs.InferenceFailed. Only the caller's own cancellation comes back as a
 // context error.
 package openai
 

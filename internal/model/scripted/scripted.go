@@ -27,8 +27,8 @@ func New(clk clock.Clock) *Model { return &Model{clock: clk} }
 func (m *Model) Complete(ctx context.Context, req model.Request) (model.Response, error) {
 	script := req.Model.Script
 	if req.Turn < 1 || req.Turn > len(script) {
-		return model.Response{}, &errs.InferenceFailed{
-			Provider: spec.ProviderScripted, Model: req.Model.Model, Permanent: true,
+		return model.Response{}, &errs.InferenceRejected{
+			Provider: spec.ProviderScripted, Model: req.Model.Model,
 			Message: fmt.Sprintf("the script has %d turns and turn %d was asked for", len(script), req.Turn),
 		}
 	}

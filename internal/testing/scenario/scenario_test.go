@@ -32,6 +32,8 @@ var unprovokable = map[string]string{
 	"LEASE_LOST":         "between workers, never sent to clients: store conformance suite",
 	"LOG_CORRUPT":        "needs a corrupted store: engine corruption test",
 	"INTERNAL":           "needs a bug: errdetails panic test",
+	"METHOD_NOT_FOUND":   "the runners call only runsvc.v1's own methods: server TestUndecodableRequests",
+	"MCP_REJECTED":       "needs an MCP server that refuses a call: mcptool TestExecuteFailures",
 }
 
 func repoFile(t *testing.T, rel string) string {

@@ -84,7 +84,7 @@ func (x *Executor) Execute(ctx context.Context, c tool.Call) (json.RawMessage, e
 		return nil, &errs.TransientFailure{Operation: "tool " + c.Name, Message: "reading the response failed: " + scrub(err, c)}
 	}
 	if len(raw) > maxBody {
-		return nil, &errs.ToolFailed{Tool: c.Name, Message: fmt.Sprintf("the response is over %d bytes", maxBody)}
+		return nil, &errs.ToolRejected{Tool: c.Name, Message: fmt.Sprintf("the response is over %d bytes", maxBody)}
 	}
 	msg, retryable, isErr := errorBody(raw)
 	switch code := resp.StatusCode; {
@@ -97,11 +97,11 @@ func (x *Executor) Execute(ctx context.Context, c tool.Call) (json.RawMessage, e
 		if msg == "" {
 			msg = resp.Status
 		}
-		return nil, &errs.ToolFailed{Tool: c.Name, Message: msg}
+		return nil, &errs.ToolRejected{Tool: c.Name, Message: msg}
 	case isErr:
-		return nil, &errs.ToolFailed{Tool: c.Name, Message: msg, Retryable: retryable}
+		return nil, errs.ToolFailure(c.Name, msg, retryable, 0)
 	case !json.Valid(raw):
-		return nil, &errs.ToolFailed{Tool: c.Name, Message: "the endpoint answered with something that is not JSON"}
+		return nil, &errs.ToolRejected{Tool: c.Name, Message: "the endpoint answered with something that is not JSON"}
 	}
 	return raw, nil
 }

@@ -106,18 +106,22 @@ func TestExecuteResponses(t *testing.T) {
 				}
 				return
 			case "tool":
-				var tf *errs.ToolFailed
-				if !errors.As(err, &tf) {
-					t.Fatalf("Execute = %T %v, want *errs.ToolFailed", err, err)
+				var failed *errs.ToolFailed
+				var rejected *errs.ToolRejected
+				var tool, message string
+				switch {
+				case tt.want.retryable && errors.As(err, &failed):
+					tool, message = failed.Tool, failed.Message
+				case !tt.want.retryable && errors.As(err, &rejected):
+					tool, message = rejected.Tool, rejected.Message
+				default:
+					t.Fatalf("Execute = %T %v, want ToolFailed when retryable (%v), else ToolRejected", err, err, tt.want.retryable)
 				}
-				if tf.Tool != "lookup" {
-					t.Errorf("ToolFailed.Tool = %q, want lookup", tf.Tool)
+				if tool != "lookup" {
+					t.Errorf("tool = %q, want lookup", tool)
 				}
-				if tf.Retryable != tt.want.retryable {
-					t.Errorf("ToolFailed.Retryable = %v, want %v", tf.Retryable, tt.want.retryable)
-				}
-				if !strings.Contains(tf.Message, tt.want.message) {
-					t.Errorf("ToolFailed.Message = %q, want it to hold %q", tf.Message, tt.want.message)
+				if !strings.Contains(message, tt.want.message) {
+					t.Errorf("message = %q, want it to hold %q", message, tt.want.message)
 				}
 			case "transient":
 				var tr *errs.TransientFailure
@@ -165,9 +169,9 @@ func TestExecuteOversizedResponse(t *testing.T) {
 		_, _ = io.WriteString(w, `"`+strings.Repeat("x", 8<<20)+`"`)
 	})
 	_, err := httptool.New(nil).Execute(ctxT(t), call(srv.URL))
-	var tf *errs.ToolFailed
-	if !errors.As(err, &tf) || tf.Retryable {
-		t.Fatalf("Execute = %T %v, want a non-retryable *errs.ToolFailed", err, err)
+	var tf *errs.ToolRejected
+	if !errors.As(err, &tf) {
+		t.Fatalf("Execute = %T %v, want *errs.ToolRejected", err, err)
 	}
 }
 

@@ -74,13 +74,7 @@ func report(ctx context.Context, c tool.Call, v verdict) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	return &errs.MCPFailed{
-		Server:     c.Tool.MCP.URL,
-		Tool:       c.Name,
-		Message:    clean(v.message, c.Credential),
-		Retryable:  v.retryable,
-		RetryAfter: v.retryAfter,
-	}
+	return errs.MCPFailure(c.Tool.MCP.URL, c.Name, clean(v.message, c.Credential), v.retryable, v.retryAfter)
 }
 
 func internalCode(code int64) bool {

@@ -75,11 +75,12 @@ func New(opts Options) *Executor {
 //
 // The output is the result's structured content when it has some, else
 // the text of its text parts joined by newlines as a JSON string, else its
-// content list. A result marked isError is *errs.ToolFailed carrying the
-// tool's text (not retryable: the tool ran and said no). A failed exchange
-// is *errs.MCPFailed, retryable when another try may succeed (connection
-// failures, a lost session, timeouts, HTTP 429 and 5xx) and not otherwise
-// (protocol errors, an unknown tool, invalid arguments, other HTTP 4xx).
+// content list. A result marked isError is *errs.ToolRejected carrying the
+// tool's text (the tool ran and said no). A failed exchange is
+// *errs.MCPFailed when another try may succeed (connection failures, a
+// lost session, timeouts, HTTP 429 and 5xx) and *errs.MCPRejected
+// otherwise (protocol errors, an unknown tool, invalid arguments, other
+// HTTP 4xx).
 // When ctx ends first, the error is ctx.Err(). No message carries the
 // credential.
 func (x *Executor) Execute(ctx context.Context, c tool.Call) (json.RawMessage, error) {
@@ -92,7 +93,7 @@ func (x *Executor) Execute(ctx context.Context, c tool.Call) (json.RawMessage, e
 	}
 	args, ok := arguments(c.Arguments)
 	if !ok {
-		return nil, &errs.MCPFailed{Server: c.Tool.MCP.URL, Tool: c.Name, Message: "the arguments are not a JSON object"}
+		return nil, &errs.MCPRejected{Server: c.Tool.MCP.URL, Tool: c.Name, Message: "the arguments are not a JSON object"}
 	}
 	k := key{url: c.Tool.MCP.URL, credential: c.Credential}
 	for attempt := 0; ; attempt++ {

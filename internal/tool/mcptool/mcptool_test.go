@@ -104,26 +104,16 @@ func testFailures(t *testing.T, stateless bool) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := x.Execute(testContext(t), tt.call)
-			var msg string
-			if tt.tool {
-				var tf *errs.ToolFailed
-				if !errors.As(err, &tf) {
-					t.Fatalf("error = %#v, want *errs.ToolFailed", err)
-				}
-				if tf.Tool != tt.call.Name {
-					t.Errorf("Tool = %q, want %q", tf.Tool, tt.call.Name)
-				}
-				msg = tf.Message
-			} else {
-				var mf *errs.MCPFailed
-				if !errors.As(err, &mf) {
-					t.Fatalf("error = %#v, want *errs.MCPFailed", err)
-				}
-				if mf.Server != tt.call.Tool.MCP.URL || mf.Tool != tt.call.Name {
-					t.Errorf("Server, Tool = %q, %q, want %q, %q", mf.Server, mf.Tool, tt.call.Tool.MCP.URL, tt.call.Name)
-				}
-				msg = mf.Message
+			kind := map[[2]bool]string{{true, true}: "ToolFailed", {true, false}: "ToolRejected", {false, true}: "MCPFailed", {false, false}: "MCPRejected"}[[2]bool{tt.tool, tt.retryable}]
+			typed := errs.Typed(err)
+			if errs.Kind(typed) != kind {
+				t.Fatalf("error = %#v, want *errs.%s", err, kind)
 			}
+			meta := errs.Metadata(typed)
+			if meta["tool"] != tt.call.Name || (!tt.tool && meta["server"] != tt.call.Tool.MCP.URL) {
+				t.Errorf("Server, Tool = %q, %q, want %q, %q", meta["server"], meta["tool"], tt.call.Tool.MCP.URL, tt.call.Name)
+			}
+			msg := meta["detail"]
 			if !strings.Contains(msg, tt.message) {
 				t.Errorf("message = %q, want it to mention %q", msg, tt.message)
 			}
@@ -182,9 +172,9 @@ func TestBearerToken(t *testing.T) {
 		c := mcpCall(srv.url(), "leak", `{}`)
 		c.Credential = secret
 		_, err := x.Execute(testContext(t), c)
-		var tf *errs.ToolFailed
+		var tf *errs.ToolRejected
 		if !errors.As(err, &tf) {
-			t.Fatalf("error = %#v, want *errs.ToolFailed", err)
+			t.Fatalf("error = %#v, want *errs.ToolRejected", err)
 		}
 		if strings.Contains(err.Error(), secret) || !strings.Contains(tf.Message, "[redacted]") {
 			t.Errorf("message = %q, want the credential redacted", tf.Message)

@@ -22,10 +22,10 @@ func output(c tool.Call, res *mcp.CallToolResult) (json.RawMessage, error) {
 				msg = string(raw)
 			}
 		}
-		return nil, &errs.ToolFailed{Tool: c.Name, Message: clean(msg, c.Credential)}
+		return nil, &errs.ToolRejected{Tool: c.Name, Message: clean(msg, c.Credential)}
 	}
 	if res.NeedsInput() {
-		return nil, &errs.MCPFailed{Server: c.Tool.MCP.URL, Tool: c.Name, Message: "the server asked for input that runsvc cannot give"}
+		return nil, &errs.MCPRejected{Server: c.Tool.MCP.URL, Tool: c.Name, Message: "the server asked for input that runsvc cannot give"}
 	}
 	if res.StructuredContent != nil {
 		return marshal(c, res.StructuredContent)
@@ -54,7 +54,7 @@ func text(content []mcp.Content) (string, bool) {
 func marshal(c tool.Call, v any) (json.RawMessage, error) {
 	raw, err := json.Marshal(v)
 	if err != nil {
-		return nil, &errs.MCPFailed{Server: c.Tool.MCP.URL, Tool: c.Name, Message: "the result cannot be encoded as JSON: " + clean(err.Error(), c.Credential)}
+		return nil, &errs.MCPRejected{Server: c.Tool.MCP.URL, Tool: c.Name, Message: "the result cannot be encoded as JSON: " + clean(err.Error(), c.Credential)}
 	}
 	return raw, nil
 }

@@ -14,6 +14,7 @@ Usage:
   runsvc serve [flags]       start the service (see runsvc serve -h)
   runsvc spec ...            publish and read Specs
   runsvc run ...             start, watch, resume, interrupt and read Runs
+  runsvc keys mint ...       mint an API key and print its keys-file entry
 
 Client flags, before or after the command:
   --addr HOST:PORT           runsvc's address (env RUNSVC_ADDR, default 127.0.0.1:50051)
@@ -31,6 +32,8 @@ func main() {
 	switch cmd, args := os.Args[1], os.Args[2:]; cmd {
 	case "serve":
 		os.Exit(serve(args))
+	case "keys":
+		os.Exit(keys(args))
 	case "help", "-h", "--help":
 		fmt.Print(usage)
 	default:

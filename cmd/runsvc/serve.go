@@ -52,6 +52,7 @@ func serve(args []string) int {
 	fs.DurationVar(&cfg.DrainTimeout, "drain-timeout", 20*time.Second, "how long a shutdown waits for calls in flight")
 	fs.StringVar(&logLevel, "log-level", env("RUNSVC_LOG_LEVEL", "info"), "debug, info, warn or error (env RUNSVC_LOG_LEVEL)")
 	fs.StringVar(&logFormat, "log-format", env("RUNSVC_LOG_FORMAT", "json"), "json or text (env RUNSVC_LOG_FORMAT)")
+	securityFlags(fs, &cfg.Security)
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -66,8 +67,7 @@ func serve(args []string) int {
 	defer stop()
 	srv, err := server.New(ctx, cfg, log)
 	if err != nil {
-		log.Error("runsvc could not start", "err", err)
-		return 1
+		return startFailed(log, err)
 	}
 	if err := srv.Serve(ctx); err != nil {
 		log.Error("runsvc stopped with an error", "err", err)

@@ -29,6 +29,8 @@ func init() {
 		&SeqConflict{}, &LeaseLost{}, &CorruptLog{},
 		&RunDeadlineExceeded{}, &AwaitTimeout{}, &DelegationTimeout{},
 		&BusNotConfigured{}, &ChannelNotFound{}, &Internal{},
+		// Security (issue 12).
+		&RoleDenied{}, &QuotaExceeded{},
 	} {
 		t := reflect.TypeOf(e).Elem()
 		kinds[t.Name()] = func() error { return reflect.New(t).Interface().(error) }

@@ -20,6 +20,7 @@ import (
 	"google.golang.org/grpc/keepalive"
 	"google.golang.org/grpc/reflection"
 
+	"github.com/runsvc/runsvc/internal/auth"
 	"github.com/runsvc/runsvc/internal/server/admission"
 	"github.com/runsvc/runsvc/internal/bus"
 	"github.com/runsvc/runsvc/internal/clock"
@@ -76,6 +77,9 @@ type Config struct {
 	// Models adds model providers, or replaces the built-in ones (scripted,
 	// openai) of the same name.
 	Models model.Providers
+
+	// Security (issue 12); see security.go.
+	Security Security
 }
 
 // Server is a running runsvc.
@@ -89,6 +93,7 @@ type Server struct {
 	hub    *toolworkers.Hub
 	mcp    *mcptool.Executor
 	lis    net.Listener
+	keys   *auth.Keys
 }
 
 // New builds a Server; Serve starts it.
@@ -104,6 +109,9 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 		cfg.WorkerID = fmt.Sprintf("%s-%d", host, os.Getpid())
 	}
 	cfg.Engine.WorkerID = cfg.WorkerID
+	if err := cfg.Security.check(cfg.Listen, cfg.SecretsFile); err != nil {
+		return nil, err
+	}
 	st, err := openStore(ctx, cfg)
 	if err != nil {
 		return nil, err
@@ -184,11 +192,17 @@ func (s *Server) assemble() error {
 		cfg.MaxStreams = 16384
 	}
 	limiter := admission.New(cfg.MaxUnaryCalls, cfg.MaxStreams)
-	s.grpc = grpc.NewServer(
-		grpc.ChainUnaryInterceptor(mapper.UnaryServerInterceptor(), limiter.UnaryServerInterceptor()),
-		grpc.ChainStreamInterceptor(mapper.StreamServerInterceptor(), limiter.StreamServerInterceptor()),
+	unary := []grpc.UnaryServerInterceptor{mapper.UnaryServerInterceptor(), limiter.UnaryServerInterceptor()}
+	stream := []grpc.StreamServerInterceptor{mapper.StreamServerInterceptor(), limiter.StreamServerInterceptor()}
+	secOpts, err := s.security(&unary, &stream)
+	if err != nil {
+		return err
+	}
+	s.grpc = grpc.NewServer(append(secOpts,
+		grpc.ChainUnaryInterceptor(unary...),
+		grpc.ChainStreamInterceptor(stream...),
 		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: 10 * time.Second, PermitWithoutStream: true}),
-	)
+	)...)
 	service.New(service.Deps{Mapper: mapper, Specs: reg, Runs: manager, Engine: s.engine, Hub: hub, Memory: mem, Bus: messages}).Register(s.grpc)
 	s.health = health.NewServer()
 	healthpb.RegisterHealthServer(s.grpc, s.health)
@@ -220,6 +234,9 @@ func (s *Server) Serve(ctx context.Context) error {
 		defer close(hubDone)
 		s.hub.Run(hubCtx)
 	}()
+	if s.keys != nil {
+		go s.keys.Watch(hubCtx, keysPoll)
+	}
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- s.grpc.Serve(s.lis) }()
 	s.health.SetServingStatus("", healthpb.HealthCheckResponse_SERVING)

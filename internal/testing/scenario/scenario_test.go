@@ -15,8 +15,8 @@ import (
 	"google.golang.org/protobuf/encoding/protojson"
 
 	"github.com/runsvc/runsvc/internal/errdetails"
-	"github.com/runsvc/runsvc/internal/testing/scenario"
 	"github.com/runsvc/runsvc/internal/server"
+	"github.com/runsvc/runsvc/internal/testing/scenario"
 	"github.com/runsvc/runsvc/internal/testing/testserver"
 )
 
@@ -25,13 +25,15 @@ import (
 var unprovokable = map[string]string{
 	"SPEC_UNBUILDABLE":   "every Spec that validates can be built by this server; errdetails wire test",
 	"DEPENDENCY_MISSING": "every tool kind and provider is compiled in; errdetails wire test",
-	"UNAUTHENTICATED":    "no authentication exists yet; errdetails wire test",
+	"UNAUTHENTICATED":    "scenarios run without a keys file: internal/server/authn tests",
 	"STORE_UNAVAILABLE":  "needs the store down: postgres outage tests",
 	"OVERLOADED":         "needs saturation: admission test",
 	"SEQ_CONFLICT":       "between writers, never sent to clients: store conformance suite",
 	"LEASE_LOST":         "between workers, never sent to clients: store conformance suite",
 	"LOG_CORRUPT":        "needs a corrupted store: engine corruption test",
 	"INTERNAL":           "needs a bug: errdetails panic test",
+	"ROLE_DENIED":        "scenarios run without a keys file: internal/server/authn tests",
+	"QUOTA_EXCEEDED":     "scenarios run without a keys file: internal/server/authn quota test",
 }
 
 func repoFile(t *testing.T, rel string) string {

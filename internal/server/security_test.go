@@ -39,11 +39,20 @@ type secured struct {
 // startSecured starts runsvc with TLS and a key for each tenant and role.
 func startSecured(t *testing.T, tenants []string, opts ...testserver.Option) *secured {
 	t.Helper()
+	return startSecuredWith(t, tenants, nil, opts...)
+}
+
+// startSecuredWith is startSecured with edit applied to each key's entry.
+func startSecuredWith(t *testing.T, tenants []string, edit func(*auth.Entry), opts ...testserver.Option) *secured {
+	t.Helper()
 	s := &secured{ca: tlstest.NewCA(t, "test"), keys: map[string]string{}}
 	s.keysFile = filepath.Join(t.TempDir(), "keys.json")
 	for _, tenant := range tenants {
 		for _, role := range auth.Roles {
 			key, e := tlstest.Key(t, tenant+"-"+role, tenant, role)
+			if edit != nil {
+				edit(&e)
+			}
 			s.keys[tenant+"/"+role] = key
 			s.entries = append(s.entries, e)
 		}

@@ -34,6 +34,8 @@ type secured struct {
 	entries  []auth.Entry
 	// keys are API keys by "tenant/role".
 	keys map[string]string
+	// serverPair is the server's certificate and key files.
+	serverPair tlstest.Pair
 }
 
 // startSecured starts runsvc with TLS and a key for each tenant and role.
@@ -59,6 +61,7 @@ func startSecuredWith(t *testing.T, tenants []string, edit func(*auth.Entry), op
 	}
 	tlstest.WriteKeys(t, s.keysFile, s.entries)
 	pair := s.ca.Server("runsvc")
+	s.serverPair = pair
 	sec := func(c *server.Config) {
 		c.Security = server.Security{KeysFile: s.keysFile, TLSCert: pair.CertFile, TLSKey: pair.KeyFile, TLSClientCA: s.ca.CertFile}
 	}

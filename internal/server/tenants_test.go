@@ -1,0 +1,151 @@
+package server_test
+
+import (
+	"context"
+	"testing"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/types/known/structpb"
+
+	runsvcv1 "github.com/runsvc/runsvc/gen/runsvc/v1"
+	"github.com/runsvc/runsvc/internal/server"
+	"github.com/runsvc/runsvc/internal/store/postgres/pgtest"
+	"github.com/runsvc/runsvc/internal/testing/testserver"
+)
+
+// TestTenantIsolation runs the cross-tenant suite on SQLite and on
+// PostgreSQL.
+func TestTenantIsolation(t *testing.T) {
+	t.Run("sqlite", func(t *testing.T) { tenantIsolation(t) })
+	t.Run("postgres", func(t *testing.T) {
+		cluster := pgtest.Start(t)
+		dsn := cluster.NewDatabase(t)
+		tenantIsolation(t, func(c *server.Config) { c.Store = dsn })
+	})
+}
+
+// acmeWorld is what tenant acme made, for globex to look for.
+type acmeWorld struct{ runID string }
+
+// tenantIsolation: tenant acme publishes a Spec, starts a Run, writes
+// memory and serves a worker tool; tenant globex, with the admin role,
+// finds none of it on any RPC: every lookup is NOT_FOUND (never
+// ACCESS_DENIED) and every list is empty. The same request_id in both
+// tenants makes two Runs.
+func tenantIsolation(t *testing.T, opts ...testserver.Option) {
+	s := startSecured(t, []string{"acme", "globex"}, opts...)
+	acme, globex := s.conn(t, s.keys["acme/admin"], nil), s.conn(t, s.keys["globex/admin"], nil)
+	w := seedAcme(t, s, acme)
+	for _, c := range crossTenantLookups(w) {
+		t.Run(c.name, func(t *testing.T) {
+			err := c.call(ctxT(t), globex)
+			if status.Code(err) != codes.NotFound {
+				t.Fatalf("globex %s: %v, want NOT_FOUND", c.name, err)
+			}
+			if err := c.call(ctxT(t), acme); status.Code(err) == codes.NotFound {
+				t.Fatalf("acme %s: %v: the owner must find it", c.name, err)
+			}
+		})
+	}
+	t.Run("lists", func(t *testing.T) { emptyLists(t, globex) })
+	t.Run("memory", func(t *testing.T) {
+		got, err := mm(globex).GetValue(ctxT(t), &runsvcv1.GetValueRequest{Scope: ns("team"), Keys: []string{"plan"}})
+		if err != nil || len(got.GetEntries()) != 0 {
+			t.Fatalf("globex reads acme's memory: %v %v", got, err)
+		}
+	})
+	t.Run("same request id is two Runs", func(t *testing.T) {
+		testserver.Publish(t, sp(globex), helloSpec)
+		resp, err := rn(globex).StartRun(ctxT(t), &runsvcv1.StartRunRequest{Spec: "hello", RequestId: "shared-req"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp.GetRun().GetRunId() == w.runID {
+			t.Fatal("globex's StartRun returned acme's Run for the same request_id")
+		}
+	})
+}
+
+func ns(n string) *runsvcv1.MemoryScope {
+	return &runsvcv1.MemoryScope{Scope: &runsvcv1.MemoryScope_Namespace{Namespace: n}}
+}
+
+// seedAcme makes acme's Spec, Run (request id shared-req) and memory.
+func seedAcme(t *testing.T, s *secured, acme *grpc.ClientConn) acmeWorld {
+	t.Helper()
+	testserver.Publish(t, sp(acme), helloSpec)
+	resp, err := rn(acme).StartRun(ctxT(t), &runsvcv1.StartRunRequest{Spec: "hello", RequestId: "shared-req"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := mm(acme).SetValue(ctxT(t), &runsvcv1.SetValueRequest{Scope: ns("team"), Key: "plan", Value: structpb.NewStringValue("secret plan")}); err != nil {
+		t.Fatal(err)
+	}
+	return acmeWorld{runID: resp.GetRun().GetRunId()}
+}
+
+type lookup struct {
+	name string
+	call func(context.Context, *grpc.ClientConn) error
+}
+
+func crossTenantLookups(w acmeWorld) []lookup {
+	id := w.runID
+	return []lookup{
+		{"GetSpec", func(ctx context.Context, c *grpc.ClientConn) error {
+			_, err := sp(c).GetSpec(ctx, &runsvcv1.GetSpecRequest{Name: "hello"})
+			return err
+		}},
+		{"StartRun of the Spec", func(ctx context.Context, c *grpc.ClientConn) error {
+			_, err := rn(c).StartRun(ctx, &runsvcv1.StartRunRequest{Spec: "hello", RequestId: "shared-req"})
+			return err
+		}},
+		{"GetRun", func(ctx context.Context, c *grpc.ClientConn) error {
+			_, err := rn(c).GetRun(ctx, &runsvcv1.GetRunRequest{RunId: id})
+			return err
+		}},
+		{"WatchRun", func(ctx context.Context, c *grpc.ClientConn) error {
+			return recvFirst(rn(c).WatchRun(ctx, &runsvcv1.WatchRunRequest{RunId: id}))
+		}},
+		{"StreamText", func(ctx context.Context, c *grpc.ClientConn) error {
+			return recvFirst(rn(c).StreamText(ctx, &runsvcv1.StreamTextRequest{RunId: id}))
+		}},
+		{"WaitRun", func(ctx context.Context, c *grpc.ClientConn) error {
+			_, err := rn(c).WaitRun(ctx, &runsvcv1.WaitRunRequest{RunId: id})
+			return err
+		}},
+		{"SendMessage", func(ctx context.Context, c *grpc.ClientConn) error {
+			_, err := rn(c).SendMessage(ctx, &runsvcv1.SendMessageRequest{RunId: id, Text: "hi"})
+			return err
+		}},
+		{"GetReport", func(ctx context.Context, c *grpc.ClientConn) error {
+			_, err := rn(c).GetReport(ctx, &runsvcv1.GetReportRequest{RunId: id})
+			return err
+		}},
+		{"ListTools of the Spec", func(ctx context.Context, c *grpc.ClientConn) error {
+			_, err := tl(c).ListTools(ctx, &runsvcv1.ListToolsRequest{Spec: "hello"})
+			return err
+		}},
+		{"Delegate from the Run", func(ctx context.Context, c *grpc.ClientConn) error {
+			_, err := dl(c).Delegate(ctx, &runsvcv1.DelegateRequest{ParentRunId: id, Spec: "hello", Task: "t"})
+			return err
+		}},
+		{"InterruptRun (last: it ends the Run)", func(ctx context.Context, c *grpc.ClientConn) error {
+			_, err := rn(c).InterruptRun(ctx, &runsvcv1.InterruptRunRequest{RunId: id, Reason: "x"})
+			return err
+		}},
+	}
+}
+
+func emptyLists(t *testing.T, globex *grpc.ClientConn) {
+	specs, err := sp(globex).ListSpecs(ctxT(t), &runsvcv1.ListSpecsRequest{})
+	if err != nil || len(specs.GetSpecs()) != 0 {
+		t.Errorf("globex ListSpecs: %v %v", specs.GetSpecs(), err)
+	}
+	runs, err := rn(globex).ListRuns(ctxT(t), &runsvcv1.ListRunsRequest{})
+	if err != nil || len(runs.GetRuns()) != 0 {
+		t.Errorf("globex ListRuns: %d Runs %v", len(runs.GetRuns()), err)
+	}
+}

@@ -149,3 +149,42 @@ func emptyLists(t *testing.T, globex *grpc.ClientConn) {
 		t.Errorf("globex ListRuns: %d Runs %v", len(runs.GetRuns()), err)
 	}
 }
+
+// workSpec calls the worker tool step once, then answers.
+const workSpec = `{"name": "work", "model": {"provider": "scripted", "script": {"turns": [
+  {"toolCalls": [{"name": "step", "arguments": {"n": 1}}]},
+  {"text": "done"}]}},
+  "tools": [{"name": "step", "kind": "TOOL_KIND_WORKER"}]}`
+
+// TestWorkerToolsPerTenant: a worker of tenant acme never receives a call
+// of tenant globex's Run, and globex does not see acme's worker tools.
+func TestWorkerToolsPerTenant(t *testing.T) {
+	s := startSecured(t, []string{"acme", "globex"})
+	ok := func(map[string]any) (any, *runsvcv1.ToolError) { return "ok", nil }
+	acmeWorker := testserver.StartWorker(t, tl(s.conn(t, s.keys["acme/worker"], nil)), "acme-w", map[string]testserver.ToolFunc{"step": ok, "acme_only": ok})
+	globexWorker := testserver.StartWorker(t, tl(s.conn(t, s.keys["globex/worker"], nil)), "globex-w", map[string]testserver.ToolFunc{"step": ok})
+	globex := s.conn(t, s.keys["globex/admin"], nil)
+	tools, err := tl(globex).ListTools(ctxT(t), &runsvcv1.ListToolsRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range tools.GetTools() {
+		if tool.GetName() == "acme_only" {
+			t.Fatalf("globex's ListTools shows acme's worker tool: %v", tools.GetTools())
+		}
+	}
+	testserver.Publish(t, sp(globex), workSpec)
+	for i := range 3 {
+		resp, err := rn(globex).StartRun(ctxT(t), &runsvcv1.StartRunRequest{Spec: "work"})
+		if err != nil {
+			t.Fatalf("start %d: %v", i, err)
+		}
+		waitSettled(t, rn(globex), resp.GetRun().GetRunId())
+	}
+	if got := acmeWorker.Calls("step"); got != 0 {
+		t.Errorf("acme's worker received %d calls of globex's Runs", got)
+	}
+	if got := globexWorker.Calls("step"); got != 3 {
+		t.Errorf("globex's worker received %d calls, want 3", got)
+	}
+}

@@ -1,8 +1,12 @@
 package server
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"net"
+	"os"
+	"path/filepath"
 	"time"
 
 	"google.golang.org/grpc"
@@ -91,4 +95,20 @@ func (s *Server) security(unary *[]grpc.UnaryServerInterceptor, stream *[]grpc.S
 	*unary = append(*unary, a.UnaryServerInterceptor())
 	*stream = append(*stream, a.StreamServerInterceptor())
 	return opts, nil
+}
+
+// ownerOnly makes the data directory 0700 and the database files in it
+// 0600: Runs, memory and tool results are nobody else's to read. SQLite
+// gives the -wal and -shm files it creates later the database's mode.
+func ownerOnly(dir string) error {
+	if err := os.Chmod(dir, 0o700); err != nil {
+		return &errs.ConfigurationInvalid{Subject: "data directory " + dir, Description: err.Error()}
+	}
+	for _, name := range []string{"runsvc.db", "runsvc.db-wal", "runsvc.db-shm"} {
+		err := os.Chmod(filepath.Join(dir, name), 0o600)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return &errs.ConfigurationInvalid{Subject: "data file " + name, Description: err.Error()}
+		}
+	}
+	return nil
 }

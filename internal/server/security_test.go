@@ -202,3 +202,32 @@ func TestSafeDefaults(t *testing.T) {
 		})
 	}
 }
+
+// TestDataFilesOwnerOnly: the data directory is 0700 and the database
+// files 0600, even when the directory existed with looser modes.
+func TestDataFilesOwnerOnly(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "data")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	srv := testserver.Start(t, func(c *server.Config) { c.Data = dir })
+	testserver.Publish(t, srv.Specs, helloSpec)
+	srv.Start(t, "hello", "hi")
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fi, _ := os.Stat(dir)
+	if fi.Mode().Perm() != 0o700 {
+		t.Errorf("data directory mode %04o, want 0700", fi.Mode().Perm())
+	}
+	if len(entries) == 0 {
+		t.Fatal("no database file")
+	}
+	for _, e := range entries {
+		info, _ := e.Info()
+		if info.Mode().Perm()&0o077 != 0 {
+			t.Errorf("%s mode %04o, want owner-only", e.Name(), info.Mode().Perm())
+		}
+	}
+}

@@ -138,7 +138,15 @@ func openStore(ctx context.Context, cfg Config) (store.Store, error) {
 	if strings.HasPrefix(cfg.Store, "sqlite:") {
 		dir = strings.TrimPrefix(cfg.Store, "sqlite:")
 	}
-	return sqlite.Open(dir, sqlite.Options{})
+	st, err := sqlite.Open(dir, sqlite.Options{})
+	if err != nil {
+		return nil, err
+	}
+	if err := ownerOnly(dir); err != nil {
+		_ = st.Close()
+		return nil, err
+	}
+	return st, nil
 }
 
 func (s *Server) assemble() error {

@@ -5,3 +5,4 @@ export { classify, classifyStatus, statusFromError, codeName, PUSHBACK_TRAILER, 
 export { RunsvcClient } from './client.js';
 export { fromProtoJSON, toProtoJSON, parseDuration, formatDuration } from './protojson.js';
 export { loadRunsvc, LOADER_OPTIONS, DEFAULT_PROTO_DIR, GOOGLE_PROTO_DIR } from './protos.js';
+export { tlsCredentials } from './credentials.js';

@@ -8,6 +8,10 @@ import (
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+
+	"github.com/runsvc/runsvc/internal/server"
+	"github.com/runsvc/runsvc/internal/store/postgres/pgtest"
+	"github.com/runsvc/runsvc/internal/testing/testserver"
 )
 
 // allowedRoles is DESIGN.md §6 written out by hand: the roles besides admin
@@ -44,8 +48,17 @@ var allowedRoles = map[string][]string{
 // role of two tenants, with no key and with a forged one: an allowed
 // combination gets past the gate (whatever the empty request then earns),
 // any other is ROLE_DENIED or UNAUTHENTICATED.
+// It runs on SQLite and on PostgreSQL.
 func TestRoleGateOnEveryRPC(t *testing.T) {
-	s := startSecured(t, []string{"acme", "globex"})
+	t.Run("sqlite", func(t *testing.T) { roleGate(t) })
+	t.Run("postgres", func(t *testing.T) {
+		dsn := pgtest.Start(t).NewDatabase(t)
+		roleGate(t, func(c *server.Config) { c.Store = dsn })
+	})
+}
+
+func roleGate(t *testing.T, opts ...testserver.Option) {
+	s := startSecured(t, []string{"acme", "globex"}, opts...)
 	rpcs := everyRPC()
 	if len(rpcs) != len(allowedRoles) {
 		t.Fatalf("%d RPCs called, %d in the expectations", len(rpcs), len(allowedRoles))

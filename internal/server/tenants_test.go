@@ -3,10 +3,12 @@ package server_test
 import (
 	"context"
 	"testing"
+	"time"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/types/known/durationpb"
 	"google.golang.org/protobuf/types/known/structpb"
 
 	runsvcv1 "github.com/runsvc/runsvc/gen/runsvc/v1"
@@ -27,7 +29,16 @@ func TestTenantIsolation(t *testing.T) {
 }
 
 // acmeWorld is what tenant acme made, for globex to look for.
-type acmeWorld struct{ runID string }
+type acmeWorld struct{ runID, delegationID string }
+
+// bossSpec may delegate to hello; its Runs suspend like hello's.
+const bossSpec = `{"name": "boss", "delegates": ["hello"], "model": {"provider": "scripted", "script": {"turns": [
+  {"toolCalls": [{"name": "lookup", "arguments": {}}]}, {"text": "done"}]}},
+  "tools": [{"name": "lookup", "kind": "TOOL_KIND_CLIENT", "description": "Look things up"}]}`
+
+// busSpec is a bus-enabled robot with a channel.
+const busSpec = `{"name": "robot", "model": {"provider": "scripted", "script": {"turns": [{"text": "done"}]}},
+  "bus": {"enabled": true, "channels": ["team"]}}`
 
 // tenantIsolation: tenant acme publishes a Spec, starts a Run, writes
 // memory and serves a worker tool; tenant globex, with the admin role,
@@ -83,7 +94,20 @@ func seedAcme(t *testing.T, s *secured, acme *grpc.ClientConn) acmeWorld {
 	if _, err := mm(acme).SetValue(ctxT(t), &runsvcv1.SetValueRequest{Scope: ns("team"), Key: "plan", Value: structpb.NewStringValue("secret plan")}); err != nil {
 		t.Fatal(err)
 	}
-	return acmeWorld{runID: resp.GetRun().GetRunId()}
+	testserver.Publish(t, sp(acme), bossSpec)
+	boss, err := rn(acme).StartRun(ctxT(t), &runsvcv1.StartRunRequest{Spec: "boss"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := dl(acme).Delegate(ctxT(t), &runsvcv1.DelegateRequest{ParentRunId: boss.GetRun().GetRunId(), Spec: "hello", Task: "look", Async: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	testserver.Publish(t, sp(acme), busSpec)
+	if _, err := bs(acme).SendMessage(ctxT(t), &runsvcv1.BusServiceSendMessageRequest{Sender: "robot", Channel: "team", Content: structpb.NewStringValue("hi")}); err != nil {
+		t.Fatal(err)
+	}
+	return acmeWorld{runID: resp.GetRun().GetRunId(), delegationID: d.GetDelegation().GetDelegationId()}
 }
 
 type lookup struct {
@@ -130,6 +154,33 @@ func crossTenantLookups(w acmeWorld) []lookup {
 		}},
 		{"Delegate from the Run", func(ctx context.Context, c *grpc.ClientConn) error {
 			_, err := dl(c).Delegate(ctx, &runsvcv1.DelegateRequest{ParentRunId: id, Spec: "hello", Task: "t"})
+			return err
+		}},
+		{"ResumeRun", func(ctx context.Context, c *grpc.ClientConn) error {
+			_, err := rn(c).ResumeRun(ctx, &runsvcv1.ResumeRunRequest{RunId: id, ToolResults: []*runsvcv1.ToolResult{{CallId: "call_9_9", Output: structpb.NewStringValue("x")}}})
+			return err
+		}},
+		{"InvokeTool of the Spec", func(ctx context.Context, c *grpc.ClientConn) error {
+			_, err := tl(c).InvokeTool(ctx, &runsvcv1.InvokeToolRequest{Spec: "hello", Name: "lookup"})
+			return err
+		}},
+		{"GetDelegation", func(ctx context.Context, c *grpc.ClientConn) error {
+			_, err := dl(c).GetDelegation(ctx, &runsvcv1.GetDelegationRequest{DelegationId: w.delegationID})
+			return err
+		}},
+		{"AwaitDelegation", func(ctx context.Context, c *grpc.ClientConn) error {
+			_, err := dl(c).AwaitDelegation(ctx, &runsvcv1.AwaitDelegationRequest{DelegationId: w.delegationID, Timeout: durationpb.New(100 * time.Millisecond)})
+			return err
+		}},
+		{"bus SendMessage as acme's robot", func(ctx context.Context, c *grpc.ClientConn) error {
+			_, err := bs(c).SendMessage(ctx, &runsvcv1.BusServiceSendMessageRequest{Sender: "robot", Channel: "team", Content: structpb.NewStringValue("x")})
+			return err
+		}},
+		{"bus Receive on acme's channel", func(ctx context.Context, c *grpc.ClientConn) error {
+			return recvFirst(bs(c).Receive(ctx, &runsvcv1.ReceiveRequest{Channel: "team"}))
+		}},
+		{"bus AcknowledgeMessages on acme's channel", func(ctx context.Context, c *grpc.ClientConn) error {
+			_, err := bs(c).AcknowledgeMessages(ctx, &runsvcv1.AcknowledgeMessagesRequest{Channel: "team", MessageIds: []string{"msg_x"}})
 			return err
 		}},
 		{"InterruptRun (last: it ends the Run)", func(ctx context.Context, c *grpc.ClientConn) error {

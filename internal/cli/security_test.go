@@ -20,9 +20,10 @@ func TestRunOverTLSWithToken(t *testing.T) {
 	keys := filepath.Join(t.TempDir(), "keys.json")
 	admin, adminEntry := tlstest.Key(t, "cli-admin", "acme", auth.RoleAdmin)
 	reader, readerEntry := tlstest.Key(t, "cli-reader", "acme", auth.RoleReader)
-	tlstest.WriteKeys(t, keys, []auth.Entry{adminEntry, readerEntry})
+	clientCert := ca.Client("cli-cert", "")
+	tlstest.WriteKeys(t, keys, []auth.Entry{adminEntry, readerEntry, {Certificate: "cli-cert", Tenant: "acme", Roles: []string{auth.RoleReader}}})
 	srv := testserver.Start(t, func(c *server.Config) {
-		c.Security = server.Security{KeysFile: keys, TLSCert: pair.CertFile, TLSKey: pair.KeyFile}
+		c.Security = server.Security{KeysFile: keys, TLSCert: pair.CertFile, TLSKey: pair.KeyFile, TLSClientCA: ca.CertFile}
 	})
 	c := newClient(t, srv)
 	t.Setenv("RUNSVC_TOKEN", admin)
@@ -31,6 +32,9 @@ func TestRunOverTLSWithToken(t *testing.T) {
 	c.must("--ca", ca.CertFile, "run", "watch", id, "--until-suspended")
 	out := c.must("--ca", ca.CertFile, "run", "resume", id, "--results", `{"call_1_1": "sunny"}`, "--watch")
 	contains(t, "stdout", out, "completed: It is sunny.")
+	t.Setenv("RUNSVC_TOKEN", "")
+	out = c.must("--ca", ca.CertFile, "--cert", clientCert.CertFile, "--key", clientCert.KeyFile, "run", "get", id)
+	contains(t, "stdout (mTLS, no token)", out, id)
 
 	wrong := tlstest.NewCA(t, "wrong")
 	cases := []struct {

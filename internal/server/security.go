@@ -86,6 +86,9 @@ func (s *Server) security(unary *[]grpc.UnaryServerInterceptor, stream *[]grpc.S
 		}
 		return opts, nil
 	}
+	if sec.TLSCert == "" && !loopback(s.cfg.Listen) {
+		s.log.Warn("API keys travel in the clear: give --tls-cert and --tls-key", "listen", s.cfg.Listen)
+	}
 	keys, err := auth.LoadKeys(sec.KeysFile, s.log)
 	if err != nil {
 		return nil, fmt.Errorf("loading keys: %w", err)

@@ -21,7 +21,6 @@ import (
 	"google.golang.org/grpc/reflection"
 
 	"github.com/runsvc/runsvc/internal/auth"
-	"github.com/runsvc/runsvc/internal/server/admission"
 	"github.com/runsvc/runsvc/internal/bus"
 	"github.com/runsvc/runsvc/internal/clock"
 	"github.com/runsvc/runsvc/internal/engine"
@@ -33,6 +32,7 @@ import (
 	"github.com/runsvc/runsvc/internal/policy"
 	"github.com/runsvc/runsvc/internal/runs"
 	"github.com/runsvc/runsvc/internal/secret"
+	"github.com/runsvc/runsvc/internal/server/admission"
 	"github.com/runsvc/runsvc/internal/service"
 	"github.com/runsvc/runsvc/internal/spec"
 	"github.com/runsvc/runsvc/internal/spec/versions"

@@ -18,7 +18,9 @@ func TestEndpointEchoesTheCredential(t *testing.T) {
 	echo := func(w http.ResponseWriter, r *http.Request) string {
 		return strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
 	}
-	jsonEcho := func(v string) string { return strings.NewReplacer(`"`, `\"`, `<`, `\u003c`, `>`, `\u003e`, `&`, `\u0026`).Replace(v) }
+	jsonEcho := func(v string) string {
+		return strings.NewReplacer(`"`, `\"`, `<`, `\u003c`, `>`, `\u003e`, `&`, `\u0026`).Replace(v)
+	}
 	cases := []struct {
 		name    string
 		handler http.HandlerFunc

@@ -44,14 +44,18 @@ const (
 	ReasonRunFailed = "RUN_FAILED"
 	// ReasonRunAborted: A text stream's Run was aborted (interrupted or past its deadline); abortCause says which.
 	ReasonRunAborted = "RUN_ABORTED"
-	// ReasonAccessDenied: The caller may not do this (its role or the Spec's policy forbids it).
+	// ReasonAccessDenied: The Spec's policy forbids this (a Run start or a tool call); the caller's role is ROLE_DENIED.
 	ReasonAccessDenied = "ACCESS_DENIED"
 	// ReasonToolNarrowed: A delegated Run asked for a tool its parent narrowed away.
 	ReasonToolNarrowed = "TOOL_NARROWED"
-	// ReasonUnauthenticated: The call has no valid credentials (missing or wrong bearer token).
+	// ReasonUnauthenticated: The call has no valid credentials (missing or unknown bearer token, or an unlisted client certificate).
 	ReasonUnauthenticated = "UNAUTHENTICATED"
 	// ReasonCredentialNotFound: A Spec names a credential that is not configured for its scope.
 	ReasonCredentialNotFound = "CREDENTIAL_NOT_FOUND"
+	// ReasonRoleDenied: The caller's roles do not allow this method (metadata role and method); a key with another role may.
+	ReasonRoleDenied = "ROLE_DENIED"
+	// ReasonQuotaExceeded: The tenant has spent a quota (concurrent Runs, StartRun rate); retry after the delay, when a Run settles or the rate window moves.
+	ReasonQuotaExceeded = "QUOTA_EXCEEDED"
 	// ReasonBudgetExceeded: The call would spend past the Run's budget, so it was not made.
 	ReasonBudgetExceeded = "BUDGET_EXCEEDED"
 	// ReasonBudgetOverrun: A model call already made went past the budget (reported after the fact); retryable once the budget is raised. For cost the message is `Cost budget exceeded: ${used} used, budget is ${limit}` (six decimals).
@@ -60,7 +64,7 @@ const (
 	ReasonToolLoopLimit = "TOOL_LOOP_LIMIT"
 	// ReasonInferenceRateLimited: The model provider rate-limited the call; retry after RetryInfo's delay.
 	ReasonInferenceRateLimited = "INFERENCE_RATE_LIMITED"
-	// ReasonInferenceFailed: A model call failed: retryable (UNAVAILABLE) for 5xx, timeouts and lost connections; FAILED_PRECONDITION when the provider refused the request.
+	// ReasonInferenceFailed: A model call failed transiently (5xx, timeouts, lost connections); a new try may succeed. A refusal of the request as made is INFERENCE_REJECTED.
 	ReasonInferenceFailed = "INFERENCE_FAILED"
 	// ReasonTransientFailure: An operation failed in a way worth retrying that no more specific reason describes.
 	ReasonTransientFailure = "TRANSIENT_FAILURE"
@@ -68,9 +72,9 @@ const (
 	ReasonStoreUnavailable = "STORE_UNAVAILABLE"
 	// ReasonOverloaded: The server is shedding load (admission is full); retry after RetryInfo's delay.
 	ReasonOverloaded = "OVERLOADED"
-	// ReasonToolFailed: A tool call failed: UNAVAILABLE with RetryInfo when the tool said a retry may succeed, INTERNAL otherwise.
+	// ReasonToolFailed: A tool call failed in a way a retry may fix (the tool said so, or the connection failed). A tool that answered and refused is TOOL_REJECTED.
 	ReasonToolFailed = "TOOL_FAILED"
-	// ReasonMcpFailed: A call to an MCP server failed: UNAVAILABLE with RetryInfo when retryable, INTERNAL otherwise.
+	// ReasonMcpFailed: A call to an MCP server failed in a way a retry may fix (lost connection, timeout). A server that answered and refused is MCP_REJECTED.
 	ReasonMcpFailed = "MCP_FAILED"
 	// ReasonSeqConflict: Two writers appended the same sequence number to a Run's log; only a worker inside runsvc meets it.
 	ReasonSeqConflict = "SEQ_CONFLICT"
@@ -129,6 +133,8 @@ var Reasons = []string{
 	ReasonToolNarrowed,
 	ReasonUnauthenticated,
 	ReasonCredentialNotFound,
+	ReasonRoleDenied,
+	ReasonQuotaExceeded,
 	ReasonBudgetExceeded,
 	ReasonBudgetOverrun,
 	ReasonToolLoopLimit,

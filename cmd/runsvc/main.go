@@ -15,6 +15,7 @@ Usage:
   runsvc spec ...            publish and read Specs
   runsvc run ...             start, watch, resume, interrupt and read Runs
   runsvc version             print the version, commit and Go version (also --version)
+  runsvc keys mint ...       mint an API key and print its keys-file entry
 
 Client flags, before or after the command:
   --addr HOST:PORT           runsvc's address (env RUNSVC_ADDR, default 127.0.0.1:50051)
@@ -34,6 +35,8 @@ func main() {
 		os.Exit(serve(args))
 	case "version", "--version":
 		printVersion(os.Stdout)
+	case "keys":
+		os.Exit(keys(args))
 	case "help", "-h", "--help":
 		fmt.Print(usage)
 	default:

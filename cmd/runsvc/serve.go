@@ -71,6 +71,7 @@ func serve(args []string) int {
 	opsFlags(fs, &cfg.Ops)
 	fs.StringVar(&logLevel, "log-level", env("RUNSVC_LOG_LEVEL", "info"), "debug, info, warn or error (env RUNSVC_LOG_LEVEL)")
 	fs.StringVar(&logFormat, "log-format", env("RUNSVC_LOG_FORMAT", "json"), "json or text (env RUNSVC_LOG_FORMAT)")
+	securityFlags(fs, &cfg.Security)
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -85,8 +86,7 @@ func serve(args []string) int {
 	defer stop()
 	srv, err := server.New(ctx, cfg, log)
 	if err != nil {
-		log.Error("runsvc could not start", "err", err)
-		return 1
+		return startFailed(log, err)
 	}
 	if err := srv.Serve(ctx); err != nil {
 		log.Error("runsvc stopped with an error", "err", err)

@@ -6,7 +6,6 @@ import (
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/credentials/insecure"
 
 	runsvcv1 "github.com/runsvc/runsvc/gen/runsvc/v1"
 )
@@ -17,10 +16,11 @@ func (a *app) connect() error {
 	if a.conn != nil {
 		return nil
 	}
-	conn, err := grpc.NewClient(a.addr,
-		grpc.WithTransportCredentials(insecure.NewCredentials()),
-		grpc.WithUserAgent("runsvc-cli"),
-	)
+	opts, err := a.dialOptions()
+	if err != nil {
+		return &clientError{code: codes.InvalidArgument, msg: err.Error()}
+	}
+	conn, err := grpc.NewClient(a.addr, append(opts, grpc.WithUserAgent("runsvc-cli"))...)
 	if err != nil {
 		return &clientError{code: codes.InvalidArgument, msg: "bad address " + a.addr + ": " + err.Error()}
 	}

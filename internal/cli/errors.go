@@ -132,7 +132,11 @@ func (a *app) describe(err error) failure {
 	case codes.Unavailable:
 		f.c.Retryable = true
 		f.c.Message = fmt.Sprintf("cannot reach runsvc at %s: %s", a.addr, transportCause(st.Message()))
-		f.hints = append(f.hints, "is `runsvc serve` running there? Point --addr or RUNSVC_ADDR at another address.")
+		if hint := tlsHint(st.Message()); hint != "" {
+			f.hints = append(f.hints, hint)
+		} else {
+			f.hints = append(f.hints, "is `runsvc serve` running there? Point --addr or RUNSVC_ADDR at another address.")
+		}
 	case codes.DeadlineExceeded:
 		f.c.Retryable = true
 		f.c.Message = fmt.Sprintf("runsvc at %s did not answer within %s (--timeout)", a.addr, shortDuration(a.timeout))

@@ -20,6 +20,7 @@ func (a *app) globalFlags(fs *flag.FlagSet) {
 	})
 	fs.BoolVar(&a.json, "json", a.json, "print protojson, one object per line, and errors as JSON")
 	fs.DurationVar(&a.timeout, "timeout", a.timeout, "how long one call may take, a `DURATION`; 0 means no limit")
+	a.securityFlags(fs)
 }
 
 // flags returns the flag set of the current command, holding the global
@@ -83,7 +84,7 @@ func (a *app) printUsage(fs *flag.FlagSet) {
 	a.printFlags(global)
 }
 
-var globalFlag = map[string]bool{"addr": true, "json": true, "timeout": true}
+var globalFlag = map[string]bool{"addr": true, "json": true, "timeout": true, "tls": true, "ca": true, "cert": true, "key": true, "token": true}
 
 func (a *app) printFlags(flags []*flag.Flag) {
 	for _, f := range flags {

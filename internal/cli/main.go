@@ -62,6 +62,7 @@ type app struct {
 	addrSet bool // --addr was given, so suggested commands repeat it
 	json    bool
 	timeout time.Duration
+	sec     clientSecurity // TLS and API key (security.go)
 
 	cmd   string  // "run resume", for usage hints
 	entry command // the command running
@@ -75,7 +76,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
 	if v := os.Getenv("RUNSVC_ADDR"); v != "" {
 		addr = v
 	}
-	return &app{stdin: stdin, stdout: stdout, stderr: stderr, addr: addr, timeout: 30 * time.Second}
+	return &app{stdin: stdin, stdout: stdout, stderr: stderr, addr: addr, timeout: 30 * time.Second, sec: securityFromEnv()}
 }
 
 // command is one leaf of the command tree.

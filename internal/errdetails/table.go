@@ -40,6 +40,10 @@ var table = []row{
 	{err: &errs.Unauthenticated{}, reason: "UNAUTHENTICATED", code: codes.Unauthenticated},
 	{err: &errs.CredentialNotFound{}, reason: "CREDENTIAL_NOT_FOUND", code: codes.FailedPrecondition, details: precondition, subject: "CREDENTIAL", name: "{scope}/credentials/{credential}"},
 
+	// Security (issue 12): roles and tenant quotas.
+	{err: &errs.RoleDenied{}, reason: "ROLE_DENIED", code: codes.PermissionDenied},
+	{err: &errs.QuotaExceeded{}, reason: "QUOTA_EXCEEDED", code: codes.ResourceExhausted, details: quota, name: "tenants/{tenant}/quotas/{dimension}", retry: always},
+
 	// Budgets and limits.
 	{err: &errs.BudgetExceeded{}, reason: "BUDGET_EXCEEDED", code: codes.ResourceExhausted, details: quota, name: "budgets/{dimension}"},
 	{err: &errs.BudgetOverrun{}, reason: "BUDGET_OVERRUN", code: codes.ResourceExhausted, details: quota, name: "budgets/{dimension}", retry: always},

@@ -1,6 +1,9 @@
 package errs
 
-import "fmt"
+import (
+	"fmt"
+	"time"
+)
 
 // AccessDenied is a refusal by the Policy port.
 type AccessDenied struct {
@@ -44,3 +47,32 @@ type CredentialNotFound struct {
 func (e *CredentialNotFound) Error() string {
 	return fmt.Sprintf("no credential named '%s' resolved for %s", e.Name, e.Scope)
 }
+
+// RoleDenied is a caller whose roles do not allow the method they called.
+// ACCESS_DENIED stays the Policy port's refusal.
+type RoleDenied struct {
+	Role   string `meta:"role"`
+	Method string `meta:"method"`
+}
+
+// Error returns the error's message.
+func (e *RoleDenied) Error() string {
+	return fmt.Sprintf("role %s may not call %s", e.Role, e.Method)
+}
+
+// QuotaExceeded is a tenant's quota (concurrent Runs or StartRun rate)
+// spent: what was refused did not start.
+type QuotaExceeded struct {
+	Tenant     string `meta:"tenant"`
+	Dimension  string `meta:"dimension"`
+	Limit      int    `meta:"limit"`
+	RetryAfter time.Duration
+}
+
+// Error returns the error's message.
+func (e *QuotaExceeded) Error() string {
+	return fmt.Sprintf("tenant %s has spent its quota of %d %s", e.Tenant, e.Limit, e.Dimension)
+}
+
+// RetryDelay implements Retryable.
+func (e *QuotaExceeded) RetryDelay() (time.Duration, bool) { return e.RetryAfter, true }

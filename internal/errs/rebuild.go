@@ -30,6 +30,9 @@ func (e *InferenceRateLimited) SetRetry(d time.Duration, r bool) { e.RetryAfter 
 func (e *InferenceFailed) SetRetry(d time.Duration, r bool) { e.RetryAfter = retryAfter(d, r) }
 
 // SetRetry implements RetrySetter.
+func (e *QuotaExceeded) SetRetry(d time.Duration, r bool) { e.RetryAfter = retryAfter(d, r) }
+
+// SetRetry implements RetrySetter.
 func (e *TransientFailure) SetRetry(d time.Duration, r bool) { e.RetryAfter = retryAfter(d, r) }
 
 // SetRetry implements RetrySetter.

@@ -28,6 +28,8 @@ func init() {
 		&RunDeadlineExceeded{}, &AwaitTimeout{}, &DelegationTimeout{},
 		&BusNotConfigured{}, &ChannelNotFound{}, &Internal{},
 		&InferenceRejected{}, &ToolRejected{}, &MCPRejected{}, &MethodNotFound{},
+		// Security (issue 12).
+		&RoleDenied{}, &QuotaExceeded{},
 	} {
 		t := reflect.TypeOf(e).Elem()
 		kinds[t.Name()] = func() error { return reflect.New(t).Interface().(error) }

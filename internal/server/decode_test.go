@@ -12,7 +12,7 @@ import (
 )
 
 // unary and streams name a method to call raw.
-func unary(full string) rawMethod        { return rawMethod{full: full} }
+func rawUnary(full string) rawMethod     { return rawMethod{full: full} }
 func serverStream(full string) rawMethod { return rawMethod{full: full, serverStreams: true} }
 func bidiStream(full string) rawMethod {
 	return rawMethod{full: full, clientStreams: true, serverStreams: true}
@@ -39,17 +39,17 @@ func TestUndecodableRequests(t *testing.T) {
 		reason        string // "" for a status without runsvc's ErrorInfo
 		field, detail string // the BadRequest violation, for INVALID_REQUEST
 	}{
-		{"invalid UTF-8, unary", unary("/runsvc.v1.RunService/GetRun"), str(1, "run_\xff"), codes.InvalidArgument, "INVALID_REQUEST", "run_id", "UTF-8"},
-		{"invalid UTF-8 Struct key", unary("/runsvc.v1.ToolService/InvokeTool"),
+		{"invalid UTF-8, unary", rawUnary("/runsvc.v1.RunService/GetRun"), str(1, "run_\xff"), codes.InvalidArgument, "INVALID_REQUEST", "run_id", "UTF-8"},
+		{"invalid UTF-8 Struct key", rawUnary("/runsvc.v1.ToolService/InvokeTool"),
 			append(str(1, "lookup"), msg(2, structKey("\xc3\x28", numberValue(1)))...), codes.InvalidArgument, "INVALID_REQUEST", "arguments.fields[0].key", "UTF-8"},
-		{"Struct nested 10,000 deep", unary("/runsvc.v1.ToolService/InvokeTool"),
+		{"Struct nested 10,000 deep", rawUnary("/runsvc.v1.ToolService/InvokeTool"),
 			append(str(1, "lookup"), msg(2, deepStruct())...), codes.InvalidArgument, "INVALID_REQUEST", "", "deeper than"},
 		{"garbage, server stream", serverStream("/runsvc.v1.RunService/WatchRun"), []byte{0x0a, 0xff, 0xff, 0x03}, codes.InvalidArgument, "INVALID_REQUEST", "", "runsvc.v1.WatchRunRequest"},
 		{"invalid UTF-8, bidi stream", bidiStream("/runsvc.v1.ToolService/ServeTools"), msg(1, str(1, "w\xff")), codes.InvalidArgument, "INVALID_REQUEST", "register.worker_name", "UTF-8"},
-		{"5 MB", unary("/runsvc.v1.RunService/GetRun"), str(1, strings.Repeat("r", 5<<20)), codes.InvalidArgument, "INVALID_REQUEST", "", "at most 4194304"},
-		{"unknown method", unary("/runsvc.v1.RunService/Nope"), nil, codes.Unimplemented, "METHOD_NOT_FOUND", "", ""},
+		{"5 MB", rawUnary("/runsvc.v1.RunService/GetRun"), str(1, strings.Repeat("r", 5<<20)), codes.InvalidArgument, "INVALID_REQUEST", "", "at most 4194304"},
+		{"unknown method", rawUnary("/runsvc.v1.RunService/Nope"), nil, codes.Unimplemented, "METHOD_NOT_FOUND", "", ""},
 		{"unknown service, stream", serverStream("/runsvc.v9.Nothing/Watch"), nil, codes.Unimplemented, "METHOD_NOT_FOUND", "", ""},
-		{"health keeps grpc's status", unary("/grpc.health.v1.Health/Check"), str(1, "\xff"), codes.Internal, "", "", ""},
+		{"health keeps grpc's status", rawUnary("/grpc.health.v1.Health/Check"), str(1, "\xff"), codes.Internal, "", "", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

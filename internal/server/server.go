@@ -25,6 +25,7 @@ import (
 	"google.golang.org/grpc/keepalive"
 	"google.golang.org/grpc/reflection"
 
+	"github.com/runsvc/runsvc/internal/auth"
 	"github.com/runsvc/runsvc/internal/bus"
 	"github.com/runsvc/runsvc/internal/clock"
 	"github.com/runsvc/runsvc/internal/engine"
@@ -93,6 +94,8 @@ type Config struct {
 	Models model.Providers
 	// Ops is observability and connection management.
 	Ops Ops
+	// Security is TLS, the keys file and the safe default; see security.go.
+	Security Security
 }
 
 // Ops configures metrics, tracing and long connections.
@@ -133,6 +136,8 @@ type Server struct {
 	tracing    *tracing.Tracing
 	drainer    *drainer
 	healthRep  *healthReporter
+	keys       *auth.Keys
+	auth       *authenticator // nil without a keys file
 }
 
 // New builds a Server; Serve starts it.
@@ -148,6 +153,9 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 		cfg.WorkerID = fmt.Sprintf("%s-%d", host, os.Getpid())
 	}
 	cfg.Engine.WorkerID = cfg.WorkerID
+	if err := cfg.Security.check(cfg.Listen, cfg.SecretsFile); err != nil {
+		return nil, err
+	}
 	st, err := openStore(ctx, cfg)
 	if err != nil {
 		return nil, err
@@ -181,7 +189,15 @@ func openStore(ctx context.Context, cfg Config) (store.Store, error) {
 	if strings.HasPrefix(cfg.Store, "sqlite:") {
 		dir = strings.TrimPrefix(cfg.Store, "sqlite:")
 	}
-	return sqlite.Open(dir, sqlite.Options{})
+	st, err := sqlite.Open(dir, sqlite.Options{})
+	if err != nil {
+		return nil, err
+	}
+	if err := ownerOnly(dir); err != nil {
+		_ = st.Close()
+		return nil, err
+	}
+	return st, nil
 }
 
 // loadPorts reads the secrets and policy files the configuration names:
@@ -256,12 +272,17 @@ func (s *Server) assemble() error {
 	// table; grpc's own limit sits above the codec's so that the codec
 	// sees them first. Its interceptors run right inside the mapper's, so
 	// that every request it refused is answered (and forgotten) before
-	// admission can turn the call away.
+	// admission can turn the call away. Authentication comes last.
 	codec := service.NewCodec(service.DefaultMaxRequestBytes)
 	unary, stream := s.interceptors(mapper, codec)
-	s.grpc = grpc.NewServer(append(s.tracing.ServerOptions(),
-		grpc.ChainUnaryInterceptor(append(unary, limiter.UnaryServerInterceptor())...),
-		grpc.ChainStreamInterceptor(append(stream, limiter.StreamServerInterceptor())...),
+	unary, stream = append(unary, limiter.UnaryServerInterceptor()), append(stream, limiter.StreamServerInterceptor())
+	secOpts, err := s.security(&unary, &stream)
+	if err != nil {
+		return err
+	}
+	s.grpc = grpc.NewServer(append(append(secOpts, s.tracing.ServerOptions()...),
+		grpc.ChainUnaryInterceptor(unary...),
+		grpc.ChainStreamInterceptor(stream...),
 		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: 10 * time.Second, PermitWithoutStream: true}),
 		grpc.KeepaliveParams(keepaliveParams(cfg.Ops)),
 		grpc.ForceServerCodecV2(codec),
@@ -274,6 +295,9 @@ func (s *Server) assemble() error {
 	reflection.Register(s.grpc)
 	s.healthRep = newHealthReporter(s.health, s.store, s.log, serviceNames(s.grpc))
 	s.metrics.SetMethods(methodNames(s.grpc))
+	if s.auth != nil {
+		s.auth.setMethods(methodNames(s.grpc))
+	}
 	return nil
 }
 
@@ -301,6 +325,9 @@ func (s *Server) Serve(ctx context.Context) error {
 		defer close(hubDone)
 		s.hub.Run(hubCtx)
 	}()
+	if s.keys != nil {
+		go s.keys.Watch(hubCtx, keysPoll)
+	}
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- s.grpc.Serve(s.lis) }()
 	opsCtx, stopOps := context.WithCancel(context.WithoutCancel(ctx))

@@ -12,13 +12,13 @@ import (
 	"google.golang.org/grpc"
 
 	runsvcv1 "github.com/runsvc/runsvc/gen/runsvc/v1"
+	"github.com/runsvc/runsvc/internal/auth"
 	"github.com/runsvc/runsvc/internal/bus"
 	"github.com/runsvc/runsvc/internal/engine"
 	"github.com/runsvc/runsvc/internal/errdetails"
 	"github.com/runsvc/runsvc/internal/memory"
 	"github.com/runsvc/runsvc/internal/runs"
 	"github.com/runsvc/runsvc/internal/spec/versions"
-	"github.com/runsvc/runsvc/internal/store"
 	"github.com/runsvc/runsvc/internal/toolworkers"
 )
 
@@ -61,9 +61,9 @@ func (s *Service) Register(srv grpc.ServiceRegistrar) {
 	runsvcv1.RegisterBusServiceServer(srv, busServer{Service: s})
 }
 
-// tenantOf returns the caller's tenant. Until authentication exists every
-// caller is the default tenant.
-func tenantOf(context.Context) string { return store.DefaultTenant }
+// tenantOf returns the caller's tenant: the authenticated identity's, or
+// the default tenant when the server runs without a keys file.
+func tenantOf(ctx context.Context) string { return auth.Tenant(ctx) }
 
 // traceParentOf is the W3C traceparent of the call's span (otelgrpc's,
 // the child of the caller's), "" when the call is not traced.

@@ -9,3 +9,4 @@ export { loadRunsvc, LOADER_OPTIONS, DEFAULT_PROTO_DIR, GOOGLE_PROTO_DIR } from 
 export { CATALOGUE_VERSION, DEFAULT_DOMAIN, Reason, REASONS, RETRYABLE } from './reasons.js';
 export { withRetry, DEFAULT_MAX_ATTEMPTS } from './retry.js';
 export { Worker, ToolError } from './worker.js';
+export { tlsCredentials } from './credentials.js';

@@ -25,7 +25,7 @@ import (
 var unprovokable = map[string]string{
 	"SPEC_UNBUILDABLE":   "every Spec that validates can be built by this server; errdetails wire test",
 	"DEPENDENCY_MISSING": "every tool kind and provider is compiled in; errdetails wire test",
-	"UNAUTHENTICATED":    "no authentication exists yet; errdetails wire test",
+	"UNAUTHENTICATED":    "scenarios run without a keys file: internal/server/authn tests",
 	"STORE_UNAVAILABLE":  "needs the store down: postgres outage tests",
 	"OVERLOADED":         "needs saturation: admission test",
 	"SEQ_CONFLICT":       "between writers, never sent to clients: store conformance suite",
@@ -34,6 +34,8 @@ var unprovokable = map[string]string{
 	"INTERNAL":           "needs a bug: errdetails panic test",
 	"METHOD_NOT_FOUND":   "the runners call only runsvc.v1's own methods: server TestUndecodableRequests",
 	"MCP_REJECTED":       "needs an MCP server that refuses a call: mcptool TestExecuteFailures",
+	"ROLE_DENIED":        "scenarios run without a keys file: internal/server/authn tests",
+	"QUOTA_EXCEEDED":     "scenarios run without a keys file: internal/server/authn quota test",
 }
 
 func repoFile(t *testing.T, rel string) string {

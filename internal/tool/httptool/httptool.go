@@ -86,7 +86,12 @@ func (x *Executor) Execute(ctx context.Context, c tool.Call) (json.RawMessage, e
 	if len(raw) > maxBody {
 		return nil, &errs.ToolRejected{Tool: c.Name, Message: fmt.Sprintf("the response is over %d bytes", maxBody)}
 	}
+	// Whatever the endpoint echoes of the credential (in an error body, a
+	// status line or a result) is scrubbed before anything records it.
+	raw = redactJSON(raw, c.Credential)
 	msg, retryable, isErr := errorBody(raw)
+	msg = redact(msg, c.Credential)
+	resp.Status = redact(resp.Status, c.Credential)
 	switch code := resp.StatusCode; {
 	case code == http.StatusTooManyRequests || code == http.StatusRequestTimeout || code >= 500:
 		if msg == "" {
@@ -135,8 +140,71 @@ func scrub(err error, c tool.Call) string {
 	if errors.As(err, &ue) && ue.Unwrap() != nil {
 		msg = ue.Unwrap().Error()
 	}
-	if c.Credential != "" {
-		msg = strings.ReplaceAll(msg, c.Credential, "[redacted]")
+	return redact(msg, c.Credential)
+}
+
+// redacted replaces a credential wherever runsvc would keep it.
+const redacted = "[redacted]"
+
+// redact removes the credential from s.
+func redact(s, credential string) string {
+	if credential == "" {
+		return s
 	}
-	return msg
+	return strings.ReplaceAll(s, credential, redacted)
+}
+
+// redactJSON removes the credential from a JSON document however JSON
+// escapes it: the plain bytes first, then every decoded string (keys too),
+// re-encoding the document only when one held it.
+func redactJSON(raw []byte, credential string) []byte {
+	if credential == "" {
+		return raw
+	}
+	raw = bytes.ReplaceAll(raw, []byte(credential), []byte(redacted))
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if dec.Decode(&v) != nil {
+		return raw
+	}
+	v, changed := redactValue(v, credential)
+	if !changed {
+		return raw
+	}
+	var out bytes.Buffer
+	enc := json.NewEncoder(&out)
+	enc.SetEscapeHTML(false)
+	if enc.Encode(v) != nil {
+		return raw
+	}
+	return bytes.TrimSuffix(out.Bytes(), []byte("\n"))
+}
+
+// redactValue redacts the strings of a decoded JSON value.
+func redactValue(v any, credential string) (any, bool) {
+	switch x := v.(type) {
+	case string:
+		r := redact(x, credential)
+		return r, r != x
+	case []any:
+		changed := false
+		for i, e := range x {
+			var c bool
+			x[i], c = redactValue(e, credential)
+			changed = changed || c
+		}
+		return x, changed
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		changed := false
+		for k, e := range x {
+			nv, c := redactValue(e, credential)
+			nk := redact(k, credential)
+			out[nk] = nv
+			changed = changed || c || nk != k
+		}
+		return out, changed
+	}
+	return v, false
 }

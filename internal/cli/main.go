@@ -100,12 +100,22 @@ var commands = map[string]map[string]command{
 		"get":       {"RUN_ID", "show a Run", (*app).runGet},
 		"wait":      {"RUN_ID", "wait until a Run settles or suspends, then show it", (*app).runWait},
 		"list":      {"", "list Runs, newest first", (*app).runList},
+		"send":      {"RUN_ID TEXT", "send a Run a message: steer its next model call, or a follow-up after its answer", (*app).runSend},
+		"report":    {"RUN_ID", "show a Run's outcome: answer or failure, every tool call, duration", (*app).runReport},
 	},
+	"tool":     toolCommands,
+	"delegate": delegateCommands,
+	"memory":   memoryCommands,
+	"bus":      busCommands,
 }
 
 var groupSummary = map[string]string{
-	"spec": "publish and read Specs",
-	"run":  "start, watch, resume, interrupt and read Runs",
+	"spec":     "publish and read Specs",
+	"run":      "start, watch, resume, interrupt and read Runs",
+	"tool":     "list, invoke and serve tools",
+	"delegate": "start a child Run of a delegate Spec and await it",
+	"memory":   "read, write and watch the memory Runs share",
+	"bus":      "send and receive messages between Runs",
 }
 
 func (a *app) main(ctx context.Context, args []string) error {
@@ -118,7 +128,7 @@ func (a *app) main(ctx context.Context, args []string) error {
 	}
 	group, ok := commands[args[0]]
 	if !ok {
-		return usagef("unknown command %q", args[0])
+		return unknownCommand("", args[0])
 	}
 	a.cmd = args[0]
 	usage := func() string { return a.groupUsage(a.cmd) }
@@ -134,7 +144,7 @@ func (a *app) main(ctx context.Context, args []string) error {
 	}
 	cmd, ok := group[args[0]]
 	if !ok {
-		return usagef("unknown command %q", a.cmd+" "+args[0])
+		return unknownCommand(a.cmd, args[0])
 	}
 	a.cmd, a.entry = a.cmd+" "+args[0], cmd
 	defer a.close()
@@ -153,11 +163,11 @@ func (a *app) parseGlobal(args []string, usage func() string) ([]string, error) 
 			fmt.Fprint(a.stdout, usage())
 			return nil, errHelp
 		}
-		return nil, usagef("%v", err)
+		return nil, flagError(fs, err)
 	}
 	if fs.NArg() == 0 {
 		if a.cmd == "" {
-			return nil, usagef("a command is required: spec or run")
+			return nil, usagef("a command is required: %s", strings.Join(topGroups, ", "))
 		}
 		return nil, nil
 	}
@@ -175,11 +185,11 @@ func sortedKeys[V any](m map[string]V) []string {
 
 func (a *app) topUsage() string {
 	var b strings.Builder
-	b.WriteString("Usage: runsvc [--addr HOST:PORT] [--json] [--timeout D] <spec|run> COMMAND ...\n\n")
-	for _, g := range []string{"spec", "run"} {
+	b.WriteString("Usage: runsvc [--addr HOST:PORT] [--json] [--timeout D] <GROUP> COMMAND ...\n\n")
+	for _, g := range topGroups {
 		fmt.Fprintf(&b, "  runsvc %-10s %s\n", g, groupSummary[g])
 	}
-	b.WriteString("\nRun \"runsvc spec -h\" or \"runsvc run -h\" for their commands.\n")
+	b.WriteString("\nRun \"runsvc GROUP -h\" for a group's commands, e.g. \"runsvc run -h\".\n")
 	return b.String()
 }
 

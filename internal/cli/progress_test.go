@@ -67,7 +67,7 @@ func TestWatchOnTerminal(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d\n%q\n%s", code, s, stderr.String())
 	}
-	for _, want := range []string{"  | waiting for the model (turn 1) 0.", clearLine + "  model answered after 0.", "completed: Finally.\n"} {
+	for _, want := range []string{"  | waiting for the model (turn 1) 0.", clearLine + stampOf(t, s, "  model answered after 0."), "completed: Finally.\n"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("output lacks %q:\n%q", want, s)
 		}

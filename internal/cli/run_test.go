@@ -47,7 +47,7 @@ func suspendSteps(addr string, id *string) []lifecycleStep {
 				"  model: Let me look.\n",
 				"  calls lookup [call_1_1] {\"q\":\"weather\"}\n",
 				"suspended: waiting for the results of 1 client tool call, until ",
-				"\n  call_1_1  lookup {\"q\":\"weather\"}\n",
+				"               call_1_1  lookup {\"q\":\"weather\"}\n",
 				`runsvc --addr ` + addr + ` run resume <run> --results '{"call_1_1": "..."}'`,
 			},
 		},

@@ -36,6 +36,10 @@ type view struct {
 	// line is printed when a call starts.
 	prog *progress
 	buf  bytes.Buffer
+	// at is when the record being shown was written, for the timeline;
+	// day is the date the timeline last showed.
+	at  *timestamppb.Timestamp
+	day string
 }
 
 func (a *app) newView(runID string, initial *runsvcv1.Run) *view {
@@ -62,12 +66,14 @@ func (v *view) flush() {
 	if v.buf.Len() == 0 {
 		return
 	}
+	out := v.stamped(v.buf.Bytes())
 	if v.prog != nil {
-		v.prog.write(v.buf.Bytes())
+		v.prog.write(out)
 	} else {
-		_, _ = v.a.stdout.Write(v.buf.Bytes())
+		_, _ = v.a.stdout.Write(out)
 	}
 	v.buf.Reset()
+	v.at = nil
 }
 
 // opened notes a call that started: a status line on a terminal, a plain
@@ -103,6 +109,7 @@ func (v *view) record(ctx context.Context, rec *runsvcv1.Record, live bool) {
 		v.prog.end("backoff")
 	}
 	at := rec.GetTime()
+	v.at = at
 	switch b := rec.GetBody().(type) {
 	case *runsvcv1.Record_Admitted_:
 		v.admitted(b.Admitted)
@@ -292,6 +299,9 @@ func (v *view) resumed(r *runsvcv1.Record_Resumed) {
 // watch began after it, from the Run.
 func (v *view) settled(state runsvcv1.RunState, cause runsvcv1.AbortCause, answer string, failure *spb.Status) {
 	defer v.flush()
+	if v.at == nil {
+		v.at = v.initial.GetSettleTime()
+	}
 	switch state {
 	case runsvcv1.RunState_RUN_STATE_COMPLETED:
 		if a := strings.TrimRight(answer, "\n"); strings.Contains(a, "\n") {

@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/runsvc/runsvc/internal/testing/blackbox"
@@ -13,6 +14,12 @@ import (
 // walkthroughs finds the README's bash blocks marked
 // <!-- walkthrough:NAME -->, which CI runs verbatim.
 var walkthroughs = regexp.MustCompile("(?s)<!-- walkthrough:([a-z]+) -->\n```bash\n(.*?)```")
+
+// walkthroughMust are the commands each walkthrough has to show (issue 16:
+// the CLI one uses send, report, tool invoke and memory).
+var walkthroughMust = map[string][]string{
+	"cli": {"runsvc run send ", "runsvc run report ", "runsvc tool invoke ", "runsvc memory set ", "runsvc memory get "},
+}
 
 // TestReadmeWalkthroughs runs each marked README block with bash against
 // the built binary, with grpcurl and runsvc on PATH as a user has them.
@@ -39,6 +46,11 @@ func TestReadmeWalkthroughs(t *testing.T) {
 	for _, b := range blocks {
 		name, script := string(b[1]), string(b[2])
 		t.Run(name, func(t *testing.T) {
+			for _, cmd := range walkthroughMust[name] {
+				if !strings.Contains(script, cmd) {
+					t.Errorf("the README's %s walkthrough does not use %q", name, cmd)
+				}
+			}
 			addr := blackbox.FreePort(t)
 			blackbox.Serve(t, addr, "--data", t.TempDir())
 			cmd := exec.Command("bash", "-euo", "pipefail", "-c", script)

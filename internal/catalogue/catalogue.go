@@ -93,22 +93,15 @@ func Markdown(doc Document) []byte {
 	fmt.Fprintf(&b, "The caller's own cancellation and deadline come back as %s, which are not runsvc's errors.\n\n", codeList(doc.CallerReasons))
 	b.WriteString("| reason | code | retryable | details | metadata keys | since |\n|---|---|---|---|---|---|\n")
 	for _, e := range doc.Reasons {
-		fmt.Fprintf(&b, "| [`%s`](#%s) | %s | %s | %s | %s | %s |\n", e.Reason, strings.ToLower(e.Reason), codeOf(e), retryOf(e), strings.Join(e.Details, ", "), codeList(e.MetadataKeys), e.Since)
+		fmt.Fprintf(&b, "| [`%s`](#%s) | %s | %s | %s | %s | %s |\n", e.Reason, strings.ToLower(e.Reason), e.Code, retryOf(e), strings.Join(e.Details, ", "), codeList(e.MetadataKeys), e.Since)
 	}
 	for _, e := range doc.Reasons {
-		fmt.Fprintf(&b, "\n## %s\n\n%s\n\n- code: %s\n- retryable: %s\n- message: `%s`\n", e.Reason, e.Description, codeOf(e), retryOf(e), e.MessageTemplate)
+		fmt.Fprintf(&b, "\n## %s\n\n%s\n\n- code: %s\n- retryable: %s\n- message: `%s`\n", e.Reason, e.Description, e.Code, retryOf(e), e.MessageTemplate)
 		if e.ResourceName != "" {
 			fmt.Fprintf(&b, "- subject: `%s` `%s`\n", e.ResourceType, e.ResourceName)
 		}
 	}
 	return []byte(b.String())
-}
-
-func codeOf(e errdetails.Entry) string {
-	if e.PermanentCode != "" {
-		return e.Code + " (retryable), " + e.PermanentCode + " (not)"
-	}
-	return e.Code
 }
 
 func retryOf(e errdetails.Entry) string {

@@ -39,11 +39,7 @@ func (a *app) errorsCmd(args []string) error {
 	fmt.Fprintf(a.stdout, "runsvc error catalogue %s: %d reasons (domain %s)\n\n", doc.Version, doc.ReasonCount, doc.Domain)
 	fmt.Fprintf(a.stdout, "%-26s %-20s %s\n", "REASON", "CODE", "RETRYABLE")
 	for _, e := range doc.Reasons {
-		retry := e.Retryable
-		if e.PermanentCode != "" {
-			retry += " (else " + e.PermanentCode + ")"
-		}
-		fmt.Fprintf(a.stdout, "%-26s %-20s %s\n", e.Reason, e.Code, retry)
+		fmt.Fprintf(a.stdout, "%-26s %-20s %s\n", e.Reason, e.Code, e.Retryable)
 	}
 	return nil
 }

@@ -16,12 +16,10 @@ import (
 // table: what a client keyed by reason needs to know about it.
 type Entry struct {
 	Reason string `json:"reason"`
-	// Code is the google.rpc.Code name, e.g. "NOT_FOUND". For a reason
-	// whose retry bit is decided per error, it is the code when retryable
-	// and PermanentCode the code when not.
-	Code          string `json:"code"`
-	PermanentCode string `json:"permanentCode,omitempty"`
-	// Retryable is "yes" (always RetryInfo), "no" (never) or "per-error".
+	// Code is the google.rpc.Code name, e.g. "NOT_FOUND": one code a
+	// reason.
+	Code string `json:"code"`
+	// Retryable is "yes" (always RetryInfo) or "no" (never).
 	Retryable string `json:"retryable"`
 	// DefaultRetryDelaySeconds is the RetryInfo delay when the error names
 	// none; 0 for a reason that is never retryable.
@@ -64,11 +62,8 @@ func (r *row) entry() Entry {
 		ResourceType:    r.subject,
 		ResourceName:    r.name,
 	}
-	switch r.retry {
-	case always:
+	if r.retry == always {
 		e.Retryable = "yes"
-	case perError:
-		e.Retryable, e.PermanentCode = "per-error", codeName(r.permanentCode)
 	}
 	if r.retry != never {
 		e.DefaultRetryDelaySeconds = DefaultRetryDelay.Seconds()

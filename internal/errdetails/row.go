@@ -24,21 +24,19 @@ const (
 type retryRule uint8
 
 const (
-	never    retryRule = iota // never: the pushback trailer is -1
-	always                    // always, with the error's delay or DefaultRetryDelay
-	perError                  // as the error's RetryDelay decides
+	never  retryRule = iota // never: the pushback trailer is -1
+	always                  // always, with the error's delay or DefaultRetryDelay
 )
 
 // row is one line of the table.
 type row struct {
-	err           error      // a zero value of the typed error it maps
-	reason        string     // ErrorInfo.reason
-	code          codes.Code // the code, or the code when retryable for perError rows
-	permanentCode codes.Code // for perError rows: the code when not retryable
-	details       detail
-	retry         retryRule
-	subject       string // PreconditionFailure.type or ResourceInfo.resource_type
-	name          string // template for the subject / resource name
+	err     error      // a zero value of the typed error it maps
+	reason  string     // ErrorInfo.reason
+	code    codes.Code // the one code of the reason
+	details detail
+	retry   retryRule
+	subject string // PreconditionFailure.type or ResourceInfo.resource_type
+	name    string // template for the subject / resource name
 }
 
 var (

@@ -155,8 +155,6 @@ func (r *row) retryOf(typed error) (bool, time.Duration) {
 	case always:
 		retryable = true
 		delay, _ = errs.IsRetryable(typed)
-	case perError:
-		delay, retryable = errs.IsRetryable(typed)
 	}
 	if retryable && delay <= 0 {
 		delay = DefaultRetryDelay
@@ -175,11 +173,7 @@ func (m *Mapper) callerEnded(ctxErr error) Outcome {
 }
 
 func (m *Mapper) build(r *row, typed error, message string, retryable bool, delay time.Duration, cause error) *status.Status {
-	code := r.code
-	if r.retry == perError && !retryable {
-		code = r.permanentCode
-	}
-	f := fitted{r: r, code: int32(code), message: message, meta: errs.Metadata(typed)}
+	f := fitted{r: r, code: int32(r.code), message: message, meta: errs.Metadata(typed)}
 	if retryable {
 		f.retry = encodeRetryInfo(delay)
 	}

@@ -110,6 +110,40 @@ func (s toolServer) ServeTools(stream grpc.BidiStreamingServer[runsvcv1.ServeToo
 	if len(reg.GetTools()) == 0 {
 		return errs.BadField("register.tools", "name at least one tool")
 	}
+	defs, err := registeredTools(reg)
+	if err != nil {
+		return err
+	}
+	w := s.hub.Connect(tenantOf(ctx), reg.GetWorkerName(), defs, int(reg.GetMaxConcurrency()))
+	defer s.hub.Disconnect(w)
+	if err := stream.Send(&runsvcv1.ServeToolsResponse{Message: &runsvcv1.ServeToolsResponse_Registered_{
+		Registered: &runsvcv1.ServeToolsResponse_Registered{WorkerId: w.ID},
+	}}); err != nil {
+		return err
+	}
+
+	recvErr := make(chan error, 1)
+	go func() { recvErr <- s.receiveResults(stream, w) }()
+	for {
+		select {
+		case out := <-w.Outbox():
+			if err := stream.Send(outgoingMessage(out)); err != nil {
+				return err
+			}
+		case err := <-recvErr:
+			if errors.Is(err, context.Canceled) || errors.Is(err, io.EOF) {
+				return nil
+			}
+			return err
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+// registeredTools is the tools a worker's register message names, or an
+// InvalidRequest naming every field that is wrong.
+func registeredTools(reg *runsvcv1.ServeToolsRequest_Register) ([]toolworkers.Definition, error) {
 	var defs []toolworkers.Definition
 	var bad []errs.FieldViolation
 	for i, t := range reg.GetTools() {
@@ -122,61 +156,46 @@ func (s toolServer) ServeTools(stream grpc.BidiStreamingServer[runsvcv1.ServeToo
 		bad = append(bad, errs.FieldViolation{Field: "register.max_concurrency", Description: "must not be negative"})
 	}
 	if len(bad) > 0 {
-		return &errs.InvalidRequest{Violations: bad}
+		return nil, &errs.InvalidRequest{Violations: bad}
 	}
-	w := s.hub.Connect(tenantOf(ctx), reg.GetWorkerName(), defs, int(reg.GetMaxConcurrency()))
-	defer s.hub.Disconnect(w)
-	if err := stream.Send(&runsvcv1.ServeToolsResponse{Message: &runsvcv1.ServeToolsResponse_Registered_{
-		Registered: &runsvcv1.ServeToolsResponse_Registered{WorkerId: w.ID},
-	}}); err != nil {
-		return err
-	}
+	return defs, nil
+}
 
-	recvErr := make(chan error, 1)
-	go func() {
-		for {
-			msg, err := stream.Recv()
-			if err != nil {
-				recvErr <- err
-				return
-			}
-			res := msg.GetResult()
-			if res == nil {
-				recvErr <- errs.BadField("result", "after register, a worker sends only results")
-				return
-			}
-			if e := res.GetError(); e != nil {
-				s.hub.Deliver(w, res.GetCallId(), nil, &toolworkers.Failure{Message: e.GetMessage(), Retryable: e.GetRetryable()})
-				continue
-			}
-			out, err := valueJSON(res.GetOutput())
-			if err != nil || out == nil {
-				out = json.RawMessage("null")
-			}
-			s.hub.Deliver(w, res.GetCallId(), out, nil)
-		}
-	}()
+// receiveResults hands each result the worker sends to the hub until the
+// stream ends or the worker sends something else, and returns why it
+// stopped.
+func (s toolServer) receiveResults(stream grpc.BidiStreamingServer[runsvcv1.ServeToolsRequest, runsvcv1.ServeToolsResponse], w *toolworkers.Worker) error {
 	for {
-		select {
-		case out := <-w.Outbox():
-			msg := &runsvcv1.ServeToolsResponse{}
-			if c := out.Call; c != nil {
-				msg.Message = &runsvcv1.ServeToolsResponse_Call_{Call: &runsvcv1.ServeToolsResponse_Call{
-					CallId: c.ID, Name: c.Name, Arguments: toStruct(c.Arguments), RunId: c.RunID, DeadlineTime: ts(c.Deadline), Traceparent: c.TraceParent,
-				}}
-			} else {
-				msg.Message = &runsvcv1.ServeToolsResponse_Cancel_{Cancel: &runsvcv1.ServeToolsResponse_Cancel{CallId: out.Cancel}}
-			}
-			if err := stream.Send(msg); err != nil {
-				return err
-			}
-		case err := <-recvErr:
-			if errors.Is(err, context.Canceled) || errors.Is(err, io.EOF) {
-				return nil
-			}
+		msg, err := stream.Recv()
+		if err != nil {
 			return err
-		case <-ctx.Done():
-			return ctx.Err()
 		}
+		res := msg.GetResult()
+		if res == nil {
+			return errs.BadField("result", "after register, a worker sends only results")
+		}
+		if e := res.GetError(); e != nil {
+			s.hub.Deliver(w, res.GetCallId(), nil, &toolworkers.Failure{Message: e.GetMessage(), Retryable: e.GetRetryable()})
+			continue
+		}
+		out, err := valueJSON(res.GetOutput())
+		if err != nil || out == nil {
+			out = json.RawMessage("null")
+		}
+		s.hub.Deliver(w, res.GetCallId(), out, nil)
 	}
+}
+
+// outgoingMessage is what the hub sends a worker, a call or a cancel, as
+// a ServeTools response.
+func outgoingMessage(out toolworkers.Outgoing) *runsvcv1.ServeToolsResponse {
+	msg := &runsvcv1.ServeToolsResponse{}
+	if c := out.Call; c != nil {
+		msg.Message = &runsvcv1.ServeToolsResponse_Call_{Call: &runsvcv1.ServeToolsResponse_Call{
+			CallId: c.ID, Name: c.Name, Arguments: toStruct(c.Arguments), RunId: c.RunID, DeadlineTime: ts(c.Deadline), Traceparent: c.TraceParent,
+		}}
+	} else {
+		msg.Message = &runsvcv1.ServeToolsResponse_Cancel_{Cancel: &runsvcv1.ServeToolsResponse_Cancel{CallId: out.Cancel}}
+	}
+	return msg
 }

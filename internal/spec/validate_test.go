@@ -165,145 +165,165 @@ func TestValidateAcceptsValidSpecs(t *testing.T) {
 	}
 }
 
+// withTools is a mutation of TestValidateReportsEachRule that sets the
+// Spec's tools to ts.
+func withTools(ts ...spec.Tool) func(*spec.Spec) {
+	return func(s *spec.Spec) { s.Tools = ts }
+}
+
+// withTurn is a mutation of TestValidateReportsEachRule that makes tn the
+// script's only turn.
+func withTurn(tn spec.Turn) func(*spec.Spec) {
+	return func(s *spec.Spec) { s.Model.Script = []spec.Turn{tn} }
+}
+
+// manyTools is one tool more than a Spec may have.
+func manyTools() []spec.Tool {
+	ts := make([]spec.Tool, 513)
+	for i := range ts {
+		ts[i] = spec.Tool{Name: fmt.Sprintf("t%d", i), Kind: spec.KindClient}
+	}
+	return ts
+}
+
+// manyTurns is one turn more than a script may have.
+func manyTurns() []spec.Turn { return make([]spec.Turn, 10001) }
+
+// ruleCase is a case of TestValidateReportsEachRule: a Spec made invalid
+// in one way, and the one violation that must name it.
+type ruleCase struct {
+	name   string
+	base   func() spec.Spec
+	mutate func(*spec.Spec)
+	field  string
+	// contains is a word the description must hold.
+	contains string
+}
+
+// ruleCases are the cases of TestValidateReportsEachRule, one or more a
+// rule.
+var ruleCases = []ruleCase{
+	// name
+	{"name missing", valid, func(s *spec.Spec) { s.Name = "" }, "name", "required"},
+	{"name upper case", valid, func(s *spec.Spec) { s.Name = "Triage" }, "name", "Triage"},
+	{"name starts with a digit", valid, func(s *spec.Spec) { s.Name = "9lives" }, "name", "9lives"},
+	{"name with a dot", valid, func(s *spec.Spec) { s.Name = "a.b" }, "name", "a.b"},
+	{"name too long", valid, func(s *spec.Spec) { s.Name = "a" + strings.Repeat("b", 63) }, "name", "63"},
+
+	// instructions
+	{"instructions too long", valid, func(s *spec.Spec) { s.Instructions = strings.Repeat("x", 256<<10+1) }, "instructions", "bytes"},
+
+	// credentials
+	{"credential name starts with a digit", valid, func(s *spec.Spec) { s.Credentials = []string{"1key"} }, "credentials[0]", "1key"},
+	{"credential name with a space", valid, func(s *spec.Spec) { s.Credentials = []string{"ok", "my key"} }, "credentials[1]", "my key"},
+	{"credential declared twice", valid, func(s *spec.Spec) { s.Credentials = []string{"key", "other", "key"} }, "credentials[2]", "twice"},
+
+	// model
+	{"provider missing", valid, func(s *spec.Spec) { s.Model.Provider = "" }, "model.provider", "required"},
+	{"provider unknown", valid, func(s *spec.Spec) { s.Model.Provider = "anthropic" }, "model.provider", "anthropic"},
+	{"scripted without turns", valid, func(s *spec.Spec) { s.Model.Script = nil }, "model.script.turns", "at least one"},
+	{"scripted with too many turns", valid, func(s *spec.Spec) { s.Model.Script = manyTurns() }, "model.script.turns", "10000"},
+	{"scripted with base url", valid, func(s *spec.Spec) { s.Model.BaseURL = "http://localhost" }, "model.base_url", "base_url"},
+	{"openai without model", openai, func(s *spec.Spec) { s.Model.Model = "" }, "model.model", "required"},
+	{"openai without base url", openai, func(s *spec.Spec) { s.Model.BaseURL = "" }, "model.base_url", "required"},
+	{"openai base url not http", openai, func(s *spec.Spec) { s.Model.BaseURL = "ftp://example.com" }, "model.base_url", "ftp://example.com"},
+	{"openai base url without host", openai, func(s *spec.Spec) { s.Model.BaseURL = "https://" }, "model.base_url", "https://"},
+	{"openai with a script", openai, func(s *spec.Spec) { s.Model.Script = []spec.Turn{{Text: "x"}} }, "model.script", "scripted"},
+	{"openai api key credential not declared", openai, func(s *spec.Spec) { s.Model.APIKeyCredential = "openai" }, "model.api_key_credential", "openai"},
+	{"negative input price", valid, func(s *spec.Spec) { s.Model.Pricing = &spec.Pricing{InputPerMillion: -1} }, "model.pricing", "negative"},
+	{"negative output price", valid, func(s *spec.Spec) { s.Model.Pricing = &spec.Pricing{OutputPerMillion: -0.1} }, "model.pricing", "negative"},
+	{"negative call timeout", valid, func(s *spec.Spec) { s.Model.CallTimeout = -time.Second }, "model.call_timeout", "between"},
+	{"call timeout too long", valid, func(s *spec.Spec) { s.Model.CallTimeout = 31 * time.Minute }, "model.call_timeout", "between"},
+
+	// scripted turns
+	{"script call without name", valid, withTurn(spec.Turn{ToolCalls: []spec.ScriptCall{{Name: "ok"}, {}}}), "model.script.turns[0].tool_calls[1].name", "required"},
+	{"script call arguments not an object", valid, withTurn(spec.Turn{ToolCalls: []spec.ScriptCall{{Name: "x", Arguments: json.RawMessage(`[1,2]`)}}}), "model.script.turns[0].tool_calls[0].arguments", "object"},
+	{"script call arguments not JSON", valid, withTurn(spec.Turn{ToolCalls: []spec.ScriptCall{{Name: "x", Arguments: json.RawMessage(`{nope`)}}}), "model.script.turns[0].tool_calls[0].arguments", "object"},
+	{"negative usage", valid, withTurn(spec.Turn{Usage: spec.Usage{OutputTokens: -1}}), "model.script.turns[0].usage", "negative"},
+	{"fail status not an error", valid, withTurn(spec.Turn{Fail: &spec.Failure{HTTPStatus: 200}}), "model.script.turns[0].fail.http_status", "200"},
+	{"fail status too high", valid, withTurn(spec.Turn{Fail: &spec.Failure{HTTPStatus: 600}}), "model.script.turns[0].fail.http_status", "600"},
+	{"fail negative times", valid, withTurn(spec.Turn{Fail: &spec.Failure{HTTPStatus: 500, Times: -1}}), "model.script.turns[0].fail.times", "negative"},
+	{"fail negative retry after", valid, withTurn(spec.Turn{Fail: &spec.Failure{HTTPStatus: 429, RetryAfter: -time.Second}}), "model.script.turns[0].fail.retry_after", "negative"},
+	{"negative delay", valid, withTurn(spec.Turn{Delay: -time.Millisecond}), "model.script.turns[0].delay", "between"},
+	{"delay over an hour", valid, withTurn(spec.Turn{Delay: time.Hour + time.Second}), "model.script.turns[0].delay", "between"},
+	{"second turn is named by index", valid, func(s *spec.Spec) {
+		s.Model.Script = []spec.Turn{{Text: "a"}, {Usage: spec.Usage{InputTokens: -5}}}
+	}, "model.script.turns[1].usage", "negative"},
+
+	// tools
+	{"too many tools", valid, withTools(manyTools()...), "tools", "512"},
+	{"tool without name", valid, withTools(spec.Tool{Kind: spec.KindClient}), "tools[0].name", "required"},
+	{"tool name with a space", valid, withTools(spec.Tool{Name: "look up", Kind: spec.KindClient}), "tools[0].name", "look up"},
+	{"tool name too long", valid, withTools(spec.Tool{Name: strings.Repeat("t", 65), Kind: spec.KindClient}), "tools[0].name", "64"},
+	{"duplicate tool name", valid, withTools(spec.Tool{Name: "a", Kind: spec.KindClient}, spec.Tool{Name: "b", Kind: spec.KindClient}, spec.Tool{Name: "a", Kind: spec.KindWorker}), "tools[2].name", "tools[0]"},
+	{"client tool with http settings", valid, withTools(spec.Tool{Name: "a", Kind: spec.KindClient, HTTP: &spec.HTTPTool{URL: "http://x"}}), "tools[0]", "client"},
+	{"worker tool with mcp settings", valid, withTools(spec.Tool{Name: "a", Kind: spec.KindWorker, MCP: &spec.MCPTool{URL: "http://x"}}), "tools[0]", "worker"},
+	{"http tool without settings", valid, withTools(spec.Tool{Name: "a", Kind: spec.KindHTTP}), "tools[0].http.url", "required"},
+	{"http tool without url", valid, withTools(spec.Tool{Name: "a", Kind: spec.KindHTTP, HTTP: &spec.HTTPTool{}}), "tools[0].http.url", "required"},
+	{"http tool with a bad url", valid, withTools(spec.Tool{Name: "a", Kind: spec.KindHTTP, HTTP: &spec.HTTPTool{URL: "file:///etc/passwd"}}), "tools[0].http.url", "file:///etc/passwd"},
+	{"http tool credential not declared", valid, withTools(spec.Tool{Name: "a", Kind: spec.KindHTTP, HTTP: &spec.HTTPTool{URL: "http://x", Credential: "tok"}}), "tools[0].http.credential", "tok"},
+	{"mcp tool without settings", valid, withTools(spec.Tool{Name: "a", Kind: spec.KindMCP}), "tools[0].mcp.url", "required"},
+	{"mcp tool with a bad url", valid, withTools(spec.Tool{Name: "a", Kind: spec.KindMCP, MCP: &spec.MCPTool{URL: "localhost:9000"}}), "tools[0].mcp.url", "localhost:9000"},
+	{"mcp tool credential not declared", valid, withTools(spec.Tool{Name: "a", Kind: spec.KindMCP, MCP: &spec.MCPTool{URL: "https://x", Credential: "tok"}}), "tools[0].mcp.credential", "tok"},
+	{"builtin that does not exist", valid, withTools(spec.Tool{Name: "web_search", Kind: spec.KindBuiltin}), "tools[0].name", "web_search"},
+	{"builtin delegate without delegates", valid, withTools(spec.Tool{Name: spec.BuiltinDelegate, Kind: spec.KindBuiltin}), "tools[0]", "delegates"},
+	{"builtin bus_send without a bus", valid, withTools(spec.Tool{Name: spec.BuiltinBusSend, Kind: spec.KindBuiltin}), "tools[0]", "bus.enabled"},
+	{"builtin name declared as a client tool", valid, withTools(spec.Tool{Name: spec.BuiltinAskUser, Kind: spec.KindClient}), "tools[0].name", "builtin"},
+	{"builtin name declared as an http tool", valid, withTools(spec.Tool{Name: spec.BuiltinMemorySet, Kind: spec.KindHTTP, HTTP: &spec.HTTPTool{URL: "http://x"}}), "tools[0].name", "builtin"},
+	{"tool kind missing", valid, withTools(spec.Tool{Name: "a"}), "tools[0].kind", "required"},
+	{"tool kind unknown", valid, withTools(spec.Tool{Name: "a", Kind: "lambda"}), "tools[0].kind", "lambda"},
+	{"parameters not an object", valid, withTools(spec.Tool{Name: "a", Kind: spec.KindClient, Parameters: json.RawMessage(`["x"]`)}), "tools[0].parameters", "JSON Schema"},
+	{"parameters not JSON", valid, withTools(spec.Tool{Name: "a", Kind: spec.KindClient, Parameters: json.RawMessage(`{`)}), "tools[0].parameters", "JSON Schema"},
+	{"parameters type not object", valid, withTools(spec.Tool{Name: "a", Kind: spec.KindClient, Parameters: json.RawMessage(`{"type":"string"}`)}), "tools[0].parameters.type", "object"},
+	{"parameters properties not an object", valid, withTools(spec.Tool{Name: "a", Kind: spec.KindClient, Parameters: json.RawMessage(`{"type":"object","properties":[]}`)}), "tools[0].parameters.properties", "object"},
+	{"negative tool timeout", valid, withTools(spec.Tool{Name: "a", Kind: spec.KindWorker, Timeout: -1}), "tools[0].timeout", "between"},
+	{"tool timeout too long", valid, withTools(spec.Tool{Name: "a", Kind: spec.KindWorker, Timeout: 31 * time.Minute}), "tools[0].timeout", "between"},
+	{"second tool is named by index", valid, withTools(spec.Tool{Name: "a", Kind: spec.KindClient}, spec.Tool{Name: "b", Kind: "nope"}), "tools[1].kind", "nope"},
+
+	// limits
+	{"negative max_tool_rounds", valid, func(s *spec.Spec) { s.Limits.MaxToolRounds = -1 }, "limits.max_tool_rounds", "-1"},
+	{"max_tool_rounds too high", valid, func(s *spec.Spec) { s.Limits.MaxToolRounds = 10001 }, "limits.max_tool_rounds", "10001"},
+	{"negative max_turns", valid, func(s *spec.Spec) { s.Limits.MaxTurns = -3 }, "limits.max_turns", "-3"},
+	{"max_turns too high", valid, func(s *spec.Spec) { s.Limits.MaxTurns = 10001 }, "limits.max_turns", "10001"},
+	{"retry budget below -1", valid, func(s *spec.Spec) { s.Limits.TransientRetryBudget = -2 }, "limits.transient_retry_budget", "-2"},
+	{"retry budget too high", valid, func(s *spec.Spec) { s.Limits.TransientRetryBudget = 1001 }, "limits.transient_retry_budget", "1001"},
+	{"negative delegation depth", valid, func(s *spec.Spec) { s.Limits.MaxDelegationDepth = -1 }, "limits.max_delegation_depth", "-1"},
+	{"delegation depth too high", valid, func(s *spec.Spec) { s.Limits.MaxDelegationDepth = 17 }, "limits.max_delegation_depth", "17"},
+	{"negative delegations per turn", valid, func(s *spec.Spec) { s.Limits.MaxDelegationsPerTurn = -1 }, "limits.max_delegations_per_turn", "-1"},
+	{"delegations per turn too high", valid, func(s *spec.Spec) { s.Limits.MaxDelegationsPerTurn = 257 }, "limits.max_delegations_per_turn", "257"},
+	{"negative deadline", valid, func(s *spec.Spec) { s.Limits.Deadline = -time.Second }, "limits.deadline", "out of range"},
+	{"deadline over a day", valid, func(s *spec.Spec) { s.Limits.Deadline = 24*time.Hour + time.Second }, "limits.deadline", "out of range"},
+	{"deadline under a second", valid, func(s *spec.Spec) { s.Limits.Deadline = 500 * time.Millisecond }, "limits.deadline", "too short"},
+	{"negative token budget", valid, func(s *spec.Spec) { s.Limits.TokenBudget = -1 }, "limits.token_budget", "negative"},
+	{"negative cost budget", valid, func(s *spec.Spec) { s.Limits.CostBudget = -1 }, "limits.cost_budget", "negative"},
+	{"cost budget without pricing", valid, func(s *spec.Spec) { s.Limits.CostBudget = 1.5 }, "limits.cost_budget", "pricing"},
+	{"NaN cost budget", valid, func(s *spec.Spec) { s.Limits.CostBudget = math.NaN() }, "limits.cost_budget", "NaN is not a number"},
+	{"infinite cost budget", valid, func(s *spec.Spec) {
+		s.Limits.CostBudget = math.Inf(1)
+		s.Model.Pricing = &spec.Pricing{}
+	}, "limits.cost_budget", "+Inf is not a number"},
+	{"NaN input price", valid, func(s *spec.Spec) { s.Model.Pricing = &spec.Pricing{InputPerMillion: math.NaN()} }, "model.pricing.input_per_million", "NaN"},
+	{"negative infinite output price", valid, func(s *spec.Spec) { s.Model.Pricing = &spec.Pricing{OutputPerMillion: math.Inf(-1)} }, "model.pricing.output_per_million", "-Inf"},
+
+	// suspension expiry
+	{"negative tool results expiry", valid, func(s *spec.Spec) { s.Expiry.ToolResults = -time.Second }, "suspension_expiry.tool_results", "out of range"},
+	{"approval expiry over 30 days", valid, func(s *spec.Spec) { s.Expiry.Approval = 31 * 24 * time.Hour }, "suspension_expiry.approval", "out of range"},
+	{"negative question expiry", valid, func(s *spec.Spec) { s.Expiry.Question = -1 }, "suspension_expiry.question", "out of range"},
+	{"children expiry over 30 days", valid, func(s *spec.Spec) { s.Expiry.Children = 30*24*time.Hour + 1 }, "suspension_expiry.children", "out of range"},
+
+	// delegates
+	{"delegate not published", valid, func(s *spec.Spec) { s.Delegates = []string{"ghost"} }, "delegates[0]", "not a published Spec"},
+	{"delegate listed twice", valid, func(s *spec.Spec) { s.Delegates = []string{"helper", "helper"} }, "delegates[1]", "twice"},
+	{"second delegate not published", valid, func(s *spec.Spec) { s.Delegates = []string{"helper", "ghost"} }, "delegates[1]", "ghost"},
+
+	// bus
+	{"channels without bus", valid, func(s *spec.Spec) { s.Bus = spec.Bus{Channels: []string{"alerts"}} }, "bus.channels[0]", "bus.enabled"},
+	{"bad channel name", valid, func(s *spec.Spec) { s.Bus = spec.Bus{Enabled: true, Channels: []string{"ok", "Alerts!"}} }, "bus.channels[1]", "Alerts!"},
+	{"channel listed twice", valid, func(s *spec.Spec) { s.Bus = spec.Bus{Enabled: true, Channels: []string{"a", "b", "a"}} }, "bus.channels[2]", "twice"},
+}
+
 func TestValidateReportsEachRule(t *testing.T) {
-	tools := func(ts ...spec.Tool) func(*spec.Spec) {
-		return func(s *spec.Spec) { s.Tools = ts }
-	}
-	turn := func(tn spec.Turn) func(*spec.Spec) {
-		return func(s *spec.Spec) { s.Model.Script = []spec.Turn{tn} }
-	}
-	manyTools := make([]spec.Tool, 513)
-	for i := range manyTools {
-		manyTools[i] = spec.Tool{Name: fmt.Sprintf("t%d", i), Kind: spec.KindClient}
-	}
-	manyTurns := make([]spec.Turn, 10001)
-
-	tests := []struct {
-		name   string
-		base   func() spec.Spec
-		mutate func(*spec.Spec)
-		field  string
-		// contains is a word the description must hold.
-		contains string
-	}{
-		// name
-		{"name missing", valid, func(s *spec.Spec) { s.Name = "" }, "name", "required"},
-		{"name upper case", valid, func(s *spec.Spec) { s.Name = "Triage" }, "name", "Triage"},
-		{"name starts with a digit", valid, func(s *spec.Spec) { s.Name = "9lives" }, "name", "9lives"},
-		{"name with a dot", valid, func(s *spec.Spec) { s.Name = "a.b" }, "name", "a.b"},
-		{"name too long", valid, func(s *spec.Spec) { s.Name = "a" + strings.Repeat("b", 63) }, "name", "63"},
-
-		// instructions
-		{"instructions too long", valid, func(s *spec.Spec) { s.Instructions = strings.Repeat("x", 256<<10+1) }, "instructions", "bytes"},
-
-		// credentials
-		{"credential name starts with a digit", valid, func(s *spec.Spec) { s.Credentials = []string{"1key"} }, "credentials[0]", "1key"},
-		{"credential name with a space", valid, func(s *spec.Spec) { s.Credentials = []string{"ok", "my key"} }, "credentials[1]", "my key"},
-		{"credential declared twice", valid, func(s *spec.Spec) { s.Credentials = []string{"key", "other", "key"} }, "credentials[2]", "twice"},
-
-		// model
-		{"provider missing", valid, func(s *spec.Spec) { s.Model.Provider = "" }, "model.provider", "required"},
-		{"provider unknown", valid, func(s *spec.Spec) { s.Model.Provider = "anthropic" }, "model.provider", "anthropic"},
-		{"scripted without turns", valid, func(s *spec.Spec) { s.Model.Script = nil }, "model.script.turns", "at least one"},
-		{"scripted with too many turns", valid, func(s *spec.Spec) { s.Model.Script = manyTurns }, "model.script.turns", "10000"},
-		{"scripted with base url", valid, func(s *spec.Spec) { s.Model.BaseURL = "http://localhost" }, "model.base_url", "base_url"},
-		{"openai without model", openai, func(s *spec.Spec) { s.Model.Model = "" }, "model.model", "required"},
-		{"openai without base url", openai, func(s *spec.Spec) { s.Model.BaseURL = "" }, "model.base_url", "required"},
-		{"openai base url not http", openai, func(s *spec.Spec) { s.Model.BaseURL = "ftp://example.com" }, "model.base_url", "ftp://example.com"},
-		{"openai base url without host", openai, func(s *spec.Spec) { s.Model.BaseURL = "https://" }, "model.base_url", "https://"},
-		{"openai with a script", openai, func(s *spec.Spec) { s.Model.Script = []spec.Turn{{Text: "x"}} }, "model.script", "scripted"},
-		{"openai api key credential not declared", openai, func(s *spec.Spec) { s.Model.APIKeyCredential = "openai" }, "model.api_key_credential", "openai"},
-		{"negative input price", valid, func(s *spec.Spec) { s.Model.Pricing = &spec.Pricing{InputPerMillion: -1} }, "model.pricing", "negative"},
-		{"negative output price", valid, func(s *spec.Spec) { s.Model.Pricing = &spec.Pricing{OutputPerMillion: -0.1} }, "model.pricing", "negative"},
-		{"negative call timeout", valid, func(s *spec.Spec) { s.Model.CallTimeout = -time.Second }, "model.call_timeout", "between"},
-		{"call timeout too long", valid, func(s *spec.Spec) { s.Model.CallTimeout = 31 * time.Minute }, "model.call_timeout", "between"},
-
-		// scripted turns
-		{"script call without name", valid, turn(spec.Turn{ToolCalls: []spec.ScriptCall{{Name: "ok"}, {}}}), "model.script.turns[0].tool_calls[1].name", "required"},
-		{"script call arguments not an object", valid, turn(spec.Turn{ToolCalls: []spec.ScriptCall{{Name: "x", Arguments: json.RawMessage(`[1,2]`)}}}), "model.script.turns[0].tool_calls[0].arguments", "object"},
-		{"script call arguments not JSON", valid, turn(spec.Turn{ToolCalls: []spec.ScriptCall{{Name: "x", Arguments: json.RawMessage(`{nope`)}}}), "model.script.turns[0].tool_calls[0].arguments", "object"},
-		{"negative usage", valid, turn(spec.Turn{Usage: spec.Usage{OutputTokens: -1}}), "model.script.turns[0].usage", "negative"},
-		{"fail status not an error", valid, turn(spec.Turn{Fail: &spec.Failure{HTTPStatus: 200}}), "model.script.turns[0].fail.http_status", "200"},
-		{"fail status too high", valid, turn(spec.Turn{Fail: &spec.Failure{HTTPStatus: 600}}), "model.script.turns[0].fail.http_status", "600"},
-		{"fail negative times", valid, turn(spec.Turn{Fail: &spec.Failure{HTTPStatus: 500, Times: -1}}), "model.script.turns[0].fail.times", "negative"},
-		{"fail negative retry after", valid, turn(spec.Turn{Fail: &spec.Failure{HTTPStatus: 429, RetryAfter: -time.Second}}), "model.script.turns[0].fail.retry_after", "negative"},
-		{"negative delay", valid, turn(spec.Turn{Delay: -time.Millisecond}), "model.script.turns[0].delay", "between"},
-		{"delay over an hour", valid, turn(spec.Turn{Delay: time.Hour + time.Second}), "model.script.turns[0].delay", "between"},
-		{"second turn is named by index", valid, func(s *spec.Spec) {
-			s.Model.Script = []spec.Turn{{Text: "a"}, {Usage: spec.Usage{InputTokens: -5}}}
-		}, "model.script.turns[1].usage", "negative"},
-
-		// tools
-		{"too many tools", valid, tools(manyTools...), "tools", "512"},
-		{"tool without name", valid, tools(spec.Tool{Kind: spec.KindClient}), "tools[0].name", "required"},
-		{"tool name with a space", valid, tools(spec.Tool{Name: "look up", Kind: spec.KindClient}), "tools[0].name", "look up"},
-		{"tool name too long", valid, tools(spec.Tool{Name: strings.Repeat("t", 65), Kind: spec.KindClient}), "tools[0].name", "64"},
-		{"duplicate tool name", valid, tools(spec.Tool{Name: "a", Kind: spec.KindClient}, spec.Tool{Name: "b", Kind: spec.KindClient}, spec.Tool{Name: "a", Kind: spec.KindWorker}), "tools[2].name", "tools[0]"},
-		{"client tool with http settings", valid, tools(spec.Tool{Name: "a", Kind: spec.KindClient, HTTP: &spec.HTTPTool{URL: "http://x"}}), "tools[0]", "client"},
-		{"worker tool with mcp settings", valid, tools(spec.Tool{Name: "a", Kind: spec.KindWorker, MCP: &spec.MCPTool{URL: "http://x"}}), "tools[0]", "worker"},
-		{"http tool without settings", valid, tools(spec.Tool{Name: "a", Kind: spec.KindHTTP}), "tools[0].http.url", "required"},
-		{"http tool without url", valid, tools(spec.Tool{Name: "a", Kind: spec.KindHTTP, HTTP: &spec.HTTPTool{}}), "tools[0].http.url", "required"},
-		{"http tool with a bad url", valid, tools(spec.Tool{Name: "a", Kind: spec.KindHTTP, HTTP: &spec.HTTPTool{URL: "file:///etc/passwd"}}), "tools[0].http.url", "file:///etc/passwd"},
-		{"http tool credential not declared", valid, tools(spec.Tool{Name: "a", Kind: spec.KindHTTP, HTTP: &spec.HTTPTool{URL: "http://x", Credential: "tok"}}), "tools[0].http.credential", "tok"},
-		{"mcp tool without settings", valid, tools(spec.Tool{Name: "a", Kind: spec.KindMCP}), "tools[0].mcp.url", "required"},
-		{"mcp tool with a bad url", valid, tools(spec.Tool{Name: "a", Kind: spec.KindMCP, MCP: &spec.MCPTool{URL: "localhost:9000"}}), "tools[0].mcp.url", "localhost:9000"},
-		{"mcp tool credential not declared", valid, tools(spec.Tool{Name: "a", Kind: spec.KindMCP, MCP: &spec.MCPTool{URL: "https://x", Credential: "tok"}}), "tools[0].mcp.credential", "tok"},
-		{"builtin that does not exist", valid, tools(spec.Tool{Name: "web_search", Kind: spec.KindBuiltin}), "tools[0].name", "web_search"},
-		{"builtin delegate without delegates", valid, tools(spec.Tool{Name: spec.BuiltinDelegate, Kind: spec.KindBuiltin}), "tools[0]", "delegates"},
-		{"builtin bus_send without a bus", valid, tools(spec.Tool{Name: spec.BuiltinBusSend, Kind: spec.KindBuiltin}), "tools[0]", "bus.enabled"},
-		{"builtin name declared as a client tool", valid, tools(spec.Tool{Name: spec.BuiltinAskUser, Kind: spec.KindClient}), "tools[0].name", "builtin"},
-		{"builtin name declared as an http tool", valid, tools(spec.Tool{Name: spec.BuiltinMemorySet, Kind: spec.KindHTTP, HTTP: &spec.HTTPTool{URL: "http://x"}}), "tools[0].name", "builtin"},
-		{"tool kind missing", valid, tools(spec.Tool{Name: "a"}), "tools[0].kind", "required"},
-		{"tool kind unknown", valid, tools(spec.Tool{Name: "a", Kind: "lambda"}), "tools[0].kind", "lambda"},
-		{"parameters not an object", valid, tools(spec.Tool{Name: "a", Kind: spec.KindClient, Parameters: json.RawMessage(`["x"]`)}), "tools[0].parameters", "JSON Schema"},
-		{"parameters not JSON", valid, tools(spec.Tool{Name: "a", Kind: spec.KindClient, Parameters: json.RawMessage(`{`)}), "tools[0].parameters", "JSON Schema"},
-		{"parameters type not object", valid, tools(spec.Tool{Name: "a", Kind: spec.KindClient, Parameters: json.RawMessage(`{"type":"string"}`)}), "tools[0].parameters.type", "object"},
-		{"parameters properties not an object", valid, tools(spec.Tool{Name: "a", Kind: spec.KindClient, Parameters: json.RawMessage(`{"type":"object","properties":[]}`)}), "tools[0].parameters.properties", "object"},
-		{"negative tool timeout", valid, tools(spec.Tool{Name: "a", Kind: spec.KindWorker, Timeout: -1}), "tools[0].timeout", "between"},
-		{"tool timeout too long", valid, tools(spec.Tool{Name: "a", Kind: spec.KindWorker, Timeout: 31 * time.Minute}), "tools[0].timeout", "between"},
-		{"second tool is named by index", valid, tools(spec.Tool{Name: "a", Kind: spec.KindClient}, spec.Tool{Name: "b", Kind: "nope"}), "tools[1].kind", "nope"},
-
-		// limits
-		{"negative max_tool_rounds", valid, func(s *spec.Spec) { s.Limits.MaxToolRounds = -1 }, "limits.max_tool_rounds", "-1"},
-		{"max_tool_rounds too high", valid, func(s *spec.Spec) { s.Limits.MaxToolRounds = 10001 }, "limits.max_tool_rounds", "10001"},
-		{"negative max_turns", valid, func(s *spec.Spec) { s.Limits.MaxTurns = -3 }, "limits.max_turns", "-3"},
-		{"max_turns too high", valid, func(s *spec.Spec) { s.Limits.MaxTurns = 10001 }, "limits.max_turns", "10001"},
-		{"retry budget below -1", valid, func(s *spec.Spec) { s.Limits.TransientRetryBudget = -2 }, "limits.transient_retry_budget", "-2"},
-		{"retry budget too high", valid, func(s *spec.Spec) { s.Limits.TransientRetryBudget = 1001 }, "limits.transient_retry_budget", "1001"},
-		{"negative delegation depth", valid, func(s *spec.Spec) { s.Limits.MaxDelegationDepth = -1 }, "limits.max_delegation_depth", "-1"},
-		{"delegation depth too high", valid, func(s *spec.Spec) { s.Limits.MaxDelegationDepth = 17 }, "limits.max_delegation_depth", "17"},
-		{"negative delegations per turn", valid, func(s *spec.Spec) { s.Limits.MaxDelegationsPerTurn = -1 }, "limits.max_delegations_per_turn", "-1"},
-		{"delegations per turn too high", valid, func(s *spec.Spec) { s.Limits.MaxDelegationsPerTurn = 257 }, "limits.max_delegations_per_turn", "257"},
-		{"negative deadline", valid, func(s *spec.Spec) { s.Limits.Deadline = -time.Second }, "limits.deadline", "out of range"},
-		{"deadline over a day", valid, func(s *spec.Spec) { s.Limits.Deadline = 24*time.Hour + time.Second }, "limits.deadline", "out of range"},
-		{"deadline under a second", valid, func(s *spec.Spec) { s.Limits.Deadline = 500 * time.Millisecond }, "limits.deadline", "too short"},
-		{"negative token budget", valid, func(s *spec.Spec) { s.Limits.TokenBudget = -1 }, "limits.token_budget", "negative"},
-		{"negative cost budget", valid, func(s *spec.Spec) { s.Limits.CostBudget = -1 }, "limits.cost_budget", "negative"},
-		{"cost budget without pricing", valid, func(s *spec.Spec) { s.Limits.CostBudget = 1.5 }, "limits.cost_budget", "pricing"},
-		{"NaN cost budget", valid, func(s *spec.Spec) { s.Limits.CostBudget = math.NaN() }, "limits.cost_budget", "NaN is not a number"},
-		{"infinite cost budget", valid, func(s *spec.Spec) {
-			s.Limits.CostBudget = math.Inf(1)
-			s.Model.Pricing = &spec.Pricing{}
-		}, "limits.cost_budget", "+Inf is not a number"},
-		{"NaN input price", valid, func(s *spec.Spec) { s.Model.Pricing = &spec.Pricing{InputPerMillion: math.NaN()} }, "model.pricing.input_per_million", "NaN"},
-		{"negative infinite output price", valid, func(s *spec.Spec) { s.Model.Pricing = &spec.Pricing{OutputPerMillion: math.Inf(-1)} }, "model.pricing.output_per_million", "-Inf"},
-
-		// suspension expiry
-		{"negative tool results expiry", valid, func(s *spec.Spec) { s.Expiry.ToolResults = -time.Second }, "suspension_expiry.tool_results", "out of range"},
-		{"approval expiry over 30 days", valid, func(s *spec.Spec) { s.Expiry.Approval = 31 * 24 * time.Hour }, "suspension_expiry.approval", "out of range"},
-		{"negative question expiry", valid, func(s *spec.Spec) { s.Expiry.Question = -1 }, "suspension_expiry.question", "out of range"},
-		{"children expiry over 30 days", valid, func(s *spec.Spec) { s.Expiry.Children = 30*24*time.Hour + 1 }, "suspension_expiry.children", "out of range"},
-
-		// delegates
-		{"delegate not published", valid, func(s *spec.Spec) { s.Delegates = []string{"ghost"} }, "delegates[0]", "not a published Spec"},
-		{"delegate listed twice", valid, func(s *spec.Spec) { s.Delegates = []string{"helper", "helper"} }, "delegates[1]", "twice"},
-		{"second delegate not published", valid, func(s *spec.Spec) { s.Delegates = []string{"helper", "ghost"} }, "delegates[1]", "ghost"},
-
-		// bus
-		{"channels without bus", valid, func(s *spec.Spec) { s.Bus = spec.Bus{Channels: []string{"alerts"}} }, "bus.channels[0]", "bus.enabled"},
-		{"bad channel name", valid, func(s *spec.Spec) { s.Bus = spec.Bus{Enabled: true, Channels: []string{"ok", "Alerts!"}} }, "bus.channels[1]", "Alerts!"},
-		{"channel listed twice", valid, func(s *spec.Spec) { s.Bus = spec.Bus{Enabled: true, Channels: []string{"a", "b", "a"}} }, "bus.channels[2]", "twice"},
-	}
+	tests := ruleCases
 	lookup := lookupFrom(published(map[string][]string{"helper": nil}))
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -52,9 +52,19 @@ class _Stubs:
     bus: bus_pb2_grpc.BusServiceStub
     delegations: delegation_pb2_grpc.DelegationServiceStub
 
-    def _bind(self, channel: Any) -> None:
+    def _open(self, channels: Any, target: str, credentials: Optional[grpc.ChannelCredentials],
+              token: Optional[str], options: Sequence[Tuple[str, Any]], domain: str,
+              max_attempts: int) -> None:
+        """Opens the channel with ``channels`` (``grpc`` or ``grpc.aio``)
+        and binds a stub per service to it."""
+        if credentials is None:
+            self.channel = channels.insecure_channel(target, options=options)
+        else:
+            self.channel = channels.secure_channel(target, credentials, options=options)
+        self.domain, self.max_attempts = domain, max_attempts
+        self._metadata = (("authorization", "Bearer " + token),) if token else ()
         for name, stub in _STUBS.items():
-            setattr(self, name, stub(channel))
+            setattr(self, name, stub(self.channel))
 
 
 class Client(_Stubs):
@@ -71,13 +81,7 @@ class Client(_Stubs):
         domain: str = DEFAULT_DOMAIN,
         max_attempts: int = DEFAULT_MAX_ATTEMPTS,
     ) -> None:
-        if credentials is None:
-            self.channel = grpc.insecure_channel(target, options=options)
-        else:
-            self.channel = grpc.secure_channel(target, credentials, options=options)
-        self.domain, self.max_attempts = domain, max_attempts
-        self._metadata = (("authorization", "Bearer " + token),) if token else ()
-        self._bind(self.channel)
+        self._open(grpc, target, credentials, token, options, domain, max_attempts)
 
     def call(self, method: Any, request: Any, *, deadline: Optional[float] = None,
              metadata: Sequence[Tuple[str, str]] = (), retry: bool = True) -> Any:
@@ -113,13 +117,7 @@ class AsyncClient(_Stubs):
         domain: str = DEFAULT_DOMAIN,
         max_attempts: int = DEFAULT_MAX_ATTEMPTS,
     ) -> None:
-        if credentials is None:
-            self.channel = aio.insecure_channel(target, options=options)
-        else:
-            self.channel = aio.secure_channel(target, credentials, options=options)
-        self.domain, self.max_attempts = domain, max_attempts
-        self._metadata = (("authorization", "Bearer " + token),) if token else ()
-        self._bind(self.channel)
+        self._open(aio, target, credentials, token, options, domain, max_attempts)
 
     async def call(self, method: Any, request: Any, *, deadline: Optional[float] = None,
                    metadata: Sequence[Tuple[str, str]] = (), retry: bool = True) -> Any:

@@ -189,14 +189,19 @@ const (
 	echoHeaderBody = `{"error": {"message": "bad header: Authorization: Bearer ` + testKey + `", "type": "invalid_request_error", "param": null, "code": null}}`
 )
 
-func TestCompleteHTTPFailures(t *testing.T) {
-	httpDate := time.Now().Add(30 * time.Second).UTC().Format(http.TimeFormat)
-	tests := []struct {
-		name    string
-		handler http.HandlerFunc
-		noKey   bool
-		want    want
-	}{
+// httpFailure is a case of TestCompleteHTTPFailures: what the server
+// answers and the failure the client must make of it.
+type httpFailure struct {
+	name    string
+	handler http.HandlerFunc
+	noKey   bool
+	want    want
+}
+
+// rateLimitFailures are the cases of TestCompleteHTTPFailures that hint
+// when to retry; httpDate is a Retry-After 30 seconds from now.
+func rateLimitFailures(httpDate string) []httpFailure {
+	return []httpFailure{
 		{
 			name:    "429 with Retry-After seconds",
 			handler: reply(http.StatusTooManyRequests, map[string]string{"Retry-After": "2"}, rateLimitBody),
@@ -218,78 +223,87 @@ func TestCompleteHTTPFailures(t *testing.T) {
 			handler: reply(http.StatusTooManyRequests, nil, rateLimitBody),
 			want:    wantRateLimited(0, 0, "Rate limit reached"),
 		},
-		{
-			name:    "429 insufficient_quota is permanent",
-			handler: reply(http.StatusTooManyRequests, nil, quotaBody),
-			want:    wantFailed(429, true, "You exceeded your current quota", 0),
-		},
-		{
-			name:    "503 is retryable and honours Retry-After",
-			handler: reply(http.StatusServiceUnavailable, map[string]string{"Retry-After": "1"}, overloadedBody),
-			want:    wantFailed(503, false, "The engine is currently overloaded", time.Second),
-		},
-		{
-			name:    "500 with no body",
-			handler: reply(http.StatusInternalServerError, nil, ""),
-			want:    wantFailed(500, false, "Internal Server Error", 0),
-		},
-		{
-			name:    "502 from a proxy with an HTML body",
-			handler: reply(http.StatusBadGateway, map[string]string{"Content-Type": "text/html"}, gatewayHTML),
-			want:    wantFailed(502, false, "Bad Gateway", 0),
-		},
-		{
-			name:    "408 is retryable",
-			handler: reply(http.StatusRequestTimeout, nil, timeoutBody),
-			want:    wantFailed(408, false, "Request timed out.", 0),
-		},
-		{
-			name:    "400 is permanent with the server's message",
-			handler: reply(http.StatusBadRequest, nil, badRequestBody),
-			want:    wantFailed(400, true, "Invalid parameter: messages with role 'tool' must be a response", 0),
-		},
-		{
-			name:    "404 unknown model is permanent",
-			handler: reply(http.StatusNotFound, nil, notFoundBody),
-			want:    wantFailed(404, true, "does not exist or you do not have access to it", 0),
-		},
-		{
-			name:    "422 with a FastAPI body falls back to the status text",
-			handler: reply(http.StatusUnprocessableEntity, nil, `{"detail":[{"loc":["body","messages"],"msg":"field required","type":"value_error.missing"}]}`),
-			want:    wantFailed(422, true, "Unprocessable Entity", 0),
-		},
-		{
-			name:    "401 is a configuration problem and hides an echoed key",
-			handler: reply(http.StatusUnauthorized, nil, badKeyBody),
-			want:    wantConfig("the server refused the API key (HTTP 401): Incorrect API key provided: [redacted]."),
-		},
-		{
-			name:    "401 without a key says none was sent",
-			handler: reply(http.StatusUnauthorized, nil, `{"error":{"message":"You didn't provide an API key.","type":"invalid_request_error","param":null,"code":null}}`),
-			noKey:   true,
-			want:    wantConfig("the server requires an API key and the model names none (HTTP 401)"),
-		},
-		{
-			name:    "403 is a configuration problem",
-			handler: reply(http.StatusForbidden, nil, forbiddenBody),
-			want:    wantConfig("the server refused the API key (HTTP 403): Project `proj_Zq81` does not have access"),
-		},
-		{
-			name:    "a server echoing the Authorization header does not leak the key",
-			handler: reply(http.StatusBadRequest, nil, echoHeaderBody),
-			want:    wantFailed(400, true, "bad header", 0),
-		},
-		{
-			name:    "invalid JSON in a 200 is retryable",
-			handler: reply(http.StatusOK, nil, truncatedJSON),
-			want:    wantFailed(0, false, "malformed response", 0),
-		},
-		{
-			name:    "a 200 with no choices is retryable",
-			handler: reply(http.StatusOK, nil, `{"id":"chatcmpl-empty","object":"chat.completion","created":1741569952,"model":"gpt-4o-mini","choices":[]}`),
-			want:    wantFailed(0, false, "no choices", 0),
-		},
 	}
+}
+
+// statusFailures are the other cases of TestCompleteHTTPFailures.
+var statusFailures = []httpFailure{
+	{
+		name:    "429 insufficient_quota is permanent",
+		handler: reply(http.StatusTooManyRequests, nil, quotaBody),
+		want:    wantFailed(429, true, "You exceeded your current quota", 0),
+	},
+	{
+		name:    "503 is retryable and honours Retry-After",
+		handler: reply(http.StatusServiceUnavailable, map[string]string{"Retry-After": "1"}, overloadedBody),
+		want:    wantFailed(503, false, "The engine is currently overloaded", time.Second),
+	},
+	{
+		name:    "500 with no body",
+		handler: reply(http.StatusInternalServerError, nil, ""),
+		want:    wantFailed(500, false, "Internal Server Error", 0),
+	},
+	{
+		name:    "502 from a proxy with an HTML body",
+		handler: reply(http.StatusBadGateway, map[string]string{"Content-Type": "text/html"}, gatewayHTML),
+		want:    wantFailed(502, false, "Bad Gateway", 0),
+	},
+	{
+		name:    "408 is retryable",
+		handler: reply(http.StatusRequestTimeout, nil, timeoutBody),
+		want:    wantFailed(408, false, "Request timed out.", 0),
+	},
+	{
+		name:    "400 is permanent with the server's message",
+		handler: reply(http.StatusBadRequest, nil, badRequestBody),
+		want:    wantFailed(400, true, "Invalid parameter: messages with role 'tool' must be a response", 0),
+	},
+	{
+		name:    "404 unknown model is permanent",
+		handler: reply(http.StatusNotFound, nil, notFoundBody),
+		want:    wantFailed(404, true, "does not exist or you do not have access to it", 0),
+	},
+	{
+		name:    "422 with a FastAPI body falls back to the status text",
+		handler: reply(http.StatusUnprocessableEntity, nil, `{"detail":[{"loc":["body","messages"],"msg":"field required","type":"value_error.missing"}]}`),
+		want:    wantFailed(422, true, "Unprocessable Entity", 0),
+	},
+	{
+		name:    "401 is a configuration problem and hides an echoed key",
+		handler: reply(http.StatusUnauthorized, nil, badKeyBody),
+		want:    wantConfig("the server refused the API key (HTTP 401): Incorrect API key provided: [redacted]."),
+	},
+	{
+		name:    "401 without a key says none was sent",
+		handler: reply(http.StatusUnauthorized, nil, `{"error":{"message":"You didn't provide an API key.","type":"invalid_request_error","param":null,"code":null}}`),
+		noKey:   true,
+		want:    wantConfig("the server requires an API key and the model names none (HTTP 401)"),
+	},
+	{
+		name:    "403 is a configuration problem",
+		handler: reply(http.StatusForbidden, nil, forbiddenBody),
+		want:    wantConfig("the server refused the API key (HTTP 403): Project `proj_Zq81` does not have access"),
+	},
+	{
+		name:    "a server echoing the Authorization header does not leak the key",
+		handler: reply(http.StatusBadRequest, nil, echoHeaderBody),
+		want:    wantFailed(400, true, "bad header", 0),
+	},
+	{
+		name:    "invalid JSON in a 200 is retryable",
+		handler: reply(http.StatusOK, nil, truncatedJSON),
+		want:    wantFailed(0, false, "malformed response", 0),
+	},
+	{
+		name:    "a 200 with no choices is retryable",
+		handler: reply(http.StatusOK, nil, `{"id":"chatcmpl-empty","object":"chat.completion","created":1741569952,"model":"gpt-4o-mini","choices":[]}`),
+		want:    wantFailed(0, false, "no choices", 0),
+	},
+}
+
+func TestCompleteHTTPFailures(t *testing.T) {
+	httpDate := time.Now().Add(30 * time.Second).UTC().Format(http.TimeFormat)
+	tests := append(rateLimitFailures(httpDate), statusFailures...)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := newServer(t, tt.handler)
@@ -320,96 +334,104 @@ func hang(entered chan<- struct{}) http.HandlerFunc {
 	}
 }
 
-func TestCompleteTransportFailures(t *testing.T) {
-	tests := []struct {
-		name        string
-		base        func(t *testing.T) string
-		callTimeout time.Duration
-		ctx         func(t *testing.T, entered <-chan struct{}) context.Context
-		handler     func(entered chan<- struct{}) http.HandlerFunc
-		want        want
-	}{
-		{
-			name: "connection refused",
-			base: func(t *testing.T) string {
-				l, err := net.Listen("tcp", "127.0.0.1:0")
+// transportFailure is a case of TestCompleteTransportFailures: a server
+// (or none, at base) that fails below HTTP, how the call is bounded, and
+// the failure the client must make of it.
+type transportFailure struct {
+	name        string
+	base        func(t *testing.T) string
+	callTimeout time.Duration
+	ctx         func(t *testing.T, entered <-chan struct{}) context.Context
+	handler     func(entered chan<- struct{}) http.HandlerFunc
+	want        want
+}
+
+// transportFailures are the cases of TestCompleteTransportFailures.
+var transportFailures = []transportFailure{
+	{
+		name: "connection refused",
+		base: func(t *testing.T) string {
+			l, err := net.Listen("tcp", "127.0.0.1:0")
+			if err != nil {
+				t.Fatalf("listen: %v", err)
+			}
+			addr := l.Addr().String()
+			_ = l.Close()
+			return "http://" + addr + "/v1"
+		},
+		want: wantFailed(0, false, "connection refused", 0),
+	},
+	{
+		name: "connection reset before an answer",
+		handler: func(chan<- struct{}) http.HandlerFunc {
+			return func(w http.ResponseWriter, _ *http.Request) {
+				conn, _, err := http.NewResponseController(w).Hijack()
 				if err != nil {
-					t.Fatalf("listen: %v", err)
+					return
 				}
-				addr := l.Addr().String()
-				_ = l.Close()
-				return "http://" + addr + "/v1"
-			},
-			want: wantFailed(0, false, "connection refused", 0),
-		},
-		{
-			name: "connection reset before an answer",
-			handler: func(chan<- struct{}) http.HandlerFunc {
-				return func(w http.ResponseWriter, _ *http.Request) {
-					conn, _, err := http.NewResponseController(w).Hijack()
-					if err != nil {
-						return
-					}
-					if tc, ok := conn.(*net.TCPConn); ok {
-						_ = tc.SetLinger(0)
-					}
-					_ = conn.Close()
+				if tc, ok := conn.(*net.TCPConn); ok {
+					_ = tc.SetLinger(0)
 				}
-			},
-			want: wantFailed(0, false, "connection failed", 0),
+				_ = conn.Close()
+			}
 		},
-		{
-			name: "body truncated mid-answer",
-			handler: func(chan<- struct{}) http.HandlerFunc {
-				return func(w http.ResponseWriter, _ *http.Request) {
-					w.Header().Set("Content-Type", "application/json")
-					w.Header().Set("Content-Length", "4096")
-					_, _ = io.WriteString(w, plainAnswer[:120])
-				}
-			},
-			want: wantFailed(0, false, "unexpected EOF", 0),
+		want: wantFailed(0, false, "connection failed", 0),
+	},
+	{
+		name: "body truncated mid-answer",
+		handler: func(chan<- struct{}) http.HandlerFunc {
+			return func(w http.ResponseWriter, _ *http.Request) {
+				w.Header().Set("Content-Type", "application/json")
+				w.Header().Set("Content-Length", "4096")
+				_, _ = io.WriteString(w, plainAnswer[:120])
+			}
 		},
-		{
-			name:        "a server that hangs past CallTimeout",
-			callTimeout: 150 * time.Millisecond,
-			handler:     hang,
-			want:        wantFailed(0, false, "no response within 150ms", 0),
-		},
-		{
-			name: "the caller cancels",
-			ctx: func(t *testing.T, entered <-chan struct{}) context.Context {
-				ctx, cancel := context.WithCancel(context.Background())
-				t.Cleanup(cancel)
-				go func() {
-					<-entered
-					cancel()
-				}()
-				return ctx
-			},
-			handler: hang,
-			want:    wantContext(context.Canceled),
-		},
-		{
-			name: "the caller's deadline passes first",
-			ctx: func(t *testing.T, _ <-chan struct{}) context.Context {
-				ctx, cancel := context.WithTimeout(context.Background(), 150*time.Millisecond)
-				t.Cleanup(cancel)
-				return ctx
-			},
-			handler: hang,
-			want:    wantContext(context.DeadlineExceeded),
-		},
-		{
-			name: "the caller's context has already ended",
-			ctx: func(t *testing.T, _ <-chan struct{}) context.Context {
-				ctx, cancel := context.WithCancel(context.Background())
+		want: wantFailed(0, false, "unexpected EOF", 0),
+	},
+	{
+		name:        "a server that hangs past CallTimeout",
+		callTimeout: 150 * time.Millisecond,
+		handler:     hang,
+		want:        wantFailed(0, false, "no response within 150ms", 0),
+	},
+	{
+		name: "the caller cancels",
+		ctx: func(t *testing.T, entered <-chan struct{}) context.Context {
+			ctx, cancel := context.WithCancel(context.Background())
+			t.Cleanup(cancel)
+			go func() {
+				<-entered
 				cancel()
-				return ctx
-			},
-			handler: hang,
-			want:    wantContext(context.Canceled),
+			}()
+			return ctx
 		},
-	}
+		handler: hang,
+		want:    wantContext(context.Canceled),
+	},
+	{
+		name: "the caller's deadline passes first",
+		ctx: func(t *testing.T, _ <-chan struct{}) context.Context {
+			ctx, cancel := context.WithTimeout(context.Background(), 150*time.Millisecond)
+			t.Cleanup(cancel)
+			return ctx
+		},
+		handler: hang,
+		want:    wantContext(context.DeadlineExceeded),
+	},
+	{
+		name: "the caller's context has already ended",
+		ctx: func(t *testing.T, _ <-chan struct{}) context.Context {
+			ctx, cancel := context.WithCancel(context.Background())
+			cancel()
+			return ctx
+		},
+		handler: hang,
+		want:    wantContext(context.Canceled),
+	},
+}
+
+func TestCompleteTransportFailures(t *testing.T) {
+	tests := transportFailures
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			entered := make(chan struct{})

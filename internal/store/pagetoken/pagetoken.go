@@ -50,3 +50,18 @@ func Decode(token string, position any) error {
 	}
 	return nil
 }
+
+// SpecPosition is where a list of Specs stopped: the last Spec's name and
+// its publish order. Every store uses it, so their tokens have one form.
+type SpecPosition struct {
+	Name string `json:"n"`
+	Ord  int64  `json:"o"`
+}
+
+// RunPosition is where a list of Runs stopped: the last Run's creation
+// time in Unix nanoseconds and its ID. Every store uses it, so their
+// tokens have one form.
+type RunPosition struct {
+	Created int64  `json:"c"`
+	RunID   string `json:"r"`
+}

@@ -125,3 +125,42 @@ func TestSize(t *testing.T) {
 		t.Errorf("DefaultSize, MaxSize = %d, %d; want 50, 500", pagetoken.DefaultSize, pagetoken.MaxSize)
 	}
 }
+
+// TestPositionsKeepTheirForm pins the JSON of the stores' shared
+// positions: a token a store issued before they were shared must still
+// decode, and a new one must be the same text.
+func TestPositionsKeepTheirForm(t *testing.T) {
+	tests := []struct {
+		name string
+		pos  any
+		json string
+		back func(tok string) (any, error)
+	}{
+		{
+			name: "spec", pos: pagetoken.SpecPosition{Name: "triage", Ord: 3}, json: `{"n":"triage","o":3}`,
+			back: func(tok string) (any, error) {
+				var p pagetoken.SpecPosition
+				return p, pagetoken.Decode(tok, &p)
+			},
+		},
+		{
+			name: "run", pos: pagetoken.RunPosition{Created: 1764547200000000001, RunID: "run_01J"}, json: `{"c":1764547200000000001,"r":"run_01J"}`,
+			back: func(tok string) (any, error) {
+				var p pagetoken.RunPosition
+				return p, pagetoken.Decode(tok, &p)
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			old := base64.RawURLEncoding.EncodeToString([]byte(tt.json))
+			if tok := pagetoken.Encode(tt.pos); tok != old {
+				t.Errorf("Encode = %q, want %q (the form of %s)", tok, old, tt.json)
+			}
+			got, err := tt.back(old)
+			if err != nil || got != tt.pos {
+				t.Errorf("Decode(%s) = %+v, %v; want %+v", tt.json, got, err, tt.pos)
+			}
+		})
+	}
+}

@@ -54,10 +54,7 @@ func (db *DB) GetSpec(ctx context.Context, tenant, name, version string) (store.
 // this store did not issue is *errs.InvalidRequest.
 func (db *DB) ListSpecs(ctx context.Context, tenant string, q store.SpecQuery) ([]store.Spec, string, error) {
 	size := pagetoken.Size(q.PageSize)
-	var after struct {
-		Name string `json:"n"`
-		Ord  int64  `json:"o"`
-	}
+	var after pagetoken.SpecPosition
 	if err := pagetoken.Decode(q.PageToken, &after); err != nil {
 		return nil, "", err
 	}

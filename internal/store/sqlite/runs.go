@@ -231,10 +231,7 @@ func (db *DB) GetRunByDelegation(ctx context.Context, tenant, delegationID strin
 // ListRuns lists Runs newest first.
 func (db *DB) ListRuns(ctx context.Context, tenant string, q store.RunQuery) ([]store.Run, string, error) {
 	size := pagetoken.Size(q.PageSize)
-	var after struct {
-		Created int64  `json:"c"`
-		RunID   string `json:"r"`
-	}
+	var after pagetoken.RunPosition
 	if err := pagetoken.Decode(q.PageToken, &after); err != nil {
 		return nil, "", err
 	}

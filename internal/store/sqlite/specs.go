@@ -60,10 +60,7 @@ func (db *DB) GetSpec(ctx context.Context, tenant, name, version string) (store.
 // ListSpecs lists Specs by name, then publish order.
 func (db *DB) ListSpecs(ctx context.Context, tenant string, q store.SpecQuery) ([]store.Spec, string, error) {
 	size := pagetoken.Size(q.PageSize)
-	var after struct {
-		Name string `json:"n"`
-		Ord  int64  `json:"o"`
-	}
+	var after pagetoken.SpecPosition
 	if err := pagetoken.Decode(q.PageToken, &after); err != nil {
 		return nil, "", err
 	}

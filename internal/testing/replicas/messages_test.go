@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	runsvcv1 "github.com/runsvc/runsvc/gen/runsvc/v1"
-	"github.com/runsvc/runsvc/internal/server"
 	"github.com/runsvc/runsvc/internal/store/postgres/pgtest"
 	"github.com/runsvc/runsvc/internal/testing/testserver"
 )
@@ -18,14 +17,9 @@ import (
 // at work across processes' worth of state.
 func TestMessagesThroughTwoReplicas(t *testing.T) {
 	cluster := pgtest.Start(t)
-	onPG := func(id string) testserver.Option {
-		return func(c *server.Config) { c.Store, c.WorkerID = cluster.DSN(), id }
-	}
-	a := testserver.Start(t, onPG("replica-a"))
-	b := testserver.Start(t, onPG("replica-b"))
-	a.Publish(t, `{"name": "waits", "model": {"provider": "scripted", "script": {"turns": [{"toolCalls": [{"name": "ask", "arguments": {}}]}, {"text": "x"}]}},
-	  "tools": [{"name": "ask", "kind": "TOOL_KIND_CLIENT"}]}`)
-	run := a.Wait(t, a.Start(t, "waits", "go").GetRunId())
+	a := testserver.Start(t, onReplica(cluster, "replica-a"))
+	b := testserver.Start(t, onReplica(cluster, "replica-b"))
+	run := waitingRun(t, a)
 	if run.GetState() != runsvcv1.RunState_RUN_STATE_SUSPENDED {
 		t.Fatalf("run is %v, want suspended", run.GetState())
 	}

@@ -12,6 +12,7 @@ import (
 	"google.golang.org/protobuf/types/known/durationpb"
 
 	runsvcv1 "github.com/runsvc/runsvc/gen/runsvc/v1"
+	"github.com/runsvc/runsvc/internal/server"
 	"github.com/runsvc/runsvc/internal/store/postgres/pgtest"
 	"github.com/runsvc/runsvc/internal/testing/blackbox"
 	"github.com/runsvc/runsvc/internal/testing/testserver"
@@ -159,4 +160,18 @@ func waitFor(t *testing.T, cond func() bool) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// onReplica makes a server replica id of the one PostgreSQL cluster.
+func onReplica(cluster *pgtest.Cluster, id string) testserver.Option {
+	return func(c *server.Config) { c.Store, c.WorkerID = cluster.DSN(), id }
+}
+
+// waitingRun publishes, on srv, a Spec whose Run calls a client tool, and
+// returns such a Run once it has stopped to wait for the result.
+func waitingRun(t *testing.T, srv *testserver.Server) *runsvcv1.Run {
+	t.Helper()
+	srv.Publish(t, `{"name": "waits", "model": {"provider": "scripted", "script": {"turns": [{"toolCalls": [{"name": "ask", "arguments": {}}]}, {"text": "x"}]}},
+	  "tools": [{"name": "ask", "kind": "TOOL_KIND_CLIENT"}]}`)
+	return srv.Wait(t, srv.Start(t, "waits", "go").GetRunId())
 }

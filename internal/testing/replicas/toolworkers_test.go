@@ -9,7 +9,6 @@ import (
 
 	runsvcv1 "github.com/runsvc/runsvc/gen/runsvc/v1"
 	"github.com/runsvc/runsvc/internal/errdetails"
-	"github.com/runsvc/runsvc/internal/server"
 	"github.com/runsvc/runsvc/internal/store/postgres/pgtest"
 	"github.com/runsvc/runsvc/internal/testing/blackbox"
 	"github.com/runsvc/runsvc/internal/testing/testserver"
@@ -33,16 +32,13 @@ func lookup(args map[string]any) (any, *runsvcv1.ToolError) {
 // it, through the store the replicas share.
 func TestWorkerOnAnotherReplica(t *testing.T) {
 	cluster := pgtest.Start(t)
-	onPG := func(id string) testserver.Option {
-		return func(c *server.Config) { c.Store, c.WorkerID = cluster.DSN(), id }
-	}
-	b := testserver.Start(t, onPG("replica-b"))
+	b := testserver.Start(t, onReplica(cluster, "replica-b"))
 	b.Publish(t, lookupSpec)
 	// B is the only replica when the Run starts, so B executes it: its
 	// call fails transiently (no worker anywhere) until A's worker is there.
 	early := b.Start(t, "looks-up", "early")
 	waitFor(t, func() bool { return attempts(t, b.Runs, early.GetRunId()) > 0 })
-	a := testserver.Start(t, onPG("replica-a"))
+	a := testserver.Start(t, onReplica(cluster, "replica-a"))
 	worker := testserver.StartWorker(t, a.Tools, "worker-a", map[string]testserver.ToolFunc{"lookup": lookup})
 
 	t.Run("a Run on B calls the worker on A", func(t *testing.T) { calledWorkerOnA(t, b, early.GetRunId(), worker) })

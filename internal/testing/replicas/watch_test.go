@@ -7,7 +7,6 @@ import (
 	"time"
 
 	runsvcv1 "github.com/runsvc/runsvc/gen/runsvc/v1"
-	"github.com/runsvc/runsvc/internal/server"
 	"github.com/runsvc/runsvc/internal/store/postgres/pgtest"
 	"github.com/runsvc/runsvc/internal/testing/testserver"
 )
@@ -18,14 +17,9 @@ import (
 // the issue note; no test asserts a time).
 func TestWatchFollowsAnotherReplica(t *testing.T) {
 	cluster := pgtest.Start(t)
-	onPG := func(id string) testserver.Option {
-		return func(c *server.Config) { c.Store, c.WorkerID = cluster.DSN(), id }
-	}
-	a := testserver.Start(t, onPG("replica-a"))
-	b := testserver.Start(t, onPG("replica-b"))
-	a.Publish(t, `{"name": "waits", "model": {"provider": "scripted", "script": {"turns": [{"toolCalls": [{"name": "ask", "arguments": {}}]}, {"text": "x"}]}},
-	  "tools": [{"name": "ask", "kind": "TOOL_KIND_CLIENT"}]}`)
-	run := a.Wait(t, a.Start(t, "waits", "go").GetRunId())
+	a := testserver.Start(t, onReplica(cluster, "replica-a"))
+	b := testserver.Start(t, onReplica(cluster, "replica-b"))
+	run := waitingRun(t, a)
 	ctx := testserver.Context(t)
 	stream, err := b.Runs.WatchRun(ctx, &runsvcv1.WatchRunRequest{RunId: run.GetRunId(), FromSeq: run.GetLastSeq() + 1})
 	if err != nil {

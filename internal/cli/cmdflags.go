@@ -69,6 +69,9 @@ func ParseFlags(fs *flag.FlagSet, args []string) error {
 			return usagef("invalid value %q for --%s: %s", m[1], f.Name, valueHint(f, errors.New(m[3])))
 		}
 	}
+	if name, ok := strings.CutPrefix(err.Error(), "flag needs an argument: -"); ok {
+		return usagef("--%s needs a value", name)
+	}
 	return flagError(fs, err)
 }
 

@@ -10,17 +10,18 @@ import (
 	"strings"
 
 	"github.com/runsvc/runsvc/internal/auth"
+	"github.com/runsvc/runsvc/internal/cli"
 	"github.com/runsvc/runsvc/internal/errs"
 	"github.com/runsvc/runsvc/internal/server"
 )
 
 // securityFlags adds serve's TLS and authentication flags (issue 12).
 func securityFlags(fs *flag.FlagSet, sec *server.Security) {
-	fs.StringVar(&sec.KeysFile, "keys-file", env("RUNSVC_KEYS_FILE", ""), "JSON keys file of hashed API keys and certificate identities, reloaded on change; without it runsvc serves only on loopback (env RUNSVC_KEYS_FILE)")
-	fs.BoolVar(&sec.InsecureNoAuth, "insecure-no-auth", envBool("RUNSVC_INSECURE_NO_AUTH"), "serve without authentication on a non-loopback address: everyone who reaches the port is admin of the default tenant (env RUNSVC_INSECURE_NO_AUTH)")
-	fs.StringVar(&sec.TLSCert, "tls-cert", env("RUNSVC_TLS_CERT", ""), "server certificate PEM file, reloaded on change (env RUNSVC_TLS_CERT)")
-	fs.StringVar(&sec.TLSKey, "tls-key", env("RUNSVC_TLS_KEY", ""), "server private key PEM file (env RUNSVC_TLS_KEY)")
-	fs.StringVar(&sec.TLSClientCA, "tls-client-ca", env("RUNSVC_TLS_CLIENT_CA", ""), "CA PEM file verifying client certificates (mTLS); identities map through the keys file (env RUNSVC_TLS_CLIENT_CA)")
+	fs.StringVar(&sec.KeysFile, "keys-file", "", "JSON keys `FILE` of hashed API keys and certificate identities, reloaded on change; without it runsvc serves only on loopback")
+	fs.BoolVar(&sec.InsecureNoAuth, "insecure-no-auth", false, "serve without authentication on a non-loopback address: everyone who reaches the port is admin of the default tenant")
+	fs.StringVar(&sec.TLSCert, "tls-cert", "", "server certificate PEM `FILE`, reloaded on change")
+	fs.StringVar(&sec.TLSKey, "tls-key", "", "server private key PEM `FILE`")
+	fs.StringVar(&sec.TLSClientCA, "tls-client-ca", "", "CA PEM `FILE` verifying client certificates (mTLS); identities map through the keys file")
 }
 
 // startFailed reports why serve could not start: a configuration refusal
@@ -35,21 +36,36 @@ func startFailed(log *slog.Logger, err error) int {
 	return 1
 }
 
+const keysUsage = "Usage: runsvc keys mint --tenant T --role R [--role R2 ...] [--name N] [--max-concurrent-runs N] [--starts-per-minute N]"
+
 // keys runs `runsvc keys mint --tenant T --role R [--role R2] [--name N]`.
 func keys(args []string) int {
 	if len(args) == 0 || args[0] != "mint" {
-		fmt.Fprintln(os.Stderr, "usage: runsvc keys mint --tenant T --role R [--role R2 ...] [--name N] [--max-concurrent-runs N] [--starts-per-minute N]")
+		if len(args) > 0 && args[0] != "-h" && args[0] != "--help" {
+			hint := ""
+			if s, ok := cli.Suggest(args[0], []string{"mint"}); ok {
+				hint = fmt.Sprintf("; did you mean 'keys %s'?", s)
+			}
+			fmt.Fprintf(os.Stderr, "runsvc: unknown command \"keys %s\"%s\n", args[0], hint)
+		}
+		fmt.Fprintln(os.Stderr, keysUsage)
 		return 2
 	}
 	fs := flag.NewFlagSet("keys mint", flag.ContinueOnError)
-	tenant := fs.String("tenant", "", "the key's tenant")
-	name := fs.String("name", "", "a name for the key, shown in logs")
+	tenant := fs.String("tenant", "", "the key's `TENANT`")
+	name := fs.String("name", "", "a `NAME` for the key, shown in logs")
 	var roles roleList
-	fs.Var(&roles, "role", "a role: "+strings.Join(auth.Roles, ", ")+" (repeat for more)")
+	fs.Var(&roles, "role", "a `ROLE`: "+strings.Join(auth.Roles, ", ")+" (repeat for more)")
 	var q auth.Quota
-	fs.IntVar(&q.MaxConcurrentRuns, "max-concurrent-runs", 0, "the tenant's unsettled Runs allowed at once through this key (0: unbounded)")
-	fs.IntVar(&q.StartsPerMinute, "starts-per-minute", 0, "StartRun calls allowed per minute through this key (0: unbounded)")
-	if err := fs.Parse(args[1:]); err != nil {
+	fs.IntVar(&q.MaxConcurrentRuns, "max-concurrent-runs", 0, "the tenant's unsettled Runs (`N`) allowed at once through this key (0: unbounded)")
+	fs.IntVar(&q.StartsPerMinute, "starts-per-minute", 0, "StartRun calls (`N`) allowed per minute through this key (0: unbounded)")
+	if err := cli.ParseFlags(fs, args[1:]); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Println(keysUsage)
+			cli.PrintFlagGroups(os.Stdout, fs, "", []cli.FlagGroup{{Title: "Flags", Names: []string{"tenant", "role", "name", "max-concurrent-runs", "starts-per-minute"}}})
+			return 0
+		}
+		fmt.Fprintf(os.Stderr, "runsvc keys mint: %v\n", err)
 		return 2
 	}
 	key, entry, err := auth.Mint(*name, *tenant, roles)

@@ -2,89 +2,129 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
-	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
+	"github.com/runsvc/runsvc/internal/cli"
 	"github.com/runsvc/runsvc/internal/errdetails"
 	"github.com/runsvc/runsvc/internal/server"
 )
 
-// env returns the environment variable or a default.
-func env(name, def string) string {
-	if v, ok := os.LookupEnv(name); ok {
-		return v
-	}
-	return def
+// envPrefix starts the environment variable of every serve flag:
+// --lease-ttl is RUNSVC_LEASE_TTL.
+const envPrefix = "RUNSVC_"
+
+// serveOptions is what serve's flags and environment configure.
+type serveOptions struct {
+	cfg                 server.Config
+	logLevel, logFormat string
 }
 
-func envBool(name string) bool {
-	b, _ := strconv.ParseBool(os.Getenv(name))
-	return b
+// serveGroups orders serve's flags in its help.
+var serveGroups = []cli.FlagGroup{
+	{Title: "Service flags", Names: []string{"listen", "worker-id", "max-concurrent-runs", "lease-ttl", "drain-timeout", "secrets-file", "policy-file"}},
+	{Title: "Store flags", Names: []string{"data", "store", "pool-size"}},
+	{Title: "Error flags", Names: []string{"error-domain", "debug-errors"}},
+	{Title: "Operations flags", Names: []string{"log-level", "log-format", "metrics-listen", "otlp-endpoint", "keepalive-time", "keepalive-timeout", "max-connection-age", "max-connection-age-grace", "heartbeat-interval"}},
+	{Title: "Security flags", Names: []string{"keys-file", "insecure-no-auth", "tls-cert", "tls-key", "tls-client-ca"}},
 }
 
-func envInt(name string, def int) int {
-	if n, err := strconv.Atoi(os.Getenv(name)); err == nil {
-		return n
-	}
-	return def
-}
-
-func envDuration(name string, def time.Duration) time.Duration {
-	if d, err := time.ParseDuration(os.Getenv(name)); err == nil {
-		return d
-	}
-	return def
+// serveFlags defines serve's flags on a new flag set, with their built-in
+// defaults; the environment is applied afterwards (parseServe).
+func serveFlags(o *serveOptions) *flag.FlagSet {
+	fs := flag.NewFlagSet("runsvc serve", flag.ContinueOnError)
+	cfg := &o.cfg
+	fs.StringVar(&cfg.Listen, "listen", "127.0.0.1:50051", "gRPC listen address `HOST:PORT`")
+	fs.StringVar(&cfg.Data, "data", "./runsvc-data", "data directory `DIR` of the embedded SQLite store")
+	fs.StringVar(&cfg.Store, "store", "", "a PostgreSQL `URL` (postgres://...) to share a store between replicas; default SQLite in --data")
+	fs.IntVar(&cfg.PoolSize, "pool-size", 16, "PostgreSQL connection pool size `N`")
+	fs.StringVar(&cfg.ErrorDomain, "error-domain", errdetails.DefaultDomain, "ErrorInfo `DOMAIN` of every error")
+	fs.BoolVar(&cfg.DebugErrors, "debug-errors", false, "add the cause to INTERNAL errors as DebugInfo; leaks internals, never in production")
+	fs.StringVar(&cfg.SecretsFile, "secrets-file", "", "JSON `FILE` of credentials by scope; credentials also resolve from RUNSVC_SECRET_<NAME>")
+	fs.StringVar(&cfg.PolicyFile, "policy-file", "", "JSON `FILE` of policy rules; default allows everything")
+	fs.StringVar(&cfg.WorkerID, "worker-id", "", "this replica's worker `NAME` in leases and logs; default host-pid")
+	fs.DurationVar(&cfg.Engine.LeaseTTL, "lease-ttl", 15*time.Second, "how long (a `DURATION`) a crashed worker's Runs wait before another worker takes them over")
+	fs.IntVar(&cfg.Engine.MaxConcurrent, "max-concurrent-runs", 256, "Runs (`N`) this replica executes at once")
+	fs.DurationVar(&cfg.DrainTimeout, "drain-timeout", 20*time.Second, "how long (a `DURATION`) a shutdown waits for unary calls in flight; long streams end at once")
+	opsFlags(fs, &cfg.Ops)
+	fs.StringVar(&o.logLevel, "log-level", "info", "`LEVEL`: debug, info, warn or error")
+	fs.StringVar(&o.logFormat, "log-format", "json", "`FORMAT`: json or text")
+	securityFlags(fs, &cfg.Security)
+	return fs
 }
 
 // opsFlags are the observability and connection flags.
 func opsFlags(fs *flag.FlagSet, o *server.Ops) {
-	fs.StringVar(&o.MetricsListen, "metrics-listen", env("RUNSVC_METRICS_LISTEN", ""), "serve Prometheus metrics at http://ADDR/metrics; off when empty (env RUNSVC_METRICS_LISTEN)")
-	fs.StringVar(&o.OTLPEndpoint, "otlp-endpoint", env("RUNSVC_OTLP_ENDPOINT", ""), "export traces over OTLP/gRPC to HOST:PORT (plaintext); else the OTEL_EXPORTER_OTLP_* environment, else off (env RUNSVC_OTLP_ENDPOINT)")
-	fs.DurationVar(&o.KeepaliveTime, "keepalive-time", envDuration("RUNSVC_KEEPALIVE_TIME", 30*time.Second), "ping a connection idle this long (env RUNSVC_KEEPALIVE_TIME)")
-	fs.DurationVar(&o.KeepaliveTimeout, "keepalive-timeout", envDuration("RUNSVC_KEEPALIVE_TIMEOUT", 10*time.Second), "close a connection whose ping is not answered within this (env RUNSVC_KEEPALIVE_TIMEOUT)")
-	fs.DurationVar(&o.MaxConnectionAge, "max-connection-age", envDuration("RUNSVC_MAX_CONNECTION_AGE", 0), "send GOAWAY to a connection this old so balancers can rebalance; 0 never (env RUNSVC_MAX_CONNECTION_AGE)")
-	fs.DurationVar(&o.HeartbeatInterval, "heartbeat-interval", envDuration("RUNSVC_HEARTBEAT_INTERVAL", 0), "send a heartbeat on WatchRun and StreamText idle this long, unless the request sets its own; 0 only when asked (env RUNSVC_HEARTBEAT_INTERVAL)")
-	fs.DurationVar(&o.MaxConnectionAgeGrace, "max-connection-age-grace", envDuration("RUNSVC_MAX_CONNECTION_AGE_GRACE", 0), "how long calls on an aged connection may finish; 0 forever (env RUNSVC_MAX_CONNECTION_AGE_GRACE)")
+	fs.StringVar(&o.MetricsListen, "metrics-listen", "", "serve Prometheus metrics at http://`ADDR`/metrics; off when empty")
+	fs.StringVar(&o.OTLPEndpoint, "otlp-endpoint", "", "export traces over OTLP/gRPC to `HOST:PORT` (plaintext); else the OTEL_EXPORTER_OTLP_* environment, else off")
+	fs.DurationVar(&o.KeepaliveTime, "keepalive-time", 30*time.Second, "ping a connection idle this long (a `DURATION`)")
+	fs.DurationVar(&o.KeepaliveTimeout, "keepalive-timeout", 10*time.Second, "close a connection whose ping is not answered within this `DURATION`")
+	fs.DurationVar(&o.MaxConnectionAge, "max-connection-age", 0, "send GOAWAY to a connection this old (a `DURATION`) so balancers can rebalance; 0 never")
+	fs.DurationVar(&o.HeartbeatInterval, "heartbeat-interval", 0, "send a heartbeat on WatchRun and StreamText idle this long (a `DURATION`), unless the request sets its own; 0 only when asked")
+	fs.DurationVar(&o.MaxConnectionAgeGrace, "max-connection-age-grace", 0, "how long (a `DURATION`) calls on an aged connection may finish; 0 forever")
+}
+
+const serveUsage = `Usage: runsvc serve [flags]
+
+Start the service: runsvc's gRPC API on --listen, Runs kept in --data (SQLite)
+or --store (PostgreSQL). Every flag has an environment variable, shown with
+it; a flag given on the command line overrides its variable, and an empty
+variable counts as unset.
+`
+
+// parseServe reads serve's configuration from the environment (through
+// lookup) and then args. It prints help on stdout and a wrong flag, value,
+// variable or argument on stderr; when it returns false, serve must exit
+// with the code it returns (0 after help, 2 otherwise).
+func parseServe(args []string, stdout, stderr io.Writer, lookup func(string) (string, bool)) (*serveOptions, int, bool) {
+	o := &serveOptions{}
+	fs := serveFlags(o)
+	bad := func(err error) (*serveOptions, int, bool) {
+		for _, line := range strings.Split(err.Error(), "\n") {
+			fmt.Fprintf(stderr, "runsvc serve: %s\n", line)
+		}
+		fmt.Fprintln(stderr, `Run "runsvc serve -h" for usage.`)
+		return nil, 2, false
+	}
+	if err := cli.SetFromEnv(fs, envPrefix, lookup); err != nil {
+		return bad(err)
+	}
+	if err := cli.ParseFlags(fs, args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, serveUsage)
+			cli.PrintFlagGroups(stdout, fs, envPrefix, serveGroups)
+			return nil, 0, false
+		}
+		return bad(err)
+	}
+	if fs.NArg() > 0 {
+		return bad(fmt.Errorf("serve takes no arguments, got %q", fs.Arg(0)))
+	}
+	return o, 0, true
 }
 
 func serve(args []string) int {
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	var cfg server.Config
-	var logLevel, logFormat string
-	fs.StringVar(&cfg.Listen, "listen", env("RUNSVC_LISTEN", "127.0.0.1:50051"), "gRPC listen address (env RUNSVC_LISTEN)")
-	fs.StringVar(&cfg.Data, "data", env("RUNSVC_DATA", "./runsvc-data"), "data directory of the embedded SQLite store (env RUNSVC_DATA)")
-	fs.StringVar(&cfg.Store, "store", env("RUNSVC_STORE", ""), "postgres://... to share a PostgreSQL store between replicas (env RUNSVC_STORE); default SQLite in --data")
-	fs.IntVar(&cfg.PoolSize, "pool-size", envInt("RUNSVC_POOL_SIZE", 16), "PostgreSQL connection pool size (env RUNSVC_POOL_SIZE)")
-	fs.StringVar(&cfg.ErrorDomain, "error-domain", env("RUNSVC_ERROR_DOMAIN", errdetails.DefaultDomain), "ErrorInfo domain of every error (env RUNSVC_ERROR_DOMAIN)")
-	fs.BoolVar(&cfg.DebugErrors, "debug-errors", envBool("RUNSVC_DEBUG_ERRORS"), "add the cause to INTERNAL errors as DebugInfo; leaks internals, never in production (env RUNSVC_DEBUG_ERRORS)")
-	fs.StringVar(&cfg.SecretsFile, "secrets-file", env("RUNSVC_SECRETS_FILE", ""), "JSON file of credentials by scope; credentials also resolve from RUNSVC_SECRET_<NAME> (env RUNSVC_SECRETS_FILE)")
-	fs.StringVar(&cfg.PolicyFile, "policy-file", env("RUNSVC_POLICY_FILE", ""), "JSON file of policy rules; default allows everything (env RUNSVC_POLICY_FILE)")
-	fs.StringVar(&cfg.WorkerID, "worker-id", env("RUNSVC_WORKER_ID", ""), "this replica's worker name in leases and logs; default host-pid (env RUNSVC_WORKER_ID)")
-	fs.DurationVar(&cfg.Engine.LeaseTTL, "lease-ttl", 15*time.Second, "how long a crashed worker's Runs wait before another worker takes them over")
-	fs.IntVar(&cfg.Engine.MaxConcurrent, "max-concurrent-runs", 256, "Runs this replica executes at once")
-	fs.DurationVar(&cfg.DrainTimeout, "drain-timeout", envDuration("RUNSVC_DRAIN_TIMEOUT", 20*time.Second), "how long a shutdown waits for unary calls in flight; long streams end at once (env RUNSVC_DRAIN_TIMEOUT)")
-	opsFlags(fs, &cfg.Ops)
-	fs.StringVar(&logLevel, "log-level", env("RUNSVC_LOG_LEVEL", "info"), "debug, info, warn or error (env RUNSVC_LOG_LEVEL)")
-	fs.StringVar(&logFormat, "log-format", env("RUNSVC_LOG_FORMAT", "json"), "json or text (env RUNSVC_LOG_FORMAT)")
-	securityFlags(fs, &cfg.Security)
-	if err := fs.Parse(args); err != nil {
-		return 2
+	o, code, ok := parseServe(args, os.Stdout, os.Stderr, cli.LookupEnv)
+	if !ok {
+		return code
 	}
-	log, logs, err := server.NewLogger(os.Stderr, logLevel, logFormat)
+	log, logs, err := server.NewLogger(os.Stderr, o.logLevel, o.logFormat)
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "runsvc: %v\n", err)
+		fmt.Fprintf(os.Stderr, "runsvc serve: %v\n", err)
 		return 2
 	}
 	defer logs.Close()
 
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
-	srv, err := server.New(ctx, cfg, log)
+	srv, err := server.New(ctx, o.cfg, log)
 	if err != nil {
 		return startFailed(log, err)
 	}

@@ -86,21 +86,33 @@ func (a *app) printUsage(fs *flag.FlagSet) {
 
 var globalFlag = map[string]bool{"addr": true, "json": true, "timeout": true, "tls": true, "ca": true, "cert": true, "key": true, "token": true}
 
-func (a *app) printFlags(flags []*flag.Flag) {
+func (a *app) printFlags(flags []*flag.Flag) { printFlags(a.stdout, flags, "") }
+
+// printFlags writes one "--name VALUE" line and one indented usage line
+// per flag, the usage ending with the flag's environment variable (when
+// envPrefix is not empty) and its default.
+func printFlags(w io.Writer, flags []*flag.Flag, envPrefix string) {
 	for _, f := range flags {
 		name, use := flag.UnquoteUsage(f)
 		if name == "value" {
 			name = ""
 		}
-		fmt.Fprintf(a.stdout, "  --%s", f.Name)
+		fmt.Fprintf(w, "  --%s", f.Name)
 		if name != "" {
-			fmt.Fprintf(a.stdout, " %s", name)
+			fmt.Fprintf(w, " %s", name)
 		}
-		fmt.Fprintf(a.stdout, "\n        %s", use)
+		fmt.Fprintf(w, "\n        %s", use)
+		var notes []string
+		if envPrefix != "" {
+			notes = append(notes, "env "+EnvName(envPrefix, f.Name))
+		}
 		if f.DefValue != "" && f.DefValue != "false" && f.DefValue != "0" && f.DefValue != "0s" {
-			fmt.Fprintf(a.stdout, " (default %s)", f.DefValue)
+			notes = append(notes, "default "+f.DefValue)
 		}
-		fmt.Fprintln(a.stdout)
+		if len(notes) > 0 {
+			fmt.Fprintf(w, " (%s)", strings.Join(notes, ", "))
+		}
+		fmt.Fprintln(w)
 	}
 }
 

@@ -51,8 +51,9 @@ func unknownCommand(group, word string) error {
 	full := strings.TrimSpace(group + " " + word)
 	var candidates []string
 	if group == "" {
-		// serve is the binary's, not the client's, but as near a miss.
-		candidates = append(sortedKeys(commands), "serve")
+		// serve, version and keys are the binary's, not the client's,
+		// but as near a miss.
+		candidates = append(sortedKeys(commands), binaryCommands...)
 		for _, g := range sortedKeys(commands) {
 			for _, c := range sortedKeys(commands[g]) {
 				if c == word {

@@ -76,6 +76,8 @@ const (
 	ReasonToolFailed = "TOOL_FAILED"
 	// ReasonMcpFailed: A call to an MCP server failed in a way a retry may fix (lost connection, timeout). A server that answered and refused is MCP_REJECTED.
 	ReasonMcpFailed = "MCP_FAILED"
+	// ReasonToolInDoubt: An at-most-once tool call was in flight when the process making it died: it may or may not have happened, so runsvc did not make it again (raise_on_error).
+	ReasonToolInDoubt = "TOOL_IN_DOUBT"
 	// ReasonSeqConflict: Two writers appended the same sequence number to a Run's log; only a worker inside runsvc meets it.
 	ReasonSeqConflict = "SEQ_CONFLICT"
 	// ReasonLeaseLost: A worker lost its lease on a Run to another; only a worker inside runsvc meets it.
@@ -145,6 +147,7 @@ var Reasons = []string{
 	ReasonOverloaded,
 	ReasonToolFailed,
 	ReasonMcpFailed,
+	ReasonToolInDoubt,
 	ReasonSeqConflict,
 	ReasonLeaseLost,
 	ReasonRunDeadlineExceeded,

@@ -29,7 +29,7 @@ type serveOptions struct {
 
 // serveGroups orders serve's flags in its help.
 var serveGroups = []cli.FlagGroup{
-	{Title: "Service flags", Names: []string{"listen", "worker-id", "max-concurrent-runs", "lease-ttl", "drain-timeout", "secrets-file", "policy-file"}},
+	{Title: "Service flags", Names: []string{"listen", "worker-id", "max-concurrent-runs", "max-attempts", "lease-ttl", "drain-timeout", "secrets-file", "policy-file"}},
 	{Title: "Store flags", Names: []string{"data", "store", "pool-size"}},
 	{Title: "Error flags", Names: []string{"error-domain", "debug-errors"}},
 	{Title: "Operations flags", Names: []string{"log-level", "log-format", "metrics-listen", "otlp-endpoint", "keepalive-time", "keepalive-timeout", "max-connection-age", "max-connection-age-grace", "heartbeat-interval"}},
@@ -52,6 +52,7 @@ func serveFlags(o *serveOptions) *flag.FlagSet {
 	fs.StringVar(&cfg.WorkerID, "worker-id", "", "this replica's worker `NAME` in leases and logs; default host-pid")
 	fs.DurationVar(&cfg.Engine.LeaseTTL, "lease-ttl", 15*time.Second, "how long (a `DURATION`) a crashed worker's Runs wait before another worker takes them over")
 	fs.IntVar(&cfg.Engine.MaxConcurrent, "max-concurrent-runs", 256, "Runs (`N`) this replica executes at once")
+	fs.IntVar(&cfg.Engine.MaxAttempts, "max-attempts", 0, "Attempts (`N`) one Run may take (takeovers after crashes) before it fails; 0 means the default, 10")
 	fs.DurationVar(&cfg.DrainTimeout, "drain-timeout", 20*time.Second, "how long (a `DURATION`) a shutdown waits for unary calls in flight; long streams end at once")
 	opsFlags(fs, &cfg.Ops)
 	fs.StringVar(&o.logLevel, "log-level", "info", "`LEVEL`: debug, info, warn or error")

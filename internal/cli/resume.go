@@ -21,6 +21,8 @@ func (a *app) runResume(ctx context.Context, args []string) error {
 	approve := fs.Bool("approve", false, "approve the tool call waiting for approval")
 	deny := fs.Bool("deny", false, "deny the tool call waiting for approval; the model is told")
 	note := fs.String("note", "", "with --deny: a `TEXT` the model is given")
+	inDoubt := fs.String("in-doubt", "", "say whether the tool call in doubt happened: `happened`, did_not_happen (runsvc makes it now) or skip")
+	output := fs.String("output", "", "with --in-doubt happened: the call's result, a `JSON` value")
 	var w watchFlags
 	watch := fs.Bool("watch", false, "then follow the Run like \"run watch\"")
 	fs.BoolVar(&w.untilSuspended, "until-suspended", false, "with --watch: stop when the Run suspends again too")
@@ -30,14 +32,16 @@ func (a *app) runResume(ctx context.Context, args []string) error {
 	}
 	req := &runsvcv1.ResumeRunRequest{RunId: pos[0], Answer: *answer, Note: *note}
 	given := 0
-	for _, set := range []bool{*results != "", *answer != "", *approve, *deny} {
+	for _, set := range []bool{*results != "", *answer != "", *approve, *deny, *inDoubt != ""} {
 		if set {
 			given++
 		}
 	}
 	switch {
 	case given != 1:
-		return usagef("give exactly one of --results, --answer, --approve or --deny")
+		return usagef("give exactly one of --results, --answer, --approve, --deny or --in-doubt")
+	case *output != "" && *inDoubt != "happened":
+		return usagef("--output goes with --in-doubt happened")
 	case *note != "" && !*deny:
 		return usagef("--note goes with --deny")
 	case w.untilSuspended && !*watch:
@@ -46,6 +50,10 @@ func (a *app) runResume(ctx context.Context, args []string) error {
 		req.Approved = ptr(true)
 	case *deny:
 		req.Approved = ptr(false)
+	case *inDoubt != "":
+		if req.InDoubt, err = inDoubtAnswer(*inDoubt, *output); err != nil {
+			return err
+		}
 	case *results != "":
 		data := []byte(*results)
 		if t := strings.TrimSpace(*results); !strings.HasPrefix(t, "[") && !strings.HasPrefix(t, "{") {
@@ -79,6 +87,27 @@ func (a *app) runResume(ctx context.Context, args []string) error {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// inDoubtAnswer reads --in-doubt and --output.
+func inDoubtAnswer(outcome, output string) (*runsvcv1.InDoubtAnswer, error) {
+	o, ok := map[string]runsvcv1.InDoubtOutcome{
+		"happened":       runsvcv1.InDoubtOutcome_IN_DOUBT_OUTCOME_HAPPENED,
+		"did_not_happen": runsvcv1.InDoubtOutcome_IN_DOUBT_OUTCOME_DID_NOT_HAPPEN,
+		"skip":           runsvcv1.InDoubtOutcome_IN_DOUBT_OUTCOME_SKIP,
+	}[outcome]
+	if !ok {
+		return nil, usagef("--in-doubt %s: use happened, did_not_happen or skip", outcome)
+	}
+	a := &runsvcv1.InDoubtAnswer{Outcome: o}
+	if output != "" {
+		v, err := jsonValue(json.RawMessage(output))
+		if err != nil {
+			return nil, usagef("--output: %v", err)
+		}
+		a.Output = v
+	}
+	return a, nil
+}
 
 // parseResults reads tool results: a JSON array of {"call_id": ...,
 // "output": any} or {"call_id": ..., "error": {"message": ...,

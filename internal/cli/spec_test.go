@@ -75,6 +75,17 @@ limits: {deadline: 100h}
 		stderr:  []string{`kind.yaml: tools[0].kind: unknown value "robot": use client, worker, http, mcp or builtin`},
 	},
 	{
+		name: "yaml with delivery at_most_once", file: "pay.yaml",
+		content: "name: pay\nmodel: {provider: scripted, script: {turns: [{text: hi}]}}\n" +
+			"tools: [{name: charge, kind: http, http: {url: 'http://127.0.0.1:9/charge'}, delivery: at_most_once, in_doubt: ask}]\n",
+		stdout: []string{"published spec pay, version ", "(created)"},
+	},
+	{
+		name: "at_most_once on a client tool", file: "pay-client.yaml", code: 1,
+		content: "name: pay-client\nmodel: {provider: scripted}\ntools: [{name: charge, kind: client, delivery: at_most_once}]\n",
+		stderr:  []string{"tools[0].delivery: at_most_once is for worker, http and mcp tools"},
+	},
+	{
 		name: "unknown field", file: "field.json", code: 2,
 		content: `{"name": "f", "modle": {}}`,
 		stderr:  []string{"field.json: modle: unknown field"},

@@ -19,12 +19,13 @@ type suspension struct {
 	question       string
 	approvalReason string
 	delegations    []string
+	inDoubt        bool // an APPROVAL asking whether a call in doubt happened
 }
 
 func suspensionOfRun(s *runsvcv1.Suspension) suspension {
 	v := suspension{
 		reason: s.GetReason(), expire: s.GetExpireTime(), calls: s.GetToolCalls(), question: s.GetQuestion(),
-		approvalReason: s.GetApprovalReason(), delegations: s.GetDelegationIds(),
+		approvalReason: s.GetApprovalReason(), delegations: s.GetDelegationIds(), inDoubt: s.GetInDoubt(),
 	}
 	if c := s.GetApprovalCall(); c != nil {
 		v.calls = []*runsvcv1.ToolCall{c}
@@ -37,7 +38,7 @@ func suspensionOfRun(s *runsvcv1.Suspension) suspension {
 func suspensionOfRecord(s *runsvcv1.Record_Suspended, calls map[string]*runsvcv1.ToolCall) suspension {
 	v := suspension{
 		reason: s.GetReason(), expire: s.GetExpireTime(), question: s.GetQuestion(),
-		approvalReason: s.GetApprovalReason(), delegations: s.GetDelegationIds(),
+		approvalReason: s.GetApprovalReason(), delegations: s.GetDelegationIds(), inDoubt: s.GetInDoubt(),
 	}
 	ids := s.GetCallIds()
 	if len(ids) == 0 && s.GetCallId() != "" {
@@ -69,6 +70,9 @@ func (s suspension) headline() string {
 	case runsvcv1.SuspensionReason_SUSPENSION_REASON_TOOL_RESULTS:
 		return "the results of " + plural(len(s.calls), "client tool call", "client tool calls")
 	case runsvcv1.SuspensionReason_SUSPENSION_REASON_APPROVAL:
+		if s.inDoubt {
+			return "word on whether a tool call in doubt happened"
+		}
 		return "approval of a tool call"
 	case runsvcv1.SuspensionReason_SUSPENSION_REASON_QUESTION:
 		return "an answer to a question"
@@ -117,6 +121,9 @@ func (a *app) resumeCommands(runID string, s suspension) []string {
 	case runsvcv1.SuspensionReason_SUSPENSION_REASON_QUESTION:
 		return []string{base + " --answer '...'"}
 	case runsvcv1.SuspensionReason_SUSPENSION_REASON_APPROVAL:
+		if s.inDoubt {
+			return []string{base + " --in-doubt happened [--output '<JSON result>']", base + " --in-doubt did_not_happen", base + " --in-doubt skip"}
+		}
 		return []string{base + " --approve", base + " --deny --note '...'"}
 	}
 	return nil

@@ -220,6 +220,8 @@ func (v *view) toolFinished(f *runsvcv1.Record_ToolCallFinished, at *timestamppb
 	switch {
 	case f.GetOrphaned():
 		v.printf("  tool %s closed without a result: the run passed its deadline\n", name)
+	case f.GetInDoubt():
+		v.printf("  tool %s IN DOUBT, not made again: %s %s\n", name, f.GetError().GetMessage(), statusTag(f.GetError()))
 	case f.GetError() != nil:
 		v.printf("  tool %s failed%s: %s %s\n", name, took, f.GetError().GetMessage(), statusTag(f.GetError()))
 	default:
@@ -280,7 +282,13 @@ func (v *view) resumed(r *runsvcv1.Record_Resumed) {
 	case runsvcv1.SuspensionReason_SUSPENSION_REASON_QUESTION:
 		v.printf("resumed with the answer: %s\n", indent(clip(r.GetAnswer(), outputClip), "  "))
 	case runsvcv1.SuspensionReason_SUSPENSION_REASON_APPROVAL:
-		switch {
+		switch d := r.GetInDoubt(); {
+		case d != nil:
+			v.printf("resumed: the call in doubt %s\n", map[runsvcv1.InDoubtOutcome]string{
+				runsvcv1.InDoubtOutcome_IN_DOUBT_OUTCOME_HAPPENED:       "happened",
+				runsvcv1.InDoubtOutcome_IN_DOUBT_OUTCOME_DID_NOT_HAPPEN: "did not happen; making it now",
+				runsvcv1.InDoubtOutcome_IN_DOUBT_OUTCOME_SKIP:           "is skipped",
+			}[d.GetOutcome()])
 		case r.GetApproved():
 			v.printf("resumed: approved\n")
 		case r.GetNote() != "":

@@ -65,6 +65,9 @@ func (a *attempt) toolCall(ctx context.Context, c *runlog.Call) error {
 	case decl.Kind == spec.KindBuiltin && decl.Name == spec.BuiltinDelegate:
 		return a.delegate(ctx, c, decl)
 	}
+	if a.inDoubt(c, decl) {
+		return a.resolveInDoubt(ctx, c, decl)
+	}
 	if c.Approval == nil {
 		switch d := a.e.Policy.ToolCall(ctx, a.subject(), c.Name, c.Arguments); d.Outcome {
 		case policy.Deny:
@@ -185,6 +188,8 @@ func (a *attempt) execute(ctx context.Context, c *runlog.Call, decl spec.Tool) e
 		return nil // the loop closes the call as orphaned
 	case timedOut && !a.e.Clock.Now().Before(a.state.Admission.Deadline):
 		return nil // past the deadline and its grace: the loop closes it
+	case timedOut && decl.AtMostOnce():
+		return a.answer(ctx, c, decl, nil, &errs.ToolInDoubt{Tool: c.Name, CallID: c.ID, Why: fmt.Sprintf("it gave no answer within %s", timeout)})
 	case timedOut:
 		err = &errs.TransientFailure{Operation: "tool " + c.Name, Message: fmt.Sprintf("no answer within %s", timeout)}
 	}
@@ -219,14 +224,18 @@ func (a *attempt) answer(ctx context.Context, c *runlog.Call, decl spec.Tool, ou
 			a.log.Error("tool failed unexpectedly", "callId", c.ID, "tool", c.Name, "errorId", id, "err", failure)
 		}
 		stored := errs.Store(failure, id)
-		done.Error, done.Output = &stored, nil
+		done.Error, done.Output, done.InDoubt = &stored, nil, isInDoubt(failure)
 	}
 	ops = append(ops, done)
 	if failure != nil && decl.RaiseOnError {
-		if !toolsOwn(failure) {
+		if !toolsOwn(failure) && !isInDoubt(failure) {
 			failure = &errs.ToolRejected{Tool: c.Name, Message: failure.Error()}
 		}
 		return a.settle(ctx, runlog.StatusFailed, "", "", failure, ops...)
+	}
+	if decl.AtMostOnce() {
+		// Stored now: a result lost to a crash would leave the call in doubt.
+		return a.append(ctx, false, ops...)
 	}
 	return a.later(ops...)
 }

@@ -58,6 +58,9 @@ var table = []row{
 	{err: &errs.ToolFailed{}, reason: "TOOL_FAILED", code: codes.Unavailable, retry: always},
 	{err: &errs.MCPFailed{}, reason: "MCP_FAILED", code: codes.Unavailable, retry: always},
 
+	// Tool calls in doubt.
+	{err: &errs.ToolInDoubt{}, reason: "TOOL_IN_DOUBT", code: codes.FailedPrecondition, details: precondition, subject: "TOOL_CALL", name: "calls/{callId}"},
+
 	// The log and its writers.
 	{err: &errs.SeqConflict{}, reason: "SEQ_CONFLICT", code: codes.Aborted},
 	{err: &errs.LeaseLost{}, reason: "LEASE_LOST", code: codes.Aborted},

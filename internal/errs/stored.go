@@ -129,6 +129,8 @@ func modelSays(typed error) (string, bool) {
 		return tf.Message, retryable
 	case *ToolRejected:
 		return tf.Message, retryable
+	case *ToolInDoubt:
+		return tf.Why, false
 	}
 	return typed.Error(), retryable
 }

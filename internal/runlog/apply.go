@@ -227,7 +227,7 @@ func (s *State) toolCallFinished(r Record, op *ToolCallFinished) error {
 		return s.corrupt(r, errs.CorruptNoOpenToolCall, "call %s finished but it is not open", op.CallID)
 	}
 	s.Open = nil
-	c.Finished, c.Output, c.Error, c.Orphaned = true, op.Output, op.Error, op.Orphaned
+	c.Finished, c.Output, c.Error, c.Orphaned, c.InDoubt = true, op.Output, op.Error, op.Orphaned, op.InDoubt
 	s.Usage.ToolCalls++
 	s.Transcript = append(s.Transcript, Message{Role: RoleTool, CallID: c.ID, Name: c.Name, Text: ResultText(c.Name, op.Output, op.Error)})
 	return nil
@@ -267,7 +267,9 @@ func (s *State) resumed(r Record, op *Resumed) error {
 		answer := op.Answer
 		s.Call(sus.CallID).Answer = &answer
 	case ReasonApproval:
-		s.Call(sus.CallID).Approval = &Approval{Approved: op.Approved, Note: op.Note}
+		c := s.Call(sus.CallID)
+		c.Approval = &Approval{Approved: op.Approved, Note: op.Note}
+		c.InDoubtAnswer = op.InDoubt.at(s.Attempt)
 	}
 	s.Suspension = nil
 	s.Status = StatusRunning

@@ -174,6 +174,9 @@ type ToolCallFinished struct {
 	Output   json.RawMessage `json:"output,omitempty"`
 	Error    *errs.Stored    `json:"error,omitempty"`
 	Orphaned bool            `json:"orphaned,omitempty"`
+	// InDoubt marks an at-most-once call closed without being made again:
+	// it started, but its result was never recorded.
+	InDoubt bool `json:"inDoubt,omitempty"`
 }
 
 // ToolCallFailed records a transient failure of one execution of a call,
@@ -194,6 +197,9 @@ type Suspended struct {
 	CallID         string    `json:"callId,omitempty"`
 	ApprovalReason string    `json:"approvalReason,omitempty"`
 	DelegationIDs  []string  `json:"delegationIds,omitempty"`
+	// InDoubt marks an APPROVAL asking whether an at-most-once call in
+	// doubt happened.
+	InDoubt bool `json:"inDoubt,omitempty"`
 }
 
 // Resumed records the answer to a suspension.
@@ -203,6 +209,8 @@ type Resumed struct {
 	Answer   string       `json:"answer,omitempty"`
 	Approved bool         `json:"approved,omitempty"`
 	Note     string       `json:"note,omitempty"`
+	// InDoubt answers an APPROVAL asking whether a call happened.
+	InDoubt *InDoubtAnswer `json:"inDoubt,omitempty"`
 }
 
 // AbortRequested records a request to stop the Run.

@@ -13,6 +13,10 @@ import (
 // {"tool": "<name>", "error": "tool handler failed: <msg>", "retryable": <bool>}.
 func ResultText(tool string, output json.RawMessage, failure *errs.Stored) string {
 	if failure != nil {
+		if failure.Reason == reasonToolInDoubt {
+			why, _ := failure.Said()
+			return InDoubtText(tool, why)
+		}
 		msg, retryable := FailureMessage(failure)
 		return ToolErrorText(tool, msg, retryable)
 	}
@@ -25,6 +29,10 @@ func ResultText(tool string, output json.RawMessage, failure *errs.Stored) strin
 	}
 	return string(output)
 }
+
+// reasonToolInDoubt is the stored reason of an errs.ToolInDoubt: a stored
+// failure is read by its reason, never by a Go type.
+const reasonToolInDoubt = "TOOL_IN_DOUBT"
 
 // ToolErrorText renders a tool failure for the model, word for word as the
 // tool error isolation contract fixes it.

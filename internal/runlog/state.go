@@ -93,6 +93,10 @@ type Call struct {
 	Result   *ToolResult `json:"result,omitempty"`
 	Answer   *string     `json:"answer,omitempty"`
 	Approval *Approval   `json:"approval,omitempty"`
+	// InDoubt marks a call closed as in doubt; InDoubtAnswer is what a
+	// person said about it.
+	InDoubt       bool           `json:"inDoubt,omitempty"`
+	InDoubtAnswer *InDoubtAnswer `json:"inDoubtAnswer,omitempty"`
 	// DelegationID is the child Run started for a delegate call.
 	DelegationID string `json:"delegationId,omitempty"`
 }

@@ -40,6 +40,8 @@ type Resume struct {
 	Answer   *string
 	Approved *bool
 	Note     string
+	// InDoubt answers an APPROVAL asking whether a call in doubt happened.
+	InDoubt *runlog.InDoubtAnswer
 }
 
 // Resume answers a suspended Run. It fails *errs.RunNotSuspended when the
@@ -85,10 +87,13 @@ func (m *Manager) Resume(ctx context.Context, tenant, runID string, r Resume) (R
 
 func resumeOp(st *runlog.State, r Resume) (*runlog.Resumed, error) {
 	sus := st.Suspension
-	given := map[string]bool{"tool_results": len(r.Results) > 0, "answer": r.Answer != nil, "approved": r.Approved != nil}
+	given := map[string]bool{"tool_results": len(r.Results) > 0, "answer": r.Answer != nil, "approved": r.Approved != nil, "in_doubt": r.InDoubt != nil}
 	want := map[runlog.Reason]string{
 		runlog.ReasonToolResults: "tool_results", runlog.ReasonQuestion: "answer", runlog.ReasonApproval: "approved",
 	}[sus.Reason]
+	if sus.Reason == runlog.ReasonApproval && sus.InDoubt {
+		want = "in_doubt"
+	}
 	if sus.Reason == runlog.ReasonChildren {
 		return nil, errs.BadField("run_id", "run %s waits for its delegated children; runsvc resumes it when they settle", st.RunID)
 	}
@@ -141,6 +146,11 @@ func resumeOp(st *runlog.State, r Resume) (*runlog.Resumed, error) {
 		return &runlog.Resumed{Reason: sus.Reason, Results: r.Results}, nil
 	case runlog.ReasonQuestion:
 		return &runlog.Resumed{Reason: sus.Reason, Answer: *r.Answer}, nil
+	case runlog.ReasonApproval:
+		if sus.InDoubt {
+			return inDoubtResume(sus, r.InDoubt)
+		}
+		return &runlog.Resumed{Reason: sus.Reason, Approved: *r.Approved, Note: r.Note}, nil
 	default:
 		return &runlog.Resumed{Reason: sus.Reason, Approved: *r.Approved, Note: r.Note}, nil
 	}

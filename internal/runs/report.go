@@ -32,6 +32,8 @@ type ToolCallReport struct {
 	Turn   int
 	Output json.RawMessage
 	Error  *errs.Stored
+	// InDoubt marks an at-most-once call closed as in doubt.
+	InDoubt bool
 }
 
 // Report builds a Run's report, with its children to childDepth levels.
@@ -75,6 +77,7 @@ func (m *Manager) Report(ctx context.Context, tenant, runID string, childDepth i
 		case *runlog.ToolCallFinished:
 			if i, ok := byID[op.CallID]; ok {
 				rep.ToolCalls[i].Output, rep.ToolCalls[i].Error = op.Output, op.Error
+				rep.ToolCalls[i].InDoubt = op.InDoubt
 			}
 		}
 	}

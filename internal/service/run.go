@@ -189,6 +189,13 @@ func (s runServer) ResumeRun(ctx context.Context, req *runsvcv1.ResumeRunRequest
 		}
 		r.Results = append(r.Results, res)
 	}
+	if d := req.GetInDoubt(); d != nil {
+		a, err := inDoubtAnswerFromProto(d)
+		if err != nil {
+			return nil, err
+		}
+		r.InDoubt = a
+	}
 	run, err := s.runs.Resume(ctx, tenantOf(ctx), req.GetRunId(), r)
 	if err != nil {
 		return nil, err

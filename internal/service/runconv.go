@@ -83,7 +83,7 @@ func (s *Service) runToProto(r runs.Run) *runsvcv1.Run {
 	if sus := r.Suspension; sus != nil && r.Status == runlog.StatusSuspended {
 		ps := &runsvcv1.Suspension{
 			Reason: reasonToProto(sus.Reason), ExpireTime: ts(sus.ExpireAt), Question: sus.Question,
-			ApprovalReason: sus.ApprovalReason, DelegationIds: sus.DelegationIDs,
+			ApprovalReason: sus.ApprovalReason, DelegationIds: sus.DelegationIDs, InDoubt: sus.InDoubt,
 		}
 		for _, c := range r.SuspendedCalls {
 			if sus.Reason == runlog.ReasonApproval {
@@ -126,6 +126,7 @@ func (s *Service) recordToProto(r runlog.Record) *runsvcv1.Record {
 	case *runlog.ToolCallFinished:
 		p.Body = &runsvcv1.Record_ToolCallFinished_{ToolCallFinished: &runsvcv1.Record_ToolCallFinished{
 			CallId: op.CallID, Name: op.Name, Output: toValue(op.Output), Error: s.statusOf(op.Error), Orphaned: op.Orphaned,
+			InDoubt: op.InDoubt,
 		}}
 	case *runlog.ToolCallFailed:
 		p.Body = &runsvcv1.Record_ToolCallFailed_{ToolCallFailed: &runsvcv1.Record_ToolCallFailed{
@@ -135,9 +136,11 @@ func (s *Service) recordToProto(r runlog.Record) *runsvcv1.Record {
 		p.Body = &runsvcv1.Record_Suspended_{Suspended: &runsvcv1.Record_Suspended{
 			Reason: reasonToProto(op.Reason), ExpireTime: ts(op.ExpireAt), CallIds: op.CallIDs, Question: op.Question,
 			CallId: op.CallID, ApprovalReason: op.ApprovalReason, DelegationIds: op.DelegationIDs,
+			InDoubt: op.InDoubt,
 		}}
 	case *runlog.Resumed:
 		res := &runsvcv1.Record_Resumed{Reason: reasonToProto(op.Reason), Answer: op.Answer, Approved: op.Approved, Note: op.Note}
+		res.InDoubt = inDoubtAnswerToProto(op.InDoubt)
 		for _, tr := range op.Results {
 			pr := &runsvcv1.ToolResult{CallId: tr.CallID, Output: toValue(tr.Output)}
 			if tr.Error != nil {
@@ -171,7 +174,7 @@ func (s *Service) recordToProto(r runlog.Record) *runsvcv1.Record {
 func (s *Service) reportToProto(r runs.Report) *runsvcv1.Report {
 	p := &runsvcv1.Report{Run: s.runToProto(r.Run), Finished: r.Finished, Duration: dur(r.Duration), Records: r.Records}
 	for _, c := range r.ToolCalls {
-		p.ToolCalls = append(p.ToolCalls, &runsvcv1.ToolCallReport{Call: toolCallToProto(c.Call), Output: toValue(c.Output), Error: s.statusOf(c.Error), Turn: int32(c.Turn)})
+		p.ToolCalls = append(p.ToolCalls, &runsvcv1.ToolCallReport{Call: toolCallToProto(c.Call), Output: toValue(c.Output), Error: s.statusOf(c.Error), Turn: int32(c.Turn), InDoubt: c.InDoubt})
 	}
 	for _, c := range r.Children {
 		p.Children = append(p.Children, s.reportToProto(c))

@@ -113,6 +113,7 @@ func specFromProto(p *runsvcv1.Spec) (spec.Spec, []errs.FieldViolation) {
 			Name: t.GetName(), Kind: kind, Description: t.GetDescription(), Parameters: structField(path+".parameters", t.GetParameters(), &bad),
 			RaiseOnError: t.GetRaiseOnError(), Timeout: durationField(path+".timeout", t.GetTimeout(), &bad),
 		}
+		deliveryFromProto(&tool, t, path, &bad)
 		if h := t.GetHttp(); h != nil {
 			tool.HTTP = &spec.HTTPTool{URL: h.GetUrl(), Credential: h.GetCredential()}
 		}
@@ -186,6 +187,7 @@ func specToProto(v *spec.Version) *runsvcv1.Spec {
 		pt := &runsvcv1.Tool{
 			Name: t.Name, Kind: kindToProto(t.Kind), Description: t.Description, Parameters: toStruct(t.Parameters),
 			RaiseOnError: t.RaiseOnError, Timeout: dur(t.Timeout),
+			Delivery: protoDeliveries[t.Delivery], InDoubt: protoInDoubts[t.InDoubt],
 		}
 		if h := t.HTTP; h != nil {
 			pt.Http = &runsvcv1.HttpTool{Url: h.URL, Credential: h.Credential}

@@ -106,6 +106,11 @@ type Tool struct {
 	HTTP         *HTTPTool       `json:"http,omitempty"`
 	MCP          *MCPTool        `json:"mcp,omitempty"`
 	Timeout      time.Duration   `json:"timeout,omitempty"`
+	// Delivery is how often runsvc may make one call; "" is AtLeastOnce.
+	Delivery Delivery `json:"delivery,omitempty"`
+	// InDoubt is what happens to an at-most-once call in doubt; "" is
+	// InDoubtTellModel.
+	InDoubt InDoubt `json:"inDoubt,omitempty"`
 }
 
 // HTTPTool is where an http tool POSTs.

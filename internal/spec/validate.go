@@ -245,6 +245,7 @@ func (v *validator) tools(s Spec, credential func(string, string)) {
 		if t.Timeout < 0 || t.Timeout > maxToolTimeout {
 			v.add(p+".timeout", "must be between 0 and %s", maxToolTimeout)
 		}
+		v.delivery(p, t)
 	}
 }
 

@@ -38,6 +38,7 @@ export type ReasonName =
   | "OVERLOADED"
   | "TOOL_FAILED"
   | "MCP_FAILED"
+  | "TOOL_IN_DOUBT"
   | "SEQ_CONFLICT"
   | "LEASE_LOST"
   | "RUN_DEADLINE_EXCEEDED"

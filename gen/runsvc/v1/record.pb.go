@@ -267,6 +267,64 @@ func (MessageMode) EnumDescriptor() ([]byte, []int) {
 	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{3}
 }
 
+// InDoubtOutcome is what became of a call in doubt.
+type InDoubtOutcome int32
+
+const (
+	// Not set; refused.
+	InDoubtOutcome_IN_DOUBT_OUTCOME_UNSPECIFIED InDoubtOutcome = 0
+	// The call happened: its result (or a note that it happened) is what the
+	// model sees.
+	InDoubtOutcome_IN_DOUBT_OUTCOME_HAPPENED InDoubtOutcome = 1
+	// The call did not happen: runsvc makes it now.
+	InDoubtOutcome_IN_DOUBT_OUTCOME_DID_NOT_HAPPEN InDoubtOutcome = 2
+	// Do not make it: the model sees that the call was skipped.
+	InDoubtOutcome_IN_DOUBT_OUTCOME_SKIP InDoubtOutcome = 3
+)
+
+// Enum value maps for InDoubtOutcome.
+var (
+	InDoubtOutcome_name = map[int32]string{
+		0: "IN_DOUBT_OUTCOME_UNSPECIFIED",
+		1: "IN_DOUBT_OUTCOME_HAPPENED",
+		2: "IN_DOUBT_OUTCOME_DID_NOT_HAPPEN",
+		3: "IN_DOUBT_OUTCOME_SKIP",
+	}
+	InDoubtOutcome_value = map[string]int32{
+		"IN_DOUBT_OUTCOME_UNSPECIFIED":    0,
+		"IN_DOUBT_OUTCOME_HAPPENED":       1,
+		"IN_DOUBT_OUTCOME_DID_NOT_HAPPEN": 2,
+		"IN_DOUBT_OUTCOME_SKIP":           3,
+	}
+)
+
+func (x InDoubtOutcome) Enum() *InDoubtOutcome {
+	p := new(InDoubtOutcome)
+	*p = x
+	return p
+}
+
+func (x InDoubtOutcome) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (InDoubtOutcome) Descriptor() protoreflect.EnumDescriptor {
+	return file_runsvc_v1_record_proto_enumTypes[4].Descriptor()
+}
+
+func (InDoubtOutcome) Type() protoreflect.EnumType {
+	return &file_runsvc_v1_record_proto_enumTypes[4]
+}
+
+func (x InDoubtOutcome) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use InDoubtOutcome.Descriptor instead.
+func (InDoubtOutcome) EnumDescriptor() ([]byte, []int) {
+	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4}
+}
+
 // ToolCall is one tool call the model issued.
 type ToolCall struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -922,6 +980,61 @@ func (*Record_DelegationFinished_) isRecord_Body() {}
 
 func (*Record_Settled_) isRecord_Body() {}
 
+// InDoubtAnswer says whether a call in doubt happened.
+type InDoubtAnswer struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// What a person knows about the call.
+	Outcome InDoubtOutcome `protobuf:"varint,1,opt,name=outcome,proto3,enum=runsvc.v1.InDoubtOutcome" json:"outcome,omitempty"`
+	// For HAPPENED: the call's result, if known; the model sees it.
+	Output        *structpb.Value `protobuf:"bytes,2,opt,name=output,proto3" json:"output,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *InDoubtAnswer) Reset() {
+	*x = InDoubtAnswer{}
+	mi := &file_runsvc_v1_record_proto_msgTypes[5]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *InDoubtAnswer) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*InDoubtAnswer) ProtoMessage() {}
+
+func (x *InDoubtAnswer) ProtoReflect() protoreflect.Message {
+	mi := &file_runsvc_v1_record_proto_msgTypes[5]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use InDoubtAnswer.ProtoReflect.Descriptor instead.
+func (*InDoubtAnswer) Descriptor() ([]byte, []int) {
+	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{5}
+}
+
+func (x *InDoubtAnswer) GetOutcome() InDoubtOutcome {
+	if x != nil {
+		return x.Outcome
+	}
+	return InDoubtOutcome_IN_DOUBT_OUTCOME_UNSPECIFIED
+}
+
+func (x *InDoubtAnswer) GetOutput() *structpb.Value {
+	if x != nil {
+		return x.Output
+	}
+	return nil
+}
+
 // Admitted is the first Record of every Run.
 type Record_Admitted struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -949,7 +1062,7 @@ type Record_Admitted struct {
 
 func (x *Record_Admitted) Reset() {
 	*x = Record_Admitted{}
-	mi := &file_runsvc_v1_record_proto_msgTypes[5]
+	mi := &file_runsvc_v1_record_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -961,7 +1074,7 @@ func (x *Record_Admitted) String() string {
 func (*Record_Admitted) ProtoMessage() {}
 
 func (x *Record_Admitted) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_record_proto_msgTypes[5]
+	mi := &file_runsvc_v1_record_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1053,7 +1166,7 @@ type Record_AttemptStarted struct {
 
 func (x *Record_AttemptStarted) Reset() {
 	*x = Record_AttemptStarted{}
-	mi := &file_runsvc_v1_record_proto_msgTypes[6]
+	mi := &file_runsvc_v1_record_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1065,7 +1178,7 @@ func (x *Record_AttemptStarted) String() string {
 func (*Record_AttemptStarted) ProtoMessage() {}
 
 func (x *Record_AttemptStarted) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_record_proto_msgTypes[6]
+	mi := &file_runsvc_v1_record_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1106,7 +1219,7 @@ type Record_TurnStarted struct {
 
 func (x *Record_TurnStarted) Reset() {
 	*x = Record_TurnStarted{}
-	mi := &file_runsvc_v1_record_proto_msgTypes[7]
+	mi := &file_runsvc_v1_record_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1118,7 +1231,7 @@ func (x *Record_TurnStarted) String() string {
 func (*Record_TurnStarted) ProtoMessage() {}
 
 func (x *Record_TurnStarted) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_record_proto_msgTypes[7]
+	mi := &file_runsvc_v1_record_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1156,7 +1269,7 @@ type Record_ModelCallStarted struct {
 
 func (x *Record_ModelCallStarted) Reset() {
 	*x = Record_ModelCallStarted{}
-	mi := &file_runsvc_v1_record_proto_msgTypes[8]
+	mi := &file_runsvc_v1_record_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1168,7 +1281,7 @@ func (x *Record_ModelCallStarted) String() string {
 func (*Record_ModelCallStarted) ProtoMessage() {}
 
 func (x *Record_ModelCallStarted) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_record_proto_msgTypes[8]
+	mi := &file_runsvc_v1_record_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1228,7 +1341,7 @@ type Record_ModelCallFinished struct {
 
 func (x *Record_ModelCallFinished) Reset() {
 	*x = Record_ModelCallFinished{}
-	mi := &file_runsvc_v1_record_proto_msgTypes[9]
+	mi := &file_runsvc_v1_record_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1240,7 +1353,7 @@ func (x *Record_ModelCallFinished) String() string {
 func (*Record_ModelCallFinished) ProtoMessage() {}
 
 func (x *Record_ModelCallFinished) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_record_proto_msgTypes[9]
+	mi := &file_runsvc_v1_record_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1322,7 +1435,7 @@ type Record_ModelCallFailed struct {
 
 func (x *Record_ModelCallFailed) Reset() {
 	*x = Record_ModelCallFailed{}
-	mi := &file_runsvc_v1_record_proto_msgTypes[10]
+	mi := &file_runsvc_v1_record_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1334,7 +1447,7 @@ func (x *Record_ModelCallFailed) String() string {
 func (*Record_ModelCallFailed) ProtoMessage() {}
 
 func (x *Record_ModelCallFailed) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_record_proto_msgTypes[10]
+	mi := &file_runsvc_v1_record_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1391,7 +1504,7 @@ type Record_ToolCallStarted struct {
 
 func (x *Record_ToolCallStarted) Reset() {
 	*x = Record_ToolCallStarted{}
-	mi := &file_runsvc_v1_record_proto_msgTypes[11]
+	mi := &file_runsvc_v1_record_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1403,7 +1516,7 @@ func (x *Record_ToolCallStarted) String() string {
 func (*Record_ToolCallStarted) ProtoMessage() {}
 
 func (x *Record_ToolCallStarted) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_record_proto_msgTypes[11]
+	mi := &file_runsvc_v1_record_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1446,14 +1559,17 @@ type Record_ToolCallFinished struct {
 	Error *status.Status `protobuf:"bytes,4,opt,name=error,proto3" json:"error,omitempty"`
 	// True when the call was closed without a result after the Run's
 	// deadline.
-	Orphaned      bool `protobuf:"varint,5,opt,name=orphaned,proto3" json:"orphaned,omitempty"`
+	Orphaned bool `protobuf:"varint,5,opt,name=orphaned,proto3" json:"orphaned,omitempty"`
+	// True when an at-most-once call was closed as in doubt: it started
+	// but its result was never recorded, so it was not made again.
+	InDoubt       bool `protobuf:"varint,6,opt,name=in_doubt,json=inDoubt,proto3" json:"in_doubt,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Record_ToolCallFinished) Reset() {
 	*x = Record_ToolCallFinished{}
-	mi := &file_runsvc_v1_record_proto_msgTypes[12]
+	mi := &file_runsvc_v1_record_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1465,7 +1581,7 @@ func (x *Record_ToolCallFinished) String() string {
 func (*Record_ToolCallFinished) ProtoMessage() {}
 
 func (x *Record_ToolCallFinished) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_record_proto_msgTypes[12]
+	mi := &file_runsvc_v1_record_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1516,6 +1632,13 @@ func (x *Record_ToolCallFinished) GetOrphaned() bool {
 	return false
 }
 
+func (x *Record_ToolCallFinished) GetInDoubt() bool {
+	if x != nil {
+		return x.InDoubt
+	}
+	return false
+}
+
 // ToolCallFailed records a transient failure of one execution of a call,
 // which will be retried.
 type Record_ToolCallFailed struct {
@@ -1534,7 +1657,7 @@ type Record_ToolCallFailed struct {
 
 func (x *Record_ToolCallFailed) Reset() {
 	*x = Record_ToolCallFailed{}
-	mi := &file_runsvc_v1_record_proto_msgTypes[13]
+	mi := &file_runsvc_v1_record_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1546,7 +1669,7 @@ func (x *Record_ToolCallFailed) String() string {
 func (*Record_ToolCallFailed) ProtoMessage() {}
 
 func (x *Record_ToolCallFailed) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_record_proto_msgTypes[13]
+	mi := &file_runsvc_v1_record_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1607,13 +1730,16 @@ type Record_Suspended struct {
 	ApprovalReason string `protobuf:"bytes,6,opt,name=approval_reason,json=approvalReason,proto3" json:"approval_reason,omitempty"`
 	// For CHILDREN: the delegations it waits for.
 	DelegationIds []string `protobuf:"bytes,7,rep,name=delegation_ids,json=delegationIds,proto3" json:"delegation_ids,omitempty"`
+	// For APPROVAL: true when the call waiting is an at-most-once call in
+	// doubt, asking whether it happened.
+	InDoubt       bool `protobuf:"varint,8,opt,name=in_doubt,json=inDoubt,proto3" json:"in_doubt,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Record_Suspended) Reset() {
 	*x = Record_Suspended{}
-	mi := &file_runsvc_v1_record_proto_msgTypes[14]
+	mi := &file_runsvc_v1_record_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1625,7 +1751,7 @@ func (x *Record_Suspended) String() string {
 func (*Record_Suspended) ProtoMessage() {}
 
 func (x *Record_Suspended) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_record_proto_msgTypes[14]
+	mi := &file_runsvc_v1_record_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1690,6 +1816,13 @@ func (x *Record_Suspended) GetDelegationIds() []string {
 	return nil
 }
 
+func (x *Record_Suspended) GetInDoubt() bool {
+	if x != nil {
+		return x.InDoubt
+	}
+	return false
+}
+
 // Resumed records the answer to a suspension.
 type Record_Resumed struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1702,14 +1835,16 @@ type Record_Resumed struct {
 	// For APPROVAL: the decision.
 	Approved bool `protobuf:"varint,4,opt,name=approved,proto3" json:"approved,omitempty"`
 	// For APPROVAL: the note given with a denial.
-	Note          string `protobuf:"bytes,5,opt,name=note,proto3" json:"note,omitempty"`
+	Note string `protobuf:"bytes,5,opt,name=note,proto3" json:"note,omitempty"`
+	// For APPROVAL of a call in doubt: whether it happened.
+	InDoubt       *InDoubtAnswer `protobuf:"bytes,6,opt,name=in_doubt,json=inDoubt,proto3" json:"in_doubt,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Record_Resumed) Reset() {
 	*x = Record_Resumed{}
-	mi := &file_runsvc_v1_record_proto_msgTypes[15]
+	mi := &file_runsvc_v1_record_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1721,7 +1856,7 @@ func (x *Record_Resumed) String() string {
 func (*Record_Resumed) ProtoMessage() {}
 
 func (x *Record_Resumed) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_record_proto_msgTypes[15]
+	mi := &file_runsvc_v1_record_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1772,6 +1907,13 @@ func (x *Record_Resumed) GetNote() string {
 	return ""
 }
 
+func (x *Record_Resumed) GetInDoubt() *InDoubtAnswer {
+	if x != nil {
+		return x.InDoubt
+	}
+	return nil
+}
+
 // AbortRequested records a request to stop the Run.
 type Record_AbortRequested struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1785,7 +1927,7 @@ type Record_AbortRequested struct {
 
 func (x *Record_AbortRequested) Reset() {
 	*x = Record_AbortRequested{}
-	mi := &file_runsvc_v1_record_proto_msgTypes[16]
+	mi := &file_runsvc_v1_record_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1797,7 +1939,7 @@ func (x *Record_AbortRequested) String() string {
 func (*Record_AbortRequested) ProtoMessage() {}
 
 func (x *Record_AbortRequested) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_record_proto_msgTypes[16]
+	mi := &file_runsvc_v1_record_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1840,7 +1982,7 @@ type Record_MessageQueued struct {
 
 func (x *Record_MessageQueued) Reset() {
 	*x = Record_MessageQueued{}
-	mi := &file_runsvc_v1_record_proto_msgTypes[17]
+	mi := &file_runsvc_v1_record_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1852,7 +1994,7 @@ func (x *Record_MessageQueued) String() string {
 func (*Record_MessageQueued) ProtoMessage() {}
 
 func (x *Record_MessageQueued) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_record_proto_msgTypes[17]
+	mi := &file_runsvc_v1_record_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1893,7 +2035,7 @@ type Record_MessageConsumed struct {
 
 func (x *Record_MessageConsumed) Reset() {
 	*x = Record_MessageConsumed{}
-	mi := &file_runsvc_v1_record_proto_msgTypes[18]
+	mi := &file_runsvc_v1_record_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1905,7 +2047,7 @@ func (x *Record_MessageConsumed) String() string {
 func (*Record_MessageConsumed) ProtoMessage() {}
 
 func (x *Record_MessageConsumed) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_record_proto_msgTypes[18]
+	mi := &file_runsvc_v1_record_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1947,7 +2089,7 @@ type Record_DelegationStarted struct {
 
 func (x *Record_DelegationStarted) Reset() {
 	*x = Record_DelegationStarted{}
-	mi := &file_runsvc_v1_record_proto_msgTypes[19]
+	mi := &file_runsvc_v1_record_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1959,7 +2101,7 @@ func (x *Record_DelegationStarted) String() string {
 func (*Record_DelegationStarted) ProtoMessage() {}
 
 func (x *Record_DelegationStarted) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_record_proto_msgTypes[19]
+	mi := &file_runsvc_v1_record_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2029,7 +2171,7 @@ type Record_DelegationFinished struct {
 
 func (x *Record_DelegationFinished) Reset() {
 	*x = Record_DelegationFinished{}
-	mi := &file_runsvc_v1_record_proto_msgTypes[20]
+	mi := &file_runsvc_v1_record_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2041,7 +2183,7 @@ func (x *Record_DelegationFinished) String() string {
 func (*Record_DelegationFinished) ProtoMessage() {}
 
 func (x *Record_DelegationFinished) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_record_proto_msgTypes[20]
+	mi := &file_runsvc_v1_record_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2109,7 +2251,7 @@ type Record_Settled struct {
 
 func (x *Record_Settled) Reset() {
 	*x = Record_Settled{}
-	mi := &file_runsvc_v1_record_proto_msgTypes[21]
+	mi := &file_runsvc_v1_record_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2121,7 +2263,7 @@ func (x *Record_Settled) String() string {
 func (*Record_Settled) ProtoMessage() {}
 
 func (x *Record_Settled) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_record_proto_msgTypes[21]
+	mi := &file_runsvc_v1_record_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2191,7 +2333,7 @@ const file_runsvc_v1_record_proto_rawDesc = "" +
 	"modelCalls\x12\x1d\n" +
 	"\n" +
 	"tool_calls\x18\x06 \x01(\x05R\ttoolCalls\x12+\n" +
-	"\x11transient_retries\x18\a \x01(\x05R\x10transientRetries\"\x9d\x1f\n" +
+	"\x11transient_retries\x18\a \x01(\x05R\x10transientRetries\"\x88 \n" +
 	"\x06Record\x12\x10\n" +
 	"\x03seq\x18\x01 \x01(\x03R\x03seq\x12.\n" +
 	"\x04time\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\x04time\x12\x18\n" +
@@ -2252,19 +2394,20 @@ const file_runsvc_v1_record_proto_rawDesc = "" +
 	"retryAfter\x1a>\n" +
 	"\x0fToolCallStarted\x12\x17\n" +
 	"\acall_id\x18\x01 \x01(\tR\x06callId\x12\x12\n" +
-	"\x04name\x18\x02 \x01(\tR\x04name\x1a\xb5\x01\n" +
+	"\x04name\x18\x02 \x01(\tR\x04name\x1a\xd0\x01\n" +
 	"\x10ToolCallFinished\x12\x17\n" +
 	"\acall_id\x18\x01 \x01(\tR\x06callId\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12.\n" +
 	"\x06output\x18\x03 \x01(\v2\x16.google.protobuf.ValueR\x06output\x12(\n" +
 	"\x05error\x18\x04 \x01(\v2\x12.google.rpc.StatusR\x05error\x12\x1a\n" +
-	"\borphaned\x18\x05 \x01(\bR\borphaned\x1a\xa3\x01\n" +
+	"\borphaned\x18\x05 \x01(\bR\borphaned\x12\x19\n" +
+	"\bin_doubt\x18\x06 \x01(\bR\ainDoubt\x1a\xa3\x01\n" +
 	"\x0eToolCallFailed\x12\x17\n" +
 	"\acall_id\x18\x01 \x01(\tR\x06callId\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12(\n" +
 	"\x05error\x18\x03 \x01(\v2\x12.google.rpc.StatusR\x05error\x12:\n" +
 	"\vretry_after\x18\x04 \x01(\v2\x19.google.protobuf.DurationR\n" +
-	"retryAfter\x1a\x9d\x02\n" +
+	"retryAfter\x1a\xb8\x02\n" +
 	"\tSuspended\x123\n" +
 	"\x06reason\x18\x01 \x01(\x0e2\x1b.runsvc.v1.SuspensionReasonR\x06reason\x12;\n" +
 	"\vexpire_time\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
@@ -2273,13 +2416,15 @@ const file_runsvc_v1_record_proto_rawDesc = "" +
 	"\bquestion\x18\x04 \x01(\tR\bquestion\x12\x17\n" +
 	"\acall_id\x18\x05 \x01(\tR\x06callId\x12'\n" +
 	"\x0fapproval_reason\x18\x06 \x01(\tR\x0eapprovalReason\x12%\n" +
-	"\x0edelegation_ids\x18\a \x03(\tR\rdelegationIds\x1a\xc0\x01\n" +
+	"\x0edelegation_ids\x18\a \x03(\tR\rdelegationIds\x12\x19\n" +
+	"\bin_doubt\x18\b \x01(\bR\ainDoubt\x1a\xf5\x01\n" +
 	"\aResumed\x123\n" +
 	"\x06reason\x18\x01 \x01(\x0e2\x1b.runsvc.v1.SuspensionReasonR\x06reason\x128\n" +
 	"\ftool_results\x18\x02 \x03(\v2\x15.runsvc.v1.ToolResultR\vtoolResults\x12\x16\n" +
 	"\x06answer\x18\x03 \x01(\tR\x06answer\x12\x1a\n" +
 	"\bapproved\x18\x04 \x01(\bR\bapproved\x12\x12\n" +
-	"\x04note\x18\x05 \x01(\tR\x04note\x1aU\n" +
+	"\x04note\x18\x05 \x01(\tR\x04note\x123\n" +
+	"\bin_doubt\x18\x06 \x01(\v2\x18.runsvc.v1.InDoubtAnswerR\ainDoubt\x1aU\n" +
 	"\x0eAbortRequested\x12+\n" +
 	"\x05cause\x18\x01 \x01(\x0e2\x15.runsvc.v1.AbortCauseR\x05cause\x12\x16\n" +
 	"\x06reason\x18\x02 \x01(\tR\x06reason\x1aO\n" +
@@ -2309,7 +2454,10 @@ const file_runsvc_v1_record_proto_rawDesc = "" +
 	"abortCause\x12\x16\n" +
 	"\x06answer\x18\x03 \x01(\tR\x06answer\x12,\n" +
 	"\afailure\x18\x04 \x01(\v2\x12.google.rpc.StatusR\afailureB\x06\n" +
-	"\x04body*\xca\x01\n" +
+	"\x04body\"t\n" +
+	"\rInDoubtAnswer\x123\n" +
+	"\aoutcome\x18\x01 \x01(\x0e2\x19.runsvc.v1.InDoubtOutcomeR\aoutcome\x12.\n" +
+	"\x06output\x18\x02 \x01(\v2\x16.google.protobuf.ValueR\x06output*\xca\x01\n" +
 	"\bRunState\x12\x19\n" +
 	"\x15RUN_STATE_UNSPECIFIED\x10\x00\x12\x14\n" +
 	"\x10RUN_STATE_QUEUED\x10\x01\x12\x15\n" +
@@ -2333,7 +2481,12 @@ const file_runsvc_v1_record_proto_rawDesc = "" +
 	"\vMessageMode\x12\x1c\n" +
 	"\x18MESSAGE_MODE_UNSPECIFIED\x10\x00\x12\x16\n" +
 	"\x12MESSAGE_MODE_STEER\x10\x01\x12\x1a\n" +
-	"\x16MESSAGE_MODE_FOLLOW_UP\x10\x02B1Z/github.com/runsvc/runsvc/gen/runsvc/v1;runsvcv1b\x06proto3"
+	"\x16MESSAGE_MODE_FOLLOW_UP\x10\x02*\x91\x01\n" +
+	"\x0eInDoubtOutcome\x12 \n" +
+	"\x1cIN_DOUBT_OUTCOME_UNSPECIFIED\x10\x00\x12\x1d\n" +
+	"\x19IN_DOUBT_OUTCOME_HAPPENED\x10\x01\x12#\n" +
+	"\x1fIN_DOUBT_OUTCOME_DID_NOT_HAPPEN\x10\x02\x12\x19\n" +
+	"\x15IN_DOUBT_OUTCOME_SKIP\x10\x03B1Z/github.com/runsvc/runsvc/gen/runsvc/v1;runsvcv1b\x06proto3"
 
 var (
 	file_runsvc_v1_record_proto_rawDescOnce sync.Once
@@ -2347,87 +2500,92 @@ func file_runsvc_v1_record_proto_rawDescGZIP() []byte {
 	return file_runsvc_v1_record_proto_rawDescData
 }
 
-var file_runsvc_v1_record_proto_enumTypes = make([]protoimpl.EnumInfo, 4)
-var file_runsvc_v1_record_proto_msgTypes = make([]protoimpl.MessageInfo, 22)
+var file_runsvc_v1_record_proto_enumTypes = make([]protoimpl.EnumInfo, 5)
+var file_runsvc_v1_record_proto_msgTypes = make([]protoimpl.MessageInfo, 23)
 var file_runsvc_v1_record_proto_goTypes = []any{
 	(RunState)(0),                     // 0: runsvc.v1.RunState
 	(AbortCause)(0),                   // 1: runsvc.v1.AbortCause
 	(SuspensionReason)(0),             // 2: runsvc.v1.SuspensionReason
 	(MessageMode)(0),                  // 3: runsvc.v1.MessageMode
-	(*ToolCall)(nil),                  // 4: runsvc.v1.ToolCall
-	(*ToolError)(nil),                 // 5: runsvc.v1.ToolError
-	(*ToolResult)(nil),                // 6: runsvc.v1.ToolResult
-	(*Usage)(nil),                     // 7: runsvc.v1.Usage
-	(*Record)(nil),                    // 8: runsvc.v1.Record
-	(*Record_Admitted)(nil),           // 9: runsvc.v1.Record.Admitted
-	(*Record_AttemptStarted)(nil),     // 10: runsvc.v1.Record.AttemptStarted
-	(*Record_TurnStarted)(nil),        // 11: runsvc.v1.Record.TurnStarted
-	(*Record_ModelCallStarted)(nil),   // 12: runsvc.v1.Record.ModelCallStarted
-	(*Record_ModelCallFinished)(nil),  // 13: runsvc.v1.Record.ModelCallFinished
-	(*Record_ModelCallFailed)(nil),    // 14: runsvc.v1.Record.ModelCallFailed
-	(*Record_ToolCallStarted)(nil),    // 15: runsvc.v1.Record.ToolCallStarted
-	(*Record_ToolCallFinished)(nil),   // 16: runsvc.v1.Record.ToolCallFinished
-	(*Record_ToolCallFailed)(nil),     // 17: runsvc.v1.Record.ToolCallFailed
-	(*Record_Suspended)(nil),          // 18: runsvc.v1.Record.Suspended
-	(*Record_Resumed)(nil),            // 19: runsvc.v1.Record.Resumed
-	(*Record_AbortRequested)(nil),     // 20: runsvc.v1.Record.AbortRequested
-	(*Record_MessageQueued)(nil),      // 21: runsvc.v1.Record.MessageQueued
-	(*Record_MessageConsumed)(nil),    // 22: runsvc.v1.Record.MessageConsumed
-	(*Record_DelegationStarted)(nil),  // 23: runsvc.v1.Record.DelegationStarted
-	(*Record_DelegationFinished)(nil), // 24: runsvc.v1.Record.DelegationFinished
-	(*Record_Settled)(nil),            // 25: runsvc.v1.Record.Settled
-	(*structpb.Struct)(nil),           // 26: google.protobuf.Struct
-	(*structpb.Value)(nil),            // 27: google.protobuf.Value
-	(*timestamppb.Timestamp)(nil),     // 28: google.protobuf.Timestamp
-	(*status.Status)(nil),             // 29: google.rpc.Status
-	(*durationpb.Duration)(nil),       // 30: google.protobuf.Duration
+	(InDoubtOutcome)(0),               // 4: runsvc.v1.InDoubtOutcome
+	(*ToolCall)(nil),                  // 5: runsvc.v1.ToolCall
+	(*ToolError)(nil),                 // 6: runsvc.v1.ToolError
+	(*ToolResult)(nil),                // 7: runsvc.v1.ToolResult
+	(*Usage)(nil),                     // 8: runsvc.v1.Usage
+	(*Record)(nil),                    // 9: runsvc.v1.Record
+	(*InDoubtAnswer)(nil),             // 10: runsvc.v1.InDoubtAnswer
+	(*Record_Admitted)(nil),           // 11: runsvc.v1.Record.Admitted
+	(*Record_AttemptStarted)(nil),     // 12: runsvc.v1.Record.AttemptStarted
+	(*Record_TurnStarted)(nil),        // 13: runsvc.v1.Record.TurnStarted
+	(*Record_ModelCallStarted)(nil),   // 14: runsvc.v1.Record.ModelCallStarted
+	(*Record_ModelCallFinished)(nil),  // 15: runsvc.v1.Record.ModelCallFinished
+	(*Record_ModelCallFailed)(nil),    // 16: runsvc.v1.Record.ModelCallFailed
+	(*Record_ToolCallStarted)(nil),    // 17: runsvc.v1.Record.ToolCallStarted
+	(*Record_ToolCallFinished)(nil),   // 18: runsvc.v1.Record.ToolCallFinished
+	(*Record_ToolCallFailed)(nil),     // 19: runsvc.v1.Record.ToolCallFailed
+	(*Record_Suspended)(nil),          // 20: runsvc.v1.Record.Suspended
+	(*Record_Resumed)(nil),            // 21: runsvc.v1.Record.Resumed
+	(*Record_AbortRequested)(nil),     // 22: runsvc.v1.Record.AbortRequested
+	(*Record_MessageQueued)(nil),      // 23: runsvc.v1.Record.MessageQueued
+	(*Record_MessageConsumed)(nil),    // 24: runsvc.v1.Record.MessageConsumed
+	(*Record_DelegationStarted)(nil),  // 25: runsvc.v1.Record.DelegationStarted
+	(*Record_DelegationFinished)(nil), // 26: runsvc.v1.Record.DelegationFinished
+	(*Record_Settled)(nil),            // 27: runsvc.v1.Record.Settled
+	(*structpb.Struct)(nil),           // 28: google.protobuf.Struct
+	(*structpb.Value)(nil),            // 29: google.protobuf.Value
+	(*timestamppb.Timestamp)(nil),     // 30: google.protobuf.Timestamp
+	(*status.Status)(nil),             // 31: google.rpc.Status
+	(*durationpb.Duration)(nil),       // 32: google.protobuf.Duration
 }
 var file_runsvc_v1_record_proto_depIdxs = []int32{
-	26, // 0: runsvc.v1.ToolCall.arguments:type_name -> google.protobuf.Struct
-	27, // 1: runsvc.v1.ToolResult.output:type_name -> google.protobuf.Value
-	5,  // 2: runsvc.v1.ToolResult.error:type_name -> runsvc.v1.ToolError
-	28, // 3: runsvc.v1.Record.time:type_name -> google.protobuf.Timestamp
-	9,  // 4: runsvc.v1.Record.admitted:type_name -> runsvc.v1.Record.Admitted
-	10, // 5: runsvc.v1.Record.attempt_started:type_name -> runsvc.v1.Record.AttemptStarted
-	11, // 6: runsvc.v1.Record.turn_started:type_name -> runsvc.v1.Record.TurnStarted
-	12, // 7: runsvc.v1.Record.model_call_started:type_name -> runsvc.v1.Record.ModelCallStarted
-	13, // 8: runsvc.v1.Record.model_call_finished:type_name -> runsvc.v1.Record.ModelCallFinished
-	14, // 9: runsvc.v1.Record.model_call_failed:type_name -> runsvc.v1.Record.ModelCallFailed
-	15, // 10: runsvc.v1.Record.tool_call_started:type_name -> runsvc.v1.Record.ToolCallStarted
-	16, // 11: runsvc.v1.Record.tool_call_finished:type_name -> runsvc.v1.Record.ToolCallFinished
-	17, // 12: runsvc.v1.Record.tool_call_failed:type_name -> runsvc.v1.Record.ToolCallFailed
-	18, // 13: runsvc.v1.Record.suspended:type_name -> runsvc.v1.Record.Suspended
-	19, // 14: runsvc.v1.Record.resumed:type_name -> runsvc.v1.Record.Resumed
-	20, // 15: runsvc.v1.Record.abort_requested:type_name -> runsvc.v1.Record.AbortRequested
-	21, // 16: runsvc.v1.Record.message_queued:type_name -> runsvc.v1.Record.MessageQueued
-	22, // 17: runsvc.v1.Record.message_consumed:type_name -> runsvc.v1.Record.MessageConsumed
-	23, // 18: runsvc.v1.Record.delegation_started:type_name -> runsvc.v1.Record.DelegationStarted
-	24, // 19: runsvc.v1.Record.delegation_finished:type_name -> runsvc.v1.Record.DelegationFinished
-	25, // 20: runsvc.v1.Record.settled:type_name -> runsvc.v1.Record.Settled
-	28, // 21: runsvc.v1.Record.Admitted.deadline_time:type_name -> google.protobuf.Timestamp
-	4,  // 22: runsvc.v1.Record.ModelCallFinished.tool_calls:type_name -> runsvc.v1.ToolCall
-	29, // 23: runsvc.v1.Record.ModelCallFailed.failure:type_name -> google.rpc.Status
-	30, // 24: runsvc.v1.Record.ModelCallFailed.retry_after:type_name -> google.protobuf.Duration
-	27, // 25: runsvc.v1.Record.ToolCallFinished.output:type_name -> google.protobuf.Value
-	29, // 26: runsvc.v1.Record.ToolCallFinished.error:type_name -> google.rpc.Status
-	29, // 27: runsvc.v1.Record.ToolCallFailed.error:type_name -> google.rpc.Status
-	30, // 28: runsvc.v1.Record.ToolCallFailed.retry_after:type_name -> google.protobuf.Duration
-	2,  // 29: runsvc.v1.Record.Suspended.reason:type_name -> runsvc.v1.SuspensionReason
-	28, // 30: runsvc.v1.Record.Suspended.expire_time:type_name -> google.protobuf.Timestamp
-	2,  // 31: runsvc.v1.Record.Resumed.reason:type_name -> runsvc.v1.SuspensionReason
-	6,  // 32: runsvc.v1.Record.Resumed.tool_results:type_name -> runsvc.v1.ToolResult
-	1,  // 33: runsvc.v1.Record.AbortRequested.cause:type_name -> runsvc.v1.AbortCause
-	3,  // 34: runsvc.v1.Record.MessageQueued.mode:type_name -> runsvc.v1.MessageMode
-	0,  // 35: runsvc.v1.Record.DelegationFinished.state:type_name -> runsvc.v1.RunState
-	29, // 36: runsvc.v1.Record.DelegationFinished.failure:type_name -> google.rpc.Status
-	0,  // 37: runsvc.v1.Record.Settled.state:type_name -> runsvc.v1.RunState
-	1,  // 38: runsvc.v1.Record.Settled.abort_cause:type_name -> runsvc.v1.AbortCause
-	29, // 39: runsvc.v1.Record.Settled.failure:type_name -> google.rpc.Status
-	40, // [40:40] is the sub-list for method output_type
-	40, // [40:40] is the sub-list for method input_type
-	40, // [40:40] is the sub-list for extension type_name
-	40, // [40:40] is the sub-list for extension extendee
-	0,  // [0:40] is the sub-list for field type_name
+	28, // 0: runsvc.v1.ToolCall.arguments:type_name -> google.protobuf.Struct
+	29, // 1: runsvc.v1.ToolResult.output:type_name -> google.protobuf.Value
+	6,  // 2: runsvc.v1.ToolResult.error:type_name -> runsvc.v1.ToolError
+	30, // 3: runsvc.v1.Record.time:type_name -> google.protobuf.Timestamp
+	11, // 4: runsvc.v1.Record.admitted:type_name -> runsvc.v1.Record.Admitted
+	12, // 5: runsvc.v1.Record.attempt_started:type_name -> runsvc.v1.Record.AttemptStarted
+	13, // 6: runsvc.v1.Record.turn_started:type_name -> runsvc.v1.Record.TurnStarted
+	14, // 7: runsvc.v1.Record.model_call_started:type_name -> runsvc.v1.Record.ModelCallStarted
+	15, // 8: runsvc.v1.Record.model_call_finished:type_name -> runsvc.v1.Record.ModelCallFinished
+	16, // 9: runsvc.v1.Record.model_call_failed:type_name -> runsvc.v1.Record.ModelCallFailed
+	17, // 10: runsvc.v1.Record.tool_call_started:type_name -> runsvc.v1.Record.ToolCallStarted
+	18, // 11: runsvc.v1.Record.tool_call_finished:type_name -> runsvc.v1.Record.ToolCallFinished
+	19, // 12: runsvc.v1.Record.tool_call_failed:type_name -> runsvc.v1.Record.ToolCallFailed
+	20, // 13: runsvc.v1.Record.suspended:type_name -> runsvc.v1.Record.Suspended
+	21, // 14: runsvc.v1.Record.resumed:type_name -> runsvc.v1.Record.Resumed
+	22, // 15: runsvc.v1.Record.abort_requested:type_name -> runsvc.v1.Record.AbortRequested
+	23, // 16: runsvc.v1.Record.message_queued:type_name -> runsvc.v1.Record.MessageQueued
+	24, // 17: runsvc.v1.Record.message_consumed:type_name -> runsvc.v1.Record.MessageConsumed
+	25, // 18: runsvc.v1.Record.delegation_started:type_name -> runsvc.v1.Record.DelegationStarted
+	26, // 19: runsvc.v1.Record.delegation_finished:type_name -> runsvc.v1.Record.DelegationFinished
+	27, // 20: runsvc.v1.Record.settled:type_name -> runsvc.v1.Record.Settled
+	4,  // 21: runsvc.v1.InDoubtAnswer.outcome:type_name -> runsvc.v1.InDoubtOutcome
+	29, // 22: runsvc.v1.InDoubtAnswer.output:type_name -> google.protobuf.Value
+	30, // 23: runsvc.v1.Record.Admitted.deadline_time:type_name -> google.protobuf.Timestamp
+	5,  // 24: runsvc.v1.Record.ModelCallFinished.tool_calls:type_name -> runsvc.v1.ToolCall
+	31, // 25: runsvc.v1.Record.ModelCallFailed.failure:type_name -> google.rpc.Status
+	32, // 26: runsvc.v1.Record.ModelCallFailed.retry_after:type_name -> google.protobuf.Duration
+	29, // 27: runsvc.v1.Record.ToolCallFinished.output:type_name -> google.protobuf.Value
+	31, // 28: runsvc.v1.Record.ToolCallFinished.error:type_name -> google.rpc.Status
+	31, // 29: runsvc.v1.Record.ToolCallFailed.error:type_name -> google.rpc.Status
+	32, // 30: runsvc.v1.Record.ToolCallFailed.retry_after:type_name -> google.protobuf.Duration
+	2,  // 31: runsvc.v1.Record.Suspended.reason:type_name -> runsvc.v1.SuspensionReason
+	30, // 32: runsvc.v1.Record.Suspended.expire_time:type_name -> google.protobuf.Timestamp
+	2,  // 33: runsvc.v1.Record.Resumed.reason:type_name -> runsvc.v1.SuspensionReason
+	7,  // 34: runsvc.v1.Record.Resumed.tool_results:type_name -> runsvc.v1.ToolResult
+	10, // 35: runsvc.v1.Record.Resumed.in_doubt:type_name -> runsvc.v1.InDoubtAnswer
+	1,  // 36: runsvc.v1.Record.AbortRequested.cause:type_name -> runsvc.v1.AbortCause
+	3,  // 37: runsvc.v1.Record.MessageQueued.mode:type_name -> runsvc.v1.MessageMode
+	0,  // 38: runsvc.v1.Record.DelegationFinished.state:type_name -> runsvc.v1.RunState
+	31, // 39: runsvc.v1.Record.DelegationFinished.failure:type_name -> google.rpc.Status
+	0,  // 40: runsvc.v1.Record.Settled.state:type_name -> runsvc.v1.RunState
+	1,  // 41: runsvc.v1.Record.Settled.abort_cause:type_name -> runsvc.v1.AbortCause
+	31, // 42: runsvc.v1.Record.Settled.failure:type_name -> google.rpc.Status
+	43, // [43:43] is the sub-list for method output_type
+	43, // [43:43] is the sub-list for method input_type
+	43, // [43:43] is the sub-list for extension type_name
+	43, // [43:43] is the sub-list for extension extendee
+	0,  // [0:43] is the sub-list for field type_name
 }
 
 func init() { file_runsvc_v1_record_proto_init() }
@@ -2459,8 +2617,8 @@ func file_runsvc_v1_record_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_runsvc_v1_record_proto_rawDesc), len(file_runsvc_v1_record_proto_rawDesc)),
-			NumEnums:      4,
-			NumMessages:   22,
+			NumEnums:      5,
+			NumMessages:   23,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

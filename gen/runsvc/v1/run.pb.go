@@ -270,6 +270,9 @@ type Suspension struct {
 	ApprovalReason string `protobuf:"bytes,6,opt,name=approval_reason,json=approvalReason,proto3" json:"approval_reason,omitempty"`
 	// For CHILDREN: the delegations it waits for.
 	DelegationIds []string `protobuf:"bytes,7,rep,name=delegation_ids,json=delegationIds,proto3" json:"delegation_ids,omitempty"`
+	// For APPROVAL: true when `approval_call` is an at-most-once call in
+	// doubt, asking whether it happened; answer with ResumeRun's `in_doubt`.
+	InDoubt       bool `protobuf:"varint,8,opt,name=in_doubt,json=inDoubt,proto3" json:"in_doubt,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -351,6 +354,13 @@ func (x *Suspension) GetDelegationIds() []string {
 		return x.DelegationIds
 	}
 	return nil
+}
+
+func (x *Suspension) GetInDoubt() bool {
+	if x != nil {
+		return x.InDoubt
+	}
+	return false
 }
 
 // StartRunRequest is the request of RunService.StartRun.
@@ -1193,7 +1203,10 @@ type ResumeRunRequest struct {
 	// For APPROVAL: true runs the call; false answers the model with a denial.
 	Approved *bool `protobuf:"varint,4,opt,name=approved,proto3,oneof" json:"approved,omitempty"`
 	// For APPROVAL: a note for the model when denying.
-	Note          string `protobuf:"bytes,5,opt,name=note,proto3" json:"note,omitempty"`
+	Note string `protobuf:"bytes,5,opt,name=note,proto3" json:"note,omitempty"`
+	// For APPROVAL of a call in doubt (`Suspension.in_doubt`): whether the
+	// call happened.
+	InDoubt       *InDoubtAnswer `protobuf:"bytes,6,opt,name=in_doubt,json=inDoubt,proto3" json:"in_doubt,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1261,6 +1274,13 @@ func (x *ResumeRunRequest) GetNote() string {
 		return x.Note
 	}
 	return ""
+}
+
+func (x *ResumeRunRequest) GetInDoubt() *InDoubtAnswer {
+	if x != nil {
+		return x.InDoubt
+	}
+	return nil
 }
 
 // ResumeRunResponse is the response of RunService.ResumeRun.
@@ -1612,7 +1632,10 @@ type ToolCallReport struct {
 	// Its failure when it failed.
 	Error *status.Status `protobuf:"bytes,3,opt,name=error,proto3" json:"error,omitempty"`
 	// The turn that issued it.
-	Turn          int32 `protobuf:"varint,4,opt,name=turn,proto3" json:"turn,omitempty"`
+	Turn int32 `protobuf:"varint,4,opt,name=turn,proto3" json:"turn,omitempty"`
+	// True when it was an at-most-once call closed as in doubt: started,
+	// its result never recorded, and not made again.
+	InDoubt       bool `protobuf:"varint,5,opt,name=in_doubt,json=inDoubt,proto3" json:"in_doubt,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1675,6 +1698,13 @@ func (x *ToolCallReport) GetTurn() int32 {
 	return 0
 }
 
+func (x *ToolCallReport) GetInDoubt() bool {
+	if x != nil {
+		return x.InDoubt
+	}
+	return false
+}
+
 var File_runsvc_v1_run_proto protoreflect.FileDescriptor
 
 const file_runsvc_v1_run_proto_rawDesc = "" +
@@ -1709,7 +1739,7 @@ const file_runsvc_v1_run_proto_rawDesc = "" +
 	"updateTime\x12;\n" +
 	"\vsettle_time\x18\x14 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
 	"settleTime\x12?\n" +
-	"\rdeadline_time\x18\x15 \x01(\v2\x1a.google.protobuf.TimestampR\fdeadlineTime\"\xd8\x02\n" +
+	"\rdeadline_time\x18\x15 \x01(\v2\x1a.google.protobuf.TimestampR\fdeadlineTime\"\xf3\x02\n" +
 	"\n" +
 	"Suspension\x123\n" +
 	"\x06reason\x18\x01 \x01(\x0e2\x1b.runsvc.v1.SuspensionReasonR\x06reason\x12;\n" +
@@ -1720,7 +1750,8 @@ const file_runsvc_v1_run_proto_rawDesc = "" +
 	"\bquestion\x18\x04 \x01(\tR\bquestion\x128\n" +
 	"\rapproval_call\x18\x05 \x01(\v2\x13.runsvc.v1.ToolCallR\fapprovalCall\x12'\n" +
 	"\x0fapproval_reason\x18\x06 \x01(\tR\x0eapprovalReason\x12%\n" +
-	"\x0edelegation_ids\x18\a \x03(\tR\rdelegationIds\"\xab\x01\n" +
+	"\x0edelegation_ids\x18\a \x03(\tR\rdelegationIds\x12\x19\n" +
+	"\bin_doubt\x18\b \x01(\bR\ainDoubt\"\xab\x01\n" +
 	"\x0fStartRunRequest\x12\x12\n" +
 	"\x04spec\x18\x01 \x01(\tR\x04spec\x12\x18\n" +
 	"\aversion\x18\x02 \x01(\tR\aversion\x12\x14\n" +
@@ -1770,13 +1801,14 @@ const file_runsvc_v1_run_proto_rawDesc = "" +
 	"\x04text\x18\x02 \x01(\tR\x04text\x12*\n" +
 	"\x04mode\x18\x03 \x01(\x0e2\x16.runsvc.v1.MessageModeR\x04mode\"'\n" +
 	"\x13SendMessageResponse\x12\x10\n" +
-	"\x03seq\x18\x01 \x01(\x03R\x03seq\"\xbd\x01\n" +
+	"\x03seq\x18\x01 \x01(\x03R\x03seq\"\xf2\x01\n" +
 	"\x10ResumeRunRequest\x12\x15\n" +
 	"\x06run_id\x18\x01 \x01(\tR\x05runId\x128\n" +
 	"\ftool_results\x18\x02 \x03(\v2\x15.runsvc.v1.ToolResultR\vtoolResults\x12\x16\n" +
 	"\x06answer\x18\x03 \x01(\tR\x06answer\x12\x1f\n" +
 	"\bapproved\x18\x04 \x01(\bH\x00R\bapproved\x88\x01\x01\x12\x12\n" +
-	"\x04note\x18\x05 \x01(\tR\x04noteB\v\n" +
+	"\x04note\x18\x05 \x01(\tR\x04note\x123\n" +
+	"\bin_doubt\x18\x06 \x01(\v2\x18.runsvc.v1.InDoubtAnswerR\ainDoubtB\v\n" +
 	"\t_approved\"5\n" +
 	"\x11ResumeRunResponse\x12 \n" +
 	"\x03run\x18\x01 \x01(\v2\x0e.runsvc.v1.RunR\x03run\"D\n" +
@@ -1798,12 +1830,13 @@ const file_runsvc_v1_run_proto_rawDesc = "" +
 	"tool_calls\x18\x03 \x03(\v2\x19.runsvc.v1.ToolCallReportR\ttoolCalls\x12-\n" +
 	"\bchildren\x18\x04 \x03(\v2\x11.runsvc.v1.ReportR\bchildren\x125\n" +
 	"\bduration\x18\x05 \x01(\v2\x19.google.protobuf.DurationR\bduration\x12\x18\n" +
-	"\arecords\x18\x06 \x01(\x03R\arecords\"\xa7\x01\n" +
+	"\arecords\x18\x06 \x01(\x03R\arecords\"\xc2\x01\n" +
 	"\x0eToolCallReport\x12'\n" +
 	"\x04call\x18\x01 \x01(\v2\x13.runsvc.v1.ToolCallR\x04call\x12.\n" +
 	"\x06output\x18\x02 \x01(\v2\x16.google.protobuf.ValueR\x06output\x12(\n" +
 	"\x05error\x18\x03 \x01(\v2\x12.google.rpc.StatusR\x05error\x12\x12\n" +
-	"\x04turn\x18\x04 \x01(\x05R\x04turn2\xda\x05\n" +
+	"\x04turn\x18\x04 \x01(\x05R\x04turn\x12\x19\n" +
+	"\bin_doubt\x18\x05 \x01(\bR\ainDoubt2\xda\x05\n" +
 	"\n" +
 	"RunService\x12C\n" +
 	"\bStartRun\x12\x1a.runsvc.v1.StartRunRequest\x1a\x1b.runsvc.v1.StartRunResponse\x12=\n" +
@@ -1867,7 +1900,8 @@ var file_runsvc_v1_run_proto_goTypes = []any{
 	(*Record)(nil),                // 32: runsvc.v1.Record
 	(MessageMode)(0),              // 33: runsvc.v1.MessageMode
 	(*ToolResult)(nil),            // 34: runsvc.v1.ToolResult
-	(*structpb.Value)(nil),        // 35: google.protobuf.Value
+	(*InDoubtAnswer)(nil),         // 35: runsvc.v1.InDoubtAnswer
+	(*structpb.Value)(nil),        // 36: google.protobuf.Value
 }
 var file_runsvc_v1_run_proto_depIdxs = []int32{
 	24, // 0: runsvc.v1.Run.state:type_name -> runsvc.v1.RunState
@@ -1897,41 +1931,42 @@ var file_runsvc_v1_run_proto_depIdxs = []int32{
 	0,  // 24: runsvc.v1.WaitRunResponse.run:type_name -> runsvc.v1.Run
 	33, // 25: runsvc.v1.SendMessageRequest.mode:type_name -> runsvc.v1.MessageMode
 	34, // 26: runsvc.v1.ResumeRunRequest.tool_results:type_name -> runsvc.v1.ToolResult
-	0,  // 27: runsvc.v1.ResumeRunResponse.run:type_name -> runsvc.v1.Run
-	0,  // 28: runsvc.v1.InterruptRunResponse.run:type_name -> runsvc.v1.Run
-	22, // 29: runsvc.v1.GetReportResponse.report:type_name -> runsvc.v1.Report
-	0,  // 30: runsvc.v1.Report.run:type_name -> runsvc.v1.Run
-	23, // 31: runsvc.v1.Report.tool_calls:type_name -> runsvc.v1.ToolCallReport
-	22, // 32: runsvc.v1.Report.children:type_name -> runsvc.v1.Report
-	31, // 33: runsvc.v1.Report.duration:type_name -> google.protobuf.Duration
-	30, // 34: runsvc.v1.ToolCallReport.call:type_name -> runsvc.v1.ToolCall
-	35, // 35: runsvc.v1.ToolCallReport.output:type_name -> google.protobuf.Value
-	26, // 36: runsvc.v1.ToolCallReport.error:type_name -> google.rpc.Status
-	2,  // 37: runsvc.v1.RunService.StartRun:input_type -> runsvc.v1.StartRunRequest
-	4,  // 38: runsvc.v1.RunService.GetRun:input_type -> runsvc.v1.GetRunRequest
-	6,  // 39: runsvc.v1.RunService.ListRuns:input_type -> runsvc.v1.ListRunsRequest
-	8,  // 40: runsvc.v1.RunService.WatchRun:input_type -> runsvc.v1.WatchRunRequest
-	10, // 41: runsvc.v1.RunService.StreamText:input_type -> runsvc.v1.StreamTextRequest
-	12, // 42: runsvc.v1.RunService.WaitRun:input_type -> runsvc.v1.WaitRunRequest
-	14, // 43: runsvc.v1.RunService.SendMessage:input_type -> runsvc.v1.SendMessageRequest
-	16, // 44: runsvc.v1.RunService.ResumeRun:input_type -> runsvc.v1.ResumeRunRequest
-	18, // 45: runsvc.v1.RunService.InterruptRun:input_type -> runsvc.v1.InterruptRunRequest
-	20, // 46: runsvc.v1.RunService.GetReport:input_type -> runsvc.v1.GetReportRequest
-	3,  // 47: runsvc.v1.RunService.StartRun:output_type -> runsvc.v1.StartRunResponse
-	5,  // 48: runsvc.v1.RunService.GetRun:output_type -> runsvc.v1.GetRunResponse
-	7,  // 49: runsvc.v1.RunService.ListRuns:output_type -> runsvc.v1.ListRunsResponse
-	9,  // 50: runsvc.v1.RunService.WatchRun:output_type -> runsvc.v1.WatchRunResponse
-	11, // 51: runsvc.v1.RunService.StreamText:output_type -> runsvc.v1.StreamTextResponse
-	13, // 52: runsvc.v1.RunService.WaitRun:output_type -> runsvc.v1.WaitRunResponse
-	15, // 53: runsvc.v1.RunService.SendMessage:output_type -> runsvc.v1.SendMessageResponse
-	17, // 54: runsvc.v1.RunService.ResumeRun:output_type -> runsvc.v1.ResumeRunResponse
-	19, // 55: runsvc.v1.RunService.InterruptRun:output_type -> runsvc.v1.InterruptRunResponse
-	21, // 56: runsvc.v1.RunService.GetReport:output_type -> runsvc.v1.GetReportResponse
-	47, // [47:57] is the sub-list for method output_type
-	37, // [37:47] is the sub-list for method input_type
-	37, // [37:37] is the sub-list for extension type_name
-	37, // [37:37] is the sub-list for extension extendee
-	0,  // [0:37] is the sub-list for field type_name
+	35, // 27: runsvc.v1.ResumeRunRequest.in_doubt:type_name -> runsvc.v1.InDoubtAnswer
+	0,  // 28: runsvc.v1.ResumeRunResponse.run:type_name -> runsvc.v1.Run
+	0,  // 29: runsvc.v1.InterruptRunResponse.run:type_name -> runsvc.v1.Run
+	22, // 30: runsvc.v1.GetReportResponse.report:type_name -> runsvc.v1.Report
+	0,  // 31: runsvc.v1.Report.run:type_name -> runsvc.v1.Run
+	23, // 32: runsvc.v1.Report.tool_calls:type_name -> runsvc.v1.ToolCallReport
+	22, // 33: runsvc.v1.Report.children:type_name -> runsvc.v1.Report
+	31, // 34: runsvc.v1.Report.duration:type_name -> google.protobuf.Duration
+	30, // 35: runsvc.v1.ToolCallReport.call:type_name -> runsvc.v1.ToolCall
+	36, // 36: runsvc.v1.ToolCallReport.output:type_name -> google.protobuf.Value
+	26, // 37: runsvc.v1.ToolCallReport.error:type_name -> google.rpc.Status
+	2,  // 38: runsvc.v1.RunService.StartRun:input_type -> runsvc.v1.StartRunRequest
+	4,  // 39: runsvc.v1.RunService.GetRun:input_type -> runsvc.v1.GetRunRequest
+	6,  // 40: runsvc.v1.RunService.ListRuns:input_type -> runsvc.v1.ListRunsRequest
+	8,  // 41: runsvc.v1.RunService.WatchRun:input_type -> runsvc.v1.WatchRunRequest
+	10, // 42: runsvc.v1.RunService.StreamText:input_type -> runsvc.v1.StreamTextRequest
+	12, // 43: runsvc.v1.RunService.WaitRun:input_type -> runsvc.v1.WaitRunRequest
+	14, // 44: runsvc.v1.RunService.SendMessage:input_type -> runsvc.v1.SendMessageRequest
+	16, // 45: runsvc.v1.RunService.ResumeRun:input_type -> runsvc.v1.ResumeRunRequest
+	18, // 46: runsvc.v1.RunService.InterruptRun:input_type -> runsvc.v1.InterruptRunRequest
+	20, // 47: runsvc.v1.RunService.GetReport:input_type -> runsvc.v1.GetReportRequest
+	3,  // 48: runsvc.v1.RunService.StartRun:output_type -> runsvc.v1.StartRunResponse
+	5,  // 49: runsvc.v1.RunService.GetRun:output_type -> runsvc.v1.GetRunResponse
+	7,  // 50: runsvc.v1.RunService.ListRuns:output_type -> runsvc.v1.ListRunsResponse
+	9,  // 51: runsvc.v1.RunService.WatchRun:output_type -> runsvc.v1.WatchRunResponse
+	11, // 52: runsvc.v1.RunService.StreamText:output_type -> runsvc.v1.StreamTextResponse
+	13, // 53: runsvc.v1.RunService.WaitRun:output_type -> runsvc.v1.WaitRunResponse
+	15, // 54: runsvc.v1.RunService.SendMessage:output_type -> runsvc.v1.SendMessageResponse
+	17, // 55: runsvc.v1.RunService.ResumeRun:output_type -> runsvc.v1.ResumeRunResponse
+	19, // 56: runsvc.v1.RunService.InterruptRun:output_type -> runsvc.v1.InterruptRunResponse
+	21, // 57: runsvc.v1.RunService.GetReport:output_type -> runsvc.v1.GetReportResponse
+	48, // [48:58] is the sub-list for method output_type
+	38, // [38:48] is the sub-list for method input_type
+	38, // [38:38] is the sub-list for extension type_name
+	38, // [38:38] is the sub-list for extension extendee
+	0,  // [0:38] is the sub-list for field type_name
 }
 
 func init() { file_runsvc_v1_run_proto_init() }

@@ -91,6 +91,117 @@ func (ToolKind) EnumDescriptor() ([]byte, []int) {
 	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{0}
 }
 
+// Delivery is how often runsvc may make one tool call. Every attempt of a
+// call carries the same idempotency key (the call id), so a tool that
+// deduplicates by it makes AT_LEAST_ONCE safe.
+type Delivery int32
+
+const (
+	// Not set: AT_LEAST_ONCE.
+	Delivery_DELIVERY_UNSPECIFIED Delivery = 0
+	// A call in flight when its process died is made again.
+	Delivery_DELIVERY_AT_LEAST_ONCE Delivery = 1
+	// A call in flight when its process died is never made again: it is
+	// closed as in doubt. Only for worker, http and mcp tools.
+	Delivery_DELIVERY_AT_MOST_ONCE Delivery = 2
+)
+
+// Enum value maps for Delivery.
+var (
+	Delivery_name = map[int32]string{
+		0: "DELIVERY_UNSPECIFIED",
+		1: "DELIVERY_AT_LEAST_ONCE",
+		2: "DELIVERY_AT_MOST_ONCE",
+	}
+	Delivery_value = map[string]int32{
+		"DELIVERY_UNSPECIFIED":   0,
+		"DELIVERY_AT_LEAST_ONCE": 1,
+		"DELIVERY_AT_MOST_ONCE":  2,
+	}
+)
+
+func (x Delivery) Enum() *Delivery {
+	p := new(Delivery)
+	*p = x
+	return p
+}
+
+func (x Delivery) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (Delivery) Descriptor() protoreflect.EnumDescriptor {
+	return file_runsvc_v1_spec_proto_enumTypes[1].Descriptor()
+}
+
+func (Delivery) Type() protoreflect.EnumType {
+	return &file_runsvc_v1_spec_proto_enumTypes[1]
+}
+
+func (x Delivery) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use Delivery.Descriptor instead.
+func (Delivery) EnumDescriptor() ([]byte, []int) {
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{1}
+}
+
+// InDoubt is what happens to an AT_MOST_ONCE call in doubt.
+type InDoubt int32
+
+const (
+	// Not set: TELL_MODEL.
+	InDoubt_IN_DOUBT_UNSPECIFIED InDoubt = 0
+	// The model sees the in-doubt error as the tool's result (or, with
+	// raise_on_error, the Run fails with TOOL_IN_DOUBT).
+	InDoubt_IN_DOUBT_TELL_MODEL InDoubt = 1
+	// The Run suspends APPROVAL asking a person whether the call happened;
+	// ResumeRun answers with `in_doubt`.
+	InDoubt_IN_DOUBT_ASK InDoubt = 2
+)
+
+// Enum value maps for InDoubt.
+var (
+	InDoubt_name = map[int32]string{
+		0: "IN_DOUBT_UNSPECIFIED",
+		1: "IN_DOUBT_TELL_MODEL",
+		2: "IN_DOUBT_ASK",
+	}
+	InDoubt_value = map[string]int32{
+		"IN_DOUBT_UNSPECIFIED": 0,
+		"IN_DOUBT_TELL_MODEL":  1,
+		"IN_DOUBT_ASK":         2,
+	}
+)
+
+func (x InDoubt) Enum() *InDoubt {
+	p := new(InDoubt)
+	*p = x
+	return p
+}
+
+func (x InDoubt) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (InDoubt) Descriptor() protoreflect.EnumDescriptor {
+	return file_runsvc_v1_spec_proto_enumTypes[2].Descriptor()
+}
+
+func (InDoubt) Type() protoreflect.EnumType {
+	return &file_runsvc_v1_spec_proto_enumTypes[2]
+}
+
+func (x InDoubt) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use InDoubt.Descriptor instead.
+func (InDoubt) EnumDescriptor() ([]byte, []int) {
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{2}
+}
+
 // Spec describes an agent: what it is told, which model it calls, which tools
 // it may use, whom it may delegate to and the limits every Run of it obeys.
 type Spec struct {
@@ -725,7 +836,12 @@ type Tool struct {
 	// For TOOL_KIND_MCP: the server that provides it.
 	Mcp *McpTool `protobuf:"bytes,7,opt,name=mcp,proto3" json:"mcp,omitempty"`
 	// How long one call may take. Default 30s.
-	Timeout       *durationpb.Duration `protobuf:"bytes,8,opt,name=timeout,proto3" json:"timeout,omitempty"`
+	Timeout *durationpb.Duration `protobuf:"bytes,8,opt,name=timeout,proto3" json:"timeout,omitempty"`
+	// Whether runsvc may make a call again when it cannot know whether it
+	// happened (a crash while it was in flight). Default AT_LEAST_ONCE.
+	Delivery Delivery `protobuf:"varint,9,opt,name=delivery,proto3,enum=runsvc.v1.Delivery" json:"delivery,omitempty"`
+	// What happens to an AT_MOST_ONCE call in doubt. Default TELL_MODEL.
+	InDoubt       InDoubt `protobuf:"varint,10,opt,name=in_doubt,json=inDoubt,proto3,enum=runsvc.v1.InDoubt" json:"in_doubt,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -814,6 +930,20 @@ func (x *Tool) GetTimeout() *durationpb.Duration {
 		return x.Timeout
 	}
 	return nil
+}
+
+func (x *Tool) GetDelivery() Delivery {
+	if x != nil {
+		return x.Delivery
+	}
+	return Delivery_DELIVERY_UNSPECIFIED
+}
+
+func (x *Tool) GetInDoubt() InDoubt {
+	if x != nil {
+		return x.InDoubt
+	}
+	return InDoubt_IN_DOUBT_UNSPECIFIED
 }
 
 // HttpTool is an HTTP endpoint runsvc POSTs a tool call's arguments to.
@@ -1598,7 +1728,7 @@ const file_runsvc_v1_spec_proto_rawDesc = "" +
 	"\vretry_after\x18\x02 \x01(\v2\x19.google.protobuf.DurationR\n" +
 	"retryAfter\x12\x14\n" +
 	"\x05times\x18\x03 \x01(\x05R\x05times\x12\x18\n" +
-	"\amessage\x18\x04 \x01(\tR\amessage\"\xc8\x02\n" +
+	"\amessage\x18\x04 \x01(\tR\amessage\"\xa8\x03\n" +
 	"\x04Tool\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12'\n" +
 	"\x04kind\x18\x02 \x01(\x0e2\x13.runsvc.v1.ToolKindR\x04kind\x12 \n" +
@@ -1609,7 +1739,10 @@ const file_runsvc_v1_spec_proto_rawDesc = "" +
 	"\x0eraise_on_error\x18\x05 \x01(\bR\fraiseOnError\x12'\n" +
 	"\x04http\x18\x06 \x01(\v2\x13.runsvc.v1.HttpToolR\x04http\x12$\n" +
 	"\x03mcp\x18\a \x01(\v2\x12.runsvc.v1.McpToolR\x03mcp\x123\n" +
-	"\atimeout\x18\b \x01(\v2\x19.google.protobuf.DurationR\atimeout\"<\n" +
+	"\atimeout\x18\b \x01(\v2\x19.google.protobuf.DurationR\atimeout\x12/\n" +
+	"\bdelivery\x18\t \x01(\x0e2\x13.runsvc.v1.DeliveryR\bdelivery\x12-\n" +
+	"\bin_doubt\x18\n" +
+	" \x01(\x0e2\x12.runsvc.v1.InDoubtR\ainDoubt\"<\n" +
 	"\bHttpTool\x12\x10\n" +
 	"\x03url\x18\x01 \x01(\tR\x03url\x12\x1e\n" +
 	"\n" +
@@ -1667,7 +1800,15 @@ const file_runsvc_v1_spec_proto_rawDesc = "" +
 	"\x10TOOL_KIND_WORKER\x10\x02\x12\x12\n" +
 	"\x0eTOOL_KIND_HTTP\x10\x03\x12\x11\n" +
 	"\rTOOL_KIND_MCP\x10\x04\x12\x15\n" +
-	"\x11TOOL_KIND_BUILTIN\x10\x052\xe5\x01\n" +
+	"\x11TOOL_KIND_BUILTIN\x10\x05*[\n" +
+	"\bDelivery\x12\x18\n" +
+	"\x14DELIVERY_UNSPECIFIED\x10\x00\x12\x1a\n" +
+	"\x16DELIVERY_AT_LEAST_ONCE\x10\x01\x12\x19\n" +
+	"\x15DELIVERY_AT_MOST_ONCE\x10\x02*N\n" +
+	"\aInDoubt\x12\x18\n" +
+	"\x14IN_DOUBT_UNSPECIFIED\x10\x00\x12\x17\n" +
+	"\x13IN_DOUBT_TELL_MODEL\x10\x01\x12\x10\n" +
+	"\fIN_DOUBT_ASK\x10\x022\xe5\x01\n" +
 	"\vSpecService\x12L\n" +
 	"\vPublishSpec\x12\x1d.runsvc.v1.PublishSpecRequest\x1a\x1e.runsvc.v1.PublishSpecResponse\x12@\n" +
 	"\aGetSpec\x12\x19.runsvc.v1.GetSpecRequest\x1a\x1a.runsvc.v1.GetSpecResponse\x12F\n" +
@@ -1685,78 +1826,82 @@ func file_runsvc_v1_spec_proto_rawDescGZIP() []byte {
 	return file_runsvc_v1_spec_proto_rawDescData
 }
 
-var file_runsvc_v1_spec_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
+var file_runsvc_v1_spec_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
 var file_runsvc_v1_spec_proto_msgTypes = make([]protoimpl.MessageInfo, 21)
 var file_runsvc_v1_spec_proto_goTypes = []any{
 	(ToolKind)(0),                 // 0: runsvc.v1.ToolKind
-	(*Spec)(nil),                  // 1: runsvc.v1.Spec
-	(*ModelRef)(nil),              // 2: runsvc.v1.ModelRef
-	(*Pricing)(nil),               // 3: runsvc.v1.Pricing
-	(*Script)(nil),                // 4: runsvc.v1.Script
-	(*ScriptTurn)(nil),            // 5: runsvc.v1.ScriptTurn
-	(*ScriptToolCall)(nil),        // 6: runsvc.v1.ScriptToolCall
-	(*ScriptUsage)(nil),           // 7: runsvc.v1.ScriptUsage
-	(*ScriptFailure)(nil),         // 8: runsvc.v1.ScriptFailure
-	(*Tool)(nil),                  // 9: runsvc.v1.Tool
-	(*HttpTool)(nil),              // 10: runsvc.v1.HttpTool
-	(*McpTool)(nil),               // 11: runsvc.v1.McpTool
-	(*Limits)(nil),                // 12: runsvc.v1.Limits
-	(*SuspensionExpiry)(nil),      // 13: runsvc.v1.SuspensionExpiry
-	(*Credential)(nil),            // 14: runsvc.v1.Credential
-	(*BusConfig)(nil),             // 15: runsvc.v1.BusConfig
-	(*PublishSpecRequest)(nil),    // 16: runsvc.v1.PublishSpecRequest
-	(*PublishSpecResponse)(nil),   // 17: runsvc.v1.PublishSpecResponse
-	(*GetSpecRequest)(nil),        // 18: runsvc.v1.GetSpecRequest
-	(*GetSpecResponse)(nil),       // 19: runsvc.v1.GetSpecResponse
-	(*ListSpecsRequest)(nil),      // 20: runsvc.v1.ListSpecsRequest
-	(*ListSpecsResponse)(nil),     // 21: runsvc.v1.ListSpecsResponse
-	(*timestamppb.Timestamp)(nil), // 22: google.protobuf.Timestamp
-	(*durationpb.Duration)(nil),   // 23: google.protobuf.Duration
-	(*structpb.Struct)(nil),       // 24: google.protobuf.Struct
+	(Delivery)(0),                 // 1: runsvc.v1.Delivery
+	(InDoubt)(0),                  // 2: runsvc.v1.InDoubt
+	(*Spec)(nil),                  // 3: runsvc.v1.Spec
+	(*ModelRef)(nil),              // 4: runsvc.v1.ModelRef
+	(*Pricing)(nil),               // 5: runsvc.v1.Pricing
+	(*Script)(nil),                // 6: runsvc.v1.Script
+	(*ScriptTurn)(nil),            // 7: runsvc.v1.ScriptTurn
+	(*ScriptToolCall)(nil),        // 8: runsvc.v1.ScriptToolCall
+	(*ScriptUsage)(nil),           // 9: runsvc.v1.ScriptUsage
+	(*ScriptFailure)(nil),         // 10: runsvc.v1.ScriptFailure
+	(*Tool)(nil),                  // 11: runsvc.v1.Tool
+	(*HttpTool)(nil),              // 12: runsvc.v1.HttpTool
+	(*McpTool)(nil),               // 13: runsvc.v1.McpTool
+	(*Limits)(nil),                // 14: runsvc.v1.Limits
+	(*SuspensionExpiry)(nil),      // 15: runsvc.v1.SuspensionExpiry
+	(*Credential)(nil),            // 16: runsvc.v1.Credential
+	(*BusConfig)(nil),             // 17: runsvc.v1.BusConfig
+	(*PublishSpecRequest)(nil),    // 18: runsvc.v1.PublishSpecRequest
+	(*PublishSpecResponse)(nil),   // 19: runsvc.v1.PublishSpecResponse
+	(*GetSpecRequest)(nil),        // 20: runsvc.v1.GetSpecRequest
+	(*GetSpecResponse)(nil),       // 21: runsvc.v1.GetSpecResponse
+	(*ListSpecsRequest)(nil),      // 22: runsvc.v1.ListSpecsRequest
+	(*ListSpecsResponse)(nil),     // 23: runsvc.v1.ListSpecsResponse
+	(*timestamppb.Timestamp)(nil), // 24: google.protobuf.Timestamp
+	(*durationpb.Duration)(nil),   // 25: google.protobuf.Duration
+	(*structpb.Struct)(nil),       // 26: google.protobuf.Struct
 }
 var file_runsvc_v1_spec_proto_depIdxs = []int32{
-	2,  // 0: runsvc.v1.Spec.model:type_name -> runsvc.v1.ModelRef
-	9,  // 1: runsvc.v1.Spec.tools:type_name -> runsvc.v1.Tool
-	12, // 2: runsvc.v1.Spec.limits:type_name -> runsvc.v1.Limits
-	13, // 3: runsvc.v1.Spec.suspension_expiry:type_name -> runsvc.v1.SuspensionExpiry
-	14, // 4: runsvc.v1.Spec.credentials:type_name -> runsvc.v1.Credential
-	15, // 5: runsvc.v1.Spec.bus:type_name -> runsvc.v1.BusConfig
-	22, // 6: runsvc.v1.Spec.create_time:type_name -> google.protobuf.Timestamp
-	4,  // 7: runsvc.v1.ModelRef.script:type_name -> runsvc.v1.Script
-	3,  // 8: runsvc.v1.ModelRef.pricing:type_name -> runsvc.v1.Pricing
-	23, // 9: runsvc.v1.ModelRef.call_timeout:type_name -> google.protobuf.Duration
-	5,  // 10: runsvc.v1.Script.turns:type_name -> runsvc.v1.ScriptTurn
-	6,  // 11: runsvc.v1.ScriptTurn.tool_calls:type_name -> runsvc.v1.ScriptToolCall
-	7,  // 12: runsvc.v1.ScriptTurn.usage:type_name -> runsvc.v1.ScriptUsage
-	8,  // 13: runsvc.v1.ScriptTurn.fail:type_name -> runsvc.v1.ScriptFailure
-	23, // 14: runsvc.v1.ScriptTurn.delay:type_name -> google.protobuf.Duration
-	24, // 15: runsvc.v1.ScriptToolCall.arguments:type_name -> google.protobuf.Struct
-	23, // 16: runsvc.v1.ScriptFailure.retry_after:type_name -> google.protobuf.Duration
+	4,  // 0: runsvc.v1.Spec.model:type_name -> runsvc.v1.ModelRef
+	11, // 1: runsvc.v1.Spec.tools:type_name -> runsvc.v1.Tool
+	14, // 2: runsvc.v1.Spec.limits:type_name -> runsvc.v1.Limits
+	15, // 3: runsvc.v1.Spec.suspension_expiry:type_name -> runsvc.v1.SuspensionExpiry
+	16, // 4: runsvc.v1.Spec.credentials:type_name -> runsvc.v1.Credential
+	17, // 5: runsvc.v1.Spec.bus:type_name -> runsvc.v1.BusConfig
+	24, // 6: runsvc.v1.Spec.create_time:type_name -> google.protobuf.Timestamp
+	6,  // 7: runsvc.v1.ModelRef.script:type_name -> runsvc.v1.Script
+	5,  // 8: runsvc.v1.ModelRef.pricing:type_name -> runsvc.v1.Pricing
+	25, // 9: runsvc.v1.ModelRef.call_timeout:type_name -> google.protobuf.Duration
+	7,  // 10: runsvc.v1.Script.turns:type_name -> runsvc.v1.ScriptTurn
+	8,  // 11: runsvc.v1.ScriptTurn.tool_calls:type_name -> runsvc.v1.ScriptToolCall
+	9,  // 12: runsvc.v1.ScriptTurn.usage:type_name -> runsvc.v1.ScriptUsage
+	10, // 13: runsvc.v1.ScriptTurn.fail:type_name -> runsvc.v1.ScriptFailure
+	25, // 14: runsvc.v1.ScriptTurn.delay:type_name -> google.protobuf.Duration
+	26, // 15: runsvc.v1.ScriptToolCall.arguments:type_name -> google.protobuf.Struct
+	25, // 16: runsvc.v1.ScriptFailure.retry_after:type_name -> google.protobuf.Duration
 	0,  // 17: runsvc.v1.Tool.kind:type_name -> runsvc.v1.ToolKind
-	24, // 18: runsvc.v1.Tool.parameters:type_name -> google.protobuf.Struct
-	10, // 19: runsvc.v1.Tool.http:type_name -> runsvc.v1.HttpTool
-	11, // 20: runsvc.v1.Tool.mcp:type_name -> runsvc.v1.McpTool
-	23, // 21: runsvc.v1.Tool.timeout:type_name -> google.protobuf.Duration
-	23, // 22: runsvc.v1.Limits.deadline:type_name -> google.protobuf.Duration
-	23, // 23: runsvc.v1.SuspensionExpiry.tool_results:type_name -> google.protobuf.Duration
-	23, // 24: runsvc.v1.SuspensionExpiry.approval:type_name -> google.protobuf.Duration
-	23, // 25: runsvc.v1.SuspensionExpiry.question:type_name -> google.protobuf.Duration
-	23, // 26: runsvc.v1.SuspensionExpiry.children:type_name -> google.protobuf.Duration
-	1,  // 27: runsvc.v1.PublishSpecRequest.spec:type_name -> runsvc.v1.Spec
-	1,  // 28: runsvc.v1.PublishSpecResponse.spec:type_name -> runsvc.v1.Spec
-	1,  // 29: runsvc.v1.GetSpecResponse.spec:type_name -> runsvc.v1.Spec
-	1,  // 30: runsvc.v1.ListSpecsResponse.specs:type_name -> runsvc.v1.Spec
-	16, // 31: runsvc.v1.SpecService.PublishSpec:input_type -> runsvc.v1.PublishSpecRequest
-	18, // 32: runsvc.v1.SpecService.GetSpec:input_type -> runsvc.v1.GetSpecRequest
-	20, // 33: runsvc.v1.SpecService.ListSpecs:input_type -> runsvc.v1.ListSpecsRequest
-	17, // 34: runsvc.v1.SpecService.PublishSpec:output_type -> runsvc.v1.PublishSpecResponse
-	19, // 35: runsvc.v1.SpecService.GetSpec:output_type -> runsvc.v1.GetSpecResponse
-	21, // 36: runsvc.v1.SpecService.ListSpecs:output_type -> runsvc.v1.ListSpecsResponse
-	34, // [34:37] is the sub-list for method output_type
-	31, // [31:34] is the sub-list for method input_type
-	31, // [31:31] is the sub-list for extension type_name
-	31, // [31:31] is the sub-list for extension extendee
-	0,  // [0:31] is the sub-list for field type_name
+	26, // 18: runsvc.v1.Tool.parameters:type_name -> google.protobuf.Struct
+	12, // 19: runsvc.v1.Tool.http:type_name -> runsvc.v1.HttpTool
+	13, // 20: runsvc.v1.Tool.mcp:type_name -> runsvc.v1.McpTool
+	25, // 21: runsvc.v1.Tool.timeout:type_name -> google.protobuf.Duration
+	1,  // 22: runsvc.v1.Tool.delivery:type_name -> runsvc.v1.Delivery
+	2,  // 23: runsvc.v1.Tool.in_doubt:type_name -> runsvc.v1.InDoubt
+	25, // 24: runsvc.v1.Limits.deadline:type_name -> google.protobuf.Duration
+	25, // 25: runsvc.v1.SuspensionExpiry.tool_results:type_name -> google.protobuf.Duration
+	25, // 26: runsvc.v1.SuspensionExpiry.approval:type_name -> google.protobuf.Duration
+	25, // 27: runsvc.v1.SuspensionExpiry.question:type_name -> google.protobuf.Duration
+	25, // 28: runsvc.v1.SuspensionExpiry.children:type_name -> google.protobuf.Duration
+	3,  // 29: runsvc.v1.PublishSpecRequest.spec:type_name -> runsvc.v1.Spec
+	3,  // 30: runsvc.v1.PublishSpecResponse.spec:type_name -> runsvc.v1.Spec
+	3,  // 31: runsvc.v1.GetSpecResponse.spec:type_name -> runsvc.v1.Spec
+	3,  // 32: runsvc.v1.ListSpecsResponse.specs:type_name -> runsvc.v1.Spec
+	18, // 33: runsvc.v1.SpecService.PublishSpec:input_type -> runsvc.v1.PublishSpecRequest
+	20, // 34: runsvc.v1.SpecService.GetSpec:input_type -> runsvc.v1.GetSpecRequest
+	22, // 35: runsvc.v1.SpecService.ListSpecs:input_type -> runsvc.v1.ListSpecsRequest
+	19, // 36: runsvc.v1.SpecService.PublishSpec:output_type -> runsvc.v1.PublishSpecResponse
+	21, // 37: runsvc.v1.SpecService.GetSpec:output_type -> runsvc.v1.GetSpecResponse
+	23, // 38: runsvc.v1.SpecService.ListSpecs:output_type -> runsvc.v1.ListSpecsResponse
+	36, // [36:39] is the sub-list for method output_type
+	33, // [33:36] is the sub-list for method input_type
+	33, // [33:33] is the sub-list for extension type_name
+	33, // [33:33] is the sub-list for extension extendee
+	0,  // [0:33] is the sub-list for field type_name
 }
 
 func init() { file_runsvc_v1_spec_proto_init() }
@@ -1769,7 +1914,7 @@ func file_runsvc_v1_spec_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_runsvc_v1_spec_proto_rawDesc), len(file_runsvc_v1_spec_proto_rawDesc)),
-			NumEnums:      1,
+			NumEnums:      3,
 			NumMessages:   21,
 			NumExtensions: 0,
 			NumServices:   1,

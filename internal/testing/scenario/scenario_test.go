@@ -36,6 +36,7 @@ var unprovokable = map[string]string{
 	"MCP_REJECTED":       "needs an MCP server that refuses a call: mcptool TestExecuteFailures",
 	"ROLE_DENIED":        "scenarios run without a keys file: internal/server/authn tests",
 	"QUOTA_EXCEEDED":     "scenarios run without a keys file: internal/server/authn quota test",
+	"TOOL_IN_DOUBT":      "needs a crash mid-call: blackbox TestCallsInDoubtAfterACrash",
 }
 
 func repoFile(t *testing.T, rel string) string {

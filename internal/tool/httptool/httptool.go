@@ -43,7 +43,8 @@ func New(client *http.Client) *Executor {
 }
 
 // Execute POSTs the call. Headers tell the endpoint which call it is
-// (Runsvc-Call-Id, stable across retries, for deduplication) and carry
+// (Runsvc-Call-Id and Idempotency-Key, both stable across retries and
+// takeovers, for deduplication) and carry
 // the credential as a bearer token when the tool names one.
 func (x *Executor) Execute(ctx context.Context, c tool.Call) (json.RawMessage, error) {
 	if c.Tool.HTTP == nil {
@@ -60,6 +61,9 @@ func (x *Executor) Execute(ctx context.Context, c tool.Call) (json.RawMessage, e
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json")
 	req.Header.Set("Runsvc-Call-Id", c.GlobalID())
+	// The same in every attempt of the call: an endpoint that deduplicates
+	// by it makes at-least-once delivery safe.
+	req.Header.Set("Idempotency-Key", c.GlobalID())
 	// The trace context of the tool call (traceparent), when traced.
 	otel.GetTextMapPropagator().Inject(ctx, propagation.HeaderCarrier(req.Header))
 	if c.RunID != "" {

@@ -177,9 +177,9 @@ func TestExecuteOversizedResponse(t *testing.T) {
 
 func TestExecuteRequest(t *testing.T) {
 	type seen struct {
-		method, contentType, accept, callID, runID, auth string
-		hasAuth                                          bool
-		body                                             string
+		method, contentType, accept, callID, runID, idemKey, auth string
+		hasAuth                                                   bool
+		body                                                      string
 	}
 	tests := []struct {
 		name       string
@@ -200,7 +200,7 @@ func TestExecuteRequest(t *testing.T) {
 				_, hasAuth := r.Header["Authorization"]
 				got <- seen{
 					method: r.Method, contentType: r.Header.Get("Content-Type"), accept: r.Header.Get("Accept"),
-					callID: r.Header.Get("Runsvc-Call-Id"), runID: r.Header.Get("Runsvc-Run-Id"),
+					callID: r.Header.Get("Runsvc-Call-Id"), runID: r.Header.Get("Runsvc-Run-Id"), idemKey: r.Header.Get("Idempotency-Key"),
 					auth: r.Header.Get("Authorization"), hasAuth: hasAuth, body: string(b),
 				}
 				_, _ = io.WriteString(w, `{"ok":true}`)
@@ -224,8 +224,8 @@ func TestExecuteRequest(t *testing.T) {
 			if s.body != tt.wantBody {
 				t.Errorf("body = %s, want %s", s.body, tt.wantBody)
 			}
-			if s.callID != "run_1/call_7" {
-				t.Errorf("Runsvc-Call-Id = %q, want run_1/call_7", s.callID)
+			if s.callID != "run_1/call_7" || s.idemKey != s.callID {
+				t.Errorf("Runsvc-Call-Id = %q, Idempotency-Key = %q, want both run_1/call_7", s.callID, s.idemKey)
 			}
 			if s.runID != "run_1" {
 				t.Errorf("Runsvc-Run-Id = %q, want run_1", s.runID)
@@ -242,7 +242,7 @@ func TestExecuteRequest(t *testing.T) {
 	t.Run("the call id is stable across retries", func(t *testing.T) {
 		ids := make(chan string, 2)
 		srv := serve(t, func(w http.ResponseWriter, r *http.Request) {
-			ids <- r.Header.Get("Runsvc-Call-Id")
+			ids <- r.Header.Get("Runsvc-Call-Id") + " " + r.Header.Get("Idempotency-Key")
 			w.WriteHeader(http.StatusServiceUnavailable)
 		})
 		x := httptool.New(nil)

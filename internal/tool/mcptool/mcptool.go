@@ -103,7 +103,7 @@ func (x *Executor) Execute(ctx context.Context, c tool.Call) (json.RawMessage, e
 			return nil, report(ctx, c, judge(err, connecting))
 		}
 		calling := new(probe)
-		res, err := cs.CallTool(withProbe(ctx, calling), &mcp.CallToolParams{Name: name, Arguments: args})
+		res, err := cs.CallTool(withProbe(ctx, calling), &mcp.CallToolParams{Meta: callMeta(c), Name: name, Arguments: args})
 		if err == nil {
 			return output(c, res)
 		}
@@ -149,4 +149,13 @@ func arguments(raw json.RawMessage) (json.RawMessage, bool) {
 func usableURL(raw string) bool {
 	u, err := url.Parse(raw)
 	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
+}
+
+// MetaIdempotencyKey is the `_meta` key of tools/call holding the call's
+// idempotency key (tool.Call.GlobalID), the same in every attempt of the
+// call: a server that deduplicates by it makes at-least-once delivery safe.
+const MetaIdempotencyKey = "runsvc/idempotency-key"
+
+func callMeta(c tool.Call) mcp.Meta {
+	return mcp.Meta{MetaIdempotencyKey: c.GlobalID()}
 }

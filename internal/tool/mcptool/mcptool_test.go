@@ -181,3 +181,33 @@ func TestBearerToken(t *testing.T) {
 		}
 	})
 }
+
+// TestIdempotencyKey: every attempt of a call carries the same
+// idempotency key in the tools/call `_meta`, which is the call's global id.
+func TestIdempotencyKey(t *testing.T) {
+	srv := startServer(t, false)
+	tests := []struct {
+		name string
+		x    *mcptool.Executor
+	}{
+		{name: "first attempt", x: newExecutor(t)},
+		{name: "again on the same executor", x: nil},
+		{name: "another executor, as after a takeover", x: newExecutor(t)},
+	}
+	shared := tests[0].x
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			x := tt.x
+			if x == nil {
+				x = shared
+			}
+			out, err := x.Execute(testContext(t), mcpCall(srv.url(), "idem", `{}`))
+			if err != nil {
+				t.Fatalf("Execute: %v", err)
+			}
+			if got := string(out); got != `"run-1/call-1"` {
+				t.Errorf("_meta %s = %s, want \"run-1/call-1\"", mcptool.MetaIdempotencyKey, got)
+			}
+		})
+	}
+}

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/runsvc/runsvc/internal/tool/mcptool"
 )
 
 // mcpServer is a real MCP server from the SDK, served over streamable HTTP
@@ -152,6 +154,10 @@ func (s *mcpServer) tools() *mcp.Server {
 	})
 	mcp.AddTool(srv, &mcp.Tool{Name: "leak"}, func(_ context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
 		return nil, nil, errors.New("refused token " + strings.TrimPrefix(req.Extra.Header.Get("Authorization"), "Bearer "))
+	})
+	mcp.AddTool(srv, &mcp.Tool{Name: "idem"}, func(_ context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+		key, _ := req.Params.GetMeta()[mcptool.MetaIdempotencyKey].(string)
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: key}}}, nil, nil
 	})
 	mcp.AddTool(srv, &mcp.Tool{Name: "block"}, func(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
 		s.entered <- struct{}{}

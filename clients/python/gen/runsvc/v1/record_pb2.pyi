@@ -12,6 +12,10 @@ ABORT_CAUSE_DEADLINE: AbortCause
 ABORT_CAUSE_INTERRUPTED: AbortCause
 ABORT_CAUSE_UNSPECIFIED: AbortCause
 DESCRIPTOR: _descriptor.FileDescriptor
+IN_DOUBT_OUTCOME_DID_NOT_HAPPEN: InDoubtOutcome
+IN_DOUBT_OUTCOME_HAPPENED: InDoubtOutcome
+IN_DOUBT_OUTCOME_SKIP: InDoubtOutcome
+IN_DOUBT_OUTCOME_UNSPECIFIED: InDoubtOutcome
 MESSAGE_MODE_FOLLOW_UP: MessageMode
 MESSAGE_MODE_STEER: MessageMode
 MESSAGE_MODE_UNSPECIFIED: MessageMode
@@ -28,6 +32,14 @@ SUSPENSION_REASON_CHILDREN: SuspensionReason
 SUSPENSION_REASON_QUESTION: SuspensionReason
 SUSPENSION_REASON_TOOL_RESULTS: SuspensionReason
 SUSPENSION_REASON_UNSPECIFIED: SuspensionReason
+
+class InDoubtAnswer(_message.Message):
+    __slots__ = ["outcome", "output"]
+    OUTCOME_FIELD_NUMBER: _ClassVar[int]
+    OUTPUT_FIELD_NUMBER: _ClassVar[int]
+    outcome: InDoubtOutcome
+    output: _struct_pb2.Value
+    def __init__(self, outcome: _Optional[_Union[InDoubtOutcome, str]] = ..., output: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ...) -> None: ...
 
 class Record(_message.Message):
     __slots__ = ["abort_requested", "admitted", "attempt", "attempt_started", "delegation_finished", "delegation_started", "message_consumed", "message_queued", "model_call_failed", "model_call_finished", "model_call_started", "resumed", "seq", "settled", "suspended", "time", "tool_call_failed", "tool_call_finished", "tool_call_started", "turn_started"]
@@ -142,18 +154,20 @@ class Record(_message.Message):
         turn: int
         def __init__(self, turn: _Optional[int] = ..., reserved_tokens: _Optional[int] = ..., reserved_cost_usd: _Optional[float] = ...) -> None: ...
     class Resumed(_message.Message):
-        __slots__ = ["answer", "approved", "note", "reason", "tool_results"]
+        __slots__ = ["answer", "approved", "in_doubt", "note", "reason", "tool_results"]
         ANSWER_FIELD_NUMBER: _ClassVar[int]
         APPROVED_FIELD_NUMBER: _ClassVar[int]
+        IN_DOUBT_FIELD_NUMBER: _ClassVar[int]
         NOTE_FIELD_NUMBER: _ClassVar[int]
         REASON_FIELD_NUMBER: _ClassVar[int]
         TOOL_RESULTS_FIELD_NUMBER: _ClassVar[int]
         answer: str
         approved: bool
+        in_doubt: InDoubtAnswer
         note: str
         reason: SuspensionReason
         tool_results: _containers.RepeatedCompositeFieldContainer[ToolResult]
-        def __init__(self, reason: _Optional[_Union[SuspensionReason, str]] = ..., tool_results: _Optional[_Iterable[_Union[ToolResult, _Mapping]]] = ..., answer: _Optional[str] = ..., approved: bool = ..., note: _Optional[str] = ...) -> None: ...
+        def __init__(self, reason: _Optional[_Union[SuspensionReason, str]] = ..., tool_results: _Optional[_Iterable[_Union[ToolResult, _Mapping]]] = ..., answer: _Optional[str] = ..., approved: bool = ..., note: _Optional[str] = ..., in_doubt: _Optional[_Union[InDoubtAnswer, _Mapping]] = ...) -> None: ...
     class Settled(_message.Message):
         __slots__ = ["abort_cause", "answer", "failure", "state"]
         ABORT_CAUSE_FIELD_NUMBER: _ClassVar[int]
@@ -166,12 +180,13 @@ class Record(_message.Message):
         state: RunState
         def __init__(self, state: _Optional[_Union[RunState, str]] = ..., abort_cause: _Optional[_Union[AbortCause, str]] = ..., answer: _Optional[str] = ..., failure: _Optional[_Union[_status_pb2.Status, _Mapping]] = ...) -> None: ...
     class Suspended(_message.Message):
-        __slots__ = ["approval_reason", "call_id", "call_ids", "delegation_ids", "expire_time", "question", "reason"]
+        __slots__ = ["approval_reason", "call_id", "call_ids", "delegation_ids", "expire_time", "in_doubt", "question", "reason"]
         APPROVAL_REASON_FIELD_NUMBER: _ClassVar[int]
         CALL_IDS_FIELD_NUMBER: _ClassVar[int]
         CALL_ID_FIELD_NUMBER: _ClassVar[int]
         DELEGATION_IDS_FIELD_NUMBER: _ClassVar[int]
         EXPIRE_TIME_FIELD_NUMBER: _ClassVar[int]
+        IN_DOUBT_FIELD_NUMBER: _ClassVar[int]
         QUESTION_FIELD_NUMBER: _ClassVar[int]
         REASON_FIELD_NUMBER: _ClassVar[int]
         approval_reason: str
@@ -179,9 +194,10 @@ class Record(_message.Message):
         call_ids: _containers.RepeatedScalarFieldContainer[str]
         delegation_ids: _containers.RepeatedScalarFieldContainer[str]
         expire_time: _timestamp_pb2.Timestamp
+        in_doubt: bool
         question: str
         reason: SuspensionReason
-        def __init__(self, reason: _Optional[_Union[SuspensionReason, str]] = ..., expire_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., call_ids: _Optional[_Iterable[str]] = ..., question: _Optional[str] = ..., call_id: _Optional[str] = ..., approval_reason: _Optional[str] = ..., delegation_ids: _Optional[_Iterable[str]] = ...) -> None: ...
+        def __init__(self, reason: _Optional[_Union[SuspensionReason, str]] = ..., expire_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., call_ids: _Optional[_Iterable[str]] = ..., question: _Optional[str] = ..., call_id: _Optional[str] = ..., approval_reason: _Optional[str] = ..., delegation_ids: _Optional[_Iterable[str]] = ..., in_doubt: bool = ...) -> None: ...
     class ToolCallFailed(_message.Message):
         __slots__ = ["call_id", "error", "name", "retry_after"]
         CALL_ID_FIELD_NUMBER: _ClassVar[int]
@@ -194,18 +210,20 @@ class Record(_message.Message):
         retry_after: _duration_pb2.Duration
         def __init__(self, call_id: _Optional[str] = ..., name: _Optional[str] = ..., error: _Optional[_Union[_status_pb2.Status, _Mapping]] = ..., retry_after: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ...) -> None: ...
     class ToolCallFinished(_message.Message):
-        __slots__ = ["call_id", "error", "name", "orphaned", "output"]
+        __slots__ = ["call_id", "error", "in_doubt", "name", "orphaned", "output"]
         CALL_ID_FIELD_NUMBER: _ClassVar[int]
         ERROR_FIELD_NUMBER: _ClassVar[int]
+        IN_DOUBT_FIELD_NUMBER: _ClassVar[int]
         NAME_FIELD_NUMBER: _ClassVar[int]
         ORPHANED_FIELD_NUMBER: _ClassVar[int]
         OUTPUT_FIELD_NUMBER: _ClassVar[int]
         call_id: str
         error: _status_pb2.Status
+        in_doubt: bool
         name: str
         orphaned: bool
         output: _struct_pb2.Value
-        def __init__(self, call_id: _Optional[str] = ..., name: _Optional[str] = ..., output: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ..., error: _Optional[_Union[_status_pb2.Status, _Mapping]] = ..., orphaned: bool = ...) -> None: ...
+        def __init__(self, call_id: _Optional[str] = ..., name: _Optional[str] = ..., output: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ..., error: _Optional[_Union[_status_pb2.Status, _Mapping]] = ..., orphaned: bool = ..., in_doubt: bool = ...) -> None: ...
     class ToolCallStarted(_message.Message):
         __slots__ = ["call_id", "name"]
         CALL_ID_FIELD_NUMBER: _ClassVar[int]
@@ -316,4 +334,7 @@ class SuspensionReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = []
 
 class MessageMode(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = []
+
+class InDoubtOutcome(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = []

@@ -89,18 +89,20 @@ class Report(_message.Message):
     def __init__(self, run: _Optional[_Union[Run, _Mapping]] = ..., finished: bool = ..., tool_calls: _Optional[_Iterable[_Union[ToolCallReport, _Mapping]]] = ..., children: _Optional[_Iterable[_Union[Report, _Mapping]]] = ..., duration: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., records: _Optional[int] = ...) -> None: ...
 
 class ResumeRunRequest(_message.Message):
-    __slots__ = ["answer", "approved", "note", "run_id", "tool_results"]
+    __slots__ = ["answer", "approved", "in_doubt", "note", "run_id", "tool_results"]
     ANSWER_FIELD_NUMBER: _ClassVar[int]
     APPROVED_FIELD_NUMBER: _ClassVar[int]
+    IN_DOUBT_FIELD_NUMBER: _ClassVar[int]
     NOTE_FIELD_NUMBER: _ClassVar[int]
     RUN_ID_FIELD_NUMBER: _ClassVar[int]
     TOOL_RESULTS_FIELD_NUMBER: _ClassVar[int]
     answer: str
     approved: bool
+    in_doubt: _record_pb2.InDoubtAnswer
     note: str
     run_id: str
     tool_results: _containers.RepeatedCompositeFieldContainer[_record_pb2.ToolResult]
-    def __init__(self, run_id: _Optional[str] = ..., tool_results: _Optional[_Iterable[_Union[_record_pb2.ToolResult, _Mapping]]] = ..., answer: _Optional[str] = ..., approved: bool = ..., note: _Optional[str] = ...) -> None: ...
+    def __init__(self, run_id: _Optional[str] = ..., tool_results: _Optional[_Iterable[_Union[_record_pb2.ToolResult, _Mapping]]] = ..., answer: _Optional[str] = ..., approved: bool = ..., note: _Optional[str] = ..., in_doubt: _Optional[_Union[_record_pb2.InDoubtAnswer, _Mapping]] = ...) -> None: ...
 
 class ResumeRunResponse(_message.Message):
     __slots__ = ["run"]
@@ -213,11 +215,12 @@ class StreamTextResponse(_message.Message):
     def __init__(self, text: _Optional[str] = ..., turn: _Optional[int] = ..., final: bool = ..., heartbeat_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
 
 class Suspension(_message.Message):
-    __slots__ = ["approval_call", "approval_reason", "delegation_ids", "expire_time", "question", "reason", "tool_calls"]
+    __slots__ = ["approval_call", "approval_reason", "delegation_ids", "expire_time", "in_doubt", "question", "reason", "tool_calls"]
     APPROVAL_CALL_FIELD_NUMBER: _ClassVar[int]
     APPROVAL_REASON_FIELD_NUMBER: _ClassVar[int]
     DELEGATION_IDS_FIELD_NUMBER: _ClassVar[int]
     EXPIRE_TIME_FIELD_NUMBER: _ClassVar[int]
+    IN_DOUBT_FIELD_NUMBER: _ClassVar[int]
     QUESTION_FIELD_NUMBER: _ClassVar[int]
     REASON_FIELD_NUMBER: _ClassVar[int]
     TOOL_CALLS_FIELD_NUMBER: _ClassVar[int]
@@ -225,22 +228,25 @@ class Suspension(_message.Message):
     approval_reason: str
     delegation_ids: _containers.RepeatedScalarFieldContainer[str]
     expire_time: _timestamp_pb2.Timestamp
+    in_doubt: bool
     question: str
     reason: _record_pb2.SuspensionReason
     tool_calls: _containers.RepeatedCompositeFieldContainer[_record_pb2.ToolCall]
-    def __init__(self, reason: _Optional[_Union[_record_pb2.SuspensionReason, str]] = ..., expire_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., tool_calls: _Optional[_Iterable[_Union[_record_pb2.ToolCall, _Mapping]]] = ..., question: _Optional[str] = ..., approval_call: _Optional[_Union[_record_pb2.ToolCall, _Mapping]] = ..., approval_reason: _Optional[str] = ..., delegation_ids: _Optional[_Iterable[str]] = ...) -> None: ...
+    def __init__(self, reason: _Optional[_Union[_record_pb2.SuspensionReason, str]] = ..., expire_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., tool_calls: _Optional[_Iterable[_Union[_record_pb2.ToolCall, _Mapping]]] = ..., question: _Optional[str] = ..., approval_call: _Optional[_Union[_record_pb2.ToolCall, _Mapping]] = ..., approval_reason: _Optional[str] = ..., delegation_ids: _Optional[_Iterable[str]] = ..., in_doubt: bool = ...) -> None: ...
 
 class ToolCallReport(_message.Message):
-    __slots__ = ["call", "error", "output", "turn"]
+    __slots__ = ["call", "error", "in_doubt", "output", "turn"]
     CALL_FIELD_NUMBER: _ClassVar[int]
     ERROR_FIELD_NUMBER: _ClassVar[int]
+    IN_DOUBT_FIELD_NUMBER: _ClassVar[int]
     OUTPUT_FIELD_NUMBER: _ClassVar[int]
     TURN_FIELD_NUMBER: _ClassVar[int]
     call: _record_pb2.ToolCall
     error: _status_pb2.Status
+    in_doubt: bool
     output: _struct_pb2.Value
     turn: int
-    def __init__(self, call: _Optional[_Union[_record_pb2.ToolCall, _Mapping]] = ..., output: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ..., error: _Optional[_Union[_status_pb2.Status, _Mapping]] = ..., turn: _Optional[int] = ...) -> None: ...
+    def __init__(self, call: _Optional[_Union[_record_pb2.ToolCall, _Mapping]] = ..., output: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ..., error: _Optional[_Union[_status_pb2.Status, _Mapping]] = ..., turn: _Optional[int] = ..., in_doubt: bool = ...) -> None: ...
 
 class WaitRunRequest(_message.Message):
     __slots__ = ["run_id", "wait"]

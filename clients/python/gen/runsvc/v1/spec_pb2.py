@@ -16,7 +16,7 @@ from google.protobuf import struct_pb2 as google_dot_protobuf_dot_struct__pb2
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x14runsvc/v1/spec.proto\x12\trunsvc.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xed\x02\n\x04Spec\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x14\n\x0cinstructions\x18\x02 \x01(\t\x12\"\n\x05model\x18\x03 \x01(\x0b\x32\x13.runsvc.v1.ModelRef\x12\x1e\n\x05tools\x18\x04 \x03(\x0b\x32\x0f.runsvc.v1.Tool\x12\x11\n\tdelegates\x18\x05 \x03(\t\x12!\n\x06limits\x18\x06 \x01(\x0b\x32\x11.runsvc.v1.Limits\x12\x36\n\x11suspension_expiry\x18\x07 \x01(\x0b\x32\x1b.runsvc.v1.SuspensionExpiry\x12*\n\x0b\x63redentials\x18\x08 \x03(\x0b\x32\x15.runsvc.v1.Credential\x12!\n\x03\x62us\x18\t \x01(\x0b\x32\x14.runsvc.v1.BusConfig\x12\x0f\n\x07version\x18\n \x01(\t\x12/\n\x0b\x63reate_time\x18\x0b \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"\xd2\x01\n\x08ModelRef\x12\x10\n\x08provider\x18\x01 \x01(\t\x12\r\n\x05model\x18\x02 \x01(\t\x12!\n\x06script\x18\x03 \x01(\x0b\x32\x11.runsvc.v1.Script\x12\x10\n\x08\x62\x61se_url\x18\x04 \x01(\t\x12\x1a\n\x12\x61pi_key_credential\x18\x05 \x01(\t\x12#\n\x07pricing\x18\x06 \x01(\x0b\x32\x12.runsvc.v1.Pricing\x12/\n\x0c\x63\x61ll_timeout\x18\x07 \x01(\x0b\x32\x19.google.protobuf.Duration\"@\n\x07Pricing\x12\x19\n\x11input_per_million\x18\x01 \x01(\x01\x12\x1a\n\x12output_per_million\x18\x02 \x01(\x01\".\n\x06Script\x12$\n\x05turns\x18\x01 \x03(\x0b\x32\x15.runsvc.v1.ScriptTurn\"\xc2\x01\n\nScriptTurn\x12\x0c\n\x04text\x18\x01 \x01(\t\x12-\n\ntool_calls\x18\x02 \x03(\x0b\x32\x19.runsvc.v1.ScriptToolCall\x12%\n\x05usage\x18\x03 \x01(\x0b\x32\x16.runsvc.v1.ScriptUsage\x12&\n\x04\x66\x61il\x18\x04 \x01(\x0b\x32\x18.runsvc.v1.ScriptFailure\x12(\n\x05\x64\x65lay\x18\x05 \x01(\x0b\x32\x19.google.protobuf.Duration\"J\n\x0eScriptToolCall\x12\x0c\n\x04name\x18\x01 \x01(\t\x12*\n\targuments\x18\x02 \x01(\x0b\x32\x17.google.protobuf.Struct\":\n\x0bScriptUsage\x12\x14\n\x0cinput_tokens\x18\x01 \x01(\x03\x12\x15\n\routput_tokens\x18\x02 \x01(\x03\"t\n\rScriptFailure\x12\x13\n\x0bhttp_status\x18\x01 \x01(\x05\x12.\n\x0bretry_after\x18\x02 \x01(\x0b\x32\x19.google.protobuf.Duration\x12\r\n\x05times\x18\x03 \x01(\x05\x12\x0f\n\x07message\x18\x04 \x01(\t\"\x81\x02\n\x04Tool\x12\x0c\n\x04name\x18\x01 \x01(\t\x12!\n\x04kind\x18\x02 \x01(\x0e\x32\x13.runsvc.v1.ToolKind\x12\x13\n\x0b\x64\x65scription\x18\x03 \x01(\t\x12+\n\nparameters\x18\x04 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x16\n\x0eraise_on_error\x18\x05 \x01(\x08\x12!\n\x04http\x18\x06 \x01(\x0b\x32\x13.runsvc.v1.HttpTool\x12\x1f\n\x03mcp\x18\x07 \x01(\x0b\x32\x12.runsvc.v1.McpTool\x12*\n\x07timeout\x18\x08 \x01(\x0b\x32\x19.google.protobuf.Duration\"+\n\x08HttpTool\x12\x0b\n\x03url\x18\x01 \x01(\t\x12\x12\n\ncredential\x18\x02 \x01(\t\"?\n\x07McpTool\x12\x0b\n\x03url\x18\x01 \x01(\t\x12\x13\n\x0bremote_name\x18\x02 \x01(\t\x12\x12\n\ncredential\x18\x03 \x01(\t\"\xec\x01\n\x06Limits\x12\x17\n\x0fmax_tool_rounds\x18\x01 \x01(\x05\x12\x11\n\tmax_turns\x18\x02 \x01(\x05\x12+\n\x08\x64\x65\x61\x64line\x18\x03 \x01(\x0b\x32\x19.google.protobuf.Duration\x12\x14\n\x0ctoken_budget\x18\x04 \x01(\x03\x12\x13\n\x0b\x63ost_budget\x18\x05 \x01(\x01\x12\x1e\n\x16transient_retry_budget\x18\x06 \x01(\x05\x12\x1c\n\x14max_delegation_depth\x18\x07 \x01(\x05\x12 \n\x18max_delegations_per_turn\x18\x08 \x01(\x05\"\xca\x01\n\x10SuspensionExpiry\x12/\n\x0ctool_results\x18\x01 \x01(\x0b\x32\x19.google.protobuf.Duration\x12+\n\x08\x61pproval\x18\x02 \x01(\x0b\x32\x19.google.protobuf.Duration\x12+\n\x08question\x18\x03 \x01(\x0b\x32\x19.google.protobuf.Duration\x12+\n\x08\x63hildren\x18\x04 \x01(\x0b\x32\x19.google.protobuf.Duration\"\x1a\n\nCredential\x12\x0c\n\x04name\x18\x01 \x01(\t\".\n\tBusConfig\x12\x0f\n\x07\x65nabled\x18\x01 \x01(\x08\x12\x10\n\x08\x63hannels\x18\x02 \x03(\t\"3\n\x12PublishSpecRequest\x12\x1d\n\x04spec\x18\x01 \x01(\x0b\x32\x0f.runsvc.v1.Spec\"E\n\x13PublishSpecResponse\x12\x1d\n\x04spec\x18\x01 \x01(\x0b\x32\x0f.runsvc.v1.Spec\x12\x0f\n\x07\x63reated\x18\x02 \x01(\x08\"/\n\x0eGetSpecRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\t\"0\n\x0fGetSpecResponse\x12\x1d\n\x04spec\x18\x01 \x01(\x0b\x32\x0f.runsvc.v1.Spec\"G\n\x10ListSpecsRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x11\n\tpage_size\x18\x02 \x01(\x05\x12\x12\n\npage_token\x18\x03 \x01(\t\"L\n\x11ListSpecsResponse\x12\x1e\n\x05specs\x18\x01 \x03(\x0b\x32\x0f.runsvc.v1.Spec\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t*\x8f\x01\n\x08ToolKind\x12\x19\n\x15TOOL_KIND_UNSPECIFIED\x10\x00\x12\x14\n\x10TOOL_KIND_CLIENT\x10\x01\x12\x14\n\x10TOOL_KIND_WORKER\x10\x02\x12\x12\n\x0eTOOL_KIND_HTTP\x10\x03\x12\x11\n\rTOOL_KIND_MCP\x10\x04\x12\x15\n\x11TOOL_KIND_BUILTIN\x10\x05\x32\xe5\x01\n\x0bSpecService\x12L\n\x0bPublishSpec\x12\x1d.runsvc.v1.PublishSpecRequest\x1a\x1e.runsvc.v1.PublishSpecResponse\x12@\n\x07GetSpec\x12\x19.runsvc.v1.GetSpecRequest\x1a\x1a.runsvc.v1.GetSpecResponse\x12\x46\n\tListSpecs\x12\x1b.runsvc.v1.ListSpecsRequest\x1a\x1c.runsvc.v1.ListSpecsResponseB1Z/github.com/runsvc/runsvc/gen/runsvc/v1;runsvcv1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x14runsvc/v1/spec.proto\x12\trunsvc.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xed\x02\n\x04Spec\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x14\n\x0cinstructions\x18\x02 \x01(\t\x12\"\n\x05model\x18\x03 \x01(\x0b\x32\x13.runsvc.v1.ModelRef\x12\x1e\n\x05tools\x18\x04 \x03(\x0b\x32\x0f.runsvc.v1.Tool\x12\x11\n\tdelegates\x18\x05 \x03(\t\x12!\n\x06limits\x18\x06 \x01(\x0b\x32\x11.runsvc.v1.Limits\x12\x36\n\x11suspension_expiry\x18\x07 \x01(\x0b\x32\x1b.runsvc.v1.SuspensionExpiry\x12*\n\x0b\x63redentials\x18\x08 \x03(\x0b\x32\x15.runsvc.v1.Credential\x12!\n\x03\x62us\x18\t \x01(\x0b\x32\x14.runsvc.v1.BusConfig\x12\x0f\n\x07version\x18\n \x01(\t\x12/\n\x0b\x63reate_time\x18\x0b \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"\xd2\x01\n\x08ModelRef\x12\x10\n\x08provider\x18\x01 \x01(\t\x12\r\n\x05model\x18\x02 \x01(\t\x12!\n\x06script\x18\x03 \x01(\x0b\x32\x11.runsvc.v1.Script\x12\x10\n\x08\x62\x61se_url\x18\x04 \x01(\t\x12\x1a\n\x12\x61pi_key_credential\x18\x05 \x01(\t\x12#\n\x07pricing\x18\x06 \x01(\x0b\x32\x12.runsvc.v1.Pricing\x12/\n\x0c\x63\x61ll_timeout\x18\x07 \x01(\x0b\x32\x19.google.protobuf.Duration\"@\n\x07Pricing\x12\x19\n\x11input_per_million\x18\x01 \x01(\x01\x12\x1a\n\x12output_per_million\x18\x02 \x01(\x01\".\n\x06Script\x12$\n\x05turns\x18\x01 \x03(\x0b\x32\x15.runsvc.v1.ScriptTurn\"\xc2\x01\n\nScriptTurn\x12\x0c\n\x04text\x18\x01 \x01(\t\x12-\n\ntool_calls\x18\x02 \x03(\x0b\x32\x19.runsvc.v1.ScriptToolCall\x12%\n\x05usage\x18\x03 \x01(\x0b\x32\x16.runsvc.v1.ScriptUsage\x12&\n\x04\x66\x61il\x18\x04 \x01(\x0b\x32\x18.runsvc.v1.ScriptFailure\x12(\n\x05\x64\x65lay\x18\x05 \x01(\x0b\x32\x19.google.protobuf.Duration\"J\n\x0eScriptToolCall\x12\x0c\n\x04name\x18\x01 \x01(\t\x12*\n\targuments\x18\x02 \x01(\x0b\x32\x17.google.protobuf.Struct\":\n\x0bScriptUsage\x12\x14\n\x0cinput_tokens\x18\x01 \x01(\x03\x12\x15\n\routput_tokens\x18\x02 \x01(\x03\"t\n\rScriptFailure\x12\x13\n\x0bhttp_status\x18\x01 \x01(\x05\x12.\n\x0bretry_after\x18\x02 \x01(\x0b\x32\x19.google.protobuf.Duration\x12\r\n\x05times\x18\x03 \x01(\x05\x12\x0f\n\x07message\x18\x04 \x01(\t\"\xce\x02\n\x04Tool\x12\x0c\n\x04name\x18\x01 \x01(\t\x12!\n\x04kind\x18\x02 \x01(\x0e\x32\x13.runsvc.v1.ToolKind\x12\x13\n\x0b\x64\x65scription\x18\x03 \x01(\t\x12+\n\nparameters\x18\x04 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x16\n\x0eraise_on_error\x18\x05 \x01(\x08\x12!\n\x04http\x18\x06 \x01(\x0b\x32\x13.runsvc.v1.HttpTool\x12\x1f\n\x03mcp\x18\x07 \x01(\x0b\x32\x12.runsvc.v1.McpTool\x12*\n\x07timeout\x18\x08 \x01(\x0b\x32\x19.google.protobuf.Duration\x12%\n\x08\x64\x65livery\x18\t \x01(\x0e\x32\x13.runsvc.v1.Delivery\x12$\n\x08in_doubt\x18\n \x01(\x0e\x32\x12.runsvc.v1.InDoubt\"+\n\x08HttpTool\x12\x0b\n\x03url\x18\x01 \x01(\t\x12\x12\n\ncredential\x18\x02 \x01(\t\"?\n\x07McpTool\x12\x0b\n\x03url\x18\x01 \x01(\t\x12\x13\n\x0bremote_name\x18\x02 \x01(\t\x12\x12\n\ncredential\x18\x03 \x01(\t\"\xec\x01\n\x06Limits\x12\x17\n\x0fmax_tool_rounds\x18\x01 \x01(\x05\x12\x11\n\tmax_turns\x18\x02 \x01(\x05\x12+\n\x08\x64\x65\x61\x64line\x18\x03 \x01(\x0b\x32\x19.google.protobuf.Duration\x12\x14\n\x0ctoken_budget\x18\x04 \x01(\x03\x12\x13\n\x0b\x63ost_budget\x18\x05 \x01(\x01\x12\x1e\n\x16transient_retry_budget\x18\x06 \x01(\x05\x12\x1c\n\x14max_delegation_depth\x18\x07 \x01(\x05\x12 \n\x18max_delegations_per_turn\x18\x08 \x01(\x05\"\xca\x01\n\x10SuspensionExpiry\x12/\n\x0ctool_results\x18\x01 \x01(\x0b\x32\x19.google.protobuf.Duration\x12+\n\x08\x61pproval\x18\x02 \x01(\x0b\x32\x19.google.protobuf.Duration\x12+\n\x08question\x18\x03 \x01(\x0b\x32\x19.google.protobuf.Duration\x12+\n\x08\x63hildren\x18\x04 \x01(\x0b\x32\x19.google.protobuf.Duration\"\x1a\n\nCredential\x12\x0c\n\x04name\x18\x01 \x01(\t\".\n\tBusConfig\x12\x0f\n\x07\x65nabled\x18\x01 \x01(\x08\x12\x10\n\x08\x63hannels\x18\x02 \x03(\t\"3\n\x12PublishSpecRequest\x12\x1d\n\x04spec\x18\x01 \x01(\x0b\x32\x0f.runsvc.v1.Spec\"E\n\x13PublishSpecResponse\x12\x1d\n\x04spec\x18\x01 \x01(\x0b\x32\x0f.runsvc.v1.Spec\x12\x0f\n\x07\x63reated\x18\x02 \x01(\x08\"/\n\x0eGetSpecRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\t\"0\n\x0fGetSpecResponse\x12\x1d\n\x04spec\x18\x01 \x01(\x0b\x32\x0f.runsvc.v1.Spec\"G\n\x10ListSpecsRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x11\n\tpage_size\x18\x02 \x01(\x05\x12\x12\n\npage_token\x18\x03 \x01(\t\"L\n\x11ListSpecsResponse\x12\x1e\n\x05specs\x18\x01 \x03(\x0b\x32\x0f.runsvc.v1.Spec\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t*\x8f\x01\n\x08ToolKind\x12\x19\n\x15TOOL_KIND_UNSPECIFIED\x10\x00\x12\x14\n\x10TOOL_KIND_CLIENT\x10\x01\x12\x14\n\x10TOOL_KIND_WORKER\x10\x02\x12\x12\n\x0eTOOL_KIND_HTTP\x10\x03\x12\x11\n\rTOOL_KIND_MCP\x10\x04\x12\x15\n\x11TOOL_KIND_BUILTIN\x10\x05*[\n\x08\x44\x65livery\x12\x18\n\x14\x44\x45LIVERY_UNSPECIFIED\x10\x00\x12\x1a\n\x16\x44\x45LIVERY_AT_LEAST_ONCE\x10\x01\x12\x19\n\x15\x44\x45LIVERY_AT_MOST_ONCE\x10\x02*N\n\x07InDoubt\x12\x18\n\x14IN_DOUBT_UNSPECIFIED\x10\x00\x12\x17\n\x13IN_DOUBT_TELL_MODEL\x10\x01\x12\x10\n\x0cIN_DOUBT_ASK\x10\x02\x32\xe5\x01\n\x0bSpecService\x12L\n\x0bPublishSpec\x12\x1d.runsvc.v1.PublishSpecRequest\x1a\x1e.runsvc.v1.PublishSpecResponse\x12@\n\x07GetSpec\x12\x19.runsvc.v1.GetSpecRequest\x1a\x1a.runsvc.v1.GetSpecResponse\x12\x46\n\tListSpecs\x12\x1b.runsvc.v1.ListSpecsRequest\x1a\x1c.runsvc.v1.ListSpecsResponseB1Z/github.com/runsvc/runsvc/gen/runsvc/v1;runsvcv1b\x06proto3')
 
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, globals())
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'runsvc.v1.spec_pb2', globals())
@@ -24,8 +24,12 @@ if _descriptor._USE_C_DESCRIPTORS == False:
 
   DESCRIPTOR._options = None
   DESCRIPTOR._serialized_options = b'Z/github.com/runsvc/runsvc/gen/runsvc/v1;runsvcv1'
-  _TOOLKIND._serialized_start=2541
-  _TOOLKIND._serialized_end=2684
+  _TOOLKIND._serialized_start=2618
+  _TOOLKIND._serialized_end=2761
+  _DELIVERY._serialized_start=2763
+  _DELIVERY._serialized_end=2854
+  _INDOUBT._serialized_start=2856
+  _INDOUBT._serialized_end=2934
   _SPEC._serialized_start=131
   _SPEC._serialized_end=496
   _MODELREF._serialized_start=499
@@ -43,31 +47,31 @@ if _descriptor._USE_C_DESCRIPTORS == False:
   _SCRIPTFAILURE._serialized_start=1158
   _SCRIPTFAILURE._serialized_end=1274
   _TOOL._serialized_start=1277
-  _TOOL._serialized_end=1534
-  _HTTPTOOL._serialized_start=1536
-  _HTTPTOOL._serialized_end=1579
-  _MCPTOOL._serialized_start=1581
-  _MCPTOOL._serialized_end=1644
-  _LIMITS._serialized_start=1647
-  _LIMITS._serialized_end=1883
-  _SUSPENSIONEXPIRY._serialized_start=1886
-  _SUSPENSIONEXPIRY._serialized_end=2088
-  _CREDENTIAL._serialized_start=2090
-  _CREDENTIAL._serialized_end=2116
-  _BUSCONFIG._serialized_start=2118
-  _BUSCONFIG._serialized_end=2164
-  _PUBLISHSPECREQUEST._serialized_start=2166
-  _PUBLISHSPECREQUEST._serialized_end=2217
-  _PUBLISHSPECRESPONSE._serialized_start=2219
-  _PUBLISHSPECRESPONSE._serialized_end=2288
-  _GETSPECREQUEST._serialized_start=2290
-  _GETSPECREQUEST._serialized_end=2337
-  _GETSPECRESPONSE._serialized_start=2339
-  _GETSPECRESPONSE._serialized_end=2387
-  _LISTSPECSREQUEST._serialized_start=2389
-  _LISTSPECSREQUEST._serialized_end=2460
-  _LISTSPECSRESPONSE._serialized_start=2462
-  _LISTSPECSRESPONSE._serialized_end=2538
-  _SPECSERVICE._serialized_start=2687
-  _SPECSERVICE._serialized_end=2916
+  _TOOL._serialized_end=1611
+  _HTTPTOOL._serialized_start=1613
+  _HTTPTOOL._serialized_end=1656
+  _MCPTOOL._serialized_start=1658
+  _MCPTOOL._serialized_end=1721
+  _LIMITS._serialized_start=1724
+  _LIMITS._serialized_end=1960
+  _SUSPENSIONEXPIRY._serialized_start=1963
+  _SUSPENSIONEXPIRY._serialized_end=2165
+  _CREDENTIAL._serialized_start=2167
+  _CREDENTIAL._serialized_end=2193
+  _BUSCONFIG._serialized_start=2195
+  _BUSCONFIG._serialized_end=2241
+  _PUBLISHSPECREQUEST._serialized_start=2243
+  _PUBLISHSPECREQUEST._serialized_end=2294
+  _PUBLISHSPECRESPONSE._serialized_start=2296
+  _PUBLISHSPECRESPONSE._serialized_end=2365
+  _GETSPECREQUEST._serialized_start=2367
+  _GETSPECREQUEST._serialized_end=2414
+  _GETSPECRESPONSE._serialized_start=2416
+  _GETSPECRESPONSE._serialized_end=2464
+  _LISTSPECSREQUEST._serialized_start=2466
+  _LISTSPECSREQUEST._serialized_end=2537
+  _LISTSPECSRESPONSE._serialized_start=2539
+  _LISTSPECSRESPONSE._serialized_end=2615
+  _SPECSERVICE._serialized_start=2937
+  _SPECSERVICE._serialized_end=3166
 # @@protoc_insertion_point(module_scope)

@@ -7,7 +7,13 @@ from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
 from typing import ClassVar as _ClassVar, Iterable as _Iterable, Mapping as _Mapping, Optional as _Optional, Union as _Union
 
+DELIVERY_AT_LEAST_ONCE: Delivery
+DELIVERY_AT_MOST_ONCE: Delivery
+DELIVERY_UNSPECIFIED: Delivery
 DESCRIPTOR: _descriptor.FileDescriptor
+IN_DOUBT_ASK: InDoubt
+IN_DOUBT_TELL_MODEL: InDoubt
+IN_DOUBT_UNSPECIFIED: InDoubt
 TOOL_KIND_BUILTIN: ToolKind
 TOOL_KIND_CLIENT: ToolKind
 TOOL_KIND_HTTP: ToolKind
@@ -226,24 +232,34 @@ class SuspensionExpiry(_message.Message):
     def __init__(self, tool_results: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., approval: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., question: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., children: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ...) -> None: ...
 
 class Tool(_message.Message):
-    __slots__ = ["description", "http", "kind", "mcp", "name", "parameters", "raise_on_error", "timeout"]
+    __slots__ = ["delivery", "description", "http", "in_doubt", "kind", "mcp", "name", "parameters", "raise_on_error", "timeout"]
+    DELIVERY_FIELD_NUMBER: _ClassVar[int]
     DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
     HTTP_FIELD_NUMBER: _ClassVar[int]
+    IN_DOUBT_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
     MCP_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     PARAMETERS_FIELD_NUMBER: _ClassVar[int]
     RAISE_ON_ERROR_FIELD_NUMBER: _ClassVar[int]
     TIMEOUT_FIELD_NUMBER: _ClassVar[int]
+    delivery: Delivery
     description: str
     http: HttpTool
+    in_doubt: InDoubt
     kind: ToolKind
     mcp: McpTool
     name: str
     parameters: _struct_pb2.Struct
     raise_on_error: bool
     timeout: _duration_pb2.Duration
-    def __init__(self, name: _Optional[str] = ..., kind: _Optional[_Union[ToolKind, str]] = ..., description: _Optional[str] = ..., parameters: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., raise_on_error: bool = ..., http: _Optional[_Union[HttpTool, _Mapping]] = ..., mcp: _Optional[_Union[McpTool, _Mapping]] = ..., timeout: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ...) -> None: ...
+    def __init__(self, name: _Optional[str] = ..., kind: _Optional[_Union[ToolKind, str]] = ..., description: _Optional[str] = ..., parameters: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., raise_on_error: bool = ..., http: _Optional[_Union[HttpTool, _Mapping]] = ..., mcp: _Optional[_Union[McpTool, _Mapping]] = ..., timeout: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., delivery: _Optional[_Union[Delivery, str]] = ..., in_doubt: _Optional[_Union[InDoubt, str]] = ...) -> None: ...
 
 class ToolKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = []
+
+class Delivery(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = []
+
+class InDoubt(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = []

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/signal"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -69,12 +70,15 @@ func serve(args []string) int {
 	fs.IntVar(&cfg.Engine.MaxConcurrent, "max-concurrent-runs", 256, "Runs this replica executes at once")
 	fs.DurationVar(&cfg.DrainTimeout, "drain-timeout", envDuration("RUNSVC_DRAIN_TIMEOUT", 20*time.Second), "how long a shutdown waits for unary calls in flight; long streams end at once (env RUNSVC_DRAIN_TIMEOUT)")
 	opsFlags(fs, &cfg.Ops)
+	networks := newNetworkList(env("RUNSVC_ALLOW_NETWORKS", ""))
+	fs.Var(&networks, "allow-network", "a network (CIDR) http and MCP tools may connect to, repeatable; default every address but the cloud metadata ones (env RUNSVC_ALLOW_NETWORKS, comma-separated)")
 	fs.StringVar(&logLevel, "log-level", env("RUNSVC_LOG_LEVEL", "info"), "debug, info, warn or error (env RUNSVC_LOG_LEVEL)")
 	fs.StringVar(&logFormat, "log-format", env("RUNSVC_LOG_FORMAT", "json"), "json or text (env RUNSVC_LOG_FORMAT)")
 	securityFlags(fs, &cfg.Security)
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
+	cfg.AllowNetworks = networks.list
 	log, logs, err := server.NewLogger(os.Stderr, logLevel, logFormat)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "runsvc: %v\n", err)
@@ -93,4 +97,33 @@ func serve(args []string) int {
 		return 1
 	}
 	return 0
+}
+
+// networkList is the repeatable --allow-network flag; the first use on
+// the command line replaces the environment's list.
+type networkList struct {
+	list []string
+	set  bool
+}
+
+func newNetworkList(fromEnv string) networkList {
+	var l networkList
+	for _, n := range strings.Split(fromEnv, ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			l.list = append(l.list, n)
+		}
+	}
+	return l
+}
+
+// String implements flag.Value.
+func (l *networkList) String() string { return strings.Join(l.list, ",") }
+
+// Set implements flag.Value.
+func (l *networkList) Set(v string) error {
+	if !l.set {
+		l.list, l.set = nil, true
+	}
+	l.list = append(l.list, v)
+	return nil
 }

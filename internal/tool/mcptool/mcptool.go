@@ -19,6 +19,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/runsvc/runsvc/internal/errs"
+	"github.com/runsvc/runsvc/internal/netpolicy"
 	"github.com/runsvc/runsvc/internal/tool"
 )
 
@@ -29,6 +30,9 @@ type Options struct {
 	// exchange, including the whole streamed answer to a tool call, so
 	// leave it zero and let the call's context bound tool calls.
 	HTTPClient *http.Client
+	// Network is the outbound network policy of the default client (when
+	// HTTPClient is nil); nil is the default policy.
+	Network *netpolicy.Policy
 	// ClientName and ClientVersion identify runsvc to servers in the MCP
 	// handshake; empty means "runsvc" and "dev".
 	ClientName    string
@@ -53,7 +57,7 @@ var _ tool.Executor = (*Executor)(nil)
 func New(opts Options) *Executor {
 	hc := opts.HTTPClient
 	if hc == nil {
-		hc = &http.Client{Transport: http.DefaultTransport}
+		hc = &http.Client{Transport: opts.Network.Transport()}
 	}
 	name, version := opts.ClientName, opts.ClientVersion
 	if name == "" {
@@ -100,12 +104,19 @@ func (x *Executor) Execute(ctx context.Context, c tool.Call) (json.RawMessage, e
 		connecting := new(probe)
 		cs, err := x.session(ctx, k, connecting)
 		if err != nil {
+			if denied := refusal(c, err, connecting); denied != nil {
+				return nil, denied
+			}
 			return nil, report(ctx, c, judge(err, connecting))
 		}
 		calling := new(probe)
 		res, err := cs.CallTool(withProbe(ctx, calling), &mcp.CallToolParams{Name: name, Arguments: args})
 		if err == nil {
 			return output(c, res)
+		}
+		if denied := refusal(c, err, calling); denied != nil {
+			x.drop(k, cs)
+			return nil, denied
 		}
 		v := judge(err, calling)
 		if ctx.Err() == nil && v.drop {
@@ -149,4 +160,16 @@ func arguments(raw json.RawMessage) (json.RawMessage, bool) {
 func usableURL(raw string) bool {
 	u, err := url.Parse(raw)
 	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
+}
+
+// refusal is *errs.AccessDenied when the outbound network policy refused
+// a connection of the exchange, else nil.
+func refusal(c tool.Call, err error, p *probe) error {
+	if denied, ok := netpolicy.Denied("tool "+c.Name, err); ok {
+		return denied
+	}
+	if denied, ok := netpolicy.Denied("tool "+c.Name, p.seen().netErr); ok {
+		return denied
+	}
+	return nil
 }

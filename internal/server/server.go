@@ -248,6 +248,9 @@ func (s *Server) assemble() error {
 	if err != nil {
 		return err
 	}
+	if err := s.observability(mapper); err != nil {
+		return err
+	}
 	network, err := netpolicy.Parse(cfg.AllowNetworks)
 	if err != nil {
 		return err
@@ -267,9 +270,6 @@ func (s *Server) assemble() error {
 		spec.ProviderOpenAI:   openai.New(openai.Options{}),
 	}
 	maps.Copy(models, cfg.Models)
-	if err := s.observability(mapper); err != nil {
-		return err
-	}
 	s.engine = engine.New(engine.Deps{
 		Store: s.store, Writer: writer, Runs: manager, Specs: reg,
 		Models:  models,

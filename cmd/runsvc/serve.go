@@ -25,6 +25,7 @@ const envPrefix = "RUNSVC_"
 type serveOptions struct {
 	cfg                 server.Config
 	logLevel, logFormat string
+	networks            networkList
 }
 
 // serveGroups orders serve's flags in its help.
@@ -33,7 +34,7 @@ var serveGroups = []cli.FlagGroup{
 	{Title: "Store flags", Names: []string{"data", "store", "pool-size"}},
 	{Title: "Error flags", Names: []string{"error-domain", "debug-errors"}},
 	{Title: "Operations flags", Names: []string{"log-level", "log-format", "metrics-listen", "otlp-endpoint", "keepalive-time", "keepalive-timeout", "max-connection-age", "max-connection-age-grace", "heartbeat-interval"}},
-	{Title: "Security flags", Names: []string{"keys-file", "insecure-no-auth", "tls-cert", "tls-key", "tls-client-ca"}},
+	{Title: "Security flags", Names: []string{"keys-file", "insecure-no-auth", "tls-cert", "tls-key", "tls-client-ca", "allow-network"}},
 }
 
 // serveFlags defines serve's flags on a new flag set, with their built-in
@@ -55,6 +56,7 @@ func serveFlags(o *serveOptions) *flag.FlagSet {
 	fs.IntVar(&cfg.Engine.MaxAttempts, "max-attempts", 0, "Attempts (`N`) one Run may take (takeovers after crashes) before it fails; 0 means the default, 10")
 	fs.DurationVar(&cfg.DrainTimeout, "drain-timeout", 20*time.Second, "how long (a `DURATION`) a shutdown waits for unary calls in flight; long streams end at once")
 	opsFlags(fs, &cfg.Ops)
+	fs.Var(&o.networks, "allow-network", "a network (`CIDR`) http and MCP tools may connect to, repeatable or comma-separated; default every address but the cloud metadata ones")
 	fs.StringVar(&o.logLevel, "log-level", "info", "`LEVEL`: debug, info, warn or error")
 	fs.StringVar(&o.logFormat, "log-format", "json", "`FORMAT`: json or text")
 	securityFlags(fs, &cfg.Security)
@@ -97,6 +99,7 @@ func parseServe(args []string, stdout, stderr io.Writer, lookup func(string) (st
 	if err := cli.SetFromEnv(fs, envPrefix, lookup); err != nil {
 		return bad(err)
 	}
+	o.networks.set = false // the first --allow-network replaces the environment's list
 	if err := cli.ParseFlags(fs, args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stdout, serveUsage)
@@ -108,6 +111,7 @@ func parseServe(args []string, stdout, stderr io.Writer, lookup func(string) (st
 	if fs.NArg() > 0 {
 		return bad(fmt.Errorf("serve takes no arguments, got %q", fs.Arg(0)))
 	}
+	o.cfg.AllowNetworks = o.networks.list
 	return o, 0, true
 }
 
@@ -134,4 +138,31 @@ func serve(args []string) int {
 		return 1
 	}
 	return 0
+}
+
+// networkList is the repeatable --allow-network flag; each value may hold
+// several networks separated by commas. The first use on the command line
+// replaces the environment's list.
+type networkList struct {
+	list []string
+	set  bool
+}
+
+// String implements flag.Value.
+func (l *networkList) String() string { return strings.Join(l.list, ",") }
+
+// Get implements flag.Getter: the networks, in order.
+func (l *networkList) Get() any { return l.list }
+
+// Set implements flag.Value.
+func (l *networkList) Set(v string) error {
+	if !l.set {
+		l.list, l.set = nil, true
+	}
+	for _, n := range strings.Split(v, ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			l.list = append(l.list, n)
+		}
+	}
+	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"flag"
+	"io"
 	"os/exec"
 	"regexp"
 	"strings"
@@ -224,6 +225,35 @@ func TestBinaryFlags(t *testing.T) {
 			}
 			if first, _, _ := strings.Cut(out, "\n"); code != tt.want.code || first != tt.want.first {
 				t.Errorf("exit %d, first line %q; want %d, %q\nstderr: %s", code, first, tt.want.code, tt.want.first, stderr.String())
+			}
+		})
+	}
+}
+
+// TestServeAllowNetwork: --allow-network is repeatable and comma-separated,
+// RUNSVC_ALLOW_NETWORK gives the list when the flag is absent, and the
+// first flag replaces the environment's list rather than adding to it.
+func TestServeAllowNetwork(t *testing.T) {
+	cases := []struct {
+		name string
+		args []string
+		env  map[string]string
+		want string
+	}{
+		{"default", nil, nil, ""},
+		{"env", nil, map[string]string{"RUNSVC_ALLOW_NETWORK": "10.0.0.0/8, 127.0.0.0/8"}, "10.0.0.0/8,127.0.0.0/8"},
+		{"flags", []string{"--allow-network", "10.0.0.0/8", "--allow-network", "127.0.0.0/8,::1/128"}, nil, "10.0.0.0/8,127.0.0.0/8,::1/128"},
+		{"flag replaces env", []string{"--allow-network", "127.0.0.0/8"}, map[string]string{"RUNSVC_ALLOW_NETWORK": "10.0.0.0/8"}, "127.0.0.0/8"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			lookup := func(k string) (string, bool) { v, ok := c.env[k]; return v, ok }
+			o, code, ok := parseServe(c.args, io.Discard, io.Discard, lookup)
+			if !ok {
+				t.Fatalf("parseServe exited %d", code)
+			}
+			if got := strings.Join(o.cfg.AllowNetworks, ","); got != c.want {
+				t.Errorf("AllowNetworks = %q, want %q", got, c.want)
 			}
 		})
 	}

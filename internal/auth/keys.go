@@ -37,6 +37,9 @@ type Entry struct {
 	Tenant      string   `json:"tenant"`
 	Roles       []string `json:"roles"`
 	Quota       Quota    `json:"quota,omitzero"`
+	// Robots are the bus robots (Spec names) the caller may send as,
+	// besides its Name; "*" is every robot of the tenant.
+	Robots []string `json:"robots,omitempty"`
 }
 
 // File is the keys file: {"identities": [Entry, ...]}.
@@ -180,7 +183,7 @@ func (e entry) identity() Identity {
 	if name == "" && e.Certificate != "" {
 		name = e.Certificate
 	}
-	return Identity{Name: name, Tenant: e.Tenant, Roles: slices.Clone(e.Roles), Quota: e.Quota}
+	return Identity{Name: name, Tenant: e.Tenant, Roles: slices.Clone(e.Roles), Quota: e.Quota, Robots: slices.Clone(e.Robots)}
 }
 
 // ByKey returns the identity of an API key. Every entry is compared, in

@@ -90,6 +90,16 @@ type Identity struct {
 	Tenant string
 	Roles  []string
 	Quota  Quota
+	// Robots are the bus robots it may send as besides Name; see Entry.
+	Robots []string
+}
+
+// MaySendAs reports whether the identity may send bus messages as robot:
+// an admin may send as any robot, anyone else as the robot named like its
+// keys file entry or one its entry's robots list names ("*": any).
+func (id Identity) MaySendAs(robot string) bool {
+	return slices.Contains(id.Roles, RoleAdmin) || robot == id.Name ||
+		slices.Contains(id.Robots, robot) || slices.Contains(id.Robots, "*")
 }
 
 // Allows reports whether any of the identity's roles allows method.

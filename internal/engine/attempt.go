@@ -96,6 +96,9 @@ func (a *attempt) run(ctx context.Context) error {
 	}
 	if a.number > 1 {
 		a.log.Info("took over run", "attempt", a.number)
+		if o, ok := a.e.Observer.(TakeoverObserver); ok {
+			o.TookOver(ctx, AttemptInfo{Tenant: a.lease.Tenant, RunID: a.lease.RunID, Worker: a.e.cfg.WorkerID, Attempt: a.number})
+		}
 	}
 	stopWatch := a.watchOutsiders(ctx)
 	defer stopWatch()

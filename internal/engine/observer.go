@@ -29,6 +29,13 @@ type Observer interface {
 	Retrying(ctx context.Context, r RetryInfo)
 }
 
+// TakeoverObserver is an Observer that also hears of lease takeovers: an
+// Attempt starting on a Run an earlier Attempt left unsettled (a crashed
+// or drained worker's). Optional, so that Observers need not implement it.
+type TakeoverObserver interface {
+	TookOver(ctx context.Context, a AttemptInfo)
+}
+
 // RetryInfo describes a call that failed and will be retried.
 type RetryInfo struct {
 	RunID string
@@ -156,5 +163,14 @@ func (os Observers) RunSettled(ctx context.Context, r SettledInfo) {
 func (os Observers) Retrying(ctx context.Context, r RetryInfo) {
 	for _, o := range os {
 		o.Retrying(ctx, r)
+	}
+}
+
+// TookOver implements TakeoverObserver for those of os that do.
+func (os Observers) TookOver(ctx context.Context, a AttemptInfo) {
+	for _, o := range os {
+		if t, ok := o.(TakeoverObserver); ok {
+			t.TookOver(ctx, a)
+		}
 	}
 }

@@ -41,6 +41,8 @@ type Metrics struct {
 	toolCalls    *prometheus.CounterVec
 	toolLatency  *prometheus.HistogramVec
 	retries      *prometheus.CounterVec
+	takeovers    prometheus.Counter
+	storeLatency *prometheus.HistogramVec
 }
 
 // New returns the collectors, registered with the Go and process
@@ -61,6 +63,8 @@ func New(reasonOf func(error) string) *Metrics {
 	m.toolCalls = f.counter("runsvc_tool_calls_total", "Tool calls runsvc executed, by kind and outcome (ok or the reason).", "kind", "outcome")
 	m.toolLatency = f.histogram("runsvc_tool_call_duration_seconds", "Tool call latency, by kind.", prometheus.DefBuckets, "kind")
 	m.retries = f.counter("runsvc_retries_total", "Model and tool calls retried after a transient failure, by what (model or tool) and reason.", "what", "reason")
+	m.takeovers = f.counter("runsvc_lease_takeovers_total", "Attempts this worker started on a Run an earlier Attempt left unsettled (a crashed or drained worker's).").WithLabelValues()
+	m.storeLatency = f.histogram("runsvc_store_operation_duration_seconds", "Store operation latency, by operation (the store.Store method) and outcome (ok or error).", []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5}, "operation", "outcome")
 	m.reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
@@ -196,4 +200,17 @@ func (m *Metrics) RunSettled(_ context.Context, r engine.SettledInfo) {
 // Retrying implements engine.Observer.
 func (m *Metrics) Retrying(_ context.Context, r engine.RetryInfo) {
 	m.retries.WithLabelValues(r.What, m.reasonOf(r.Err)).Inc()
+}
+
+// TookOver implements engine.TakeoverObserver.
+func (m *Metrics) TookOver(context.Context, engine.AttemptInfo) { m.takeovers.Inc() }
+
+// ObserveStore records one store operation's latency; op is a store.Store
+// method name, a bounded set.
+func (m *Metrics) ObserveStore(op string, d time.Duration, err error) {
+	outcome := "ok"
+	if err != nil {
+		outcome = "error"
+	}
+	m.storeLatency.WithLabelValues(op, outcome).Observe(d.Seconds())
 }

@@ -20,6 +20,8 @@ import (
 func (s *Server) observability(mapper *errdetails.Mapper) error {
 	s.drainer = newDrainer()
 	s.metrics = metrics.New(func(err error) string { return mapper.Describe(err).Reason })
+	// Every store operation's latency, whoever calls it.
+	s.store = timedStore{Store: s.store, obs: s.metrics}
 	t, err := tracing.New(context.Background(), s.cfg.Ops.OTLPEndpoint)
 	if err != nil {
 		return err

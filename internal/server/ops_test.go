@@ -167,6 +167,12 @@ func TestMetricsEndpoint(t *testing.T) {
 		`runsvc_model_call_errors_total{model="m2",provider="scripted",reason="INFERENCE_FAILED"} 1`,
 		`runsvc_retries_total{reason="INFERENCE_FAILED",what="model"} 1`,
 		`runsvc_runs_settled_total{spec="flaky",state="COMPLETED"} 1`,
+		// Every store operation is timed, by method and outcome.
+		`runsvc_store_operation_duration_seconds_count{operation="CreateRun",outcome="ok"} 2`,
+		`runsvc_store_operation_duration_seconds_count{operation="GetRun",outcome="error"} 1`,
+		`runsvc_store_operation_duration_seconds_bucket{operation="Append",outcome="ok",le="+Inf"}`,
+		// No Run was taken over here.
+		`runsvc_lease_takeovers_total 0`,
 	} {
 		if !strings.Contains(body, want) {
 			t.Errorf("/metrics lacks %s", want)

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"maps"
 	"net"
+	"net/http"
 	"os"
 	"strings"
 	"time"
@@ -37,6 +38,7 @@ import (
 	"github.com/runsvc/runsvc/internal/model"
 	"github.com/runsvc/runsvc/internal/model/openai"
 	"github.com/runsvc/runsvc/internal/model/scripted"
+	"github.com/runsvc/runsvc/internal/netpolicy"
 	"github.com/runsvc/runsvc/internal/policy"
 	"github.com/runsvc/runsvc/internal/runs"
 	"github.com/runsvc/runsvc/internal/secret"
@@ -96,6 +98,10 @@ type Config struct {
 	Ops Ops
 	// Security is TLS, the keys file and the safe default; see security.go.
 	Security Security
+	// AllowNetworks are the networks (CIDR prefixes) http and MCP tools
+	// may connect to; empty means every address but the cloud metadata
+	// ones (see netpolicy).
+	AllowNetworks []string
 }
 
 // Ops configures metrics, tracing and long connections.
@@ -222,6 +228,17 @@ func loadPorts(cfg Config) (secret.Resolver, policy.Policy, error) {
 	return secrets, pol, nil
 }
 
+// executors are the tool executors, http and MCP connecting only where
+// the outbound network policy allows.
+func (s *Server) executors(network *netpolicy.Policy) map[spec.Kind]tool.Executor {
+	s.mcp = mcptool.New(mcptool.Options{ClientName: "runsvc", Network: network})
+	return map[spec.Kind]tool.Executor{
+		spec.KindWorker: s.hub,
+		spec.KindHTTP:   httptool.New(&http.Client{Transport: network.Transport()}),
+		spec.KindMCP:    s.mcp,
+	}
+}
+
 func (s *Server) assemble() error {
 	cfg := s.cfg
 	mapper := errdetails.New(errdetails.Options{Domain: cfg.ErrorDomain, Debug: cfg.DebugErrors, Logger: s.log})
@@ -231,7 +248,15 @@ func (s *Server) assemble() error {
 	if err != nil {
 		return err
 	}
+	if err := s.observability(mapper); err != nil {
+		return err
+	}
+	network, err := netpolicy.Parse(cfg.AllowNetworks)
+	if err != nil {
+		return err
+	}
 	reg := versions.New(s.store, cfg.Clock)
+	reg.SetNetwork(network)
 	writer := logwriter.New(s.store, cfg.Clock, s.log)
 	manager := runs.New(s.store, writer, reg, pol, cfg.Clock, s.log)
 	mem := memory.New(s.store, cfg.Clock)
@@ -240,23 +265,15 @@ func (s *Server) assemble() error {
 	// workers of the others through the store, and serves theirs.
 	hub := toolworkers.NewRouted(toolworkers.Routing{Store: s.store, Replica: cfg.WorkerID, Clock: cfg.Clock, Log: s.log})
 	s.hub = hub
-	s.mcp = mcptool.New(mcptool.Options{ClientName: "runsvc"})
 	models := model.Providers{
 		spec.ProviderScripted: scripted.New(cfg.Clock),
 		spec.ProviderOpenAI:   openai.New(openai.Options{}),
 	}
 	maps.Copy(models, cfg.Models)
-	if err := s.observability(mapper); err != nil {
-		return err
-	}
 	s.engine = engine.New(engine.Deps{
 		Store: s.store, Writer: writer, Runs: manager, Specs: reg,
-		Models: models,
-		Tools: map[spec.Kind]tool.Executor{
-			spec.KindWorker: hub,
-			spec.KindHTTP:   httptool.New(nil),
-			spec.KindMCP:    s.mcp,
-		},
+		Models:  models,
+		Tools:   s.executors(network),
 		Workers: hub, Memory: mem, Bus: messages, Secrets: secrets, Policy: pol, Clock: cfg.Clock, Log: s.log,
 		Observer: s.observer(),
 	}, cfg.Engine)

@@ -3,10 +3,13 @@ package service
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"google.golang.org/grpc"
 
 	runsvcv1 "github.com/runsvc/runsvc/gen/runsvc/v1"
+	"github.com/runsvc/runsvc/internal/auth"
+	"github.com/runsvc/runsvc/internal/errs"
 	"github.com/runsvc/runsvc/internal/store"
 )
 
@@ -20,11 +23,26 @@ func (s busServer) SendMessage(ctx context.Context, req *runsvcv1.BusServiceSend
 	if err != nil {
 		return nil, err
 	}
+	if err := maySendAs(ctx, req.GetSender()); err != nil {
+		return nil, err
+	}
 	m, err := s.bus.Send(ctx, tenantOf(ctx), req.GetSender(), req.GetChannel(), content, req.GetInReplyTo())
 	if err != nil {
 		return nil, err
 	}
 	return &runsvcv1.BusServiceSendMessageResponse{Message: busMessageToProto(m)}, nil
+}
+
+// maySendAs refuses a sender other than the caller's own identity: with
+// authentication, a caller sends as the robot its keys file entry names
+// (or lists in robots), an admin as any; without it, as any robot.
+func maySendAs(ctx context.Context, sender string) error {
+	id, ok := auth.FromContext(ctx)
+	if !ok || sender == "" || id.MaySendAs(sender) {
+		return nil
+	}
+	return &errs.AccessDenied{Subject: "bus sender " + sender,
+		Reason: fmt.Sprintf("the caller %s may send only as itself or a robot its keys file entry lists", id.Name)}
 }
 
 func (s busServer) Receive(req *runsvcv1.ReceiveRequest, stream grpc.ServerStreamingServer[runsvcv1.ReceiveResponse]) error {

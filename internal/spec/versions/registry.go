@@ -11,6 +11,7 @@ import (
 	"github.com/runsvc/runsvc/internal/clock"
 	"github.com/runsvc/runsvc/internal/errs"
 	"github.com/runsvc/runsvc/internal/lru"
+	"github.com/runsvc/runsvc/internal/netpolicy"
 	"github.com/runsvc/runsvc/internal/spec"
 	"github.com/runsvc/runsvc/internal/store"
 )
@@ -22,6 +23,30 @@ type Registry struct {
 	// cache holds Versions by tenant and name\x00version: a Version never
 	// changes once published.
 	cache *lru.Cache[*spec.Version]
+	// network refuses tool URLs naming an address it does not allow.
+	network *netpolicy.Policy
+}
+
+// SetNetwork sets the outbound network policy Publish checks the tools'
+// URLs against; without it, the default policy (see netpolicy).
+func (r *Registry) SetNetwork(p *netpolicy.Policy) { r.network = p }
+
+// checkNetwork refuses a tool whose URL names a literal address the
+// outbound network policy does not allow: nothing would ever reach it.
+func (r *Registry) checkNetwork(s spec.Spec) error {
+	for _, t := range s.Tools {
+		raw := ""
+		switch {
+		case t.HTTP != nil:
+			raw = t.HTTP.URL
+		case t.MCP != nil:
+			raw = t.MCP.URL
+		}
+		if err := r.network.CheckURL("tool "+t.Name, raw); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // versionCacheSize bounds the Versions a Registry keeps decoded.
@@ -76,6 +101,9 @@ func (r *Registry) Publish(ctx context.Context, tenant string, s spec.Spec, unre
 	}
 	if invalid != nil {
 		return nil, false, invalid
+	}
+	if err := r.checkNetwork(s); err != nil {
+		return nil, false, err
 	}
 	body, err := json.Marshal(s)
 	if err != nil {

@@ -3,6 +3,8 @@ package replicas_test
 import (
 	"context"
 	"fmt"
+	"io"
+	"net/http"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -36,7 +38,8 @@ func TestTwoReplicasSurviveSIGKILL(t *testing.T) {
 		return []string{"--store", dsn, "--lease-ttl", "2s", "--worker-id", id, "--pool-size", "8"}
 	}
 	a := blackbox.Serve(t, blackbox.FreePort(t), args("replica-a")...)
-	b := blackbox.Serve(t, blackbox.FreePort(t), args("replica-b")...)
+	metricsB := blackbox.FreePort(t)
+	b := blackbox.Serve(t, blackbox.FreePort(t), append(args("replica-b"), "--metrics-listen", metricsB)...)
 	connA, connB := a.Dial(t), b.Dial(t)
 	ctx := testserver.Context(t)
 
@@ -98,7 +101,26 @@ func TestTwoReplicasSurviveSIGKILL(t *testing.T) {
 		t.Errorf("the survivor's log shows no takeover")
 	} else {
 		t.Logf("%d runs taken over by replica B (%d takeover lines in its log)", takeovers.Load(), n)
+		// Every takeover is counted, once.
+		if want := fmt.Sprintf("runsvc_lease_takeovers_total %d\n", n); !strings.Contains(scrapeMetrics(t, metricsB), want) {
+			t.Errorf("replica B's /metrics lacks %q", want)
+		}
 	}
+}
+
+// scrapeMetrics reads a replica's /metrics.
+func scrapeMetrics(t *testing.T, addr string) string {
+	t.Helper()
+	resp, err := http.Get("http://" + addr + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(body)
 }
 
 // checkLog reads a Run's log: gapless from 1, and every call answered once.

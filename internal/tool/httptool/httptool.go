@@ -23,6 +23,7 @@ import (
 	"go.opentelemetry.io/otel/propagation"
 
 	"github.com/runsvc/runsvc/internal/errs"
+	"github.com/runsvc/runsvc/internal/netpolicy"
 	"github.com/runsvc/runsvc/internal/retryafter"
 	"github.com/runsvc/runsvc/internal/tool"
 )
@@ -34,10 +35,11 @@ type Executor struct {
 	client *http.Client
 }
 
-// New returns an Executor using client, or a default client when nil.
+// New returns an Executor using client, or, when nil, a client whose
+// connections obey the default outbound network policy (see netpolicy).
 func New(client *http.Client) *Executor {
 	if client == nil {
-		client = &http.Client{Transport: http.DefaultTransport}
+		client = &http.Client{Transport: (*netpolicy.Policy)(nil).Transport()}
 	}
 	return &Executor{client: client}
 }
@@ -76,6 +78,9 @@ func (x *Executor) Execute(ctx context.Context, c tool.Call) (json.RawMessage, e
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
+		}
+		if denied, ok := netpolicy.Denied("tool "+c.Name, err); ok {
+			return nil, denied
 		}
 		return nil, &errs.TransientFailure{Operation: "tool " + c.Name, Message: "the endpoint could not be reached: " + scrub(err, c)}
 	}

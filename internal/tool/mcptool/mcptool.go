@@ -19,6 +19,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/runsvc/runsvc/internal/errs"
+	"github.com/runsvc/runsvc/internal/netpolicy"
 	"github.com/runsvc/runsvc/internal/tool"
 )
 
@@ -29,6 +30,10 @@ type Options struct {
 	// exchange, including the whole streamed answer to a tool call, so
 	// leave it zero and let the call's context bound tool calls.
 	HTTPClient *http.Client
+	// Network is the outbound network policy of the default client (when
+	// HTTPClient is nil); nil checks nothing, so the server always passes
+	// its policy.
+	Network *netpolicy.Policy
 	// ClientName and ClientVersion identify runsvc to servers in the MCP
 	// handshake; empty means "runsvc" and "dev".
 	ClientName    string
@@ -52,7 +57,10 @@ var _ tool.Executor = (*Executor)(nil)
 // New returns an Executor. It connects to nothing until the first call.
 func New(opts Options) *Executor {
 	hc := opts.HTTPClient
-	if hc == nil {
+	switch {
+	case hc == nil && opts.Network != nil:
+		hc = &http.Client{Transport: opts.Network.Transport()}
+	case hc == nil:
 		hc = &http.Client{Transport: http.DefaultTransport}
 	}
 	name, version := opts.ClientName, opts.ClientVersion
@@ -100,12 +108,19 @@ func (x *Executor) Execute(ctx context.Context, c tool.Call) (json.RawMessage, e
 		connecting := new(probe)
 		cs, err := x.session(ctx, k, connecting)
 		if err != nil {
+			if denied := refusal(c, err, connecting); denied != nil {
+				return nil, denied
+			}
 			return nil, report(ctx, c, judge(err, connecting))
 		}
 		calling := new(probe)
 		res, err := cs.CallTool(withProbe(ctx, calling), &mcp.CallToolParams{Meta: callMeta(c), Name: name, Arguments: args})
 		if err == nil {
 			return output(c, res)
+		}
+		if denied := refusal(c, err, calling); denied != nil {
+			x.drop(k, cs)
+			return nil, denied
 		}
 		v := judge(err, calling)
 		if ctx.Err() == nil && v.drop {
@@ -158,4 +173,16 @@ const MetaIdempotencyKey = "runsvc/idempotency-key"
 
 func callMeta(c tool.Call) mcp.Meta {
 	return mcp.Meta{MetaIdempotencyKey: c.GlobalID()}
+}
+
+// refusal is *errs.AccessDenied when the outbound network policy refused
+// a connection of the exchange, else nil.
+func refusal(c tool.Call, err error, p *probe) error {
+	if denied, ok := netpolicy.Denied("tool "+c.Name, err); ok {
+		return denied
+	}
+	if denied, ok := netpolicy.Denied("tool "+c.Name, p.seen().netErr); ok {
+		return denied
+	}
+	return nil
 }

@@ -75,6 +75,10 @@ type Config struct {
 	DebugErrors bool
 	// SecretsFile is an optional JSON file of credentials.
 	SecretsFile string
+	// DisableScrub lets resolved credentials into logs, Records and
+	// answers. Only tests that prove the scrub is what keeps them out set
+	// it; no flag does.
+	DisableScrub bool
 	// PolicyFile is an optional JSON file of policy rules.
 	PolicyFile string
 	// WorkerID names this process's worker; default host and pid.
@@ -224,6 +228,7 @@ func loadPorts(cfg Config) (secret.Resolver, policy.Policy, error) {
 
 func (s *Server) assemble() error {
 	cfg := s.cfg
+	scrub := s.scrubLog()
 	mapper := errdetails.New(errdetails.Options{Domain: cfg.ErrorDomain, Debug: cfg.DebugErrors, Logger: s.log})
 	// Runs store their failures as the table maps them, once.
 	errs.SetFailureEncoder(errdetails.StoredFailure)
@@ -231,8 +236,12 @@ func (s *Server) assemble() error {
 	if err != nil {
 		return err
 	}
+	if scrub != nil {
+		secrets = scrub.Watch(secrets)
+	}
 	reg := versions.New(s.store, cfg.Clock)
 	writer := logwriter.New(s.store, cfg.Clock, s.log)
+	writer.Scrub(scrub)
 	manager := runs.New(s.store, writer, reg, pol, cfg.Clock, s.log)
 	mem := memory.New(s.store, cfg.Clock)
 	messages := bus.New(s.store, reg, cfg.Clock)
@@ -289,7 +298,7 @@ func (s *Server) assemble() error {
 		grpc.MaxRecvMsgSize(maxGRPCMessage),
 		grpc.UnknownServiceHandler(service.UnknownMethod),
 	)...)
-	service.New(service.Deps{Mapper: mapper, Specs: reg, Runs: manager, Engine: s.engine, Hub: hub, Memory: mem, Bus: messages}).Register(s.grpc)
+	service.New(service.Deps{Mapper: mapper, Specs: reg, Runs: manager, Engine: s.engine, Hub: hub, Memory: mem, Bus: messages, Scrubber: scrub}).Register(s.grpc)
 	s.health = health.NewServer()
 	healthpb.RegisterHealthServer(s.grpc, s.health)
 	reflection.Register(s.grpc)

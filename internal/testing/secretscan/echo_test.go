@@ -22,7 +22,9 @@ func leaks(token string) string {
 	return token + " " + base64.StdEncoding.EncodeToString([]byte(token)) + " " + url.QueryEscape(token)
 }
 
-func bearer(r *http.Request) string { return strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ") }
+func bearer(r *http.Request) string {
+	return strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
+}
 
 // startHTTPTool serves an http tool on 127.0.0.1 that echoes the bearer
 // token in the way its "mode" argument names: a result, an error body, a
@@ -63,7 +65,6 @@ func statusLine(w http.ResponseWriter, line string) {
 	_, _ = fmt.Fprintf(buf, "%s\r\nContent-Length: 0\r\nConnection: close\r\n\r\n", line)
 	_ = buf.Flush()
 }
-
 
 // startMCP serves a real MCP server (the official go-sdk) on 127.0.0.1
 // whose "mirror" tool answers with the bearer token and whose "refuse"

@@ -72,14 +72,6 @@ func (s *scan) addProto(place string, m proto.Message) {
 	s.add(place, string(b))
 }
 
-func (s *scan) total() int {
-	n := 0
-	for _, v := range s.seen {
-		n += v
-	}
-	return n
-}
-
 // scanConfig starts runsvc on a store and says how to read the store's
 // bytes afterwards.
 type scanConfig func(t *testing.T) (opt testserver.Option, storeBytes func(t *testing.T) string)

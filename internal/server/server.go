@@ -206,7 +206,8 @@ func openStore(ctx context.Context, cfg Config) (store.Store, error) {
 
 // loadPorts reads the secrets and policy files the configuration names:
 // without them, secrets come from the environment and every call is allowed.
-func loadPorts(cfg Config) (secret.Resolver, policy.Policy, error) {
+// Every secret resolved becomes known to scrub, unless it is nil.
+func loadPorts(cfg Config, scrub *secret.Scrubber) (secret.Resolver, policy.Policy, error) {
 	var secrets secret.Resolver = secret.Env{}
 	if cfg.SecretsFile != "" {
 		f, err := secret.LoadFile(cfg.SecretsFile)
@@ -214,6 +215,9 @@ func loadPorts(cfg Config) (secret.Resolver, policy.Policy, error) {
 			return nil, nil, err
 		}
 		secrets = secret.Chain{f, secret.Env{}}
+	}
+	if scrub != nil {
+		secrets = scrub.Watch(secrets)
 	}
 	var pol policy.Policy = policy.AllowAll{}
 	if cfg.PolicyFile != "" {
@@ -232,12 +236,9 @@ func (s *Server) assemble() error {
 	mapper := errdetails.New(errdetails.Options{Domain: cfg.ErrorDomain, Debug: cfg.DebugErrors, Logger: s.log})
 	// Runs store their failures as the table maps them, once.
 	errs.SetFailureEncoder(errdetails.StoredFailure)
-	secrets, pol, err := loadPorts(cfg)
+	secrets, pol, err := loadPorts(cfg, scrub)
 	if err != nil {
 		return err
-	}
-	if scrub != nil {
-		secrets = scrub.Watch(secrets)
 	}
 	reg := versions.New(s.store, cfg.Clock)
 	writer := logwriter.New(s.store, cfg.Clock, s.log)

@@ -84,6 +84,7 @@ func (a *attempt) run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	a.knowCredentials(ctx)
 	if st.Attempt >= a.e.cfg.MaxAttempts {
 		id := errs.NewErrorID()
 		a.log.Error("run gave up after too many attempts", "attempts", st.Attempt, "errorId", id)

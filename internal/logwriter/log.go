@@ -70,6 +70,7 @@ func (l *Log) Later(ops ...runlog.Op) error {
 
 // fold stamps ops as the Records following the State and folds them in.
 func (l *Log) fold(ops []runlog.Op) ([]runlog.Record, error) {
+	ops = l.w.scrub(ops)
 	recs := Stamp(l.state, l.policy.Attempt, l.w.clock.Now().UTC(), ops...)
 	if err := l.state.ApplyAll(recs); err != nil {
 		return nil, fmt.Errorf("the writer's own records do not fold: %w", err)

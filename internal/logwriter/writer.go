@@ -18,6 +18,7 @@ import (
 	"github.com/runsvc/runsvc/internal/clock"
 	"github.com/runsvc/runsvc/internal/errs"
 	"github.com/runsvc/runsvc/internal/runlog"
+	"github.com/runsvc/runsvc/internal/secret"
 	"github.com/runsvc/runsvc/internal/store"
 )
 
@@ -38,6 +39,8 @@ type Writer struct {
 	log     *slog.Logger
 	states  states
 	settled func(context.Context, *runlog.State)
+	// scrubber removes secrets from Records before they are folded.
+	scrubber *secret.Scrubber
 }
 
 // New returns a Writer on s.

@@ -77,6 +77,10 @@ type Config struct {
 	DebugErrors bool
 	// SecretsFile is an optional JSON file of credentials.
 	SecretsFile string
+	// DisableScrub lets resolved credentials into logs, Records and
+	// answers. Only tests that prove the scrub is what keeps them out set
+	// it; no flag does.
+	DisableScrub bool
 	// PolicyFile is an optional JSON file of policy rules.
 	PolicyFile string
 	// WorkerID names this process's worker; default host and pid.
@@ -208,7 +212,8 @@ func openStore(ctx context.Context, cfg Config) (store.Store, error) {
 
 // loadPorts reads the secrets and policy files the configuration names:
 // without them, secrets come from the environment and every call is allowed.
-func loadPorts(cfg Config) (secret.Resolver, policy.Policy, error) {
+// Every secret resolved becomes known to scrub, unless it is nil.
+func loadPorts(cfg Config, scrub *secret.Scrubber) (secret.Resolver, policy.Policy, error) {
 	var secrets secret.Resolver = secret.Env{}
 	if cfg.SecretsFile != "" {
 		f, err := secret.LoadFile(cfg.SecretsFile)
@@ -216,6 +221,9 @@ func loadPorts(cfg Config) (secret.Resolver, policy.Policy, error) {
 			return nil, nil, err
 		}
 		secrets = secret.Chain{f, secret.Env{}}
+	}
+	if scrub != nil {
+		secrets = scrub.Watch(secrets)
 	}
 	var pol policy.Policy = policy.AllowAll{}
 	if cfg.PolicyFile != "" {
@@ -241,10 +249,11 @@ func (s *Server) executors(network *netpolicy.Policy) map[spec.Kind]tool.Executo
 
 func (s *Server) assemble() error {
 	cfg := s.cfg
+	scrub := s.scrubLog()
 	mapper := errdetails.New(errdetails.Options{Domain: cfg.ErrorDomain, Debug: cfg.DebugErrors, Logger: s.log})
 	// Runs store their failures as the table maps them, once.
 	errs.SetFailureEncoder(errdetails.StoredFailure)
-	secrets, pol, err := loadPorts(cfg)
+	secrets, pol, err := loadPorts(cfg, scrub)
 	if err != nil {
 		return err
 	}
@@ -258,6 +267,7 @@ func (s *Server) assemble() error {
 	reg := versions.New(s.store, cfg.Clock)
 	reg.SetNetwork(network)
 	writer := logwriter.New(s.store, cfg.Clock, s.log)
+	writer.Scrub(scrub)
 	manager := runs.New(s.store, writer, reg, pol, cfg.Clock, s.log)
 	mem := memory.New(s.store, cfg.Clock)
 	messages := bus.New(s.store, reg, cfg.Clock)
@@ -306,7 +316,7 @@ func (s *Server) assemble() error {
 		grpc.MaxRecvMsgSize(maxGRPCMessage),
 		grpc.UnknownServiceHandler(service.UnknownMethod),
 	)...)
-	service.New(service.Deps{Mapper: mapper, Specs: reg, Runs: manager, Engine: s.engine, Hub: hub, Memory: mem, Bus: messages}).Register(s.grpc)
+	service.New(service.Deps{Mapper: mapper, Specs: reg, Runs: manager, Engine: s.engine, Hub: hub, Memory: mem, Bus: messages, Scrubber: scrub}).Register(s.grpc)
 	s.health = health.NewServer()
 	healthpb.RegisterHealthServer(s.grpc, s.health)
 	reflection.Register(s.grpc)

@@ -18,6 +18,7 @@ import (
 	"github.com/runsvc/runsvc/internal/errdetails"
 	"github.com/runsvc/runsvc/internal/memory"
 	"github.com/runsvc/runsvc/internal/runs"
+	"github.com/runsvc/runsvc/internal/secret"
 	"github.com/runsvc/runsvc/internal/spec/versions"
 	"github.com/runsvc/runsvc/internal/toolworkers"
 )
@@ -31,6 +32,9 @@ type Deps struct {
 	Hub    *toolworkers.Hub
 	Memory *memory.Service
 	Bus    *bus.Service
+	// Scrubber removes resolved credentials from what InvokeTool answers;
+	// nil removes nothing.
+	Scrubber *secret.Scrubber
 }
 
 // Service implements the six runsvc.v1 services.
@@ -42,13 +46,14 @@ type Service struct {
 	hub    *toolworkers.Hub
 	memory *memory.Service
 	bus    *bus.Service
+	scrub  *secret.Scrubber
 	// records are converted Records shared by watchers.
 	records recordCache
 }
 
 // New returns the handlers.
 func New(d Deps) *Service {
-	return &Service{mapper: d.Mapper, specs: d.Specs, runs: d.Runs, engine: d.Engine, hub: d.Hub, memory: d.Memory, bus: d.Bus}
+	return &Service{mapper: d.Mapper, specs: d.Specs, runs: d.Runs, engine: d.Engine, hub: d.Hub, memory: d.Memory, bus: d.Bus, scrub: d.Scrubber}
 }
 
 // Register registers every runsvc.v1 service on srv.

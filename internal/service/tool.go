@@ -86,8 +86,11 @@ func (s toolServer) InvokeTool(ctx context.Context, req *runsvcv1.InvokeToolRequ
 	}
 	inv, err := s.engine.Invoke(ctx, tenantOf(ctx), sv, req.GetName(), args, timeout)
 	if err != nil {
-		return nil, err
+		return nil, s.scrub.Error(err)
 	}
+	// A tool may echo the credential it was called with: neither the
+	// result nor the failure carries it back (DESIGN §6).
+	inv.Output, inv.Failure = s.scrub.JSON(inv.Output), s.scrub.Error(inv.Failure)
 	out := &runsvcv1.InvokeToolResponse{CallId: inv.CallID, Output: toValue(inv.Output)}
 	if inv.Failure != nil {
 		out.Output, out.Error = nil, s.mapper.Proto(inv.Failure)

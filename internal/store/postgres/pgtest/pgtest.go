@@ -279,3 +279,16 @@ func unavailable(t testing.TB, why string) {
 	}
 	t.Skip("skipped: " + why)
 }
+
+// Dump returns what pg_dump writes of the database at dsn (plain SQL,
+// data included), for tests that look at every byte a database holds.
+func (c *Cluster) Dump(t testing.TB, dsn string) []byte {
+	t.Helper()
+	cmd := exec.Command(filepath.Join(c.bin, "pg_dump"), "--no-owner", "--dbname="+dsn)
+	cmd.Env = append(os.Environ(), "LC_ALL=C")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("pgtest: pg_dump: %v", err)
+	}
+	return out
+}

@@ -20,15 +20,6 @@ import (
 // declaration line to its closing brace, generated code excepted.
 const maxFunctionLines = 80
 
-// allowedLong are functions still over maxFunctionLines, by "path: name",
-// each with the length it had when it was allowed, which it may not
-// exceed. An entry that is no longer over the limit, or gone, fails the
-// test, so the list cannot outlive its reason.
-var allowedLong = map[string]int{
-	// being rewritten on another branch; remove when merged
-	"internal/tool/httptool/httptool_test.go: TestExecuteResponses": 100,
-}
-
 // skippedDirs are never checked, wherever they are: dependencies, test
 // fixtures and VCS data. Directories whose name starts with a dot are
 // skipped too.
@@ -156,8 +147,7 @@ func funcName(fn *ast.FuncDecl) string {
 }
 
 // TestNoLongFunctions fails for every function or method longer than
-// maxFunctionLines outside gen/, except the allowed ones, and for every
-// allowed one that grew or is no longer too long.
+// maxFunctionLines outside gen/.
 func TestNoLongFunctions(t *testing.T) {
 	root := repoRoot(t)
 	fset := token.NewFileSet()
@@ -165,7 +155,6 @@ func TestNoLongFunctions(t *testing.T) {
 	if len(files) < 50 {
 		t.Fatalf("found only %d Go files under %s; the walk is wrong", len(files), root)
 	}
-	stillLong := map[string]bool{}
 	for _, path := range files {
 		f, err := parser.ParseFile(fset, path, nil, parser.ParseComments|parser.SkipObjectResolution)
 		if err != nil {
@@ -177,20 +166,7 @@ func TestNoLongFunctions(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, fn := range longFunctions(fset, f) {
-			key := filepath.ToSlash(rel) + ": " + fn.name
-			if was, ok := allowedLong[key]; ok {
-				stillLong[key] = true
-				if fn.lines > was {
-					t.Errorf("%s grew from %d to %d lines while allowed to be long; shorten it instead", key, was, fn.lines)
-				}
-				continue
-			}
-			t.Errorf("%s is %d lines (at most %d)", key, fn.lines, maxFunctionLines)
-		}
-	}
-	for key := range allowedLong {
-		if !stillLong[key] {
-			t.Errorf("%s is allowed to be long but is not (or is gone): remove it from allowedLong", key)
+			t.Errorf("%s: %s is %d lines (at most %d)", filepath.ToSlash(rel), fn.name, fn.lines, maxFunctionLines)
 		}
 	}
 }

@@ -47,46 +47,52 @@ func ctxT(t *testing.T) context.Context {
 	return c
 }
 
+// responseWant is what Execute should make of one response.
+type responseWant struct {
+	// result is the expected output; set for success.
+	result string
+	// kind is "tool" (*errs.ToolFailed or *errs.ToolRejected) or
+	// "transient" (*errs.TransientFailure).
+	kind       string
+	retryable  bool
+	message    string // contained in the error's message
+	retryAfter time.Duration
+}
+
+// responseCases are the responses of an http tool's endpoint and what
+// Execute makes of each.
+var responseCases = []struct {
+	name    string
+	status  int
+	headers map[string]string
+	body    string
+	want    responseWant
+}{
+	{"JSON object", 200, nil, `{"temp":21,"unit":"C"}`, responseWant{result: `{"temp":21,"unit":"C"}`}},
+	{"JSON array", 200, nil, `[1,2,3]`, responseWant{result: `[1,2,3]`}},
+	{"JSON string with 201", 201, nil, `"created"`, responseWant{result: `"created"`}},
+	{"error null is a result", 200, nil, `{"error":null,"ok":true}`, responseWant{result: `{"error":null,"ok":true}`}},
+	{"tool error retryable", 200, nil, `{"error":"index is rebuilding","retryable":true}`, responseWant{kind: "tool", retryable: true, message: "index is rebuilding"}},
+	{"tool error not retryable", 200, nil, `{"error":"no such city"}`, responseWant{kind: "tool", message: "no such city"}},
+	{"nested error message", 200, nil, `{"error":{"message":"quota for city lookups used up","code":17},"retryable":false}`, responseWant{kind: "tool", message: "quota for city lookups used up"}},
+	{"nested error retryable", 200, nil, `{"error":{"message":"busy"},"retryable":true}`, responseWant{kind: "tool", retryable: true, message: "busy"}},
+	{"non-JSON 200", 200, nil, `<html>hello</html>`, responseWant{kind: "tool", message: "not JSON"}},
+	{"empty 200", 200, nil, ``, responseWant{kind: "tool", message: "not JSON"}},
+	{"400 with the body's message", 400, nil, `{"error":"q is required"}`, responseWant{kind: "tool", message: "q is required"}},
+	{"400 with a nested message", 400, nil, `{"error":{"message":"days must be positive"}}`, responseWant{kind: "tool", message: "days must be positive"}},
+	{"404 without a body", 404, nil, ``, responseWant{kind: "tool", message: "404"}},
+	{"429 with Retry-After seconds", 429, map[string]string{"Retry-After": "2"}, `{"error":"slow down"}`, responseWant{kind: "transient", retryable: true, message: "slow down", retryAfter: 2 * time.Second}},
+	{"429 without Retry-After", 429, nil, ``, responseWant{kind: "transient", retryable: true, message: "429"}},
+	{"429 with fractional Retry-After", 429, map[string]string{"Retry-After": "0.5"}, ``, responseWant{kind: "transient", retryable: true, retryAfter: 500 * time.Millisecond}},
+	{"429 with unreadable Retry-After", 429, map[string]string{"Retry-After": "soon"}, ``, responseWant{kind: "transient", retryable: true}},
+	{"408", 408, nil, ``, responseWant{kind: "transient", retryable: true, message: "408"}},
+	{"500", 500, nil, `{"error":"database down"}`, responseWant{kind: "transient", retryable: true, message: "database down"}},
+	{"502 with HTML", 502, nil, `<html>bad gateway</html>`, responseWant{kind: "transient", retryable: true, message: "502"}},
+	{"503 with Retry-After", 503, map[string]string{"Retry-After": "7"}, ``, responseWant{kind: "transient", retryable: true, message: "503", retryAfter: 7 * time.Second}},
+}
+
 func TestExecuteResponses(t *testing.T) {
-	type want struct {
-		// result is the expected output; set for success.
-		result string
-		// kind is "tool" (*errs.ToolFailed) or "transient" (*errs.TransientFailure).
-		kind       string
-		retryable  bool
-		message    string // contained in the error's message
-		retryAfter time.Duration
-	}
-	tests := []struct {
-		name    string
-		status  int
-		headers map[string]string
-		body    string
-		want    want
-	}{
-		{"JSON object", 200, nil, `{"temp":21,"unit":"C"}`, want{result: `{"temp":21,"unit":"C"}`}},
-		{"JSON array", 200, nil, `[1,2,3]`, want{result: `[1,2,3]`}},
-		{"JSON string with 201", 201, nil, `"created"`, want{result: `"created"`}},
-		{"error null is a result", 200, nil, `{"error":null,"ok":true}`, want{result: `{"error":null,"ok":true}`}},
-		{"tool error retryable", 200, nil, `{"error":"index is rebuilding","retryable":true}`, want{kind: "tool", retryable: true, message: "index is rebuilding"}},
-		{"tool error not retryable", 200, nil, `{"error":"no such city"}`, want{kind: "tool", message: "no such city"}},
-		{"nested error message", 200, nil, `{"error":{"message":"quota for city lookups used up","code":17},"retryable":false}`, want{kind: "tool", message: "quota for city lookups used up"}},
-		{"nested error retryable", 200, nil, `{"error":{"message":"busy"},"retryable":true}`, want{kind: "tool", retryable: true, message: "busy"}},
-		{"non-JSON 200", 200, nil, `<html>hello</html>`, want{kind: "tool", message: "not JSON"}},
-		{"empty 200", 200, nil, ``, want{kind: "tool", message: "not JSON"}},
-		{"400 with the body's message", 400, nil, `{"error":"q is required"}`, want{kind: "tool", message: "q is required"}},
-		{"400 with a nested message", 400, nil, `{"error":{"message":"days must be positive"}}`, want{kind: "tool", message: "days must be positive"}},
-		{"404 without a body", 404, nil, ``, want{kind: "tool", message: "404"}},
-		{"429 with Retry-After seconds", 429, map[string]string{"Retry-After": "2"}, `{"error":"slow down"}`, want{kind: "transient", retryable: true, message: "slow down", retryAfter: 2 * time.Second}},
-		{"429 without Retry-After", 429, nil, ``, want{kind: "transient", retryable: true, message: "429"}},
-		{"429 with fractional Retry-After", 429, map[string]string{"Retry-After": "0.5"}, ``, want{kind: "transient", retryable: true, retryAfter: 500 * time.Millisecond}},
-		{"429 with unreadable Retry-After", 429, map[string]string{"Retry-After": "soon"}, ``, want{kind: "transient", retryable: true}},
-		{"408", 408, nil, ``, want{kind: "transient", retryable: true, message: "408"}},
-		{"500", 500, nil, `{"error":"database down"}`, want{kind: "transient", retryable: true, message: "database down"}},
-		{"502 with HTML", 502, nil, `<html>bad gateway</html>`, want{kind: "transient", retryable: true, message: "502"}},
-		{"503 with Retry-After", 503, map[string]string{"Retry-After": "7"}, ``, want{kind: "transient", retryable: true, message: "503", retryAfter: 7 * time.Second}},
-	}
-	for _, tt := range tests {
+	for _, tt := range responseCases {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := serve(t, func(w http.ResponseWriter, r *http.Request) {
 				for k, v := range tt.headers {
@@ -96,8 +102,7 @@ func TestExecuteResponses(t *testing.T) {
 				_, _ = io.WriteString(w, tt.body)
 			})
 			out, err := httptool.New(nil).Execute(ctxT(t), call(srv.URL))
-			switch tt.want.kind {
-			case "":
+			if tt.want.kind == "" {
 				if err != nil {
 					t.Fatalf("Execute = %v, want result %s", err, tt.want.result)
 				}
@@ -105,39 +110,8 @@ func TestExecuteResponses(t *testing.T) {
 					t.Errorf("result = %s, want %s", out, tt.want.result)
 				}
 				return
-			case "tool":
-				var failed *errs.ToolFailed
-				var rejected *errs.ToolRejected
-				var tool, message string
-				switch {
-				case tt.want.retryable && errors.As(err, &failed):
-					tool, message = failed.Tool, failed.Message
-				case !tt.want.retryable && errors.As(err, &rejected):
-					tool, message = rejected.Tool, rejected.Message
-				default:
-					t.Fatalf("Execute = %T %v, want ToolFailed when retryable (%v), else ToolRejected", err, err, tt.want.retryable)
-				}
-				if tool != "lookup" {
-					t.Errorf("tool = %q, want lookup", tool)
-				}
-				if !strings.Contains(message, tt.want.message) {
-					t.Errorf("message = %q, want it to hold %q", message, tt.want.message)
-				}
-			case "transient":
-				var tr *errs.TransientFailure
-				if !errors.As(err, &tr) {
-					t.Fatalf("Execute = %T %v, want *errs.TransientFailure", err, err)
-				}
-				if tr.Operation != "tool lookup" {
-					t.Errorf("TransientFailure.Operation = %q, want %q", tr.Operation, "tool lookup")
-				}
-				if tr.RetryAfter != tt.want.retryAfter {
-					t.Errorf("TransientFailure.RetryAfter = %v, want %v", tr.RetryAfter, tt.want.retryAfter)
-				}
-				if !strings.Contains(tr.Message, tt.want.message) {
-					t.Errorf("TransientFailure.Message = %q, want it to hold %q", tr.Message, tt.want.message)
-				}
 			}
+			checkFailure(t, err, tt.want)
 			if out != nil {
 				t.Errorf("a failure also returned output %s", out)
 			}
@@ -145,6 +119,45 @@ func TestExecuteResponses(t *testing.T) {
 				t.Errorf("IsRetryable = %v, want %v", retryable, tt.want.retryable)
 			}
 		})
+	}
+}
+
+// checkFailure checks a failed Execute's error against want.
+func checkFailure(t *testing.T, err error, want responseWant) {
+	t.Helper()
+	switch want.kind {
+	case "tool":
+		var failed *errs.ToolFailed
+		var rejected *errs.ToolRejected
+		var tool, message string
+		switch {
+		case want.retryable && errors.As(err, &failed):
+			tool, message = failed.Tool, failed.Message
+		case !want.retryable && errors.As(err, &rejected):
+			tool, message = rejected.Tool, rejected.Message
+		default:
+			t.Fatalf("Execute = %T %v, want ToolFailed when retryable (%v), else ToolRejected", err, err, want.retryable)
+		}
+		if tool != "lookup" {
+			t.Errorf("tool = %q, want lookup", tool)
+		}
+		if !strings.Contains(message, want.message) {
+			t.Errorf("message = %q, want it to hold %q", message, want.message)
+		}
+	case "transient":
+		var tr *errs.TransientFailure
+		if !errors.As(err, &tr) {
+			t.Fatalf("Execute = %T %v, want *errs.TransientFailure", err, err)
+		}
+		if tr.Operation != "tool lookup" {
+			t.Errorf("TransientFailure.Operation = %q, want %q", tr.Operation, "tool lookup")
+		}
+		if tr.RetryAfter != want.retryAfter {
+			t.Errorf("TransientFailure.RetryAfter = %v, want %v", tr.RetryAfter, want.retryAfter)
+		}
+		if !strings.Contains(tr.Message, want.message) {
+			t.Errorf("TransientFailure.Message = %q, want it to hold %q", tr.Message, want.message)
+		}
 	}
 }
 

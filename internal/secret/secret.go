@@ -32,6 +32,10 @@ func Scope(tenant, specName string) string { return "tenants/" + tenant + "/spec
 // "openai_key" is RUNSVC_SECRET_OPENAI_KEY.
 type Env struct {
 	Prefix string
+	// Tenant, when set, is the only tenant whose Specs the environment's
+	// credentials serve: the operator's own. A server with several tenants
+	// sets it, so no tenant's Spec can name the operator's credentials.
+	Tenant string
 }
 
 // DefaultEnvPrefix is the prefix of credential environment variables.
@@ -42,6 +46,9 @@ func (e Env) Resolve(_ context.Context, scope, name string) (string, error) {
 	prefix := e.Prefix
 	if prefix == "" {
 		prefix = DefaultEnvPrefix
+	}
+	if e.Tenant != "" && !strings.HasPrefix(scope, "tenants/"+e.Tenant+"/") {
+		return "", &errs.CredentialNotFound{Scope: scope, Name: name}
 	}
 	if v := os.Getenv(prefix + EnvName(name)); v != "" {
 		return v, nil

@@ -320,3 +320,30 @@ func TestChain(t *testing.T) {
 		assertNotFound(t, err, scope, "nowhere")
 	})
 }
+
+// TestEnvForOneTenant: an Env bound to a tenant serves that tenant's
+// Specs only; another tenant's Spec naming the same credential does not
+// find it, so the operator's credentials never reach it.
+func TestEnvForOneTenant(t *testing.T) {
+	t.Setenv("RUNSVC_SECRET_OPERATOR_KEY", "sk-operator")
+	tests := []struct {
+		name, tenant, scope, want string
+	}{
+		{"the operator's tenant", "default", "tenants/default/specs/triage", "sk-operator"},
+		{"another tenant", "default", "tenants/acme/specs/triage", ""},
+		{"a tenant named like a prefix of it", "default", "tenants/defaultx/specs/triage", ""},
+		{"unbound serves everyone", "", "tenants/acme/specs/triage", "sk-operator"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := secret.Env{Tenant: tt.tenant}.Resolve(ctx, tt.scope, "operator_key")
+			if tt.want == "" {
+				assertNotFound(t, err, tt.scope, "operator_key")
+				return
+			}
+			if err != nil || got != tt.want {
+				t.Errorf("Resolve = %q, %v; want %q", got, err, tt.want)
+			}
+		})
+	}
+}

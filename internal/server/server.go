@@ -214,13 +214,19 @@ func openStore(ctx context.Context, cfg Config) (store.Store, error) {
 // without them, secrets come from the environment and every call is allowed.
 // Every secret resolved becomes known to scrub, unless it is nil.
 func loadPorts(cfg Config, scrub *secret.Scrubber) (secret.Resolver, policy.Policy, error) {
-	var secrets secret.Resolver = secret.Env{}
+	env := secret.Env{}
+	if cfg.Security.KeysFile != "" {
+		// Several tenants: the environment's credentials are the
+		// operator's, for the default tenant's Specs only.
+		env.Tenant = store.DefaultTenant
+	}
+	var secrets secret.Resolver = env
 	if cfg.SecretsFile != "" {
 		f, err := secret.LoadFile(cfg.SecretsFile)
 		if err != nil {
 			return nil, nil, err
 		}
-		secrets = secret.Chain{f, secret.Env{}}
+		secrets = secret.Chain{f, env}
 	}
 	if scrub != nil {
 		secrets = scrub.Watch(secrets)

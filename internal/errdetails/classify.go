@@ -1,59 +1,28 @@
 package errdetails
 
 import (
-	"time"
-
 	edpb "google.golang.org/genproto/googleapis/rpc/errdetails"
 	spb "google.golang.org/genproto/googleapis/rpc/status"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
+	"github.com/runsvc/runsvc/client"
 	"github.com/runsvc/runsvc/internal/errs"
 )
 
 // Classification is what a client needs to decide about a failure: what
-// it was and whether, and when, to retry.
-type Classification struct {
-	Code       codes.Code
-	Message    string
-	Reason     string
-	Domain     string
-	Metadata   map[string]string
-	Retryable  bool
-	RetryDelay time.Duration
-}
+// it was and whether, and when, to retry. It is the public client
+// package's, so the server, the CLI and outside clients read a status the
+// same way.
+type Classification = client.Classification
 
-// Classify reads an RPC error. An error that is not a status classifies as
-// UNKNOWN without a reason.
-func Classify(err error) Classification {
-	st, _ := status.FromError(err)
-	return ClassifyStatus(st.Proto())
-}
+// Classify reads an RPC error (client.Classify). An error that is not a
+// status classifies as UNKNOWN without a reason.
+func Classify(err error) Classification { return client.Classify(err) }
 
 // ClassifyStatus reads a google.rpc.Status: an RPC error's, or a Run's
-// failure. A status without details classifies by its code alone.
-func ClassifyStatus(st *spb.Status) Classification {
-	if st == nil {
-		return Classification{Code: codes.OK}
-	}
-	c := Classification{Code: codes.Code(st.GetCode()), Message: st.GetMessage(), Metadata: map[string]string{}}
-	for _, any := range st.GetDetails() {
-		msg, err := any.UnmarshalNew()
-		if err != nil {
-			continue
-		}
-		switch d := msg.(type) {
-		case *edpb.ErrorInfo:
-			c.Reason, c.Domain = d.GetReason(), d.GetDomain()
-			for k, v := range d.GetMetadata() {
-				c.Metadata[k] = v
-			}
-		case *edpb.RetryInfo:
-			c.Retryable, c.RetryDelay = true, d.GetRetryDelay().AsDuration()
-		}
-	}
-	return c
-}
+// failure (client.ClassifyStatus).
+func ClassifyStatus(st *spb.Status) Classification { return client.ClassifyStatus(st) }
 
 // FromStatus turns a status back into runsvc's typed error, so that
 // errors.As works on the client side. A status with an unknown reason, or

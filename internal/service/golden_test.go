@@ -23,7 +23,7 @@ import (
 var updateGolden = flag.Bool("update-golden", false, "rewrite testdata/golden/*/expected.json")
 
 // goldenRow is one stored row of the corpus (see
-// internal/scenario/golden_write_test.go, which wrote it).
+// internal/testing/scenario/golden_write_test.go, built with the goldenwrite tag, which wrote it).
 type goldenRow struct {
 	Tenant  string `json:"tenant"`
 	RunID   string `json:"runId"`

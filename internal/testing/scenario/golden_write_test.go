@@ -1,3 +1,5 @@
+//go:build goldenwrite
+
 package scenario_test
 
 import (
@@ -26,7 +28,9 @@ import (
 // goldenWriteEnv names the directory TestWriteGolden writes the golden
 // corpus to. The corpus under testdata/golden was written once, by the
 // build before the stored format became versioned; rewriting it with a
-// later build defeats its purpose, so this runs only on request.
+// later build defeats its purpose, so this file builds only with the
+// goldenwrite tag: go test -tags goldenwrite -run 'TestWriteGolden'
+// ./internal/testing/scenario/ with RUNSVC_GOLDEN_WRITE=<dir>.
 const goldenWriteEnv = "RUNSVC_GOLDEN_WRITE"
 
 // goldenKeptEnv names a directory of SQLite stores kept by earlier test

@@ -361,10 +361,13 @@ func (s *Server) Serve(ctx context.Context) error {
 	if s.keys != nil {
 		go s.keys.Watch(hubCtx, keysPoll)
 	}
-	serveErr := make(chan error, 1)
-	go func() { serveErr <- s.grpc.Serve(s.lis) }()
 	opsCtx, stopOps := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopOps()
+	// Probe once before serving, so the first health check already says
+	// SERVING when the store answers.
+	s.healthRep.probe(opsCtx)
+	serveErr := make(chan error, 1)
+	go func() { serveErr <- s.grpc.Serve(s.lis) }()
 	go s.healthRep.run(opsCtx)
 	s.serveMetrics(opsCtx)
 	s.log.Info("runsvc serving", "listen", s.Addr(), "worker", s.cfg.WorkerID, "metrics", s.MetricsAddr())

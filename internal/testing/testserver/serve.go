@@ -3,6 +3,7 @@ package testserver
 import (
 	"errors"
 	"fmt"
+	"io"
 
 	runsvcv1 "github.com/runsvc/runsvc/gen/runsvc/v1"
 )
@@ -31,6 +32,19 @@ func ServeCalls(stream runsvcv1.ToolService_ServeToolsClient, handle func(*runsv
 		}
 		if call := msg.GetCall(); call != nil && !handle(call) {
 			return
+		}
+	}
+}
+
+// Drain receives from a server stream until it ends: nil when it ended
+// cleanly (io.EOF), else the error that ended it.
+func Drain[T any](stream interface{ Recv() (T, error) }) error {
+	for {
+		if _, err := stream.Recv(); err != nil {
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			return err
 		}
 	}
 }

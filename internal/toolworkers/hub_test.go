@@ -160,17 +160,20 @@ func wantTransient(t *testing.T, err error) *errs.TransientFailure {
 	return tr
 }
 
+// answers are the ways a worker answers a call of add, by subtest name:
+// an output, a failure, a retryable failure.
+var answers = []struct {
+	name    string
+	failure *toolworkers.Failure
+	output  string
+}{
+	{"output", nil, `{"sum":3}`},
+	{"failure", &toolworkers.Failure{Message: "disk full"}, ""},
+	{"retryable failure", &toolworkers.Failure{Message: "busy, try again", Retryable: true}, ""},
+}
+
 func TestExecuteAnswered(t *testing.T) {
-	tests := []struct {
-		name    string
-		failure *toolworkers.Failure
-		output  string
-	}{
-		{"output", nil, `{"sum":3}`},
-		{"failure", &toolworkers.Failure{Message: "disk full"}, ""},
-		{"retryable failure", &toolworkers.Failure{Message: "busy, try again", Retryable: true}, ""},
-	}
-	for _, tt := range tests {
+	for _, tt := range answers {
 		t.Run(tt.name, func(t *testing.T) {
 			h := toolworkers.New()
 			other := h.Connect(tenant, "other", defs("unrelated"), 0)

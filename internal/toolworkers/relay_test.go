@@ -68,16 +68,7 @@ func waitServed(t *testing.T, h *toolworkers.Hub, tenant, name string, want bool
 }
 
 func TestRoutedCallAnswered(t *testing.T) {
-	tests := []struct {
-		name    string
-		failure *toolworkers.Failure
-		output  string
-	}{
-		{"output", nil, `{"sum":3}`},
-		{"failure", &toolworkers.Failure{Message: "disk full"}, ""},
-		{"retryable failure", &toolworkers.Failure{Message: "busy, try again", Retryable: true}, ""},
-	}
-	for _, tt := range tests {
+	for _, tt := range answers {
 		t.Run(tt.name, func(t *testing.T) {
 			st := openStore(t)
 			a, b := startHub(t, st, "replica-a"), startHub(t, st, "replica-b")

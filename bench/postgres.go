@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
-	"os/user"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -14,6 +12,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/runsvc/runsvc/internal/store/postgres/pgtest"
 )
 
 // skipError is a phase that cannot run on this machine, and why.
@@ -38,20 +38,16 @@ type pgCluster struct {
 const pgUser = "app"
 
 func startPostgres(fsync bool) (*pgCluster, error) {
-	bin, ok := findPostgres()
+	bin, ok := pgtest.FindBinaries()
 	if !ok {
 		return nil, skipError("PostgreSQL server binaries (initdb, pg_ctl, postgres) not found")
 	}
 	c := &pgCluster{bin: bin, version: filepath.Base(filepath.Dir(bin))}
-	if os.Geteuid() == 0 {
-		u, err := user.Lookup("postgres")
-		if err != nil {
-			return nil, skipError("running as root and there is no postgres OS user to run PostgreSQL as")
-		}
-		uid, _ := strconv.ParseUint(u.Uid, 10, 32)
-		gid, _ := strconv.ParseUint(u.Gid, 10, 32)
-		c.cred = &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}
+	cred, err := pgtest.ServerCredential()
+	if err != nil {
+		return nil, skipError(err.Error())
 	}
+	c.cred = cred
 	dir, err := os.MkdirTemp("", "runsvc-bench-pg-")
 	if err != nil {
 		return nil, err
@@ -110,39 +106,9 @@ func (c *pgCluster) stop() {
 
 func (c *pgCluster) remove() { _ = os.RemoveAll(c.dir) }
 
+// run runs one of the server binaries as the server's OS user.
 func (c *pgCluster) run(name string, args ...string) ([]byte, error) {
-	cmd := exec.Command(filepath.Join(c.bin, name), args...)
-	cmd.Dir = c.dir
-	cmd.Env = append(os.Environ(), "LC_ALL=C")
-	if c.cred != nil {
-		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: c.cred}
-	}
-	return cmd.CombinedOutput()
-}
-
-// findPostgres returns the newest /usr/lib/postgresql/<version>/bin, else
-// the directory initdb on PATH resolves to.
-func findPostgres() (string, bool) {
-	dirs, _ := filepath.Glob("/usr/lib/postgresql/*/bin")
-	major := func(d string) int { v, _ := strconv.Atoi(filepath.Base(filepath.Dir(d))); return v }
-	sort.Slice(dirs, func(i, j int) bool { return major(dirs[i]) > major(dirs[j]) })
-	if initdb, err := exec.LookPath("initdb"); err == nil {
-		if real, err := filepath.EvalSymlinks(initdb); err == nil {
-			dirs = append(dirs, filepath.Dir(real))
-		}
-	}
-	for _, d := range dirs {
-		ok := true
-		for _, name := range []string{"initdb", "pg_ctl", "postgres"} {
-			if fi, err := os.Stat(filepath.Join(d, name)); err != nil || fi.IsDir() || fi.Mode()&0o111 == 0 {
-				ok = false
-			}
-		}
-		if ok {
-			return d, true
-		}
-	}
-	return "", false
+	return pgtest.RunBinary(c.bin, c.dir, c.cred, name, args...)
 }
 
 // waitEvent is how often client backends were seen in one wait event.

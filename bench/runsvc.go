@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"time"
@@ -15,6 +14,7 @@ import (
 
 	runsvcv1 "github.com/runsvc/runsvc/gen/runsvc/v1"
 	"github.com/runsvc/runsvc/internal/server"
+	"github.com/runsvc/runsvc/internal/testing/testserver"
 )
 
 // toolSpec is the scripted Run of the Runs phase: one turn asking for
@@ -223,32 +223,17 @@ func startWorker(client runsvcv1.ToolServiceClient, tools ...string) (*worker, e
 	for _, t := range tools {
 		reg.Tools = append(reg.Tools, &runsvcv1.ToolDefinition{Name: t})
 	}
-	if err := stream.Send(&runsvcv1.ServeToolsRequest{Message: &runsvcv1.ServeToolsRequest_Register_{Register: reg}}); err != nil {
+	if err := testserver.Register(stream, reg); err != nil {
 		cancel()
 		return nil, err
-	}
-	first, err := stream.Recv()
-	if err != nil || first.GetRegistered() == nil {
-		cancel()
-		return nil, errors.Join(fmt.Errorf("registering worker: got %v", first), err)
 	}
 	output := structpb.NewStringValue("ok")
 	go func() {
 		defer close(w.done)
-		for {
-			msg, err := stream.Recv()
-			if err != nil {
-				return
-			}
-			c := msg.GetCall()
-			if c == nil {
-				continue
-			}
+		testserver.ServeCalls(stream, func(c *runsvcv1.ServeToolsResponse_Call) bool {
 			res := &runsvcv1.ServeToolsRequest_Result{CallId: c.GetCallId(), Output: output}
-			if err := stream.Send(&runsvcv1.ServeToolsRequest{Message: &runsvcv1.ServeToolsRequest_Result_{Result: res}}); err != nil {
-				return
-			}
-		}
+			return stream.Send(&runsvcv1.ServeToolsRequest{Message: &runsvcv1.ServeToolsRequest_Result_{Result: res}}) == nil
+		})
 	}()
 	return w, nil
 }

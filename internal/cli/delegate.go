@@ -50,15 +50,11 @@ func (a *app) delegateStart(ctx context.Context, args []string) error {
 }
 
 func (a *app) delegateGet(ctx context.Context, args []string) error {
-	fs := a.flags()
-	pos, err := a.parse(fs, args, 1, 1)
+	id, err := a.connectForID(args)
 	if err != nil {
 		return err
 	}
-	if err := a.connect(); err != nil {
-		return err
-	}
-	resp, err := unary(ctx, a, 0, runsvcv1.NewDelegationServiceClient(a.conn).GetDelegation, &runsvcv1.GetDelegationRequest{DelegationId: pos[0]})
+	resp, err := unary(ctx, a, 0, runsvcv1.NewDelegationServiceClient(a.conn).GetDelegation, &runsvcv1.GetDelegationRequest{DelegationId: id})
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	runsvcv1 "github.com/runsvc/runsvc/gen/runsvc/v1"
+	"github.com/runsvc/runsvc/internal/cli"
 	"github.com/runsvc/runsvc/internal/server"
 	"github.com/runsvc/runsvc/internal/testing/testserver"
 )
@@ -121,21 +122,7 @@ func TestRetryableServerError(t *testing.T) {
 }
 
 // jsonError is the --json error object.
-type jsonError struct {
-	Error struct {
-		Code       string            `json:"code"`
-		Message    string            `json:"message"`
-		Reason     string            `json:"reason"`
-		Domain     string            `json:"domain"`
-		Metadata   map[string]string `json:"metadata"`
-		Retryable  bool              `json:"retryable"`
-		RetryDelay *string           `json:"retryDelay"`
-		Violations []struct {
-			Field       string `json:"field"`
-			Description string `json:"description"`
-		} `json:"violations"`
-	} `json:"error"`
-}
+type jsonError = cli.JSONError
 
 func TestJSONErrors(t *testing.T) {
 	srv := testserver.Start(t)

@@ -72,15 +72,11 @@ func (a *app) runStart(ctx context.Context, args []string) error {
 }
 
 func (a *app) runGet(ctx context.Context, args []string) error {
-	fs := a.flags()
-	pos, err := a.parse(fs, args, 1, 1)
+	id, err := a.connectForID(args)
 	if err != nil {
 		return err
 	}
-	if err := a.connect(); err != nil {
-		return err
-	}
-	resp, err := unary(ctx, a, 0, a.runs.GetRun, &runsvcv1.GetRunRequest{RunId: pos[0]})
+	resp, err := unary(ctx, a, 0, a.runs.GetRun, &runsvcv1.GetRunRequest{RunId: id})
 	if err != nil {
 		return err
 	}
@@ -89,6 +85,19 @@ func (a *app) runGet(ctx context.Context, args []string) error {
 	}
 	a.printRun(a.stdout, resp.GetRun())
 	return nil
+}
+
+// connectForID parses args, which take no flags and name exactly one ID,
+// connects and returns the ID.
+func (a *app) connectForID(args []string) (string, error) {
+	pos, err := a.parse(a.flags(), args, 1, 1)
+	if err != nil {
+		return "", err
+	}
+	if err := a.connect(); err != nil {
+		return "", err
+	}
+	return pos[0], nil
 }
 
 func (a *app) runWait(ctx context.Context, args []string) error {

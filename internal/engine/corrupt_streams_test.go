@@ -203,12 +203,5 @@ func streamText(t *testing.T, srv *testserver.Server, runID string) error {
 	if err != nil {
 		return err
 	}
-	for {
-		if _, err := stream.Recv(); err != nil {
-			if errors.Is(err, io.EOF) {
-				return nil
-			}
-			return err
-		}
-	}
+	return testserver.Drain(stream)
 }

@@ -2,8 +2,6 @@ package server_test
 
 import (
 	"context"
-	"errors"
-	"io"
 	"testing"
 	"time"
 
@@ -54,14 +52,7 @@ func TestLongWaitsEndBeforeTheDeadline(t *testing.T) {
 			if err != nil {
 				return err
 			}
-			for {
-				if _, err := stream.Recv(); err != nil {
-					if errors.Is(err, io.EOF) {
-						return nil
-					}
-					return err
-				}
-			}
+			return testserver.Drain(stream)
 		}, ""},
 	}
 	for _, tt := range tests {

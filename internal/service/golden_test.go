@@ -16,6 +16,7 @@ import (
 	"github.com/runsvc/runsvc/internal/errs"
 	"github.com/runsvc/runsvc/internal/runlog"
 	"github.com/runsvc/runsvc/internal/runs"
+	"github.com/runsvc/runsvc/internal/testing/scenario"
 )
 
 // updateGolden rewrites the expected files. Only a change that means to
@@ -24,16 +25,7 @@ var updateGolden = flag.Bool("update-golden", false, "rewrite testdata/golden/*/
 
 // goldenRow is one stored row of the corpus (see
 // internal/testing/scenario/golden_write_test.go, built with the goldenwrite tag, which wrote it).
-type goldenRow struct {
-	Tenant  string `json:"tenant"`
-	RunID   string `json:"runId"`
-	Seq     int64  `json:"seq,omitempty"`
-	Time    int64  `json:"time,omitempty"`
-	Attempt int    `json:"attempt,omitempty"`
-	Kind    string `json:"kind,omitempty"`
-	State   string `json:"state,omitempty"`
-	Body    string `json:"body"`
-}
+type goldenRow = scenario.GoldenRow
 
 // goldenRun is what one stored Run reads as: what a client sees of its
 // records and its row, and what the reducer folds its log into.

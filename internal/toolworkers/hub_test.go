@@ -105,6 +105,31 @@ func wait(t *testing.T, ch <-chan outcome) outcome {
 	}
 }
 
+// release answers the call id on w with 1 through h and fails the test
+// unless done, the caller's Execute, then returns without error.
+func release(t *testing.T, h *toolworkers.Hub, w *toolworkers.Worker, id string, done <-chan outcome) {
+	t.Helper()
+	h.Deliver(w, id, json.RawMessage(`1`), nil)
+	if o := wait(t, done); o.err != nil {
+		t.Fatal(o.err)
+	}
+}
+
+// answerNext checks that w's next message is the call wantID, answers it
+// with out through h and checks that done, the caller's Execute, returns
+// out; what names that Execute in the failures.
+func answerNext(t *testing.T, h *toolworkers.Hub, w *toolworkers.Worker, wantID, out string, done <-chan outcome, what string) {
+	t.Helper()
+	m := next(t, w)
+	if m.Call == nil || m.Call.ID != wantID {
+		t.Fatalf("worker got %+v, want call %s", m, wantID)
+	}
+	h.Deliver(w, m.Call.ID, json.RawMessage(out), nil)
+	if o := wait(t, done); o.err != nil || string(o.out) != out {
+		t.Fatalf("%s = %s, %v", what, o.out, o.err)
+	}
+}
+
 // checkAnswer checks that o, the outcome of a call of add named by what,
 // is output, or the worker's failure when failure is set.
 func checkAnswer(t *testing.T, what string, o outcome, output string, failure *toolworkers.Failure) {
@@ -135,17 +160,20 @@ func wantTransient(t *testing.T, err error) *errs.TransientFailure {
 	return tr
 }
 
+// answers are the ways a worker answers a call of add, by subtest name:
+// an output, a failure, a retryable failure.
+var answers = []struct {
+	name    string
+	failure *toolworkers.Failure
+	output  string
+}{
+	{"output", nil, `{"sum":3}`},
+	{"failure", &toolworkers.Failure{Message: "disk full"}, ""},
+	{"retryable failure", &toolworkers.Failure{Message: "busy, try again", Retryable: true}, ""},
+}
+
 func TestExecuteAnswered(t *testing.T) {
-	tests := []struct {
-		name    string
-		failure *toolworkers.Failure
-		output  string
-	}{
-		{"output", nil, `{"sum":3}`},
-		{"failure", &toolworkers.Failure{Message: "disk full"}, ""},
-		{"retryable failure", &toolworkers.Failure{Message: "busy, try again", Retryable: true}, ""},
-	}
-	for _, tt := range tests {
+	for _, tt := range answers {
 		t.Run(tt.name, func(t *testing.T) {
 			h := toolworkers.New()
 			other := h.Connect(tenant, "other", defs("unrelated"), 0)
@@ -174,10 +202,7 @@ func TestExecuteAnswered(t *testing.T) {
 		if m.Call.ID != "direct_9" {
 			t.Errorf("call id = %q, want direct_9", m.Call.ID)
 		}
-		h.Deliver(w, m.Call.ID, json.RawMessage(`1`), nil)
-		if o := wait(t, done); o.err != nil {
-			t.Fatal(o.err)
-		}
+		release(t, h, w, m.Call.ID, done)
 	})
 	t.Run("a late or unknown answer is dropped", func(t *testing.T) {
 		h := toolworkers.New()
@@ -328,18 +353,8 @@ func TestMaxConcurrency(t *testing.T) {
 		t.Fatalf("the second call returned %v while the first held the only slot", o.err)
 	default:
 	}
-	h.Deliver(w, m1.Call.ID, json.RawMessage(`1`), nil)
-	if o := wait(t, d1); o.err != nil {
-		t.Fatal(o.err)
-	}
-	m2 := next(t, w)
-	if m2.Call == nil || m2.Call.ID != "run_1/c2" {
-		t.Fatalf("after the first answer the worker got %+v, want call run_1/c2", m2)
-	}
-	h.Deliver(w, m2.Call.ID, json.RawMessage(`2`), nil)
-	if o := wait(t, d2); o.err != nil || string(o.out) != "2" {
-		t.Fatalf("second call = %s, %v", o.out, o.err)
-	}
+	release(t, h, w, m1.Call.ID, d1)
+	answerNext(t, h, w, "run_1/c2", "2", d2, "second call")
 }
 
 func TestMaxConcurrencyAcrossWorkers(t *testing.T) {
@@ -437,14 +452,7 @@ func TestCancel(t *testing.T) {
 		// The slot is free again, and a late answer is dropped.
 		h.Deliver(w, m.Call.ID, json.RawMessage(`"late"`), nil)
 		d2 := execute(ctxT(t), h, mkCall(tenant, "c2", "add"))
-		m2 := next(t, w)
-		if m2.Call == nil || m2.Call.ID != "run_1/c2" {
-			t.Fatalf("worker got %+v, want call run_1/c2", m2)
-		}
-		h.Deliver(w, m2.Call.ID, json.RawMessage(`"ok"`), nil)
-		if o := wait(t, d2); o.err != nil || string(o.out) != `"ok"` {
-			t.Fatalf("Execute = %s, %v", o.out, o.err)
-		}
+		answerNext(t, h, w, "run_1/c2", `"ok"`, d2, "Execute")
 	})
 	t.Run("deadline while in flight", func(t *testing.T) {
 		h := toolworkers.New()
@@ -472,10 +480,7 @@ func TestCancel(t *testing.T) {
 		if o := wait(t, d2); !errors.Is(o.err, context.Canceled) {
 			t.Fatalf("Execute = %v, want context.Canceled", o.err)
 		}
-		h.Deliver(w, m1.Call.ID, json.RawMessage(`1`), nil)
-		if o := wait(t, d1); o.err != nil {
-			t.Fatal(o.err)
-		}
+		release(t, h, w, m1.Call.ID, d1)
 		quiet(t, w, 50*time.Millisecond)
 	})
 }

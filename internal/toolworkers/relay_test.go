@@ -68,16 +68,7 @@ func waitServed(t *testing.T, h *toolworkers.Hub, tenant, name string, want bool
 }
 
 func TestRoutedCallAnswered(t *testing.T) {
-	tests := []struct {
-		name    string
-		failure *toolworkers.Failure
-		output  string
-	}{
-		{"output", nil, `{"sum":3}`},
-		{"failure", &toolworkers.Failure{Message: "disk full"}, ""},
-		{"retryable failure", &toolworkers.Failure{Message: "busy, try again", Retryable: true}, ""},
-	}
-	for _, tt := range tests {
+	for _, tt := range answers {
 		t.Run(tt.name, func(t *testing.T) {
 			st := openStore(t)
 			a, b := startHub(t, st, "replica-a"), startHub(t, st, "replica-b")
@@ -272,13 +263,21 @@ func TestRoutedCallDeadline(t *testing.T) {
 	}
 }
 
+// startBusyPair starts replicas a and b on one store st, with a single-slot
+// worker w for add on a that b already sees.
+func startBusyPair(t *testing.T) (st store.Store, a, b *toolworkers.Hub, w *toolworkers.Worker) {
+	t.Helper()
+	st = openStore(t)
+	a, b = startHub(t, st, "replica-a"), startHub(t, st, "replica-b")
+	w = a.Connect(tenant, "single", defs("add"), 1)
+	waitServed(t, b, tenant, "add", true)
+	return st, a, b, w
+}
+
 // A call its caller stops waiting for before any replica claimed it is
 // never run.
 func TestRoutedCallCancelledWhilePending(t *testing.T) {
-	st := openStore(t)
-	a, b := startHub(t, st, "replica-a"), startHub(t, st, "replica-b")
-	w := a.Connect(tenant, "single", defs("add"), 1)
-	waitServed(t, b, tenant, "add", true)
+	st, a, b, w := startBusyPair(t)
 	busy := execute(ctxT(t), a, mkCall(tenant, "local", "add"))
 	m := next(t, w)
 	ctx, cancel := context.WithCancel(ctxT(t))
@@ -294,36 +293,20 @@ func TestRoutedCallCancelledWhilePending(t *testing.T) {
 	if _, found, _ := st.GetToolCall(ctxT(t), tenant, "run_1/c1"); found {
 		t.Errorf("the abandoned call is still in the store")
 	}
-	a.Deliver(w, m.Call.ID, json.RawMessage(`1`), nil)
-	if o := wait(t, busy); o.err != nil {
-		t.Fatal(o.err)
-	}
+	release(t, a, w, m.Call.ID, busy)
 	quiet(t, w, 300*time.Millisecond)
 }
 
 // With its only slot taken, the worker gets the other replica's call as
 // soon as the slot frees up.
 func TestRoutedCallWaitsForRoom(t *testing.T) {
-	st := openStore(t)
-	a, b := startHub(t, st, "replica-a"), startHub(t, st, "replica-b")
-	w := a.Connect(tenant, "single", defs("add"), 1)
-	waitServed(t, b, tenant, "add", true)
+	_, a, b, w := startBusyPair(t)
 	busy := execute(ctxT(t), a, mkCall(tenant, "local", "add"))
 	m := next(t, w)
 	remote := execute(ctxT(t), b, mkCall(tenant, "c1", "add"))
 	quiet(t, w, 300*time.Millisecond)
-	a.Deliver(w, m.Call.ID, json.RawMessage(`1`), nil)
-	if o := wait(t, busy); o.err != nil {
-		t.Fatal(o.err)
-	}
-	m2 := next(t, w)
-	if m2.Call == nil || m2.Call.ID != "run_1/c1" {
-		t.Fatalf("worker got %+v, want the other replica's call", m2)
-	}
-	a.Deliver(w, m2.Call.ID, json.RawMessage(`2`), nil)
-	if o := wait(t, remote); o.err != nil || string(o.out) != "2" {
-		t.Fatalf("Execute on B = %s, %v", o.out, o.err)
-	}
+	release(t, a, w, m.Call.ID, busy)
+	answerNext(t, a, w, "run_1/c1", "2", remote, "Execute on B")
 }
 
 func TestRoutedToolsListed(t *testing.T) {

@@ -192,30 +192,18 @@ func startTracingWorker(t *testing.T, srv *testserver.Server, tool string) <-cha
 		t.Fatal(err)
 	}
 	reg := &runsvcv1.ServeToolsRequest_Register{WorkerName: "tracer", Tools: []*runsvcv1.ToolDefinition{{Name: tool}}}
-	if err := stream.Send(&runsvcv1.ServeToolsRequest{Message: &runsvcv1.ServeToolsRequest_Register_{Register: reg}}); err != nil {
+	if err := testserver.Register(stream, reg); err != nil {
 		t.Fatal(err)
 	}
-	if first, err := stream.Recv(); err != nil || first.GetRegistered() == nil {
-		t.Fatalf("registering: %v %v", first, err)
-	}
 	got := make(chan string, 1)
-	go func() {
-		for {
-			msg, err := stream.Recv()
-			if err != nil {
-				return
-			}
-			call := msg.GetCall()
-			if call == nil {
-				continue
-			}
-			select {
-			case got <- call.GetTraceparent():
-			default:
-			}
-			res := &runsvcv1.ServeToolsRequest_Result{CallId: call.GetCallId(), Output: structpb.NewStringValue("found")}
-			_ = stream.Send(&runsvcv1.ServeToolsRequest{Message: &runsvcv1.ServeToolsRequest_Result_{Result: res}})
+	go testserver.ServeCalls(stream, func(call *runsvcv1.ServeToolsResponse_Call) bool {
+		select {
+		case got <- call.GetTraceparent():
+		default:
 		}
-	}()
+		res := &runsvcv1.ServeToolsRequest_Result{CallId: call.GetCallId(), Output: structpb.NewStringValue("found")}
+		_ = stream.Send(&runsvcv1.ServeToolsRequest{Message: &runsvcv1.ServeToolsRequest_Result_{Result: res}})
+		return true
+	})
 	return got
 }

@@ -6,6 +6,8 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -111,103 +113,21 @@ func sameJSON(t *testing.T, a, b []byte) bool {
 	return string(ja) == string(jb)
 }
 
-// Bodies in the shape OpenAI's API sends.
-const (
-	plainAnswer = `{
-  "id": "chatcmpl-B9MBs8CjcvOU2jLn4n570S5qMJKcT",
-  "object": "chat.completion",
-  "created": 1741569952,
-  "model": "gpt-4o-mini-2024-07-18",
-  "choices": [
-    {
-      "index": 0,
-      "message": {
-        "role": "assistant",
-        "content": "The capital of France is Paris.",
-        "refusal": null,
-        "annotations": []
-      },
-      "logprobs": null,
-      "finish_reason": "stop"
-    }
-  ],
-  "usage": {
-    "prompt_tokens": 19,
-    "completion_tokens": 8,
-    "total_tokens": 27,
-    "prompt_tokens_details": {"cached_tokens": 0, "audio_tokens": 0},
-    "completion_tokens_details": {"reasoning_tokens": 0, "audio_tokens": 0, "accepted_prediction_tokens": 0, "rejected_prediction_tokens": 0}
-  },
-  "service_tier": "default",
-  "system_fingerprint": "fp_06737a9306"
-}`
-
-	toolCallAnswer = `{
-  "id": "chatcmpl-AbC123xyzToolCalls",
-  "object": "chat.completion",
-  "created": 1699896916,
-  "model": "gpt-4o-mini-2024-07-18",
-  "choices": [
-    {
-      "index": 0,
-      "message": {
-        "role": "assistant",
-        "content": null,
-        "tool_calls": [
-          {"id": "call_Ab12Cd34", "type": "function", "function": {"name": "get_weather", "arguments": "{\n\"city\": \"Paris\",\n\"unit\": \"celsius\"\n}"}},
-          {"id": "call_Ef56Gh78", "type": "function", "function": {"name": "get_time", "arguments": "{}"}}
-        ],
-        "refusal": null
-      },
-      "logprobs": null,
-      "finish_reason": "tool_calls"
-    }
-  ],
-  "usage": {"prompt_tokens": 82, "completion_tokens": 37, "total_tokens": 119},
-  "system_fingerprint": "fp_44709d6fcb"
-}`
-
-	rawArgumentsAnswer = `{
-  "id": "chatcmpl-RawArgs0001",
-  "object": "chat.completion",
-  "created": 1699896917,
-  "model": "gpt-4o-mini-2024-07-18",
-  "choices": [
-    {
-      "index": 0,
-      "message": {
-        "role": "assistant",
-        "content": null,
-        "tool_calls": [
-          {"id": "call_Trunc9", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\": \"Par"}}
-        ]
-      },
-      "logprobs": null,
-      "finish_reason": "length"
-    }
-  ],
-  "usage": {"prompt_tokens": 82, "completion_tokens": 5, "total_tokens": 87}
-}`
-
-	missingIDsAnswer = `{
-  "id": "chatcmpl-local-42",
-  "object": "chat.completion",
-  "created": 1718000000,
-  "model": "llama3.1:8b",
-  "choices": [
-    {
-      "index": 0,
-      "message": {
-        "role": "assistant",
-        "content": "",
-        "tool_calls": [
-          {"type": "function", "function": {"name": "get_weather", "arguments": "{\"city\":\"Oslo\"}"}},
-          {"type": "function", "function": {"name": "get_weather", "arguments": "{\"city\":\"Bergen\"}"}}
-        ]
-      },
-      "finish_reason": "tool_calls"
-    }
-  ],
-  "usage": {"prompt_tokens": 120, "completion_tokens": 30, "total_tokens": 150}
-}`
+// Bodies in the shape OpenAI's API sends, kept as JSON files under
+// testdata/answers.
+var (
+	plainAnswer        = answerBody("plain.json")
+	toolCallAnswer     = answerBody("tool_calls.json")
+	rawArgumentsAnswer = answerBody("raw_arguments.json")
+	missingIDsAnswer   = answerBody("missing_ids.json")
 )
+
+// answerBody reads the answer body testdata/answers/name; the tests cannot
+// run without it, so a missing one stops them at once.
+func answerBody(name string) string {
+	b, err := os.ReadFile(filepath.Join("testdata", "answers", name))
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}

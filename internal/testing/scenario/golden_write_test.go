@@ -38,16 +38,17 @@ const goldenWriteEnv = "RUNSVC_GOLDEN_WRITE"
 const goldenKeptEnv = "RUNSVC_GOLDEN_KEPT"
 
 // goldenRow is one stored row of the records or runs table.
-type goldenRow struct {
-	Tenant  string `json:"tenant"`
-	RunID   string `json:"runId"`
-	Seq     int64  `json:"seq,omitempty"`
-	Time    int64  `json:"time,omitempty"`
-	Attempt int    `json:"attempt,omitempty"`
-	Kind    string `json:"kind,omitempty"`
-	State   string `json:"state,omitempty"`
-	// Body is the stored bytes, exactly.
-	Body string `json:"body"`
+type goldenRow = scenario.GoldenRow
+
+// scanRecord reads one row of a records query selecting tenant, run_id,
+// seq, time, attempt, kind and the body as text, through scan.
+func scanRecord(t *testing.T, scan func(dest ...any) error) goldenRow {
+	t.Helper()
+	var r goldenRow
+	if err := scan(&r.Tenant, &r.RunID, &r.Seq, &r.Time, &r.Attempt, &r.Kind, &r.Body); err != nil {
+		t.Fatal(err)
+	}
+	return r
 }
 
 // TestWriteGolden runs every scenario against a server on SQLite and one
@@ -138,13 +139,7 @@ func readSQLite(t *testing.T, path string) ([]goldenRow, []goldenRow) {
 		t.Fatal(err)
 	}
 	for rows.Next() {
-		var r goldenRow
-		var body string
-		if err := rows.Scan(&r.Tenant, &r.RunID, &r.Seq, &r.Time, &r.Attempt, &r.Kind, &body); err != nil {
-			t.Fatal(err)
-		}
-		r.Body = body
-		recs = append(recs, r)
+		recs = append(recs, scanRecord(t, rows.Scan))
 	}
 	rows, err = db.Query(`SELECT tenant, run_id, state, CAST(summary AS TEXT) FROM runs ORDER BY tenant, run_id`)
 	if err != nil {
@@ -175,13 +170,7 @@ func dumpPostgres(t *testing.T, dsn, dir string) {
 		t.Fatal(err)
 	}
 	for rows.Next() {
-		var r goldenRow
-		var body string
-		if err := rows.Scan(&r.Tenant, &r.RunID, &r.Seq, &r.Time, &r.Attempt, &r.Kind, &body); err != nil {
-			t.Fatal(err)
-		}
-		r.Body = body
-		recs = append(recs, r)
+		recs = append(recs, scanRecord(t, rows.Scan))
 	}
 	rows.Close()
 	rows, err = conn.Query(ctx, `SELECT tenant, run_id, state, coalesce(convert_from(summary, 'UTF8'), '') FROM runs ORDER BY tenant, run_id`)

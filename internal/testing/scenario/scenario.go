@@ -141,3 +141,19 @@ func (s Scenario) Problems(o Outcome) []string {
 // CodeName is a code as the scenarios file writes it, NOT_FOUND, or ""
 // for a code google.rpc does not name.
 func CodeName(c codes.Code) string { return code.Code_name[int32(c)] }
+
+// GoldenRow is one stored row of the records or runs table in the golden
+// corpus: written by
+// golden_write_test.go (goldenwrite tag), read by internal/service's
+// golden tests.
+type GoldenRow struct {
+	Tenant  string `json:"tenant"`
+	RunID   string `json:"runId"`
+	Seq     int64  `json:"seq,omitempty"`
+	Time    int64  `json:"time,omitempty"`
+	Attempt int    `json:"attempt,omitempty"`
+	Kind    string `json:"kind,omitempty"`
+	State   string `json:"state,omitempty"`
+	// Body is the stored bytes, exactly.
+	Body string `json:"body"`
+}

@@ -128,18 +128,21 @@ func dirBytes(t *testing.T, dir string) string {
 	return all.String()
 }
 
+// scanStores are the stores every scan runs on, by subtest name.
+var scanStores = []struct {
+	name  string
+	store scanConfig
+}{
+	{name: "sqlite", store: onSQLite},
+	{name: "postgres", store: onPostgres},
+}
+
 // TestSecretScan: after Runs whose tools (http, MCP, worker) and model
 // echo the Spec's credential back in every way they can, the credential
 // appears 0 times in the server's log, the Records, statuses, reports,
 // InvokeTool's answers and the store's bytes.
 func TestSecretScan(t *testing.T) {
-	for _, tc := range []struct {
-		name  string
-		store scanConfig
-	}{
-		{name: "sqlite", store: onSQLite},
-		{name: "postgres", store: onPostgres},
-	} {
+	for _, tc := range scanStores {
 		t.Run(tc.name, func(t *testing.T) {
 			s := runScan(t, tc.store, false)
 			for place, n := range s.seen {
@@ -158,13 +161,7 @@ func TestSecretScan(t *testing.T) {
 // TestSecretScanCanFail: without the scrub the same Runs leak the secret
 // into every place the scan looks, so the scan's zeros mean something.
 func TestSecretScanCanFail(t *testing.T) {
-	for _, tc := range []struct {
-		name  string
-		store scanConfig
-	}{
-		{name: "sqlite", store: onSQLite},
-		{name: "postgres", store: onPostgres},
-	} {
+	for _, tc := range scanStores {
 		t.Run(tc.name, func(t *testing.T) {
 			s := runScan(t, tc.store, true)
 			t.Logf("occurrences by place without the scrub: %v", s.seen)

@@ -57,27 +57,14 @@ func StartWorker(t testing.TB, client runsvcv1.ToolServiceClient, name string, t
 	for tool := range tools {
 		reg.Tools = append(reg.Tools, &runsvcv1.ToolDefinition{Name: tool})
 	}
-	if err := stream.Send(&runsvcv1.ServeToolsRequest{Message: &runsvcv1.ServeToolsRequest_Register_{Register: reg}}); err != nil {
+	if err := Register(stream, reg); err != nil {
 		cancel()
 		t.Fatal(err)
-	}
-	first, err := stream.Recv()
-	if err != nil || first.GetRegistered() == nil {
-		cancel()
-		t.Fatalf("registering worker %s: %v %v", name, first, err)
 	}
 	var sendMu sync.Mutex
 	go func() {
 		defer close(w.done)
-		for {
-			msg, err := stream.Recv()
-			if err != nil {
-				return
-			}
-			call := msg.GetCall()
-			if call == nil {
-				continue
-			}
+		ServeCalls(stream, func(call *runsvcv1.ServeToolsResponse_Call) bool {
 			w.mu.Lock()
 			w.calls[call.GetName()]++
 			w.mu.Unlock()
@@ -98,7 +85,8 @@ func StartWorker(t testing.TB, client runsvcv1.ToolServiceClient, name string, t
 				defer sendMu.Unlock()
 				_ = stream.Send(&runsvcv1.ServeToolsRequest{Message: &runsvcv1.ServeToolsRequest_Result_{Result: res}})
 			}()
-		}
+			return true
+		})
 	}()
 	t.Cleanup(w.Stop)
 	return w

@@ -55,11 +55,11 @@ type Cluster struct {
 // fails it, with RUNSVC_REQUIRE_ALL=1) when PostgreSQL is not installed.
 func Start(t testing.TB) *Cluster {
 	t.Helper()
-	bin, ok := findBinaries()
+	bin, ok := FindBinaries()
 	if !ok {
 		unavailable(t, "PostgreSQL not installed")
 	}
-	cred, err := serverCredential()
+	cred, err := ServerCredential()
 	if err != nil {
 		unavailable(t, err.Error())
 	}
@@ -198,19 +198,27 @@ func (c *Cluster) dsnFor(db string) string {
 
 // run runs one of the server binaries as the server's OS user.
 func (c *Cluster) run(name string, args ...string) ([]byte, error) {
-	cmd := exec.Command(filepath.Join(c.bin, name), args...)
-	cmd.Dir = c.dir
+	return RunBinary(c.bin, c.dir, c.cred, name, args...)
+}
+
+// RunBinary runs the server binary name from the directory bin in the
+// working directory dir, as the OS user cred when it is set, with LC_ALL=C,
+// and returns its combined output. The benchmark runner starts its
+// clusters with it too.
+func RunBinary(bin, dir string, cred *syscall.Credential, name string, args ...string) ([]byte, error) {
+	cmd := exec.Command(filepath.Join(bin, name), args...)
+	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "LC_ALL=C")
-	if c.cred != nil {
-		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: c.cred}
+	if cred != nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
 	}
 	return cmd.CombinedOutput()
 }
 
-// findBinaries returns the directory holding initdb, pg_ctl and postgres:
+// FindBinaries returns the directory holding initdb, pg_ctl and postgres:
 // the newest /usr/lib/postgresql/<version>/bin, else the one initdb on
 // PATH resolves to.
-func findBinaries() (string, bool) {
+func FindBinaries() (string, bool) {
 	dirs, _ := filepath.Glob("/usr/lib/postgresql/*/bin")
 	sort.Slice(dirs, func(i, j int) bool { return majorVersion(dirs[i]) > majorVersion(dirs[j]) })
 	if initdb, err := exec.LookPath("initdb"); err == nil {
@@ -240,9 +248,9 @@ func hasBinaries(dir string) bool {
 	return true
 }
 
-// serverCredential returns the postgres OS user's credential when the test
-// runs as root, and nil otherwise (the server runs as the test's user).
-func serverCredential() (*syscall.Credential, error) {
+// ServerCredential returns the postgres OS user's credential when the test
+// (or benchmark) runs as root, and nil otherwise (the server runs as the test's user).
+func ServerCredential() (*syscall.Credential, error) {
 	if os.Geteuid() != 0 {
 		return nil, nil
 	}

@@ -146,6 +146,26 @@ func logLines(t *testing.T, log string) []map[string]any {
 	return out
 }
 
+// scrapeUntil scrapes addr until the body holds every line of wants or
+// within has passed, and returns the last body and the lines it lacks.
+func scrapeUntil(t *testing.T, addr string, wants []string, within time.Duration) (string, []string) {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for {
+		body := scrape(t, addr)
+		var missing []string
+		for _, want := range wants {
+			if !strings.Contains(body, want) {
+				missing = append(missing, want)
+			}
+		}
+		if len(missing) == 0 || time.Now().After(deadline) {
+			return body, missing
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
 // TestMetricsEndpoint: /metrics on --metrics-listen counts an RPC by
 // method, code and reason, a settled Run by state and Spec, and model
 // calls in the latency histogram.
@@ -158,8 +178,7 @@ func TestMetricsEndpoint(t *testing.T) {
 		t.Fatalf("flaky Run %v, want COMPLETED after a retry", run.GetState())
 	}
 	_, _ = srv.Runs.GetRun(testserver.Context(t), &runsvcv1.GetRunRequest{RunId: "run_missing"})
-	body := scrape(t, srv.MetricsAddr)
-	for _, want := range []string{
+	wants := []string{
 		`runsvc_rpc_requests_total{code="NotFound",method="/runsvc.v1.RunService/GetRun",reason="RUN_NOT_FOUND"} 1`,
 		`runsvc_runs_settled_total{spec="quick",state="COMPLETED"} 1`,
 		`runsvc_model_call_duration_seconds_count{model="m1",outcome="ok",provider="scripted"} 1`,
@@ -173,10 +192,12 @@ func TestMetricsEndpoint(t *testing.T) {
 		`runsvc_store_operation_duration_seconds_bucket{operation="Append",outcome="ok",le="+Inf"}`,
 		// No Run was taken over here.
 		`runsvc_lease_takeovers_total 0`,
-	} {
-		if !strings.Contains(body, want) {
-			t.Errorf("/metrics lacks %s", want)
-		}
+	}
+	// A Run's settle is counted just after its record commits, so a scrape
+	// right after WaitRun may precede it: scrape until every line is there.
+	body, missing := scrapeUntil(t, srv.MetricsAddr, wants, 5*time.Second)
+	for _, want := range missing {
+		t.Errorf("/metrics lacks %s", want)
 	}
 	if strings.Contains(body, "run_missing") {
 		t.Error("/metrics carries a run id as a label")

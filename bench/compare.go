@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	runsvcv1 "github.com/runsvc/runsvc/gen/runsvc/v1"
+	"github.com/runsvc/runsvc/internal/store/postgres/pgtest"
 )
 
 // compareResult is section 5b: the Runs measurement of an earlier commit
@@ -59,7 +60,7 @@ func runCompare(ctx context.Context, cfg config) (*compareResult, error) {
 	}
 	var vs []variant
 	for _, name := range []string{"before", "after"} {
-		port, err := freePort()
+		port, err := pgtest.FreePort()
 		if err != nil {
 			return nil, err
 		}

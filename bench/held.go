@@ -19,6 +19,7 @@ import (
 	"google.golang.org/protobuf/types/known/structpb"
 
 	runsvcv1 "github.com/runsvc/runsvc/gen/runsvc/v1"
+	"github.com/runsvc/runsvc/internal/store/postgres/pgtest"
 )
 
 // heldResult is section 5 of the report.
@@ -69,7 +70,7 @@ func runHeld(ctx context.Context, cfg config) (*heldResult, error) {
 		return nil, err
 	}
 	data := filepath.Join(dir, "data")
-	port, err := freePort()
+	port, err := pgtest.FreePort()
 	if err != nil {
 		return nil, err
 	}
@@ -337,15 +338,6 @@ func procStatus(pid int, field string) (float64, error) {
 		}
 	}
 	return 0, fmt.Errorf("/proc/%d/status has no %s", pid, field)
-}
-
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
 func tail(s string, n int) string {

@@ -65,7 +65,7 @@ func startPostgres(fsync bool) (*pgCluster, error) {
 		c.remove()
 		return nil, fmt.Errorf("initdb: %v\n%s", err, out)
 	}
-	if c.port, err = freePort(); err != nil {
+	if c.port, err = pgtest.FreePort(); err != nil {
 		c.remove()
 		return nil, err
 	}

@@ -78,7 +78,7 @@ func Start(t testing.TB) *Cluster {
 		"--no-sync", "--no-instructions", "-E", "UTF8", "--locale=C"); err != nil {
 		t.Fatalf("pgtest: initdb: %v\n%s", err, out)
 	}
-	c.port, err = freePort()
+	c.port, err = FreePort()
 	if err != nil {
 		t.Fatalf("pgtest: finding a free port: %v", err)
 	}
@@ -270,7 +270,9 @@ func ServerCredential() (*syscall.Credential, error) {
 }
 
 // freePort returns a loopback port that nothing listens on now.
-func freePort() (int, error) {
+// FreePort returns a TCP port on 127.0.0.1 that was free a moment ago,
+// for a server a test or benchmark is about to start.
+func FreePort() (int, error) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return 0, err

@@ -69,6 +69,9 @@ func TestAtMostOnceUnderKills(t *testing.T) {
 	for range nKills {
 		startSome(batch)
 		time.Sleep(time.Duration(300+rand.IntN(700)) * time.Millisecond)
+		// Kill while a call is being answered, when the batch still has one
+		// to make, so that every kill can catch a call in flight.
+		ep.waitInFlight(5 * time.Second)
 		p.Kill()
 		p = blackbox.Serve(t, addr, args...)
 		runs = runsvcv1.NewRunServiceClient(p.Dial(t))

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -31,6 +32,21 @@ type endpoint struct {
 	held     chan string
 	release  chan struct{}
 	delay    time.Duration // before each answer
+	// inFlight counts the POSTs being answered now.
+	inFlight atomic.Int64
+}
+
+// waitInFlight waits up to within for a POST being answered, and reports
+// whether one is.
+func (e *endpoint) waitInFlight(within time.Duration) bool {
+	deadline := time.Now().Add(within)
+	for e.inFlight.Load() == 0 {
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	return true
 }
 
 func newEndpoint(t testing.TB, hangOnce bool) (*endpoint, string) {
@@ -46,6 +62,8 @@ func (e *endpoint) serve(w http.ResponseWriter, r *http.Request) {
 	if key == "" || key != id {
 		e.t.Errorf("Idempotency-Key %q, Runsvc-Call-Id %q: want both set and equal", key, id)
 	}
+	e.inFlight.Add(1)
+	defer e.inFlight.Add(-1)
 	e.mu.Lock()
 	e.posts[key]++
 	n := e.posts[key]

@@ -35,6 +35,7 @@ var serveGroups = []cli.FlagGroup{
 	{Title: "Error flags", Names: []string{"error-domain", "debug-errors"}},
 	{Title: "Operations flags", Names: []string{"log-level", "log-format", "metrics-listen", "otlp-endpoint", "keepalive-time", "keepalive-timeout", "max-connection-age", "max-connection-age-grace", "heartbeat-interval"}},
 	{Title: "Security flags", Names: []string{"keys-file", "insecure-no-auth", "tls-cert", "tls-key", "tls-client-ca", "allow-network"}},
+	{Title: "Console flags", Names: []string{"console-listen", "console-session-ttl"}},
 }
 
 // serveFlags defines serve's flags on a new flag set, with their built-in
@@ -60,6 +61,8 @@ func serveFlags(o *serveOptions) *flag.FlagSet {
 	fs.StringVar(&o.logLevel, "log-level", "info", "`LEVEL`: debug, info, warn or error")
 	fs.StringVar(&o.logFormat, "log-format", "json", "`FORMAT`: json or text")
 	securityFlags(fs, &cfg.Security)
+	fs.StringVar(&cfg.Console.Listen, "console-listen", "", "serve the web console at http://`ADDR` (https with --tls-cert); off when empty; loopback only without --keys-file")
+	fs.DurationVar(&cfg.Console.SessionTTL, "console-session-ttl", 12*time.Hour, "how long (a `DURATION`) a console sign-in lasts")
 	return fs
 }
 

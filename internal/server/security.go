@@ -78,6 +78,7 @@ func (s *Server) security(unary *[]grpc.UnaryServerInterceptor, stream *[]grpc.S
 		if err != nil {
 			return nil, err
 		}
+		s.tls = files
 		opts = append(opts, grpc.Creds(credentials.NewTLS(files.config())))
 	}
 	if sec.KeysFile == "" {

@@ -102,6 +102,8 @@ type Config struct {
 	Ops Ops
 	// Security is TLS, the keys file and the safe default; see security.go.
 	Security Security
+	// Console serves the web console; see console.go.
+	Console Console
 	// AllowNetworks are the networks (CIDR prefixes) http and MCP tools
 	// may connect to; empty means every address but the cloud metadata
 	// ones (see netpolicy).
@@ -148,6 +150,8 @@ type Server struct {
 	healthRep  *healthReporter
 	keys       *auth.Keys
 	auth       *authenticator // nil without a keys file
+	tls        *tlsFiles      // nil without --tls-cert
+	console    *consoleServer // nil without --console-listen
 }
 
 // New builds a Server; Serve starts it.
@@ -181,6 +185,11 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 		return nil, fmt.Errorf("listening on %s: %w", cfg.Listen, err)
 	}
 	s.lis = lis
+	if err := s.listenConsole(); err != nil {
+		_ = lis.Close()
+		_ = st.Close()
+		return nil, err
+	}
 	if cfg.Ops.MetricsListen != "" {
 		if s.metricsLis, err = net.Listen("tcp", cfg.Ops.MetricsListen); err != nil {
 			_ = lis.Close()
@@ -313,7 +322,7 @@ func (s *Server) assemble() error {
 	if err != nil {
 		return err
 	}
-	s.grpc = grpc.NewServer(append(append(secOpts, s.tracing.ServerOptions()...),
+	common := append(s.tracing.ServerOptions(),
 		grpc.ChainUnaryInterceptor(unary...),
 		grpc.ChainStreamInterceptor(stream...),
 		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: 10 * time.Second, PermitWithoutStream: true}),
@@ -321,8 +330,11 @@ func (s *Server) assemble() error {
 		grpc.ForceServerCodecV2(codec),
 		grpc.MaxRecvMsgSize(maxGRPCMessage),
 		grpc.UnknownServiceHandler(service.UnknownMethod),
-	)...)
-	service.New(service.Deps{Mapper: mapper, Specs: reg, Runs: manager, Engine: s.engine, Hub: hub, Memory: mem, Bus: messages, Scrubber: scrub}).Register(s.grpc)
+	)
+	s.grpc = grpc.NewServer(append(secOpts, common...)...)
+	svc := service.New(service.Deps{Mapper: mapper, Specs: reg, Runs: manager, Engine: s.engine, Hub: hub, Memory: mem, Bus: messages, Scrubber: scrub})
+	svc.Register(s.grpc)
+	s.assembleConsole(common, svc)
 	s.health = health.NewServer()
 	healthpb.RegisterHealthServer(s.grpc, s.health)
 	reflection.Register(s.grpc)
@@ -370,7 +382,8 @@ func (s *Server) Serve(ctx context.Context) error {
 	go func() { serveErr <- s.grpc.Serve(s.lis) }()
 	go s.healthRep.run(opsCtx)
 	s.serveMetrics(opsCtx)
-	s.log.Info("runsvc serving", "listen", s.Addr(), "worker", s.cfg.WorkerID, "metrics", s.MetricsAddr())
+	s.serveConsole(opsCtx)
+	s.log.Info("runsvc serving", "listen", s.Addr(), "worker", s.cfg.WorkerID, "metrics", s.MetricsAddr(), "console", s.ConsoleURL())
 
 	var err error
 	select {
@@ -382,6 +395,7 @@ func (s *Server) Serve(ctx context.Context) error {
 	s.drainer.drain()
 	stopped := make(chan struct{})
 	go func() {
+		s.stopConsole()
 		s.grpc.GracefulStop()
 		close(stopped)
 	}()
@@ -390,6 +404,7 @@ func (s *Server) Serve(ctx context.Context) error {
 	case <-time.After(s.cfg.DrainTimeout):
 		s.log.Warn("drain timed out; closing the remaining calls")
 		s.grpc.Stop()
+		s.stopConsoleNow()
 	}
 	stopEngine()
 	<-engineDone

@@ -33,6 +33,8 @@ type Server struct {
 	Store store.Store
 	// MetricsAddr is where /metrics is served, when configured.
 	MetricsAddr string
+	// ConsoleURL is where the web console is served, when configured.
+	ConsoleURL string
 }
 
 // Option changes the configuration before the server starts.
@@ -58,7 +60,7 @@ func Start(t testing.TB, opts ...Option) *Server {
 	}
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ctx) }()
-	s := &Server{Addr: srv.Addr(), Log: buf, Store: srv.Store(), MetricsAddr: srv.MetricsAddr()}
+	s := &Server{Addr: srv.Addr(), Log: buf, Store: srv.Store(), MetricsAddr: srv.MetricsAddr(), ConsoleURL: srv.ConsoleURL()}
 	s.Conn = Dial(t, s.Addr)
 	s.Specs = runsvcv1.NewSpecServiceClient(s.Conn)
 	s.Runs = runsvcv1.NewRunServiceClient(s.Conn)

@@ -1,0 +1,166 @@
+package server
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/test/bufconn"
+
+	"github.com/runsvc/runsvc/internal/auth"
+	"github.com/runsvc/runsvc/internal/console"
+	"github.com/runsvc/runsvc/internal/errs"
+	"github.com/runsvc/runsvc/internal/service"
+)
+
+// Console configures the web console (issue 21).
+type Console struct {
+	// Listen is the console's HTTP address; off when empty. Like the
+	// API, without a keys file it must be a loopback address unless
+	// --insecure-no-auth.
+	Listen string
+	// SessionTTL is how long a signed-in session lasts; default 12h.
+	SessionTTL time.Duration
+}
+
+// consoleServer is the console's HTTP server and the in-process gRPC
+// server it calls: the same services behind the same interceptors
+// (errors, admission, authentication, roles, quotas) as the API's
+// listener, without its transport security, reachable only from this
+// process.
+type consoleServer struct {
+	lis    net.Listener
+	http   *http.Server
+	inproc *grpc.Server
+	pipe   *bufconn.Listener
+	conn   *grpc.ClientConn
+	stop   context.CancelFunc
+	scheme string
+}
+
+// listenConsole opens the console's listener, refusing a non-loopback
+// address when nobody is authenticated, as check does for the API.
+func (s *Server) listenConsole() error {
+	c := s.cfg.Console
+	if c.Listen == "" {
+		return nil
+	}
+	sec := s.cfg.Security
+	if sec.KeysFile == "" && !sec.InsecureNoAuth && !loopback(c.Listen) {
+		return &errs.ConfigurationInvalid{Subject: "console listen address " + c.Listen,
+			Description: "without --keys-file the console signs in nobody, so it serves only on a loopback address; give --keys-file, listen on 127.0.0.1, or pass --insecure-no-auth"}
+	}
+	lis, err := net.Listen("tcp", c.Listen)
+	if err != nil {
+		return fmt.Errorf("listening for the console on %s: %w", c.Listen, err)
+	}
+	s.console.lis = lis
+	s.console.scheme = "http"
+	if s.tls != nil {
+		cfg := s.tls.config()
+		s.console.lis = tls.NewListener(lis, &tls.Config{MinVersion: tls.VersionTLS12, GetConfigForClient: func(h *tls.ClientHelloInfo) (*tls.Config, error) {
+			c, err := cfg.GetConfigForClient(h)
+			if err == nil {
+				// A browser signs in with a key, not a certificate.
+				c.ClientAuth, c.ClientCAs, c.NextProtos = tls.NoClientCert, nil, []string{"h2", "http/1.1"}
+			}
+			return c, err
+		}})
+		s.console.scheme = "https"
+	}
+	return nil
+}
+
+// assembleConsole builds the in-process gRPC server from the API's server
+// options (less its credentials) and the console over it.
+func (s *Server) assembleConsole(opts []grpc.ServerOption, svc *service.Service) {
+	if s.cfg.Console.Listen == "" {
+		return
+	}
+	s.console = &consoleServer{pipe: bufconn.Listen(1 << 20)}
+	s.console.inproc = grpc.NewServer(opts...)
+	svc.Register(s.console.inproc)
+}
+
+// consoleHandler connects to the in-process server and builds the
+// console's handler.
+func (s *Server) consoleHandler() (http.Handler, error) {
+	pipe := s.console.pipe
+	conn, err := grpc.NewClient("passthrough:///runsvc-console",
+		grpc.WithContextDialer(func(ctx context.Context, _ string) (net.Conn, error) { return pipe.DialContext(ctx) }),
+		grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		return nil, err
+	}
+	s.console.conn = conn
+	cfg := console.Config{Conn: conn, Secure: s.tls != nil, Clock: s.cfg.Clock, SessionTTL: s.cfg.Console.SessionTTL, Log: s.log}
+	if s.keys != nil {
+		keys := s.keys
+		cfg.SignIn = func(key string) (auth.Identity, bool) { return keys.ByKey(key) }
+	}
+	c, err := console.New(cfg)
+	if err != nil {
+		_ = conn.Close()
+		return nil, err
+	}
+	return c.Handler(), nil
+}
+
+// serveConsole serves the console until the server drains.
+func (s *Server) serveConsole(ctx context.Context) {
+	if s.console == nil {
+		return
+	}
+	go func() { _ = s.console.inproc.Serve(s.console.pipe) }()
+	h, err := s.consoleHandler()
+	if err != nil {
+		s.log.Error("the console could not start", "err", err)
+		return
+	}
+	base, stop := context.WithCancel(context.WithoutCancel(ctx))
+	s.console.stop = stop
+	s.console.http = &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second, BaseContext: func(net.Listener) context.Context { return base }}
+	go func() {
+		if err := s.console.http.Serve(s.console.lis); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			s.log.Error("serving the console failed", "err", err)
+		}
+	}()
+}
+
+// stopConsole ends the console's pages and streams, then its in-process
+// gRPC server, letting unary calls in flight finish.
+func (s *Server) stopConsole() {
+	c := s.console
+	if c == nil || c.http == nil {
+		return
+	}
+	c.stop()
+	ctx, cancel := context.WithTimeout(context.Background(), s.cfg.DrainTimeout)
+	defer cancel()
+	_ = c.http.Shutdown(ctx)
+	_ = c.conn.Close()
+	c.inproc.GracefulStop()
+}
+
+// stopConsoleNow closes whatever of the console is left after a drain
+// timed out.
+func (s *Server) stopConsoleNow() {
+	if c := s.console; c != nil && c.http != nil {
+		_ = c.http.Close()
+		c.inproc.Stop()
+	}
+}
+
+// ConsoleURL is where the console is served, "" when it is not.
+func (s *Server) ConsoleURL() string {
+	if s.console == nil || s.console.lis == nil {
+		return ""
+	}
+	return s.console.scheme + "://" + s.console.lis.Addr().String()
+}

@@ -23,7 +23,9 @@ const layout = "templates/layout.html"
 var funcs = template.FuncMap{
 	"stamp": stamp,
 	"lower": strings.ToLower,
-	"short": func(s string) string { return strings.TrimPrefix(strings.TrimPrefix(s, "RUN_STATE_"), "SUSPENSION_REASON_") },
+	"short": func(s string) string {
+		return strings.TrimPrefix(strings.TrimPrefix(s, "RUN_STATE_"), "SUSPENSION_REASON_")
+	},
 }
 
 // stamp writes a timestamp in UTC to the millisecond, or "—".

@@ -54,7 +54,7 @@ type config struct {
 	before, after string
 }
 
-var allPhases = []string{"errors", "floor", "runs", "postgres", "watch", "held", "ops"}
+var allPhases = []string{"errors", "floor", "runs", "postgres", "watch", "held", "ops", "console"}
 
 // report is everything measured, as written by -json.
 type report struct {
@@ -74,6 +74,7 @@ type report struct {
 	Watch     *watchResult     `json:"watch,omitempty"`
 	Held      *heldResult      `json:"held,omitempty"`
 	Ops       *opsResult       `json:"ops,omitempty"`
+	Console   *consoleResult   `json:"console,omitempty"`
 	Compare   *compareResult   `json:"compare,omitempty"`
 	Targets   []target         `json:"targets"`
 	Failures  []string         `json:"failures,omitempty"`
@@ -211,6 +212,11 @@ func run() int {
 	if cfg.phases["ops"] && ctx.Err() == nil {
 		if rep.Ops, err = runOps(ctx, cfg); err != nil {
 			fail("ops", err)
+		}
+	}
+	if cfg.phases["console"] && ctx.Err() == nil {
+		if rep.Console, err = runConsole(ctx, cfg); err != nil {
+			fail("console", err)
 		}
 	}
 	if cfg.phases["held"] && ctx.Err() == nil {

@@ -100,6 +100,9 @@ func evaluate(rep *report) []target {
 			}
 		}
 	}
+	if c := rep.Console; c != nil {
+		out = append(out, consoleTargets(c)...)
+	}
 	if h := rep.Held; h != nil && h.RSSMB > 0 {
 		out = append(out, judge(target{Name: fmt.Sprintf("RSS with %d suspended Runs", h.Runs), Op: "<", Limit: 200, Measured: h.RSSMB, Unit: "MB", Where: "runsvc serve, VmRSS"}))
 	}
@@ -139,6 +142,9 @@ func printReport(w io.Writer, rep *report) {
 	}
 	if o := rep.Ops; o != nil {
 		printOps(w, o)
+	}
+	if c := rep.Console; c != nil {
+		printConsole(w, c)
 	}
 	printTargets(w, rep)
 }

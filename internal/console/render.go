@@ -68,6 +68,17 @@ type view struct {
 // render writes a page; a template that fails is a 500 with nothing of
 // the half-written page.
 func (c *Console) render(w http.ResponseWriter, _ *http.Request, s *session, code int, page, title string, body any) {
+	c.write(w, s, code, page, title, body, nil)
+}
+
+// renderTimed renders a 200 page with a Server-Timing header timing()
+// gives once the page is rendered, before it is sent.
+func (c *Console) renderTimed(w http.ResponseWriter, s *session, page, title string, body any, timing func() string) {
+	c.write(w, s, http.StatusOK, page, title, body, timing)
+}
+
+// write renders page into memory, then sends it.
+func (c *Console) write(w http.ResponseWriter, s *session, code int, page, title string, body any, timing func() string) {
 	var b bytes.Buffer
 	t := c.pages[page]
 	if t == nil {
@@ -81,6 +92,9 @@ func (c *Console) render(w http.ResponseWriter, _ *http.Request, s *session, cod
 		return
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	if timing != nil {
+		w.Header().Set("Server-Timing", timing())
+	}
 	w.WriteHeader(code)
 	_, _ = w.Write(b.Bytes())
 }

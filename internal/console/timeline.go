@@ -296,7 +296,11 @@ type runView struct {
 }
 
 // runPage is a Run's timeline.
+//
+// Its Server-Timing header says how long reading the Run took (the RPCs,
+// "read") and the whole page until it was rendered ("page"), in ms.
 func (c *Console) runPage(w http.ResponseWriter, r *http.Request, s *session) {
+	start := time.Now()
 	ctx, cancel := callCtx(r, s)
 	defer cancel()
 	v, err := c.runView(ctx, r.PathValue("id"), s)
@@ -304,8 +308,14 @@ func (c *Console) runPage(w http.ResponseWriter, r *http.Request, s *session) {
 		c.rpcError(w, r, s, err)
 		return
 	}
-	c.render(w, r, s, http.StatusOK, "run.html", "Run "+v.Run.GetRunId(), v)
+	read := time.Since(start)
+	c.renderTimed(w, s, "run.html", "Run "+v.Run.GetRunId(), v, func() string {
+		return fmt.Sprintf("read;dur=%.3f, page;dur=%.3f", ms(read), ms(time.Since(start)))
+	})
 }
+
+// ms is d in milliseconds.
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 
 // runView reads a Run, its Spec Version and its log.
 func (c *Console) runView(ctx context.Context, id string, s *session) (*runView, error) {

@@ -7,7 +7,6 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -145,20 +144,4 @@ func (w *world) waitFor(t testing.TB, id string, state runsvcv1.RunState) *runsv
 func (w *world) records(t testing.TB, id string) []*runsvcv1.Record {
 	t.Helper()
 	return testserver.Records(t, w.runs, id)
-}
-
-// logSays reports whether the log has a Record whose text form holds
-// every one of want.
-func logSays(recs []*runsvcv1.Record, want ...string) bool {
-	for _, r := range recs {
-		s := r.String()
-		ok := true
-		for _, w := range want {
-			ok = ok && strings.Contains(s, w)
-		}
-		if ok {
-			return true
-		}
-	}
-	return false
 }

@@ -209,16 +209,7 @@ func run() int {
 			fail("watch", err)
 		}
 	}
-	if cfg.phases["ops"] && ctx.Err() == nil {
-		if rep.Ops, err = runOps(ctx, cfg); err != nil {
-			fail("ops", err)
-		}
-	}
-	if cfg.phases["console"] && ctx.Err() == nil {
-		if rep.Console, err = runConsole(ctx, cfg); err != nil {
-			fail("console", err)
-		}
-	}
+	runServicePhases(ctx, cfg, rep, fail)
 	if cfg.phases["held"] && ctx.Err() == nil {
 		if rep.Held, err = runHeld(ctx, cfg); err != nil {
 			fail("held", err)
@@ -233,6 +224,21 @@ func run() int {
 		rep.Failures = append(rep.Failures, "interrupted")
 	}
 	return finish(rep, start, jsonOut)
+}
+
+// runServicePhases runs the ops and console phases the flags select.
+func runServicePhases(ctx context.Context, cfg config, rep *report, fail func(string, error)) {
+	var err error
+	if cfg.phases["ops"] && ctx.Err() == nil {
+		if rep.Ops, err = runOps(ctx, cfg); err != nil {
+			fail("ops", err)
+		}
+	}
+	if cfg.phases["console"] && ctx.Err() == nil {
+		if rep.Console, err = runConsole(ctx, cfg); err != nil {
+			fail("console", err)
+		}
+	}
 }
 
 // finish judges the targets, prints the report and writes it to jsonOut

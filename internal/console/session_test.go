@@ -176,17 +176,19 @@ func TestSessions(t *testing.T) {
 			})
 		}
 	})
-	t.Run("headers of every page", func(t *testing.T) {
-		s := startSite(t, false)
-		for _, path := range []string{"/login", "/runs", "/errors", "/static/live.js"} {
-			resp, _ := s.get(t, path)
-			csp := resp.Header.Get("Content-Security-Policy")
-			if !strings.Contains(csp, "script-src 'self'") || strings.Contains(csp, "unsafe-inline") || !strings.Contains(csp, "default-src 'none'") {
-				t.Errorf("%s: CSP %q", path, csp)
-			}
-			if resp.Header.Get("X-Content-Type-Options") != "nosniff" {
-				t.Errorf("%s: no nosniff", path)
-			}
+}
+
+// TestHeaders: every response carries the strict CSP and nosniff.
+func TestHeaders(t *testing.T) {
+	s := startSite(t, false)
+	for _, path := range []string{"/login", "/runs", "/errors", "/static/live.js"} {
+		resp, _ := s.get(t, path)
+		csp := resp.Header.Get("Content-Security-Policy")
+		if !strings.Contains(csp, "script-src 'self'") || strings.Contains(csp, "unsafe-inline") || !strings.Contains(csp, "default-src 'none'") {
+			t.Errorf("%s: CSP %q", path, csp)
 		}
-	})
+		if resp.Header.Get("X-Content-Type-Options") != "nosniff" {
+			t.Errorf("%s: no nosniff", path)
+		}
+	}
 }

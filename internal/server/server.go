@@ -303,6 +303,30 @@ func (s *Server) assemble() error {
 		Observer: s.observer(),
 	}, cfg.Engine)
 
+	secOpts, common, err := s.serverOptions(mapper)
+	if err != nil {
+		return err
+	}
+	s.grpc = grpc.NewServer(append(secOpts, common...)...)
+	svc := service.New(service.Deps{Mapper: mapper, Specs: reg, Runs: manager, Engine: s.engine, Hub: hub, Memory: mem, Bus: messages, Scrubber: scrub})
+	svc.Register(s.grpc)
+	s.assembleConsole(common, svc)
+	s.health = health.NewServer()
+	healthpb.RegisterHealthServer(s.grpc, s.health)
+	reflection.Register(s.grpc)
+	s.healthRep = newHealthReporter(s.health, s.store, s.log, serviceNames(s.grpc))
+	s.metrics.SetMethods(methodNames(s.grpc))
+	if s.auth != nil {
+		s.auth.setMethods(methodNames(s.grpc))
+	}
+	return nil
+}
+
+// serverOptions are the gRPC server's options: creds, its transport
+// security, and common, the rest (the interceptor chain, keepalives, the
+// codec and its limits), which the console's in-process server shares.
+func (s *Server) serverOptions(mapper *errdetails.Mapper) (creds, common []grpc.ServerOption, err error) {
+	cfg := s.cfg
 	if cfg.MaxUnaryCalls == 0 {
 		cfg.MaxUnaryCalls = 4096
 	}
@@ -318,11 +342,11 @@ func (s *Server) assemble() error {
 	codec := service.NewCodec(service.DefaultMaxRequestBytes)
 	unary, stream := s.interceptors(mapper, codec)
 	unary, stream = append(unary, limiter.UnaryServerInterceptor()), append(stream, limiter.StreamServerInterceptor())
-	secOpts, err := s.security(&unary, &stream)
+	creds, err = s.security(&unary, &stream)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
-	common := append(s.tracing.ServerOptions(),
+	common = append(s.tracing.ServerOptions(),
 		grpc.ChainUnaryInterceptor(unary...),
 		grpc.ChainStreamInterceptor(stream...),
 		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: 10 * time.Second, PermitWithoutStream: true}),
@@ -331,19 +355,7 @@ func (s *Server) assemble() error {
 		grpc.MaxRecvMsgSize(maxGRPCMessage),
 		grpc.UnknownServiceHandler(service.UnknownMethod),
 	)
-	s.grpc = grpc.NewServer(append(secOpts, common...)...)
-	svc := service.New(service.Deps{Mapper: mapper, Specs: reg, Runs: manager, Engine: s.engine, Hub: hub, Memory: mem, Bus: messages, Scrubber: scrub})
-	svc.Register(s.grpc)
-	s.assembleConsole(common, svc)
-	s.health = health.NewServer()
-	healthpb.RegisterHealthServer(s.grpc, s.health)
-	reflection.Register(s.grpc)
-	s.healthRep = newHealthReporter(s.health, s.store, s.log, serviceNames(s.grpc))
-	s.metrics.SetMethods(methodNames(s.grpc))
-	if s.auth != nil {
-		s.auth.setMethods(methodNames(s.grpc))
-	}
-	return nil
+	return creds, common, nil
 }
 
 // Store returns the server's store, for tests that look underneath.

@@ -47,21 +47,31 @@ func (b browser) open(t *testing.T, path string) int64 {
 	return resp.Status
 }
 
-// waitPath waits until the page's path is p; a poll cut short by the
-// navigation it waits for is polled again.
-func (b browser) waitPath(t *testing.T, p string) {
+// submit clicks css and waits for the page the click loads.
+func (b browser) submit(t *testing.T, css string) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	expr := fmt.Sprintf("location.pathname === %q && document.readyState === 'complete'", p)
+	mark := chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := chromedp.Evaluate[bool](`window.__old = true`)(ctx, tg)
+		return err
+	})
+	b.do(t, mark, chromedp.Click(chromedp.CSS(css)))
+	b.waitFor(t, `window.__old === undefined && document.readyState === "complete"`)
+}
+
+// waitFor polls a JavaScript condition until it holds; a poll cut short
+// by a navigation is polled again.
+func (b browser) waitFor(t *testing.T, cond string) {
+	t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
 	for {
 		ctx, cancel := context.WithTimeout(b.ctx, time.Second)
-		_, err := chromedp.Run(ctx, chromedp.Poll[bool](expr, chromedp.WithPollingInterval(50*time.Millisecond)))
+		_, err := chromedp.Run(ctx, chromedp.Poll[bool](cond, chromedp.WithPollingInterval(50*time.Millisecond)))
 		cancel()
 		if err == nil {
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("waiting for %s: %v", p, err)
+			t.Fatalf("waiting for %s: %v", cond, err)
 		}
 	}
 }
@@ -99,12 +109,17 @@ func (b browser) signIn(t *testing.T, key string) {
 	t.Helper()
 	if b.count(t, "form[action='/logout']") > 0 {
 		// Sign out: the form posts, the session ends, the sign-in form is next.
-		b.do(t, chromedp.Click(chromedp.CSS("form[action='/logout'] button")))
-		b.waitPath(t, "/login")
+		b.submit(t, "form[action='/logout'] button")
+		if p := eval[string](t, b, "location.pathname"); p != "/login" {
+			t.Fatalf("signed out, the console shows %s", p)
+		}
 	}
 	b.open(t, "/login")
-	b.do(t, chromedp.SetValue(chromedp.CSS("#key"), key), chromedp.Click(chromedp.CSS("form[action='/login'] button")),
-		chromedp.WaitVisible(chromedp.CSS("#counts")))
+	b.do(t, chromedp.SetValue(chromedp.CSS("#key"), key))
+	b.submit(t, "form[action='/login'] button")
+	if p := eval[string](t, b, "location.pathname"); p != "/runs" {
+		t.Fatalf("signed in, the console shows %s, want /runs", p)
+	}
 }
 
 // TestConsoleInBrowser drives the console in a real headless Chromium
@@ -151,6 +166,11 @@ func TestConsoleInBrowser(t *testing.T) {
 	t.Run("answering a client tool completes the Run", func(t *testing.T) { answerChecks(t, b, w, support) })
 	t.Run("approving from the page completes the Run", func(t *testing.T) { approveChecks(t, b, w, janitor) })
 	t.Run("live text streams in", func(t *testing.T) { liveChecks(t, b, w) })
+	t.Run("answering a question completes the Run", func(t *testing.T) { questionChecks(t, b, w) })
+	t.Run("live counts update", func(t *testing.T) { countChecks(t, b, w) })
+	t.Run("a runner sends a message and interrupts; a refused action shows the API's status", func(t *testing.T) { steerChecks(t, b, w) })
+	t.Run("specs, versions and their diff", func(t *testing.T) { specChecks(t, b, w) })
+	t.Run("the catalogue lists every reason", func(t *testing.T) { catalogueChecks(t, b) })
 	t.Run("reader sees no actions and a forged one is refused", func(t *testing.T) { readerChecks(t, b, w) })
 	t.Run("another tenant's Run is not found", func(t *testing.T) { tenantChecks(t, b, w, flaky) })
 }
@@ -253,8 +273,8 @@ func scriptChecks(t *testing.T, b browser, id string) {
 // answerChecks answers the support Run's client tool from the page.
 func answerChecks(t *testing.T, b browser, w *world, id string) {
 	b.open(t, "/runs/"+id)
-	b.do(t, chromedp.SetValue(chromedp.CSS("#resume-tools textarea"), `{"status": "shipped"}`),
-		chromedp.Click(chromedp.CSS("#resume-tools button")), chromedp.WaitVisible(chromedp.CSS("#run-state")))
+	b.do(t, chromedp.SetValue(chromedp.CSS("#resume-tools textarea"), `{"status": "shipped"}`))
+	b.submit(t, "#resume-tools button")
 	run := w.waitFor(t, id, runsvcv1.RunState_RUN_STATE_COMPLETED)
 	if run.GetAnswer() != "Order 42 shipped" {
 		t.Errorf("answer %q", run.GetAnswer())
@@ -278,8 +298,8 @@ func answerChecks(t *testing.T, b browser, w *world, id string) {
 // note.
 func approveChecks(t *testing.T, b browser, w *world, id string) {
 	b.open(t, "/runs/"+id)
-	b.do(t, chromedp.SetValue(chromedp.CSS("#note"), "ok, it is archived"),
-		chromedp.Click(chromedp.CSS(`#resume-approval button[value="approve"]`)), chromedp.WaitVisible(chromedp.CSS("#run-state")))
+	b.do(t, chromedp.SetValue(chromedp.CSS("#note"), "ok, it is archived"))
+	b.submit(t, `#resume-approval button[value="approve"]`)
 	run := w.waitFor(t, id, runsvcv1.RunState_RUN_STATE_COMPLETED)
 	if run.GetAnswer() != "Deleted" || w.deletes.Load() != 1 {
 		t.Errorf("answer %q, tool server calls %d", run.GetAnswer(), w.deletes.Load())

@@ -109,6 +109,10 @@ func (w *world) specJSON() []string {
 		  "tools": [{"name": "delete_repo", "kind": "TOOL_KIND_HTTP", "description": "Delete a repository", "http": {"url": %q}}]}`, w.toolURL+"/delete"),
 		`{"name": "slow", "model": {"provider": "scripted", "script": {"turns": [
 		  {"text": "streamed answer arrives", "delay": "4s"}]}}}`,
+		`{"name": "asker", "model": {"provider": "scripted", "script": {"turns": [
+		  {"toolCalls": [{"name": "ask_user", "arguments": {"question": "Which region?"}}]},
+		  {"text": "Thanks"}]}},
+		  "tools": [{"name": "ask_user", "kind": "TOOL_KIND_BUILTIN", "description": "Ask the user"}]}`,
 	}
 }
 

@@ -1,0 +1,149 @@
+package console_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/encoding/protojson"
+
+	runsvcv1 "github.com/runsvc/runsvc/gen/runsvc/v1"
+	"github.com/runsvc/runsvc/internal/errdetails"
+	"github.com/runsvc/runsvc/internal/testing/testserver"
+)
+
+// questionChecks answers ask_user's question from the page.
+func questionChecks(t *testing.T, b browser, w *world) {
+	id := w.start(t, "asker")
+	w.waitFor(t, id, runsvcv1.RunState_RUN_STATE_SUSPENDED)
+	b.open(t, "/runs/"+id)
+	if got := b.text(t, "#resume-question h3"); got != "Which region?" {
+		t.Fatalf("the question shows as %q", got)
+	}
+	b.do(t, chromedp.SetValue(chromedp.CSS("#answer"), "eu-west"))
+	b.submit(t, "#resume-question button")
+	run := w.waitFor(t, id, runsvcv1.RunState_RUN_STATE_COMPLETED)
+	var answered bool
+	for _, r := range w.records(t, id) {
+		answered = answered || r.GetResumed().GetAnswer() == "eu-west"
+	}
+	if !answered || run.GetAnswer() != "Thanks" {
+		t.Errorf("log has the answer: %v; Run answer %q", answered, run.GetAnswer())
+	}
+}
+
+// countChecks: the Runs list's counts follow a new Run without a reload.
+func countChecks(t *testing.T, b browser, w *world) {
+	b.open(t, "/runs")
+	before := b.text(t, "[data-state=SUSPENDED]")
+	eval[string](t, b, `window.__marker = "same page"`)
+	id := w.start(t, "support")
+	w.waitFor(t, id, runsvcv1.RunState_RUN_STATE_SUSPENDED)
+	var n int
+	fmt.Sscan(before, &n)
+	want := fmt.Sprint(n + 1)
+	deadline := time.Now().Add(20 * time.Second)
+	for b.text(t, "[data-state=SUSPENDED]") != want {
+		if time.Now().After(deadline) {
+			t.Fatalf("SUSPENDED count stayed %s, want %s", b.text(t, "[data-state=SUSPENDED]"), want)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	if eval[string](t, b, `window.__marker || ""`) != "same page" {
+		t.Error("the page reloaded: the counts did not come live")
+	}
+}
+
+// steerChecks: a runner's page has the message and interrupt forms; both
+// reach the log. Answering the settled Run, forged from the page, shows the status the API returns for the same call.
+func steerChecks(t *testing.T, b browser, w *world) {
+	b.signIn(t, w.keys["acme/runner"])
+	id := w.start(t, "support")
+	w.waitFor(t, id, runsvcv1.RunState_RUN_STATE_SUSPENDED)
+	b.open(t, "/runs/"+id)
+	b.do(t, chromedp.SetValue(chromedp.CSS("#msg"), "please hurry"))
+	b.submit(t, "#send-message button")
+	b.do(t, chromedp.SetValue(chromedp.CSS("#reason"), "not needed"))
+	b.submit(t, "#interrupt button")
+	run := w.waitFor(t, id, runsvcv1.RunState_RUN_STATE_ABORTED)
+	if run.GetAbortCause() != runsvcv1.AbortCause_ABORT_CAUSE_INTERRUPTED {
+		t.Errorf("abort cause %v", run.GetAbortCause())
+	}
+	var queued, asked bool
+	for _, r := range w.records(t, id) {
+		queued = queued || r.GetMessageQueued().GetText() == "please hurry"
+		asked = asked || r.GetAbortRequested().GetReason() == "not needed"
+	}
+	if !queued || !asked {
+		t.Errorf("log: message queued %v, interrupt with its reason %v", queued, asked)
+	}
+	_, apiErr := w.runs.ResumeRun(testserver.Context(t), &runsvcv1.ResumeRunRequest{RunId: id, Answer: "late"})
+	want := errdetails.Classify(apiErr)
+	if want.Reason == "" {
+		t.Fatalf("resuming a settled Run through the API: %v", apiErr)
+	}
+	b.open(t, "/runs/"+id)
+	page := eval[string](t, b, fmt.Sprintf(`fetch("/runs/%s/resume", {method: "POST", headers: {"Content-Type": "application/x-www-form-urlencoded"},
+	  body: new URLSearchParams({csrf: document.querySelector("form[action='/logout'] input[name=csrf]").value, kind: "question", answer: "late"})})
+	  .then(async r => { const d = new DOMParser().parseFromString(await r.text(), "text/html");
+	    const q = s => (d.querySelector(s) || {textContent: ""}).textContent;
+	    return JSON.stringify({status: r.status, reason: q(".failure .reason"), code: q(".failure .code"), message: q(".failure .message"),
+	      precondition: q(".failure table td")}); })`, id))
+	var got struct {
+		Status                              int
+		Reason, Code, Message, Precondition string
+	}
+	if err := json.Unmarshal([]byte(page), &got); err != nil {
+		t.Fatal(err)
+	}
+	st, _ := status.FromError(apiErr)
+	if got.Reason != want.Reason || got.Code != want.Code.String() || got.Message != st.Message() || got.Status != 409 {
+		t.Errorf("the page shows %+v; the API returned %s %s %q", got, want.Reason, want.Code, st.Message())
+	}
+	if b, _ := protojson.Marshal(st.Proto()); strings.Contains(string(b), "PreconditionFailure") && got.Precondition == "" {
+		t.Error("the API's PreconditionFailure is not on the page")
+	}
+}
+
+// specChecks publishes a second Version of a Spec and diffs the two.
+func specChecks(t *testing.T, b browser, w *world) {
+	b.signIn(t, w.keys["acme/admin"])
+	first := testserver.Publish(t, w.specs, `{"name": "notes", "instructions": "Be brief.", "model": {"provider": "scripted", "script": {"turns": [{"text": "ok"}]}}}`)
+	second := testserver.Publish(t, w.specs, `{"name": "notes", "instructions": "Be thorough.", "model": {"provider": "scripted", "script": {"turns": [{"text": "ok"}]}}}`)
+	b.open(t, "/specs")
+	if b.count(t, `a[href="/specs/notes"]`) != 1 {
+		t.Fatal("the Specs list has no notes")
+	}
+	b.open(t, "/specs/notes")
+	if n := b.count(t, `input[name=a]`); n != 2 {
+		t.Fatalf("%d Versions listed, want 2", n)
+	}
+	b.do(t, chromedp.Click(chromedp.CSS(fmt.Sprintf(`input[name=a][value=%q]`, first.GetVersion()))),
+		chromedp.Click(chromedp.CSS(fmt.Sprintf(`input[name=b][value=%q]`, second.GetVersion()))),
+	)
+	b.submit(t, `form[aria-label="Compare Versions"] button`)
+	if got := b.text(t, ".diff .ddel"); !strings.Contains(got, "Be brief.") {
+		t.Errorf("removed lines %q", got)
+	}
+	if got := b.text(t, ".diff .dadd"); !strings.Contains(got, "Be thorough.") {
+		t.Errorf("added lines %q", got)
+	}
+}
+
+// catalogueChecks: one entry per reason of the table, with its code.
+func catalogueChecks(t *testing.T, b browser) {
+	b.open(t, "/errors")
+	entries := errdetails.Catalogue()
+	if n := b.count(t, ".reason-entry"); n != len(entries) {
+		t.Fatalf("%d entries, the table has %d reasons", n, len(entries))
+	}
+	for _, e := range entries {
+		if got := b.text(t, "#"+e.Reason+" dd"); got != e.Code {
+			t.Errorf("%s: code shows %q, want %s", e.Reason, got, e.Code)
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/protojson"
@@ -15,6 +16,34 @@ import (
 	"github.com/runsvc/runsvc/internal/errdetails"
 	"github.com/runsvc/runsvc/internal/testing/testserver"
 )
+
+// plainChecks reads a failed Run's page with script execution off, then
+// checks that Tab first reaches the skip link.
+func plainChecks(t *testing.T, b browser, id string, run *runsvcv1.Run) {
+	setScripts := func(disabled bool) {
+		if _, err := chromedp.Call(b.ctx, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: disabled}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	setScripts(true)
+	b.open(t, "/runs/"+id)
+	nodes, err := chromedp.Run(b.ctx, chromedp.Nodes(chromedp.CSSAll("ol.timeline > li")))
+	setScripts(false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if int64(len(nodes)) != run.GetLastSeq() {
+		t.Errorf("without JavaScript the timeline has %d rows, the log %d Records", len(nodes), run.GetLastSeq())
+	}
+	if got := b.text(t, "main > .failure .reason"); got != errdetails.ClassifyStatus(run.GetFailure()).Reason {
+		t.Errorf("without JavaScript the failure shows %q", got)
+	}
+	b.open(t, "/runs/"+id)
+	b.do(t, chromedp.KeyEvent("\t"))
+	if got := eval[string](t, b, "document.activeElement.textContent"); got != "Skip to content" {
+		t.Errorf("the first Tab stop is %q", got)
+	}
+}
 
 // questionChecks answers ask_user's question from the page.
 func questionChecks(t *testing.T, b browser, w *world) {

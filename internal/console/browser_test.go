@@ -157,6 +157,17 @@ func TestConsoleInBrowser(t *testing.T) {
 	})
 	t.Run("failed run shows turns, tool calls, reason and retry bit", func(t *testing.T) { failedRunChecks(t, b, flaky, failed) })
 	t.Run("tool output with script renders as text", func(t *testing.T) { scriptChecks(t, b, flaky) })
+	t.Run("readable without JavaScript, keyboard first stop is the skip link", func(t *testing.T) { plainChecks(t, b, flaky, failed) })
+	t.Run("filters", func(t *testing.T) {
+		b.open(t, "/runs?state=FAILED&spec=flaky")
+		if n := b.count(t, "tr.run"); n != 1 || b.count(t, fmt.Sprintf("tr[data-run=%q]", flaky)) != 1 {
+			t.Errorf("state=FAILED&spec=flaky shows %d rows", n)
+		}
+		b.open(t, "/runs?since=2999-01-01T00:00")
+		if n := b.count(t, "tr.run"); n != 0 {
+			t.Errorf("Runs created after 2999: %d rows", n)
+		}
+	})
 	if screenshotsWanted() {
 		t.Run("screenshots", func(t *testing.T) {
 			b.signIn(t, w.keys["acme/admin"])

@@ -40,6 +40,10 @@ type timeline struct {
 	callStart map[string]time.Time
 	args      map[string]string
 	items     []item
+	// handedOver is true when, since the last AttemptStarted, the Run
+	// suspended or an outsider wrote: a next Attempt is then a new claim,
+	// not a takeover of a worker that stopped.
+	handedOver bool
 }
 
 func newTimeline(sp *runsvcv1.Spec) *timeline {
@@ -88,14 +92,18 @@ func retryAfter(d *durationpb.Duration) string {
 // add folds one Record into the timeline.
 func (t *timeline) add(r *runsvcv1.Record) {
 	it := item{Seq: r.GetSeq(), Time: stamp(r.GetTime()), Attempt: r.GetAttempt()}
+	if _, ok := r.GetBody().(*runsvcv1.Record_Suspended_); ok || r.GetAttempt() == 0 {
+		t.handedOver = true
+	}
 	switch b := r.GetBody().(type) {
 	case *runsvcv1.Record_Admitted_:
 		t.admitted(&it, b.Admitted)
 	case *runsvcv1.Record_AttemptStarted_:
 		it.Class, it.Title = "attempt", fmt.Sprintf("Attempt %d", b.AttemptStarted.GetAttempt())
-		if b.AttemptStarted.GetAttempt() > 1 {
-			it.Title += " — takeover"
+		if b.AttemptStarted.GetAttempt() > 1 && !t.handedOver {
+			it.Class, it.Title = "takeover", it.Title+" — takeover: the previous Attempt stopped while the Run was running"
 		}
+		t.handedOver = false
 		it.Fields = []pair{{"worker", b.AttemptStarted.GetWorkerId()}}
 	case *runsvcv1.Record_TurnStarted_:
 		it.Class, it.Title = "turn", fmt.Sprintf("Turn %d", b.TurnStarted.GetTurn())

@@ -14,8 +14,9 @@ import (
 // listPageSize is how many Runs a page of the list shows.
 const listPageSize = 50
 
-// countCap bounds how many Runs of one state the live counts page through.
-const countCap = 10000
+// countCap bounds how many Runs of one state the counts page through
+// (two pages of ListRuns); past it a count reads "1000+".
+const countCap = 1000
 
 // countEvery is how often the live counts are sent.
 const countEvery = 3 * time.Second
@@ -37,7 +38,7 @@ type runsView struct {
 	Filtered                  int // Runs of the page the time filter hid
 }
 
-// count is one state's number of Runs, "10000+" past the cap.
+// count is one state's number of Runs, "1000+" past the cap.
 type count struct{ State, N string }
 
 // filter is the list's query: state, Spec and a creation-time window.

@@ -14,6 +14,7 @@ import (
 
 	"github.com/runsvc/runsvc/internal/clock"
 	"github.com/runsvc/runsvc/internal/logwriter"
+	"github.com/runsvc/runsvc/internal/lru"
 	"github.com/runsvc/runsvc/internal/model"
 	"github.com/runsvc/runsvc/internal/policy"
 	"github.com/runsvc/runsvc/internal/runs"
@@ -111,6 +112,8 @@ type Engine struct {
 	Deps
 	cfg Config
 	wg  sync.WaitGroup
+	// schemaCache holds each Version's compiled schemas.
+	schemaCache *lru.Cache[*spec.Schemas]
 }
 
 // New returns an Engine.
@@ -130,7 +133,7 @@ func New(d Deps, cfg Config) *Engine {
 	if d.Observer == nil {
 		d.Observer = nopObserver{}
 	}
-	return &Engine{Deps: d, cfg: cfg.withDefaults()}
+	return &Engine{Deps: d, cfg: cfg.withDefaults(), schemaCache: lru.New[*spec.Schemas](schemaCacheSize)}
 }
 
 // Run claims and runs Runs until ctx ends, then waits for its Attempts to

@@ -1,0 +1,56 @@
+package engine
+
+import (
+	"strings"
+
+	"github.com/runsvc/runsvc/internal/errs"
+	"github.com/runsvc/runsvc/internal/lru"
+	"github.com/runsvc/runsvc/internal/runlog"
+	"github.com/runsvc/runsvc/internal/schema"
+	"github.com/runsvc/runsvc/internal/spec"
+)
+
+// schemaCacheSize bounds the Versions whose compiled schemas an Engine
+// keeps.
+const schemaCacheSize = 4096
+
+// schemas returns the compiled schemas of the Run's Spec Version, compiled
+// once per Version and shared by every Attempt of every Run of it.
+func (a *attempt) schemas() *spec.Schemas {
+	key := lru.Key{Tenant: a.state.Admission.Tenant, ID: a.spec.Name + "\x00" + a.spec.Version}
+	if s, ok := a.e.schemaCache.Get(key); ok {
+		return s
+	}
+	s, err := spec.CompileSchemas(a.spec.Spec)
+	if err != nil {
+		// Published before runsvc compiled schemas at publish: what does
+		// not compile is not checked.
+		a.log.Warn("a schema of the spec does not compile; it is not applied", "spec", a.spec.Name, "version", a.spec.Version, "err", err)
+	}
+	a.e.schemaCache.Add(key, s)
+	return s
+}
+
+// argumentsRejected checks a call's arguments against its tool's declared
+// parameters and returns the error the model sees instead of a call, or
+// nil when they conform (or the tool declares none).
+func (a *attempt) argumentsRejected(c *runlog.Call) error {
+	s := a.schemas().Tools[c.Name]
+	if s == nil {
+		return nil
+	}
+	problems := s.Validate(c.Arguments)
+	if len(problems) == 0 {
+		return nil
+	}
+	return &errs.ToolRejected{Tool: c.Name, Message: "the arguments do not match the tool's parameters, so it was not called: " + describe(problems)}
+}
+
+// describe lists problems on one line.
+func describe(problems []schema.Problem) string {
+	parts := make([]string, len(problems))
+	for i, p := range problems {
+		parts[i] = p.String()
+	}
+	return strings.Join(parts, "; ")
+}

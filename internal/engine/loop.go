@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
+	"strconv"
 	"time"
 
 	"github.com/runsvc/runsvc/internal/errs"
@@ -206,12 +207,12 @@ func (a *attempt) modelAnswered(ctx context.Context, turn int, resp model.Respon
 	if p := a.spec.Model.Pricing; p != nil {
 		done.Priced, done.Cost = true, p.Cost(resp.Usage.InputTokens, resp.Usage.OutputTokens)
 	}
-	for _, c := range resp.ToolCalls {
+	for i, c := range resp.ToolCalls {
 		args := c.Arguments
 		if len(args) == 0 {
 			args = []byte(`{}`)
 		}
-		done.ToolCalls = append(done.ToolCalls, runlog.ToolCall{ID: c.ID, Name: c.Name, Arguments: args})
+		done.ToolCalls = append(done.ToolCalls, runlog.ToolCall{ID: CallID(turn, i), Name: c.Name, Arguments: args, ProviderID: providerID(c.ID, CallID(turn, i))})
 	}
 	limits := a.spec.Limits.Effective()
 	usage := a.state.Usage
@@ -279,9 +280,13 @@ func (a *attempt) conversation(ctx context.Context, st *runlog.State, consumed [
 		msgs = append(msgs, model.Message{Role: model.RoleSystem, Text: a.spec.Instructions})
 	}
 	for _, m := range st.Transcript {
+		// The provider gets its own ids back, whatever runsvc calls them.
 		msg := model.Message{Role: m.Role, Text: m.Text, CallID: m.CallID, Name: m.Name}
+		if m.ProviderCallID != "" {
+			msg.CallID = m.ProviderCallID
+		}
 		for _, c := range m.ToolCalls {
-			msg.ToolCalls = append(msg.ToolCalls, model.ToolCall{ID: c.ID, Name: c.Name, Arguments: c.Arguments})
+			msg.ToolCalls = append(msg.ToolCalls, model.ToolCall{ID: c.ProviderCallID(), Name: c.Name, Arguments: c.Arguments})
 		}
 		msgs = append(msgs, msg)
 	}
@@ -323,4 +328,21 @@ func (a *attempt) declared(name string) (spec.Tool, error) {
 		return builtinTool(spec.BuiltinDelegate, a.spec), nil
 	}
 	return spec.Tool{}, errUnknownTool
+}
+
+// CallID is runsvc's id of the index-th (from 0) tool call of a turn:
+// unique within the Run whatever ids the provider sends (some repeat
+// "call_0" every turn), and the same on every replay and takeover because
+// it is recorded in the turn's record.
+func CallID(turn, index int) string {
+	return "call_" + strconv.Itoa(turn) + "_" + strconv.Itoa(index+1)
+}
+
+// providerID is the provider's id of a call to keep beside runsvc's: ""
+// when it is the same.
+func providerID(provider, ours string) string {
+	if provider == ours {
+		return ""
+	}
+	return provider
 }

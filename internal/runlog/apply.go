@@ -229,7 +229,7 @@ func (s *State) toolCallFinished(r Record, op *ToolCallFinished) error {
 	s.Open = nil
 	c.Finished, c.Output, c.Error, c.Orphaned, c.InDoubt = true, op.Output, op.Error, op.Orphaned, op.InDoubt
 	s.Usage.ToolCalls++
-	s.Transcript = append(s.Transcript, Message{Role: RoleTool, CallID: c.ID, Name: c.Name, Text: ResultText(c.Name, op.Output, op.Error)})
+	s.Transcript = append(s.Transcript, Message{Role: RoleTool, CallID: c.ID, ProviderCallID: c.ProviderID, Name: c.Name, Text: ResultText(c.Name, op.Output, op.Error)})
 	return nil
 }
 

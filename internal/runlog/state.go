@@ -77,6 +77,9 @@ type Message struct {
 	ToolCalls []ToolCall `json:"toolCalls,omitempty"`
 	CallID    string     `json:"callId,omitempty"`
 	Name      string     `json:"name,omitempty"`
+	// ProviderCallID is, for a tool message, the provider's id of the call
+	// it answers when that differs from CallID.
+	ProviderCallID string `json:"providerCallId,omitempty"`
 }
 
 // Call is one tool call of the newest model response and what became of it.

@@ -56,7 +56,7 @@ func modeToProto(m runlog.MessageMode) runsvcv1.MessageMode {
 }
 
 func toolCallToProto(c runlog.ToolCall) *runsvcv1.ToolCall {
-	return &runsvcv1.ToolCall{CallId: c.ID, Name: c.Name, Arguments: toStruct(c.Arguments)}
+	return &runsvcv1.ToolCall{CallId: c.ID, Name: c.Name, Arguments: toStruct(c.Arguments), ProviderCallId: c.ProviderID}
 }
 
 // failureReason returns the reason and message a stored failure maps to.

@@ -328,15 +328,20 @@ func (InDoubtOutcome) EnumDescriptor() ([]byte, []int) {
 // ToolCall is one tool call the model issued.
 type ToolCall struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// The call's id, stable across retries and takeovers: use it to
-	// deduplicate side effects.
+	// The call's id, runsvc's own: unique within the Run whatever ids the
+	// model provider sends, and stable across retries and takeovers. Use it
+	// to deduplicate side effects.
 	CallId string `protobuf:"bytes,1,opt,name=call_id,json=callId,proto3" json:"call_id,omitempty"`
 	// The tool's name.
 	Name string `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
 	// The arguments, a JSON object.
-	Arguments     *structpb.Struct `protobuf:"bytes,3,opt,name=arguments,proto3" json:"arguments,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Arguments *structpb.Struct `protobuf:"bytes,3,opt,name=arguments,proto3" json:"arguments,omitempty"`
+	// The model provider's own id of the call (e.g. `call_0`, which some
+	// providers repeat every turn), sent back to the provider in the
+	// transcript. Empty when it equals `call_id`.
+	ProviderCallId string `protobuf:"bytes,4,opt,name=provider_call_id,json=providerCallId,proto3" json:"provider_call_id,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *ToolCall) Reset() {
@@ -388,6 +393,13 @@ func (x *ToolCall) GetArguments() *structpb.Struct {
 		return x.Arguments
 	}
 	return nil
+}
+
+func (x *ToolCall) GetProviderCallId() string {
+	if x != nil {
+		return x.ProviderCallId
+	}
+	return ""
 }
 
 // ToolError is a tool failure as a tool's executor reports it.
@@ -2311,11 +2323,12 @@ var File_runsvc_v1_record_proto protoreflect.FileDescriptor
 
 const file_runsvc_v1_record_proto_rawDesc = "" +
 	"\n" +
-	"\x16runsvc/v1/record.proto\x12\trunsvc.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x17google/rpc/status.proto\"n\n" +
+	"\x16runsvc/v1/record.proto\x12\trunsvc.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x17google/rpc/status.proto\"\x98\x01\n" +
 	"\bToolCall\x12\x17\n" +
 	"\acall_id\x18\x01 \x01(\tR\x06callId\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x125\n" +
-	"\targuments\x18\x03 \x01(\v2\x17.google.protobuf.StructR\targuments\"C\n" +
+	"\targuments\x18\x03 \x01(\v2\x17.google.protobuf.StructR\targuments\x12(\n" +
+	"\x10provider_call_id\x18\x04 \x01(\tR\x0eproviderCallId\"C\n" +
 	"\tToolError\x12\x18\n" +
 	"\amessage\x18\x01 \x01(\tR\amessage\x12\x1c\n" +
 	"\tretryable\x18\x02 \x01(\bR\tretryable\"\x81\x01\n" +

@@ -64,8 +64,11 @@ func (a *attempt) next(ctx context.Context) (bool, error) {
 // Records): then it reports the Attempt not over, and the message gets
 // another turn.
 func (a *attempt) complete(ctx context.Context) (bool, error) {
+	if st := a.state; len(st.OutputViolations) > 0 && len(st.Queued) == 0 {
+		return true, a.settle(ctx, runlog.StatusFailed, "", "", &errs.OutputInvalid{Spec: a.spec.Name, Violations: st.OutputViolations})
+	}
 	err := a.write(ctx, true, func(st *runlog.State) ([]runlog.Op, error) {
-		if !st.Final() || len(st.Queued) > 0 {
+		if !st.Final() || len(st.Queued) > 0 || len(st.OutputViolations) > 0 {
 			return nil, nil
 		}
 		return []runlog.Op{&runlog.Settled{State: runlog.StatusCompleted, Answer: st.LastText}}, nil
@@ -161,6 +164,9 @@ func (a *attempt) modelTurn(ctx context.Context) error {
 	}
 
 	req := model.Request{RunID: st.RunID, Turn: turn, Attempt: st.TurnFailures + 1, Model: a.spec.Model}
+	if o := a.spec.Output; o != nil {
+		req.OutputSchema = o.Schema
+	}
 	if name := a.spec.Model.APIKeyCredential; name != "" {
 		key, err := a.e.Secrets.Resolve(ctx, secret.Scope(st.Admission.Tenant, a.spec.Name), name)
 		if err != nil {
@@ -213,6 +219,9 @@ func (a *attempt) modelAnswered(ctx context.Context, turn int, resp model.Respon
 			args = []byte(`{}`)
 		}
 		done.ToolCalls = append(done.ToolCalls, runlog.ToolCall{ID: CallID(turn, i), Name: c.Name, Arguments: args, ProviderID: providerID(c.ID, CallID(turn, i))})
+	}
+	if len(resp.ToolCalls) == 0 {
+		done.OutputViolations = a.outputViolations(resp.Text)
 	}
 	limits := a.spec.Limits.Effective()
 	usage := a.state.Usage

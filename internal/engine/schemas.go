@@ -54,3 +54,32 @@ func describe(problems []schema.Problem) string {
 	}
 	return strings.Join(parts, "; ")
 }
+
+// outputViolations checks a final answer against the Spec's output schema
+// and returns its mismatches, each at the answer's JSON path; none when it
+// conforms or the Spec has no schema. An answer wrapped in a Markdown code
+// fence is read without the fence.
+func (a *attempt) outputViolations(text string) []errs.FieldViolation {
+	s := a.schemas().Output
+	if s == nil {
+		return nil
+	}
+	problems := s.Validate([]byte(unfence(text)))
+	if len(problems) == 0 {
+		return nil
+	}
+	return spec.OutputViolations(problems)
+}
+
+// unfence strips a Markdown code fence (```json ... ```) around text.
+func unfence(text string) string {
+	t := strings.TrimSpace(text)
+	if !strings.HasPrefix(t, "```") || !strings.HasSuffix(t, "```") || len(t) < 6 {
+		return t
+	}
+	t = strings.TrimSuffix(strings.TrimPrefix(t, "```"), "```")
+	if nl := strings.IndexByte(t, '\n'); nl >= 0 && !strings.ContainsAny(t[:nl], "{[\"") {
+		t = t[nl+1:] // the fence's language tag
+	}
+	return strings.TrimSpace(t)
+}

@@ -163,6 +163,10 @@ type ModelCallFinished struct {
 	OutputTokens int64      `json:"outputTokens,omitempty"`
 	Cost         float64    `json:"cost,omitempty"`
 	Priced       bool       `json:"priced,omitempty"`
+	// OutputViolations are how a text answer fails the Spec's output
+	// schema, none when it conforms (or the Spec has none). The first
+	// such answer is asked for again; a second fails the Run.
+	OutputViolations []errs.FieldViolation `json:"outputViolations,omitempty"`
 }
 
 // ModelCallFailed records a failed model call.

@@ -47,6 +47,10 @@ type State struct {
 	Delegations []*Delegation `json:"delegations,omitempty"`
 	// LastText is the text of the newest model response.
 	LastText string `json:"lastText,omitempty"`
+	// OutputViolations are how the newest answer fails the output schema;
+	// OutputRejections counts the answers in a row that failed it.
+	OutputViolations []errs.FieldViolation `json:"outputViolations,omitempty"`
+	OutputRejections int                   `json:"outputRejections,omitempty"`
 }
 
 // Usage is what a Run consumed.

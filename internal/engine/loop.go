@@ -304,6 +304,7 @@ func (a *attempt) conversation(ctx context.Context, st *runlog.State, consumed [
 	}
 	var tools []model.Tool
 	for _, t := range a.offered(ctx) {
+		t = a.described(ctx, t)
 		tools = append(tools, model.Tool{Name: t.Name, Description: t.Description, Parameters: t.Parameters})
 	}
 	return msgs, tools

@@ -1,6 +1,9 @@
 package engine
 
 import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"strings"
 
 	"github.com/runsvc/runsvc/internal/errs"
@@ -8,6 +11,7 @@ import (
 	"github.com/runsvc/runsvc/internal/runlog"
 	"github.com/runsvc/runsvc/internal/schema"
 	"github.com/runsvc/runsvc/internal/spec"
+	"github.com/runsvc/runsvc/internal/tool"
 )
 
 // schemaCacheSize bounds the Versions whose compiled schemas an Engine
@@ -31,11 +35,15 @@ func (a *attempt) schemas() *spec.Schemas {
 	return s
 }
 
-// argumentsRejected checks a call's arguments against its tool's declared
-// parameters and returns the error the model sees instead of a call, or
-// nil when they conform (or the tool declares none).
-func (a *attempt) argumentsRejected(c *runlog.Call) error {
+// argumentsRejected checks a call's arguments against its tool's
+// parameters (the Spec's, or else those its provider describes) and
+// returns the error the model sees instead of a call, or nil when they
+// conform (or no schema is known).
+func (a *attempt) argumentsRejected(ctx context.Context, c *runlog.Call, decl spec.Tool) error {
 	s := a.schemas().Tools[c.Name]
+	if s == nil {
+		s = a.describedSchema(ctx, decl)
+	}
 	if s == nil {
 		return nil
 	}
@@ -82,4 +90,63 @@ func unfence(text string) string {
 		t = t[nl+1:] // the fence's language tag
 	}
 	return strings.TrimSpace(t)
+}
+
+// described fills in what the Spec leaves out of a tool's declaration (its
+// description, its parameters) from what the tool's provider says: a
+// worker's registration today, an MCP server's listing later. The Spec's
+// own words win.
+func (a *attempt) described(ctx context.Context, t spec.Tool) spec.Tool {
+	if t.Description != "" && len(t.Parameters) > 0 {
+		return t
+	}
+	d, ok := a.describe(ctx, t)
+	if !ok {
+		return t
+	}
+	if t.Description == "" {
+		t.Description = d.Description
+	}
+	if len(t.Parameters) == 0 {
+		t.Parameters = d.Parameters
+	}
+	return t
+}
+
+// describe asks the executor of t's kind what it knows of t.
+func (a *attempt) describe(ctx context.Context, t spec.Tool) (tool.Description, bool) {
+	x, ok := a.e.Tools[t.Kind].(tool.Describer)
+	if !ok || t.Kind == spec.KindBuiltin {
+		return tool.Description{}, false
+	}
+	d, ok, err := x.Describe(ctx, a.state.Admission.Tenant, t.Name)
+	if err != nil {
+		a.log.Warn("describing a tool failed; the model sees the Spec's declaration only", "tool", t.Name, "err", err)
+		return tool.Description{}, false
+	}
+	return d, ok
+}
+
+// describedSchema is the compiled schema a tool's provider describes, for
+// a tool whose Spec entry declares none; nil when none is known or it does
+// not compile. Compiled schemas are cached by content.
+func (a *attempt) describedSchema(ctx context.Context, decl spec.Tool) *schema.Schema {
+	if len(decl.Parameters) > 0 {
+		return nil
+	}
+	d, ok := a.describe(ctx, decl)
+	if !ok || len(d.Parameters) == 0 {
+		return nil
+	}
+	sum := sha256.Sum256(d.Parameters)
+	key := lru.Key{Tenant: a.state.Admission.Tenant, ID: "described\x00" + hex.EncodeToString(sum[:])}
+	if s, ok := a.e.describedCache.Get(key); ok {
+		return s
+	}
+	s, problems := schema.Compile(d.Parameters)
+	if s == nil {
+		a.log.Warn("a tool's registered schema does not compile; its arguments are not checked", "tool", decl.Name, "problems", describe(problems))
+	}
+	a.e.describedCache.Add(key, s)
+	return s
 }

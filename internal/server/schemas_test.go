@@ -223,6 +223,9 @@ func TestStructuredOutput(t *testing.T) {
 					t.Errorf("the model was asked again with %v, want a user message naming the mismatch", msgs[len(msgs)-1])
 				}
 			}
+			if finals := finalTexts(t, srv, run.GetRunId()); tc.wantFields == nil && !slices.Equal(finals, tc.answers[len(tc.answers)-1:]) || tc.wantFields != nil && len(finals) > 0 {
+				t.Errorf("StreamText marked %q final", finals)
+			}
 			if tc.wantFields == nil {
 				if run.GetAnswer() != tc.answers[len(tc.answers)-1] {
 					t.Errorf("answer = %q", run.GetAnswer())
@@ -231,6 +234,25 @@ func TestStructuredOutput(t *testing.T) {
 			}
 			checkOutputInvalid(t, run.GetFailure(), tc.wantFields)
 		})
+	}
+}
+
+// finalTexts returns the texts StreamText marks final.
+func finalTexts(t *testing.T, srv *testserver.Server, runID string) []string {
+	t.Helper()
+	stream, err := srv.Runs.StreamText(testserver.Context(t), &runsvcv1.StreamTextRequest{RunId: runID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for {
+		msg, err := stream.Recv()
+		if err != nil {
+			return out
+		}
+		if msg.GetFinal() {
+			out = append(out, msg.GetText())
+		}
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"strings"
 
 	"github.com/runsvc/runsvc/internal/errs"
@@ -54,11 +55,14 @@ func (a *attempt) argumentsRejected(ctx context.Context, c *runlog.Call, decl sp
 	return &errs.ToolRejected{Tool: c.Name, Message: "the arguments do not match the tool's parameters, so it was not called: " + describe(problems)}
 }
 
-// describe lists problems on one line.
+// describe lists problems on one line, at most maxListed of them.
 func describe(problems []schema.Problem) string {
-	parts := make([]string, len(problems))
-	for i, p := range problems {
-		parts[i] = p.String()
+	parts := make([]string, 0, min(len(problems), maxListed)+1)
+	for _, p := range problems[:min(len(problems), maxListed)] {
+		parts = append(parts, p.String())
+	}
+	if more := len(problems) - maxListed; more > 0 {
+		parts = append(parts, fmt.Sprintf("and %d more", more))
 	}
 	return strings.Join(parts, "; ")
 }
@@ -76,8 +80,16 @@ func (a *attempt) outputViolations(text string) []errs.FieldViolation {
 	if len(problems) == 0 {
 		return nil
 	}
-	return spec.OutputViolations(problems)
+	out := spec.OutputViolations(problems[:min(len(problems), maxListed)])
+	if more := len(problems) - maxListed; more > 0 {
+		out = append(out, errs.FieldViolation{Field: "answer", Description: fmt.Sprintf("and %d more mismatches", more)})
+	}
+	return out
 }
+
+// maxListed bounds the mismatches a record, a tool result or a re-ask
+// lists; the rest are counted.
+const maxListed = 20
 
 // unfence strips a Markdown code fence (```json ... ```) around text.
 func unfence(text string) string {

@@ -13,6 +13,7 @@ import (
 	"google.golang.org/protobuf/encoding/protojson"
 
 	runsvcv1 "github.com/runsvc/runsvc/gen/runsvc/v1"
+	"github.com/runsvc/runsvc/internal/testing/fakeopenai"
 	"github.com/runsvc/runsvc/internal/testing/testserver"
 )
 
@@ -111,7 +112,7 @@ func TestArgumentsCheckedBeforeTheCall(t *testing.T) {
 	}
 	for i, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			model := startFakeOpenAI(t, fakeTurn{Calls: []fakeCall{{ID: "call_a", Name: tc.tool, Args: tc.args}}}, fakeTurn{Text: "done"})
+			model := fakeopenai.Start(t, fakeopenai.Turn{Calls: []fakeopenai.Call{{ID: "call_a", Name: tc.tool, Args: tc.args}}}, fakeopenai.Turn{Text: "done"})
 			toolJSON := fmt.Sprintf(`{"name": %q, "kind": %q, "parameters": %s}`, tc.tool, tc.kind, params)
 			switch {
 			case tc.kind == "TOOL_KIND_HTTP":
@@ -134,7 +135,7 @@ func TestArgumentsCheckedBeforeTheCall(t *testing.T) {
 			if len(reqs) != 2 {
 				t.Fatalf("the model was called %d times, want 2", len(reqs))
 			}
-			msgs := messages(reqs[1])
+			msgs := fakeopenai.Messages(reqs[1])
 			last := msgs[len(msgs)-1]
 			content, _ := last["content"].(string)
 			if last["role"] != "tool" || last["tool_call_id"] != "call_a" {
@@ -155,7 +156,7 @@ func TestArgumentsCheckedBeforeTheCall(t *testing.T) {
 func TestWorkerToolDescriptionReachesModel(t *testing.T) {
 	srv := testserver.Start(t)
 	startRecordingWorker(t, srv, &runsvcv1.ToolDefinition{Name: "wtool", Description: "Looks things up", Parameters: mustStruct(t, `{"type": "object", "properties": {"q": {"type": "string"}}}`)})
-	model := startFakeOpenAI(t, fakeTurn{Text: "done"})
+	model := fakeopenai.Start(t, fakeopenai.Turn{Text: "done"})
 	srv.Publish(t, fmt.Sprintf(`{"name": "described", "model": {"provider": "openai", "model": "fake", "baseUrl": %q}, "tools": [{"name": "wtool", "kind": "TOOL_KIND_WORKER"}]}`, model.URL))
 	srv.Settled(t, srv.Start(t, "described", "go").GetRunId())
 	reqs := model.Requests()
@@ -204,11 +205,11 @@ func TestStructuredOutput(t *testing.T) {
 	}
 	for i, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			var turns []fakeTurn
+			var turns []fakeopenai.Turn
 			for _, a := range tc.answers {
-				turns = append(turns, fakeTurn{Text: a})
+				turns = append(turns, fakeopenai.Turn{Text: a})
 			}
-			model := startFakeOpenAI(t, turns...)
+			model := fakeopenai.Start(t, turns...)
 			name := fmt.Sprintf("output-%d", i)
 			srv.Publish(t, outputSpec(name, model.URL))
 			run := srv.Settled(t, srv.Start(t, name, "go").GetRunId())
@@ -220,7 +221,7 @@ func TestStructuredOutput(t *testing.T) {
 				t.Fatalf("the model was called %d times, want %d", len(reqs), tc.calls)
 			}
 			if tc.calls == 2 {
-				msgs := messages(reqs[1])
+				msgs := fakeopenai.Messages(reqs[1])
 				reask, _ := msgs[len(msgs)-1]["content"].(string)
 				if msgs[len(msgs)-1]["role"] != "user" || !strings.Contains(reask, "does not match the JSON Schema") || !strings.Contains(reask, "answer") {
 					t.Errorf("the model was asked again with %v, want a user message naming the mismatch", msgs[len(msgs)-1])
@@ -287,8 +288,8 @@ func TestRepeatedProviderCallIDs(t *testing.T) {
 	srv := testserver.Start(t)
 	endpoint := startRecordingHTTPTool(t)
 	worker := startRecordingWorker(t, srv, &runsvcv1.ToolDefinition{Name: "wtool"})
-	both := fakeTurn{Calls: []fakeCall{{ID: "call_0", Name: "wtool", Args: `{}`}, {ID: "call_1", Name: "htool", Args: `{}`}}}
-	model := startFakeOpenAI(t, both, both, both, fakeTurn{Text: "done"})
+	both := fakeopenai.Turn{Calls: []fakeopenai.Call{{ID: "call_0", Name: "wtool", Args: `{}`}, {ID: "call_1", Name: "htool", Args: `{}`}}}
+	model := fakeopenai.Start(t, both, both, both, fakeopenai.Turn{Text: "done"})
 	srv.Publish(t, fmt.Sprintf(`{"name": "repeats", "model": {"provider": "openai", "model": "fake", "baseUrl": %q},
 	  "tools": [{"name": "wtool", "kind": "TOOL_KIND_WORKER"}, {"name": "htool", "kind": "TOOL_KIND_HTTP", "http": {"url": %q}}]}`, model.URL, endpoint.URL))
 	run := srv.Settled(t, srv.Start(t, "repeats", "go").GetRunId())
@@ -318,7 +319,7 @@ func TestRepeatedProviderCallIDs(t *testing.T) {
 	// The provider's last request carries its own ids on both sides.
 	reqs := model.Requests()
 	var sent []string
-	for _, m := range messages(reqs[len(reqs)-1]) {
+	for _, m := range fakeopenai.Messages(reqs[len(reqs)-1]) {
 		if id, ok := m["tool_call_id"].(string); ok {
 			sent = append(sent, "result:"+id)
 		}

@@ -41,6 +41,11 @@ func (a *attempt) schemas() *spec.Schemas {
 // returns the error the model sees instead of a call, or nil when they
 // conform (or no schema is known).
 func (a *attempt) argumentsRejected(ctx context.Context, c *runlog.Call, decl spec.Tool) error {
+	if c.StartedAttempt != 0 {
+		// Checked before it started: a call in flight (perhaps in doubt)
+		// is never answered "not called".
+		return nil
+	}
 	s := a.schemas().Tools[c.Name]
 	if s == nil {
 		s = a.describedSchema(ctx, decl)

@@ -333,3 +333,35 @@ func TestRepeatedProviderCallIDs(t *testing.T) {
 		t.Errorf("ids sent back to the provider = %q, want %q", got, want)
 	}
 }
+
+// TestRegisterCompilesSchemas: a worker registering a tool whose schema
+// does not compile is refused, every problem named, as a Spec would be.
+func TestRegisterCompilesSchemas(t *testing.T) {
+	srv := testserver.Start(t)
+	stream, err := srv.Tools.ServeTools(testserver.Context(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := &runsvcv1.ServeToolsRequest_Register{WorkerName: "bad", Tools: []*runsvcv1.ToolDefinition{
+		{Name: "ok", Parameters: mustStruct(t, `{"type": "object"}`)},
+		{Name: "bad", Parameters: mustStruct(t, `{"type": "object", "properties": {"q": {"type": "strng"}}, "required": ["q", "missing"]}`)},
+	}}
+	if err := stream.Send(&runsvcv1.ServeToolsRequest{Message: &runsvcv1.ServeToolsRequest_Register_{Register: reg}}); err != nil {
+		t.Fatal(err)
+	}
+	_, err = stream.Recv()
+	st := status.Convert(err)
+	reason, fields := badRequest(t, st)
+	want := map[string]string{
+		"register.tools[1].parameters.properties.q.type": "value must be one of 'array', 'boolean', 'integer', 'null', 'number', 'object', 'string' (schema path /properties/q/type)",
+		"register.tools[1].parameters.required[1]":       `requires "missing", which properties does not define (schema path /required/1)`,
+	}
+	if st.Code() != codes.InvalidArgument || reason != "INVALID_REQUEST" || len(fields) != len(want) {
+		t.Fatalf("register = %v %s %v, want INVALID_ARGUMENT INVALID_REQUEST with %d violations", st.Code(), reason, fields, len(want))
+	}
+	for f, d := range want {
+		if fields[f] != d {
+			t.Errorf("violation %s = %q, want %q", f, fields[f], d)
+		}
+	}
+}

@@ -104,6 +104,8 @@ const (
 	ReasonMcpRejected = "MCP_REJECTED"
 	// ReasonMethodNotFound: The server has no such method or service (UNIMPLEMENTED): the client is newer than the server, or the method name is wrong.
 	ReasonMethodNotFound = "METHOD_NOT_FOUND"
+	// ReasonOutputInvalid: The Run's final answer did not match the Spec's output schema, even after the model was asked once more with the mismatches; BadRequest fields are the answer's JSON paths.
+	ReasonOutputInvalid = "OUTPUT_INVALID"
 )
 
 // The reasons of the caller's own cancellation and deadline.
@@ -161,4 +163,5 @@ var Reasons = []string{
 	ReasonToolRejected,
 	ReasonMcpRejected,
 	ReasonMethodNotFound,
+	ReasonOutputInvalid,
 }

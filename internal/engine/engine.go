@@ -14,9 +14,11 @@ import (
 
 	"github.com/runsvc/runsvc/internal/clock"
 	"github.com/runsvc/runsvc/internal/logwriter"
+	"github.com/runsvc/runsvc/internal/lru"
 	"github.com/runsvc/runsvc/internal/model"
 	"github.com/runsvc/runsvc/internal/policy"
 	"github.com/runsvc/runsvc/internal/runs"
+	"github.com/runsvc/runsvc/internal/schema"
 	"github.com/runsvc/runsvc/internal/secret"
 	"github.com/runsvc/runsvc/internal/spec"
 	"github.com/runsvc/runsvc/internal/spec/versions"
@@ -111,6 +113,11 @@ type Engine struct {
 	Deps
 	cfg Config
 	wg  sync.WaitGroup
+	// schemaCache holds each Version's compiled schemas.
+	schemaCache *lru.Cache[*spec.Schemas]
+	// describedCache holds the compiled schemas tools' providers describe,
+	// by content (nil for one that does not compile).
+	describedCache *lru.Cache[*schema.Schema]
 }
 
 // New returns an Engine.
@@ -130,7 +137,7 @@ func New(d Deps, cfg Config) *Engine {
 	if d.Observer == nil {
 		d.Observer = nopObserver{}
 	}
-	return &Engine{Deps: d, cfg: cfg.withDefaults()}
+	return &Engine{Deps: d, cfg: cfg.withDefaults(), schemaCache: lru.New[*spec.Schemas](schemaCacheSize), describedCache: lru.New[*schema.Schema](schemaCacheSize)}
 }
 
 // Run claims and runs Runs until ctx ends, then waits for its Attempts to

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
+	"strconv"
 	"time"
 
 	"github.com/runsvc/runsvc/internal/errs"
@@ -63,8 +64,11 @@ func (a *attempt) next(ctx context.Context) (bool, error) {
 // Records): then it reports the Attempt not over, and the message gets
 // another turn.
 func (a *attempt) complete(ctx context.Context) (bool, error) {
+	if st := a.state; len(st.OutputViolations) > 0 && len(st.Queued) == 0 {
+		return true, a.settle(ctx, runlog.StatusFailed, "", "", &errs.OutputInvalid{Spec: a.spec.Name, Violations: st.OutputViolations})
+	}
 	err := a.write(ctx, true, func(st *runlog.State) ([]runlog.Op, error) {
-		if !st.Final() || len(st.Queued) > 0 {
+		if !st.Final() || len(st.Queued) > 0 || len(st.OutputViolations) > 0 {
 			return nil, nil
 		}
 		return []runlog.Op{&runlog.Settled{State: runlog.StatusCompleted, Answer: st.LastText}}, nil
@@ -160,6 +164,9 @@ func (a *attempt) modelTurn(ctx context.Context) error {
 	}
 
 	req := model.Request{RunID: st.RunID, Turn: turn, Attempt: st.TurnFailures + 1, Model: a.spec.Model}
+	if o := a.spec.Output; o != nil {
+		req.OutputSchema = o.Schema
+	}
 	if name := a.spec.Model.APIKeyCredential; name != "" {
 		key, err := a.e.Secrets.Resolve(ctx, secret.Scope(st.Admission.Tenant, a.spec.Name), name)
 		if err != nil {
@@ -206,12 +213,15 @@ func (a *attempt) modelAnswered(ctx context.Context, turn int, resp model.Respon
 	if p := a.spec.Model.Pricing; p != nil {
 		done.Priced, done.Cost = true, p.Cost(resp.Usage.InputTokens, resp.Usage.OutputTokens)
 	}
-	for _, c := range resp.ToolCalls {
+	for i, c := range resp.ToolCalls {
 		args := c.Arguments
 		if len(args) == 0 {
 			args = []byte(`{}`)
 		}
-		done.ToolCalls = append(done.ToolCalls, runlog.ToolCall{ID: c.ID, Name: c.Name, Arguments: args})
+		done.ToolCalls = append(done.ToolCalls, runlog.ToolCall{ID: CallID(turn, i), Name: c.Name, Arguments: args, ProviderID: providerID(c.ID, CallID(turn, i))})
+	}
+	if len(resp.ToolCalls) == 0 {
+		done.OutputViolations = a.outputViolations(resp.Text)
 	}
 	limits := a.spec.Limits.Effective()
 	usage := a.state.Usage
@@ -279,9 +289,13 @@ func (a *attempt) conversation(ctx context.Context, st *runlog.State, consumed [
 		msgs = append(msgs, model.Message{Role: model.RoleSystem, Text: a.spec.Instructions})
 	}
 	for _, m := range st.Transcript {
+		// The provider gets its own ids back, whatever runsvc calls them.
 		msg := model.Message{Role: m.Role, Text: m.Text, CallID: m.CallID, Name: m.Name}
+		if m.ProviderCallID != "" {
+			msg.CallID = m.ProviderCallID
+		}
 		for _, c := range m.ToolCalls {
-			msg.ToolCalls = append(msg.ToolCalls, model.ToolCall{ID: c.ID, Name: c.Name, Arguments: c.Arguments})
+			msg.ToolCalls = append(msg.ToolCalls, model.ToolCall{ID: c.ProviderCallID(), Name: c.Name, Arguments: c.Arguments})
 		}
 		msgs = append(msgs, msg)
 	}
@@ -290,6 +304,7 @@ func (a *attempt) conversation(ctx context.Context, st *runlog.State, consumed [
 	}
 	var tools []model.Tool
 	for _, t := range a.offered(ctx) {
+		t = a.described(ctx, t)
 		tools = append(tools, model.Tool{Name: t.Name, Description: t.Description, Parameters: t.Parameters})
 	}
 	return msgs, tools
@@ -323,4 +338,21 @@ func (a *attempt) declared(name string) (spec.Tool, error) {
 		return builtinTool(spec.BuiltinDelegate, a.spec), nil
 	}
 	return spec.Tool{}, errUnknownTool
+}
+
+// CallID is runsvc's id of the index-th (from 0) tool call of a turn:
+// unique within the Run whatever ids the provider sends (some repeat
+// "call_0" every turn), and the same on every replay and takeover because
+// it is recorded in the turn's record.
+func CallID(turn, index int) string {
+	return "call_" + strconv.Itoa(turn) + "_" + strconv.Itoa(index+1)
+}
+
+// providerID is the provider's id of a call to keep beside runsvc's: ""
+// when it is the same.
+func providerID(provider, ours string) string {
+	if provider == ours {
+		return ""
+	}
+	return provider
 }

@@ -57,6 +57,13 @@ func (a *attempt) toolCall(ctx context.Context, c *runlog.Call) error {
 		sort.Strings(names)
 		return a.answer(ctx, c, decl, nil, &errs.ToolNotFound{Name: c.Name, Available: names})
 	}
+	if err := a.argumentsRejected(ctx, c, decl); err != nil {
+		// The model's mistake, not the tool's failure: it sees why, even
+		// for a raise_on_error tool, and nothing is called.
+		lenient := decl
+		lenient.RaiseOnError = false
+		return a.answer(ctx, c, lenient, nil, err)
+	}
 	switch {
 	case decl.Kind == spec.KindClient:
 		return a.clientCall(ctx, c, decl)
@@ -106,7 +113,7 @@ func (a *attempt) clientCall(ctx context.Context, c *runlog.Call, decl spec.Tool
 		if other.Finished || other.Result != nil {
 			continue
 		}
-		if t, err := a.declared(other.Name); err == nil && t.Kind == spec.KindClient {
+		if t, err := a.declared(other.Name); err == nil && t.Kind == spec.KindClient && a.argumentsRejected(ctx, other, t) == nil {
 			ids = append(ids, other.ID)
 		}
 	}

@@ -65,6 +65,7 @@ var descriptions = map[string]description{
 	"QUOTA_EXCEEDED":     {"The tenant has spent a quota (concurrent Runs, StartRun rate); retry after the delay, when a Run settles or the rate window moves.", "0.2.0"},
 	"TOOL_IN_DOUBT":      {"An at-most-once tool call was in flight when the process making it died: it may or may not have happened, so runsvc did not make it again (raise_on_error).", "0.2.0"},
 	"METHOD_NOT_FOUND":   {"The server has no such method or service (UNIMPLEMENTED): the client is newer than the server, or the method name is wrong.", "0.2.0"},
+	"OUTPUT_INVALID":     {"The Run's final answer did not match the Spec's output schema, even after the model was asked once more with the mismatches; BadRequest fields are the answer's JSON paths.", "0.2.0"},
 }
 
 // describe returns a reason's description, empty for one without.

@@ -84,6 +84,9 @@ var table = []row{
 	{err: &errs.ToolRejected{}, reason: "TOOL_REJECTED", code: codes.FailedPrecondition, details: precondition, subject: "TOOL", name: "tools/{tool}"},
 	{err: &errs.MCPRejected{}, reason: "MCP_REJECTED", code: codes.FailedPrecondition, details: precondition, subject: "MCP", name: "tools/{tool}"},
 	{err: &errs.MethodNotFound{}, reason: "METHOD_NOT_FOUND", code: codes.Unimplemented},
+
+	// Structured output (issue 14).
+	{err: &errs.OutputInvalid{}, reason: "OUTPUT_INVALID", code: codes.FailedPrecondition, details: badRequest},
 }
 
 // Reasons returns every reason in the table, in table order.

@@ -91,6 +91,7 @@ func wireCases() []wireCase {
 		{reason: "TOOL_REJECTED", err: &errs.ToolRejected{Tool: "fetch", Message: "bad input"}, code: codes.FailedPrecondition, keys: []string{"tool", "detail"}, details: []string{preconditionT}, message: "tool fetch refused the call: bad input"},
 		{reason: "MCP_REJECTED", err: &errs.MCPRejected{Server: "http://127.0.0.1:1/mcp", Tool: "search", Message: "unknown tool"}, code: codes.FailedPrecondition, keys: []string{"server", "tool", "detail"}, details: []string{preconditionT}},
 		{reason: "METHOD_NOT_FOUND", err: &errs.MethodNotFound{Method: "/runsvc.v1.RunService/Nope"}, code: codes.Unimplemented, keys: []string{"method"}, message: "method /runsvc.v1.RunService/Nope is not implemented by this server"},
+		{reason: "OUTPUT_INVALID", err: &errs.OutputInvalid{Spec: "extract", Violations: []errs.FieldViolation{{Field: "answer.q", Description: "got number, want string (schema path /properties/q/type)"}}}, code: codes.FailedPrecondition, keys: []string{"spec", "violationCount"}, details: []string{badRequestT}, message: "the final answer does not match the output schema of spec 'extract': answer.q: got number, want string (schema path /properties/q/type)"},
 	}
 }
 

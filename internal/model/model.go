@@ -62,6 +62,8 @@ type Request struct {
 	APIKey   string
 	Messages []Message
 	Tools    []Tool
+	// OutputSchema is the JSON Schema the final answer must match, or nil.
+	OutputSchema json.RawMessage
 }
 
 // Usage is what a call consumed.

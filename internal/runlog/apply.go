@@ -2,6 +2,7 @@ package runlog
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/runsvc/runsvc/internal/errs"
 )
@@ -166,8 +167,41 @@ func (s *State) modelCallFinished(r Record, op *ModelCallFinished) error {
 	s.Phase = PhaseCalling
 	if len(op.ToolCalls) == 0 {
 		s.Phase = PhaseAnswered
+		s.outputChecked(op.OutputViolations)
 	}
 	return nil
+}
+
+// MaxOutputReasks is how many times in a row a final answer that does not
+// match the output schema is asked for again before the Run fails.
+const MaxOutputReasks = 1
+
+// outputChecked folds the output schema's verdict on a final answer: a
+// mismatch within MaxOutputReasks becomes an intermediate reply followed
+// by a message telling the model what to fix, so the next turn answers
+// again.
+func (s *State) outputChecked(violations []errs.FieldViolation) {
+	s.OutputViolations = violations
+	if len(violations) == 0 {
+		s.OutputRejections = 0
+		return
+	}
+	s.OutputRejections++
+	if s.OutputRejections <= MaxOutputReasks {
+		s.Phase = PhaseReplied
+		s.Transcript = append(s.Transcript, Message{Role: RoleUser, Text: OutputReaskText(violations)})
+	}
+}
+
+// OutputReaskText is the message that asks the model again for an answer
+// that did not match the output schema.
+func OutputReaskText(violations []errs.FieldViolation) string {
+	parts := make([]string, len(violations))
+	for i, v := range violations {
+		parts[i] = v.Field + ": " + v.Description
+	}
+	return "Your answer does not match the JSON Schema it must follow: " + strings.Join(parts, "; ") +
+		". Answer again with only a JSON value that matches the schema."
 }
 
 func (s *State) modelCallFailed(r Record, op *ModelCallFailed) error {
@@ -229,7 +263,7 @@ func (s *State) toolCallFinished(r Record, op *ToolCallFinished) error {
 	s.Open = nil
 	c.Finished, c.Output, c.Error, c.Orphaned, c.InDoubt = true, op.Output, op.Error, op.Orphaned, op.InDoubt
 	s.Usage.ToolCalls++
-	s.Transcript = append(s.Transcript, Message{Role: RoleTool, CallID: c.ID, Name: c.Name, Text: ResultText(c.Name, op.Output, op.Error)})
+	s.Transcript = append(s.Transcript, Message{Role: RoleTool, CallID: c.ID, ProviderCallID: c.ProviderID, Name: c.Name, Text: ResultText(c.Name, op.Output, op.Error)})
 	return nil
 }
 

@@ -87,9 +87,22 @@ const (
 
 // ToolCall is a tool call the model issued.
 type ToolCall struct {
+	// ID is runsvc's id of the call, unique within the Run.
 	ID        string          `json:"id"`
 	Name      string          `json:"name"`
 	Arguments json.RawMessage `json:"arguments,omitempty"`
+	// ProviderID is the model provider's own id of the call, which the
+	// provider gets back in the transcript; "" when it is ID (and in
+	// records written before runsvc made its own ids).
+	ProviderID string `json:"providerId,omitempty"`
+}
+
+// ProviderCallID returns the provider's id of the call.
+func (c ToolCall) ProviderCallID() string {
+	if c.ProviderID != "" {
+		return c.ProviderID
+	}
+	return c.ID
 }
 
 // ToolError is a tool's failure as its executor reported it.
@@ -150,6 +163,10 @@ type ModelCallFinished struct {
 	OutputTokens int64      `json:"outputTokens,omitempty"`
 	Cost         float64    `json:"cost,omitempty"`
 	Priced       bool       `json:"priced,omitempty"`
+	// OutputViolations are how a text answer fails the Spec's output
+	// schema, none when it conforms (or the Spec has none). The first
+	// such answer is asked for again; a second fails the Run.
+	OutputViolations []errs.FieldViolation `json:"outputViolations,omitempty"`
 }
 
 // ModelCallFailed records a failed model call.

@@ -47,6 +47,10 @@ type State struct {
 	Delegations []*Delegation `json:"delegations,omitempty"`
 	// LastText is the text of the newest model response.
 	LastText string `json:"lastText,omitempty"`
+	// OutputViolations are how the newest answer fails the output schema;
+	// OutputRejections counts the answers in a row that failed it.
+	OutputViolations []errs.FieldViolation `json:"outputViolations,omitempty"`
+	OutputRejections int                   `json:"outputRejections,omitempty"`
 }
 
 // Usage is what a Run consumed.
@@ -77,6 +81,9 @@ type Message struct {
 	ToolCalls []ToolCall `json:"toolCalls,omitempty"`
 	CallID    string     `json:"callId,omitempty"`
 	Name      string     `json:"name,omitempty"`
+	// ProviderCallID is, for a tool message, the provider's id of the call
+	// it answers when that differs from CallID.
+	ProviderCallID string `json:"providerCallId,omitempty"`
 }
 
 // Call is one tool call of the newest model response and what became of it.

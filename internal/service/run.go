@@ -89,7 +89,7 @@ func (s runServer) StreamText(req *runsvcv1.StreamTextRequest, stream grpc.Serve
 		switch op := r.Op.(type) {
 		case *runlog.ModelCallFinished:
 			if op.Text != "" {
-				return stream.Send(&runsvcv1.StreamTextResponse{Text: op.Text, Turn: int32(op.Turn), Final: len(op.ToolCalls) == 0})
+				return stream.Send(&runsvcv1.StreamTextResponse{Text: op.Text, Turn: int32(op.Turn), Final: len(op.ToolCalls) == 0 && len(op.OutputViolations) == 0})
 			}
 		case *runlog.Settled:
 			ending = s.textEnding(req.GetRunId(), op)

@@ -1,6 +1,8 @@
 package service
 
 import (
+	epb "google.golang.org/genproto/googleapis/rpc/errdetails"
+
 	runsvcv1 "github.com/runsvc/runsvc/gen/runsvc/v1"
 	"github.com/runsvc/runsvc/internal/errs"
 	"github.com/runsvc/runsvc/internal/runlog"
@@ -56,7 +58,7 @@ func modeToProto(m runlog.MessageMode) runsvcv1.MessageMode {
 }
 
 func toolCallToProto(c runlog.ToolCall) *runsvcv1.ToolCall {
-	return &runsvcv1.ToolCall{CallId: c.ID, Name: c.Name, Arguments: toStruct(c.Arguments)}
+	return &runsvcv1.ToolCall{CallId: c.ID, Name: c.Name, Arguments: toStruct(c.Arguments), ProviderCallId: c.ProviderID}
 }
 
 // failureReason returns the reason and message a stored failure maps to.
@@ -115,6 +117,9 @@ func (s *Service) recordToProto(r runlog.Record) *runsvcv1.Record {
 		f := &runsvcv1.Record_ModelCallFinished{Turn: int32(op.Turn), Text: op.Text, InputTokens: op.InputTokens, OutputTokens: op.OutputTokens, CostUsd: op.Cost, Priced: op.Priced}
 		for _, c := range op.ToolCalls {
 			f.ToolCalls = append(f.ToolCalls, toolCallToProto(c))
+		}
+		for _, v := range op.OutputViolations {
+			f.OutputViolations = append(f.OutputViolations, &epb.BadRequest_FieldViolation{Field: v.Field, Description: v.Description})
 		}
 		p.Body = &runsvcv1.Record_ModelCallFinished_{ModelCallFinished: f}
 	case *runlog.ModelCallFailed:

@@ -140,6 +140,9 @@ func specFromProto(p *runsvcv1.Spec) (spec.Spec, []errs.FieldViolation) {
 	for _, c := range p.GetCredentials() {
 		s.Credentials = append(s.Credentials, c.GetName())
 	}
+	if o := p.GetOutput(); o != nil {
+		s.Output = &spec.Output{Schema: structField("output.schema", o.GetSchema(), &bad)}
+	}
 	return s, bad
 }
 
@@ -199,6 +202,9 @@ func specToProto(v *spec.Version) *runsvcv1.Spec {
 	}
 	for _, c := range v.Credentials {
 		p.Credentials = append(p.Credentials, &runsvcv1.Credential{Name: c})
+	}
+	if o := v.Output; o != nil {
+		p.Output = &runsvcv1.OutputSpec{Schema: toStruct(o.Schema)}
 	}
 	return p
 }

@@ -7,11 +7,13 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strings"
 
 	"google.golang.org/grpc"
 
 	runsvcv1 "github.com/runsvc/runsvc/gen/runsvc/v1"
 	"github.com/runsvc/runsvc/internal/errs"
+	"github.com/runsvc/runsvc/internal/schema"
 	"github.com/runsvc/runsvc/internal/spec"
 	"github.com/runsvc/runsvc/internal/toolworkers"
 )
@@ -153,7 +155,17 @@ func registeredTools(reg *runsvcv1.ServeToolsRequest_Register) ([]toolworkers.De
 		if t.GetName() == "" {
 			bad = append(bad, errs.FieldViolation{Field: fmt.Sprintf("register.tools[%d].name", i), Description: "is required"})
 		}
-		defs = append(defs, toolworkers.Definition{Name: t.GetName(), Description: t.GetDescription(), Parameters: structJSON(t.GetParameters())})
+		params := structJSON(t.GetParameters())
+		if len(params) > 0 {
+			// Compiled as a Spec's are at publish: the model is offered it
+			// and arguments are checked against it.
+			_, problems := schema.Compile(params)
+			for _, pr := range problems {
+				field := fmt.Sprintf("register.tools[%d].parameters%s", i, spec.DottedPath(pr.Path))
+				bad = append(bad, errs.FieldViolation{Field: field, Description: fmt.Sprintf("%s (schema path /%s)", pr.Message, strings.TrimPrefix(pr.Path, "/"))})
+			}
+		}
+		defs = append(defs, toolworkers.Definition{Name: t.GetName(), Description: t.GetDescription(), Parameters: params})
 	}
 	if reg.GetMaxConcurrency() < 0 {
 		bad = append(bad, errs.FieldViolation{Field: "register.max_concurrency", Description: "must not be negative"})

@@ -24,6 +24,14 @@ type Spec struct {
 	Expiry       Expiry   `json:"suspensionExpiry"`
 	Credentials  []string `json:"credentials,omitempty"`
 	Bus          Bus      `json:"bus"`
+	// Output constrains the final answer; nil leaves it free text.
+	Output *Output `json:"output,omitempty"`
+}
+
+// Output is what a Spec requires of a Run's final answer.
+type Output struct {
+	// Schema is the JSON Schema the final answer, a JSON value, must match.
+	Schema json.RawMessage `json:"schema,omitempty"`
 }
 
 // Model providers.
@@ -259,6 +267,9 @@ func Canonical(s Spec) Spec {
 	}
 	if len(out.Tools) == 0 {
 		out.Tools = nil
+	}
+	if s.Output != nil {
+		out.Output = &Output{Schema: canonicalJSON(s.Output.Schema)}
 	}
 	if len(out.Model.Script) == 0 {
 		out.Model.Script = nil

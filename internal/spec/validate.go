@@ -78,6 +78,7 @@ func Validate(s Spec, published Lookup) error {
 	v.expiry(s.Expiry)
 	v.delegates(s, published)
 	v.bus(s.Bus)
+	v.output(s.Output)
 	if len(v.violations) > 0 {
 		return &errs.SpecInvalid{Spec: s.Name, Violations: v.violations}
 	}
@@ -258,11 +259,25 @@ func (v *validator) schema(path string, raw json.RawMessage) {
 	if t, ok := schema["type"]; ok && t != "object" {
 		v.add(path+".type", "tool arguments are an object; the schema's type must be \"object\", not %v", t)
 	}
-	if props, ok := schema["properties"]; ok {
-		if _, isMap := props.(map[string]any); !isMap {
-			v.add(path+".properties", "must be an object")
-		}
+	v.compile(path, raw)
+}
+
+// output checks the final answer's schema: a JSON Schema object that
+// compiles.
+func (v *validator) output(o *Output) {
+	if o == nil {
+		return
 	}
+	if len(o.Schema) == 0 {
+		v.add("output.schema", "is required when output is set")
+		return
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(o.Schema, &doc); err != nil {
+		v.add("output.schema", "must be a JSON Schema object")
+		return
+	}
+	v.compile("output.schema", o.Schema)
 }
 
 func (v *validator) limits(s Spec) {

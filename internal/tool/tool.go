@@ -51,3 +51,20 @@ type Executor interface {
 	// Execute runs a call and returns its output, a JSON value.
 	Execute(ctx context.Context, c Call) (json.RawMessage, error)
 }
+
+// Description is what the provider of a tool says about it: what it does
+// and its arguments' JSON Schema. A worker registers one for each tool it
+// serves; an MCP server lists them.
+type Description struct {
+	Description string
+	Parameters  json.RawMessage
+}
+
+// Describer is an Executor that knows what the tools it runs say about
+// themselves. The engine offers the model a tool's description and schema
+// from it when the Spec declares none.
+type Describer interface {
+	// Describe returns the description of the tenant's tool, and false
+	// when no provider of it is known. It fails only when a store does.
+	Describe(ctx context.Context, tenant, name string) (Description, bool, error)
+}

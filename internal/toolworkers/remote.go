@@ -7,6 +7,7 @@ import (
 
 	"github.com/runsvc/runsvc/internal/errs"
 	"github.com/runsvc/runsvc/internal/store"
+	"github.com/runsvc/runsvc/internal/tool"
 )
 
 // executeRemote runs a call on a worker connected to another replica. It
@@ -191,4 +192,29 @@ func (h *Hub) ServesAnywhere(ctx context.Context, tenant, name string) (bool, er
 func (h *Hub) AllToolNames(ctx context.Context, tenant string) ([]string, error) {
 	tools, err := h.AllTools(ctx, tenant)
 	return names(tools), err
+}
+
+// Describe implements tool.Describer: the description and schema the
+// tenant's first worker serving the tool registered, from a worker of this
+// process when one serves it, or else from another live replica's.
+func (h *Hub) Describe(ctx context.Context, tenant, name string) (tool.Description, bool, error) {
+	for _, t := range h.Tools(tenant) {
+		if t.Name == name {
+			return tool.Description{Description: t.Description, Parameters: t.Parameters}, true, nil
+		}
+	}
+	remote, err := h.remoteTools(ctx, tenant)
+	if err != nil {
+		return tool.Description{}, false, err
+	}
+	for _, t := range remote {
+		if t.Tool == name {
+			d := tool.Description{Description: t.Description}
+			if len(t.Parameters) > 0 {
+				d.Parameters = json.RawMessage(t.Parameters)
+			}
+			return d, true, nil
+		}
+	}
+	return tool.Description{}, false, nil
 }

@@ -52,6 +52,7 @@ export type ReasonName =
   | "TOOL_REJECTED"
   | "MCP_REJECTED"
   | "METHOD_NOT_FOUND"
+  | "OUTPUT_INVALID"
   | "CANCELLED"
   | "DEADLINE_EXCEEDED"
   ;

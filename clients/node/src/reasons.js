@@ -56,6 +56,7 @@ export const Reason = Object.freeze({
   TOOL_REJECTED: "TOOL_REJECTED",
   MCP_REJECTED: "MCP_REJECTED",
   METHOD_NOT_FOUND: "METHOD_NOT_FOUND",
+  OUTPUT_INVALID: "OUTPUT_INVALID",
   CANCELLED: "CANCELLED",
   DEADLINE_EXCEEDED: "DEADLINE_EXCEEDED",
 });
@@ -109,6 +110,7 @@ export const REASONS = Object.freeze([
   "TOOL_REJECTED",
   "MCP_REJECTED",
   "METHOD_NOT_FOUND",
+  "OUTPUT_INVALID",
 ]);
 
 /** Reasons that can carry RetryInfo (always or per error). */

@@ -7,6 +7,7 @@
 package runsvcv1
 
 import (
+	errdetails "google.golang.org/genproto/googleapis/rpc/errdetails"
 	status "google.golang.org/genproto/googleapis/rpc/status"
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	protoimpl "google.golang.org/protobuf/runtime/protoimpl"
@@ -328,15 +329,20 @@ func (InDoubtOutcome) EnumDescriptor() ([]byte, []int) {
 // ToolCall is one tool call the model issued.
 type ToolCall struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// The call's id, stable across retries and takeovers: use it to
-	// deduplicate side effects.
+	// The call's id, runsvc's own: unique within the Run whatever ids the
+	// model provider sends, and stable across retries and takeovers. Use it
+	// to deduplicate side effects.
 	CallId string `protobuf:"bytes,1,opt,name=call_id,json=callId,proto3" json:"call_id,omitempty"`
 	// The tool's name.
 	Name string `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
 	// The arguments, a JSON object.
-	Arguments     *structpb.Struct `protobuf:"bytes,3,opt,name=arguments,proto3" json:"arguments,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Arguments *structpb.Struct `protobuf:"bytes,3,opt,name=arguments,proto3" json:"arguments,omitempty"`
+	// The model provider's own id of the call (e.g. `call_0`, which some
+	// providers repeat every turn), sent back to the provider in the
+	// transcript. Empty when it equals `call_id`.
+	ProviderCallId string `protobuf:"bytes,4,opt,name=provider_call_id,json=providerCallId,proto3" json:"provider_call_id,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *ToolCall) Reset() {
@@ -388,6 +394,13 @@ func (x *ToolCall) GetArguments() *structpb.Struct {
 		return x.Arguments
 	}
 	return nil
+}
+
+func (x *ToolCall) GetProviderCallId() string {
+	if x != nil {
+		return x.ProviderCallId
+	}
+	return ""
 }
 
 // ToolError is a tool failure as a tool's executor reports it.
@@ -1334,9 +1347,14 @@ type Record_ModelCallFinished struct {
 	// Cost in dollars, when priced.
 	CostUsd float64 `protobuf:"fixed64,6,opt,name=cost_usd,json=costUsd,proto3" json:"cost_usd,omitempty"`
 	// Whether the model has a price.
-	Priced        bool `protobuf:"varint,7,opt,name=priced,proto3" json:"priced,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Priced bool `protobuf:"varint,7,opt,name=priced,proto3" json:"priced,omitempty"`
+	// How a text answer fails the Spec's output schema (`field` is the
+	// answer's JSON path, e.g. `answer.items[2].name`); empty when it
+	// conforms or the Spec has no schema. The first such answer is asked
+	// for again with these; the next fails the Run OUTPUT_INVALID.
+	OutputViolations []*errdetails.BadRequest_FieldViolation `protobuf:"bytes,20,rep,name=output_violations,json=outputViolations,proto3" json:"output_violations,omitempty"`
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
 }
 
 func (x *Record_ModelCallFinished) Reset() {
@@ -1416,6 +1434,13 @@ func (x *Record_ModelCallFinished) GetPriced() bool {
 		return x.Priced
 	}
 	return false
+}
+
+func (x *Record_ModelCallFinished) GetOutputViolations() []*errdetails.BadRequest_FieldViolation {
+	if x != nil {
+		return x.OutputViolations
+	}
+	return nil
 }
 
 // ModelCallFailed records a failed model call.
@@ -2311,11 +2336,12 @@ var File_runsvc_v1_record_proto protoreflect.FileDescriptor
 
 const file_runsvc_v1_record_proto_rawDesc = "" +
 	"\n" +
-	"\x16runsvc/v1/record.proto\x12\trunsvc.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x17google/rpc/status.proto\"n\n" +
+	"\x16runsvc/v1/record.proto\x12\trunsvc.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1egoogle/rpc/error_details.proto\x1a\x17google/rpc/status.proto\"\x98\x01\n" +
 	"\bToolCall\x12\x17\n" +
 	"\acall_id\x18\x01 \x01(\tR\x06callId\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x125\n" +
-	"\targuments\x18\x03 \x01(\v2\x17.google.protobuf.StructR\targuments\"C\n" +
+	"\targuments\x18\x03 \x01(\v2\x17.google.protobuf.StructR\targuments\x12(\n" +
+	"\x10provider_call_id\x18\x04 \x01(\tR\x0eproviderCallId\"C\n" +
 	"\tToolError\x12\x18\n" +
 	"\amessage\x18\x01 \x01(\tR\amessage\x12\x1c\n" +
 	"\tretryable\x18\x02 \x01(\bR\tretryable\"\x81\x01\n" +
@@ -2333,7 +2359,7 @@ const file_runsvc_v1_record_proto_rawDesc = "" +
 	"modelCalls\x12\x1d\n" +
 	"\n" +
 	"tool_calls\x18\x06 \x01(\x05R\ttoolCalls\x12+\n" +
-	"\x11transient_retries\x18\a \x01(\x05R\x10transientRetries\"\x88 \n" +
+	"\x11transient_retries\x18\a \x01(\x05R\x10transientRetries\"\xdc \n" +
 	"\x06Record\x12\x10\n" +
 	"\x03seq\x18\x01 \x01(\x03R\x03seq\x12.\n" +
 	"\x04time\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\x04time\x12\x18\n" +
@@ -2375,7 +2401,7 @@ const file_runsvc_v1_record_proto_rawDesc = "" +
 	"\x10ModelCallStarted\x12\x12\n" +
 	"\x04turn\x18\x01 \x01(\x05R\x04turn\x12'\n" +
 	"\x0freserved_tokens\x18\x02 \x01(\x03R\x0ereservedTokens\x12*\n" +
-	"\x11reserved_cost_usd\x18\x03 \x01(\x01R\x0freservedCostUsd\x1a\xea\x01\n" +
+	"\x11reserved_cost_usd\x18\x03 \x01(\x01R\x0freservedCostUsd\x1a\xbe\x02\n" +
 	"\x11ModelCallFinished\x12\x12\n" +
 	"\x04turn\x18\x01 \x01(\x05R\x04turn\x12\x12\n" +
 	"\x04text\x18\x02 \x01(\tR\x04text\x122\n" +
@@ -2384,7 +2410,8 @@ const file_runsvc_v1_record_proto_rawDesc = "" +
 	"\finput_tokens\x18\x04 \x01(\x03R\vinputTokens\x12#\n" +
 	"\routput_tokens\x18\x05 \x01(\x03R\foutputTokens\x12\x19\n" +
 	"\bcost_usd\x18\x06 \x01(\x01R\acostUsd\x12\x16\n" +
-	"\x06priced\x18\a \x01(\bR\x06priced\x1a\xae\x01\n" +
+	"\x06priced\x18\a \x01(\bR\x06priced\x12R\n" +
+	"\x11output_violations\x18\x14 \x03(\v2%.google.rpc.BadRequest.FieldViolationR\x10outputViolations\x1a\xae\x01\n" +
 	"\x0fModelCallFailed\x12\x12\n" +
 	"\x04turn\x18\x01 \x01(\x05R\x04turn\x12,\n" +
 	"\afailure\x18\x02 \x01(\v2\x12.google.rpc.StatusR\afailure\x12\x1d\n" +
@@ -2503,39 +2530,40 @@ func file_runsvc_v1_record_proto_rawDescGZIP() []byte {
 var file_runsvc_v1_record_proto_enumTypes = make([]protoimpl.EnumInfo, 5)
 var file_runsvc_v1_record_proto_msgTypes = make([]protoimpl.MessageInfo, 23)
 var file_runsvc_v1_record_proto_goTypes = []any{
-	(RunState)(0),                     // 0: runsvc.v1.RunState
-	(AbortCause)(0),                   // 1: runsvc.v1.AbortCause
-	(SuspensionReason)(0),             // 2: runsvc.v1.SuspensionReason
-	(MessageMode)(0),                  // 3: runsvc.v1.MessageMode
-	(InDoubtOutcome)(0),               // 4: runsvc.v1.InDoubtOutcome
-	(*ToolCall)(nil),                  // 5: runsvc.v1.ToolCall
-	(*ToolError)(nil),                 // 6: runsvc.v1.ToolError
-	(*ToolResult)(nil),                // 7: runsvc.v1.ToolResult
-	(*Usage)(nil),                     // 8: runsvc.v1.Usage
-	(*Record)(nil),                    // 9: runsvc.v1.Record
-	(*InDoubtAnswer)(nil),             // 10: runsvc.v1.InDoubtAnswer
-	(*Record_Admitted)(nil),           // 11: runsvc.v1.Record.Admitted
-	(*Record_AttemptStarted)(nil),     // 12: runsvc.v1.Record.AttemptStarted
-	(*Record_TurnStarted)(nil),        // 13: runsvc.v1.Record.TurnStarted
-	(*Record_ModelCallStarted)(nil),   // 14: runsvc.v1.Record.ModelCallStarted
-	(*Record_ModelCallFinished)(nil),  // 15: runsvc.v1.Record.ModelCallFinished
-	(*Record_ModelCallFailed)(nil),    // 16: runsvc.v1.Record.ModelCallFailed
-	(*Record_ToolCallStarted)(nil),    // 17: runsvc.v1.Record.ToolCallStarted
-	(*Record_ToolCallFinished)(nil),   // 18: runsvc.v1.Record.ToolCallFinished
-	(*Record_ToolCallFailed)(nil),     // 19: runsvc.v1.Record.ToolCallFailed
-	(*Record_Suspended)(nil),          // 20: runsvc.v1.Record.Suspended
-	(*Record_Resumed)(nil),            // 21: runsvc.v1.Record.Resumed
-	(*Record_AbortRequested)(nil),     // 22: runsvc.v1.Record.AbortRequested
-	(*Record_MessageQueued)(nil),      // 23: runsvc.v1.Record.MessageQueued
-	(*Record_MessageConsumed)(nil),    // 24: runsvc.v1.Record.MessageConsumed
-	(*Record_DelegationStarted)(nil),  // 25: runsvc.v1.Record.DelegationStarted
-	(*Record_DelegationFinished)(nil), // 26: runsvc.v1.Record.DelegationFinished
-	(*Record_Settled)(nil),            // 27: runsvc.v1.Record.Settled
-	(*structpb.Struct)(nil),           // 28: google.protobuf.Struct
-	(*structpb.Value)(nil),            // 29: google.protobuf.Value
-	(*timestamppb.Timestamp)(nil),     // 30: google.protobuf.Timestamp
-	(*status.Status)(nil),             // 31: google.rpc.Status
-	(*durationpb.Duration)(nil),       // 32: google.protobuf.Duration
+	(RunState)(0),                                // 0: runsvc.v1.RunState
+	(AbortCause)(0),                              // 1: runsvc.v1.AbortCause
+	(SuspensionReason)(0),                        // 2: runsvc.v1.SuspensionReason
+	(MessageMode)(0),                             // 3: runsvc.v1.MessageMode
+	(InDoubtOutcome)(0),                          // 4: runsvc.v1.InDoubtOutcome
+	(*ToolCall)(nil),                             // 5: runsvc.v1.ToolCall
+	(*ToolError)(nil),                            // 6: runsvc.v1.ToolError
+	(*ToolResult)(nil),                           // 7: runsvc.v1.ToolResult
+	(*Usage)(nil),                                // 8: runsvc.v1.Usage
+	(*Record)(nil),                               // 9: runsvc.v1.Record
+	(*InDoubtAnswer)(nil),                        // 10: runsvc.v1.InDoubtAnswer
+	(*Record_Admitted)(nil),                      // 11: runsvc.v1.Record.Admitted
+	(*Record_AttemptStarted)(nil),                // 12: runsvc.v1.Record.AttemptStarted
+	(*Record_TurnStarted)(nil),                   // 13: runsvc.v1.Record.TurnStarted
+	(*Record_ModelCallStarted)(nil),              // 14: runsvc.v1.Record.ModelCallStarted
+	(*Record_ModelCallFinished)(nil),             // 15: runsvc.v1.Record.ModelCallFinished
+	(*Record_ModelCallFailed)(nil),               // 16: runsvc.v1.Record.ModelCallFailed
+	(*Record_ToolCallStarted)(nil),               // 17: runsvc.v1.Record.ToolCallStarted
+	(*Record_ToolCallFinished)(nil),              // 18: runsvc.v1.Record.ToolCallFinished
+	(*Record_ToolCallFailed)(nil),                // 19: runsvc.v1.Record.ToolCallFailed
+	(*Record_Suspended)(nil),                     // 20: runsvc.v1.Record.Suspended
+	(*Record_Resumed)(nil),                       // 21: runsvc.v1.Record.Resumed
+	(*Record_AbortRequested)(nil),                // 22: runsvc.v1.Record.AbortRequested
+	(*Record_MessageQueued)(nil),                 // 23: runsvc.v1.Record.MessageQueued
+	(*Record_MessageConsumed)(nil),               // 24: runsvc.v1.Record.MessageConsumed
+	(*Record_DelegationStarted)(nil),             // 25: runsvc.v1.Record.DelegationStarted
+	(*Record_DelegationFinished)(nil),            // 26: runsvc.v1.Record.DelegationFinished
+	(*Record_Settled)(nil),                       // 27: runsvc.v1.Record.Settled
+	(*structpb.Struct)(nil),                      // 28: google.protobuf.Struct
+	(*structpb.Value)(nil),                       // 29: google.protobuf.Value
+	(*timestamppb.Timestamp)(nil),                // 30: google.protobuf.Timestamp
+	(*errdetails.BadRequest_FieldViolation)(nil), // 31: google.rpc.BadRequest.FieldViolation
+	(*status.Status)(nil),                        // 32: google.rpc.Status
+	(*durationpb.Duration)(nil),                  // 33: google.protobuf.Duration
 }
 var file_runsvc_v1_record_proto_depIdxs = []int32{
 	28, // 0: runsvc.v1.ToolCall.arguments:type_name -> google.protobuf.Struct
@@ -2563,29 +2591,30 @@ var file_runsvc_v1_record_proto_depIdxs = []int32{
 	29, // 22: runsvc.v1.InDoubtAnswer.output:type_name -> google.protobuf.Value
 	30, // 23: runsvc.v1.Record.Admitted.deadline_time:type_name -> google.protobuf.Timestamp
 	5,  // 24: runsvc.v1.Record.ModelCallFinished.tool_calls:type_name -> runsvc.v1.ToolCall
-	31, // 25: runsvc.v1.Record.ModelCallFailed.failure:type_name -> google.rpc.Status
-	32, // 26: runsvc.v1.Record.ModelCallFailed.retry_after:type_name -> google.protobuf.Duration
-	29, // 27: runsvc.v1.Record.ToolCallFinished.output:type_name -> google.protobuf.Value
-	31, // 28: runsvc.v1.Record.ToolCallFinished.error:type_name -> google.rpc.Status
-	31, // 29: runsvc.v1.Record.ToolCallFailed.error:type_name -> google.rpc.Status
-	32, // 30: runsvc.v1.Record.ToolCallFailed.retry_after:type_name -> google.protobuf.Duration
-	2,  // 31: runsvc.v1.Record.Suspended.reason:type_name -> runsvc.v1.SuspensionReason
-	30, // 32: runsvc.v1.Record.Suspended.expire_time:type_name -> google.protobuf.Timestamp
-	2,  // 33: runsvc.v1.Record.Resumed.reason:type_name -> runsvc.v1.SuspensionReason
-	7,  // 34: runsvc.v1.Record.Resumed.tool_results:type_name -> runsvc.v1.ToolResult
-	10, // 35: runsvc.v1.Record.Resumed.in_doubt:type_name -> runsvc.v1.InDoubtAnswer
-	1,  // 36: runsvc.v1.Record.AbortRequested.cause:type_name -> runsvc.v1.AbortCause
-	3,  // 37: runsvc.v1.Record.MessageQueued.mode:type_name -> runsvc.v1.MessageMode
-	0,  // 38: runsvc.v1.Record.DelegationFinished.state:type_name -> runsvc.v1.RunState
-	31, // 39: runsvc.v1.Record.DelegationFinished.failure:type_name -> google.rpc.Status
-	0,  // 40: runsvc.v1.Record.Settled.state:type_name -> runsvc.v1.RunState
-	1,  // 41: runsvc.v1.Record.Settled.abort_cause:type_name -> runsvc.v1.AbortCause
-	31, // 42: runsvc.v1.Record.Settled.failure:type_name -> google.rpc.Status
-	43, // [43:43] is the sub-list for method output_type
-	43, // [43:43] is the sub-list for method input_type
-	43, // [43:43] is the sub-list for extension type_name
-	43, // [43:43] is the sub-list for extension extendee
-	0,  // [0:43] is the sub-list for field type_name
+	31, // 25: runsvc.v1.Record.ModelCallFinished.output_violations:type_name -> google.rpc.BadRequest.FieldViolation
+	32, // 26: runsvc.v1.Record.ModelCallFailed.failure:type_name -> google.rpc.Status
+	33, // 27: runsvc.v1.Record.ModelCallFailed.retry_after:type_name -> google.protobuf.Duration
+	29, // 28: runsvc.v1.Record.ToolCallFinished.output:type_name -> google.protobuf.Value
+	32, // 29: runsvc.v1.Record.ToolCallFinished.error:type_name -> google.rpc.Status
+	32, // 30: runsvc.v1.Record.ToolCallFailed.error:type_name -> google.rpc.Status
+	33, // 31: runsvc.v1.Record.ToolCallFailed.retry_after:type_name -> google.protobuf.Duration
+	2,  // 32: runsvc.v1.Record.Suspended.reason:type_name -> runsvc.v1.SuspensionReason
+	30, // 33: runsvc.v1.Record.Suspended.expire_time:type_name -> google.protobuf.Timestamp
+	2,  // 34: runsvc.v1.Record.Resumed.reason:type_name -> runsvc.v1.SuspensionReason
+	7,  // 35: runsvc.v1.Record.Resumed.tool_results:type_name -> runsvc.v1.ToolResult
+	10, // 36: runsvc.v1.Record.Resumed.in_doubt:type_name -> runsvc.v1.InDoubtAnswer
+	1,  // 37: runsvc.v1.Record.AbortRequested.cause:type_name -> runsvc.v1.AbortCause
+	3,  // 38: runsvc.v1.Record.MessageQueued.mode:type_name -> runsvc.v1.MessageMode
+	0,  // 39: runsvc.v1.Record.DelegationFinished.state:type_name -> runsvc.v1.RunState
+	32, // 40: runsvc.v1.Record.DelegationFinished.failure:type_name -> google.rpc.Status
+	0,  // 41: runsvc.v1.Record.Settled.state:type_name -> runsvc.v1.RunState
+	1,  // 42: runsvc.v1.Record.Settled.abort_cause:type_name -> runsvc.v1.AbortCause
+	32, // 43: runsvc.v1.Record.Settled.failure:type_name -> google.rpc.Status
+	44, // [44:44] is the sub-list for method output_type
+	44, // [44:44] is the sub-list for method input_type
+	44, // [44:44] is the sub-list for extension type_name
+	44, // [44:44] is the sub-list for extension extendee
+	0,  // [0:44] is the sub-list for field type_name
 }
 
 func init() { file_runsvc_v1_record_proto_init() }

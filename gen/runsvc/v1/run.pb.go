@@ -913,7 +913,8 @@ type StreamTextResponse struct {
 	Text string `protobuf:"bytes,1,opt,name=text,proto3" json:"text,omitempty"`
 	// The turn that produced it.
 	Turn int32 `protobuf:"varint,2,opt,name=turn,proto3" json:"turn,omitempty"`
-	// True on the final answer's text.
+	// True on the final answer's text; false on an answer the Spec's output
+	// schema refused, which is asked for again or fails the Run.
 	Final bool `protobuf:"varint,3,opt,name=final,proto3" json:"final,omitempty"`
 	// Set, with no text, on a heartbeat: the server's time.
 	HeartbeatTime *timestamppb.Timestamp `protobuf:"bytes,4,opt,name=heartbeat_time,json=heartbeatTime,proto3" json:"heartbeat_time,omitempty"`

@@ -231,7 +231,9 @@ type Spec struct {
 	// Output only. The content hash that identifies this Version.
 	Version string `protobuf:"bytes,10,opt,name=version,proto3" json:"version,omitempty"`
 	// Output only. When this Version was first published.
-	CreateTime    *timestamppb.Timestamp `protobuf:"bytes,11,opt,name=create_time,json=createTime,proto3" json:"create_time,omitempty"`
+	CreateTime *timestamppb.Timestamp `protobuf:"bytes,11,opt,name=create_time,json=createTime,proto3" json:"create_time,omitempty"`
+	// What the final answer must be. Unset, the answer is free text.
+	Output        *OutputSpec `protobuf:"bytes,20,opt,name=output,proto3" json:"output,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -343,6 +345,63 @@ func (x *Spec) GetCreateTime() *timestamppb.Timestamp {
 	return nil
 }
 
+func (x *Spec) GetOutput() *OutputSpec {
+	if x != nil {
+		return x.Output
+	}
+	return nil
+}
+
+// OutputSpec constrains a Run's final answer (structured output).
+type OutputSpec struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The JSON Schema the final answer, a JSON value, must match; compiled at
+	// publish (a schema that does not compile is SPEC_INVALID, one violation
+	// per problem). An answer that does not match is asked for again once,
+	// with the mismatches; a second mismatch fails the Run OUTPUT_INVALID
+	// with a BadRequest whose fields are the answer's JSON paths.
+	Schema        *structpb.Struct `protobuf:"bytes,1,opt,name=schema,proto3" json:"schema,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *OutputSpec) Reset() {
+	*x = OutputSpec{}
+	mi := &file_runsvc_v1_spec_proto_msgTypes[1]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *OutputSpec) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*OutputSpec) ProtoMessage() {}
+
+func (x *OutputSpec) ProtoReflect() protoreflect.Message {
+	mi := &file_runsvc_v1_spec_proto_msgTypes[1]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use OutputSpec.ProtoReflect.Descriptor instead.
+func (*OutputSpec) Descriptor() ([]byte, []int) {
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{1}
+}
+
+func (x *OutputSpec) GetSchema() *structpb.Struct {
+	if x != nil {
+		return x.Schema
+	}
+	return nil
+}
+
 // ModelRef names the model a Spec calls and how to reach it.
 type ModelRef struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -370,7 +429,7 @@ type ModelRef struct {
 
 func (x *ModelRef) Reset() {
 	*x = ModelRef{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[1]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[2]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -382,7 +441,7 @@ func (x *ModelRef) String() string {
 func (*ModelRef) ProtoMessage() {}
 
 func (x *ModelRef) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[1]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[2]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -395,7 +454,7 @@ func (x *ModelRef) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ModelRef.ProtoReflect.Descriptor instead.
 func (*ModelRef) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{1}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{2}
 }
 
 func (x *ModelRef) GetProvider() string {
@@ -460,7 +519,7 @@ type Pricing struct {
 
 func (x *Pricing) Reset() {
 	*x = Pricing{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[2]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -472,7 +531,7 @@ func (x *Pricing) String() string {
 func (*Pricing) ProtoMessage() {}
 
 func (x *Pricing) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[2]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -485,7 +544,7 @@ func (x *Pricing) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Pricing.ProtoReflect.Descriptor instead.
 func (*Pricing) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{2}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *Pricing) GetInputPerMillion() float64 {
@@ -514,7 +573,7 @@ type Script struct {
 
 func (x *Script) Reset() {
 	*x = Script{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[3]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -526,7 +585,7 @@ func (x *Script) String() string {
 func (*Script) ProtoMessage() {}
 
 func (x *Script) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[3]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -539,7 +598,7 @@ func (x *Script) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Script.ProtoReflect.Descriptor instead.
 func (*Script) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{3}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *Script) GetTurns() []*ScriptTurn {
@@ -568,7 +627,7 @@ type ScriptTurn struct {
 
 func (x *ScriptTurn) Reset() {
 	*x = ScriptTurn{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[4]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -580,7 +639,7 @@ func (x *ScriptTurn) String() string {
 func (*ScriptTurn) ProtoMessage() {}
 
 func (x *ScriptTurn) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[4]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -593,7 +652,7 @@ func (x *ScriptTurn) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScriptTurn.ProtoReflect.Descriptor instead.
 func (*ScriptTurn) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{4}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *ScriptTurn) GetText() string {
@@ -644,7 +703,7 @@ type ScriptToolCall struct {
 
 func (x *ScriptToolCall) Reset() {
 	*x = ScriptToolCall{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[5]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -656,7 +715,7 @@ func (x *ScriptToolCall) String() string {
 func (*ScriptToolCall) ProtoMessage() {}
 
 func (x *ScriptToolCall) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[5]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -669,7 +728,7 @@ func (x *ScriptToolCall) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScriptToolCall.ProtoReflect.Descriptor instead.
 func (*ScriptToolCall) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{5}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *ScriptToolCall) GetName() string {
@@ -699,7 +758,7 @@ type ScriptUsage struct {
 
 func (x *ScriptUsage) Reset() {
 	*x = ScriptUsage{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[6]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -711,7 +770,7 @@ func (x *ScriptUsage) String() string {
 func (*ScriptUsage) ProtoMessage() {}
 
 func (x *ScriptUsage) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[6]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -724,7 +783,7 @@ func (x *ScriptUsage) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScriptUsage.ProtoReflect.Descriptor instead.
 func (*ScriptUsage) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{6}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *ScriptUsage) GetInputTokens() int64 {
@@ -760,7 +819,7 @@ type ScriptFailure struct {
 
 func (x *ScriptFailure) Reset() {
 	*x = ScriptFailure{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[7]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -772,7 +831,7 @@ func (x *ScriptFailure) String() string {
 func (*ScriptFailure) ProtoMessage() {}
 
 func (x *ScriptFailure) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[7]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -785,7 +844,7 @@ func (x *ScriptFailure) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScriptFailure.ProtoReflect.Descriptor instead.
 func (*ScriptFailure) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{7}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *ScriptFailure) GetHttpStatus() int32 {
@@ -848,7 +907,7 @@ type Tool struct {
 
 func (x *Tool) Reset() {
 	*x = Tool{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[8]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -860,7 +919,7 @@ func (x *Tool) String() string {
 func (*Tool) ProtoMessage() {}
 
 func (x *Tool) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[8]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -873,7 +932,7 @@ func (x *Tool) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Tool.ProtoReflect.Descriptor instead.
 func (*Tool) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{8}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *Tool) GetName() string {
@@ -959,7 +1018,7 @@ type HttpTool struct {
 
 func (x *HttpTool) Reset() {
 	*x = HttpTool{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[9]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -971,7 +1030,7 @@ func (x *HttpTool) String() string {
 func (*HttpTool) ProtoMessage() {}
 
 func (x *HttpTool) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[9]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -984,7 +1043,7 @@ func (x *HttpTool) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HttpTool.ProtoReflect.Descriptor instead.
 func (*HttpTool) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{9}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *HttpTool) GetUrl() string {
@@ -1016,7 +1075,7 @@ type McpTool struct {
 
 func (x *McpTool) Reset() {
 	*x = McpTool{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[10]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1028,7 +1087,7 @@ func (x *McpTool) String() string {
 func (*McpTool) ProtoMessage() {}
 
 func (x *McpTool) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[10]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1041,7 +1100,7 @@ func (x *McpTool) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use McpTool.ProtoReflect.Descriptor instead.
 func (*McpTool) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{10}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *McpTool) GetUrl() string {
@@ -1092,7 +1151,7 @@ type Limits struct {
 
 func (x *Limits) Reset() {
 	*x = Limits{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[11]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1104,7 +1163,7 @@ func (x *Limits) String() string {
 func (*Limits) ProtoMessage() {}
 
 func (x *Limits) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[11]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1117,7 +1176,7 @@ func (x *Limits) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Limits.ProtoReflect.Descriptor instead.
 func (*Limits) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{11}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *Limits) GetMaxToolRounds() int32 {
@@ -1194,7 +1253,7 @@ type SuspensionExpiry struct {
 
 func (x *SuspensionExpiry) Reset() {
 	*x = SuspensionExpiry{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[12]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1206,7 +1265,7 @@ func (x *SuspensionExpiry) String() string {
 func (*SuspensionExpiry) ProtoMessage() {}
 
 func (x *SuspensionExpiry) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[12]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1219,7 +1278,7 @@ func (x *SuspensionExpiry) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SuspensionExpiry.ProtoReflect.Descriptor instead.
 func (*SuspensionExpiry) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{12}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *SuspensionExpiry) GetToolResults() *durationpb.Duration {
@@ -1263,7 +1322,7 @@ type Credential struct {
 
 func (x *Credential) Reset() {
 	*x = Credential{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[13]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1275,7 +1334,7 @@ func (x *Credential) String() string {
 func (*Credential) ProtoMessage() {}
 
 func (x *Credential) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[13]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1288,7 +1347,7 @@ func (x *Credential) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Credential.ProtoReflect.Descriptor instead.
 func (*Credential) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{13}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *Credential) GetName() string {
@@ -1312,7 +1371,7 @@ type BusConfig struct {
 
 func (x *BusConfig) Reset() {
 	*x = BusConfig{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[14]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1324,7 +1383,7 @@ func (x *BusConfig) String() string {
 func (*BusConfig) ProtoMessage() {}
 
 func (x *BusConfig) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[14]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1337,7 +1396,7 @@ func (x *BusConfig) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BusConfig.ProtoReflect.Descriptor instead.
 func (*BusConfig) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{14}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *BusConfig) GetEnabled() bool {
@@ -1365,7 +1424,7 @@ type PublishSpecRequest struct {
 
 func (x *PublishSpecRequest) Reset() {
 	*x = PublishSpecRequest{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[15]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1377,7 +1436,7 @@ func (x *PublishSpecRequest) String() string {
 func (*PublishSpecRequest) ProtoMessage() {}
 
 func (x *PublishSpecRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[15]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1390,7 +1449,7 @@ func (x *PublishSpecRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PublishSpecRequest.ProtoReflect.Descriptor instead.
 func (*PublishSpecRequest) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{15}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *PublishSpecRequest) GetSpec() *Spec {
@@ -1414,7 +1473,7 @@ type PublishSpecResponse struct {
 
 func (x *PublishSpecResponse) Reset() {
 	*x = PublishSpecResponse{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[16]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1426,7 +1485,7 @@ func (x *PublishSpecResponse) String() string {
 func (*PublishSpecResponse) ProtoMessage() {}
 
 func (x *PublishSpecResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[16]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1439,7 +1498,7 @@ func (x *PublishSpecResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PublishSpecResponse.ProtoReflect.Descriptor instead.
 func (*PublishSpecResponse) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{16}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *PublishSpecResponse) GetSpec() *Spec {
@@ -1469,7 +1528,7 @@ type GetSpecRequest struct {
 
 func (x *GetSpecRequest) Reset() {
 	*x = GetSpecRequest{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[17]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1481,7 +1540,7 @@ func (x *GetSpecRequest) String() string {
 func (*GetSpecRequest) ProtoMessage() {}
 
 func (x *GetSpecRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[17]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1494,7 +1553,7 @@ func (x *GetSpecRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetSpecRequest.ProtoReflect.Descriptor instead.
 func (*GetSpecRequest) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{17}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *GetSpecRequest) GetName() string {
@@ -1522,7 +1581,7 @@ type GetSpecResponse struct {
 
 func (x *GetSpecResponse) Reset() {
 	*x = GetSpecResponse{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[18]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1534,7 +1593,7 @@ func (x *GetSpecResponse) String() string {
 func (*GetSpecResponse) ProtoMessage() {}
 
 func (x *GetSpecResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[18]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1547,7 +1606,7 @@ func (x *GetSpecResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetSpecResponse.ProtoReflect.Descriptor instead.
 func (*GetSpecResponse) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{18}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *GetSpecResponse) GetSpec() *Spec {
@@ -1572,7 +1631,7 @@ type ListSpecsRequest struct {
 
 func (x *ListSpecsRequest) Reset() {
 	*x = ListSpecsRequest{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[19]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1584,7 +1643,7 @@ func (x *ListSpecsRequest) String() string {
 func (*ListSpecsRequest) ProtoMessage() {}
 
 func (x *ListSpecsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[19]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1597,7 +1656,7 @@ func (x *ListSpecsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListSpecsRequest.ProtoReflect.Descriptor instead.
 func (*ListSpecsRequest) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{19}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *ListSpecsRequest) GetName() string {
@@ -1634,7 +1693,7 @@ type ListSpecsResponse struct {
 
 func (x *ListSpecsResponse) Reset() {
 	*x = ListSpecsResponse{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[20]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1646,7 +1705,7 @@ func (x *ListSpecsResponse) String() string {
 func (*ListSpecsResponse) ProtoMessage() {}
 
 func (x *ListSpecsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[20]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1659,7 +1718,7 @@ func (x *ListSpecsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListSpecsResponse.ProtoReflect.Descriptor instead.
 func (*ListSpecsResponse) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{20}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *ListSpecsResponse) GetSpecs() []*Spec {
@@ -1680,7 +1739,7 @@ var File_runsvc_v1_spec_proto protoreflect.FileDescriptor
 
 const file_runsvc_v1_spec_proto_rawDesc = "" +
 	"\n" +
-	"\x14runsvc/v1/spec.proto\x12\trunsvc.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xdb\x03\n" +
+	"\x14runsvc/v1/spec.proto\x12\trunsvc.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\x8a\x04\n" +
 	"\x04Spec\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\"\n" +
 	"\finstructions\x18\x02 \x01(\tR\finstructions\x12)\n" +
@@ -1694,7 +1753,11 @@ const file_runsvc_v1_spec_proto_rawDesc = "" +
 	"\aversion\x18\n" +
 	" \x01(\tR\aversion\x12;\n" +
 	"\vcreate_time\x18\v \x01(\v2\x1a.google.protobuf.TimestampR\n" +
-	"createTime\"\x9c\x02\n" +
+	"createTime\x12-\n" +
+	"\x06output\x18\x14 \x01(\v2\x15.runsvc.v1.OutputSpecR\x06output\"=\n" +
+	"\n" +
+	"OutputSpec\x12/\n" +
+	"\x06schema\x18\x01 \x01(\v2\x17.google.protobuf.StructR\x06schema\"\x9c\x02\n" +
 	"\bModelRef\x12\x1a\n" +
 	"\bprovider\x18\x01 \x01(\tR\bprovider\x12\x14\n" +
 	"\x05model\x18\x02 \x01(\tR\x05model\x12)\n" +
@@ -1827,81 +1890,84 @@ func file_runsvc_v1_spec_proto_rawDescGZIP() []byte {
 }
 
 var file_runsvc_v1_spec_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_runsvc_v1_spec_proto_msgTypes = make([]protoimpl.MessageInfo, 21)
+var file_runsvc_v1_spec_proto_msgTypes = make([]protoimpl.MessageInfo, 22)
 var file_runsvc_v1_spec_proto_goTypes = []any{
 	(ToolKind)(0),                 // 0: runsvc.v1.ToolKind
 	(Delivery)(0),                 // 1: runsvc.v1.Delivery
 	(InDoubt)(0),                  // 2: runsvc.v1.InDoubt
 	(*Spec)(nil),                  // 3: runsvc.v1.Spec
-	(*ModelRef)(nil),              // 4: runsvc.v1.ModelRef
-	(*Pricing)(nil),               // 5: runsvc.v1.Pricing
-	(*Script)(nil),                // 6: runsvc.v1.Script
-	(*ScriptTurn)(nil),            // 7: runsvc.v1.ScriptTurn
-	(*ScriptToolCall)(nil),        // 8: runsvc.v1.ScriptToolCall
-	(*ScriptUsage)(nil),           // 9: runsvc.v1.ScriptUsage
-	(*ScriptFailure)(nil),         // 10: runsvc.v1.ScriptFailure
-	(*Tool)(nil),                  // 11: runsvc.v1.Tool
-	(*HttpTool)(nil),              // 12: runsvc.v1.HttpTool
-	(*McpTool)(nil),               // 13: runsvc.v1.McpTool
-	(*Limits)(nil),                // 14: runsvc.v1.Limits
-	(*SuspensionExpiry)(nil),      // 15: runsvc.v1.SuspensionExpiry
-	(*Credential)(nil),            // 16: runsvc.v1.Credential
-	(*BusConfig)(nil),             // 17: runsvc.v1.BusConfig
-	(*PublishSpecRequest)(nil),    // 18: runsvc.v1.PublishSpecRequest
-	(*PublishSpecResponse)(nil),   // 19: runsvc.v1.PublishSpecResponse
-	(*GetSpecRequest)(nil),        // 20: runsvc.v1.GetSpecRequest
-	(*GetSpecResponse)(nil),       // 21: runsvc.v1.GetSpecResponse
-	(*ListSpecsRequest)(nil),      // 22: runsvc.v1.ListSpecsRequest
-	(*ListSpecsResponse)(nil),     // 23: runsvc.v1.ListSpecsResponse
-	(*timestamppb.Timestamp)(nil), // 24: google.protobuf.Timestamp
-	(*durationpb.Duration)(nil),   // 25: google.protobuf.Duration
+	(*OutputSpec)(nil),            // 4: runsvc.v1.OutputSpec
+	(*ModelRef)(nil),              // 5: runsvc.v1.ModelRef
+	(*Pricing)(nil),               // 6: runsvc.v1.Pricing
+	(*Script)(nil),                // 7: runsvc.v1.Script
+	(*ScriptTurn)(nil),            // 8: runsvc.v1.ScriptTurn
+	(*ScriptToolCall)(nil),        // 9: runsvc.v1.ScriptToolCall
+	(*ScriptUsage)(nil),           // 10: runsvc.v1.ScriptUsage
+	(*ScriptFailure)(nil),         // 11: runsvc.v1.ScriptFailure
+	(*Tool)(nil),                  // 12: runsvc.v1.Tool
+	(*HttpTool)(nil),              // 13: runsvc.v1.HttpTool
+	(*McpTool)(nil),               // 14: runsvc.v1.McpTool
+	(*Limits)(nil),                // 15: runsvc.v1.Limits
+	(*SuspensionExpiry)(nil),      // 16: runsvc.v1.SuspensionExpiry
+	(*Credential)(nil),            // 17: runsvc.v1.Credential
+	(*BusConfig)(nil),             // 18: runsvc.v1.BusConfig
+	(*PublishSpecRequest)(nil),    // 19: runsvc.v1.PublishSpecRequest
+	(*PublishSpecResponse)(nil),   // 20: runsvc.v1.PublishSpecResponse
+	(*GetSpecRequest)(nil),        // 21: runsvc.v1.GetSpecRequest
+	(*GetSpecResponse)(nil),       // 22: runsvc.v1.GetSpecResponse
+	(*ListSpecsRequest)(nil),      // 23: runsvc.v1.ListSpecsRequest
+	(*ListSpecsResponse)(nil),     // 24: runsvc.v1.ListSpecsResponse
+	(*timestamppb.Timestamp)(nil), // 25: google.protobuf.Timestamp
 	(*structpb.Struct)(nil),       // 26: google.protobuf.Struct
+	(*durationpb.Duration)(nil),   // 27: google.protobuf.Duration
 }
 var file_runsvc_v1_spec_proto_depIdxs = []int32{
-	4,  // 0: runsvc.v1.Spec.model:type_name -> runsvc.v1.ModelRef
-	11, // 1: runsvc.v1.Spec.tools:type_name -> runsvc.v1.Tool
-	14, // 2: runsvc.v1.Spec.limits:type_name -> runsvc.v1.Limits
-	15, // 3: runsvc.v1.Spec.suspension_expiry:type_name -> runsvc.v1.SuspensionExpiry
-	16, // 4: runsvc.v1.Spec.credentials:type_name -> runsvc.v1.Credential
-	17, // 5: runsvc.v1.Spec.bus:type_name -> runsvc.v1.BusConfig
-	24, // 6: runsvc.v1.Spec.create_time:type_name -> google.protobuf.Timestamp
-	6,  // 7: runsvc.v1.ModelRef.script:type_name -> runsvc.v1.Script
-	5,  // 8: runsvc.v1.ModelRef.pricing:type_name -> runsvc.v1.Pricing
-	25, // 9: runsvc.v1.ModelRef.call_timeout:type_name -> google.protobuf.Duration
-	7,  // 10: runsvc.v1.Script.turns:type_name -> runsvc.v1.ScriptTurn
-	8,  // 11: runsvc.v1.ScriptTurn.tool_calls:type_name -> runsvc.v1.ScriptToolCall
-	9,  // 12: runsvc.v1.ScriptTurn.usage:type_name -> runsvc.v1.ScriptUsage
-	10, // 13: runsvc.v1.ScriptTurn.fail:type_name -> runsvc.v1.ScriptFailure
-	25, // 14: runsvc.v1.ScriptTurn.delay:type_name -> google.protobuf.Duration
-	26, // 15: runsvc.v1.ScriptToolCall.arguments:type_name -> google.protobuf.Struct
-	25, // 16: runsvc.v1.ScriptFailure.retry_after:type_name -> google.protobuf.Duration
-	0,  // 17: runsvc.v1.Tool.kind:type_name -> runsvc.v1.ToolKind
-	26, // 18: runsvc.v1.Tool.parameters:type_name -> google.protobuf.Struct
-	12, // 19: runsvc.v1.Tool.http:type_name -> runsvc.v1.HttpTool
-	13, // 20: runsvc.v1.Tool.mcp:type_name -> runsvc.v1.McpTool
-	25, // 21: runsvc.v1.Tool.timeout:type_name -> google.protobuf.Duration
-	1,  // 22: runsvc.v1.Tool.delivery:type_name -> runsvc.v1.Delivery
-	2,  // 23: runsvc.v1.Tool.in_doubt:type_name -> runsvc.v1.InDoubt
-	25, // 24: runsvc.v1.Limits.deadline:type_name -> google.protobuf.Duration
-	25, // 25: runsvc.v1.SuspensionExpiry.tool_results:type_name -> google.protobuf.Duration
-	25, // 26: runsvc.v1.SuspensionExpiry.approval:type_name -> google.protobuf.Duration
-	25, // 27: runsvc.v1.SuspensionExpiry.question:type_name -> google.protobuf.Duration
-	25, // 28: runsvc.v1.SuspensionExpiry.children:type_name -> google.protobuf.Duration
-	3,  // 29: runsvc.v1.PublishSpecRequest.spec:type_name -> runsvc.v1.Spec
-	3,  // 30: runsvc.v1.PublishSpecResponse.spec:type_name -> runsvc.v1.Spec
-	3,  // 31: runsvc.v1.GetSpecResponse.spec:type_name -> runsvc.v1.Spec
-	3,  // 32: runsvc.v1.ListSpecsResponse.specs:type_name -> runsvc.v1.Spec
-	18, // 33: runsvc.v1.SpecService.PublishSpec:input_type -> runsvc.v1.PublishSpecRequest
-	20, // 34: runsvc.v1.SpecService.GetSpec:input_type -> runsvc.v1.GetSpecRequest
-	22, // 35: runsvc.v1.SpecService.ListSpecs:input_type -> runsvc.v1.ListSpecsRequest
-	19, // 36: runsvc.v1.SpecService.PublishSpec:output_type -> runsvc.v1.PublishSpecResponse
-	21, // 37: runsvc.v1.SpecService.GetSpec:output_type -> runsvc.v1.GetSpecResponse
-	23, // 38: runsvc.v1.SpecService.ListSpecs:output_type -> runsvc.v1.ListSpecsResponse
-	36, // [36:39] is the sub-list for method output_type
-	33, // [33:36] is the sub-list for method input_type
-	33, // [33:33] is the sub-list for extension type_name
-	33, // [33:33] is the sub-list for extension extendee
-	0,  // [0:33] is the sub-list for field type_name
+	5,  // 0: runsvc.v1.Spec.model:type_name -> runsvc.v1.ModelRef
+	12, // 1: runsvc.v1.Spec.tools:type_name -> runsvc.v1.Tool
+	15, // 2: runsvc.v1.Spec.limits:type_name -> runsvc.v1.Limits
+	16, // 3: runsvc.v1.Spec.suspension_expiry:type_name -> runsvc.v1.SuspensionExpiry
+	17, // 4: runsvc.v1.Spec.credentials:type_name -> runsvc.v1.Credential
+	18, // 5: runsvc.v1.Spec.bus:type_name -> runsvc.v1.BusConfig
+	25, // 6: runsvc.v1.Spec.create_time:type_name -> google.protobuf.Timestamp
+	4,  // 7: runsvc.v1.Spec.output:type_name -> runsvc.v1.OutputSpec
+	26, // 8: runsvc.v1.OutputSpec.schema:type_name -> google.protobuf.Struct
+	7,  // 9: runsvc.v1.ModelRef.script:type_name -> runsvc.v1.Script
+	6,  // 10: runsvc.v1.ModelRef.pricing:type_name -> runsvc.v1.Pricing
+	27, // 11: runsvc.v1.ModelRef.call_timeout:type_name -> google.protobuf.Duration
+	8,  // 12: runsvc.v1.Script.turns:type_name -> runsvc.v1.ScriptTurn
+	9,  // 13: runsvc.v1.ScriptTurn.tool_calls:type_name -> runsvc.v1.ScriptToolCall
+	10, // 14: runsvc.v1.ScriptTurn.usage:type_name -> runsvc.v1.ScriptUsage
+	11, // 15: runsvc.v1.ScriptTurn.fail:type_name -> runsvc.v1.ScriptFailure
+	27, // 16: runsvc.v1.ScriptTurn.delay:type_name -> google.protobuf.Duration
+	26, // 17: runsvc.v1.ScriptToolCall.arguments:type_name -> google.protobuf.Struct
+	27, // 18: runsvc.v1.ScriptFailure.retry_after:type_name -> google.protobuf.Duration
+	0,  // 19: runsvc.v1.Tool.kind:type_name -> runsvc.v1.ToolKind
+	26, // 20: runsvc.v1.Tool.parameters:type_name -> google.protobuf.Struct
+	13, // 21: runsvc.v1.Tool.http:type_name -> runsvc.v1.HttpTool
+	14, // 22: runsvc.v1.Tool.mcp:type_name -> runsvc.v1.McpTool
+	27, // 23: runsvc.v1.Tool.timeout:type_name -> google.protobuf.Duration
+	1,  // 24: runsvc.v1.Tool.delivery:type_name -> runsvc.v1.Delivery
+	2,  // 25: runsvc.v1.Tool.in_doubt:type_name -> runsvc.v1.InDoubt
+	27, // 26: runsvc.v1.Limits.deadline:type_name -> google.protobuf.Duration
+	27, // 27: runsvc.v1.SuspensionExpiry.tool_results:type_name -> google.protobuf.Duration
+	27, // 28: runsvc.v1.SuspensionExpiry.approval:type_name -> google.protobuf.Duration
+	27, // 29: runsvc.v1.SuspensionExpiry.question:type_name -> google.protobuf.Duration
+	27, // 30: runsvc.v1.SuspensionExpiry.children:type_name -> google.protobuf.Duration
+	3,  // 31: runsvc.v1.PublishSpecRequest.spec:type_name -> runsvc.v1.Spec
+	3,  // 32: runsvc.v1.PublishSpecResponse.spec:type_name -> runsvc.v1.Spec
+	3,  // 33: runsvc.v1.GetSpecResponse.spec:type_name -> runsvc.v1.Spec
+	3,  // 34: runsvc.v1.ListSpecsResponse.specs:type_name -> runsvc.v1.Spec
+	19, // 35: runsvc.v1.SpecService.PublishSpec:input_type -> runsvc.v1.PublishSpecRequest
+	21, // 36: runsvc.v1.SpecService.GetSpec:input_type -> runsvc.v1.GetSpecRequest
+	23, // 37: runsvc.v1.SpecService.ListSpecs:input_type -> runsvc.v1.ListSpecsRequest
+	20, // 38: runsvc.v1.SpecService.PublishSpec:output_type -> runsvc.v1.PublishSpecResponse
+	22, // 39: runsvc.v1.SpecService.GetSpec:output_type -> runsvc.v1.GetSpecResponse
+	24, // 40: runsvc.v1.SpecService.ListSpecs:output_type -> runsvc.v1.ListSpecsResponse
+	38, // [38:41] is the sub-list for method output_type
+	35, // [35:38] is the sub-list for method input_type
+	35, // [35:35] is the sub-list for extension type_name
+	35, // [35:35] is the sub-list for extension extendee
+	0,  // [0:35] is the sub-list for field type_name
 }
 
 func init() { file_runsvc_v1_spec_proto_init() }
@@ -1915,7 +1981,7 @@ func file_runsvc_v1_spec_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_runsvc_v1_spec_proto_rawDesc), len(file_runsvc_v1_spec_proto_rawDesc)),
 			NumEnums:      3,
-			NumMessages:   21,
+			NumMessages:   22,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

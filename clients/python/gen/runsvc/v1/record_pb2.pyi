@@ -1,6 +1,7 @@
 from google.protobuf import duration_pb2 as _duration_pb2
 from google.protobuf import struct_pb2 as _struct_pb2
 from google.protobuf import timestamp_pb2 as _timestamp_pb2
+from google.rpc import error_details_pb2 as _error_details_pb2
 from google.rpc import status_pb2 as _status_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
@@ -128,10 +129,11 @@ class Record(_message.Message):
         will_retry: bool
         def __init__(self, turn: _Optional[int] = ..., failure: _Optional[_Union[_status_pb2.Status, _Mapping]] = ..., will_retry: bool = ..., retry_after: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ...) -> None: ...
     class ModelCallFinished(_message.Message):
-        __slots__ = ["cost_usd", "input_tokens", "output_tokens", "priced", "text", "tool_calls", "turn"]
+        __slots__ = ["cost_usd", "input_tokens", "output_tokens", "output_violations", "priced", "text", "tool_calls", "turn"]
         COST_USD_FIELD_NUMBER: _ClassVar[int]
         INPUT_TOKENS_FIELD_NUMBER: _ClassVar[int]
         OUTPUT_TOKENS_FIELD_NUMBER: _ClassVar[int]
+        OUTPUT_VIOLATIONS_FIELD_NUMBER: _ClassVar[int]
         PRICED_FIELD_NUMBER: _ClassVar[int]
         TEXT_FIELD_NUMBER: _ClassVar[int]
         TOOL_CALLS_FIELD_NUMBER: _ClassVar[int]
@@ -139,11 +141,12 @@ class Record(_message.Message):
         cost_usd: float
         input_tokens: int
         output_tokens: int
+        output_violations: _containers.RepeatedCompositeFieldContainer[_error_details_pb2.BadRequest.FieldViolation]
         priced: bool
         text: str
         tool_calls: _containers.RepeatedCompositeFieldContainer[ToolCall]
         turn: int
-        def __init__(self, turn: _Optional[int] = ..., text: _Optional[str] = ..., tool_calls: _Optional[_Iterable[_Union[ToolCall, _Mapping]]] = ..., input_tokens: _Optional[int] = ..., output_tokens: _Optional[int] = ..., cost_usd: _Optional[float] = ..., priced: bool = ...) -> None: ...
+        def __init__(self, turn: _Optional[int] = ..., text: _Optional[str] = ..., tool_calls: _Optional[_Iterable[_Union[ToolCall, _Mapping]]] = ..., input_tokens: _Optional[int] = ..., output_tokens: _Optional[int] = ..., cost_usd: _Optional[float] = ..., priced: bool = ..., output_violations: _Optional[_Iterable[_Union[_error_details_pb2.BadRequest.FieldViolation, _Mapping]]] = ...) -> None: ...
     class ModelCallStarted(_message.Message):
         __slots__ = ["reserved_cost_usd", "reserved_tokens", "turn"]
         RESERVED_COST_USD_FIELD_NUMBER: _ClassVar[int]
@@ -279,14 +282,16 @@ class Record(_message.Message):
     def __init__(self, seq: _Optional[int] = ..., time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., attempt: _Optional[int] = ..., admitted: _Optional[_Union[Record.Admitted, _Mapping]] = ..., attempt_started: _Optional[_Union[Record.AttemptStarted, _Mapping]] = ..., turn_started: _Optional[_Union[Record.TurnStarted, _Mapping]] = ..., model_call_started: _Optional[_Union[Record.ModelCallStarted, _Mapping]] = ..., model_call_finished: _Optional[_Union[Record.ModelCallFinished, _Mapping]] = ..., model_call_failed: _Optional[_Union[Record.ModelCallFailed, _Mapping]] = ..., tool_call_started: _Optional[_Union[Record.ToolCallStarted, _Mapping]] = ..., tool_call_finished: _Optional[_Union[Record.ToolCallFinished, _Mapping]] = ..., tool_call_failed: _Optional[_Union[Record.ToolCallFailed, _Mapping]] = ..., suspended: _Optional[_Union[Record.Suspended, _Mapping]] = ..., resumed: _Optional[_Union[Record.Resumed, _Mapping]] = ..., abort_requested: _Optional[_Union[Record.AbortRequested, _Mapping]] = ..., message_queued: _Optional[_Union[Record.MessageQueued, _Mapping]] = ..., message_consumed: _Optional[_Union[Record.MessageConsumed, _Mapping]] = ..., delegation_started: _Optional[_Union[Record.DelegationStarted, _Mapping]] = ..., delegation_finished: _Optional[_Union[Record.DelegationFinished, _Mapping]] = ..., settled: _Optional[_Union[Record.Settled, _Mapping]] = ...) -> None: ...
 
 class ToolCall(_message.Message):
-    __slots__ = ["arguments", "call_id", "name"]
+    __slots__ = ["arguments", "call_id", "name", "provider_call_id"]
     ARGUMENTS_FIELD_NUMBER: _ClassVar[int]
     CALL_ID_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
+    PROVIDER_CALL_ID_FIELD_NUMBER: _ClassVar[int]
     arguments: _struct_pb2.Struct
     call_id: str
     name: str
-    def __init__(self, call_id: _Optional[str] = ..., name: _Optional[str] = ..., arguments: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ...) -> None: ...
+    provider_call_id: str
+    def __init__(self, call_id: _Optional[str] = ..., name: _Optional[str] = ..., arguments: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., provider_call_id: _Optional[str] = ...) -> None: ...
 
 class ToolError(_message.Message):
     __slots__ = ["message", "retryable"]

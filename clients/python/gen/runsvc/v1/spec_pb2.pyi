@@ -123,6 +123,12 @@ class ModelRef(_message.Message):
     script: Script
     def __init__(self, provider: _Optional[str] = ..., model: _Optional[str] = ..., script: _Optional[_Union[Script, _Mapping]] = ..., base_url: _Optional[str] = ..., api_key_credential: _Optional[str] = ..., pricing: _Optional[_Union[Pricing, _Mapping]] = ..., call_timeout: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ...) -> None: ...
 
+class OutputSpec(_message.Message):
+    __slots__ = ["schema"]
+    SCHEMA_FIELD_NUMBER: _ClassVar[int]
+    schema: _struct_pb2.Struct
+    def __init__(self, schema: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ...) -> None: ...
+
 class Pricing(_message.Message):
     __slots__ = ["input_per_million", "output_per_million"]
     INPUT_PER_MILLION_FIELD_NUMBER: _ClassVar[int]
@@ -194,7 +200,7 @@ class ScriptUsage(_message.Message):
     def __init__(self, input_tokens: _Optional[int] = ..., output_tokens: _Optional[int] = ...) -> None: ...
 
 class Spec(_message.Message):
-    __slots__ = ["bus", "create_time", "credentials", "delegates", "instructions", "limits", "model", "name", "suspension_expiry", "tools", "version"]
+    __slots__ = ["bus", "create_time", "credentials", "delegates", "instructions", "limits", "model", "name", "output", "suspension_expiry", "tools", "version"]
     BUS_FIELD_NUMBER: _ClassVar[int]
     CREATE_TIME_FIELD_NUMBER: _ClassVar[int]
     CREDENTIALS_FIELD_NUMBER: _ClassVar[int]
@@ -203,6 +209,7 @@ class Spec(_message.Message):
     LIMITS_FIELD_NUMBER: _ClassVar[int]
     MODEL_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
+    OUTPUT_FIELD_NUMBER: _ClassVar[int]
     SUSPENSION_EXPIRY_FIELD_NUMBER: _ClassVar[int]
     TOOLS_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
@@ -214,10 +221,11 @@ class Spec(_message.Message):
     limits: Limits
     model: ModelRef
     name: str
+    output: OutputSpec
     suspension_expiry: SuspensionExpiry
     tools: _containers.RepeatedCompositeFieldContainer[Tool]
     version: str
-    def __init__(self, name: _Optional[str] = ..., instructions: _Optional[str] = ..., model: _Optional[_Union[ModelRef, _Mapping]] = ..., tools: _Optional[_Iterable[_Union[Tool, _Mapping]]] = ..., delegates: _Optional[_Iterable[str]] = ..., limits: _Optional[_Union[Limits, _Mapping]] = ..., suspension_expiry: _Optional[_Union[SuspensionExpiry, _Mapping]] = ..., credentials: _Optional[_Iterable[_Union[Credential, _Mapping]]] = ..., bus: _Optional[_Union[BusConfig, _Mapping]] = ..., version: _Optional[str] = ..., create_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+    def __init__(self, name: _Optional[str] = ..., instructions: _Optional[str] = ..., model: _Optional[_Union[ModelRef, _Mapping]] = ..., tools: _Optional[_Iterable[_Union[Tool, _Mapping]]] = ..., delegates: _Optional[_Iterable[str]] = ..., limits: _Optional[_Union[Limits, _Mapping]] = ..., suspension_expiry: _Optional[_Union[SuspensionExpiry, _Mapping]] = ..., credentials: _Optional[_Iterable[_Union[Credential, _Mapping]]] = ..., bus: _Optional[_Union[BusConfig, _Mapping]] = ..., version: _Optional[str] = ..., create_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., output: _Optional[_Union[OutputSpec, _Mapping]] = ...) -> None: ...
 
 class SuspensionExpiry(_message.Message):
     __slots__ = ["approval", "children", "question", "tool_results"]

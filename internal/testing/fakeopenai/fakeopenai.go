@@ -1,0 +1,125 @@
+// Package fakeopenai is an OpenAI-compatible chat-completions server for
+// tests: it binds 127.0.0.1 on a free port, answers each request with the
+// next scripted turn (as JSON, or as SSE chunks when the request asks to
+// stream), keeps every request body, and stops when the test ends.
+package fakeopenai
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"testing"
+)
+
+// Call is a tool call a turn asks for; Args is the JSON arguments string.
+type Call struct {
+	ID, Name, Args string
+}
+
+// Turn is one response: text, tool calls, or both.
+type Turn struct {
+	Text  string
+	Calls []Call
+}
+
+// Server is a running fake.
+type Server struct {
+	// URL is the base URL to give a Spec's model (…/v1).
+	URL      string
+	mu       sync.Mutex
+	requests []map[string]any
+}
+
+// Start serves turns until the test ends: the i-th request gets turns[i],
+// and every request past the last gets the last.
+func Start(t testing.TB, turns ...Turn) *Server {
+	t.Helper()
+	if len(turns) == 0 {
+		t.Fatal("fakeopenai: no turns")
+	}
+	f := &Server{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		var req map[string]any
+		if err := json.Unmarshal(body, &req); err != nil {
+			http.Error(w, `{"error":{"message":"bad json"}}`, http.StatusBadRequest)
+			return
+		}
+		f.mu.Lock()
+		f.requests = append(f.requests, req)
+		turn := turns[min(len(f.requests), len(turns))-1]
+		f.mu.Unlock()
+		if stream, _ := req["stream"].(bool); stream {
+			writeStream(w, turn)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(map[string]any{
+			"id": "chatcmpl-1", "object": "chat.completion", "created": 1764400000, "model": "fake",
+			"choices": []any{map[string]any{"index": 0, "finish_reason": finish(turn), "message": turn.message(false)}},
+			"usage":   map[string]any{"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15},
+		})
+	}))
+	t.Cleanup(srv.Close)
+	f.URL = srv.URL + "/v1"
+	return f
+}
+
+func finish(turn Turn) string {
+	if len(turn.Calls) > 0 {
+		return "tool_calls"
+	}
+	return "stop"
+}
+
+// message is the turn as an assistant message, or as a stream delta.
+func (turn Turn) message(delta bool) map[string]any {
+	m := map[string]any{"role": "assistant", "content": turn.Text}
+	var calls []any
+	for i, c := range turn.Calls {
+		call := map[string]any{"id": c.ID, "type": "function", "function": map[string]any{"name": c.Name, "arguments": c.Args}}
+		if delta {
+			call["index"] = i
+		}
+		calls = append(calls, call)
+	}
+	if len(calls) > 0 {
+		m["tool_calls"] = calls
+	}
+	return m
+}
+
+// writeStream sends the turn as chat.completion.chunk events, usage last.
+func writeStream(w http.ResponseWriter, turn Turn) {
+	w.Header().Set("Content-Type", "text/event-stream")
+	chunk := func(v map[string]any) {
+		v["id"], v["object"], v["created"], v["model"] = "chatcmpl-1", "chat.completion.chunk", 1764400000, "fake"
+		b, _ := json.Marshal(v)
+		_, _ = fmt.Fprintf(w, "data: %s\n\n", b)
+	}
+	chunk(map[string]any{"choices": []any{map[string]any{"index": 0, "delta": turn.message(true)}}})
+	chunk(map[string]any{"choices": []any{map[string]any{"index": 0, "delta": map[string]any{}, "finish_reason": finish(turn)}}})
+	chunk(map[string]any{"choices": []any{}, "usage": map[string]any{"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}})
+	_, _ = io.WriteString(w, "data: [DONE]\n\n")
+}
+
+// Requests returns the request bodies received so far.
+func (f *Server) Requests() []map[string]any {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]map[string]any(nil), f.requests...)
+}
+
+// Messages returns a request body's messages.
+func Messages(req map[string]any) []map[string]any {
+	raw, _ := req["messages"].([]any)
+	out := make([]map[string]any, 0, len(raw))
+	for _, m := range raw {
+		mm, _ := m.(map[string]any)
+		out = append(out, mm)
+	}
+	return out
+}

@@ -104,6 +104,14 @@ func (t timedStore) SetIndex(ctx context.Context, tenant, runID string, lastSeq 
 	return err
 }
 
+// CountRuns implements store.Store, timed.
+func (t timedStore) CountRuns(ctx context.Context, states []string) ([]store.RunCount, error) {
+	start := time.Now()
+	r0, err := t.Store.CountRuns(ctx, states)
+	t.observe("CountRuns", start, err)
+	return r0, err
+}
+
 // Claim implements store.Store, timed.
 func (t timedStore) Claim(ctx context.Context, owner string, now time.Time, ttl time.Duration, limit int) ([]*store.Lease, error) {
 	start := time.Now()

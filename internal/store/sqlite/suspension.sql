@@ -1,0 +1,8 @@
+-- What a SUSPENDED Run waits for, so Runs can be counted by it (the
+-- metrics) without reading summaries; filled in for Runs suspended before.
+ALTER TABLE runs ADD COLUMN suspension TEXT NOT NULL DEFAULT '';
+UPDATE runs SET suspension = CASE
+    WHEN json_extract(CAST(summary AS TEXT), '$.suspension.inDoubt') THEN 'IN_DOUBT'
+    ELSE COALESCE(json_extract(CAST(summary AS TEXT), '$.suspension.reason'), '') END
+  WHERE state = 'SUSPENDED' AND json_valid(CAST(summary AS TEXT));
+CREATE INDEX IF NOT EXISTS runs_state ON runs (state, suspension);

@@ -22,6 +22,8 @@ func (s *Server) observability(mapper *errdetails.Mapper) error {
 	s.metrics = metrics.New(func(err error) string { return mapper.Describe(err).Reason })
 	// Every store operation's latency, whoever calls it.
 	s.store = timedStore{Store: s.store, obs: s.metrics}
+	// Unsettled Runs by state and suspension, counted in the store on scrape.
+	s.metrics.CountRuns(s.store, s.cfg.Clock, 0)
 	t, err := tracing.New(context.Background(), s.cfg.Ops.OTLPEndpoint)
 	if err != nil {
 		return err

@@ -58,7 +58,10 @@ func TestRunsActiveGauge(t *testing.T) {
 		wantCalls int64
 	}{
 		{"first scrape counts", func() {}, map[string]float64{"SUSPENDED/APPROVAL": 1, "RUNNING/": 1, "QUEUED/": 0, "SUSPENDED/QUESTION": 0, "SUSPENDED/IN_DOUBT": 0}, 1},
-		{"within the TTL the count is reused", func() { create("run_4", store.Index{State: "SUSPENDED", Suspension: "QUESTION"}); clk.Advance(4 * time.Second) },
+		{"within the TTL the count is reused", func() {
+			create("run_4", store.Index{State: "SUSPENDED", Suspension: "QUESTION"})
+			clk.Advance(4 * time.Second)
+		},
 			map[string]float64{"SUSPENDED/QUESTION": 0}, 1},
 		{"after the TTL the store is counted again", func() { clk.Advance(time.Second) }, map[string]float64{"SUSPENDED/QUESTION": 1, "SUSPENDED/APPROVAL": 1}, 2},
 		{"a failing store leaves the gauge absent", func() { st.down.Store(true); clk.Advance(5 * time.Second) }, nil, 3},

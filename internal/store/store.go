@@ -290,6 +290,9 @@ type ToolCall struct {
 	RunID     string
 	Tool      string
 	Arguments []byte
+	// TraceParent is the W3C trace context of the caller's tool call, ""
+	// when untraced; the first enqueue's is kept.
+	TraceParent string
 	// Deadline is when the caller stops waiting; a call past it is never
 	// claimed. Zero for none.
 	Deadline   time.Time

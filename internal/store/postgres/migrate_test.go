@@ -134,7 +134,7 @@ func TestMigrationFillsSuspension(t *testing.T) {
 	t.Parallel()
 	dsn := pgtest.Start(t).NewDatabase(t)
 	_ = open(t, dsn).Close()
-	exec(t, dsn, `DROP INDEX runs_state; ALTER TABLE runs DROP COLUMN suspension; DELETE FROM schema_migrations WHERE version = 3`)
+	exec(t, dsn, `DROP INDEX runs_state; ALTER TABLE runs DROP COLUMN suspension; ALTER TABLE tool_calls DROP COLUMN traceparent; DELETE FROM schema_migrations WHERE version = 3`)
 	rows := []struct{ id, state, summary string }{
 		{"run_approval", "SUSPENDED", `{"status":"SUSPENDED","suspension":{"reason":"APPROVAL"}}`},
 		{"run_doubt", "SUSPENDED", `{"status":"SUSPENDED","suspension":{"reason":"APPROVAL","inDoubt":true}}`},

@@ -33,7 +33,7 @@ var schemaV1 string
 //go:embed toolcalls.sql
 var schemaV2 string
 
-//go:embed suspension.sql
+//go:embed observability.sql
 var schemaV3 string
 
 // migrations are applied in order; PRAGMA user_version records how many

@@ -55,6 +55,8 @@ func TestPrometheusScrapesRunsvc(t *testing.T) {
 		{"RUN_NOT_FOUND", `sum(runsvc_rpc_requests_total{reason="RUN_NOT_FOUND",code="NotFound",method="/runsvc.v1.RunService/GetRun"})`, 2},
 		{"settled COMPLETED", `sum(runsvc_runs_settled_total{state="COMPLETED",spec="completes"})`, 3},
 		{"settled FAILED", `sum(runsvc_runs_settled_total{state="FAILED",spec="fails"})`, 1},
+		{"started completes", `sum(runsvc_runs_started_total{spec="completes"})`, 3},
+		{"started asks", `sum(runsvc_runs_started_total{spec="asks"})`, 2},
 		{"model calls ok", `sum(runsvc_model_call_duration_seconds_count{outcome="ok"})`, 6}, // 3 completes, 1 idle, 2 asks
 		{"model calls failed", `sum(runsvc_model_call_duration_seconds_count{outcome="error",model="m-bad"})`, 1},
 		{"latency buckets", `count(runsvc_model_call_duration_seconds_bucket{model="m-ok",outcome="ok"})`, 15},

@@ -76,8 +76,8 @@ func (c *runCollector) Collect(ch chan<- prometheus.Metric) {
 		return
 	}
 	values := map[[2]string]float64{}
-	for _, state := range unsettled[:2] {
-		values[[2]string{state, ""}] = 0
+	for _, state := range []runlog.Status{runlog.StatusQueued, runlog.StatusRunning} {
+		values[[2]string{string(state), ""}] = 0
 	}
 	for _, kind := range suspensionKinds {
 		values[[2]string{string(runlog.StatusSuspended), kind}] = 0

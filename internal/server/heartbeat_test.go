@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/types/known/durationpb"
 	"google.golang.org/protobuf/types/known/timestamppb"
 
@@ -69,8 +71,10 @@ func TestHeartbeatsOnIdleStreams(t *testing.T) {
 						t.Errorf("no heartbeat within %v: %v", 20*beat, err)
 					case !tc.want && hb != nil:
 						t.Errorf("a heartbeat came unasked at %v", hb.AsTime())
-					case !tc.want && ctx.Err() == nil:
-						t.Errorf("the idle stream ended: %v", err)
+					case !tc.want && status.Code(err) != codes.DeadlineExceeded:
+						// It stays open until the caller's deadline (which
+						// runsvc answers just before it passes).
+						t.Errorf("the idle stream ended before the caller's deadline: %v", err)
 					}
 				})
 			}

@@ -56,7 +56,24 @@ func Index(s *runlog.State) store.Index {
 	if err != nil {
 		panic("runs: encoding summary: " + err.Error())
 	}
-	return store.Index{State: string(s.Status), Runnable: s.Runnable(), WakeAt: s.WakeAt(), Summary: b}
+	return store.Index{State: string(s.Status), Runnable: s.Runnable(), WakeAt: s.WakeAt(), Summary: b, Suspension: SuspensionKind(s)}
+}
+
+// InDoubt is the suspension kind of an APPROVAL that asks whether an
+// at-most-once call in doubt happened.
+const InDoubt = "IN_DOUBT"
+
+// SuspensionKind is what a suspended Run waits for, as the store counts
+// it: the suspension's reason, or InDoubt; empty when s is not suspended.
+func SuspensionKind(s *runlog.State) string {
+	sus := s.Suspension
+	switch {
+	case s.Status != runlog.StatusSuspended || sus == nil:
+		return ""
+	case sus.InDoubt:
+		return InDoubt
+	}
+	return string(sus.Reason)
 }
 
 // ToStore encodes Records for the store.

@@ -1,5 +1,6 @@
 // Package metrics is runsvc's Prometheus instrumentation: RPCs by method,
-// code and reason; Runs settled by state and Spec; attempts; model calls
+// code and reason; Runs started by Spec and settled by state and Spec;
+// unsettled Runs by state and suspension; attempts; model calls
 // (latency, tokens, cost, errors by reason); tool calls by kind and
 // outcome; open long streams. Every label is bounded: no run ids, no free
 // text, and methods outside runsvc's own services count as "other".
@@ -34,6 +35,7 @@ type Metrics struct {
 	attempts     prometheus.Counter
 	attemptsNow  prometheus.Gauge
 	runsSettled  *prometheus.CounterVec
+	runsStarted  *prometheus.CounterVec
 	modelLatency *prometheus.HistogramVec
 	modelTokens  *prometheus.CounterVec
 	modelCost    *prometheus.CounterVec
@@ -56,6 +58,7 @@ func New(reasonOf func(error) string) *Metrics {
 	m.attempts = f.counter("runsvc_attempts_total", "Attempts this worker started.").WithLabelValues()
 	m.attemptsNow = f.gauge("runsvc_attempts_active", "Attempts this worker is running now.").WithLabelValues()
 	m.runsSettled = f.counter("runsvc_runs_settled_total", "Runs this worker settled, by final state and Spec.", "state", "spec")
+	m.runsStarted = f.counter("runsvc_runs_started_total", "Runs this replica created (StartRun and delegations; not a StartRun that found its request id's Run), by Spec.", "spec")
 	m.modelLatency = f.histogram("runsvc_model_call_duration_seconds", "Model call latency, by provider, model and outcome (ok or error).", []float64{.005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30, 60, 120}, "provider", "model", "outcome")
 	m.modelTokens = f.counter("runsvc_model_tokens_total", "Model tokens, by provider, model and direction (input or output).", "provider", "model", "direction")
 	m.modelCost = f.counter("runsvc_model_cost_dollars_total", "Model cost in dollars for priced Specs, by provider and model.", "provider", "model")
@@ -196,6 +199,9 @@ func (m *Metrics) StartToolCall(ctx context.Context, c engine.ToolCallInfo) (con
 func (m *Metrics) RunSettled(_ context.Context, r engine.SettledInfo) {
 	m.runsSettled.WithLabelValues(r.State, r.Spec).Inc()
 }
+
+// RunStarted counts a Run created for spec.
+func (m *Metrics) RunStarted(spec string) { m.runsStarted.WithLabelValues(spec).Inc() }
 
 // Retrying implements engine.Observer.
 func (m *Metrics) Retrying(_ context.Context, r engine.RetryInfo) {

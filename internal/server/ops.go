@@ -22,6 +22,8 @@ func (s *Server) observability(mapper *errdetails.Mapper) error {
 	s.metrics = metrics.New(func(err error) string { return mapper.Describe(err).Reason })
 	// Every store operation's latency, whoever calls it.
 	s.store = timedStore{Store: s.store, obs: s.metrics}
+	// Unsettled Runs by state and suspension, counted in the store on scrape.
+	s.metrics.CountRuns(s.store, s.cfg.Clock, 0)
 	t, err := tracing.New(context.Background(), s.cfg.Ops.OTLPEndpoint)
 	if err != nil {
 		return err
@@ -46,13 +48,28 @@ func (s *Server) observer() engine.Observer {
 // Admission comes after these.
 func (s *Server) interceptors(mapper *errdetails.Mapper, codec *service.Codec) ([]grpc.UnaryServerInterceptor, []grpc.StreamServerInterceptor) {
 	logs := mapper.LogReporter()
-	logs.Tenant = func(context.Context) string { return store.DefaultTenant }
+	logs.Tenant = s.callerTenant
 	observeU, observeS := errdetails.Observe(logs, s.metrics)
 	recoverU, recoverS := errdetails.Recover()
 	unary := []grpc.UnaryServerInterceptor{observeU, mapper.UnaryServerInterceptor(), codec.UnaryServerInterceptor(), recoverU}
 	stream := []grpc.StreamServerInterceptor{observeS, mapper.StreamServerInterceptor(), codec.StreamServerInterceptor(), s.metrics.StreamServerInterceptor(), s.drainer.StreamServerInterceptor(),
 		heartbeats{every: s.cfg.Ops.HeartbeatInterval}.StreamServerInterceptor(), recoverS}
 	return unary, stream
+}
+
+// callerTenant is the tenant a call is logged under: with a keys file the
+// caller's identity's, identified again here because the log interceptor
+// runs outside the one that puts the identity on the context ("" for a
+// caller with none); without one, the default tenant every caller has.
+func (s *Server) callerTenant(ctx context.Context) string {
+	if s.auth == nil {
+		return store.DefaultTenant
+	}
+	id, err := s.auth.identify(ctx)
+	if err != nil {
+		return ""
+	}
+	return id.Tenant
 }
 
 // keepaliveParams are the server's pings and connection ages.

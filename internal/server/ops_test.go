@@ -173,9 +173,10 @@ func TestMetricsEndpoint(t *testing.T) {
 	srv := testserver.Start(t, func(c *server.Config) { c.Ops.MetricsListen = "127.0.0.1:0" })
 	srv.Publish(t, `{"name": "quick", "model": {"provider": "scripted", "model": "m1", "script": {"turns": [{"text": "hi", "usage": {"inputTokens": 7, "outputTokens": 3}}]}}}`)
 	srv.Publish(t, `{"name": "flaky", "model": {"provider": "scripted", "model": "m2", "script": {"turns": [{"text": "after a retry", "fail": {"httpStatus": 503, "times": 1, "message": "busy"}}]}}}`)
-	srv.Settled(t, srv.Start(t, "quick", "go").GetRunId())
-	if run := srv.Settled(t, srv.Start(t, "flaky", "go").GetRunId()); run.GetState() != runsvcv1.RunState_RUN_STATE_COMPLETED {
-		t.Fatalf("flaky Run %v, want COMPLETED after a retry", run.GetState())
+	quick := srv.Settled(t, srv.Start(t, "quick", "go").GetRunId())
+	flaky := srv.Settled(t, srv.Start(t, "flaky", "go").GetRunId())
+	if flaky.GetState() != runsvcv1.RunState_RUN_STATE_COMPLETED {
+		t.Fatalf("flaky Run %v, want COMPLETED after a retry", flaky.GetState())
 	}
 	_, _ = srv.Runs.GetRun(testserver.Context(t), &runsvcv1.GetRunRequest{RunId: "run_missing"})
 	wants := []string{
@@ -192,6 +193,10 @@ func TestMetricsEndpoint(t *testing.T) {
 		`runsvc_store_operation_duration_seconds_bucket{operation="Append",outcome="ok",le="+Inf"}`,
 		// No Run was taken over here.
 		`runsvc_lease_takeovers_total 0`,
+		`runsvc_runs_started_total{spec="quick"} 1`,
+		// Both settled: nothing is left unsettled in the store.
+		`runsvc_runs_active{state="RUNNING",suspension=""} 0`,
+		`runsvc_runs_active{state="SUSPENDED",suspension="APPROVAL"} 0`,
 	}
 	// A Run's settle is counted just after its record commits, so a scrape
 	// right after WaitRun may precede it: scrape until every line is there.
@@ -199,8 +204,10 @@ func TestMetricsEndpoint(t *testing.T) {
 	for _, want := range missing {
 		t.Errorf("/metrics lacks %s", want)
 	}
-	if strings.Contains(body, "run_missing") {
-		t.Error("/metrics carries a run id as a label")
+	for _, id := range []string{"run_missing", quick.GetRunId(), flaky.GetRunId()} {
+		if strings.Contains(body, id) {
+			t.Errorf("/metrics carries the run id %s as a label", id)
+		}
 	}
 }
 

@@ -21,19 +21,28 @@ import (
 // TestPrometheusScrapesRunsvc: a real Prometheus, started here on
 // 127.0.0.1 with a scrape config pointing at runsvc's --metrics-listen,
 // scrapes while Runs complete, fail and suspend; its HTTP API then has
-// the RPC counter for RUN_NOT_FOUND, the settled counter by state and the
-// model-call latency histogram with the counts this test caused.
+// the RPC counter for RUN_NOT_FOUND, the settled counter by state, the
+// model-call latency histogram with the counts this test caused, and the
+// unsettled Runs by suspension (one waits for tool results, two for an
+// answer to a question).
 func TestPrometheusScrapesRunsvc(t *testing.T) {
 	bin := prometheusBinary(t)
 	srv := testserver.Start(t, func(c *server.Config) { c.Ops.MetricsListen = "127.0.0.1:0" })
 	srv.Publish(t, `{"name": "completes", "model": {"provider": "scripted", "model": "m-ok", "script": {"turns": [{"text": "hi"}]}}}`)
 	srv.Publish(t, `{"name": "fails", "model": {"provider": "scripted", "model": "m-bad", "script": {"turns": [{"text": "never", "fail": {"httpStatus": 400, "times": 1, "message": "bad request"}}]}}}`)
 	publishIdle(t, srv)
+	srv.Publish(t, `{"name": "asks", "model": {"provider": "scripted", "script": {"turns": [{"toolCalls": [{"name": "ask_user", "arguments": {"question": "which?"}}]}, {"text": "done"}]}},
+	  "tools": [{"name": "ask_user", "kind": "TOOL_KIND_BUILTIN"}]}`)
 	for range 3 {
 		srv.Settled(t, srv.Start(t, "completes", "go").GetRunId())
 	}
 	srv.Settled(t, srv.Start(t, "fails", "go").GetRunId())
 	srv.Wait(t, srv.Start(t, "idle", "go").GetRunId())
+	for range 2 {
+		if run := srv.Wait(t, srv.Start(t, "asks", "go").GetRunId()); run.GetState() != runsvcv1.RunState_RUN_STATE_SUSPENDED {
+			t.Fatalf("an ask_user Run is %v, want suspended", run.GetState())
+		}
+	}
 	for range 2 {
 		_, _ = srv.Runs.GetRun(testserver.Context(t), &runsvcv1.GetRunRequest{RunId: "run_missing"})
 	}
@@ -46,10 +55,16 @@ func TestPrometheusScrapesRunsvc(t *testing.T) {
 		{"RUN_NOT_FOUND", `sum(runsvc_rpc_requests_total{reason="RUN_NOT_FOUND",code="NotFound",method="/runsvc.v1.RunService/GetRun"})`, 2},
 		{"settled COMPLETED", `sum(runsvc_runs_settled_total{state="COMPLETED",spec="completes"})`, 3},
 		{"settled FAILED", `sum(runsvc_runs_settled_total{state="FAILED",spec="fails"})`, 1},
-		{"model calls ok", `sum(runsvc_model_call_duration_seconds_count{outcome="ok"})`, 4},
+		{"started completes", `sum(runsvc_runs_started_total{spec="completes"})`, 3},
+		{"started asks", `sum(runsvc_runs_started_total{spec="asks"})`, 2},
+		{"model calls ok", `sum(runsvc_model_call_duration_seconds_count{outcome="ok"})`, 6}, // 3 completes, 1 idle, 2 asks
 		{"model calls failed", `sum(runsvc_model_call_duration_seconds_count{outcome="error",model="m-bad"})`, 1},
 		{"latency buckets", `count(runsvc_model_call_duration_seconds_bucket{model="m-ok",outcome="ok"})`, 15},
 		{"model errors by reason", `sum(runsvc_model_call_errors_total{model="m-bad"})`, 1},
+		{"suspended for tool results", `runsvc_runs_active{state="SUSPENDED",suspension="TOOL_RESULTS"}`, 1},
+		{"suspended for a question", `runsvc_runs_active{state="SUSPENDED",suspension="QUESTION"}`, 2},
+		{"none suspended for approval", `runsvc_runs_active{state="SUSPENDED",suspension="APPROVAL"}`, 0},
+		{"none running once all wait", `sum(runsvc_runs_active{state=~"QUEUED|RUNNING"})`, 0},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

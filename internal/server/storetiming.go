@@ -7,9 +7,12 @@ import (
 	"github.com/runsvc/runsvc/internal/store"
 )
 
-// storeObserver hears of each store operation's latency.
+// storeObserver hears of each store operation's latency, and of each
+// Run created (every Run, a StartRun's or a delegation's, is created
+// through the store).
 type storeObserver interface {
 	ObserveStore(op string, d time.Duration, err error)
+	RunStarted(spec string)
 }
 
 // timedStore is a store.Store whose every operation's latency is observed
@@ -53,6 +56,9 @@ func (t timedStore) CreateRun(ctx context.Context, r store.NewRun) (store.Run, b
 	start := time.Now()
 	r0, r1, err := t.Store.CreateRun(ctx, r)
 	t.observe("CreateRun", start, err)
+	if err == nil && r1 {
+		t.obs.RunStarted(r.Spec)
+	}
 	return r0, r1, err
 }
 
@@ -102,6 +108,14 @@ func (t timedStore) SetIndex(ctx context.Context, tenant, runID string, lastSeq 
 	err := t.Store.SetIndex(ctx, tenant, runID, lastSeq, idx, now)
 	t.observe("SetIndex", start, err)
 	return err
+}
+
+// CountRuns implements store.Store, timed.
+func (t timedStore) CountRuns(ctx context.Context, states []string) ([]store.RunCount, error) {
+	start := time.Now()
+	r0, err := t.Store.CountRuns(ctx, states)
+	t.observe("CountRuns", start, err)
+	return r0, err
 }
 
 // Claim implements store.Store, timed.

@@ -84,6 +84,10 @@ type Index struct {
 	WakeAt time.Time
 	// Summary is an opaque snapshot of the folded Run.
 	Summary []byte
+	// Suspension is what a SUSPENDED Run waits for, one of a few fixed
+	// words (TOOL_RESULTS, APPROVAL, QUESTION, CHILDREN, IN_DOUBT), so
+	// Runs can be counted by it; empty when the Run is not suspended.
+	Suspension string
 }
 
 // Run is a Run's identity, index and lease.
@@ -163,6 +167,17 @@ type Runs interface {
 	// log (the log itself is never repaired). The lease is left as it is.
 	// *errs.RunNotFound for an unknown Run.
 	SetIndex(ctx context.Context, tenant, runID string, lastSeq int64, idx Index, now time.Time) error
+	// CountRuns counts the Runs of every tenant whose state is one of
+	// states, by state and suspension; a group with no Run is left out.
+	// It is for the metrics, so it reads the index only.
+	CountRuns(ctx context.Context, states []string) ([]RunCount, error)
+}
+
+// RunCount is how many Runs share a state and a suspension.
+type RunCount struct {
+	State      string
+	Suspension string
+	Count      int64
 }
 
 // Lease is a worker's exclusive right to write a Run's log.
@@ -275,6 +290,9 @@ type ToolCall struct {
 	RunID     string
 	Tool      string
 	Arguments []byte
+	// TraceParent is the W3C trace context of the caller's tool call, ""
+	// when untraced; the first enqueue's is kept.
+	TraceParent string
 	// Deadline is when the caller stops waiting; a call past it is never
 	// claimed. Zero for none.
 	Deadline   time.Time

@@ -50,8 +50,8 @@ type Call struct {
 	Name      string
 	Arguments json.RawMessage
 	Deadline  time.Time
-	// TraceParent is the W3C trace context of the call, "" when untraced.
-	// Only calls served by this process's workers carry it.
+	// TraceParent is the W3C trace context of the call, "" when untraced;
+	// a call routed to another replica's worker carries it there too.
 	TraceParent string
 }
 

@@ -201,7 +201,7 @@ func (h *Hub) serveClaimed(ctx context.Context, c store.ToolCall) {
 		defer close(kept)
 		h.keepClaim(callCtx, c, cancel, lost)
 	}()
-	wc := Call{ID: c.CallID, RunID: c.RunID, Name: c.Tool, Arguments: json.RawMessage(c.Arguments), Deadline: c.Deadline}
+	wc := Call{ID: c.CallID, RunID: c.RunID, Name: c.Tool, Arguments: json.RawMessage(c.Arguments), Deadline: c.Deadline, TraceParent: c.TraceParent}
 	out, err := h.executeLocal(callCtx, c.Tenant, wc, placed)
 	cancel()
 	<-kept

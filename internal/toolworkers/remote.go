@@ -104,7 +104,7 @@ func (h *Hub) enqueue(ctx context.Context, tenant string, wc Call) (store.ToolCa
 	}
 	c, _, err := r.Store.EnqueueToolCall(ctx, store.ToolCall{
 		Tenant: tenant, CallID: wc.ID, RunID: wc.RunID, Tool: wc.Name, Arguments: args,
-		Deadline: wc.Deadline, CreateTime: r.Clock.Now(),
+		Deadline: wc.Deadline, CreateTime: r.Clock.Now(), TraceParent: wc.TraceParent,
 	})
 	return c, err
 }

@@ -97,7 +97,7 @@ func (db *DB) Append(ctx context.Context, a store.Append) error {
 	end := a.Records[len(a.Records)-1]
 	row.records = append(row.records, copyRecords(a.Records)...)
 	row.run.LastSeq, row.run.UpdateTime = end.Seq, stamp(end.Time)
-	row.run.Index = store.Index{State: a.Index.State, Runnable: a.Index.Runnable, WakeAt: stamp(a.Index.WakeAt), Summary: clone(a.Index.Summary)}
+	row.run.Index = store.Index{State: a.Index.State, Runnable: a.Index.Runnable, WakeAt: stamp(a.Index.WakeAt), Summary: clone(a.Index.Summary), Suspension: a.Index.Suspension}
 	if a.Release {
 		row.run.LeaseOwner, row.run.LeaseExpires = "", time.Time{}
 	}
@@ -314,7 +314,7 @@ func (db *DB) SetIndex(ctx context.Context, tenant, runID string, lastSeq int64,
 		db.mu.Unlock()
 		return &errs.SeqConflict{RunID: runID, Seq: lastSeq + 1}
 	}
-	row.run.Index = store.Index{State: idx.State, Runnable: idx.Runnable, WakeAt: stamp(idx.WakeAt), Summary: clone(idx.Summary)}
+	row.run.Index = store.Index{State: idx.State, Runnable: idx.Runnable, WakeAt: stamp(idx.WakeAt), Summary: clone(idx.Summary), Suspension: idx.Suspension}
 	row.run.UpdateTime = stamp(now)
 	db.mu.Unlock()
 	topics := []string{store.RunTopic(tenant, runID)}
@@ -323,4 +323,24 @@ func (db *DB) SetIndex(ctx context.Context, tenant, runID string, lastSeq int64,
 	}
 	db.publish(topics...)
 	return nil
+}
+
+// CountRuns implements store.Runs.
+func (db *DB) CountRuns(ctx context.Context, states []string) ([]store.RunCount, error) {
+	if err := db.lock(ctx); err != nil {
+		return nil, err
+	}
+	defer db.mu.Unlock()
+	type group struct{ state, suspension string }
+	counts := map[group]int64{}
+	for _, row := range db.runs {
+		if idx := row.run.Index; slices.Contains(states, idx.State) {
+			counts[group{idx.State, idx.Suspension}]++
+		}
+	}
+	out := make([]store.RunCount, 0, len(counts))
+	for g, n := range counts {
+		out = append(out, store.RunCount{State: g.state, Suspension: g.suspension, Count: n})
+	}
+	return out, nil
 }

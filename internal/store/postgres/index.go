@@ -14,9 +14,9 @@ import (
 // SetIndex replaces a Run's index without adding Records, if its log's
 // last seq is still lastSeq.
 func (db *DB) SetIndex(ctx context.Context, tenant, runID string, lastSeq int64, idx store.Index, now time.Time) error {
-	tag, err := db.pool.Exec(ctx, `UPDATE runs SET state = $3, runnable = $4, wake_at = $5, summary = $6, update_time = $7
+	tag, err := db.pool.Exec(ctx, `UPDATE runs SET state = $3, runnable = $4, wake_at = $5, summary = $6, update_time = $7, suspension = $9
 		WHERE tenant = $1 AND run_id = $2 AND last_seq = $8`,
-		tenant, runID, idx.State, idx.Runnable, store.Nanos(idx.WakeAt), idx.Summary, store.Nanos(now), lastSeq)
+		tenant, runID, idx.State, idx.Runnable, store.Nanos(idx.WakeAt), idx.Summary, store.Nanos(now), lastSeq, idx.Suspension)
 	if err != nil {
 		return unavailable(ctx, "set index", err)
 	}
@@ -33,4 +33,25 @@ func (db *DB) SetIndex(ctx context.Context, tenant, runID string, lastSeq int64,
 	}
 	db.announce(store.IndexTopics(tenant, runID, idx)...)
 	return nil
+}
+
+// CountRuns counts the Runs in states by state and suspension, from the
+// runs_state index.
+func (db *DB) CountRuns(ctx context.Context, states []string) ([]store.RunCount, error) {
+	if len(states) == 0 {
+		return nil, nil
+	}
+	rows, err := db.pool.Query(ctx, `SELECT state, suspension, COUNT(*) FROM runs WHERE state = ANY($1) GROUP BY state, suspension`, states)
+	if err != nil {
+		return nil, unavailable(ctx, "count runs", err)
+	}
+	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (store.RunCount, error) {
+		var c store.RunCount
+		err := row.Scan(&c.State, &c.Suspension, &c.Count)
+		return c, err
+	})
+	if err != nil {
+		return nil, unavailable(ctx, "count runs", err)
+	}
+	return out, nil
 }

@@ -126,3 +126,45 @@ func connect(t *testing.T, dsn string) *pgx.Conn {
 	t.Cleanup(func() { _ = conn.Close(context.Background()) })
 	return conn
 }
+
+// TestMigrationFillsSuspension: a database from before migration 3 (the
+// suspension column) holding suspended Runs comes out of it with each
+// one's suspension read from its summary, so CountRuns is right at once.
+func TestMigrationFillsSuspension(t *testing.T) {
+	t.Parallel()
+	dsn := pgtest.Start(t).NewDatabase(t)
+	_ = open(t, dsn).Close()
+	exec(t, dsn, `DROP INDEX runs_state; ALTER TABLE runs DROP COLUMN suspension; ALTER TABLE tool_calls DROP COLUMN traceparent; DELETE FROM schema_migrations WHERE version = 3`)
+	rows := []struct{ id, state, summary string }{
+		{"run_approval", "SUSPENDED", `{"status":"SUSPENDED","suspension":{"reason":"APPROVAL"}}`},
+		{"run_doubt", "SUSPENDED", `{"status":"SUSPENDED","suspension":{"reason":"APPROVAL","inDoubt":true}}`},
+		{"run_children", "SUSPENDED", `{"status":"SUSPENDED","suspension":{"reason":"CHILDREN"}}`},
+		{"run_queued", "QUEUED", `{"status":"QUEUED"}`},
+	}
+	conn := connect(t, dsn)
+	for _, r := range rows {
+		_, err := conn.Exec(context.Background(), `INSERT INTO runs (tenant, run_id, spec, version, state, runnable, summary, last_seq, create_time, update_time)
+			VALUES ('default', $1, 's', 'v', $2, false, $3, 1, 1, 1)`, r.id, r.state, []byte(r.summary))
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	db := open(t, dsn)
+	got, err := db.CountRuns(context.Background(), []string{"QUEUED", "SUSPENDED"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]int64{"QUEUED/": 1, "SUSPENDED/APPROVAL": 1, "SUSPENDED/IN_DOUBT": 1, "SUSPENDED/CHILDREN": 1}
+	for _, c := range got {
+		key := c.State + "/" + c.Suspension
+		t.Run(key, func(t *testing.T) {
+			if c.Count != want[key] {
+				t.Errorf("%s counted %d, want %d", key, c.Count, want[key])
+			}
+		})
+		delete(want, key)
+	}
+	if len(want) != 0 {
+		t.Errorf("groups missing after the migration: %v (got %+v)", want, got)
+	}
+}

@@ -14,13 +14,13 @@ import (
 )
 
 const runColumns = `tenant, run_id, spec, version, request_id, request_hash, parent_run_id, root_run_id, delegation_id,
-	state, runnable, wake_at, summary, last_seq, create_time, update_time, lease_owner, lease_expires`
+	state, runnable, wake_at, summary, last_seq, create_time, update_time, lease_owner, lease_expires, suspension`
 
 func scanRun(row pgx.Row) (store.Run, error) {
 	var r store.Run
 	var wake, created, updated, expires int64
 	err := row.Scan(&r.Tenant, &r.RunID, &r.Spec, &r.Version, &r.RequestID, &r.RequestHash, &r.ParentRunID, &r.RootRunID, &r.DelegationID,
-		&r.Index.State, &r.Index.Runnable, &wake, &r.Index.Summary, &r.LastSeq, &created, &updated, &r.LeaseOwner, &expires)
+		&r.Index.State, &r.Index.Runnable, &wake, &r.Index.Summary, &r.LastSeq, &created, &updated, &r.LeaseOwner, &expires, &r.Index.Suspension)
 	if err != nil {
 		return store.Run{}, err
 	}
@@ -37,11 +37,11 @@ func (db *DB) CreateRun(ctx context.Context, nr store.NewRun) (store.Run, bool, 
 	created := false
 	err := db.inTx(ctx, "create run", func(tx *txn) error {
 		tag, err := tx.Exec(ctx, `INSERT INTO runs (tenant, run_id, spec, version, request_id, request_hash, parent_run_id, root_run_id, delegation_id,
-			state, runnable, wake_at, summary, last_seq, create_time, update_time)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $15)
+			state, runnable, wake_at, summary, last_seq, create_time, update_time, suspension)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $15, $16)
 			ON CONFLICT DO NOTHING`,
 			r.Tenant, r.RunID, r.Spec, r.Version, r.RequestID, r.RequestHash, r.ParentRunID, r.RootRunID, r.DelegationID,
-			r.Index.State, r.Index.Runnable, store.Nanos(r.Index.WakeAt), r.Index.Summary, int64(len(nr.Records)), store.Nanos(r.CreateTime))
+			r.Index.State, r.Index.Runnable, store.Nanos(r.Index.WakeAt), r.Index.Summary, int64(len(nr.Records)), store.Nanos(r.CreateTime), r.Index.Suspension)
 		if err != nil {
 			return err
 		}
@@ -127,14 +127,14 @@ func (db *DB) Append(ctx context.Context, a store.Append) error {
 		release = `, lease_owner = '', lease_expires = 0`
 	}
 	tag, err := db.pool.Exec(ctx, `WITH head AS (
-			UPDATE runs SET last_seq = $3, state = $4, runnable = $5, wake_at = $6, summary = $7, update_time = $8`+release+`
+			UPDATE runs SET last_seq = $3, state = $4, runnable = $5, wake_at = $6, summary = $7, update_time = $8, suspension = $17`+release+`
 			WHERE tenant = $1 AND run_id = $2 AND last_seq = $9 AND ($10 = '' OR (lease_owner = $10 AND lease_token = $11))
 			RETURNING 1)
 		INSERT INTO records (tenant, run_id, seq, time, attempt, kind, body)
 		SELECT $1, $2, r.* FROM unnest($12::bigint[], $13::bigint[], $14::integer[], $15::text[], $16::bytea[]) AS r
 		WHERE EXISTS (SELECT 1 FROM head)`,
 		a.Tenant, a.RunID, end.Seq, a.Index.State, a.Index.Runnable, store.Nanos(a.Index.WakeAt), a.Index.Summary, store.Nanos(end.Time),
-		a.Records[0].Seq-1, owner, token, seqs, times, attempts, kinds, bodies)
+		a.Records[0].Seq-1, owner, token, seqs, times, attempts, kinds, bodies, a.Index.Suspension)
 	if isUniqueViolation(err) {
 		return &errs.SeqConflict{RunID: a.RunID, Seq: a.Records[0].Seq}
 	}

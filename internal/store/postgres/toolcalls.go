@@ -13,7 +13,7 @@ import (
 )
 
 const toolCallColumns = `ord, tenant, call_id, run_id, tool, arguments, deadline, create_time, claim_owner, claim_token, claim_expires,
-	claims, done, output, failed, failure_message, retryable, complete_time`
+	claims, done, output, failed, failure_message, retryable, complete_time, traceparent`
 
 // scanToolCall reads a row of toolCallColumns and returns its ord too.
 func scanToolCall(row pgx.Row) (store.ToolCall, int64, error) {
@@ -23,7 +23,7 @@ func scanToolCall(row pgx.Row) (store.ToolCall, int64, error) {
 	var failed, retryable bool
 	var message string
 	err := row.Scan(&ord, &c.Tenant, &c.CallID, &c.RunID, &c.Tool, &c.Arguments, &deadline, &created, &c.Owner, &c.Token, &expires,
-		&claims, &c.Done, &c.Result.Output, &failed, &message, &retryable, &completed)
+		&claims, &c.Done, &c.Result.Output, &failed, &message, &retryable, &completed, &c.TraceParent)
 	if err != nil {
 		return store.ToolCall{}, 0, err
 	}
@@ -85,9 +85,9 @@ func (db *DB) EnqueueToolCall(ctx context.Context, c store.ToolCall) (store.Tool
 	var stored store.ToolCall
 	created := false
 	err := db.inTx(ctx, "enqueue tool call", func(tx *txn) error {
-		tag, err := tx.Exec(ctx, `INSERT INTO tool_calls (tenant, call_id, run_id, tool, arguments, deadline, create_time)
-			VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (tenant, call_id) DO NOTHING`,
-			c.Tenant, c.CallID, c.RunID, c.Tool, bytesOrEmpty(c.Arguments), store.Nanos(c.Deadline), store.Nanos(c.CreateTime))
+		tag, err := tx.Exec(ctx, `INSERT INTO tool_calls (tenant, call_id, run_id, tool, arguments, deadline, create_time, traceparent)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (tenant, call_id) DO NOTHING`,
+			c.Tenant, c.CallID, c.RunID, c.Tool, bytesOrEmpty(c.Arguments), store.Nanos(c.Deadline), store.Nanos(c.CreateTime), c.TraceParent)
 		if err != nil {
 			return err
 		}

@@ -25,10 +25,39 @@ func (db *DB) SetIndex(ctx context.Context, tenant, runID string, lastSeq int64,
 		if last != lastSeq {
 			return &errs.SeqConflict{RunID: runID, Seq: lastSeq + 1}
 		}
-		_, err = tx.Exec(`UPDATE runs SET state = ?, runnable = ?, wake_at = ?, summary = ?, update_time = ? WHERE tenant = ? AND run_id = ?`,
-			idx.State, boolInt(idx.Runnable), store.Nanos(idx.WakeAt), idx.Summary, store.Nanos(now), tenant, runID)
+		_, err = tx.Exec(`UPDATE runs SET state = ?, runnable = ?, wake_at = ?, summary = ?, update_time = ?, suspension = ? WHERE tenant = ? AND run_id = ?`,
+			idx.State, boolInt(idx.Runnable), store.Nanos(idx.WakeAt), idx.Summary, store.Nanos(now), idx.Suspension, tenant, runID)
 		return unavailable("set index", err)
 	}, func() {
 		db.cache.update(tenant, runID, func(r *store.Run) { r.Index, r.UpdateTime = idx, now.UTC() })
 	}, store.IndexTopics(tenant, runID, idx)...)
+}
+
+// CountRuns counts the Runs in states by state and suspension, from the
+// runs_state index.
+func (db *DB) CountRuns(ctx context.Context, states []string) ([]store.RunCount, error) {
+	if len(states) == 0 {
+		return nil, nil
+	}
+	args := make([]any, len(states))
+	for i, s := range states {
+		args[i] = s
+	}
+	rows, err := db.query(ctx, `SELECT state, suspension, COUNT(*) FROM runs WHERE state IN (`+placeholders(len(states))+`) GROUP BY state, suspension`, args...)
+	if err != nil {
+		return nil, unavailable("count runs", err)
+	}
+	defer rows.Close()
+	var out []store.RunCount
+	for rows.Next() {
+		var c store.RunCount
+		if err := rows.Scan(&c.State, &c.Suspension, &c.Count); err != nil {
+			return nil, unavailable("count runs", err)
+		}
+		out = append(out, c)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, unavailable("count runs", err)
+	}
+	return out, nil
 }

@@ -48,3 +48,59 @@ func TestMigrateFromFirstSchema(t *testing.T) {
 		t.Errorf("enqueueing a tool call after the migration: created %v, %v", created, err)
 	}
 }
+
+// TestMigrationFillsSuspension: a file made before the suspension column
+// (schema 2) holding suspended Runs comes out of the migration with each
+// one's suspension read from its summary, so CountRuns is right at once.
+func TestMigrationFillsSuspension(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "runsvc.db")
+	old, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	insert := `INSERT INTO runs (tenant, run_id, spec, version, state, runnable, summary, last_seq, create_time, update_time)
+		VALUES ('default', ?, 's', 'v', ?, 0, ?, 1, 1, 1)`
+	rows := []struct{ id, state, summary string }{
+		{"run_approval", "SUSPENDED", `{"status":"SUSPENDED","suspension":{"reason":"APPROVAL"}}`},
+		{"run_doubt", "SUSPENDED", `{"status":"SUSPENDED","suspension":{"reason":"APPROVAL","inDoubt":true}}`},
+		{"run_results", "SUSPENDED", `{"status":"SUSPENDED","suspension":{"reason":"TOOL_RESULTS"}}`},
+		{"run_running", "RUNNING", `{"status":"RUNNING"}`},
+	}
+	for _, stmt := range []string{migrations[0], migrations[1], `PRAGMA user_version = 2`} {
+		if _, err := old.Exec(stmt); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, r := range rows {
+		if _, err := old.Exec(insert, r.id, r.state, []byte(r.summary)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := old.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db, err := OpenFile(path, Options{})
+	if err != nil {
+		t.Fatalf("opening a file of schema 2: %v", err)
+	}
+	t.Cleanup(func() { _ = db.Close() })
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	got, err := db.CountRuns(ctx, []string{"RUNNING", "SUSPENDED"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]int64{"RUNNING/": 1, "SUSPENDED/APPROVAL": 1, "SUSPENDED/IN_DOUBT": 1, "SUSPENDED/TOOL_RESULTS": 1}
+	for _, c := range got {
+		key := c.State + "/" + c.Suspension
+		t.Run(key, func(t *testing.T) {
+			if c.Count != want[key] {
+				t.Errorf("%s counted %d, want %d", key, c.Count, want[key])
+			}
+		})
+		delete(want, key)
+	}
+	if len(want) != 0 {
+		t.Errorf("groups missing after the migration: %v (got %+v)", want, got)
+	}
+}

@@ -20,7 +20,7 @@ const (
 // appendUpdateSQL updates a Run's index after an append, releasing its
 // lease too when asked.
 func appendUpdateSQL(release bool) string {
-	q := `UPDATE runs SET last_seq = ?, state = ?, runnable = ?, wake_at = ?, summary = ?, update_time = ?`
+	q := `UPDATE runs SET last_seq = ?, state = ?, runnable = ?, wake_at = ?, summary = ?, update_time = ?, suspension = ?`
 	if release {
 		q += `, lease_owner = '', lease_expires = 0`
 	}
@@ -28,7 +28,7 @@ func appendUpdateSQL(release bool) string {
 }
 
 const runColumns = `tenant, run_id, spec, version, request_id, request_hash, parent_run_id, root_run_id, delegation_id,
-	state, runnable, wake_at, summary, last_seq, create_time, update_time, lease_owner, lease_expires`
+	state, runnable, wake_at, summary, last_seq, create_time, update_time, lease_owner, lease_expires, suspension`
 
 type scanner interface{ Scan(dest ...any) error }
 
@@ -37,7 +37,7 @@ func scanRun(row scanner) (store.Run, error) {
 	var runnable int
 	var wake, created, updated, expires int64
 	err := row.Scan(&r.Tenant, &r.RunID, &r.Spec, &r.Version, &r.RequestID, &r.RequestHash, &r.ParentRunID, &r.RootRunID, &r.DelegationID,
-		&r.Index.State, &runnable, &wake, &r.Index.Summary, &r.LastSeq, &created, &updated, &r.LeaseOwner, &expires)
+		&r.Index.State, &runnable, &wake, &r.Index.Summary, &r.LastSeq, &created, &updated, &r.LeaseOwner, &expires, &r.Index.Suspension)
 	if err != nil {
 		return store.Run{}, err
 	}
@@ -73,9 +73,9 @@ func (db *DB) CreateRun(ctx context.Context, nr store.NewRun) (store.Run, bool, 
 			}
 		}
 		_, err := tx.Exec(`INSERT INTO runs (tenant, run_id, spec, version, request_id, request_hash, parent_run_id, root_run_id, delegation_id,
-			state, runnable, wake_at, summary, last_seq, create_time, update_time) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			state, runnable, wake_at, summary, last_seq, create_time, update_time, suspension) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			r.Tenant, r.RunID, r.Spec, r.Version, r.RequestID, r.RequestHash, r.ParentRunID, r.RootRunID, r.DelegationID,
-			r.Index.State, boolInt(r.Index.Runnable), store.Nanos(r.Index.WakeAt), r.Index.Summary, r.LastSeq, store.Nanos(r.CreateTime), store.Nanos(r.CreateTime))
+			r.Index.State, boolInt(r.Index.Runnable), store.Nanos(r.Index.WakeAt), r.Index.Summary, r.LastSeq, store.Nanos(r.CreateTime), store.Nanos(r.CreateTime), r.Index.Suspension)
 		if err != nil {
 			return unavailable("create run", err)
 		}
@@ -152,7 +152,7 @@ func (db *DB) Append(ctx context.Context, a store.Append) error {
 		if err != nil {
 			return unavailable("append", err)
 		}
-		_, err = update.Exec(end.Seq, a.Index.State, boolInt(a.Index.Runnable), store.Nanos(a.Index.WakeAt), a.Index.Summary, store.Nanos(end.Time), a.Tenant, a.RunID)
+		_, err = update.Exec(end.Seq, a.Index.State, boolInt(a.Index.Runnable), store.Nanos(a.Index.WakeAt), a.Index.Summary, store.Nanos(end.Time), a.Index.Suspension, a.Tenant, a.RunID)
 		return unavailable("append", err)
 	}, func() {
 		db.cache.appended(a.Tenant, a.RunID, a.Records, func(r *store.Run) {

@@ -12,7 +12,7 @@ import (
 )
 
 const toolCallColumns = `ord, tenant, call_id, run_id, tool, arguments, deadline, create_time, claim_owner, claim_token, claim_expires,
-	claims, done, output, failed, failure_message, retryable, complete_time`
+	claims, done, output, failed, failure_message, retryable, complete_time, traceparent`
 
 // scanToolCall reads a row of toolCallColumns and returns its ord too.
 func scanToolCall(row scanner) (store.ToolCall, int64, error) {
@@ -21,7 +21,7 @@ func scanToolCall(row scanner) (store.ToolCall, int64, error) {
 	var done, failed, retryable int
 	var message string
 	err := row.Scan(&ord, &c.Tenant, &c.CallID, &c.RunID, &c.Tool, &c.Arguments, &deadline, &created, &c.Owner, &c.Token, &expires,
-		&c.Claims, &done, &c.Result.Output, &failed, &message, &retryable, &completed)
+		&c.Claims, &done, &c.Result.Output, &failed, &message, &retryable, &completed, &c.TraceParent)
 	if err != nil {
 		return store.ToolCall{}, 0, err
 	}
@@ -95,8 +95,8 @@ func (db *DB) EnqueueToolCall(ctx context.Context, c store.ToolCall) (store.Tool
 		args = []byte{}
 	}
 	err := db.execThen(ctx, "enqueue tool call", func(tx *sql.Tx) error {
-		res, err := tx.Exec(`INSERT INTO tool_calls (tenant, call_id, run_id, tool, arguments, deadline, create_time) VALUES (?, ?, ?, ?, ?, ?, ?)
-			ON CONFLICT (tenant, call_id) DO NOTHING`, c.Tenant, c.CallID, c.RunID, c.Tool, args, store.Nanos(c.Deadline), store.Nanos(c.CreateTime))
+		res, err := tx.Exec(`INSERT INTO tool_calls (tenant, call_id, run_id, tool, arguments, deadline, create_time, traceparent) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+			ON CONFLICT (tenant, call_id) DO NOTHING`, c.Tenant, c.CallID, c.RunID, c.Tool, args, store.Nanos(c.Deadline), store.Nanos(c.CreateTime), c.TraceParent)
 		if err != nil {
 			return unavailable("enqueue tool call", err)
 		}

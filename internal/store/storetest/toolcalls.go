@@ -20,6 +20,7 @@ func runToolCalls(t *testing.T, open Opener) {
 	t.Run("ToolCallResults", func(t *testing.T) { testToolCallResults(t, open(t)) })
 	t.Run("AbandonAndPruneToolCalls", func(t *testing.T) { testAbandonPrune(t, open(t)) })
 	t.Run("ToolCallNotifications", func(t *testing.T) { testToolCallNotify(t, open(t)) })
+	t.Run("ToolCallTraceParent", func(t *testing.T) { testToolCallTraceParent(t, open(t)) })
 }
 
 func toolCall(id, tool string, created time.Time) store.ToolCall {

@@ -1,0 +1,14 @@
+-- Migration 3: what observability needs.
+
+-- What a SUSPENDED Run waits for, so Runs can be counted by it (the
+-- metrics) without reading summaries; filled in for Runs suspended before.
+ALTER TABLE runs ADD COLUMN suspension TEXT NOT NULL DEFAULT '';
+UPDATE runs SET suspension = CASE
+    WHEN json_extract(CAST(summary AS TEXT), '$.suspension.inDoubt') THEN 'IN_DOUBT'
+    ELSE COALESCE(json_extract(CAST(summary AS TEXT), '$.suspension.reason'), '') END
+  WHERE state = 'SUSPENDED' AND json_valid(CAST(summary AS TEXT));
+CREATE INDEX IF NOT EXISTS runs_state ON runs (state, suspension);
+
+-- The W3C trace context of a routed worker tool call, so the worker that
+-- a serving replica hands it to continues the caller's trace.
+ALTER TABLE tool_calls ADD COLUMN traceparent TEXT NOT NULL DEFAULT '';

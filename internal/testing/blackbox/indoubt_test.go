@@ -23,15 +23,22 @@ import (
 
 // endpoint is an http tool endpoint that counts POSTs by Idempotency-Key
 // (checking it equals Runsvc-Call-Id) and can hold a call's first POST
-// open until runsvc dies, so the call is in flight at the crash.
+// open until runsvc dies, so the call is in flight at the crash. Under
+// /dedupe it deduplicates by Idempotency-Key, as the README asks of an
+// at-least-once tool: a key it has seen is answered with its first
+// answer, and the side effect is not made again.
 type endpoint struct {
 	t        testing.TB
 	hangOnce bool
 	mu       sync.Mutex
 	posts    map[string]int
-	held     chan string
-	release  chan struct{}
-	delay    time.Duration // before each answer
+	// answered counts the POSTs answered in full by key; afterAnswer, the
+	// POSTs that came after one was (the result reached runsvc, which did
+	// not record it); effects, the side effects made by key.
+	answered, afterAnswer, effects map[string]int
+	held                           chan string
+	release                        chan struct{}
+	delay                          time.Duration // before each answer
 	// inFlight counts the POSTs being answered now.
 	inFlight atomic.Int64
 }
@@ -50,7 +57,7 @@ func (e *endpoint) waitInFlight(within time.Duration) bool {
 }
 
 func newEndpoint(t testing.TB, hangOnce bool) (*endpoint, string) {
-	e := &endpoint{t: t, hangOnce: hangOnce, posts: map[string]int{}, held: make(chan string, 4096), release: make(chan struct{})}
+	e := &endpoint{t: t, hangOnce: hangOnce, posts: map[string]int{}, answered: map[string]int{}, afterAnswer: map[string]int{}, effects: map[string]int{}, held: make(chan string, 4096), release: make(chan struct{})}
 	srv := httptest.NewServer(http.HandlerFunc(e.serve))
 	t.Cleanup(srv.Close)
 	t.Cleanup(func() { close(e.release) })
@@ -67,6 +74,14 @@ func (e *endpoint) serve(w http.ResponseWriter, r *http.Request) {
 	e.mu.Lock()
 	e.posts[key]++
 	n := e.posts[key]
+	if e.answered[key] > 0 {
+		e.afterAnswer[key]++
+	}
+	dedupe := strings.HasSuffix(r.URL.Path, "/dedupe")
+	replay := dedupe && n > 1
+	if !replay {
+		e.effects[key]++
+	}
 	e.mu.Unlock()
 	if e.hangOnce && n == 1 {
 		e.held <- key
@@ -76,7 +91,7 @@ func (e *endpoint) serve(w http.ResponseWriter, r *http.Request) {
 		}
 		return
 	}
-	if e.delay > 0 {
+	if e.delay > 0 && !replay {
 		select {
 		case <-time.After(e.delay):
 		case <-r.Context().Done():
@@ -84,13 +99,32 @@ func (e *endpoint) serve(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	w.Header().Set("Content-Type", "application/json")
-	_, _ = fmt.Fprintf(w, `{"ok": true, "post": %d}`, n)
+	if replay {
+		n = 1 // the first answer, again
+	}
+	if _, err := fmt.Fprintf(w, `{"ok": true, "post": %d}`, n); err != nil {
+		return
+	}
+	w.(http.Flusher).Flush()
+	if r.Context().Err() == nil {
+		e.mu.Lock()
+		e.answered[key]++
+		e.mu.Unlock()
+	}
 }
 
 func (e *endpoint) count(key string) int {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return e.posts[key]
+}
+
+// counts returns, for a key, the POSTs, those that came after an answer
+// and the side effects made.
+func (e *endpoint) counts(key string) (posts, afterAnswer, effects int) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.posts[key], e.afterAnswer[key], e.effects[key]
 }
 
 // inDoubtSpec is a Spec whose model calls the http tool charge once, then

@@ -189,7 +189,8 @@ func TestCallsInDoubtAfterACrash(t *testing.T) {
 	}
 	type run struct {
 		name, spec string
-		answer     *runsvcv1.InDoubtAnswer // for amo-ask
+		answer     *runsvcv1.InDoubtAnswer // for amo-ask over gRPC
+		cli        []string                // for amo-ask with the CLI: --in-doubt and after
 		id         string
 	}
 	cases := []*run{
@@ -200,7 +201,9 @@ func TestCallsInDoubtAfterACrash(t *testing.T) {
 		{name: "ask, happened without a result", spec: "amo-ask", answer: &runsvcv1.InDoubtAnswer{Outcome: runsvcv1.InDoubtOutcome_IN_DOUBT_OUTCOME_HAPPENED}},
 		{name: "ask, did not happen", spec: "amo-ask", answer: &runsvcv1.InDoubtAnswer{Outcome: runsvcv1.InDoubtOutcome_IN_DOUBT_OUTCOME_DID_NOT_HAPPEN}},
 		{name: "ask, skip", spec: "amo-ask", answer: &runsvcv1.InDoubtAnswer{Outcome: runsvcv1.InDoubtOutcome_IN_DOUBT_OUTCOME_SKIP}},
-		{name: "ask, answered with the CLI", spec: "amo-ask"},
+		{name: "ask, happened, with the CLI", spec: "amo-ask", cli: []string{"happened", "--output", `{"charged": 5}`}},
+		{name: "ask, did not happen, with the CLI", spec: "amo-ask", cli: []string{"did_not_happen"}},
+		{name: "ask, skip, with the CLI", spec: "amo-ask", cli: []string{"skip"}},
 	}
 	for _, c := range cases {
 		resp, err := runs.StartRun(ctx, &runsvcv1.StartRunRequest{Spec: c.spec, Input: c.name})
@@ -242,8 +245,8 @@ func TestCallsInDoubtAfterACrash(t *testing.T) {
 				if n, r := ep.count(key), failureReason(got.GetFailure()); n != 1 || r != "TOOL_IN_DOUBT" || got.GetFailure().GetCode() != 9 {
 					t.Errorf("%d POSTs, failure %v: want 1, FAILED_PRECONDITION TOOL_IN_DOUBT", n, got.GetFailure())
 				}
-			case c.answer == nil:
-				resolveWithCLI(t, p.Addr, runs, ep, c.id, key)
+			case c.cli != nil:
+				resolveWithCLI(t, p.Addr, runs, ep, c.id, key, c.cli)
 			default:
 				resolveInDoubt(t, runs, ep, c.id, key, c.answer)
 			}
@@ -332,8 +335,10 @@ func checkInDoubtShown(t *testing.T, addr string, runs runsvcv1.RunServiceClient
 }
 
 // resolveWithCLI: `run watch` shows the in-doubt suspension and the
-// commands answering it; `run resume --in-doubt happened --output` does.
-func resolveWithCLI(t *testing.T, addr string, runs runsvcv1.RunServiceClient, ep *endpoint, id, key string) {
+// commands answering it; `run resume --in-doubt ...` answers it: happened
+// with the given result, did_not_happen by making the call (a second
+// POST), skip by telling the model it was skipped.
+func resolveWithCLI(t *testing.T, addr string, runs runsvcv1.RunServiceClient, ep *endpoint, id, key string, inDoubt []string) {
 	t.Helper()
 	waitState(t, runs, id, runsvcv1.RunState_RUN_STATE_SUSPENDED)
 	out := cli(t, addr, "run", "watch", id, "--until-suspended")
@@ -342,13 +347,21 @@ func resolveWithCLI(t *testing.T, addr string, runs runsvcv1.RunServiceClient, e
 			t.Errorf("run watch lacks %q:\n%s", want, out)
 		}
 	}
-	out = cli(t, addr, "run", "resume", id, "--in-doubt", "happened", "--output", `{"charged": 5}`, "--watch")
-	for _, want := range []string{"resumed: the call in doubt happened", `tool charge [call_1_1] returned`, `{"charged":5}`, "completed: done"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("run resume --watch lacks %q:\n%s", want, out)
+	want := map[string]struct {
+		lines []string
+		posts int
+	}{
+		"happened":       {[]string{"resumed: the call in doubt happened", `tool charge [call_1_1] returned`, `{"charged":5}`}, 1},
+		"did_not_happen": {[]string{"resumed: the call in doubt did not happen; making it now", `tool charge [call_1_1] returned`, `"post":2`}, 2},
+		"skip":           {[]string{"resumed: the call in doubt is skipped", "skipped this call after it was in doubt"}, 1},
+	}[inDoubt[0]]
+	out = cli(t, addr, append([]string{"run", "resume", id, "--in-doubt"}, append(inDoubt, "--watch")...)...)
+	for _, line := range append(want.lines, "completed: done") {
+		if !strings.Contains(out, line) {
+			t.Errorf("run resume --watch lacks %q:\n%s", line, out)
 		}
 	}
-	if n := ep.count(key); n != 1 {
-		t.Errorf("%d POSTs, want 1", n)
+	if n := ep.count(key); n != want.posts {
+		t.Errorf("%d POSTs, want %d", n, want.posts)
 	}
 }

@@ -70,11 +70,12 @@ type crashTools struct {
 	workers map[string]*testserver.Worker // by tool
 }
 
-// counts returns, for one call, the attempts sent, those after an answer,
-// and the tool's runs (side effects).
-func (ct crashTools) counts(s crashSpec, key string) (sent, afterAnswer, effects int) {
+// counts returns, for one call, the attempts sent, those answered (for
+// an http tool; -1 for a worker's), those after an answer, and the tool's
+// runs (side effects).
+func (ct crashTools) counts(s crashSpec, key string) (sent, answered, afterAnswer, effects int) {
 	if w := ct.workers[s.tool]; w != nil {
-		return w.Received(key), 0, w.Ran(key)
+		return w.Received(key), -1, 0, w.Ran(key)
 	}
 	return ct.ep.counts(key)
 }
@@ -183,8 +184,9 @@ func checkCrashRuns(t *testing.T, tools crashTools, runs runsvcv1.RunServiceClie
 
 // add counts one settled Run's calls and checks each: a result only for a
 // call sent, in doubt only for an at-most-once one, which is never sent
-// twice; a call the caching worker or the deduplicating endpoint got
-// again is not run again.
+// twice and is in doubt whenever the endpoint never answered it; a call
+// the caching worker or the deduplicating endpoint got again is not run
+// again.
 func (tl *crashTally) add(t *testing.T, tools crashTools, runs runsvcv1.RunServiceClient, id string, s crashSpec) {
 	t.Helper()
 	for _, r := range testserver.Records(t, runs, id) {
@@ -192,7 +194,7 @@ func (tl *crashTally) add(t *testing.T, tools crashTools, runs runsvcv1.RunServi
 		if f == nil {
 			continue
 		}
-		n, after, effects := tools.counts(s, id+"/"+f.GetCallId())
+		n, answered, after, effects := tools.counts(s, id+"/"+f.GetCallId())
 		tl.calls++
 		tl.sent += n
 		tl.repeats += max(n-1, 0)
@@ -212,6 +214,9 @@ func (tl *crashTally) add(t *testing.T, tools crashTools, runs runsvcv1.RunServi
 		}
 		if s.name == "amo3" && n > 1 {
 			t.Errorf("at-most-once run %s call %s POSTed %d times", id, f.GetCallId(), n)
+		}
+		if s.name == "amo3" && answered == 0 && !f.GetInDoubt() {
+			t.Errorf("at-most-once run %s call %s never answered by the endpoint, yet not in doubt: %v", id, f.GetCallId(), f.GetOutput())
 		}
 		if (s.name == "alo3c" || s.name == "alo3d") && effects > 1 {
 			t.Errorf("run %s (%s) call %s ran %d times", id, s.name, f.GetCallId(), effects)

@@ -119,12 +119,12 @@ func (e *endpoint) count(key string) int {
 	return e.posts[key]
 }
 
-// counts returns, for a key, the POSTs, those that came after an answer
-// and the side effects made.
-func (e *endpoint) counts(key string) (posts, afterAnswer, effects int) {
+// counts returns, for a key, the POSTs, those answered in full, those
+// that came after an answer, and the side effects made.
+func (e *endpoint) counts(key string) (posts, answered, afterAnswer, effects int) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return e.posts[key], e.afterAnswer[key], e.effects[key]
+	return e.posts[key], e.answered[key], e.afterAnswer[key], e.effects[key]
 }
 
 // inDoubtSpec is a Spec whose model calls the http tool charge once, then

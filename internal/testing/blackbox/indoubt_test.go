@@ -165,6 +165,30 @@ func finishedCall(t *testing.T, runs runsvcv1.RunServiceClient, id string) *runs
 	return out
 }
 
+// inDoubtRun is one Run of TestCallsInDoubtAfterACrash.
+type inDoubtRun struct {
+	name, spec string
+	answer     *runsvcv1.InDoubtAnswer // for amo-ask over gRPC
+	cli        []string                // for amo-ask with the CLI: --in-doubt and after
+	id         string
+}
+
+// inDoubtRuns are the Runs of TestCallsInDoubtAfterACrash.
+func inDoubtRuns() []*inDoubtRun {
+	return []*inDoubtRun{
+		{name: "at least once is made again", spec: "alo"},
+		{name: "at most once is closed in doubt", spec: "amo"},
+		{name: "at most once with raise_on_error fails the run", spec: "amo-raise"},
+		{name: "ask, happened with a result", spec: "amo-ask", answer: &runsvcv1.InDoubtAnswer{Outcome: runsvcv1.InDoubtOutcome_IN_DOUBT_OUTCOME_HAPPENED, Output: structpb.NewStringValue("charged by hand")}},
+		{name: "ask, happened without a result", spec: "amo-ask", answer: &runsvcv1.InDoubtAnswer{Outcome: runsvcv1.InDoubtOutcome_IN_DOUBT_OUTCOME_HAPPENED}},
+		{name: "ask, did not happen", spec: "amo-ask", answer: &runsvcv1.InDoubtAnswer{Outcome: runsvcv1.InDoubtOutcome_IN_DOUBT_OUTCOME_DID_NOT_HAPPEN}},
+		{name: "ask, skip", spec: "amo-ask", answer: &runsvcv1.InDoubtAnswer{Outcome: runsvcv1.InDoubtOutcome_IN_DOUBT_OUTCOME_SKIP}},
+		{name: "ask, happened, with the CLI", spec: "amo-ask", cli: []string{"happened", "--output", `{"charged": 5}`}},
+		{name: "ask, did not happen, with the CLI", spec: "amo-ask", cli: []string{"did_not_happen"}},
+		{name: "ask, skip, with the CLI", spec: "amo-ask", cli: []string{"skip"}},
+	}
+}
+
 // TestCallsInDoubtAfterACrash: runsvc is kill -9'd while every Run's http
 // call is in flight; after a restart the Runs are taken over. An
 // at-least-once call is made again with the same idempotency key; an
@@ -187,24 +211,7 @@ func TestCallsInDoubtAfterACrash(t *testing.T) {
 	} {
 		testserver.Publish(t, specs, s)
 	}
-	type run struct {
-		name, spec string
-		answer     *runsvcv1.InDoubtAnswer // for amo-ask over gRPC
-		cli        []string                // for amo-ask with the CLI: --in-doubt and after
-		id         string
-	}
-	cases := []*run{
-		{name: "at least once is made again", spec: "alo"},
-		{name: "at most once is closed in doubt", spec: "amo"},
-		{name: "at most once with raise_on_error fails the run", spec: "amo-raise"},
-		{name: "ask, happened with a result", spec: "amo-ask", answer: &runsvcv1.InDoubtAnswer{Outcome: runsvcv1.InDoubtOutcome_IN_DOUBT_OUTCOME_HAPPENED, Output: structpb.NewStringValue("charged by hand")}},
-		{name: "ask, happened without a result", spec: "amo-ask", answer: &runsvcv1.InDoubtAnswer{Outcome: runsvcv1.InDoubtOutcome_IN_DOUBT_OUTCOME_HAPPENED}},
-		{name: "ask, did not happen", spec: "amo-ask", answer: &runsvcv1.InDoubtAnswer{Outcome: runsvcv1.InDoubtOutcome_IN_DOUBT_OUTCOME_DID_NOT_HAPPEN}},
-		{name: "ask, skip", spec: "amo-ask", answer: &runsvcv1.InDoubtAnswer{Outcome: runsvcv1.InDoubtOutcome_IN_DOUBT_OUTCOME_SKIP}},
-		{name: "ask, happened, with the CLI", spec: "amo-ask", cli: []string{"happened", "--output", `{"charged": 5}`}},
-		{name: "ask, did not happen, with the CLI", spec: "amo-ask", cli: []string{"did_not_happen"}},
-		{name: "ask, skip, with the CLI", spec: "amo-ask", cli: []string{"skip"}},
-	}
+	cases := inDoubtRuns()
 	for _, c := range cases {
 		resp, err := runs.StartRun(ctx, &runsvcv1.StartRunRequest{Spec: c.spec, Input: c.name})
 		if err != nil {

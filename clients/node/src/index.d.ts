@@ -127,6 +127,11 @@ export interface WorkerOptions {
   maxConcurrency?: number;
   minBackoffMs?: number;
   maxBackoffMs?: number;
+  /**
+   * How many results the worker remembers by callId (default 4096; 0 for
+   * none): a call runsvc sends again is answered from them, not run again.
+   */
+  resultCacheSize?: number;
 }
 
 /** Serves tools over ToolService.ServeTools until stopped; reconnects when the stream drops. */
@@ -137,6 +142,10 @@ export declare class Worker {
   readonly workerId: string;
   /** How many times the worker registered (1 + reconnections). */
   readonly connections: number;
+  /** How many calls runsvc sent, those answered from the cache too. */
+  readonly received: number;
+  /** How many times a handler ran (a call answered from the cache is not counted). */
+  readonly runs: number;
   start(): this;
   waitRegistered(timeoutMs?: number): Promise<boolean>;
   stop(): Promise<void>;

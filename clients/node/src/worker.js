@@ -16,6 +16,21 @@
 // signal and drops its result. When the stream drops, the worker
 // reconnects with backoff until stopped; runsvc gives the calls of a
 // vanished worker to another one, with the same callId.
+//
+// A call can come again with a callId the worker has seen: runsvc died, or
+// lost the stream, after the call reached the worker, and the Run's next
+// Attempt (on this runsvc or another replica) makes it again. The callId is
+// the call's idempotency key (the one an http tool gets as
+// Idempotency-Key). The worker remembers the results of the last
+// resultCacheSize calls by callId (4096 by default; 0 turns it off) and
+// answers such a call from there without running the handler again; a
+// call still running when it comes again is answered when its one run
+// ends (so a dropped stream does not abort the calls running on it). A
+// retryable ToolError and a cancelled call's result are not remembered:
+// that call runs again. The cache lives in this process: a call given to
+// another worker process, or sent after this one restarted, runs again
+// there, so a handler whose side effect must happen once still
+// deduplicates by call.callId in its own store.
 
 import os from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -57,9 +72,9 @@ export class Worker {
    * @param {import('./client.js').RunsvcClient} client the server to serve
    * @param {object|object[]} tools {name: handler} or [{name, handler, description, parameters}];
    *   handler(args, call) returns (or resolves to) any JSON value
-   * @param {{name?: string, maxConcurrency?: number, minBackoffMs?: number, maxBackoffMs?: number}} [opts]
+   * @param {{name?: string, maxConcurrency?: number, minBackoffMs?: number, maxBackoffMs?: number, resultCacheSize?: number}} [opts]
    */
-  constructor(client, tools, { name, maxConcurrency = 16, minBackoffMs = 200, maxBackoffMs = 5000 } = {}) {
+  constructor(client, tools, { name, maxConcurrency = 16, minBackoffMs = 200, maxBackoffMs = 5000, resultCacheSize = 4096 } = {}) {
     this.client = client;
     this.tools = toolMap(tools);
     this.name = name ?? `${os.hostname()}-${process.pid}-node`;
@@ -75,6 +90,14 @@ export class Worker {
     this.stream = null;
     /** @type {Map<string, {controller: AbortController, stream: object}>} */
     this.calls = new Map();
+    /** How many results to remember by callId; 0 for none. */
+    this.resultCacheSize = resultCacheSize;
+    /** @type {Map<string, {done: boolean, result?: object, waiters: object[]}>} oldest first */
+    this.results = new Map();
+    /** How many calls runsvc sent, those answered from the cache too. */
+    this.received = 0;
+    /** How many times a handler ran (a call answered from the cache is not counted). */
+    this.runs = 0;
     this.active = 0;
     this.waiting = [];
     this.registeredWaiters = [];
@@ -149,9 +172,10 @@ export class Worker {
         if (this.stream !== stream) return;
         this.stream = null;
         this.workerId = '';
-        // Calls of this connection are runsvc's to re-dispatch now.
+        // Calls of this connection are runsvc's to re-dispatch now. With
+        // the cache they keep running: the call sent again gets their result.
         for (const [id, c] of this.calls) {
-          if (c.stream === stream) {
+          if (c.stream === stream && !this.resultCacheSize) {
             c.controller.abort();
             this.calls.delete(id);
           }
@@ -178,7 +202,44 @@ export class Worker {
     });
   }
 
+  /**
+   * Answers a call seen before from the cache (now, or when its run ends)
+   * and returns true; else makes room for the run about to start.
+   */
+  answerAgain(callId, stream) {
+    if (!this.resultCacheSize) return false;
+    const o = this.results.get(callId);
+    if (!o) {
+      this.results.set(callId, { done: false, waiters: [] });
+      while (this.results.size > this.resultCacheSize) this.results.delete(this.results.keys().next().value);
+      return false;
+    }
+    this.results.delete(callId); // most recently used last
+    this.results.set(callId, o);
+    if (o.done) this.send(stream, o.result);
+    else o.waiters.push(stream);
+    return true;
+  }
+
+  /** Stores a run's result for the call sent again; returns the streams waiting for it. */
+  remember(call, result) {
+    const o = this.results.get(call.callId);
+    if (!o || o.done) return [];
+    const waiters = o.waiters;
+    Object.assign(o, { done: true, result, waiters: [] });
+    if (call.cancelled || result.error?.retryable) this.results.delete(call.callId);
+    return waiters;
+  }
+
+  /** Writes a result on stream when it is still the worker's connection. */
+  send(stream, result) {
+    if (this.stream === stream) stream.write({ result });
+  }
+
   dispatch(msg, stream) {
+    this.received++;
+    if (this.answerAgain(msg.callId, stream)) return;
+    this.runs++;
     const controller = new AbortController();
     this.calls.set(msg.callId, { controller, stream });
     const call = {
@@ -214,7 +275,7 @@ export class Worker {
   async execute(call, stream) {
     await this.acquire();
     try {
-      if (call.cancelled) return;
+      if (call.cancelled && !this.stillWanted(call)) return;
       const result = { callId: call.callId };
       try {
         const tool = this.tools.get(call.name);
@@ -231,9 +292,22 @@ export class Worker {
           ? { message: e.message, retryable: e.retryable }
           : { message: `${e?.name ?? 'Error'}: ${e?.message ?? e}`, retryable: false };
       }
-      if (!call.cancelled && this.stream === stream) stream.write({ result });
+      const waiters = this.remember(call, result);
+      if (!call.cancelled) this.send(stream, result);
+      for (const w of waiters) this.send(w, result);
     } finally {
       this.release();
     }
+  }
+
+  /**
+   * A call cancelled before it ran: whether the same call, sent again,
+   * waits for it (then it runs); else it leaves the cache.
+   */
+  stillWanted(call) {
+    const o = this.results.get(call.callId);
+    if (o?.waiters.length) return true;
+    if (o && !o.done) this.results.delete(call.callId);
+    return false;
   }
 }

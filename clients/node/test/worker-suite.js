@@ -2,7 +2,8 @@
 // the source tree (worker.test.js) and from the installed package
 // (clients/node/installed/worker.installed.test.js, run by node_install_test.go). It
 // mirrors the Python worker's suite: tools called from a Run, tool errors
-// as TOOL_FAILED, cancellation, and reconnection after the stream drops.
+// as TOOL_FAILED, cancellation, reconnection after the stream drops, and a
+// call sent again answered from the worker's cache (issue 20, item 4).
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -173,5 +174,63 @@ export function workerSuite(lib, start) {
         await proxy.close();
       }
     });
+
+    // runsvc loses the stream while the call runs and sends the call again,
+    // with the same callId, once the worker is back: with the cache the
+    // handler runs once and its result answers the call; without, it runs again.
+    for (const [cacheSize, wantRuns] of [[4096, 1], [0, 2]]) {
+      test(`a call sent again runs ${wantRuns === 1 ? 'once with' : 'again without'} the result cache`, { timeout: 60_000 }, async () => {
+        const name = `node_once_${cacheSize}`;
+        const proxy = await startProxy(server.address);
+        const via = new RunsvcClient(proxy.address);
+        const ran = [];
+        let release;
+        const released = new Promise((r) => (release = r));
+        const w = new Worker(via, {
+          [name]: async (args, call) => {
+            ran.push(call.callId);
+            const n = ran.length;
+            if (n === 1) await Promise.race([released, sleep(30_000, undefined, { ref: false })]);
+            return `run ${n}`;
+          },
+        }, { name, minBackoffMs: 100, maxBackoffMs: 500, resultCacheSize: cacheSize }).start();
+        try {
+          assert.ok(await w.waitRegistered(10_000));
+          await waitForTools(client, [name]);
+          await client.call('SpecService/PublishSpec', { spec: {
+            name, tools: [{ name, kind: 'TOOL_KIND_WORKER' }], limits: { transientRetryBudget: 100 },
+            model: { provider: 'scripted', script: { turns: [{ toolCalls: [{ name, arguments: {} }] }, { text: 'done' }] } },
+          } });
+          let { json: { run } } = await client.call('RunService/StartRun', { spec: name, input: 'go' });
+          const deadline = Date.now() + 30_000;
+          while (ran.length === 0) {
+            assert.ok(Date.now() < deadline, 'the call never reached the worker');
+            await sleep(20);
+          }
+          proxy.cut();
+          while (w.received < 2) {
+            assert.ok(Date.now() < deadline, 'the call was never sent again');
+            await sleep(20);
+          }
+          release();
+          while (!SETTLED.has(run.state)) {
+            assert.ok(Date.now() < deadline + 30_000, `run never settled: ${JSON.stringify(run)}`);
+            ({ json: { run } } = await client.call('RunService/WaitRun', { runId: run.runId, wait: '10s' }));
+          }
+          assert.equal(run.state, 'RUN_STATE_COMPLETED', JSON.stringify(classifyStatus(run.failure)));
+          const outputs = [];
+          for await (const msg of client.service('RunService').WatchRun({ runId: run.runId })) {
+            if (msg.record?.body === 'toolCallFinished') outputs.push(msg.record.toolCallFinished.output?.stringValue);
+          }
+          assert.deepEqual(outputs, [`run ${wantRuns}`]);
+          assert.deepEqual([ran.length, w.runs, new Set(ran).size], [wantRuns, wantRuns, 1], `the handler ran for ${ran}`);
+        } finally {
+          release();
+          await w.stop();
+          via.close();
+          await proxy.close();
+        }
+      });
+    }
   });
 }

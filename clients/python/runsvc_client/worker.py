@@ -20,10 +20,26 @@ whether retrying may help; any other exception is not retryable). A
 drops, the worker reconnects with backoff until stopped; runsvc gives the
 calls of a vanished worker to another one, with the same ``call_id`` (use
 it to deduplicate side effects).
+
+A call can come again with a ``call_id`` the worker has seen: runsvc died,
+or lost the stream, after the call reached the worker, and the Run's next
+Attempt (on this runsvc or another replica) makes the call again. The
+``call_id`` is the call's idempotency key (the one an http tool gets as
+``Idempotency-Key``). The worker remembers the results of the last
+``result_cache_size`` calls by ``call_id`` (4096 by default; 0 turns it
+off) and answers such a call from there without running the handler
+again; a call still running when it comes again is answered when its one
+run ends (so a dropped stream does not cancel the calls running on it).
+A retryable ``ToolError`` and a cancelled call's result are not
+remembered: that call runs again. The cache lives in this process: a call
+given to another worker process, or sent after this one restarted, runs
+again there, so a handler whose side effect must happen once still
+deduplicates by ``call.call_id`` in its own store.
 """
 
 from __future__ import annotations
 
+import collections
 import concurrent.futures
 import dataclasses
 import inspect
@@ -43,6 +59,18 @@ from runsvc.v1 import tool_pb2, tool_pb2_grpc
 log = logging.getLogger("runsvc_client.worker")
 
 _CLOSE = object()
+
+
+class _Outcome:
+    """One run of a call: ``result`` once ``done``; ``waiters`` are the
+    outboxes of the same call sent again while it ran."""
+
+    __slots__ = ("done", "result", "waiters")
+
+    def __init__(self) -> None:
+        self.done = False
+        self.result: Any = None
+        self.waiters: list = []
 
 
 class ToolError(Exception):
@@ -108,6 +136,7 @@ class Worker:
         channel: Optional[grpc.Channel] = None,
         min_backoff: float = 0.2,
         max_backoff: float = 5.0,
+        result_cache_size: int = 4096,
     ):
         if isinstance(tools, Mapping):
             tools = [Tool(n, h) for n, h in tools.items()]
@@ -127,6 +156,13 @@ class Worker:
         self._lock = threading.Lock()
         self._responses: Any = None
         self._calls: dict = {}
+        self.result_cache_size = result_cache_size
+        self._results: "collections.OrderedDict[str, _Outcome]" = collections.OrderedDict()
+        self.received = 0
+        """How many calls runsvc sent, those answered from the cache too."""
+        self.runs = 0
+        """How many times a handler ran (a call answered from the cache is
+        not counted)."""
         self._thread: Optional[threading.Thread] = None
         self.worker_id = ""
         self.connections = 0
@@ -225,9 +261,12 @@ class Worker:
             with self._lock:
                 self._responses = None
                 # Calls of this connection are runsvc's to re-dispatch now.
-                for c in self._calls.values():
-                    if c._outbox is outbox:
-                        c.cancelled.set()
+                # With the cache they keep running: the call sent again
+                # gets their result.
+                if not self.result_cache_size:
+                    for c in self._calls.values():
+                        if c._outbox is outbox:
+                            c.cancelled.set()
         return registered
 
     def _dispatch(self, msg: Any, outbox: queue.Queue) -> None:
@@ -240,17 +279,65 @@ class Worker:
             _outbox=outbox,
         )
         with self._lock:
+            self.received += 1
+            if self._answer_again(call.call_id, outbox):
+                return
             self._calls[call.call_id] = call
+            self.runs += 1
         try:
             self._pool.submit(self._execute, call, outbox)
         except RuntimeError:  # the pool is shut down: we are stopping
             with self._lock:
                 self._calls.pop(call.call_id, None)
 
+    def _answer_again(self, call_id: str, outbox: queue.Queue) -> bool:
+        """With the lock held: answers a call seen before from the cache
+        (now, or when its run ends) and reports whether it did; else
+        makes room for the run about to start."""
+        if not self.result_cache_size:
+            return False
+        o = self._results.get(call_id)
+        if o is None:
+            self._results[call_id] = _Outcome()
+            while len(self._results) > self.result_cache_size:
+                self._results.popitem(last=False)
+            return False
+        self._results.move_to_end(call_id)
+        if o.done:
+            outbox.put(tool_pb2.ServeToolsRequest(result=o.result))
+        else:
+            o.waiters.append(outbox)
+        log.info("runsvc worker %s: call %s came again; answering it from the cache", self.name, call_id)
+        return True
+
+    def _still_wanted(self, call: Call) -> bool:
+        """A call cancelled before it ran: whether the same call, sent
+        again, waits for it (then it runs); else it leaves the cache."""
+        with self._lock:
+            o = self._results.get(call.call_id)
+            if o is not None and o.waiters:
+                return True
+            if o is not None and not o.done:
+                del self._results[call.call_id]
+            return False
+
+    def _remember(self, call: Call, result: Any) -> list:
+        """Stores a run's result for the call sent again, and returns the
+        outboxes waiting for it."""
+        with self._lock:
+            o = self._results.get(call.call_id)
+            if o is None or o.done:
+                return []
+            o.done, o.result, waiters = True, result, o.waiters
+            o.waiters = []
+            if call.cancelled.is_set() or (result.HasField("error") and result.error.retryable):
+                del self._results[call.call_id]
+        return waiters
+
     def _execute(self, call: Call, outbox: queue.Queue) -> None:
         result = tool_pb2.ServeToolsRequest.Result(call_id=call.call_id)
         try:
-            if call.cancelled.is_set():
+            if call.cancelled.is_set() and not self._still_wanted(call):
                 return
             tool = self.tools.get(call.name)
             try:
@@ -268,8 +355,11 @@ class Worker:
                 log.exception("runsvc worker %s: tool %s failed", self.name, call.name)
                 result.ClearField("output")
                 result.error.message, result.error.retryable = f"{type(e).__name__}: {e}", False
+            waiters = self._remember(call, result)
             if not call.cancelled.is_set():
                 outbox.put(tool_pb2.ServeToolsRequest(result=result))
+            for w in waiters:
+                w.put(tool_pb2.ServeToolsRequest(result=result))
         finally:
             with self._lock:
                 if self._calls.get(call.call_id) is call:

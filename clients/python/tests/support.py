@@ -81,8 +81,10 @@ def health_serving(addr: str, timeout: float = 1.0) -> bool:
 class Server:
     """A runsvc serve subprocess on 127.0.0.1."""
 
-    def __init__(self, binary=None):
+    def __init__(self, binary=None, env=None):
         self.binary = binary or runsvc_binary()
+        self.env = env or {}
+        """Added to the server's environment, e.g. {"RUNSVC_LEASE_TTL": "1s"}."""
         self.dir = tempfile.mkdtemp(prefix="runsvc-py-")
         self.data = os.path.join(self.dir, "data")
         self.port = free_port()
@@ -97,7 +99,8 @@ class Server:
         self.proc = subprocess.Popen(
             [self.binary, "serve", "--listen", self.addr, "--data", self.data,
              "--policy-file", POLICY, "--log-format", "text"],
-            stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, cwd=self.dir)
+            stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, cwd=self.dir,
+            env={**os.environ, **self.env})
         log.close()
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:

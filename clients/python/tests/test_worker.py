@@ -207,5 +207,82 @@ class InProcessWorkerTest(unittest.TestCase):
         return json_format.MessageToDict(resp.output)
 
 
+class ResultCacheTest(unittest.TestCase):
+    """Issue 20, item 4: runsvc is killed while a worker call runs; the
+    Run's next Attempt sends the call again with the same call_id, and the
+    worker answers it from its cache: the handler runs once. Without the
+    cache (result_cache_size=0) it runs again."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.server = support.Server(env={"RUNSVC_LEASE_TTL": "1s"})
+        cls.addClassCleanup(cls.server.stop)
+        cls.server.start()
+
+    def _call_through_a_kill(self, cache_size):
+        """One Run's call to a tool whose first run holds until runsvc was
+        killed, restarted and sent the call again; returns the worker, the
+        call ids the handler ran for and the call's recorded output."""
+        ran, started, release = [], threading.Event(), threading.Event()
+        self.addCleanup(release.set)
+
+        def handler(args, call):
+            ran.append(call.call_id)
+            n = len(ran)
+            if n == 1:
+                started.set()
+                release.wait(30)
+            return f"run {n}"
+
+        name = f"py_once_{cache_size}"
+        w = Worker(self.server.addr, [Tool(name, handler)], name=name, min_backoff=0.1, max_backoff=0.5,
+                   result_cache_size=cache_size).start()
+        self.addCleanup(w.stop)
+        self.assertTrue(w.wait_registered(10))
+        channel = grpc.insecure_channel(self.server.addr)
+        self.addCleanup(channel.close)
+        spec = spec_pb2.PublishSpecRequest()
+        json_format.ParseDict({"spec": {
+            "name": name, "tools": [{"name": name, "kind": "TOOL_KIND_WORKER"}],
+            "limits": {"transientRetryBudget": 100},
+            "model": {"provider": "scripted", "script": {"turns": [
+                {"toolCalls": [{"name": name, "arguments": {}}]}, {"text": "done"}]}}}}, spec)
+        spec_pb2_grpc.SpecServiceStub(channel).PublishSpec(spec, timeout=10)
+        runs = run_pb2_grpc.RunServiceStub(channel)
+        run_id = runs.StartRun(run_pb2.StartRunRequest(spec=name, input="go"), timeout=10).run.run_id
+        self.assertTrue(started.wait(30), "the call never reached the worker")
+
+        self.server.kill(graceful=False)
+        self.server.start()
+        deadline = time.monotonic() + 30
+        while w.received < 2:  # the next Attempt sent the call again
+            self.assertLess(time.monotonic(), deadline, "the call was never sent again")
+            time.sleep(0.05)
+        release.set()
+
+        run = None
+        while run is None or run.state != record_pb2.RUN_STATE_COMPLETED:
+            self.assertLess(time.monotonic(), deadline + 30, f"the run never completed: {run}")
+            req = run_pb2.WaitRunRequest(run_id=run_id)
+            req.wait.FromSeconds(5)
+            run = runs.WaitRun(req, timeout=10).run
+        outputs = [json_format.MessageToDict(m.record.tool_call_finished.output)
+                   for m in runs.WatchRun(run_pb2.WatchRunRequest(run_id=run_id), timeout=20)
+                   if m.record.WhichOneof("body") == "tool_call_finished"]
+        self.assertEqual(len(outputs), 1, outputs)
+        return w, ran, outputs[0]
+
+    def test_a_call_sent_again_is_answered_from_the_cache(self):
+        w, ran, output = self._call_through_a_kill(4096)
+        self.assertEqual(len(ran), 1, f"the handler ran for {ran}")
+        self.assertEqual((output, w.runs, w.received), ("run 1", 1, 2))
+        self.assertIn("/", ran[0], "the call_id is the idempotency key, run id / call id")
+
+    def test_without_the_cache_the_call_runs_again(self):
+        w, ran, output = self._call_through_a_kill(0)
+        self.assertEqual(ran, [ran[0], ran[0]], "the call should run twice, with one call_id")
+        self.assertEqual((output, w.runs), ("run 2", 2))
+
+
 if __name__ == "__main__":
     unittest.main()

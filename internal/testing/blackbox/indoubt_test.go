@@ -23,15 +23,22 @@ import (
 
 // endpoint is an http tool endpoint that counts POSTs by Idempotency-Key
 // (checking it equals Runsvc-Call-Id) and can hold a call's first POST
-// open until runsvc dies, so the call is in flight at the crash.
+// open until runsvc dies, so the call is in flight at the crash. Under
+// /dedupe it deduplicates by Idempotency-Key, as the README asks of an
+// at-least-once tool: a key it has seen is answered with its first
+// answer, and the side effect is not made again.
 type endpoint struct {
 	t        testing.TB
 	hangOnce bool
 	mu       sync.Mutex
 	posts    map[string]int
-	held     chan string
-	release  chan struct{}
-	delay    time.Duration // before each answer
+	// answered counts the POSTs answered in full by key; afterAnswer, the
+	// POSTs that came after one was (the result reached runsvc, which did
+	// not record it); effects, the side effects made by key.
+	answered, afterAnswer, effects map[string]int
+	held                           chan string
+	release                        chan struct{}
+	delay                          time.Duration // before each answer
 	// inFlight counts the POSTs being answered now.
 	inFlight atomic.Int64
 }
@@ -50,7 +57,7 @@ func (e *endpoint) waitInFlight(within time.Duration) bool {
 }
 
 func newEndpoint(t testing.TB, hangOnce bool) (*endpoint, string) {
-	e := &endpoint{t: t, hangOnce: hangOnce, posts: map[string]int{}, held: make(chan string, 4096), release: make(chan struct{})}
+	e := &endpoint{t: t, hangOnce: hangOnce, posts: map[string]int{}, answered: map[string]int{}, afterAnswer: map[string]int{}, effects: map[string]int{}, held: make(chan string, 4096), release: make(chan struct{})}
 	srv := httptest.NewServer(http.HandlerFunc(e.serve))
 	t.Cleanup(srv.Close)
 	t.Cleanup(func() { close(e.release) })
@@ -67,6 +74,14 @@ func (e *endpoint) serve(w http.ResponseWriter, r *http.Request) {
 	e.mu.Lock()
 	e.posts[key]++
 	n := e.posts[key]
+	if e.answered[key] > 0 {
+		e.afterAnswer[key]++
+	}
+	dedupe := strings.HasSuffix(r.URL.Path, "/dedupe")
+	replay := dedupe && n > 1
+	if !replay {
+		e.effects[key]++
+	}
 	e.mu.Unlock()
 	if e.hangOnce && n == 1 {
 		e.held <- key
@@ -76,7 +91,7 @@ func (e *endpoint) serve(w http.ResponseWriter, r *http.Request) {
 		}
 		return
 	}
-	if e.delay > 0 {
+	if e.delay > 0 && !replay {
 		select {
 		case <-time.After(e.delay):
 		case <-r.Context().Done():
@@ -84,13 +99,32 @@ func (e *endpoint) serve(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	w.Header().Set("Content-Type", "application/json")
-	_, _ = fmt.Fprintf(w, `{"ok": true, "post": %d}`, n)
+	if replay {
+		n = 1 // the first answer, again
+	}
+	if _, err := fmt.Fprintf(w, `{"ok": true, "post": %d}`, n); err != nil {
+		return
+	}
+	w.(http.Flusher).Flush()
+	if r.Context().Err() == nil {
+		e.mu.Lock()
+		e.answered[key]++
+		e.mu.Unlock()
+	}
 }
 
 func (e *endpoint) count(key string) int {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return e.posts[key]
+}
+
+// counts returns, for a key, the POSTs, those answered in full, those
+// that came after an answer, and the side effects made.
+func (e *endpoint) counts(key string) (posts, answered, afterAnswer, effects int) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.posts[key], e.answered[key], e.afterAnswer[key], e.effects[key]
 }
 
 // inDoubtSpec is a Spec whose model calls the http tool charge once, then
@@ -131,6 +165,30 @@ func finishedCall(t *testing.T, runs runsvcv1.RunServiceClient, id string) *runs
 	return out
 }
 
+// inDoubtRun is one Run of TestCallsInDoubtAfterACrash.
+type inDoubtRun struct {
+	name, spec string
+	answer     *runsvcv1.InDoubtAnswer // for amo-ask over gRPC
+	cli        []string                // for amo-ask with the CLI: --in-doubt and after
+	id         string
+}
+
+// inDoubtRuns are the Runs of TestCallsInDoubtAfterACrash.
+func inDoubtRuns() []*inDoubtRun {
+	return []*inDoubtRun{
+		{name: "at least once is made again", spec: "alo"},
+		{name: "at most once is closed in doubt", spec: "amo"},
+		{name: "at most once with raise_on_error fails the run", spec: "amo-raise"},
+		{name: "ask, happened with a result", spec: "amo-ask", answer: &runsvcv1.InDoubtAnswer{Outcome: runsvcv1.InDoubtOutcome_IN_DOUBT_OUTCOME_HAPPENED, Output: structpb.NewStringValue("charged by hand")}},
+		{name: "ask, happened without a result", spec: "amo-ask", answer: &runsvcv1.InDoubtAnswer{Outcome: runsvcv1.InDoubtOutcome_IN_DOUBT_OUTCOME_HAPPENED}},
+		{name: "ask, did not happen", spec: "amo-ask", answer: &runsvcv1.InDoubtAnswer{Outcome: runsvcv1.InDoubtOutcome_IN_DOUBT_OUTCOME_DID_NOT_HAPPEN}},
+		{name: "ask, skip", spec: "amo-ask", answer: &runsvcv1.InDoubtAnswer{Outcome: runsvcv1.InDoubtOutcome_IN_DOUBT_OUTCOME_SKIP}},
+		{name: "ask, happened, with the CLI", spec: "amo-ask", cli: []string{"happened", "--output", `{"charged": 5}`}},
+		{name: "ask, did not happen, with the CLI", spec: "amo-ask", cli: []string{"did_not_happen"}},
+		{name: "ask, skip, with the CLI", spec: "amo-ask", cli: []string{"skip"}},
+	}
+}
+
 // TestCallsInDoubtAfterACrash: runsvc is kill -9'd while every Run's http
 // call is in flight; after a restart the Runs are taken over. An
 // at-least-once call is made again with the same idempotency key; an
@@ -153,21 +211,7 @@ func TestCallsInDoubtAfterACrash(t *testing.T) {
 	} {
 		testserver.Publish(t, specs, s)
 	}
-	type run struct {
-		name, spec string
-		answer     *runsvcv1.InDoubtAnswer // for amo-ask
-		id         string
-	}
-	cases := []*run{
-		{name: "at least once is made again", spec: "alo"},
-		{name: "at most once is closed in doubt", spec: "amo"},
-		{name: "at most once with raise_on_error fails the run", spec: "amo-raise"},
-		{name: "ask, happened with a result", spec: "amo-ask", answer: &runsvcv1.InDoubtAnswer{Outcome: runsvcv1.InDoubtOutcome_IN_DOUBT_OUTCOME_HAPPENED, Output: structpb.NewStringValue("charged by hand")}},
-		{name: "ask, happened without a result", spec: "amo-ask", answer: &runsvcv1.InDoubtAnswer{Outcome: runsvcv1.InDoubtOutcome_IN_DOUBT_OUTCOME_HAPPENED}},
-		{name: "ask, did not happen", spec: "amo-ask", answer: &runsvcv1.InDoubtAnswer{Outcome: runsvcv1.InDoubtOutcome_IN_DOUBT_OUTCOME_DID_NOT_HAPPEN}},
-		{name: "ask, skip", spec: "amo-ask", answer: &runsvcv1.InDoubtAnswer{Outcome: runsvcv1.InDoubtOutcome_IN_DOUBT_OUTCOME_SKIP}},
-		{name: "ask, answered with the CLI", spec: "amo-ask"},
-	}
+	cases := inDoubtRuns()
 	for _, c := range cases {
 		resp, err := runs.StartRun(ctx, &runsvcv1.StartRunRequest{Spec: c.spec, Input: c.name})
 		if err != nil {
@@ -208,8 +252,8 @@ func TestCallsInDoubtAfterACrash(t *testing.T) {
 				if n, r := ep.count(key), failureReason(got.GetFailure()); n != 1 || r != "TOOL_IN_DOUBT" || got.GetFailure().GetCode() != 9 {
 					t.Errorf("%d POSTs, failure %v: want 1, FAILED_PRECONDITION TOOL_IN_DOUBT", n, got.GetFailure())
 				}
-			case c.answer == nil:
-				resolveWithCLI(t, p.Addr, runs, ep, c.id, key)
+			case c.cli != nil:
+				resolveWithCLI(t, p.Addr, runs, ep, c.id, key, c.cli)
 			default:
 				resolveInDoubt(t, runs, ep, c.id, key, c.answer)
 			}
@@ -298,8 +342,10 @@ func checkInDoubtShown(t *testing.T, addr string, runs runsvcv1.RunServiceClient
 }
 
 // resolveWithCLI: `run watch` shows the in-doubt suspension and the
-// commands answering it; `run resume --in-doubt happened --output` does.
-func resolveWithCLI(t *testing.T, addr string, runs runsvcv1.RunServiceClient, ep *endpoint, id, key string) {
+// commands answering it; `run resume --in-doubt ...` answers it: happened
+// with the given result, did_not_happen by making the call (a second
+// POST), skip by telling the model it was skipped.
+func resolveWithCLI(t *testing.T, addr string, runs runsvcv1.RunServiceClient, ep *endpoint, id, key string, inDoubt []string) {
 	t.Helper()
 	waitState(t, runs, id, runsvcv1.RunState_RUN_STATE_SUSPENDED)
 	out := cli(t, addr, "run", "watch", id, "--until-suspended")
@@ -308,13 +354,21 @@ func resolveWithCLI(t *testing.T, addr string, runs runsvcv1.RunServiceClient, e
 			t.Errorf("run watch lacks %q:\n%s", want, out)
 		}
 	}
-	out = cli(t, addr, "run", "resume", id, "--in-doubt", "happened", "--output", `{"charged": 5}`, "--watch")
-	for _, want := range []string{"resumed: the call in doubt happened", `tool charge [call_1_1] returned`, `{"charged":5}`, "completed: done"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("run resume --watch lacks %q:\n%s", want, out)
+	want := map[string]struct {
+		lines []string
+		posts int
+	}{
+		"happened":       {[]string{"resumed: the call in doubt happened", `tool charge [call_1_1] returned`, `{"charged":5}`}, 1},
+		"did_not_happen": {[]string{"resumed: the call in doubt did not happen; making it now", `tool charge [call_1_1] returned`, `"post":2`}, 2},
+		"skip":           {[]string{"resumed: the call in doubt is skipped", "skipped this call after it was in doubt"}, 1},
+	}[inDoubt[0]]
+	out = cli(t, addr, append([]string{"run", "resume", id, "--in-doubt"}, append(inDoubt, "--watch")...)...)
+	for _, line := range append(want.lines, "completed: done") {
+		if !strings.Contains(out, line) {
+			t.Errorf("run resume --watch lacks %q:\n%s", line, out)
 		}
 	}
-	if n := ep.count(key); n != 1 {
-		t.Errorf("%d POSTs, want 1", n)
+	if n := ep.count(key); n != want.posts {
+		t.Errorf("%d POSTs, want %d", n, want.posts)
 	}
 }

@@ -118,7 +118,7 @@ func specFromProto(p *runsvcv1.Spec) (spec.Spec, []errs.FieldViolation) {
 			tool.HTTP = &spec.HTTPTool{URL: h.GetUrl(), Credential: h.GetCredential()}
 		}
 		if mc := t.GetMcp(); mc != nil {
-			tool.MCP = &spec.MCPTool{URL: mc.GetUrl(), RemoteName: mc.GetRemoteName(), Credential: mc.GetCredential()}
+			tool.MCP = mcpToolFromProto(mc)
 		}
 		s.Tools = append(s.Tools, tool)
 	}
@@ -140,6 +140,7 @@ func specFromProto(p *runsvcv1.Spec) (spec.Spec, []errs.FieldViolation) {
 	for _, c := range p.GetCredentials() {
 		s.Credentials = append(s.Credentials, c.GetName())
 	}
+	s.MCPServers = mcpServersFromProto(p.GetMcpServers())
 	return s, bad
 }
 
@@ -193,12 +194,13 @@ func specToProto(v *spec.Version) *runsvcv1.Spec {
 			pt.Http = &runsvcv1.HttpTool{Url: h.URL, Credential: h.Credential}
 		}
 		if mc := t.MCP; mc != nil {
-			pt.Mcp = &runsvcv1.McpTool{Url: mc.URL, RemoteName: mc.RemoteName, Credential: mc.Credential}
+			pt.Mcp = mcpToolToProto(mc)
 		}
 		p.Tools = append(p.Tools, pt)
 	}
 	for _, c := range v.Credentials {
 		p.Credentials = append(p.Credentials, &runsvcv1.Credential{Name: c})
 	}
+	p.McpServers = mcpServersToProto(v.MCPServers)
 	return p
 }

@@ -157,6 +157,13 @@ func (a *attempt) execute(ctx context.Context, c *runlog.Call, decl spec.Tool) e
 		}
 		call.Credential = v
 	}
+	if decl.MCP != nil && len(decl.MCP.Env) > 0 {
+		env, err := tool.ResolveEnv(ctx, a.e.Secrets, secret.Scope(call.Tenant, a.spec.Name), decl.MCP.Env)
+		if err != nil {
+			return a.answer(ctx, c, decl, nil, err)
+		}
+		call.Env = env
+	}
 	run, err := a.executor(decl)
 	if err != nil {
 		return a.answer(ctx, c, decl, nil, err)

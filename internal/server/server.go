@@ -270,8 +270,10 @@ func (s *Server) assemble() error {
 	if err != nil {
 		return err
 	}
+	tools := s.executors(network)
 	reg := versions.New(s.store, cfg.Clock)
 	reg.SetNetwork(network)
+	reg.SetImporter(mcptool.Importer{Executor: s.mcp, Secrets: secrets})
 	writer := logwriter.New(s.store, cfg.Clock, s.log)
 	writer.Scrub(scrub)
 	manager := runs.New(s.store, writer, reg, pol, cfg.Clock, s.log)
@@ -289,7 +291,7 @@ func (s *Server) assemble() error {
 	s.engine = engine.New(engine.Deps{
 		Store: s.store, Writer: writer, Runs: manager, Specs: reg,
 		Models:  models,
-		Tools:   s.executors(network),
+		Tools:   tools,
 		Workers: hub, Memory: mem, Bus: messages, Secrets: secrets, Policy: pol, Clock: cfg.Clock, Log: s.log,
 		Observer: s.observer(),
 	}, cfg.Engine)

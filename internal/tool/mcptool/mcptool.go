@@ -1,8 +1,11 @@
 // Package mcptool executes MCP tools: runsvc calls a tool on an MCP server
-// over the streamable HTTP transport, through the official MCP Go SDK.
+// over the streamable HTTP transport or over stdio, through the official
+// MCP Go SDK, and lists servers' tools for a Spec's imports.
 //
-// The Executor keeps one MCP session per (server URL, credential), shared
-// by every call and goroutine, and establishes a new one when it breaks. A
+// The Executor keeps one MCP session per (server URL, credential), and one
+// per (tenant, stdio server): a process runsvc starts when first needed
+// and starts again after it dies. A session is shared by every call and
+// goroutine, and established anew when it breaks. A
 // call the server never received because its session was gone is sent
 // again once on a fresh session; anything else is reported, classified,
 // for the engine to retry or to show the model.
@@ -79,11 +82,11 @@ func New(opts Options) *Executor {
 
 // Execute calls the tool c.Tool.MCP.RemoteName (c.Name when empty) on the
 // server at c.Tool.MCP.URL with c.Arguments, a JSON object, sending
-// c.Credential, when set, as a bearer token.
+// c.Credential, when set, as a bearer token; or, for a stdio tool, on the
+// process c.Tool.MCP.Command of c.Tenant, started with c.Env.
 //
-// The output is the result's structured content when it has some, else
-// the text of its text parts joined by newlines as a JSON string, else its
-// content list. A result marked isError is *errs.ToolRejected carrying the
+// The output is described at output. A result marked isError is
+// *errs.ToolRejected carrying the
 // tool's text (the tool ran and said no). A failed exchange is
 // *errs.MCPFailed when another try may succeed (connection failures, a
 // lost session, timeouts, HTTP 429 and 5xx) and *errs.MCPRejected
@@ -92,8 +95,8 @@ func New(opts Options) *Executor {
 // When ctx ends first, the error is ctx.Err(). No message carries the
 // credential.
 func (x *Executor) Execute(ctx context.Context, c tool.Call) (json.RawMessage, error) {
-	if c.Tool.MCP == nil || !usableURL(c.Tool.MCP.URL) {
-		return nil, &errs.ConfigurationInvalid{Subject: "tool " + c.Name, Description: "an MCP tool needs an http or https mcp.url"}
+	if c.Tool.MCP == nil || (!c.Tool.MCP.Stdio() && !usableURL(c.Tool.MCP.URL)) {
+		return nil, &errs.ConfigurationInvalid{Subject: "tool " + c.Name, Description: "an MCP tool needs an http or https mcp.url or an mcp.command"}
 	}
 	name := c.Tool.MCP.RemoteName
 	if name == "" {
@@ -101,9 +104,9 @@ func (x *Executor) Execute(ctx context.Context, c tool.Call) (json.RawMessage, e
 	}
 	args, ok := arguments(c.Arguments)
 	if !ok {
-		return nil, &errs.MCPRejected{Server: c.Tool.MCP.URL, Tool: c.Name, Message: "the arguments are not a JSON object"}
+		return nil, &errs.MCPRejected{Server: label(c.Tool.MCP), Tool: c.Name, Message: "the arguments are not a JSON object"}
 	}
-	k := key{url: c.Tool.MCP.URL, credential: c.Credential}
+	k := keyOf(c)
 	for attempt := 0; ; attempt++ {
 		connecting := new(probe)
 		cs, err := x.session(ctx, k, connecting)
@@ -111,7 +114,7 @@ func (x *Executor) Execute(ctx context.Context, c tool.Call) (json.RawMessage, e
 			if denied := refusal(c, err, connecting); denied != nil {
 				return nil, denied
 			}
-			return nil, report(ctx, c, judge(err, connecting))
+			return nil, report(ctx, c, x.judge(k, err, connecting))
 		}
 		calling := new(probe)
 		res, err := cs.CallTool(withProbe(ctx, calling), &mcp.CallToolParams{Meta: callMeta(c), Name: name, Arguments: args})
@@ -122,7 +125,7 @@ func (x *Executor) Execute(ctx context.Context, c tool.Call) (json.RawMessage, e
 			x.drop(k, cs)
 			return nil, denied
 		}
-		v := judge(err, calling)
+		v := x.judge(k, err, calling)
 		if ctx.Err() == nil && v.drop {
 			x.drop(k, cs)
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strings"
 )
 
 // MCPServer is an MCP server a Spec imports tools from. At publish runsvc
@@ -40,6 +41,19 @@ const ImportAll = "*"
 // Endpoint is where the server's imported tools live: their mcp settings.
 func (m MCPServer) Endpoint() MCPTool {
 	return MCPTool{URL: m.URL, Credential: m.Credential, Command: m.Command, Args: m.Args, Env: m.Env, Server: m.Name}
+}
+
+// Label names the tool's server in errors: its URL, or "stdio:" and its
+// command line.
+func (t MCPTool) Label() string {
+	if t.Command == "" {
+		return t.URL
+	}
+	line := strings.Join(append([]string{t.Command}, t.Args...), " ")
+	if len(line) > 200 {
+		line = line[:200] + "…"
+	}
+	return "stdio:" + line
 }
 
 // Stdio reports whether runsvc runs the tool's server as a command.

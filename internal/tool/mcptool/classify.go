@@ -112,7 +112,7 @@ func report(ctx context.Context, c tool.Call, v verdict) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	return errs.MCPFailure(label(c.Tool.MCP), c.Name, scrub(v.message, c), v.retryable, v.retryAfter)
+	return errs.MCPFailure(c.Tool.MCP.Label(), c.Name, scrub(v.message, c), v.retryable, v.retryAfter)
 }
 
 // scrub is clean with every secret of the call: its credential and the

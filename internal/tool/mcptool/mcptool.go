@@ -104,7 +104,7 @@ func (x *Executor) Execute(ctx context.Context, c tool.Call) (json.RawMessage, e
 	}
 	args, ok := arguments(c.Arguments)
 	if !ok {
-		return nil, &errs.MCPRejected{Server: label(c.Tool.MCP), Tool: c.Name, Message: "the arguments are not a JSON object"}
+		return nil, &errs.MCPRejected{Server: c.Tool.MCP.Label(), Tool: c.Name, Message: "the arguments are not a JSON object"}
 	}
 	k := keyOf(c)
 	for attempt := 0; ; attempt++ {

@@ -68,7 +68,7 @@ func output(c tool.Call, res *mcp.CallToolResult) (json.RawMessage, error) {
 		return nil, &errs.ToolRejected{Tool: c.Name, Message: scrub(msg, c)}
 	}
 	if res.NeedsInput() {
-		return nil, &errs.MCPRejected{Server: label(c.Tool.MCP), Tool: c.Name, Message: "the server asked for input that runsvc cannot give"}
+		return nil, &errs.MCPRejected{Server: c.Tool.MCP.Label(), Tool: c.Name, Message: "the server asked for input that runsvc cannot give"}
 	}
 	if res.StructuredContent != nil {
 		return marshal(c, res.StructuredContent)
@@ -152,7 +152,7 @@ func onlyText(content []mcp.Content) bool {
 func marshal(c tool.Call, v any) (json.RawMessage, error) {
 	raw, err := json.Marshal(v)
 	if err != nil {
-		return nil, &errs.MCPRejected{Server: label(c.Tool.MCP), Tool: c.Name, Message: "the result cannot be encoded as JSON: " + scrub(err.Error(), c)}
+		return nil, &errs.MCPRejected{Server: c.Tool.MCP.Label(), Tool: c.Name, Message: "the result cannot be encoded as JSON: " + scrub(err.Error(), c)}
 	}
 	return raw, nil
 }

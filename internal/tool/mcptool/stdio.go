@@ -11,7 +11,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/runsvc/runsvc/internal/spec"
 	"github.com/runsvc/runsvc/internal/tool"
 )
 
@@ -41,18 +40,6 @@ func keyOf(c tool.Call) key {
 		env = append(env, name+"="+c.Env[name])
 	}
 	return key{tenant: c.Tenant, command: m.Command, args: strings.Join(m.Args, "\x00"), env: strings.Join(env, "\x00")}
-}
-
-// label names a tool's server in errors: its URL, or its command line.
-func label(m *spec.MCPTool) string {
-	if m.Command == "" {
-		return m.URL
-	}
-	line := strings.Join(append([]string{m.Command}, m.Args...), " ")
-	if len(line) > 200 {
-		line = line[:200] + "…"
-	}
-	return "stdio:" + line
 }
 
 // cmd builds a stdio server's process for k.

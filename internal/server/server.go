@@ -270,10 +270,8 @@ func (s *Server) assemble() error {
 	if err != nil {
 		return err
 	}
-	tools := s.executors(network)
 	reg := versions.New(s.store, cfg.Clock)
 	reg.SetNetwork(network)
-	reg.SetImporter(mcptool.Importer{Executor: s.mcp, Secrets: secrets})
 	writer := logwriter.New(s.store, cfg.Clock, s.log)
 	writer.Scrub(scrub)
 	manager := runs.New(s.store, writer, reg, pol, cfg.Clock, s.log)
@@ -283,6 +281,8 @@ func (s *Server) assemble() error {
 	// workers of the others through the store, and serves theirs.
 	hub := toolworkers.NewRouted(toolworkers.Routing{Store: s.store, Replica: cfg.WorkerID, Clock: cfg.Clock, Log: s.log})
 	s.hub = hub
+	tools := s.executors(network)
+	reg.SetImporter(mcptool.Importer{Executor: s.mcp, Secrets: secrets})
 	models := model.Providers{
 		spec.ProviderScripted: scripted.New(cfg.Clock),
 		spec.ProviderOpenAI:   openai.New(openai.Options{}),

@@ -89,6 +89,10 @@ func TestEverythingRun(t *testing.T) {
 			  "model": {"provider": "scripted", "script": {"turns": [{"toolCalls": [`+calls+`]}, {"text": "done"}]}},
 			  "mcpServers": [{"name": "ev", "import": ["*"], `+tt.server+`}]}`)
 			imported := checkImported(t, published)
+			again, err := srv.Specs.PublishSpec(testserver.Context(t), &runsvcv1.PublishSpecRequest{Spec: published})
+			if err != nil || again.GetCreated() || again.GetSpec().GetVersion() != published.GetVersion() {
+				t.Errorf("republishing the Version: %v, created %v, version %s; want the same Version, not created", err, again.GetCreated(), again.GetSpec().GetVersion())
+			}
 
 			run := srv.Settled(t, srv.Start(t, "everything", "go").GetRunId())
 			if run.GetState() != runsvcv1.RunState_RUN_STATE_COMPLETED {
@@ -254,4 +258,20 @@ func violations(err error) string {
 		}
 	}
 	return strings.Join(out, "; ")
+}
+
+// TestToolTimeoutIsMCPFailed: a stdio MCP tool that does not answer within
+// its timeout fails the Run (no retries left) with MCP_FAILED, retryable.
+func TestToolTimeoutIsMCPFailed(t *testing.T) {
+	srv, _ := startRecorded(t)
+	self := stdioTool(t, "default", "slow", `{}`, nil).Tool.MCP
+	srv.Publish(t, fmt.Sprintf(`{"name": "slowpoke", "limits": {"transientRetryBudget": -1},
+	  "model": {"provider": "scripted", "script": {"turns": [{"toolCalls": [{"name": "slow", "arguments": {}}]}, {"text": "done"}]}},
+	  "tools": [{"name": "slow", "kind": "TOOL_KIND_MCP", "timeout": "0.3s", "raiseOnError": false,
+	    "mcp": {"command": %q, "args": [%q], "env": [{"name": %q, "value": "1"}]}}]}`, self.Command, self.Args[0], stdioServerEnv))
+	run := srv.Settled(t, srv.Start(t, "slowpoke", "go").GetRunId())
+	c := errdetails.ClassifyStatus(run.GetFailure())
+	if run.GetState() != runsvcv1.RunState_RUN_STATE_FAILED || c.Reason != "MCP_FAILED" || c.Code != codes.Unavailable || !c.Retryable || !strings.Contains(c.Message, "no answer within 300ms") {
+		t.Fatalf("state %v failure %+v, want FAILED with a retryable MCP_FAILED", run.GetState(), c)
+	}
 }

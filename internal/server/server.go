@@ -243,9 +243,11 @@ func loadPorts(cfg Config, scrub *secret.Scrubber) (secret.Resolver, policy.Poli
 }
 
 // executors are the tool executors, http and MCP connecting only where
-// the outbound network policy allows.
-func (s *Server) executors(network *netpolicy.Policy) map[spec.Kind]tool.Executor {
+// the outbound network policy allows. The MCP executor also lists the
+// tools of the servers Specs import when reg publishes them.
+func (s *Server) executors(network *netpolicy.Policy, reg *versions.Registry, secrets secret.Resolver) map[spec.Kind]tool.Executor {
 	s.mcp = mcptool.New(mcptool.Options{ClientName: "runsvc", Network: network})
+	reg.SetImporter(mcptool.Importer{Executor: s.mcp, Secrets: secrets})
 	return map[spec.Kind]tool.Executor{
 		spec.KindWorker: s.hub,
 		spec.KindHTTP:   httptool.New(&http.Client{Transport: network.Transport()}),
@@ -281,8 +283,6 @@ func (s *Server) assemble() error {
 	// workers of the others through the store, and serves theirs.
 	hub := toolworkers.NewRouted(toolworkers.Routing{Store: s.store, Replica: cfg.WorkerID, Clock: cfg.Clock, Log: s.log})
 	s.hub = hub
-	tools := s.executors(network)
-	reg.SetImporter(mcptool.Importer{Executor: s.mcp, Secrets: secrets})
 	models := model.Providers{
 		spec.ProviderScripted: scripted.New(cfg.Clock),
 		spec.ProviderOpenAI:   openai.New(openai.Options{}),
@@ -291,7 +291,7 @@ func (s *Server) assemble() error {
 	s.engine = engine.New(engine.Deps{
 		Store: s.store, Writer: writer, Runs: manager, Specs: reg,
 		Models:  models,
-		Tools:   tools,
+		Tools:   s.executors(network, reg, secrets),
 		Workers: hub, Memory: mem, Bus: messages, Secrets: secrets, Policy: pol, Clock: cfg.Clock, Log: s.log,
 		Observer: s.observer(),
 	}, cfg.Engine)

@@ -33,7 +33,6 @@ var unprovokable = map[string]string{
 	"LOG_CORRUPT":        "needs a corrupted store: engine corruption test",
 	"INTERNAL":           "needs a bug: errdetails panic test",
 	"METHOD_NOT_FOUND":   "the runners call only runsvc.v1's own methods: server TestUndecodableRequests",
-	"MCP_REJECTED":       "needs an MCP server that refuses a call: mcptool TestExecuteFailures",
 	"ROLE_DENIED":        "scenarios run without a keys file: internal/server/authn tests",
 	"QUOTA_EXCEEDED":     "scenarios run without a keys file: internal/server/authn quota test",
 	"TOOL_IN_DOUBT":      "needs a crash mid-call: blackbox TestCallsInDoubtAfterACrash",

@@ -34,6 +34,7 @@ var unprovokable = map[string]string{
 	"INTERNAL":           "needs a bug: errdetails panic test",
 	"METHOD_NOT_FOUND":   "the runners call only runsvc.v1's own methods: server TestUndecodableRequests",
 	"ROLE_DENIED":        "scenarios run without a keys file: internal/server/authn tests",
+	"MCP_REJECTED":       "scenario servers run no stdio MCP server and reach no MCP server that refuses: mcptool TestPublishImportFailures, TestStdioFailures, TestExecuteFailures",
 	"QUOTA_EXCEEDED":     "scenarios run without a keys file: internal/server/authn quota test",
 	"TOOL_IN_DOUBT":      "needs a crash mid-call: blackbox TestCallsInDoubtAfterACrash",
 }

@@ -106,6 +106,9 @@ type Config struct {
 	// may connect to; empty means every address but the cloud metadata
 	// ones (see netpolicy).
 	AllowNetworks []string
+	// MCPCommands are the programs stdio MCP servers may be run as, as
+	// Specs name them, or "*" for any; none when empty.
+	MCPCommands []string
 }
 
 // Ops configures metrics, tracing and long connections.
@@ -246,7 +249,7 @@ func loadPorts(cfg Config, scrub *secret.Scrubber) (secret.Resolver, policy.Poli
 // the outbound network policy allows. The MCP executor also lists the
 // tools of the servers Specs import when reg publishes them.
 func (s *Server) executors(network *netpolicy.Policy, reg *versions.Registry, secrets secret.Resolver) map[spec.Kind]tool.Executor {
-	s.mcp = mcptool.New(mcptool.Options{ClientName: "runsvc", Network: network})
+	s.mcp = mcptool.New(mcptool.Options{ClientName: "runsvc", Network: network, Commands: s.cfg.MCPCommands})
 	reg.SetImporter(mcptool.Importer{Executor: s.mcp, Secrets: secrets})
 	return map[spec.Kind]tool.Executor{
 		spec.KindWorker: s.hub,

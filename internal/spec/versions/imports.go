@@ -14,6 +14,30 @@ import (
 // spec.MCPServer): every tool the server has, as mcp tools of the Spec.
 type Importer interface {
 	ImportTools(ctx context.Context, tenant, specName string, server spec.MCPServer) ([]spec.Tool, error)
+	// AllowCommand is nil when stdio servers may be run as command, else
+	// *errs.AccessDenied about subject.
+	AllowCommand(subject, command string) error
+}
+
+// checkCommands refuses a Spec naming a stdio server command the operator
+// does not allow: nothing would ever run it.
+func (r *Registry) checkCommands(s spec.Spec) error {
+	if r.importer == nil {
+		return nil
+	}
+	for _, t := range s.Tools {
+		if t.MCP != nil {
+			if err := r.importer.AllowCommand("tool "+t.Name, t.MCP.Command); err != nil {
+				return err
+			}
+		}
+	}
+	for _, m := range s.MCPServers {
+		if err := r.importer.AllowCommand("MCP server "+m.Name, m.Command); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // SetImporter sets what lists the tools of the MCP servers Specs import;

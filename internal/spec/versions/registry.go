@@ -112,6 +112,9 @@ func (r *Registry) Publish(ctx context.Context, tenant string, s spec.Spec, unre
 	if err := r.checkNetwork(s); err != nil {
 		return nil, false, err
 	}
+	if err := r.checkCommands(s); err != nil {
+		return nil, false, err
+	}
 	s, err := r.imported(ctx, tenant, s, lookup)
 	if err != nil {
 		return nil, false, err

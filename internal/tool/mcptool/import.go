@@ -68,11 +68,20 @@ func (i Importer) ImportTools(ctx context.Context, tenant, specName string, serv
 	return out, nil
 }
 
+// AllowCommand is nil when stdio servers may be run as command, else
+// *errs.AccessDenied about subject (see Executor.AllowCommand).
+func (i Importer) AllowCommand(subject, command string) error {
+	return i.Executor.AllowCommand(subject, command)
+}
+
 // list reads the tools of c's server, on its session, establishing it
 // again once when it was lost.
 func (x *Executor) list(ctx context.Context, c tool.Call) ([]*mcp.Tool, error) {
 	if c.Tool.MCP.Stdio() == usableURL(c.Tool.MCP.URL) {
 		return nil, &errs.ConfigurationInvalid{Subject: "MCP server " + c.Tool.Name, Description: "an MCP server needs an http or https url or a command"}
+	}
+	if err := x.AllowCommand("MCP server "+c.Tool.Name, c.Tool.MCP.Command); err != nil {
+		return nil, err
 	}
 	k := keyOf(c)
 	for attempt := 0; ; attempt++ {

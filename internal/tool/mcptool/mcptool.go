@@ -15,6 +15,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/url"
 	"sync"
@@ -41,6 +42,11 @@ type Options struct {
 	// handshake; empty means "runsvc" and "dev".
 	ClientName    string
 	ClientVersion string
+	// Commands are the programs stdio servers may be run as, exactly as a
+	// Spec names them ("npx", "/usr/bin/mcp-files"), or "*" for any. A
+	// Spec's publisher chooses the command, so none is allowed unless the
+	// operator lists it.
+	Commands []string
 }
 
 // Executor calls tools on MCP servers. It is safe for concurrent use;
@@ -48,6 +54,8 @@ type Options struct {
 type Executor struct {
 	client *mcp.Client
 	http   *http.Client
+
+	commands map[string]bool
 
 	mu       sync.Mutex
 	sessions map[key]*slot
@@ -73,11 +81,25 @@ func New(opts Options) *Executor {
 	if version == "" {
 		version = "dev"
 	}
+	commands := map[string]bool{}
+	for _, c := range opts.Commands {
+		commands[c] = true
+	}
 	return &Executor{
 		client:   mcp.NewClient(&mcp.Implementation{Name: name, Version: version}, nil),
 		http:     hc,
+		commands: commands,
 		sessions: make(map[key]*slot),
 	}
+}
+
+// AllowCommand is nil when stdio servers may be run as command, else
+// *errs.AccessDenied about subject.
+func (x *Executor) AllowCommand(subject, command string) error {
+	if command == "" || x.commands["*"] || x.commands[command] {
+		return nil
+	}
+	return &errs.AccessDenied{Subject: subject, Reason: fmt.Sprintf("the operator allows no stdio MCP server command %q (runsvc serve --mcp-command)", command)}
 }
 
 // Execute calls the tool c.Tool.MCP.RemoteName (c.Name when empty) on the
@@ -101,6 +123,9 @@ func (x *Executor) Execute(ctx context.Context, c tool.Call) (json.RawMessage, e
 	name := c.Tool.MCP.RemoteName
 	if name == "" {
 		name = c.Name
+	}
+	if err := x.AllowCommand("tool "+c.Name, c.Tool.MCP.Command); err != nil {
+		return nil, err
 	}
 	args, ok := arguments(c.Arguments)
 	if !ok {

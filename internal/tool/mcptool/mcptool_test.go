@@ -33,7 +33,7 @@ var zeros65537 = func() string {
 }()
 
 func newExecutor(t *testing.T) *mcptool.Executor {
-	x := mcptool.New(mcptool.Options{ClientName: "runsvc-test", ClientVersion: "v0"})
+	x := mcptool.New(mcptool.Options{ClientName: "runsvc-test", ClientVersion: "v0", Commands: []string{"*"}})
 	t.Cleanup(x.Close)
 	return x
 }

@@ -53,6 +53,7 @@ func startRecorded(t *testing.T) (*testserver.Server, *recording) {
 	rec := &recording{Model: scripted.New(clock.Real{})}
 	srv := testserver.Start(t, func(c *server.Config) {
 		c.Models = model.Providers{spec.ProviderScripted: rec}
+		c.MCPCommands = []string{"*"}
 	})
 	return srv, rec
 }
@@ -273,5 +274,47 @@ func TestToolTimeoutIsMCPFailed(t *testing.T) {
 	c := errdetails.ClassifyStatus(run.GetFailure())
 	if run.GetState() != runsvcv1.RunState_RUN_STATE_FAILED || c.Reason != "MCP_FAILED" || c.Code != codes.Unavailable || !c.Retryable || !strings.Contains(c.Message, "no answer within 300ms") {
 		t.Fatalf("state %v failure %+v, want FAILED with a retryable MCP_FAILED", run.GetState(), c)
+	}
+}
+
+// TestStdioCommandsAllowList: only the commands the operator lists run as
+// stdio MCP servers; a Spec naming another fails to publish ACCESS_DENIED,
+// whether it imports from the server or declares a tool on it.
+func TestStdioCommandsAllowList(t *testing.T) {
+	self := stdioTool(t, "default", "pid", `{}`, nil).Tool.MCP
+	srv := testserver.Start(t, func(c *server.Config) { c.MCPCommands = []string{self.Command} })
+	env := fmt.Sprintf(`"args": [%q], "env": [{"name": %q, "value": "1"}]`, self.Args[0], stdioServerEnv)
+	tests := []struct {
+		name    string
+		servers string
+		tools   string
+		reason  string
+	}{
+		{name: "an allowed command", servers: fmt.Sprintf(`[{"name": "local", "command": %q, %s, "import": ["pid"]}]`, self.Command, env)},
+		{name: "an import from another", servers: `[{"name": "local", "command": "sh", "import": ["*"]}]`, reason: "ACCESS_DENIED"},
+		{name: "a tool on another", tools: `[{"name": "pid", "kind": "TOOL_KIND_MCP", "mcp": {"command": "sh"}}]`, reason: "ACCESS_DENIED"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			body := `{"name": "allowed", "model": {"provider": "scripted", "script": {"turns": [{"text": "hi"}]}}`
+			if tt.servers != "" {
+				body += `, "mcpServers": ` + tt.servers
+			}
+			if tt.tools != "" {
+				body += `, "tools": ` + tt.tools
+			}
+			sp := &runsvcv1.Spec{}
+			if err := protojson.Unmarshal([]byte(body+"}"), sp); err != nil {
+				t.Fatal(err)
+			}
+			resp, err := srv.Specs.PublishSpec(testserver.Context(t), &runsvcv1.PublishSpecRequest{Spec: sp})
+			c := errdetails.Classify(err)
+			switch {
+			case tt.reason == "" && (err != nil || len(resp.GetSpec().GetTools()) != 1):
+				t.Fatalf("PublishSpec: %v, tools %v; want the pid tool imported", err, resp.GetSpec().GetTools())
+			case tt.reason != "" && (c.Code != codes.PermissionDenied || c.Reason != tt.reason || !strings.Contains(c.Message, `command "sh"`)):
+				t.Fatalf("PublishSpec: %+v, want PERMISSION_DENIED %s naming the command", c, tt.reason)
+			}
+		})
 	}
 }

@@ -101,7 +101,7 @@ func execText(t *testing.T, x *mcptool.Executor, c tool.Call) string {
 // PATH, HOME, TMPDIR and LANG of runsvc's; stopped by Close.
 func TestStdioProcesses(t *testing.T) {
 	t.Setenv("RUNSVC_TEST_CANARY", "runsvc's own")
-	x := mcptool.New(mcptool.Options{})
+	x := mcptool.New(mcptool.Options{Commands: []string{"*"}})
 	a1 := execText(t, x, stdioTool(t, "a", "pid", `{}`, nil))
 	a2 := execText(t, x, stdioTool(t, "a", "pid", `{}`, nil))
 	b := execText(t, x, stdioTool(t, "b", "pid", `{}`, nil))

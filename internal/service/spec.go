@@ -140,7 +140,7 @@ func specFromProto(p *runsvcv1.Spec) (spec.Spec, []errs.FieldViolation) {
 	for _, c := range p.GetCredentials() {
 		s.Credentials = append(s.Credentials, c.GetName())
 	}
-	s.MCPServers = mcpServersFromProto(p.GetMcpServers())
+	s.MCPServers = mcpServersFromProto(p.GetMcpServers(), &bad)
 	return s, bad
 }
 

@@ -1,7 +1,10 @@
 package service
 
 import (
+	"fmt"
+
 	runsvcv1 "github.com/runsvc/runsvc/gen/runsvc/v1"
+	"github.com/runsvc/runsvc/internal/errs"
 	"github.com/runsvc/runsvc/internal/spec"
 )
 
@@ -20,12 +23,13 @@ func mcpToolToProto(mc *spec.MCPTool) *runsvcv1.McpTool {
 	}
 }
 
-func mcpServersFromProto(ps []*runsvcv1.McpServer) []spec.MCPServer {
+func mcpServersFromProto(ps []*runsvcv1.McpServer, bad *[]errs.FieldViolation) []spec.MCPServer {
 	var out []spec.MCPServer
-	for _, p := range ps {
+	for i, p := range ps {
 		out = append(out, spec.MCPServer{
 			Name: p.GetName(), URL: p.GetUrl(), Credential: p.GetCredential(),
 			Command: p.GetCommand(), Args: p.GetArgs(), Env: envFromProto(p.GetEnv()), Import: p.GetImport(),
+			Timeout: durationField(fmt.Sprintf("mcp_servers[%d].timeout", i), p.GetTimeout(), bad),
 		})
 	}
 	return out
@@ -36,7 +40,7 @@ func mcpServersToProto(ms []spec.MCPServer) []*runsvcv1.McpServer {
 	for _, m := range ms {
 		out = append(out, &runsvcv1.McpServer{
 			Name: m.Name, Url: m.URL, Credential: m.Credential,
-			Command: m.Command, Args: m.Args, Env: envToProto(m.Env), Import: m.Import,
+			Command: m.Command, Args: m.Args, Env: envToProto(m.Env), Import: m.Import, Timeout: dur(m.Timeout),
 		})
 	}
 	return out

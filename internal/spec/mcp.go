@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 )
 
 // MCPServer is an MCP server a Spec imports tools from. At publish runsvc
@@ -25,6 +26,8 @@ type MCPServer struct {
 	Args       []string `json:"args,omitempty"`
 	Env        []EnvVar `json:"env,omitempty"`
 	Import     []string `json:"import"`
+	// Timeout is every imported tool's Timeout.
+	Timeout time.Duration `json:"timeout,omitempty"`
 }
 
 // EnvVar is an environment variable of a stdio MCP server: a literal
@@ -145,6 +148,9 @@ func (v *validator) mcpServers(s Spec, credential func(string, string)) {
 		}
 		v.mcpEndpoint(p, m.Endpoint(), credential)
 		v.imports(p+".import", m.Import)
+		if m.Timeout < 0 || m.Timeout > maxToolTimeout {
+			v.add(p+".timeout", "must be between 0 and %s", maxToolTimeout)
+		}
 	}
 	for i, t := range s.Tools {
 		if t.MCP == nil || t.MCP.Server == "" {

@@ -3,6 +3,7 @@ package spec_test
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/runsvc/runsvc/internal/spec"
 )
@@ -75,6 +76,7 @@ func TestValidateMCPRules(t *testing.T) {
 		{"server importing nothing", srv(spec.MCPServer{Import: []string{}}), "mcp_servers[0].import", "required"},
 		{"star beside a name", srv(spec.MCPServer{Import: []string{"*", "a"}}), "mcp_servers[0].import[0]", "no other name"},
 		{"import name invalid", srv(spec.MCPServer{Import: []string{"a b"}}), "mcp_servers[0].import[0]", "a b"},
+		{"timeout too long", srv(spec.MCPServer{Timeout: 31 * time.Minute}), "mcp_servers[0].timeout", "between"},
 		{"import name twice", srv(spec.MCPServer{Import: []string{"a", "a"}}), "mcp_servers[0].import[1]", "twice"},
 		{"tool from an unknown server", func() spec.Spec {
 			s := srv(spec.MCPServer{})()

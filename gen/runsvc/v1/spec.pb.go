@@ -1138,7 +1138,9 @@ type McpServer struct {
 	// The program's environment variables.
 	Env []*McpEnv `protobuf:"bytes,6,rep,name=env,proto3" json:"env,omitempty"`
 	// The names of the server's tools to import, or `*` for all of them.
-	Import        []string `protobuf:"bytes,7,rep,name=import,proto3" json:"import,omitempty"`
+	Import []string `protobuf:"bytes,7,rep,name=import,proto3" json:"import,omitempty"`
+	// How long one call of an imported tool may take. Default 30s.
+	Timeout       *durationpb.Duration `protobuf:"bytes,8,opt,name=timeout,proto3" json:"timeout,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1218,6 +1220,13 @@ func (x *McpServer) GetEnv() []*McpEnv {
 func (x *McpServer) GetImport() []string {
 	if x != nil {
 		return x.Import
+	}
+	return nil
+}
+
+func (x *McpServer) GetTimeout() *durationpb.Duration {
+	if x != nil {
+		return x.Timeout
 	}
 	return nil
 }
@@ -1982,7 +1991,7 @@ const file_runsvc_v1_spec_proto_rawDesc = "" +
 	"\acommand\x18\x04 \x01(\tR\acommand\x12\x12\n" +
 	"\x04args\x18\x05 \x03(\tR\x04args\x12#\n" +
 	"\x03env\x18\x06 \x03(\v2\x11.runsvc.v1.McpEnvR\x03env\x12\x16\n" +
-	"\x06server\x18\a \x01(\tR\x06server\"\xbc\x01\n" +
+	"\x06server\x18\a \x01(\tR\x06server\"\xf1\x01\n" +
 	"\tMcpServer\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x10\n" +
 	"\x03url\x18\x02 \x01(\tR\x03url\x12\x1e\n" +
@@ -1992,7 +2001,8 @@ const file_runsvc_v1_spec_proto_rawDesc = "" +
 	"\acommand\x18\x04 \x01(\tR\acommand\x12\x12\n" +
 	"\x04args\x18\x05 \x03(\tR\x04args\x12#\n" +
 	"\x03env\x18\x06 \x03(\v2\x11.runsvc.v1.McpEnvR\x03env\x12\x16\n" +
-	"\x06import\x18\a \x03(\tR\x06import\"R\n" +
+	"\x06import\x18\a \x03(\tR\x06import\x123\n" +
+	"\atimeout\x18\b \x01(\v2\x19.google.protobuf.DurationR\atimeout\"R\n" +
 	"\x06McpEnv\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value\x12\x1e\n" +
@@ -2131,26 +2141,27 @@ var file_runsvc_v1_spec_proto_depIdxs = []int32{
 	2,  // 24: runsvc.v1.Tool.in_doubt:type_name -> runsvc.v1.InDoubt
 	15, // 25: runsvc.v1.McpTool.env:type_name -> runsvc.v1.McpEnv
 	15, // 26: runsvc.v1.McpServer.env:type_name -> runsvc.v1.McpEnv
-	27, // 27: runsvc.v1.Limits.deadline:type_name -> google.protobuf.Duration
-	27, // 28: runsvc.v1.SuspensionExpiry.tool_results:type_name -> google.protobuf.Duration
-	27, // 29: runsvc.v1.SuspensionExpiry.approval:type_name -> google.protobuf.Duration
-	27, // 30: runsvc.v1.SuspensionExpiry.question:type_name -> google.protobuf.Duration
-	27, // 31: runsvc.v1.SuspensionExpiry.children:type_name -> google.protobuf.Duration
-	3,  // 32: runsvc.v1.PublishSpecRequest.spec:type_name -> runsvc.v1.Spec
-	3,  // 33: runsvc.v1.PublishSpecResponse.spec:type_name -> runsvc.v1.Spec
-	3,  // 34: runsvc.v1.GetSpecResponse.spec:type_name -> runsvc.v1.Spec
-	3,  // 35: runsvc.v1.ListSpecsResponse.specs:type_name -> runsvc.v1.Spec
-	20, // 36: runsvc.v1.SpecService.PublishSpec:input_type -> runsvc.v1.PublishSpecRequest
-	22, // 37: runsvc.v1.SpecService.GetSpec:input_type -> runsvc.v1.GetSpecRequest
-	24, // 38: runsvc.v1.SpecService.ListSpecs:input_type -> runsvc.v1.ListSpecsRequest
-	21, // 39: runsvc.v1.SpecService.PublishSpec:output_type -> runsvc.v1.PublishSpecResponse
-	23, // 40: runsvc.v1.SpecService.GetSpec:output_type -> runsvc.v1.GetSpecResponse
-	25, // 41: runsvc.v1.SpecService.ListSpecs:output_type -> runsvc.v1.ListSpecsResponse
-	39, // [39:42] is the sub-list for method output_type
-	36, // [36:39] is the sub-list for method input_type
-	36, // [36:36] is the sub-list for extension type_name
-	36, // [36:36] is the sub-list for extension extendee
-	0,  // [0:36] is the sub-list for field type_name
+	27, // 27: runsvc.v1.McpServer.timeout:type_name -> google.protobuf.Duration
+	27, // 28: runsvc.v1.Limits.deadline:type_name -> google.protobuf.Duration
+	27, // 29: runsvc.v1.SuspensionExpiry.tool_results:type_name -> google.protobuf.Duration
+	27, // 30: runsvc.v1.SuspensionExpiry.approval:type_name -> google.protobuf.Duration
+	27, // 31: runsvc.v1.SuspensionExpiry.question:type_name -> google.protobuf.Duration
+	27, // 32: runsvc.v1.SuspensionExpiry.children:type_name -> google.protobuf.Duration
+	3,  // 33: runsvc.v1.PublishSpecRequest.spec:type_name -> runsvc.v1.Spec
+	3,  // 34: runsvc.v1.PublishSpecResponse.spec:type_name -> runsvc.v1.Spec
+	3,  // 35: runsvc.v1.GetSpecResponse.spec:type_name -> runsvc.v1.Spec
+	3,  // 36: runsvc.v1.ListSpecsResponse.specs:type_name -> runsvc.v1.Spec
+	20, // 37: runsvc.v1.SpecService.PublishSpec:input_type -> runsvc.v1.PublishSpecRequest
+	22, // 38: runsvc.v1.SpecService.GetSpec:input_type -> runsvc.v1.GetSpecRequest
+	24, // 39: runsvc.v1.SpecService.ListSpecs:input_type -> runsvc.v1.ListSpecsRequest
+	21, // 40: runsvc.v1.SpecService.PublishSpec:output_type -> runsvc.v1.PublishSpecResponse
+	23, // 41: runsvc.v1.SpecService.GetSpec:output_type -> runsvc.v1.GetSpecResponse
+	25, // 42: runsvc.v1.SpecService.ListSpecs:output_type -> runsvc.v1.ListSpecsResponse
+	40, // [40:43] is the sub-list for method output_type
+	37, // [37:40] is the sub-list for method input_type
+	37, // [37:37] is the sub-list for extension type_name
+	37, // [37:37] is the sub-list for extension extendee
+	0,  // [0:37] is the sub-list for field type_name
 }
 
 func init() { file_runsvc_v1_spec_proto_init() }

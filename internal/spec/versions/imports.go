@@ -101,6 +101,7 @@ func (r *Registry) imports(ctx context.Context, tenant string, s spec.Spec) (spe
 				continue
 			}
 			taken[t.Name] = fmt.Sprintf("mcp_servers[%d]", i)
+			t.Timeout = m.Timeout
 			tools = append(tools, t)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	errdetailspb "google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc/codes"
@@ -290,7 +291,7 @@ func TestStdioCommandsAllowList(t *testing.T) {
 		tools   string
 		reason  string
 	}{
-		{name: "an allowed command", servers: fmt.Sprintf(`[{"name": "local", "command": %q, %s, "import": ["pid"]}]`, self.Command, env)},
+		{name: "an allowed command", servers: fmt.Sprintf(`[{"name": "local", "command": %q, %s, "import": ["pid"], "timeout": "2s"}]`, self.Command, env)},
 		{name: "an import from another", servers: `[{"name": "local", "command": "sh", "import": ["*"]}]`, reason: "ACCESS_DENIED"},
 		{name: "a tool on another", tools: `[{"name": "pid", "kind": "TOOL_KIND_MCP", "mcp": {"command": "sh"}}]`, reason: "ACCESS_DENIED"},
 	}
@@ -310,8 +311,8 @@ func TestStdioCommandsAllowList(t *testing.T) {
 			resp, err := srv.Specs.PublishSpec(testserver.Context(t), &runsvcv1.PublishSpecRequest{Spec: sp})
 			c := errdetails.Classify(err)
 			switch {
-			case tt.reason == "" && (err != nil || len(resp.GetSpec().GetTools()) != 1):
-				t.Fatalf("PublishSpec: %v, tools %v; want the pid tool imported", err, resp.GetSpec().GetTools())
+			case tt.reason == "" && (err != nil || len(resp.GetSpec().GetTools()) != 1 || resp.GetSpec().GetTools()[0].GetTimeout().AsDuration() != 2*time.Second):
+				t.Fatalf("PublishSpec: %v, tools %v; want the pid tool imported with the server's 2s timeout", err, resp.GetSpec().GetTools())
 			case tt.reason != "" && (c.Code != codes.PermissionDenied || c.Reason != tt.reason || !strings.Contains(c.Message, `command "sh"`)):
 				t.Fatalf("PublishSpec: %+v, want PERMISSION_DENIED %s naming the command", c, tt.reason)
 			}

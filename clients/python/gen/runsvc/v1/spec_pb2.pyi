@@ -106,21 +106,23 @@ class McpEnv(_message.Message):
     def __init__(self, name: _Optional[str] = ..., value: _Optional[str] = ..., credential: _Optional[str] = ...) -> None: ...
 
 class McpServer(_message.Message):
-    __slots__ = ["args", "command", "credential", "env", "name", "url"]
+    __slots__ = ["args", "command", "credential", "env", "name", "timeout", "url"]
     ARGS_FIELD_NUMBER: _ClassVar[int]
     COMMAND_FIELD_NUMBER: _ClassVar[int]
     CREDENTIAL_FIELD_NUMBER: _ClassVar[int]
     ENV_FIELD_NUMBER: _ClassVar[int]
     IMPORT_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
+    TIMEOUT_FIELD_NUMBER: _ClassVar[int]
     URL_FIELD_NUMBER: _ClassVar[int]
     args: _containers.RepeatedScalarFieldContainer[str]
     command: str
     credential: str
     env: _containers.RepeatedCompositeFieldContainer[McpEnv]
     name: str
+    timeout: _duration_pb2.Duration
     url: str
-    def __init__(self, name: _Optional[str] = ..., url: _Optional[str] = ..., credential: _Optional[str] = ..., command: _Optional[str] = ..., args: _Optional[_Iterable[str]] = ..., env: _Optional[_Iterable[_Union[McpEnv, _Mapping]]] = ..., **kwargs) -> None: ...
+    def __init__(self, name: _Optional[str] = ..., url: _Optional[str] = ..., credential: _Optional[str] = ..., command: _Optional[str] = ..., args: _Optional[_Iterable[str]] = ..., env: _Optional[_Iterable[_Union[McpEnv, _Mapping]]] = ..., timeout: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., **kwargs) -> None: ...
 
 class McpTool(_message.Message):
     __slots__ = ["args", "command", "credential", "env", "remote_name", "server", "url"]

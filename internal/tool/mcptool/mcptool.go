@@ -5,10 +5,13 @@
 // The Executor keeps one MCP session per (server URL, credential), and one
 // per (tenant, stdio server): a process runsvc starts when first needed
 // and starts again after it dies. A session is shared by every call and
-// goroutine, and established anew when it breaks. A
-// call the server never received because its session was gone is sent
-// again once on a fresh session; anything else is reported, classified,
-// for the engine to retry or to show the model.
+// goroutine, and established anew when it breaks. A call an HTTP server
+// never received because its session was gone is sent again once on a
+// fresh session; anything else is reported, classified, for the engine to
+// retry or to show the model.
+//
+// Stdio servers run only as the commands Options.Commands allows, with
+// PATH, HOME, TMPDIR and LANG of runsvc's environment plus the Spec's env.
 package mcptool
 
 import (
@@ -107,9 +110,10 @@ func (x *Executor) AllowCommand(subject, command string) error {
 // c.Credential, when set, as a bearer token; or, for a stdio tool, on the
 // process c.Tool.MCP.Command of c.Tenant, started with c.Env.
 //
-// The output is described at output. A result marked isError is
-// *errs.ToolRejected carrying the
-// tool's text (the tool ran and said no). A failed exchange is
+// The output is the result's structured content, its text as a JSON
+// string, or a Content of its parts (see Part). A result marked isError
+// is *errs.ToolRejected carrying the tool's text (the tool ran and said
+// no), which the model sees as the call's result. A failed exchange is
 // *errs.MCPFailed when another try may succeed (connection failures, a
 // lost session, timeouts, HTTP 429 and 5xx) and *errs.MCPRejected
 // otherwise (protocol errors, an unknown tool, invalid arguments, other

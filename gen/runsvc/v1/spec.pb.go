@@ -239,7 +239,7 @@ type Spec struct {
 	// MCP_FAILED (retryable) or MCP_REJECTED; an imported name the server does
 	// not have is SPEC_INVALID. Tools with `mcp.server` set are replaced by a
 	// new import at every publish.
-	McpServers    []*McpServer `protobuf:"bytes,20,rep,name=mcp_servers,json=mcpServers,proto3" json:"mcp_servers,omitempty"`
+	McpServers    []*McpServer `protobuf:"bytes,21,rep,name=mcp_servers,json=mcpServers,proto3" json:"mcp_servers,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1926,7 +1926,7 @@ const file_runsvc_v1_spec_proto_rawDesc = "" +
 	" \x01(\tR\aversion\x12;\n" +
 	"\vcreate_time\x18\v \x01(\v2\x1a.google.protobuf.TimestampR\n" +
 	"createTime\x125\n" +
-	"\vmcp_servers\x18\x14 \x03(\v2\x14.runsvc.v1.McpServerR\n" +
+	"\vmcp_servers\x18\x15 \x03(\v2\x14.runsvc.v1.McpServerR\n" +
 	"mcpServers\"\x9c\x02\n" +
 	"\bModelRef\x12\x1a\n" +
 	"\bprovider\x18\x01 \x01(\tR\bprovider\x12\x14\n" +

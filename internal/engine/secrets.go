@@ -21,6 +21,9 @@ func (a *attempt) knowCredentials(ctx context.Context) {
 		if n := credentialOf(t); n != "" {
 			names = append(names, n)
 		}
+		if t.MCP != nil {
+			names = append(names, t.MCP.Credentials()...)
+		}
 	}
 	for _, n := range names {
 		_, _ = a.e.Secrets.Resolve(ctx, scope, n)

@@ -164,6 +164,13 @@ func (a *attempt) execute(ctx context.Context, c *runlog.Call, decl spec.Tool) e
 		}
 		call.Credential = v
 	}
+	if decl.MCP != nil && len(decl.MCP.Env) > 0 {
+		env, err := tool.ResolveEnv(ctx, a.e.Secrets, secret.Scope(call.Tenant, a.spec.Name), decl.MCP.Env)
+		if err != nil {
+			return a.answer(ctx, c, decl, nil, err)
+		}
+		call.Env = env
+	}
 	run, err := a.executor(decl)
 	if err != nil {
 		return a.answer(ctx, c, decl, nil, err)
@@ -198,7 +205,7 @@ func (a *attempt) execute(ctx context.Context, c *runlog.Call, decl spec.Tool) e
 	case timedOut && decl.AtMostOnce():
 		return a.answer(ctx, c, decl, nil, &errs.ToolInDoubt{Tool: c.Name, CallID: c.ID, Why: fmt.Sprintf("it gave no answer within %s", timeout)})
 	case timedOut:
-		err = &errs.TransientFailure{Operation: "tool " + c.Name, Message: fmt.Sprintf("no answer within %s", timeout)}
+		err = timeoutFailure(decl, c.Name, timeout)
 	}
 	delay, retryable := errs.IsRetryable(err)
 	if toolsOwn(err) || !retryable || errs.Typed(err) == nil {
@@ -285,6 +292,17 @@ func (e *Engine) toolExecutor(kind spec.Kind) (tool.Executor, error) {
 		return nil, &errs.DependencyMissing{Dependency: string(kind) + " tools", Description: "this runsvc does not run " + string(kind) + " tools"}
 	}
 	return x, nil
+}
+
+// timeoutFailure is a call to decl that gave no answer within timeout:
+// MCP_FAILED for an MCP tool (its server did not answer), else a
+// transient failure; both retryable.
+func timeoutFailure(decl spec.Tool, name string, timeout time.Duration) error {
+	msg := fmt.Sprintf("no answer within %s", timeout)
+	if decl.Kind == spec.KindMCP && decl.MCP != nil {
+		return &errs.MCPFailed{Server: decl.MCP.Label(), Tool: name, Message: msg}
+	}
+	return &errs.TransientFailure{Operation: "tool " + name, Message: msg}
 }
 
 // toolTimeout is how long a call to t may take.

@@ -108,6 +108,9 @@ type Config struct {
 	// may connect to; empty means every address but the cloud metadata
 	// ones (see netpolicy).
 	AllowNetworks []string
+	// MCPCommands are the programs stdio MCP servers may be run as, as
+	// Specs name them, or "*" for any; none when empty.
+	MCPCommands []string
 }
 
 // Ops configures metrics, tracing and long connections.
@@ -252,9 +255,11 @@ func loadPorts(cfg Config, scrub *secret.Scrubber) (secret.Resolver, policy.Poli
 }
 
 // executors are the tool executors, http and MCP connecting only where
-// the outbound network policy allows.
-func (s *Server) executors(network *netpolicy.Policy) map[spec.Kind]tool.Executor {
-	s.mcp = mcptool.New(mcptool.Options{ClientName: "runsvc", Network: network})
+// the outbound network policy allows. The MCP executor also lists the
+// tools of the servers Specs import when reg publishes them.
+func (s *Server) executors(network *netpolicy.Policy, reg *versions.Registry, secrets secret.Resolver) map[spec.Kind]tool.Executor {
+	s.mcp = mcptool.New(mcptool.Options{ClientName: "runsvc", Network: network, Commands: s.cfg.MCPCommands})
+	reg.SetImporter(mcptool.Importer{Executor: s.mcp, Secrets: secrets})
 	return map[spec.Kind]tool.Executor{
 		spec.KindWorker: s.hub,
 		spec.KindHTTP:   httptool.New(&http.Client{Transport: network.Transport()}),
@@ -298,7 +303,7 @@ func (s *Server) assemble() error {
 	s.engine = engine.New(engine.Deps{
 		Store: s.store, Writer: writer, Runs: manager, Specs: reg,
 		Models:  models,
-		Tools:   s.executors(network),
+		Tools:   s.executors(network, reg, secrets),
 		Workers: hub, Memory: mem, Bus: messages, Secrets: secrets, Policy: pol, Clock: cfg.Clock, Log: s.log,
 		Observer: s.observer(),
 	}, cfg.Engine)

@@ -118,7 +118,7 @@ func specFromProto(p *runsvcv1.Spec) (spec.Spec, []errs.FieldViolation) {
 			tool.HTTP = &spec.HTTPTool{URL: h.GetUrl(), Credential: h.GetCredential()}
 		}
 		if mc := t.GetMcp(); mc != nil {
-			tool.MCP = &spec.MCPTool{URL: mc.GetUrl(), RemoteName: mc.GetRemoteName(), Credential: mc.GetCredential()}
+			tool.MCP = mcpToolFromProto(mc)
 		}
 		s.Tools = append(s.Tools, tool)
 	}
@@ -143,6 +143,7 @@ func specFromProto(p *runsvcv1.Spec) (spec.Spec, []errs.FieldViolation) {
 	if o := p.GetOutput(); o != nil {
 		s.Output = &spec.Output{Schema: structField("output.schema", o.GetSchema(), &bad)}
 	}
+	s.MCPServers = mcpServersFromProto(p.GetMcpServers(), &bad)
 	return s, bad
 }
 
@@ -196,7 +197,7 @@ func specToProto(v *spec.Version) *runsvcv1.Spec {
 			pt.Http = &runsvcv1.HttpTool{Url: h.URL, Credential: h.Credential}
 		}
 		if mc := t.MCP; mc != nil {
-			pt.Mcp = &runsvcv1.McpTool{Url: mc.URL, RemoteName: mc.RemoteName, Credential: mc.Credential}
+			pt.Mcp = mcpToolToProto(mc)
 		}
 		p.Tools = append(p.Tools, pt)
 	}
@@ -206,5 +207,6 @@ func specToProto(v *spec.Version) *runsvcv1.Spec {
 	if o := v.Output; o != nil {
 		p.Output = &runsvcv1.OutputSpec{Schema: toStruct(o.Schema)}
 	}
+	p.McpServers = mcpServersToProto(v.MCPServers)
 	return p
 }

@@ -24,6 +24,8 @@ type Spec struct {
 	Expiry       Expiry   `json:"suspensionExpiry"`
 	Credentials  []string `json:"credentials,omitempty"`
 	Bus          Bus      `json:"bus"`
+	// MCPServers are MCP servers whose tools Publish imports into Tools.
+	MCPServers []MCPServer `json:"mcpServers,omitempty"`
 	// Output constrains the final answer; nil leaves it free text.
 	Output *Output `json:"output,omitempty"`
 }
@@ -127,11 +129,20 @@ type HTTPTool struct {
 	Credential string `json:"credential,omitempty"`
 }
 
-// MCPTool is the MCP server an mcp tool lives on.
+// MCPTool is the MCP server an mcp tool lives on: one reached over
+// streamable HTTP at URL, or one runsvc runs as Command and speaks to over
+// stdio. Credential is the bearer token of an HTTP server.
 type MCPTool struct {
 	URL        string `json:"url"`
 	RemoteName string `json:"remoteName,omitempty"`
 	Credential string `json:"credential,omitempty"`
+	// Command, Args and Env start a stdio server (see MCPServer).
+	Command string   `json:"command,omitempty"`
+	Args    []string `json:"args,omitempty"`
+	Env     []EnvVar `json:"env,omitempty"`
+	// Server is the MCPServers entry the tool was imported from; Publish
+	// sets it.
+	Server string `json:"server,omitempty"`
 }
 
 // Limits bound every Run of a Spec.

@@ -74,6 +74,7 @@ func Validate(s Spec, published Lookup) error {
 	}
 	v.model(s, credential)
 	v.tools(s, credential)
+	v.mcpServers(s, credential)
 	v.limits(s)
 	v.expiry(s.Expiry)
 	v.delegates(s, published)
@@ -219,8 +220,7 @@ func (v *validator) tools(s Spec, credential func(string, string)) {
 			if t.MCP == nil {
 				v.add(p+".mcp.url", "is required for an mcp tool")
 			} else {
-				v.url(p+".mcp.url", t.MCP.URL, true)
-				credential(p+".mcp.credential", t.MCP.Credential)
+				v.mcpEndpoint(p+".mcp", *t.MCP, credential)
 			}
 		case KindBuiltin:
 			if !isBuiltin(t.Name) {

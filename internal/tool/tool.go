@@ -16,6 +16,7 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/runsvc/runsvc/internal/secret"
 	"github.com/runsvc/runsvc/internal/spec"
 )
 
@@ -34,6 +35,9 @@ type Call struct {
 	Tool spec.Tool
 	// Credential is the resolved secret the tool's Spec entry names, if any.
 	Credential string
+	// Env is the resolved environment of a stdio MCP server (the Spec's
+	// env entries, credentials replaced by their values), by name.
+	Env map[string]string
 }
 
 // GlobalID identifies the call across Runs, stable across its retries:
@@ -50,6 +54,28 @@ func (c Call) GlobalID() string {
 type Executor interface {
 	// Execute runs a call and returns its output, a JSON value.
 	Execute(ctx context.Context, c Call) (json.RawMessage, error)
+}
+
+// ResolveEnv resolves the environment of a stdio MCP server: each
+// variable's literal value, or the value of its credential in scope. A
+// credential that does not resolve is *errs.CredentialNotFound.
+func ResolveEnv(ctx context.Context, secrets secret.Resolver, scope string, vars []spec.EnvVar) (map[string]string, error) {
+	if len(vars) == 0 {
+		return nil, nil
+	}
+	env := make(map[string]string, len(vars))
+	for _, v := range vars {
+		if v.Credential == "" {
+			env[v.Name] = v.Value
+			continue
+		}
+		val, err := secrets.Resolve(ctx, scope, v.Credential)
+		if err != nil {
+			return nil, err
+		}
+		env[v.Name] = val
+	}
+	return env, nil
 }
 
 // Description is what the provider of a tool says about it: what it does

@@ -232,6 +232,14 @@ type Spec struct {
 	Version string `protobuf:"bytes,10,opt,name=version,proto3" json:"version,omitempty"`
 	// Output only. When this Version was first published.
 	CreateTime *timestamppb.Timestamp `protobuf:"bytes,11,opt,name=create_time,json=createTime,proto3" json:"create_time,omitempty"`
+	// MCP servers whose tools are imported at publish: PublishSpec lists each
+	// server's tools (tools/list) and adds the imported ones to `tools`, with
+	// the descriptions and input schemas the server gave and `mcp.server` set
+	// to the entry's name. A server PublishSpec cannot reach fails it with
+	// MCP_FAILED (retryable) or MCP_REJECTED; an imported name the server does
+	// not have is SPEC_INVALID. Tools with `mcp.server` set are replaced by a
+	// new import at every publish.
+	McpServers []*McpServer `protobuf:"bytes,21,rep,name=mcp_servers,json=mcpServers,proto3" json:"mcp_servers,omitempty"`
 	// What the final answer must be. Unset, the answer is free text.
 	Output        *OutputSpec `protobuf:"bytes,20,opt,name=output,proto3" json:"output,omitempty"`
 	unknownFields protoimpl.UnknownFields
@@ -341,6 +349,13 @@ func (x *Spec) GetVersion() string {
 func (x *Spec) GetCreateTime() *timestamppb.Timestamp {
 	if x != nil {
 		return x.CreateTime
+	}
+	return nil
+}
+
+func (x *Spec) GetMcpServers() []*McpServer {
+	if x != nil {
+		return x.McpServers
 	}
 	return nil
 }
@@ -1060,7 +1075,9 @@ func (x *HttpTool) GetCredential() string {
 	return ""
 }
 
-// McpTool is a tool served by an MCP server over streamable HTTP.
+// McpTool is a tool served by an MCP server: over streamable HTTP at `url`,
+// or over stdio by a process runsvc runs as `command` (exactly one of the
+// two).
 type McpTool struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// The MCP server's URL.
@@ -1068,7 +1085,18 @@ type McpTool struct {
 	// The tool's name on that server, when it differs from the Tool's name.
 	RemoteName string `protobuf:"bytes,2,opt,name=remote_name,json=remoteName,proto3" json:"remote_name,omitempty"`
 	// The declared credential sent as `Authorization: Bearer <value>`, if any.
-	Credential    string `protobuf:"bytes,3,opt,name=credential,proto3" json:"credential,omitempty"`
+	Credential string `protobuf:"bytes,3,opt,name=credential,proto3" json:"credential,omitempty"`
+	// A stdio server: the program runsvc runs (looked up in runsvc's PATH).
+	// One process per tenant and server, started when first needed, started
+	// again after it dies, stopped when runsvc stops. Its environment holds
+	// only PATH, HOME, TMPDIR and LANG from runsvc's and the `env` given.
+	Command string `protobuf:"bytes,4,opt,name=command,proto3" json:"command,omitempty"`
+	// The program's arguments.
+	Args []string `protobuf:"bytes,5,rep,name=args,proto3" json:"args,omitempty"`
+	// The program's environment variables.
+	Env []*McpEnv `protobuf:"bytes,6,rep,name=env,proto3" json:"env,omitempty"`
+	// Output only. The `mcp_servers` entry the tool was imported from.
+	Server        string `protobuf:"bytes,7,opt,name=server,proto3" json:"server,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1124,6 +1152,209 @@ func (x *McpTool) GetCredential() string {
 	return ""
 }
 
+func (x *McpTool) GetCommand() string {
+	if x != nil {
+		return x.Command
+	}
+	return ""
+}
+
+func (x *McpTool) GetArgs() []string {
+	if x != nil {
+		return x.Args
+	}
+	return nil
+}
+
+func (x *McpTool) GetEnv() []*McpEnv {
+	if x != nil {
+		return x.Env
+	}
+	return nil
+}
+
+func (x *McpTool) GetServer() string {
+	if x != nil {
+		return x.Server
+	}
+	return ""
+}
+
+// McpServer is an MCP server a Spec imports tools from; see
+// Spec.mcp_servers. It is reached at `url` or run as `command`.
+type McpServer struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The entry's name, unique in the Spec: letters, digits, '_' and '-'.
+	Name string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	// The streamable HTTP endpoint, e.g. `https://mcp.example.com/mcp`.
+	Url string `protobuf:"bytes,2,opt,name=url,proto3" json:"url,omitempty"`
+	// The declared credential sent as `Authorization: Bearer <value>`, if any.
+	Credential string `protobuf:"bytes,3,opt,name=credential,proto3" json:"credential,omitempty"`
+	// A stdio server's program; see McpTool.command.
+	Command string `protobuf:"bytes,4,opt,name=command,proto3" json:"command,omitempty"`
+	// The program's arguments.
+	Args []string `protobuf:"bytes,5,rep,name=args,proto3" json:"args,omitempty"`
+	// The program's environment variables.
+	Env []*McpEnv `protobuf:"bytes,6,rep,name=env,proto3" json:"env,omitempty"`
+	// The names of the server's tools to import, or `*` for all of them.
+	Import []string `protobuf:"bytes,7,rep,name=import,proto3" json:"import,omitempty"`
+	// How long one call of an imported tool may take. Default 30s.
+	Timeout       *durationpb.Duration `protobuf:"bytes,8,opt,name=timeout,proto3" json:"timeout,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *McpServer) Reset() {
+	*x = McpServer{}
+	mi := &file_runsvc_v1_spec_proto_msgTypes[12]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *McpServer) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*McpServer) ProtoMessage() {}
+
+func (x *McpServer) ProtoReflect() protoreflect.Message {
+	mi := &file_runsvc_v1_spec_proto_msgTypes[12]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use McpServer.ProtoReflect.Descriptor instead.
+func (*McpServer) Descriptor() ([]byte, []int) {
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{12}
+}
+
+func (x *McpServer) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *McpServer) GetUrl() string {
+	if x != nil {
+		return x.Url
+	}
+	return ""
+}
+
+func (x *McpServer) GetCredential() string {
+	if x != nil {
+		return x.Credential
+	}
+	return ""
+}
+
+func (x *McpServer) GetCommand() string {
+	if x != nil {
+		return x.Command
+	}
+	return ""
+}
+
+func (x *McpServer) GetArgs() []string {
+	if x != nil {
+		return x.Args
+	}
+	return nil
+}
+
+func (x *McpServer) GetEnv() []*McpEnv {
+	if x != nil {
+		return x.Env
+	}
+	return nil
+}
+
+func (x *McpServer) GetImport() []string {
+	if x != nil {
+		return x.Import
+	}
+	return nil
+}
+
+func (x *McpServer) GetTimeout() *durationpb.Duration {
+	if x != nil {
+		return x.Timeout
+	}
+	return nil
+}
+
+// McpEnv is an environment variable of a stdio MCP server: a literal
+// `value` or the value of a declared `credential`, exactly one.
+type McpEnv struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The variable's name.
+	Name string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	// A literal value.
+	Value string `protobuf:"bytes,2,opt,name=value,proto3" json:"value,omitempty"`
+	// The declared credential whose value the variable holds.
+	Credential    string `protobuf:"bytes,3,opt,name=credential,proto3" json:"credential,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *McpEnv) Reset() {
+	*x = McpEnv{}
+	mi := &file_runsvc_v1_spec_proto_msgTypes[13]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *McpEnv) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*McpEnv) ProtoMessage() {}
+
+func (x *McpEnv) ProtoReflect() protoreflect.Message {
+	mi := &file_runsvc_v1_spec_proto_msgTypes[13]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use McpEnv.ProtoReflect.Descriptor instead.
+func (*McpEnv) Descriptor() ([]byte, []int) {
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{13}
+}
+
+func (x *McpEnv) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *McpEnv) GetValue() string {
+	if x != nil {
+		return x.Value
+	}
+	return ""
+}
+
+func (x *McpEnv) GetCredential() string {
+	if x != nil {
+		return x.Credential
+	}
+	return ""
+}
+
 // Limits bound every Run of a Spec. Zero means the default.
 type Limits struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1151,7 +1382,7 @@ type Limits struct {
 
 func (x *Limits) Reset() {
 	*x = Limits{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[12]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1163,7 +1394,7 @@ func (x *Limits) String() string {
 func (*Limits) ProtoMessage() {}
 
 func (x *Limits) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[12]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1176,7 +1407,7 @@ func (x *Limits) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Limits.ProtoReflect.Descriptor instead.
 func (*Limits) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{12}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *Limits) GetMaxToolRounds() int32 {
@@ -1253,7 +1484,7 @@ type SuspensionExpiry struct {
 
 func (x *SuspensionExpiry) Reset() {
 	*x = SuspensionExpiry{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[13]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1265,7 +1496,7 @@ func (x *SuspensionExpiry) String() string {
 func (*SuspensionExpiry) ProtoMessage() {}
 
 func (x *SuspensionExpiry) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[13]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1278,7 +1509,7 @@ func (x *SuspensionExpiry) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SuspensionExpiry.ProtoReflect.Descriptor instead.
 func (*SuspensionExpiry) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{13}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *SuspensionExpiry) GetToolResults() *durationpb.Duration {
@@ -1322,7 +1553,7 @@ type Credential struct {
 
 func (x *Credential) Reset() {
 	*x = Credential{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[14]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1334,7 +1565,7 @@ func (x *Credential) String() string {
 func (*Credential) ProtoMessage() {}
 
 func (x *Credential) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[14]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1347,7 +1578,7 @@ func (x *Credential) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Credential.ProtoReflect.Descriptor instead.
 func (*Credential) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{14}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *Credential) GetName() string {
@@ -1371,7 +1602,7 @@ type BusConfig struct {
 
 func (x *BusConfig) Reset() {
 	*x = BusConfig{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[15]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1383,7 +1614,7 @@ func (x *BusConfig) String() string {
 func (*BusConfig) ProtoMessage() {}
 
 func (x *BusConfig) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[15]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1396,7 +1627,7 @@ func (x *BusConfig) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BusConfig.ProtoReflect.Descriptor instead.
 func (*BusConfig) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{15}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *BusConfig) GetEnabled() bool {
@@ -1424,7 +1655,7 @@ type PublishSpecRequest struct {
 
 func (x *PublishSpecRequest) Reset() {
 	*x = PublishSpecRequest{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[16]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1436,7 +1667,7 @@ func (x *PublishSpecRequest) String() string {
 func (*PublishSpecRequest) ProtoMessage() {}
 
 func (x *PublishSpecRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[16]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1449,7 +1680,7 @@ func (x *PublishSpecRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PublishSpecRequest.ProtoReflect.Descriptor instead.
 func (*PublishSpecRequest) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{16}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *PublishSpecRequest) GetSpec() *Spec {
@@ -1473,7 +1704,7 @@ type PublishSpecResponse struct {
 
 func (x *PublishSpecResponse) Reset() {
 	*x = PublishSpecResponse{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[17]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1485,7 +1716,7 @@ func (x *PublishSpecResponse) String() string {
 func (*PublishSpecResponse) ProtoMessage() {}
 
 func (x *PublishSpecResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[17]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1498,7 +1729,7 @@ func (x *PublishSpecResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PublishSpecResponse.ProtoReflect.Descriptor instead.
 func (*PublishSpecResponse) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{17}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *PublishSpecResponse) GetSpec() *Spec {
@@ -1528,7 +1759,7 @@ type GetSpecRequest struct {
 
 func (x *GetSpecRequest) Reset() {
 	*x = GetSpecRequest{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[18]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1540,7 +1771,7 @@ func (x *GetSpecRequest) String() string {
 func (*GetSpecRequest) ProtoMessage() {}
 
 func (x *GetSpecRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[18]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1553,7 +1784,7 @@ func (x *GetSpecRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetSpecRequest.ProtoReflect.Descriptor instead.
 func (*GetSpecRequest) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{18}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *GetSpecRequest) GetName() string {
@@ -1581,7 +1812,7 @@ type GetSpecResponse struct {
 
 func (x *GetSpecResponse) Reset() {
 	*x = GetSpecResponse{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[19]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1593,7 +1824,7 @@ func (x *GetSpecResponse) String() string {
 func (*GetSpecResponse) ProtoMessage() {}
 
 func (x *GetSpecResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[19]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1606,7 +1837,7 @@ func (x *GetSpecResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetSpecResponse.ProtoReflect.Descriptor instead.
 func (*GetSpecResponse) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{19}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *GetSpecResponse) GetSpec() *Spec {
@@ -1631,7 +1862,7 @@ type ListSpecsRequest struct {
 
 func (x *ListSpecsRequest) Reset() {
 	*x = ListSpecsRequest{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[20]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1643,7 +1874,7 @@ func (x *ListSpecsRequest) String() string {
 func (*ListSpecsRequest) ProtoMessage() {}
 
 func (x *ListSpecsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[20]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1656,7 +1887,7 @@ func (x *ListSpecsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListSpecsRequest.ProtoReflect.Descriptor instead.
 func (*ListSpecsRequest) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{20}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *ListSpecsRequest) GetName() string {
@@ -1693,7 +1924,7 @@ type ListSpecsResponse struct {
 
 func (x *ListSpecsResponse) Reset() {
 	*x = ListSpecsResponse{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[21]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1705,7 +1936,7 @@ func (x *ListSpecsResponse) String() string {
 func (*ListSpecsResponse) ProtoMessage() {}
 
 func (x *ListSpecsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[21]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1718,7 +1949,7 @@ func (x *ListSpecsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListSpecsResponse.ProtoReflect.Descriptor instead.
 func (*ListSpecsResponse) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{21}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *ListSpecsResponse) GetSpecs() []*Spec {
@@ -1739,7 +1970,7 @@ var File_runsvc_v1_spec_proto protoreflect.FileDescriptor
 
 const file_runsvc_v1_spec_proto_rawDesc = "" +
 	"\n" +
-	"\x14runsvc/v1/spec.proto\x12\trunsvc.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\x8a\x04\n" +
+	"\x14runsvc/v1/spec.proto\x12\trunsvc.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xc1\x04\n" +
 	"\x04Spec\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\"\n" +
 	"\finstructions\x18\x02 \x01(\tR\finstructions\x12)\n" +
@@ -1753,7 +1984,9 @@ const file_runsvc_v1_spec_proto_rawDesc = "" +
 	"\aversion\x18\n" +
 	" \x01(\tR\aversion\x12;\n" +
 	"\vcreate_time\x18\v \x01(\v2\x1a.google.protobuf.TimestampR\n" +
-	"createTime\x12-\n" +
+	"createTime\x125\n" +
+	"\vmcp_servers\x18\x15 \x03(\v2\x14.runsvc.v1.McpServerR\n" +
+	"mcpServers\x12-\n" +
 	"\x06output\x18\x14 \x01(\v2\x15.runsvc.v1.OutputSpecR\x06output\"=\n" +
 	"\n" +
 	"OutputSpec\x12/\n" +
@@ -1810,11 +2043,32 @@ const file_runsvc_v1_spec_proto_rawDesc = "" +
 	"\x03url\x18\x01 \x01(\tR\x03url\x12\x1e\n" +
 	"\n" +
 	"credential\x18\x02 \x01(\tR\n" +
-	"credential\"\\\n" +
+	"credential\"\xc7\x01\n" +
 	"\aMcpTool\x12\x10\n" +
 	"\x03url\x18\x01 \x01(\tR\x03url\x12\x1f\n" +
 	"\vremote_name\x18\x02 \x01(\tR\n" +
 	"remoteName\x12\x1e\n" +
+	"\n" +
+	"credential\x18\x03 \x01(\tR\n" +
+	"credential\x12\x18\n" +
+	"\acommand\x18\x04 \x01(\tR\acommand\x12\x12\n" +
+	"\x04args\x18\x05 \x03(\tR\x04args\x12#\n" +
+	"\x03env\x18\x06 \x03(\v2\x11.runsvc.v1.McpEnvR\x03env\x12\x16\n" +
+	"\x06server\x18\a \x01(\tR\x06server\"\xf1\x01\n" +
+	"\tMcpServer\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12\x10\n" +
+	"\x03url\x18\x02 \x01(\tR\x03url\x12\x1e\n" +
+	"\n" +
+	"credential\x18\x03 \x01(\tR\n" +
+	"credential\x12\x18\n" +
+	"\acommand\x18\x04 \x01(\tR\acommand\x12\x12\n" +
+	"\x04args\x18\x05 \x03(\tR\x04args\x12#\n" +
+	"\x03env\x18\x06 \x03(\v2\x11.runsvc.v1.McpEnvR\x03env\x12\x16\n" +
+	"\x06import\x18\a \x03(\tR\x06import\x123\n" +
+	"\atimeout\x18\b \x01(\v2\x19.google.protobuf.DurationR\atimeout\"R\n" +
+	"\x06McpEnv\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value\x12\x1e\n" +
 	"\n" +
 	"credential\x18\x03 \x01(\tR\n" +
 	"credential\"\xe9\x02\n" +
@@ -1890,7 +2144,7 @@ func file_runsvc_v1_spec_proto_rawDescGZIP() []byte {
 }
 
 var file_runsvc_v1_spec_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_runsvc_v1_spec_proto_msgTypes = make([]protoimpl.MessageInfo, 22)
+var file_runsvc_v1_spec_proto_msgTypes = make([]protoimpl.MessageInfo, 24)
 var file_runsvc_v1_spec_proto_goTypes = []any{
 	(ToolKind)(0),                 // 0: runsvc.v1.ToolKind
 	(Delivery)(0),                 // 1: runsvc.v1.Delivery
@@ -1907,67 +2161,73 @@ var file_runsvc_v1_spec_proto_goTypes = []any{
 	(*Tool)(nil),                  // 12: runsvc.v1.Tool
 	(*HttpTool)(nil),              // 13: runsvc.v1.HttpTool
 	(*McpTool)(nil),               // 14: runsvc.v1.McpTool
-	(*Limits)(nil),                // 15: runsvc.v1.Limits
-	(*SuspensionExpiry)(nil),      // 16: runsvc.v1.SuspensionExpiry
-	(*Credential)(nil),            // 17: runsvc.v1.Credential
-	(*BusConfig)(nil),             // 18: runsvc.v1.BusConfig
-	(*PublishSpecRequest)(nil),    // 19: runsvc.v1.PublishSpecRequest
-	(*PublishSpecResponse)(nil),   // 20: runsvc.v1.PublishSpecResponse
-	(*GetSpecRequest)(nil),        // 21: runsvc.v1.GetSpecRequest
-	(*GetSpecResponse)(nil),       // 22: runsvc.v1.GetSpecResponse
-	(*ListSpecsRequest)(nil),      // 23: runsvc.v1.ListSpecsRequest
-	(*ListSpecsResponse)(nil),     // 24: runsvc.v1.ListSpecsResponse
-	(*timestamppb.Timestamp)(nil), // 25: google.protobuf.Timestamp
-	(*structpb.Struct)(nil),       // 26: google.protobuf.Struct
-	(*durationpb.Duration)(nil),   // 27: google.protobuf.Duration
+	(*McpServer)(nil),             // 15: runsvc.v1.McpServer
+	(*McpEnv)(nil),                // 16: runsvc.v1.McpEnv
+	(*Limits)(nil),                // 17: runsvc.v1.Limits
+	(*SuspensionExpiry)(nil),      // 18: runsvc.v1.SuspensionExpiry
+	(*Credential)(nil),            // 19: runsvc.v1.Credential
+	(*BusConfig)(nil),             // 20: runsvc.v1.BusConfig
+	(*PublishSpecRequest)(nil),    // 21: runsvc.v1.PublishSpecRequest
+	(*PublishSpecResponse)(nil),   // 22: runsvc.v1.PublishSpecResponse
+	(*GetSpecRequest)(nil),        // 23: runsvc.v1.GetSpecRequest
+	(*GetSpecResponse)(nil),       // 24: runsvc.v1.GetSpecResponse
+	(*ListSpecsRequest)(nil),      // 25: runsvc.v1.ListSpecsRequest
+	(*ListSpecsResponse)(nil),     // 26: runsvc.v1.ListSpecsResponse
+	(*timestamppb.Timestamp)(nil), // 27: google.protobuf.Timestamp
+	(*structpb.Struct)(nil),       // 28: google.protobuf.Struct
+	(*durationpb.Duration)(nil),   // 29: google.protobuf.Duration
 }
 var file_runsvc_v1_spec_proto_depIdxs = []int32{
 	5,  // 0: runsvc.v1.Spec.model:type_name -> runsvc.v1.ModelRef
 	12, // 1: runsvc.v1.Spec.tools:type_name -> runsvc.v1.Tool
-	15, // 2: runsvc.v1.Spec.limits:type_name -> runsvc.v1.Limits
-	16, // 3: runsvc.v1.Spec.suspension_expiry:type_name -> runsvc.v1.SuspensionExpiry
-	17, // 4: runsvc.v1.Spec.credentials:type_name -> runsvc.v1.Credential
-	18, // 5: runsvc.v1.Spec.bus:type_name -> runsvc.v1.BusConfig
-	25, // 6: runsvc.v1.Spec.create_time:type_name -> google.protobuf.Timestamp
-	4,  // 7: runsvc.v1.Spec.output:type_name -> runsvc.v1.OutputSpec
-	26, // 8: runsvc.v1.OutputSpec.schema:type_name -> google.protobuf.Struct
-	7,  // 9: runsvc.v1.ModelRef.script:type_name -> runsvc.v1.Script
-	6,  // 10: runsvc.v1.ModelRef.pricing:type_name -> runsvc.v1.Pricing
-	27, // 11: runsvc.v1.ModelRef.call_timeout:type_name -> google.protobuf.Duration
-	8,  // 12: runsvc.v1.Script.turns:type_name -> runsvc.v1.ScriptTurn
-	9,  // 13: runsvc.v1.ScriptTurn.tool_calls:type_name -> runsvc.v1.ScriptToolCall
-	10, // 14: runsvc.v1.ScriptTurn.usage:type_name -> runsvc.v1.ScriptUsage
-	11, // 15: runsvc.v1.ScriptTurn.fail:type_name -> runsvc.v1.ScriptFailure
-	27, // 16: runsvc.v1.ScriptTurn.delay:type_name -> google.protobuf.Duration
-	26, // 17: runsvc.v1.ScriptToolCall.arguments:type_name -> google.protobuf.Struct
-	27, // 18: runsvc.v1.ScriptFailure.retry_after:type_name -> google.protobuf.Duration
-	0,  // 19: runsvc.v1.Tool.kind:type_name -> runsvc.v1.ToolKind
-	26, // 20: runsvc.v1.Tool.parameters:type_name -> google.protobuf.Struct
-	13, // 21: runsvc.v1.Tool.http:type_name -> runsvc.v1.HttpTool
-	14, // 22: runsvc.v1.Tool.mcp:type_name -> runsvc.v1.McpTool
-	27, // 23: runsvc.v1.Tool.timeout:type_name -> google.protobuf.Duration
-	1,  // 24: runsvc.v1.Tool.delivery:type_name -> runsvc.v1.Delivery
-	2,  // 25: runsvc.v1.Tool.in_doubt:type_name -> runsvc.v1.InDoubt
-	27, // 26: runsvc.v1.Limits.deadline:type_name -> google.protobuf.Duration
-	27, // 27: runsvc.v1.SuspensionExpiry.tool_results:type_name -> google.protobuf.Duration
-	27, // 28: runsvc.v1.SuspensionExpiry.approval:type_name -> google.protobuf.Duration
-	27, // 29: runsvc.v1.SuspensionExpiry.question:type_name -> google.protobuf.Duration
-	27, // 30: runsvc.v1.SuspensionExpiry.children:type_name -> google.protobuf.Duration
-	3,  // 31: runsvc.v1.PublishSpecRequest.spec:type_name -> runsvc.v1.Spec
-	3,  // 32: runsvc.v1.PublishSpecResponse.spec:type_name -> runsvc.v1.Spec
-	3,  // 33: runsvc.v1.GetSpecResponse.spec:type_name -> runsvc.v1.Spec
-	3,  // 34: runsvc.v1.ListSpecsResponse.specs:type_name -> runsvc.v1.Spec
-	19, // 35: runsvc.v1.SpecService.PublishSpec:input_type -> runsvc.v1.PublishSpecRequest
-	21, // 36: runsvc.v1.SpecService.GetSpec:input_type -> runsvc.v1.GetSpecRequest
-	23, // 37: runsvc.v1.SpecService.ListSpecs:input_type -> runsvc.v1.ListSpecsRequest
-	20, // 38: runsvc.v1.SpecService.PublishSpec:output_type -> runsvc.v1.PublishSpecResponse
-	22, // 39: runsvc.v1.SpecService.GetSpec:output_type -> runsvc.v1.GetSpecResponse
-	24, // 40: runsvc.v1.SpecService.ListSpecs:output_type -> runsvc.v1.ListSpecsResponse
-	38, // [38:41] is the sub-list for method output_type
-	35, // [35:38] is the sub-list for method input_type
-	35, // [35:35] is the sub-list for extension type_name
-	35, // [35:35] is the sub-list for extension extendee
-	0,  // [0:35] is the sub-list for field type_name
+	17, // 2: runsvc.v1.Spec.limits:type_name -> runsvc.v1.Limits
+	18, // 3: runsvc.v1.Spec.suspension_expiry:type_name -> runsvc.v1.SuspensionExpiry
+	19, // 4: runsvc.v1.Spec.credentials:type_name -> runsvc.v1.Credential
+	20, // 5: runsvc.v1.Spec.bus:type_name -> runsvc.v1.BusConfig
+	27, // 6: runsvc.v1.Spec.create_time:type_name -> google.protobuf.Timestamp
+	15, // 7: runsvc.v1.Spec.mcp_servers:type_name -> runsvc.v1.McpServer
+	4,  // 8: runsvc.v1.Spec.output:type_name -> runsvc.v1.OutputSpec
+	28, // 9: runsvc.v1.OutputSpec.schema:type_name -> google.protobuf.Struct
+	7,  // 10: runsvc.v1.ModelRef.script:type_name -> runsvc.v1.Script
+	6,  // 11: runsvc.v1.ModelRef.pricing:type_name -> runsvc.v1.Pricing
+	29, // 12: runsvc.v1.ModelRef.call_timeout:type_name -> google.protobuf.Duration
+	8,  // 13: runsvc.v1.Script.turns:type_name -> runsvc.v1.ScriptTurn
+	9,  // 14: runsvc.v1.ScriptTurn.tool_calls:type_name -> runsvc.v1.ScriptToolCall
+	10, // 15: runsvc.v1.ScriptTurn.usage:type_name -> runsvc.v1.ScriptUsage
+	11, // 16: runsvc.v1.ScriptTurn.fail:type_name -> runsvc.v1.ScriptFailure
+	29, // 17: runsvc.v1.ScriptTurn.delay:type_name -> google.protobuf.Duration
+	28, // 18: runsvc.v1.ScriptToolCall.arguments:type_name -> google.protobuf.Struct
+	29, // 19: runsvc.v1.ScriptFailure.retry_after:type_name -> google.protobuf.Duration
+	0,  // 20: runsvc.v1.Tool.kind:type_name -> runsvc.v1.ToolKind
+	28, // 21: runsvc.v1.Tool.parameters:type_name -> google.protobuf.Struct
+	13, // 22: runsvc.v1.Tool.http:type_name -> runsvc.v1.HttpTool
+	14, // 23: runsvc.v1.Tool.mcp:type_name -> runsvc.v1.McpTool
+	29, // 24: runsvc.v1.Tool.timeout:type_name -> google.protobuf.Duration
+	1,  // 25: runsvc.v1.Tool.delivery:type_name -> runsvc.v1.Delivery
+	2,  // 26: runsvc.v1.Tool.in_doubt:type_name -> runsvc.v1.InDoubt
+	16, // 27: runsvc.v1.McpTool.env:type_name -> runsvc.v1.McpEnv
+	16, // 28: runsvc.v1.McpServer.env:type_name -> runsvc.v1.McpEnv
+	29, // 29: runsvc.v1.McpServer.timeout:type_name -> google.protobuf.Duration
+	29, // 30: runsvc.v1.Limits.deadline:type_name -> google.protobuf.Duration
+	29, // 31: runsvc.v1.SuspensionExpiry.tool_results:type_name -> google.protobuf.Duration
+	29, // 32: runsvc.v1.SuspensionExpiry.approval:type_name -> google.protobuf.Duration
+	29, // 33: runsvc.v1.SuspensionExpiry.question:type_name -> google.protobuf.Duration
+	29, // 34: runsvc.v1.SuspensionExpiry.children:type_name -> google.protobuf.Duration
+	3,  // 35: runsvc.v1.PublishSpecRequest.spec:type_name -> runsvc.v1.Spec
+	3,  // 36: runsvc.v1.PublishSpecResponse.spec:type_name -> runsvc.v1.Spec
+	3,  // 37: runsvc.v1.GetSpecResponse.spec:type_name -> runsvc.v1.Spec
+	3,  // 38: runsvc.v1.ListSpecsResponse.specs:type_name -> runsvc.v1.Spec
+	21, // 39: runsvc.v1.SpecService.PublishSpec:input_type -> runsvc.v1.PublishSpecRequest
+	23, // 40: runsvc.v1.SpecService.GetSpec:input_type -> runsvc.v1.GetSpecRequest
+	25, // 41: runsvc.v1.SpecService.ListSpecs:input_type -> runsvc.v1.ListSpecsRequest
+	22, // 42: runsvc.v1.SpecService.PublishSpec:output_type -> runsvc.v1.PublishSpecResponse
+	24, // 43: runsvc.v1.SpecService.GetSpec:output_type -> runsvc.v1.GetSpecResponse
+	26, // 44: runsvc.v1.SpecService.ListSpecs:output_type -> runsvc.v1.ListSpecsResponse
+	42, // [42:45] is the sub-list for method output_type
+	39, // [39:42] is the sub-list for method input_type
+	39, // [39:39] is the sub-list for extension type_name
+	39, // [39:39] is the sub-list for extension extendee
+	0,  // [0:39] is the sub-list for field type_name
 }
 
 func init() { file_runsvc_v1_spec_proto_init() }
@@ -1981,7 +2241,7 @@ func file_runsvc_v1_spec_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_runsvc_v1_spec_proto_rawDesc), len(file_runsvc_v1_spec_proto_rawDesc)),
 			NumEnums:      3,
-			NumMessages:   22,
+			NumMessages:   24,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -25,6 +25,8 @@ type Registry struct {
 	cache *lru.Cache[*spec.Version]
 	// network refuses tool URLs naming an address it does not allow.
 	network *netpolicy.Policy
+	// importer lists the tools of the MCP servers Specs import.
+	importer Importer
 }
 
 // SetNetwork sets the outbound network policy Publish checks the tools'
@@ -43,6 +45,11 @@ func (r *Registry) checkNetwork(s spec.Spec) error {
 			raw = t.MCP.URL
 		}
 		if err := r.network.CheckURL("tool "+t.Name, raw); err != nil {
+			return err
+		}
+	}
+	for _, m := range s.MCPServers {
+		if err := r.network.CheckURL("MCP server "+m.Name, m.URL); err != nil {
 			return err
 		}
 	}
@@ -66,7 +73,7 @@ func versionKey(tenant, name, version string) lru.Key {
 // the caller found while decoding it; created is false when an identical
 // Version already existed.
 func (r *Registry) Publish(ctx context.Context, tenant string, s spec.Spec, unreadable ...errs.FieldViolation) (*spec.Version, bool, error) {
-	s = spec.Canonical(s)
+	s = spec.Canonical(withoutImported(s))
 	// Validation looks delegates up more than once (directly and along
 	// every delegation chain); each is read from the store once.
 	var lookupErr error
@@ -103,6 +110,13 @@ func (r *Registry) Publish(ctx context.Context, tenant string, s spec.Spec, unre
 		return nil, false, invalid
 	}
 	if err := r.checkNetwork(s); err != nil {
+		return nil, false, err
+	}
+	if err := r.checkCommands(s); err != nil {
+		return nil, false, err
+	}
+	s, err := r.imported(ctx, tenant, s, lookup)
+	if err != nil {
 		return nil, false, err
 	}
 	body, err := json.Marshal(s)

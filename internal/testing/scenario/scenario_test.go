@@ -33,8 +33,8 @@ var unprovokable = map[string]string{
 	"LOG_CORRUPT":        "needs a corrupted store: engine corruption test",
 	"INTERNAL":           "needs a bug: errdetails panic test",
 	"METHOD_NOT_FOUND":   "the runners call only runsvc.v1's own methods: server TestUndecodableRequests",
-	"MCP_REJECTED":       "needs an MCP server that refuses a call: mcptool TestExecuteFailures",
 	"ROLE_DENIED":        "scenarios run without a keys file: internal/server/authn tests",
+	"MCP_REJECTED":       "scenario servers run no stdio MCP server and reach no MCP server that refuses: mcptool TestPublishImportFailures, TestStdioFailures, TestExecuteFailures",
 	"QUOTA_EXCEEDED":     "scenarios run without a keys file: internal/server/authn quota test",
 	"TOOL_IN_DOUBT":      "needs a crash mid-call: blackbox TestCallsInDoubtAfterACrash",
 }

@@ -7,9 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net"
 	"net/http"
 	"net/url"
+	"os/exec"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -69,12 +71,59 @@ func judge(err error, p *probe) verdict {
 	return verdict{message: "protocol error: " + err.Error(), drop: true}
 }
 
+// judge classifies an error of the SDK in an exchange with k's server.
+func (x *Executor) judge(k key, err error, p *probe) verdict {
+	if k.command != "" {
+		return judgeStdio(err)
+	}
+	return judge(err, p)
+}
+
+// judgeStdio classifies an error of an exchange with a stdio server. A
+// call on a process that died may have run, so it is never sent again by
+// the Executor (the engine retries it, as at least once allows); a slow
+// call does not stop the process, which other calls share.
+func judgeStdio(err error) verdict {
+	var wire *jsonrpc.Error
+	var start *startFailed
+	switch {
+	case errors.Is(err, errClosed):
+		return verdict{message: "runsvc is shutting down", retryable: true}
+	case errors.Is(err, exec.ErrNotFound), errors.Is(err, fs.ErrNotExist), errors.Is(err, fs.ErrPermission):
+		return verdict{message: "the server's command cannot be run: " + err.Error(), drop: true}
+	case errors.As(err, &start):
+		msg := "the server's process did not complete the MCP handshake: " + err.Error()
+		if start.stderr != "" {
+			msg += "; its stderr ends: " + start.stderr
+		}
+		return verdict{message: msg, retryable: true, drop: true}
+	case errors.Is(err, mcp.ErrConnectionClosed), errors.Is(err, io.EOF), errors.Is(err, io.ErrClosedPipe):
+		return verdict{message: "the server's process ended", retryable: true, drop: true}
+	case errors.As(err, &wire) && !internalCode(wire.Code):
+		return verdict{message: wire.Message}
+	case isTimeout(err):
+		return verdict{message: "the server did not answer in time", retryable: true}
+	}
+	return verdict{message: "protocol error: " + err.Error(), drop: true}
+}
+
 // report turns a verdict into the error Execute returns.
 func report(ctx context.Context, c tool.Call, v verdict) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	return errs.MCPFailure(c.Tool.MCP.URL, c.Name, clean(v.message, c.Credential), v.retryable, v.retryAfter)
+	return errs.MCPFailure(c.Tool.MCP.Label(), c.Name, scrub(v.message, c), v.retryable, v.retryAfter)
+}
+
+// scrub is clean with every secret of the call: its credential and the
+// values of its environment.
+func scrub(msg string, c tool.Call) string {
+	for _, v := range c.Env {
+		if len(v) >= 4 {
+			msg = strings.ReplaceAll(msg, v, "[redacted]")
+		}
+	}
+	return clean(msg, c.Credential)
 }
 
 func internalCode(code int64) bool {

@@ -1,17 +1,24 @@
 // Package mcptool executes MCP tools: runsvc calls a tool on an MCP server
-// over the streamable HTTP transport, through the official MCP Go SDK.
+// over the streamable HTTP transport or over stdio, through the official
+// MCP Go SDK, and lists servers' tools for a Spec's imports.
 //
-// The Executor keeps one MCP session per (server URL, credential), shared
-// by every call and goroutine, and establishes a new one when it breaks. A
-// call the server never received because its session was gone is sent
-// again once on a fresh session; anything else is reported, classified,
-// for the engine to retry or to show the model.
+// The Executor keeps one MCP session per (server URL, credential), and one
+// per (tenant, stdio server): a process runsvc starts when first needed
+// and starts again after it dies. A session is shared by every call and
+// goroutine, and established anew when it breaks. A call an HTTP server
+// never received because its session was gone is sent again once on a
+// fresh session; anything else is reported, classified, for the engine to
+// retry or to show the model.
+//
+// Stdio servers run only as the commands Options.Commands allows, with
+// PATH, HOME, TMPDIR and LANG of runsvc's environment plus the Spec's env.
 package mcptool
 
 import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/url"
 	"sync"
@@ -38,6 +45,11 @@ type Options struct {
 	// handshake; empty means "runsvc" and "dev".
 	ClientName    string
 	ClientVersion string
+	// Commands are the programs stdio servers may be run as, exactly as a
+	// Spec names them ("npx", "/usr/bin/mcp-files"), or "*" for any. A
+	// Spec's publisher chooses the command, so none is allowed unless the
+	// operator lists it.
+	Commands []string
 }
 
 // Executor calls tools on MCP servers. It is safe for concurrent use;
@@ -45,6 +57,8 @@ type Options struct {
 type Executor struct {
 	client *mcp.Client
 	http   *http.Client
+
+	commands map[string]bool
 
 	mu       sync.Mutex
 	sessions map[key]*slot
@@ -70,21 +84,36 @@ func New(opts Options) *Executor {
 	if version == "" {
 		version = "dev"
 	}
+	commands := map[string]bool{}
+	for _, c := range opts.Commands {
+		commands[c] = true
+	}
 	return &Executor{
 		client:   mcp.NewClient(&mcp.Implementation{Name: name, Version: version}, nil),
 		http:     hc,
+		commands: commands,
 		sessions: make(map[key]*slot),
 	}
 }
 
+// AllowCommand is nil when stdio servers may be run as command, else
+// *errs.AccessDenied about subject.
+func (x *Executor) AllowCommand(subject, command string) error {
+	if command == "" || x.commands["*"] || x.commands[command] {
+		return nil
+	}
+	return &errs.AccessDenied{Subject: subject, Reason: fmt.Sprintf("the operator allows no stdio MCP server command %q (runsvc serve --mcp-command)", command)}
+}
+
 // Execute calls the tool c.Tool.MCP.RemoteName (c.Name when empty) on the
 // server at c.Tool.MCP.URL with c.Arguments, a JSON object, sending
-// c.Credential, when set, as a bearer token.
+// c.Credential, when set, as a bearer token; or, for a stdio tool, on the
+// process c.Tool.MCP.Command of c.Tenant, started with c.Env.
 //
-// The output is the result's structured content when it has some, else
-// the text of its text parts joined by newlines as a JSON string, else its
-// content list. A result marked isError is *errs.ToolRejected carrying the
-// tool's text (the tool ran and said no). A failed exchange is
+// The output is the result's structured content, its text as a JSON
+// string, or a Content of its parts (see Part). A result marked isError
+// is *errs.ToolRejected carrying the tool's text (the tool ran and said
+// no), which the model sees as the call's result. A failed exchange is
 // *errs.MCPFailed when another try may succeed (connection failures, a
 // lost session, timeouts, HTTP 429 and 5xx) and *errs.MCPRejected
 // otherwise (protocol errors, an unknown tool, invalid arguments, other
@@ -92,18 +121,21 @@ func New(opts Options) *Executor {
 // When ctx ends first, the error is ctx.Err(). No message carries the
 // credential.
 func (x *Executor) Execute(ctx context.Context, c tool.Call) (json.RawMessage, error) {
-	if c.Tool.MCP == nil || !usableURL(c.Tool.MCP.URL) {
-		return nil, &errs.ConfigurationInvalid{Subject: "tool " + c.Name, Description: "an MCP tool needs an http or https mcp.url"}
+	if c.Tool.MCP == nil || (!c.Tool.MCP.Stdio() && !usableURL(c.Tool.MCP.URL)) {
+		return nil, &errs.ConfigurationInvalid{Subject: "tool " + c.Name, Description: "an MCP tool needs an http or https mcp.url or an mcp.command"}
 	}
 	name := c.Tool.MCP.RemoteName
 	if name == "" {
 		name = c.Name
 	}
+	if err := x.AllowCommand("tool "+c.Name, c.Tool.MCP.Command); err != nil {
+		return nil, err
+	}
 	args, ok := arguments(c.Arguments)
 	if !ok {
-		return nil, &errs.MCPRejected{Server: c.Tool.MCP.URL, Tool: c.Name, Message: "the arguments are not a JSON object"}
+		return nil, &errs.MCPRejected{Server: c.Tool.MCP.Label(), Tool: c.Name, Message: "the arguments are not a JSON object"}
 	}
-	k := key{url: c.Tool.MCP.URL, credential: c.Credential}
+	k := keyOf(c)
 	for attempt := 0; ; attempt++ {
 		connecting := new(probe)
 		cs, err := x.session(ctx, k, connecting)
@@ -111,7 +143,7 @@ func (x *Executor) Execute(ctx context.Context, c tool.Call) (json.RawMessage, e
 			if denied := refusal(c, err, connecting); denied != nil {
 				return nil, denied
 			}
-			return nil, report(ctx, c, judge(err, connecting))
+			return nil, report(ctx, c, x.judge(k, err, connecting))
 		}
 		calling := new(probe)
 		res, err := cs.CallTool(withProbe(ctx, calling), &mcp.CallToolParams{Meta: callMeta(c), Name: name, Arguments: args})
@@ -122,7 +154,7 @@ func (x *Executor) Execute(ctx context.Context, c tool.Call) (json.RawMessage, e
 			x.drop(k, cs)
 			return nil, denied
 		}
-		v := judge(err, calling)
+		v := x.judge(k, err, calling)
 		if ctx.Err() == nil && v.drop {
 			x.drop(k, cs)
 		}

@@ -2,6 +2,8 @@ package mcptool_test
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"strings"
@@ -24,8 +26,14 @@ var modes = []struct {
 	{"sessions", false},
 }
 
+// zeros65537 is the SHA-256 of 65537 zero bytes.
+var zeros65537 = func() string {
+	sum := sha256.Sum256(make([]byte, 65537))
+	return hex.EncodeToString(sum[:])
+}()
+
 func newExecutor(t *testing.T) *mcptool.Executor {
-	x := mcptool.New(mcptool.Options{ClientName: "runsvc-test", ClientVersion: "v0"})
+	x := mcptool.New(mcptool.Options{ClientName: "runsvc-test", ClientVersion: "v0", Commands: []string{"*"}})
 	t.Cleanup(x.Close)
 	return x
 }
@@ -56,7 +64,13 @@ func TestExecuteResults(t *testing.T) {
 			{name: "text", call: mcpCall(srv.url(), "echo", `{"text":"hello"}`), want: `"hello"`},
 			{name: "text parts joined", call: mcpCall(srv.url(), "lines", `{}`), want: `"one\ntwo"`},
 			{name: "structured content", call: mcpCall(srv.url(), "sum", `{"a":2,"b":3}`), want: `{"sum":5}`},
-			{name: "content without text", call: mcpCall(srv.url(), "pixel", ``), want: `[{"type":"image","mimeType":"image/png","data":"AQ=="}]`},
+			{name: "content without text", call: mcpCall(srv.url(), "pixel", ``), want: `{"content":[{"type":"image","mimeType":"image/png","bytes":1,"data":"AQ=="}]}`},
+			{name: "text, image, audio over the inline limit, resources", call: mcpCall(srv.url(), "mixed", ``), want: `{"content":[` +
+				`{"type":"text","text":"see"},{"type":"image","mimeType":"image/png","bytes":4,"data":"cG5nIQ=="},` +
+				`{"type":"audio","mimeType":"audio/wav","bytes":65537,"sha256":"` + zeros65537 + `","omitted":"65537 bytes, over the 65536 bytes kept inline"},` +
+				`{"type":"resource","text":"note","uri":"test://notes","mimeType":"text/plain"},` +
+				`{"type":"resource","uri":"test://blob","mimeType":"application/octet-stream","bytes":2,"data":"AAE="},` +
+				`{"type":"resource_link","uri":"test://far","name":"far","mimeType":"text/html"}]}`},
 			{name: "remote name", call: mcpCall(srv.url(), "say", `{"text":"hi"}`), remote: "echo", want: `"hi"`},
 			{name: "null arguments", call: mcpCall(srv.url(), "echo", `null`), want: `""`},
 			{name: "no arguments", call: mcpCall(srv.url(), "lines", ``), want: `"one\ntwo"`},

@@ -146,6 +146,16 @@ func (s *mcpServer) tools() *mcp.Server {
 	mcp.AddTool(srv, &mcp.Tool{Name: "pixel"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.ImageContent{Data: []byte{1}, MIMEType: "image/png"}}}, nil, nil
 	})
+	mcp.AddTool(srv, &mcp.Tool{Name: "mixed"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+		return &mcp.CallToolResult{Content: []mcp.Content{
+			&mcp.TextContent{Text: "see"},
+			&mcp.ImageContent{Data: []byte("png!"), MIMEType: "image/png"},
+			&mcp.AudioContent{Data: make([]byte, mcptool.MaxInlineBytes+1), MIMEType: "audio/wav"},
+			&mcp.EmbeddedResource{Resource: &mcp.ResourceContents{URI: "test://notes", MIMEType: "text/plain", Text: "note"}},
+			&mcp.EmbeddedResource{Resource: &mcp.ResourceContents{URI: "test://blob", MIMEType: "application/octet-stream", Blob: []byte{0, 1}}},
+			&mcp.ResourceLink{URI: "test://far", Name: "far", MIMEType: "text/html"},
+		}}, nil, nil
+	})
 	mcp.AddTool(srv, &mcp.Tool{Name: "sum"}, func(_ context.Context, _ *mcp.CallToolRequest, in sumIn) (*mcp.CallToolResult, sumOut, error) {
 		return nil, sumOut{Sum: in.A + in.B}, nil
 	})

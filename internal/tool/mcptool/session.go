@@ -10,10 +10,15 @@ import (
 // errClosed is what a call meets once the Executor is closed.
 var errClosed = errors.New("the MCP executor is closed")
 
-// key names a session: one per server and credential.
+// key names a session: one per HTTP server and credential, one per
+// tenant and stdio server (see keyOf).
 type key struct {
 	url        string
 	credential string
+	tenant     string
+	command    string
+	args       string // joined by NUL
+	env        string // NAME=value, sorted, joined by NUL
 }
 
 // slot holds the session of one key. turn is a one-place semaphore held
@@ -53,6 +58,7 @@ func (x *Executor) session(ctx context.Context, k key, p *probe) (*mcp.ClientSes
 	}
 	s.cs = cs
 	x.mu.Unlock()
+	x.watch(k, cs)
 	return cs, nil
 }
 
@@ -74,14 +80,26 @@ func (x *Executor) lookup(k key) (*slot, *mcp.ClientSession, error) {
 // opens it, so it gets a context free of the caller's values that is
 // cancelled only while the caller's is.
 func (x *Executor) connect(ctx context.Context, k key, p *probe) (*mcp.ClientSession, error) {
-	hc := *x.http
-	hc.Transport = newRoundTripper(x.http.Transport, k)
-	t := &mcp.StreamableClientTransport{Endpoint: k.url, HTTPClient: &hc, DisableStandaloneSSE: true}
+	stderr := &tail{}
 	own, cancel := context.WithCancel(withProbe(context.Background(), p))
 	defer cancel()
 	defer context.AfterFunc(ctx, cancel)()
-	return x.client.Connect(own, t, nil)
+	cs, err := x.client.Connect(own, x.transport(k, stderr), nil)
+	if err != nil && k.command != "" {
+		return nil, &startFailed{err: err, stderr: stderr.String()}
+	}
+	return cs, err
 }
+
+// startFailed is a stdio server that could not be started or did not
+// complete the handshake.
+type startFailed struct {
+	err    error
+	stderr string
+}
+
+func (e *startFailed) Error() string { return e.err.Error() }
+func (e *startFailed) Unwrap() error { return e.err }
 
 // drop forgets cs, if it is still k's session, and closes it in the
 // background: closing waits for the session's calls in flight and then

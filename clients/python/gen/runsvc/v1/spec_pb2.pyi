@@ -95,15 +95,52 @@ class ListSpecsResponse(_message.Message):
     specs: _containers.RepeatedCompositeFieldContainer[Spec]
     def __init__(self, specs: _Optional[_Iterable[_Union[Spec, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
 
-class McpTool(_message.Message):
-    __slots__ = ["credential", "remote_name", "url"]
+class McpEnv(_message.Message):
+    __slots__ = ["credential", "name", "value"]
     CREDENTIAL_FIELD_NUMBER: _ClassVar[int]
-    REMOTE_NAME_FIELD_NUMBER: _ClassVar[int]
-    URL_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    VALUE_FIELD_NUMBER: _ClassVar[int]
     credential: str
-    remote_name: str
+    name: str
+    value: str
+    def __init__(self, name: _Optional[str] = ..., value: _Optional[str] = ..., credential: _Optional[str] = ...) -> None: ...
+
+class McpServer(_message.Message):
+    __slots__ = ["args", "command", "credential", "env", "name", "timeout", "url"]
+    ARGS_FIELD_NUMBER: _ClassVar[int]
+    COMMAND_FIELD_NUMBER: _ClassVar[int]
+    CREDENTIAL_FIELD_NUMBER: _ClassVar[int]
+    ENV_FIELD_NUMBER: _ClassVar[int]
+    IMPORT_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    TIMEOUT_FIELD_NUMBER: _ClassVar[int]
+    URL_FIELD_NUMBER: _ClassVar[int]
+    args: _containers.RepeatedScalarFieldContainer[str]
+    command: str
+    credential: str
+    env: _containers.RepeatedCompositeFieldContainer[McpEnv]
+    name: str
+    timeout: _duration_pb2.Duration
     url: str
-    def __init__(self, url: _Optional[str] = ..., remote_name: _Optional[str] = ..., credential: _Optional[str] = ...) -> None: ...
+    def __init__(self, name: _Optional[str] = ..., url: _Optional[str] = ..., credential: _Optional[str] = ..., command: _Optional[str] = ..., args: _Optional[_Iterable[str]] = ..., env: _Optional[_Iterable[_Union[McpEnv, _Mapping]]] = ..., timeout: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., **kwargs) -> None: ...
+
+class McpTool(_message.Message):
+    __slots__ = ["args", "command", "credential", "env", "remote_name", "server", "url"]
+    ARGS_FIELD_NUMBER: _ClassVar[int]
+    COMMAND_FIELD_NUMBER: _ClassVar[int]
+    CREDENTIAL_FIELD_NUMBER: _ClassVar[int]
+    ENV_FIELD_NUMBER: _ClassVar[int]
+    REMOTE_NAME_FIELD_NUMBER: _ClassVar[int]
+    SERVER_FIELD_NUMBER: _ClassVar[int]
+    URL_FIELD_NUMBER: _ClassVar[int]
+    args: _containers.RepeatedScalarFieldContainer[str]
+    command: str
+    credential: str
+    env: _containers.RepeatedCompositeFieldContainer[McpEnv]
+    remote_name: str
+    server: str
+    url: str
+    def __init__(self, url: _Optional[str] = ..., remote_name: _Optional[str] = ..., credential: _Optional[str] = ..., command: _Optional[str] = ..., args: _Optional[_Iterable[str]] = ..., env: _Optional[_Iterable[_Union[McpEnv, _Mapping]]] = ..., server: _Optional[str] = ...) -> None: ...
 
 class ModelRef(_message.Message):
     __slots__ = ["api_key_credential", "base_url", "call_timeout", "model", "pricing", "provider", "script"]
@@ -200,13 +237,14 @@ class ScriptUsage(_message.Message):
     def __init__(self, input_tokens: _Optional[int] = ..., output_tokens: _Optional[int] = ...) -> None: ...
 
 class Spec(_message.Message):
-    __slots__ = ["bus", "create_time", "credentials", "delegates", "instructions", "limits", "model", "name", "output", "suspension_expiry", "tools", "version"]
+    __slots__ = ["bus", "create_time", "credentials", "delegates", "instructions", "limits", "mcp_servers", "model", "name", "output", "suspension_expiry", "tools", "version"]
     BUS_FIELD_NUMBER: _ClassVar[int]
     CREATE_TIME_FIELD_NUMBER: _ClassVar[int]
     CREDENTIALS_FIELD_NUMBER: _ClassVar[int]
     DELEGATES_FIELD_NUMBER: _ClassVar[int]
     INSTRUCTIONS_FIELD_NUMBER: _ClassVar[int]
     LIMITS_FIELD_NUMBER: _ClassVar[int]
+    MCP_SERVERS_FIELD_NUMBER: _ClassVar[int]
     MODEL_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     OUTPUT_FIELD_NUMBER: _ClassVar[int]
@@ -219,13 +257,14 @@ class Spec(_message.Message):
     delegates: _containers.RepeatedScalarFieldContainer[str]
     instructions: str
     limits: Limits
+    mcp_servers: _containers.RepeatedCompositeFieldContainer[McpServer]
     model: ModelRef
     name: str
     output: OutputSpec
     suspension_expiry: SuspensionExpiry
     tools: _containers.RepeatedCompositeFieldContainer[Tool]
     version: str
-    def __init__(self, name: _Optional[str] = ..., instructions: _Optional[str] = ..., model: _Optional[_Union[ModelRef, _Mapping]] = ..., tools: _Optional[_Iterable[_Union[Tool, _Mapping]]] = ..., delegates: _Optional[_Iterable[str]] = ..., limits: _Optional[_Union[Limits, _Mapping]] = ..., suspension_expiry: _Optional[_Union[SuspensionExpiry, _Mapping]] = ..., credentials: _Optional[_Iterable[_Union[Credential, _Mapping]]] = ..., bus: _Optional[_Union[BusConfig, _Mapping]] = ..., version: _Optional[str] = ..., create_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., output: _Optional[_Union[OutputSpec, _Mapping]] = ...) -> None: ...
+    def __init__(self, name: _Optional[str] = ..., instructions: _Optional[str] = ..., model: _Optional[_Union[ModelRef, _Mapping]] = ..., tools: _Optional[_Iterable[_Union[Tool, _Mapping]]] = ..., delegates: _Optional[_Iterable[str]] = ..., limits: _Optional[_Union[Limits, _Mapping]] = ..., suspension_expiry: _Optional[_Union[SuspensionExpiry, _Mapping]] = ..., credentials: _Optional[_Iterable[_Union[Credential, _Mapping]]] = ..., bus: _Optional[_Union[BusConfig, _Mapping]] = ..., version: _Optional[str] = ..., create_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., mcp_servers: _Optional[_Iterable[_Union[McpServer, _Mapping]]] = ..., output: _Optional[_Union[OutputSpec, _Mapping]] = ...) -> None: ...
 
 class SuspensionExpiry(_message.Message):
     __slots__ = ["approval", "children", "question", "tool_results"]

@@ -25,6 +25,37 @@ type Registry struct {
 	cache *lru.Cache[*spec.Version]
 	// network refuses tool URLs naming an address it does not allow.
 	network *netpolicy.Policy
+	// buildable, when set, is what this runsvc can run: Publish refuses
+	// a Spec needing anything else.
+	buildable *Buildable
+}
+
+// Buildable is what this runsvc can build a Run from: its model
+// providers. Tool kinds are not checked here: a call of a kind no executor
+// runs is *errs.DependencyMissing when it is made, since InvokeTool and
+// other replicas may run it.
+type Buildable struct {
+	Providers map[string]bool
+}
+
+// SetBuildable makes Publish refuse, with *errs.SpecUnbuildable, a Spec
+// whose model provider this runsvc does not have; without it every valid
+// Spec is accepted.
+func (r *Registry) SetBuildable(b Buildable) { r.buildable = &b }
+
+// checkBuildable lists what s needs that this runsvc lacks.
+func (r *Registry) checkBuildable(s spec.Spec) error {
+	if r.buildable == nil {
+		return nil
+	}
+	var vs []errs.FieldViolation
+	if !r.buildable.Providers[s.Model.Provider] {
+		vs = append(vs, errs.FieldViolation{Field: "model.provider", Description: fmt.Sprintf("this runsvc has no model provider %q", s.Model.Provider)})
+	}
+	if len(vs) > 0 {
+		return &errs.SpecUnbuildable{Spec: s.Name, Violations: vs}
+	}
+	return nil
 }
 
 // SetNetwork sets the outbound network policy Publish checks the tools'
@@ -103,6 +134,9 @@ func (r *Registry) Publish(ctx context.Context, tenant string, s spec.Spec, unre
 		return nil, false, invalid
 	}
 	if err := r.checkNetwork(s); err != nil {
+		return nil, false, err
+	}
+	if err := r.checkBuildable(s); err != nil {
 		return nil, false, err
 	}
 	body, err := json.Marshal(s)

@@ -12,6 +12,7 @@ import (
 	"github.com/runsvc/runsvc/internal/server"
 	"github.com/runsvc/runsvc/internal/testing/proxytest"
 	"github.com/runsvc/runsvc/internal/testing/scenario"
+	"github.com/runsvc/runsvc/internal/testing/scenario/servers"
 	"github.com/runsvc/runsvc/internal/testing/testserver"
 )
 
@@ -84,7 +85,7 @@ func scenarioServers(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return scenario.StartServers(t, f).Env()
+	return servers.Start(t, f).Env()
 }
 
 // TestNodeThroughProxies runs every scenario through grpc-js, with its

@@ -12,6 +12,7 @@ import (
 	"github.com/runsvc/runsvc/internal/server"
 	"github.com/runsvc/runsvc/internal/testing/proxytest"
 	"github.com/runsvc/runsvc/internal/testing/scenario"
+	"github.com/runsvc/runsvc/internal/testing/scenario/servers"
 	"github.com/runsvc/runsvc/internal/testing/testserver"
 	"github.com/runsvc/runsvc/internal/testing/wirecheck"
 )
@@ -37,7 +38,7 @@ func TestThroughProxies(t *testing.T) {
 			// proxytest waits for SERVING, which a server whose store is
 			// closed never says, so that one is reached directly.
 			runners := map[string]*scenario.Runner{"": r}
-			for name, on := range scenario.StartServers(t, f) {
+			for name, on := range servers.Start(t, f) {
 				addr := on.Addr
 				if f.Servers[name].Store == "" {
 					addr = p.Start(t, on.Addr)

@@ -42,7 +42,7 @@ type InsideOnly struct {
 }
 
 // ServerSetting is a server that differs from the default one. Each
-// suite starts one per setting (see StartServers); none has the file's
+// suite starts one per setting (see package servers); none has the file's
 // Specs published: its scenarios publish what they need.
 type ServerSetting struct {
 	About string `json:"about"`

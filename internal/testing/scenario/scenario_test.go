@@ -18,6 +18,7 @@ import (
 	"github.com/runsvc/runsvc/internal/errdetails"
 	"github.com/runsvc/runsvc/internal/server"
 	"github.com/runsvc/runsvc/internal/testing/scenario"
+	"github.com/runsvc/runsvc/internal/testing/scenario/servers"
 	"github.com/runsvc/runsvc/internal/testing/testserver"
 )
 
@@ -42,8 +43,8 @@ func TestScenarios(t *testing.T) {
 	// the scenarios' context lasts.
 	grpcurl := buildGrpcurl(t)
 	srv := testserver.Start(t, func(c *server.Config) { c.PolicyFile = repoFile(t, "testdata/policy.json") })
-	servers := scenario.StartServers(t, f)
-	servers[""] = &scenario.Started{Addr: srv.Addr, Conn: srv.Conn}
+	started := servers.Start(t, f)
+	started[""] = &servers.Started{Addr: srv.Addr, Conn: srv.Conn}
 	ctx := testserver.Context(t)
 	if err := (&scenario.Runner{Conn: srv.Conn, Suite: "go"}).Setup(ctx, f); err != nil {
 		t.Fatal(err)
@@ -51,7 +52,7 @@ func TestScenarios(t *testing.T) {
 	for _, s := range f.Scenarios {
 		t.Run(s.Name, func(t *testing.T) {
 			t.Parallel()
-			on, ok := servers[s.Server]
+			on, ok := started[s.Server]
 			if !ok {
 				t.Fatalf("server setting %q is not in the file's servers", s.Server)
 			}

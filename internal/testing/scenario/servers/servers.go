@@ -1,4 +1,7 @@
-package scenario
+// Package servers starts the servers of testdata/scenarios.json's server
+// settings, in process, for the Go suites and for the Python and Node
+// suites the Go tests run (which find them through ServersEnv).
+package servers
 
 import (
 	"context"
@@ -23,6 +26,7 @@ import (
 	"github.com/runsvc/runsvc/internal/server"
 	"github.com/runsvc/runsvc/internal/spec"
 	"github.com/runsvc/runsvc/internal/store"
+	"github.com/runsvc/runsvc/internal/testing/scenario"
 	"github.com/runsvc/runsvc/internal/testing/testserver"
 )
 
@@ -47,10 +51,10 @@ func (s Servers) Env() string {
 	return ServersEnv + "=" + string(b)
 }
 
-// StartServers starts an in-process server for every setting of f, each
-// on its own free 127.0.0.1 port with its own store; they stop when the
-// test ends.
-func StartServers(t testing.TB, f *File) Servers {
+// Start starts an in-process server for every setting of f, each on its
+// own free 127.0.0.1 port with its own store; they stop when the test
+// ends.
+func Start(t testing.TB, f *scenario.File) Servers {
 	t.Helper()
 	names := make([]string, 0, len(f.Servers))
 	for name := range f.Servers {
@@ -64,9 +68,9 @@ func StartServers(t testing.TB, f *File) Servers {
 	return out
 }
 
-func startSetting(t testing.TB, name string, set ServerSetting) *Started {
+func startSetting(t testing.TB, name string, set scenario.ServerSetting) *Started {
 	t.Helper()
-	opt, err := set.option(t)
+	opt, err := option(t, set)
 	if err != nil {
 		t.Fatalf("server setting %s: %v", name, err)
 	}
@@ -94,7 +98,7 @@ func startSetting(t testing.TB, name string, set ServerSetting) *Started {
 }
 
 // option is the configuration a setting changes.
-func (set ServerSetting) option(t testing.TB) (testserver.Option, error) {
+func option(t testing.TB, set scenario.ServerSetting) (testserver.Option, error) {
 	keys := ""
 	if len(set.Keys) > 0 {
 		var err error
@@ -128,7 +132,7 @@ func (set ServerSetting) option(t testing.TB) (testserver.Option, error) {
 
 // keysFile writes the keys file of keys into dir, readable by its owner
 // only, and returns its path.
-func keysFile(dir string, keys []Key) (string, error) {
+func keysFile(dir string, keys []scenario.Key) (string, error) {
 	var f auth.File
 	for _, k := range keys {
 		sum := sha256.Sum256([]byte(k.Key))

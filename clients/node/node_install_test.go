@@ -81,7 +81,7 @@ func TestInstalledPackage(t *testing.T) {
 		t.Fatalf("go build ./cmd/runsvc: %v\n%s", err, out)
 	}
 	abs, _ := filepath.Abs(repo)
-	out = runIn(t, app, []string{"RUNSVC_BIN=" + bin, "RUNSVC_REPO_ROOT=" + abs, "NO_COLOR=1"}, node,
+	out = runIn(t, app, []string{"RUNSVC_BIN=" + bin, "RUNSVC_REPO_ROOT=" + abs, "NO_COLOR=1", scenarioServers(t)}, node,
 		"--test", "--test-reporter=spec", "scenarios.installed.test.js", "worker.installed.test.js", "retry.installed.test.js")
 	t.Logf("the suites passed from the installed package:\n%s", out)
 }

@@ -11,6 +11,8 @@ import (
 
 	"github.com/runsvc/runsvc/internal/server"
 	"github.com/runsvc/runsvc/internal/testing/proxytest"
+	"github.com/runsvc/runsvc/internal/testing/scenario"
+	"github.com/runsvc/runsvc/internal/testing/scenario/servers"
 	"github.com/runsvc/runsvc/internal/testing/testserver"
 )
 
@@ -71,7 +73,19 @@ func TestNodeSuite(t *testing.T) {
 	}
 	sort.Strings(files)
 
-	nodeTest(t, node, files, "RUNSVC_BIN="+bin)
+	nodeTest(t, node, files, "RUNSVC_BIN="+bin, scenarioServers(t))
+}
+
+// scenarioServers starts a server for every server setting of
+// testdata/scenarios.json and returns the RUNSVC_SCENARIO_SERVERS
+// environment entry that tells the suite where they are.
+func scenarioServers(t *testing.T) string {
+	t.Helper()
+	f, err := scenario.Load(filepath.Join("..", "..", "testdata", "scenarios.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return servers.Start(t, f).Env()
 }
 
 // TestNodeThroughProxies runs every scenario through grpc-js, with its
@@ -85,7 +99,7 @@ func TestNodeThroughProxies(t *testing.T) {
 	for _, p := range proxytest.All {
 		t.Run(p.Name, func(t *testing.T) {
 			srv := testserver.Start(t, func(c *server.Config) { c.PolicyFile = policy })
-			nodeTest(t, node, []string{filepath.Join("test", "scenarios.test.js")}, "RUNSVC_TARGET="+p.Start(t, srv.Addr))
+			nodeTest(t, node, []string{filepath.Join("test", "scenarios.test.js")}, "RUNSVC_TARGET="+p.Start(t, srv.Addr), scenarioServers(t))
 		})
 	}
 }

@@ -45,7 +45,7 @@ func TestInstalledPackage(t *testing.T) {
 		t.Fatal(err)
 	}
 	bin := buildRunsvc(t, repo)
-	env := []string{"RUNSVC_BIN=" + bin, "RUNSVC_PY_INSTALLED=1", "PYTHONDONTWRITEBYTECODE=1", "PYTHONUNBUFFERED=1", "PYTHONPATH="}
+	env := []string{"RUNSVC_BIN=" + bin, "RUNSVC_PY_INSTALLED=1", "PYTHONDONTWRITEBYTECODE=1", "PYTHONUNBUFFERED=1", "PYTHONPATH=", scenarioServers(t)}
 	out = run(t, filepath.Join(layout, "clients", "python", "tests"), env, filepath.Join(venv, "bin", "python"),
 		"-m", "unittest", "-v", "test_installed", "test_scenarios", "test_worker", "test_classify")
 	if strings.Contains(out, "skipped 'runs only against the installed package") {

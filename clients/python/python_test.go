@@ -16,6 +16,8 @@ import (
 
 	"github.com/runsvc/runsvc/internal/server"
 	"github.com/runsvc/runsvc/internal/testing/proxytest"
+	"github.com/runsvc/runsvc/internal/testing/scenario"
+	"github.com/runsvc/runsvc/internal/testing/scenario/servers"
 	"github.com/runsvc/runsvc/internal/testing/testserver"
 )
 
@@ -66,7 +68,19 @@ func TestPythonClient(t *testing.T) {
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build ./cmd/runsvc: %v\n%s", err, out)
 	}
-	unittest(t, "test*.py", "RUNSVC_BIN="+bin)
+	unittest(t, "test*.py", "RUNSVC_BIN="+bin, scenarioServers(t))
+}
+
+// scenarioServers starts a server for every server setting of
+// testdata/scenarios.json and returns the RUNSVC_SCENARIO_SERVERS
+// environment entry that tells the suite where they are.
+func scenarioServers(t *testing.T) string {
+	t.Helper()
+	f, err := scenario.Load(filepath.Join("..", "..", "testdata", "scenarios.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return servers.Start(t, f).Env()
 }
 
 // TestPythonThroughProxies runs every scenario through grpcio, with its
@@ -80,7 +94,7 @@ func TestPythonThroughProxies(t *testing.T) {
 	for _, p := range proxytest.All {
 		t.Run(p.Name, func(t *testing.T) {
 			srv := testserver.Start(t, func(c *server.Config) { c.PolicyFile = policy })
-			unittest(t, "test_scenarios.py", "RUNSVC_TARGET="+p.Start(t, srv.Addr))
+			unittest(t, "test_scenarios.py", "RUNSVC_TARGET="+p.Start(t, srv.Addr), scenarioServers(t))
 		})
 	}
 }

@@ -242,7 +242,7 @@ func (a *attempt) answer(ctx context.Context, c *runlog.Call, decl spec.Tool, ou
 	}
 	ops = append(ops, done)
 	if failure != nil && decl.RaiseOnError {
-		if !toolsOwn(failure) && !isInDoubt(failure) {
+		if !toolsOwn(failure) && !isInDoubt(failure) && !mcpsOwn(failure) {
 			failure = &errs.ToolRejected{Tool: c.Name, Message: failure.Error()}
 		}
 		return a.settle(ctx, runlog.StatusFailed, "", "", failure, ops...)
@@ -259,6 +259,14 @@ func (a *attempt) answer(ctx context.Context, c *runlog.Call, decl spec.Tool, ou
 func toolsOwn(err error) bool {
 	var failed *errs.ToolFailed
 	var rejected *errs.ToolRejected
+	return errors.As(err, &failed) || errors.As(err, &rejected)
+}
+
+// mcpsOwn reports whether err is an MCP server's own failure, which a
+// raise_on_error tool's Run fails with as it is (MCP_FAILED, MCP_REJECTED).
+func mcpsOwn(err error) bool {
+	var failed *errs.MCPFailed
+	var rejected *errs.MCPRejected
 	return errors.As(err, &failed) || errors.As(err, &rejected)
 }
 

@@ -1,8 +1,6 @@
 package errdetails_test
 
 import (
-	"encoding/json"
-	"os"
 	"slices"
 	"sort"
 	"strings"
@@ -11,6 +9,7 @@ import (
 	codepb "google.golang.org/genproto/googleapis/rpc/code"
 
 	"github.com/runsvc/runsvc/internal/errdetails"
+	"github.com/runsvc/runsvc/internal/testing/scenario"
 )
 
 // TestCatalogueAgreesWithTheWire checks every catalogue entry against the
@@ -66,47 +65,33 @@ func TestCatalogueAgreesWithTheWire(t *testing.T) {
 	}
 }
 
-// insideOnly are reasons no client call can provoke, with where they are
-// tested instead of testdata/scenarios.json.
-var insideOnly = map[string]string{
-	"SEQ_CONFLICT": "internal/errdetails TestEveryReasonOverTheWire (a log writer's conflict never reaches a client)",
-	"LEASE_LOST":   "internal/errdetails TestEveryReasonOverTheWire (a worker's lost lease never reaches a client)",
-}
-
-// TestScenarioCoverage lists the reasons testdata/scenarios.json provokes
-// against a real server; it fails for a scenario of a reason that is not
-// in the table, and logs the reasons it does not yet cover.
+// TestScenarioCoverage: every reason in the table is provoked by a
+// scenario of testdata/scenarios.json against a real server, or listed in
+// its insideOnly with the tests that prove it, never both; every scenario's
+// reason is in the table.
 func TestScenarioCoverage(t *testing.T) {
-	raw, err := os.ReadFile("../../testdata/scenarios.json")
+	f, err := scenario.Load("../../testdata/scenarios.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var file struct {
-		Scenarios []struct {
-			Reason string `json:"reason"`
-		} `json:"scenarios"`
-	}
-	if err := json.Unmarshal(raw, &file); err != nil {
-		t.Fatal(err)
-	}
-	inTable := map[string]bool{errdetails.ReasonCancelled: true, errdetails.ReasonDeadlineExceeded: true}
+	inTable := map[string]bool{}
 	for _, r := range errdetails.Reasons() {
 		inTable[r] = true
 	}
 	covered := map[string]bool{}
-	for _, s := range file.Scenarios {
+	for _, s := range f.Scenarios {
 		if !inTable[s.Reason] {
-			t.Errorf("scenario reason %s is not in the table", s.Reason)
+			t.Errorf("scenario %q: reason %s is not in the table", s.Name, s.Reason)
 		}
 		covered[s.Reason] = true
 	}
-	var missing []string
-	for _, r := range errdetails.Reasons() {
-		if !covered[r] && insideOnly[r] == "" {
-			missing = append(missing, r)
-		}
+	for _, p := range scenario.Coverage(f, errdetails.Reasons(), "../..") {
+		t.Error(p)
 	}
-	t.Logf("scenarios.json covers %d of %d reasons; inside-only: %v; not yet covered by a scenario: %v", len(covered), len(inTable)-2, insideOnly, missing)
+	if len(f.InsideOnly) != 2 || f.InsideOnly["SEQ_CONFLICT"].Why == "" || f.InsideOnly["LEASE_LOST"].Why == "" {
+		t.Errorf("insideOnly is %v; only SEQ_CONFLICT and LEASE_LOST never reach a client", f.InsideOnly)
+	}
+	t.Logf("scenarios.json provokes %d of the table's %d reasons; inside-only: %d", len(covered), len(inTable), len(f.InsideOnly))
 }
 
 func sorted(s []string) []string {

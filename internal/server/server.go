@@ -96,8 +96,16 @@ type Config struct {
 	// Clock is the time source; the wall clock when nil.
 	Clock clock.Clock
 	// Models adds model providers, or replaces the built-in ones (scripted,
-	// openai) of the same name.
+	// openai) of the same name; a nil one removes the provider, so that
+	// Specs naming it are SPEC_UNBUILDABLE. No flag sets it.
 	Models model.Providers
+	// WithoutToolKinds leaves the executors of these tool kinds out, as a
+	// build without them would: their calls are DEPENDENCY_MISSING. No
+	// flag sets it; tests stand for such a build with it.
+	WithoutToolKinds []spec.Kind
+	// WrapStore, when set, wraps the store the server opened. No flag sets
+	// it: tests inject store faults with it.
+	WrapStore func(store.Store) store.Store
 	// Ops is observability and connection management.
 	Ops Ops
 	// Security is TLS, the keys file and the safe default; see security.go.
@@ -176,6 +184,9 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 	st, err := openStore(ctx, cfg)
 	if err != nil {
 		return nil, err
+	}
+	if cfg.WrapStore != nil {
+		st = cfg.WrapStore(st)
 	}
 	s := &Server{cfg: cfg, log: log, store: st}
 	if err := s.assemble(); err != nil {
@@ -260,11 +271,15 @@ func loadPorts(cfg Config, scrub *secret.Scrubber) (secret.Resolver, policy.Poli
 func (s *Server) executors(network *netpolicy.Policy, reg *versions.Registry, secrets secret.Resolver) map[spec.Kind]tool.Executor {
 	s.mcp = mcptool.New(mcptool.Options{ClientName: "runsvc", Network: network, Commands: s.cfg.MCPCommands})
 	reg.SetImporter(mcptool.Importer{Executor: s.mcp, Secrets: secrets})
-	return map[spec.Kind]tool.Executor{
+	x := map[spec.Kind]tool.Executor{
 		spec.KindWorker: s.hub,
 		spec.KindHTTP:   httptool.New(&http.Client{Transport: network.Transport()}),
 		spec.KindMCP:    s.mcp,
 	}
+	for _, k := range s.cfg.WithoutToolKinds {
+		delete(x, k)
+	}
+	return x
 }
 
 func (s *Server) assemble() error {
@@ -295,11 +310,8 @@ func (s *Server) assemble() error {
 	// workers of the others through the store, and serves theirs.
 	hub := toolworkers.NewRouted(toolworkers.Routing{Store: s.store, Replica: cfg.WorkerID, Clock: cfg.Clock, Log: s.log})
 	s.hub = hub
-	models := model.Providers{
-		spec.ProviderScripted: scripted.New(cfg.Clock),
-		spec.ProviderOpenAI:   openai.New(openai.Options{}),
-	}
-	maps.Copy(models, cfg.Models)
+	models := s.models()
+	reg.SetBuildable(versions.Buildable{Providers: providerNames(models)})
 	s.engine = engine.New(engine.Deps{
 		Store: s.store, Writer: writer, Runs: manager, Specs: reg,
 		Models:  models,
@@ -361,6 +373,27 @@ func (s *Server) serverOptions(mapper *errdetails.Mapper) (creds, common []grpc.
 		grpc.UnknownServiceHandler(service.UnknownMethod),
 	)
 	return creds, common, nil
+}
+
+// models are the built-in model providers with the configuration's
+// added, replaced or (nil) removed.
+func (s *Server) models() model.Providers {
+	models := model.Providers{
+		spec.ProviderScripted: scripted.New(s.cfg.Clock),
+		spec.ProviderOpenAI:   openai.New(openai.Options{}),
+	}
+	maps.Copy(models, s.cfg.Models)
+	maps.DeleteFunc(models, func(_ string, m model.Model) bool { return m == nil })
+	return models
+}
+
+// providerNames are the names of the model providers this server has.
+func providerNames(models model.Providers) map[string]bool {
+	out := make(map[string]bool, len(models))
+	for name := range models {
+		out[name] = true
+	}
+	return out
 }
 
 // Store returns the server's store, for tests that look underneath.

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RunsvcClient, DEFAULT_PROTO_DIR } from '@runsvc/client';
-import { Runner, loadScenarios, problems } from '@runsvc/client/scenario';
+import { Runner, SERVERS_ENV, loadScenarios, problems, serversFromEnv } from '@runsvc/client/scenario';
 import { startServer } from '@runsvc/client/testing';
 
 const repo = process.env.RUNSVC_REPO_ROOT;
@@ -22,26 +22,42 @@ test('the package is the installed one, with its own protos', () => {
 
 const file = loadScenarios(path.join(repo, 'testdata', 'scenarios.json'));
 const suite = `node-installed-${process.pid}-${Date.now().toString(36)}`;
+// node_install_test.go starts a server per server setting and names them here.
+const servers = serversFromEnv();
+
+test('every server setting has a server', () => {
+  assert.ok(servers, `${SERVERS_ENV} is not set`);
+  assert.deepEqual(Object.keys(servers).sort(), Object.keys(file.servers ?? {}).sort());
+});
 
 describe('scenarios (installed package)', { concurrency: true }, () => {
   let server;
   let client;
-  let runner;
+  const runners = {};
+  const clients = [];
 
   before(async () => {
     server = await startServer({ policyFile: path.join(repo, 'testdata', 'policy.json') });
     client = new RunsvcClient(server.address);
-    runner = new Runner(client, suite);
-    await runner.setup(file);
+    runners[''] = new Runner(client, suite);
+    await runners[''].setup(file);
+    for (const [name, started] of Object.entries(servers ?? {})) {
+      const c = new RunsvcClient(started.addr);
+      clients.push(c);
+      runners[name] = new Runner(c, suite, started.vars ?? {});
+    }
   }, { timeout: 180_000 });
 
   after(async () => {
     client?.close();
+    for (const c of clients) c.close();
     await server?.stop();
   });
 
   for (const s of file.scenarios) {
     test(`${s.reason}: ${s.name}`, { timeout: 60_000 }, async () => {
+      const runner = runners[s.server ?? ''];
+      assert.ok(runner, `server setting ${JSON.stringify(s.server)} has no server in ${SERVERS_ENV}`);
       const found = problems(s, await runner.run(s));
       assert.deepEqual(found, [], `${s.reason}: ${found.join('; ')}`);
     });

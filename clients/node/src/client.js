@@ -57,29 +57,68 @@ export class RunsvcClient {
    * Calls a unary or server-streaming runsvc.v1 method with a protojson
    * request. A server stream is read to its end; its last message is the
    * response.
+   * A method of a runsvc.v1 service that the service does not declare is
+   * called anyway, with an empty message.
    * @param {string} method "Service/Method", e.g. "RunService/GetRun"
    * @param {object} request the request as protojson (parsed)
+   * @param {{metadata?: Record<string,string>}} [opts] request headers,
+   *   e.g. {authorization: 'Bearer <key>'}
    * @returns {Promise<CallResult>} rejects with the grpc-js ServiceError,
    *   whose `metadata` holds the trailers
    */
-  async call(method, request) {
+  async call(method, request, { metadata } = {}) {
+    const { m, service, name } = this.#method(method);
+    const client = this.service(service);
+    const md = toMetadata(metadata);
+    const deadline = new Date(Date.now() + this.callTimeoutMs);
+    if (!m) {
+      await new Promise((resolve, reject) => {
+        client.makeUnaryRequest(`/${PACKAGE}.${method}`, () => Buffer.alloc(0), (b) => b, Buffer.alloc(0), md, { deadline },
+          (err, res) => (err ? reject(err) : resolve(res)));
+      });
+      return { response: {}, json: {} };
+    }
+    const req = fromProtoJSON(m.resolvedRequestType, request ?? {});
+    const response = m.responseStream
+      ? await readStream(client[name](req, md, { deadline }))
+      : await new Promise((resolve, reject) => {
+          client[name](req, md, { deadline }, (err, res) => (err ? reject(err) : resolve(res)));
+        });
+    return { response, json: toProtoJSON(m.resolvedResponseType, response ?? {}) };
+  }
+
+  /**
+   * Opens a server stream and resolves once its first message came, with
+   * the stream still open: the caller cancels it.
+   * @param {string} method "Service/Method" of a server-streaming method
+   * @param {object} request the request as protojson (parsed)
+   * @param {{metadata?: Record<string,string>}} [opts] request headers
+   * @returns {Promise<grpc.ClientReadableStream<object>>}
+   */
+  async hold(method, request, { metadata } = {}) {
+    const { m, service, name } = this.#method(method);
+    if (!m?.responseStream) throw new Error(`hold needs a server stream; ${method} is not one`);
+    const stream = this.service(service)[name](fromProtoJSON(m.resolvedRequestType, request ?? {}), toMetadata(metadata),
+      { deadline: new Date(Date.now() + this.callTimeoutMs) });
+    await new Promise((resolve, reject) => {
+      stream.once('data', resolve);
+      stream.once('error', reject);
+    });
+    stream.on('error', () => {}); // its cancellation, later
+    return stream;
+  }
+
+  /** The method's protobufjs descriptor; m is undefined for a method the service does not declare. */
+  #method(method) {
     const [service, name] = method.split('/');
     if (!service || !name) throw new Error(`call ${JSON.stringify(method)} is not Service/Method`);
     const svc = this.root.lookup(`${PACKAGE}.${service}`);
     if (!(svc instanceof protobuf.Service)) throw new Error(`${PACKAGE} has no service ${service}`);
     const m = svc.methods[name];
-    if (!m) throw new Error(`service ${service} has no method ${name}`);
+    if (!m) return { service, name };
     m.resolve();
     if (m.requestStream) throw new Error(`${method} is a client-streaming method; not supported here`);
-    const req = fromProtoJSON(m.resolvedRequestType, request ?? {});
-    const client = this.service(service);
-    const deadline = new Date(Date.now() + this.callTimeoutMs);
-    const response = m.responseStream
-      ? await readStream(client[name](req, new grpc.Metadata(), { deadline }))
-      : await new Promise((resolve, reject) => {
-          client[name](req, new grpc.Metadata(), { deadline }, (err, res) => (err ? reject(err) : resolve(res)));
-        });
-    return { response, json: toProtoJSON(m.resolvedResponseType, response ?? {}) };
+    return { m, service, name };
   }
 
   /** Closes every channel. */
@@ -87,6 +126,13 @@ export class RunsvcClient {
     for (const c of this.clients.values()) c.close();
     this.clients.clear();
   }
+}
+
+/** Request headers as grpc-js Metadata. */
+function toMetadata(headers) {
+  const md = new grpc.Metadata();
+  for (const [k, v] of Object.entries(headers ?? {})) md.set(k, v);
+  return md;
 }
 
 /**

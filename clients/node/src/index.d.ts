@@ -41,6 +41,12 @@ export interface CallResult {
   json: any;
 }
 
+/** Per-call options of RunsvcClient. */
+export interface CallOptions {
+  /** Request headers, e.g. {authorization: 'Bearer <key>'}. */
+  metadata?: Record<string, string>;
+}
+
 export interface RunsvcClientOptions {
   credentials?: grpc.ChannelCredentials;
   protoDir?: string;
@@ -56,8 +62,13 @@ export declare class RunsvcClient {
   readonly root: protobuf.Root;
   /** The grpc-js client of one runsvc.v1 service, e.g. "ToolService". */
   service(service: string): grpc.Client & Record<string, any>;
-  /** Calls a unary or server-streaming method, e.g. "RunService/GetRun", with a protojson request. */
-  call(method: string, request?: object): Promise<CallResult>;
+  /**
+   * Calls a unary or server-streaming method, e.g. "RunService/GetRun", with a protojson request;
+   * a method the service does not declare is called with an empty message.
+   */
+  call(method: string, request?: object, opts?: CallOptions): Promise<CallResult>;
+  /** Opens a server stream and resolves, with it still open, once its first message came. */
+  hold(method: string, request?: object, opts?: CallOptions): Promise<grpc.ClientReadableStream<any>>;
   close(): void;
 }
 

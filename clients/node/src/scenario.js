@@ -21,8 +21,24 @@ const UNTIL_TIMEOUT_MS = 30_000;
  * @property {string[]} metadataKeys
  * @property {Record<string,string>} [metadata] values some keys must have
  * @property {string} [message] the exact message, where the scenario fixes it
- * @property {object[]} steps {call, request, save, until, sleep, check}
+ * @property {string} [server] the server setting it runs on; none is the default server
+ * @property {string} [apiKey] sent as "authorization: Bearer <key>" on every call
+ * @property {object[]} steps {call, request, save, until, sleep, check, hold}
  */
+
+/** The environment variable naming the servers of the file's server settings. */
+export const SERVERS_ENV = 'RUNSVC_SCENARIO_SERVERS';
+
+/**
+ * The servers a Go test started for the file's server settings, from
+ * RUNSVC_SCENARIO_SERVERS: {name: {addr: "127.0.0.1:port", vars: {...}}};
+ * null when the variable is not set.
+ * @returns {Record<string, {addr: string, vars?: Record<string,string>}>|null}
+ */
+export function serversFromEnv() {
+  const raw = process.env[SERVERS_ENV];
+  return raw ? JSON.parse(raw) : null;
+}
 
 /**
  * @typedef {object} Outcome
@@ -39,7 +55,7 @@ const UNTIL_TIMEOUT_MS = 30_000;
 /**
  * Reads a scenarios file.
  * @param {string} path
- * @returns {{about: string, specs: object[], scenarios: Scenario[]}}
+ * @returns {{about: string, specs: object[], scenarios: Scenario[], servers?: Record<string, object>}}
  */
 export function loadScenarios(path) {
   return JSON.parse(fs.readFileSync(path, 'utf8'));
@@ -106,10 +122,12 @@ export class Runner {
   /**
    * @param {import('./client.js').RunsvcClient} client
    * @param {string} suite unique per suite run, for ${suite}
+   * @param {Record<string,string>} [vars] the server's variables, for ${name}
    */
-  constructor(client, suite) {
+  constructor(client, suite, vars = {}) {
     this.client = client;
     this.suite = suite;
+    this.vars = vars;
   }
 
   /**
@@ -128,12 +146,23 @@ export class Runner {
   }
 
   /**
-   * Runs a scenario's steps and returns the status its check names.
+   * Runs a scenario's steps and returns the status its check names; the
+   * streams its steps hold are cancelled when it ends.
    * @param {Scenario} s
    * @returns {Promise<Outcome>}
    */
   async run(s) {
-    const vars = { suite: this.suite };
+    const held = [];
+    try {
+      return await this.#run(s, held);
+    } finally {
+      for (const stream of held) stream.cancel();
+    }
+  }
+
+  async #run(s, held) {
+    const vars = { ...this.vars, suite: this.suite };
+    const opts = s.apiKey ? { metadata: { authorization: `Bearer ${s.apiKey}` } } : {};
     let last = null; // {response, json}
     for (const [i, step] of s.steps.entries()) {
       if (step.sleep) {
@@ -142,11 +171,19 @@ export class Runner {
       }
       if (!step.call) return statusAt(last, step.check);
       const request = JSON.parse(substitute(JSON.stringify(step.request ?? {}), vars));
+      if (step.hold) {
+        try {
+          held.push(await this.client.hold(step.call, request, opts));
+        } catch (err) {
+          throw new Error(`step ${i} (holding ${step.call}): ${err.message}`, { cause: err });
+        }
+        continue;
+      }
       const deadline = Date.now() + UNTIL_TIMEOUT_MS;
       for (;;) {
         let result;
         try {
-          result = await this.client.call(step.call, request);
+          result = await this.client.call(step.call, request, opts);
         } catch (err) {
           if (step.check === 'error') {
             if (err?.code === undefined) throw err;

@@ -7,8 +7,14 @@ runsvc.v1, request as protojson with ``${var}``, ``${suite}`` and
 ``${repeat:C:N}`` substitution; a JSON string that is exactly
 ``"${list:C:N}"`` becomes an array of N strings ``"C"``), ``save`` (a
 variable from a dotted response path), ``until`` (repeat the call until
-dotted paths hold values, up to 30 s), ``sleep``, and ``check`` (``"error"``: the call's error; a dotted
-path: a google.rpc.Status in the last response).
+dotted paths hold values, up to 30 s), ``sleep``, ``hold`` (open a server
+stream, wait for its first message and keep it open until the scenario
+ends) and ``check`` (``"error"``: the call's error; a dotted path: a
+google.rpc.Status in the last response). A call of a method runsvc.v1 does
+not declare is sent with an empty message. A scenario may name a
+``server`` setting (its address and variables come from
+``RUNSVC_SCENARIO_SERVERS``, see :func:`servers_from_env`) and an
+``apiKey`` sent as a bearer token on every call.
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import json
+import os
 import pkgutil
 import re
 import time
@@ -55,6 +62,8 @@ class Scenario:
     steps: list
     metadata: dict = dataclasses.field(default_factory=dict)  # values some keys must have
     message: str = ""  # the exact message, where the scenario fixes it
+    server: str = ""  # the server setting it runs on; "" is the default server
+    api_key: str = ""  # sent as "authorization: Bearer <key>" on every call
 
     @classmethod
     def from_json(cls, d: dict) -> "Scenario":
@@ -67,6 +76,8 @@ class Scenario:
             metadata=dict(d.get("metadata") or {}),
             message=d.get("message", ""),
             steps=list(d.get("steps") or []),
+            server=d.get("server", ""),
+            api_key=d.get("apiKey", ""),
         )
 
     def problems(self, o: "Outcome") -> list:
@@ -108,6 +119,8 @@ class ScenarioFile:
     about: str
     specs: list
     scenarios: list
+    servers: dict = dataclasses.field(default_factory=dict)
+    """Server settings by name, as the file describes them."""
 
     @classmethod
     def load(cls, path: str) -> "ScenarioFile":
@@ -117,7 +130,21 @@ class ScenarioFile:
             about=d.get("about", ""),
             specs=list(d.get("specs") or []),
             scenarios=[Scenario.from_json(s) for s in d.get("scenarios") or []],
+            servers=dict(d.get("servers") or {}),
         )
+
+
+SERVERS_ENV = "RUNSVC_SCENARIO_SERVERS"
+
+
+def servers_from_env() -> Optional[dict]:
+    """The servers a Go test started for the file's server settings, from
+    RUNSVC_SCENARIO_SERVERS: {name: {"addr": "127.0.0.1:port", "vars":
+    {...}}}; None when the variable is not set."""
+    raw = os.environ.get(SERVERS_ENV)
+    if not raw:
+        return None
+    return json.loads(raw)
 
 
 @dataclasses.dataclass
@@ -227,14 +254,16 @@ class _Method:
 class Runner:
     """Runs scenarios over one gRPC channel."""
 
-    def __init__(self, channel: grpc.Channel, suite: str):
+    def __init__(self, channel: grpc.Channel, suite: str, variables: Optional[dict] = None):
         self.channel = channel
         self.suite = suite
+        self.variables = dict(variables or {})
+        """The server's variables (see the server settings), for ${name}."""
         self._stubs: dict = {}
 
     # -- calls -------------------------------------------------------------
 
-    def _method(self, call: str) -> _Method:
+    def _method(self, call: str) -> Optional[_Method]:
         svc, sep, name = call.partition("/")
         if not sep or not svc or not name:
             raise ScenarioError(f"call {call!r} is not Service/Method")
@@ -244,7 +273,7 @@ class Runner:
             raise ScenarioError(f"no service runsvc.v1.{svc}") from None
         md = sd.methods_by_name.get(name)
         if md is None:
-            raise ScenarioError(f"service {svc} has no method {name}")
+            return None
         stub = self._stubs.get(svc)
         if stub is None:
             module = importlib.import_module(sd.file.name[: -len(".proto")].replace("/", ".") + "_pb2_grpc")
@@ -257,26 +286,53 @@ class Runner:
             server_streaming=md.server_streaming,
         )
 
-    def call(self, call: str, request_json: str):
-        """Invokes a runsvc.v1 method with a protojson request. Returns
-        (response as JSON dict, trailing metadata, grpc.RpcError or None);
-        a server stream is read to its end and its last message kept."""
-        m = self._method(call)
+    def _parse(self, m: _Method, request_json: str):
         req = m.request_cls()
         try:
             json_format.Parse(request_json, req)
         except json_format.ParseError as e:
             raise ScenarioError(f"request {request_json[:200]}: {e}") from None
+        return req
+
+    def hold(self, call: str, request_json: str, metadata=()):
+        """Opens a server stream and returns it once its first message came;
+        the caller cancels it."""
+        m = self._method(call)
+        if m is None or not m.server_streaming:
+            raise ScenarioError(f"hold needs a server stream; {call} is not one")
+        stream = m.callable(self._parse(m, request_json), timeout=CALL_TIMEOUT, metadata=metadata)
+        try:
+            next(stream)
+        except BaseException:
+            stream.cancel()
+            raise
+        return stream
+
+    def call(self, call: str, request_json: str, metadata=()):
+        """Invokes a runsvc.v1 method with a protojson request. Returns
+        (response as JSON dict, trailing metadata, grpc.RpcError or None);
+        a server stream is read to its end and its last message kept. A
+        method runsvc.v1 does not declare is called with an empty message."""
+        m = self._method(call)
+        if m is None:
+            raw = self.channel.unary_unary("/runsvc.v1." + call, request_serializer=lambda b: b,
+                                           response_deserializer=lambda b: b)
+            try:
+                _, c = raw.with_call(b"", timeout=CALL_TIMEOUT, metadata=metadata)
+                return {}, c.trailing_metadata() or (), None
+            except grpc.RpcError as e:
+                return None, (e.trailing_metadata() or ()), e
+        req = self._parse(m, request_json)
         resp = m.response_cls()
         trailer = ()
         try:
             if m.server_streaming:
-                stream = m.callable(req, timeout=CALL_TIMEOUT)
+                stream = m.callable(req, timeout=CALL_TIMEOUT, metadata=metadata)
                 for msg in stream:
                     resp = msg
                 trailer = stream.trailing_metadata() or ()
             else:
-                resp, c = m.callable.with_call(req, timeout=CALL_TIMEOUT)
+                resp, c = m.callable.with_call(req, timeout=CALL_TIMEOUT, metadata=metadata)
                 trailer = c.trailing_metadata() or ()
         except grpc.RpcError as e:
             return None, (e.trailing_metadata() or ()), e
@@ -292,8 +348,18 @@ class Runner:
                 raise ScenarioError(f"publishing {spec.get('name')}: {err.code().name}: {err.details()}")
 
     def run(self, s: Scenario) -> Outcome:
-        """Runs a scenario's steps and returns the status its check names."""
-        variables = {"suite": self.suite}
+        """Runs a scenario's steps and returns the status its check names;
+        the streams its steps hold are cancelled when it ends."""
+        held: list = []
+        try:
+            return self._run(s, held)
+        finally:
+            for stream in held:
+                stream.cancel()
+
+    def _run(self, s: Scenario, held: list) -> Outcome:
+        variables = {"suite": self.suite, **self.variables}
+        metadata = (("authorization", "Bearer " + s.api_key),) if s.api_key else ()
         last: Optional[dict] = None
         for i, step in enumerate(s.steps):
             if step.get("sleep"):
@@ -303,9 +369,15 @@ class Runner:
             if not call:
                 return self._status_at(last, check)
             req = substitute(json.dumps(step.get("request", {})), variables)
+            if step.get("hold"):
+                try:
+                    held.append(self.hold(call, req, metadata))
+                except grpc.RpcError as e:
+                    raise ScenarioError(f"step {i} (holding {call}): {e.code().name}: {e.details()}") from None
+                continue
             deadline = time.monotonic() + UNTIL_TIMEOUT
             while True:
-                resp, trailer, err = self.call(call, req)
+                resp, trailer, err = self.call(call, req, metadata)
                 if check == "error":
                     if err is None:
                         raise ScenarioError(f"step {i} ({call}) succeeded; the scenario expects an error")

@@ -27,6 +27,37 @@ type Registry struct {
 	network *netpolicy.Policy
 	// importer lists the tools of the MCP servers Specs import.
 	importer Importer
+	// buildable, when set, is what this runsvc can run: Publish refuses
+	// a Spec needing anything else.
+	buildable *Buildable
+}
+
+// Buildable is what this runsvc can build a Run from: its model
+// providers. Tool kinds are not checked here: a call of a kind no executor
+// runs is *errs.DependencyMissing when it is made, since InvokeTool and
+// other replicas may run it.
+type Buildable struct {
+	Providers map[string]bool
+}
+
+// SetBuildable makes Publish refuse, with *errs.SpecUnbuildable, a Spec
+// whose model provider this runsvc does not have; without it every valid
+// Spec is accepted.
+func (r *Registry) SetBuildable(b Buildable) { r.buildable = &b }
+
+// checkBuildable lists what s needs that this runsvc lacks.
+func (r *Registry) checkBuildable(s spec.Spec) error {
+	if r.buildable == nil {
+		return nil
+	}
+	var vs []errs.FieldViolation
+	if !r.buildable.Providers[s.Model.Provider] {
+		vs = append(vs, errs.FieldViolation{Field: "model.provider", Description: fmt.Sprintf("this runsvc has no model provider %q", s.Model.Provider)})
+	}
+	if len(vs) > 0 {
+		return &errs.SpecUnbuildable{Spec: s.Name, Violations: vs}
+	}
+	return nil
 }
 
 // SetNetwork sets the outbound network policy Publish checks the tools'
@@ -112,7 +143,10 @@ func (r *Registry) Publish(ctx context.Context, tenant string, s spec.Spec, unre
 	if err := r.checkNetwork(s); err != nil {
 		return nil, false, err
 	}
-	if err := r.checkCommands(s); err != nil {
+if err := r.checkCommands(s); err != nil {
+		return nil, false, err
+	}
+	if err := r.checkBuildable(s); err != nil {
 		return nil, false, err
 	}
 	s, err := r.imported(ctx, tenant, s, lookup)

@@ -41,3 +41,45 @@ func TestCachedVersionsStayInTheirTenant(t *testing.T) {
 		}
 	}
 }
+
+// TestUnbuildableSpecs: with SetBuildable, a valid Spec whose provider the
+// server lacks is SPEC_UNBUILDABLE naming model.provider and is not
+// stored; one it has is published; without SetBuildable both are.
+func TestUnbuildableSpecs(t *testing.T) {
+	ctx := context.Background()
+	scripted := spec.Spec{Name: "a", Model: spec.Model{Provider: spec.ProviderScripted, Script: []spec.Turn{{Text: "ok"}}}}
+	openai := spec.Spec{Name: "b", Model: spec.Model{Provider: spec.ProviderOpenAI, Model: "gpt-4o-mini", BaseURL: "http://127.0.0.1:9/v1"}}
+	tests := []struct {
+		name        string
+		buildable   *versions.Buildable
+		s           spec.Spec
+		unbuildable bool
+	}{
+		{"provider present", &versions.Buildable{Providers: map[string]bool{spec.ProviderScripted: true}}, scripted, false},
+		{"provider absent", &versions.Buildable{Providers: map[string]bool{spec.ProviderScripted: true}}, openai, true},
+		{"no check", nil, openai, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			reg := versions.New(inmem.New(), clock.NewFake(time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)))
+			if tc.buildable != nil {
+				reg.SetBuildable(*tc.buildable)
+			}
+			_, _, err := reg.Publish(ctx, "acme", tc.s)
+			var ub *errs.SpecUnbuildable
+			if got := errors.As(err, &ub); got != tc.unbuildable {
+				t.Fatalf("Publish: %v, want unbuildable %v", err, tc.unbuildable)
+			}
+			if tc.unbuildable && (len(ub.Violations) != 1 || ub.Violations[0].Field != "model.provider") {
+				t.Errorf("violations %+v, want one on model.provider", ub.Violations)
+			}
+			if !tc.unbuildable && err != nil {
+				t.Errorf("Publish: %v", err)
+			}
+			_, err = reg.Get(ctx, "acme", tc.s.Name, "")
+			if stored := err == nil; stored == tc.unbuildable {
+				t.Errorf("stored = %v after Publish returned %v", stored, tc.unbuildable)
+			}
+		})
+	}
+}

@@ -186,8 +186,20 @@ func (db *DB) execThen(ctx context.Context, op string, fn func(tx *sql.Tx) error
 	}
 	// Once handed over, the write commits or fails on its own; wait for
 	// the outcome so the caller never takes a committed write for a failed
-	// one (fn may also still be filling the caller's results).
-	return <-w.err
+	// one (fn may also still be filling the caller's results). A write
+	// queued as the store closed may never be taken: the writer answers
+	// every write it took before it is done.
+	select {
+	case err := <-w.err:
+		return err
+	case <-db.done:
+		select {
+		case err := <-w.err:
+			return err
+		default:
+			return &errs.StoreUnavailable{Operation: op, Cause: errors.New("store closed")}
+		}
+	}
 }
 
 func (db *DB) writer(maxBatch int) {

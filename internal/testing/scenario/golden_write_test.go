@@ -86,6 +86,9 @@ func runAll(t *testing.T, opt testserver.Option) {
 		t.Fatal(err)
 	}
 	for _, s := range f.Scenarios {
+		if s.Server != "" {
+			continue // the golden corpus is the default server's rows
+		}
 		if _, err := r.Run(ctx, s); err != nil {
 			t.Logf("%s: %v", s.Name, err)
 		}

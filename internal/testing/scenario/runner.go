@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"regexp"
 	"strconv"
 	"strings"
@@ -20,6 +21,7 @@ import (
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/reflect/protoregistry"
+	"google.golang.org/protobuf/types/known/emptypb"
 
 	runsvcv1 "github.com/runsvc/runsvc/gen/runsvc/v1"
 	"github.com/runsvc/runsvc/internal/errdetails"
@@ -37,6 +39,8 @@ type Runner struct {
 	Conn *grpc.ClientConn
 	// Suite is unique per suite run, for ${suite}.
 	Suite string
+	// Vars are the server's variables (see ServerSetting), for ${name}.
+	Vars map[string]string
 }
 
 // Setup publishes the file's Specs.
@@ -51,8 +55,14 @@ func (r *Runner) Setup(ctx context.Context, f *File) error {
 }
 
 // Run runs a scenario's steps and returns the status its check names.
+// Streams a step holds stay open until ctx ends; with s.APIKey every call
+// sends it.
 func (r *Runner) Run(ctx context.Context, s Scenario) (Outcome, error) {
 	vars := map[string]string{"suite": r.Suite}
+	maps.Copy(vars, r.Vars)
+	if s.APIKey != "" {
+		ctx = metadata.AppendToOutgoingContext(ctx, "authorization", "Bearer "+s.APIKey)
+	}
 	var last map[string]any
 	for i, step := range s.Steps {
 		if step.Sleep != "" {
@@ -67,6 +77,12 @@ func (r *Runner) Run(ctx context.Context, s Scenario) (Outcome, error) {
 			return r.statusAt(last, step.Check)
 		}
 		req := Substitute(string(step.Request), vars)
+		if step.Hold {
+			if err := r.hold(ctx, step.Call, req); err != nil {
+				return Outcome{}, fmt.Errorf("step %d (holding %s): %w", i, step.Call, err)
+			}
+			continue
+		}
 		deadline := time.Now().Add(30 * time.Second)
 		for {
 			resp, trailer, err := r.call(ctx, step.Call, req)
@@ -106,11 +122,46 @@ func (r *Runner) Run(ctx context.Context, s Scenario) (Outcome, error) {
 	return Outcome{}, errors.New("the scenario has no check step")
 }
 
+// hold opens a server stream and returns once its first message came,
+// leaving it open until ctx ends.
+func (r *Runner) hold(ctx context.Context, method, reqJSON string) error {
+	md, err := methodDescriptor(method)
+	if err != nil {
+		return err
+	}
+	req, err := newMessage(md.Input())
+	if err != nil {
+		return err
+	}
+	if err := protojson.Unmarshal([]byte(reqJSON), req); err != nil {
+		return fmt.Errorf("request %s: %w", reqJSON, err)
+	}
+	stream, err := r.Conn.NewStream(ctx, &grpc.StreamDesc{ServerStreams: true}, "/runsvc.v1."+method)
+	if err != nil {
+		return err
+	}
+	if err := stream.SendMsg(req); err != nil {
+		return err
+	}
+	if err := stream.CloseSend(); err != nil {
+		return err
+	}
+	first, _ := newMessage(md.Output())
+	return stream.RecvMsg(first)
+}
+
 // call invokes a runsvc.v1 method with a protojson request and returns the
 // response as generic JSON; a server stream's messages are collected and
-// the last one returned.
+// the last one returned. A method runsvc.v1 does not have is called
+// anyway, with an empty message.
 func (r *Runner) call(ctx context.Context, method, reqJSON string) (map[string]any, metadata.MD, error) {
 	md, err := methodDescriptor(method)
+	var unknown *unknownMethod
+	if errors.As(err, &unknown) {
+		var trailer metadata.MD
+		err := r.Conn.Invoke(ctx, "/runsvc.v1."+method, &emptypb.Empty{}, &emptypb.Empty{}, grpc.Trailer(&trailer))
+		return map[string]any{}, trailer, err
+	}
 	if err != nil {
 		return nil, nil, err
 	}
@@ -176,10 +227,15 @@ func methodDescriptor(method string) (protoreflect.MethodDescriptor, error) {
 	}
 	md := sd.Methods().ByName(protoreflect.Name(name))
 	if md == nil {
-		return nil, fmt.Errorf("service %s has no method %s", svc, name)
+		return nil, &unknownMethod{method: method}
 	}
 	return md, nil
 }
+
+// unknownMethod is a method runsvc.v1's service does not declare.
+type unknownMethod struct{ method string }
+
+func (e *unknownMethod) Error() string { return "runsvc.v1 has no method " + e.method }
 
 func newMessage(d protoreflect.MessageDescriptor) (proto.Message, error) {
 	t, err := protoregistry.GlobalTypes.FindMessageByName(d.FullName())
@@ -264,4 +320,10 @@ func Substitute(s string, vars map[string]string) string {
 func (r *Runner) Call(ctx context.Context, method, request string) (map[string]any, error) {
 	resp, _, err := r.call(ctx, method, request)
 	return resp, err
+}
+
+// Declared reports whether runsvc.v1 declares method ("Service/Method").
+func Declared(method string) bool {
+	_, err := methodDescriptor(method)
+	return err == nil
 }

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -24,6 +25,61 @@ type File struct {
 	About     string            `json:"about"`
 	Specs     []json.RawMessage `json:"specs"`
 	Scenarios []Scenario        `json:"scenarios"`
+	// Servers are the server settings scenarios name in "server"; a
+	// scenario without one runs on the default server (the policy file,
+	// no keys file, the Specs published).
+	Servers map[string]ServerSetting `json:"servers,omitempty"`
+	// InsideOnly are the reasons no client can meet, each with where it
+	// is tested instead.
+	InsideOnly map[string]InsideOnly `json:"insideOnly,omitempty"`
+}
+
+// InsideOnly says why a reason never reaches a client and which tests
+// prove it, each "path/to/file_test.go TestName[/subtest]".
+type InsideOnly struct {
+	Why   string   `json:"why"`
+	Tests []string `json:"tests"`
+}
+
+// ServerSetting is a server that differs from the default one. Each
+// suite starts one per setting (see package servers); none has the file's
+// Specs published: its scenarios publish what they need.
+type ServerSetting struct {
+	About string `json:"about"`
+	// Keys are the keys file's identities, each with the plain API key a
+	// scenario's apiKey sends; with none there is no keys file.
+	Keys []Key `json:"keys,omitempty"`
+	// MaxStreams bounds the streams in flight (admission).
+	MaxStreams int `json:"maxStreams,omitempty"`
+	// Store "closed": the store is closed once the server is up, as if
+	// its database went away.
+	Store string `json:"store,omitempty"`
+	// StoreFault names a store method ("ListRuns") that fails with an
+	// error outside the table, as a bug would.
+	StoreFault string `json:"storeFault,omitempty"`
+	// CorruptRun puts a Run with a corrupt log in the store; its id is
+	// the variable ${corruptRun}.
+	CorruptRun bool `json:"corruptRun,omitempty"`
+	// MCPServer starts an MCP server on 127.0.0.1 that serves one tool,
+	// echo; its URL is the variable ${mcpUrl}.
+	MCPServer bool `json:"mcpServer,omitempty"`
+	// SilentTools are worker tools a connected worker registers and never
+	// answers.
+	SilentTools []string `json:"silentTools,omitempty"`
+	// WithoutProviders and WithoutToolKinds leave model providers and
+	// tool kinds ("http", "mcp") out of the server.
+	WithoutProviders []string `json:"withoutProviders,omitempty"`
+	WithoutToolKinds []string `json:"withoutToolKinds,omitempty"`
+}
+
+// Key is an identity of a server's keys file and the key that proves it.
+type Key struct {
+	Key    string   `json:"key"`
+	Tenant string   `json:"tenant"`
+	Roles  []string `json:"roles"`
+	// StartsPerMinute and MaxConcurrentRuns are the tenant's quota.
+	StartsPerMinute   int `json:"startsPerMinute,omitempty"`
+	MaxConcurrentRuns int `json:"maxConcurrentRuns,omitempty"`
 }
 
 // Scenario is one reason, provoked.
@@ -37,7 +93,12 @@ type Scenario struct {
 	Metadata map[string]string `json:"metadata,omitempty"`
 	// Message is the exact message, where the scenario fixes it.
 	Message string `json:"message,omitempty"`
-	Steps   []Step `json:"steps"`
+	// Server names the server setting the scenario runs on; empty is the
+	// default server.
+	Server string `json:"server,omitempty"`
+	// APIKey is sent as "authorization: Bearer <key>" on every call.
+	APIKey string `json:"apiKey,omitempty"`
+	Steps  []Step `json:"steps"`
 }
 
 // Step is one action of a scenario.
@@ -54,6 +115,9 @@ type Step struct {
 	// Check names the status to check: "error" for the call's error, or a
 	// dotted path of the last response holding a google.rpc.Status.
 	Check string `json:"check,omitempty"`
+	// Hold opens a server stream, waits for its first message and keeps
+	// it open until the scenario's context ends.
+	Hold bool `json:"hold,omitempty"`
 }
 
 // Load reads a scenarios file.
@@ -156,4 +220,65 @@ type GoldenRow struct {
 	State   string `json:"state,omitempty"`
 	// Body is the stored bytes, exactly.
 	Body string `json:"body"`
+}
+
+// Coverage lists what is wrong with f's coverage of reasons (the table's):
+// a reason neither provoked by a scenario nor inside-only, one that is
+// both, an inside-only reason not in the table, and an inside-only test
+// that does not exist under root (its file, and "func TestName(" in it).
+func Coverage(f *File, reasons []string, root string) []string {
+	inTable := map[string]bool{}
+	for _, r := range reasons {
+		inTable[r] = true
+	}
+	covered := map[string]bool{}
+	for _, s := range f.Scenarios {
+		covered[s.Reason] = true
+	}
+	var out []string
+	for _, r := range reasons {
+		_, inside := f.InsideOnly[r]
+		switch {
+		case !covered[r] && !inside:
+			out = append(out, fmt.Sprintf("reason %s has no scenario and is not listed in insideOnly", r))
+		case covered[r] && inside:
+			out = append(out, fmt.Sprintf("reason %s has a scenario but is listed in insideOnly", r))
+		}
+	}
+	names := make([]string, 0, len(f.InsideOnly))
+	for r := range f.InsideOnly {
+		names = append(names, r)
+	}
+	sort.Strings(names)
+	for _, r := range names {
+		if !inTable[r] {
+			out = append(out, fmt.Sprintf("insideOnly reason %s is not in the table", r))
+		}
+		if len(f.InsideOnly[r].Tests) == 0 {
+			out = append(out, fmt.Sprintf("insideOnly reason %s names no test", r))
+		}
+		for _, test := range f.InsideOnly[r].Tests {
+			if p := testExists(root, test); p != "" {
+				out = append(out, fmt.Sprintf("insideOnly reason %s: %s", r, p))
+			}
+		}
+	}
+	return out
+}
+
+// testExists checks "path/to/file_test.go TestName[/subtest]" under root.
+func testExists(root, test string) string {
+	file, name, ok := strings.Cut(test, " ")
+	if !ok {
+		return fmt.Sprintf("%q is not \"file TestName\"", test)
+	}
+	name, _, _ = strings.Cut(name, "/")
+	b, err := os.ReadFile(filepath.Join(root, file))
+	if err != nil {
+		return err.Error()
+	}
+	if !strings.Contains(string(b), "func "+name+"(") {
+		return fmt.Sprintf("%s has no func %s", file, name)
+	}
+	return ""
 }

@@ -2,6 +2,7 @@ package scenario_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"io"
@@ -17,27 +18,9 @@ import (
 	"github.com/runsvc/runsvc/internal/errdetails"
 	"github.com/runsvc/runsvc/internal/server"
 	"github.com/runsvc/runsvc/internal/testing/scenario"
+	"github.com/runsvc/runsvc/internal/testing/scenario/servers"
 	"github.com/runsvc/runsvc/internal/testing/testserver"
 )
-
-// unprovokable are reasons in the table that no client call can provoke on
-// a healthy single server, and where each is tested instead.
-var unprovokable = map[string]string{
-	"SPEC_UNBUILDABLE":   "every Spec that validates can be built by this server; errdetails wire test",
-	"DEPENDENCY_MISSING": "every tool kind and provider is compiled in; errdetails wire test",
-	"UNAUTHENTICATED":    "scenarios run without a keys file: internal/server/authn tests",
-	"STORE_UNAVAILABLE":  "needs the store down: postgres outage tests",
-	"OVERLOADED":         "needs saturation: admission test",
-	"SEQ_CONFLICT":       "between writers, never sent to clients: store conformance suite",
-	"LEASE_LOST":         "between workers, never sent to clients: store conformance suite",
-	"LOG_CORRUPT":        "needs a corrupted store: engine corruption test",
-	"INTERNAL":           "needs a bug: errdetails panic test",
-	"METHOD_NOT_FOUND":   "the runners call only runsvc.v1's own methods: server TestUndecodableRequests",
-	"ROLE_DENIED":        "scenarios run without a keys file: internal/server/authn tests",
-	"MCP_REJECTED":       "scenario servers run no stdio MCP server and reach no MCP server that refuses: mcptool TestPublishImportFailures, TestStdioFailures, TestExecuteFailures",
-	"QUOTA_EXCEEDED":     "scenarios run without a keys file: internal/server/authn quota test",
-	"TOOL_IN_DOUBT":      "needs a crash mid-call: blackbox TestCallsInDoubtAfterACrash",
-}
 
 func repoFile(t *testing.T, rel string) string {
 	t.Helper()
@@ -48,8 +31,9 @@ func repoFile(t *testing.T, rel string) string {
 	return p
 }
 
-// TestScenarios runs every scenario against a real server through grpc-go,
-// and every scenario that ends in an RPC error again through grpcurl.
+// TestScenarios runs every scenario against a real server through grpc-go
+// (the default server, or the one its server setting names), and every
+// scenario that ends in an RPC error again through grpcurl.
 func TestScenarios(t *testing.T) {
 	f, err := scenario.Load(repoFile(t, "testdata/scenarios.json"))
 	if err != nil {
@@ -59,28 +43,41 @@ func TestScenarios(t *testing.T) {
 	// the scenarios' context lasts.
 	grpcurl := buildGrpcurl(t)
 	srv := testserver.Start(t, func(c *server.Config) { c.PolicyFile = repoFile(t, "testdata/policy.json") })
-	r := &scenario.Runner{Conn: srv.Conn, Suite: "go"}
+	started := servers.Start(t, f)
+	started[""] = &servers.Started{Addr: srv.Addr, Conn: srv.Conn}
 	ctx := testserver.Context(t)
-	if err := r.Setup(ctx, f); err != nil {
+	if err := (&scenario.Runner{Conn: srv.Conn, Suite: "go"}).Setup(ctx, f); err != nil {
 		t.Fatal(err)
 	}
-	covered := map[string]bool{}
 	for _, s := range f.Scenarios {
-		covered[s.Reason] = true
 		t.Run(s.Name, func(t *testing.T) {
 			t.Parallel()
+			on, ok := started[s.Server]
+			if !ok {
+				t.Fatalf("server setting %q is not in the file's servers", s.Server)
+			}
+			// Streams a step holds stay open until the grpcurl call is done.
+			ctx, cancel := context.WithCancel(ctx)
+			defer cancel()
+			r := &scenario.Runner{Conn: on.Conn, Suite: "go", Vars: on.Vars}
 			o, err := r.Run(ctx, s)
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, p := range s.Problems(o) {
+			problems := s.Problems(o)
+			for _, p := range problems {
 				t.Errorf("%s: %s", s.Reason, p)
 			}
-			if !o.RPC {
+			if len(problems) > 0 {
+				t.Logf("the status: %v", o.Status)
+			}
+			// grpcurl cannot call a method reflection does not list, nor
+			// reach reflection past a held stream that fills admission.
+			if !o.RPC || !scenario.Declared(o.Method) || holds(s) {
 				return
 			}
 			t.Run("grpcurl", func(t *testing.T) {
-				st := viaGrpcurl(t, grpcurl, srv.Addr, o.Method, o.Request)
+				st := viaGrpcurl(t, grpcurl, on.Addr, s.APIKey, o.Method, o.Request)
 				c := errdetails.ClassifyStatus(st)
 				if c.Reason != s.Reason || scenario.CodeName(c.Code) != s.Code || c.Retryable != s.Retryable {
 					t.Errorf("grpcurl saw %s %s retryable=%v, want %s %s retryable=%v", scenario.CodeName(c.Code), c.Reason, c.Retryable, s.Code, s.Reason, s.Retryable)
@@ -89,15 +86,20 @@ func TestScenarios(t *testing.T) {
 		})
 	}
 	t.Run("every reason is covered", func(t *testing.T) {
-		for _, reason := range errdetails.Reasons() {
-			if !covered[reason] && unprovokable[reason] == "" {
-				t.Errorf("reason %s has no scenario and is not listed as unprovokable", reason)
-			}
-			if covered[reason] && unprovokable[reason] != "" {
-				t.Errorf("reason %s has a scenario but is listed as unprovokable", reason)
-			}
+		for _, p := range scenario.Coverage(f, errdetails.Reasons(), repoFile(t, "")) {
+			t.Error(p)
 		}
 	})
+}
+
+// holds reports whether a scenario holds a stream open.
+func holds(s scenario.Scenario) bool {
+	for _, step := range s.Steps {
+		if step.Hold {
+			return true
+		}
+	}
+	return false
 }
 
 func buildGrpcurl(t *testing.T) string {
@@ -111,9 +113,14 @@ func buildGrpcurl(t *testing.T) string {
 }
 
 // viaGrpcurl makes a call with grpcurl and reads the status it prints.
-func viaGrpcurl(t *testing.T, grpcurl, addr, method, request string) *spb.Status {
+func viaGrpcurl(t *testing.T, grpcurl, addr, apiKey, method, request string) *spb.Status {
 	t.Helper()
-	cmd := exec.Command(grpcurl, "-plaintext", "-format-error", "-d", "@", addr, "runsvc.v1."+method)
+	args := []string{"-plaintext", "-format-error", "-d", "@"}
+	if apiKey != "" {
+		// Reflection is authenticated too: the key goes on both.
+		args = append(args, "-H", "authorization: Bearer "+apiKey)
+	}
+	cmd := exec.Command(grpcurl, append(args, addr, "runsvc.v1."+method)...)
 	cmd.Stdin = strings.NewReader(request)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr

@@ -143,7 +143,7 @@ func (r *Registry) Publish(ctx context.Context, tenant string, s spec.Spec, unre
 	if err := r.checkNetwork(s); err != nil {
 		return nil, false, err
 	}
-if err := r.checkCommands(s); err != nil {
+	if err := r.checkCommands(s); err != nil {
 		return nil, false, err
 	}
 	if err := r.checkBuildable(s); err != nil {

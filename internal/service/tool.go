@@ -115,6 +115,9 @@ func (s toolServer) ServeTools(stream grpc.BidiStreamingServer[runsvcv1.ServeToo
 	if len(reg.GetTools()) == 0 {
 		return errs.BadField("register.tools", "name at least one tool")
 	}
+	if n := len(reg.GetTools()); n > maxRegisteredTools {
+		return errs.BadField("register.tools", "names %d tools; one worker may register at most %d", n, maxRegisteredTools)
+	}
 	defs, err := registeredTools(reg)
 	if err != nil {
 		return err
@@ -145,6 +148,10 @@ func (s toolServer) ServeTools(stream grpc.BidiStreamingServer[runsvcv1.ServeToo
 		}
 	}
 }
+
+// maxRegisteredTools bounds one registration, as a Spec's tools are
+// bounded: the checks below, and the hub's lookups, cost per tool.
+const maxRegisteredTools = 512
 
 // registeredTools is the tools a worker's register message names, or an
 // InvalidRequest naming every field that is wrong.

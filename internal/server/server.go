@@ -38,6 +38,8 @@ import (
 	"github.com/runsvc/runsvc/internal/model"
 	"github.com/runsvc/runsvc/internal/model/openai"
 	"github.com/runsvc/runsvc/internal/model/scripted"
+	"github.com/runsvc/runsvc/internal/live"
+	"github.com/runsvc/runsvc/internal/model/anthropic"
 	"github.com/runsvc/runsvc/internal/netpolicy"
 	"github.com/runsvc/runsvc/internal/policy"
 	"github.com/runsvc/runsvc/internal/runs"
@@ -275,6 +277,8 @@ func (s *Server) assemble() error {
 	writer := logwriter.New(s.store, cfg.Clock, s.log)
 	writer.Scrub(scrub)
 	manager := runs.New(s.store, writer, reg, pol, cfg.Clock, s.log)
+	streaming := live.NewHub()
+	manager.UseLive(streaming)
 	mem := memory.New(s.store, cfg.Clock)
 	messages := bus.New(s.store, reg, cfg.Clock)
 	// Workers may connect to any replica: the hub routes calls to the
@@ -283,7 +287,8 @@ func (s *Server) assemble() error {
 	s.hub = hub
 	models := model.Providers{
 		spec.ProviderScripted: scripted.New(cfg.Clock),
-		spec.ProviderOpenAI:   openai.New(openai.Options{}),
+		spec.ProviderOpenAI:    openai.New(openai.Options{}),
+		spec.ProviderAnthropic: anthropic.New(anthropic.Options{}),
 	}
 	maps.Copy(models, cfg.Models)
 	s.engine = engine.New(engine.Deps{
@@ -291,7 +296,7 @@ func (s *Server) assemble() error {
 		Models:  models,
 		Tools:   s.executors(network),
 		Workers: hub, Memory: mem, Bus: messages, Secrets: secrets, Policy: pol, Clock: cfg.Clock, Log: s.log,
-		Observer: s.observer(),
+		Observer: s.observer(), Live: streaming,
 	}, cfg.Engine)
 
 	if cfg.MaxUnaryCalls == 0 {
@@ -322,7 +327,7 @@ func (s *Server) assemble() error {
 		grpc.MaxRecvMsgSize(maxGRPCMessage),
 		grpc.UnknownServiceHandler(service.UnknownMethod),
 	)...)
-	service.New(service.Deps{Mapper: mapper, Specs: reg, Runs: manager, Engine: s.engine, Hub: hub, Memory: mem, Bus: messages, Scrubber: scrub}).Register(s.grpc)
+	service.New(service.Deps{Mapper: mapper, Specs: reg, Runs: manager, Engine: s.engine, Hub: hub, Memory: mem, Bus: messages, Scrubber: scrub, Codec: codec}).Register(s.grpc)
 	s.health = health.NewServer()
 	healthpb.RegisterHealthServer(s.grpc, s.health)
 	reflection.Register(s.grpc)

@@ -79,6 +79,8 @@ func specFromProto(p *runsvcv1.Spec) (spec.Spec, []errs.FieldViolation) {
 		Model: spec.Model{
 			Provider: m.GetProvider(), Model: m.GetModel(), BaseURL: m.GetBaseUrl(), APIKeyCredential: m.GetApiKeyCredential(),
 			CallTimeout: durationField("model.call_timeout", m.GetCallTimeout(), &bad),
+			Temperature: m.Temperature, TopP: m.TopP, MaxOutputTokens: m.GetMaxOutputTokens(),
+			Stop: m.GetStop(), ToolChoice: m.GetToolChoice(), ParallelToolCalls: m.ParallelToolCalls,
 		},
 		Bus: spec.Bus{Enabled: p.GetBus().GetEnabled(), Channels: p.GetBus().GetChannels()},
 	}
@@ -149,6 +151,8 @@ func specToProto(v *spec.Version) *runsvcv1.Spec {
 		Model: &runsvcv1.ModelRef{
 			Provider: v.Model.Provider, Model: v.Model.Model, BaseUrl: v.Model.BaseURL,
 			ApiKeyCredential: v.Model.APIKeyCredential, CallTimeout: dur(v.Model.CallTimeout),
+			Temperature: v.Model.Temperature, TopP: v.Model.TopP, MaxOutputTokens: v.Model.MaxOutputTokens,
+			Stop: v.Model.Stop, ToolChoice: v.Model.ToolChoice, ParallelToolCalls: v.Model.ParallelToolCalls,
 		},
 		Limits: &runsvcv1.Limits{
 			MaxToolRounds: int32(v.Limits.MaxToolRounds), MaxTurns: int32(v.Limits.MaxTurns), Deadline: dur(v.Limits.Deadline),

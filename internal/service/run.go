@@ -77,6 +77,11 @@ func (s runServer) WatchRun(req *runsvcv1.WatchRunRequest, stream grpc.ServerStr
 	ctx := stream.Context()
 	tenant := tenantOf(ctx)
 	at := runs.LiveFrom{Offset: req.GetFromOffset()}
+	if !req.GetIncludeDeltas() {
+		return s.runs.Watch(ctx, tenant, req.GetRunId(), req.GetFromSeq(), func(r runlog.Record) error {
+			return stream.Send(s.watchedRecord(tenant, req.GetRunId(), r))
+		})
+	}
 	return s.runs.WatchLive(ctx, tenant, req.GetRunId(), req.GetFromSeq(), at, func(ev runs.Event) error {
 		if ev.Delta != nil {
 			if ev.Delta.Discarded || ev.Delta.Offset < req.GetFromOffset() {

@@ -746,7 +746,11 @@ type WatchRunRequest struct {
 	// last ModelDelta it received). It applies to the call whose
 	// ModelCallStarted Record comes before `from_seq` and that is still
 	// streaming; the rest of that call's text comes first, as one delta.
-	FromOffset    int64 `protobuf:"varint,4,opt,name=from_offset,json=fromOffset,proto3" json:"from_offset,omitempty"`
+	FromOffset int64 `protobuf:"varint,4,opt,name=from_offset,json=fromOffset,proto3" json:"from_offset,omitempty"`
+	// Send the model's streamed pieces (`WatchRunResponse.delta`) between
+	// the Records while a call streams. Off by default, so that a watcher
+	// that reads only Records and heartbeats is not sent them.
+	IncludeDeltas bool `protobuf:"varint,5,opt,name=include_deltas,json=includeDeltas,proto3" json:"include_deltas,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -809,6 +813,13 @@ func (x *WatchRunRequest) GetFromOffset() int64 {
 	return 0
 }
 
+func (x *WatchRunRequest) GetIncludeDeltas() bool {
+	if x != nil {
+		return x.IncludeDeltas
+	}
+	return false
+}
+
 // WatchRunResponse is one message of RunService.WatchRun.
 type WatchRunResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -816,7 +827,8 @@ type WatchRunResponse struct {
 	Record *Record `protobuf:"bytes,1,opt,name=record,proto3" json:"record,omitempty"`
 	// Set, with no record, on a heartbeat: the server's time.
 	HeartbeatTime *timestamppb.Timestamp `protobuf:"bytes,2,opt,name=heartbeat_time,json=heartbeatTime,proto3" json:"heartbeat_time,omitempty"`
-	// Set, with no record, while a model call streams: a piece of its
+	// Set, with no record, when the request asked for `include_deltas` and
+	// a model call streams: a piece of its
 	// answer, before the turn's Record is stored. It follows the call's
 	// ModelCallStarted Record and precedes the Record that ends the call.
 	// Pieces are not Records: the durable Record of the turn holds the
@@ -2030,13 +2042,14 @@ const file_runsvc_v1_run_proto_rawDesc = "" +
 	"page_token\x18\x05 \x01(\tR\tpageToken\"^\n" +
 	"\x10ListRunsResponse\x12\"\n" +
 	"\x04runs\x18\x01 \x03(\v2\x0e.runsvc.v1.RunR\x04runs\x12&\n" +
-	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken\"\xae\x01\n" +
+	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken\"\xd5\x01\n" +
 	"\x0fWatchRunRequest\x12\x15\n" +
 	"\x06run_id\x18\x01 \x01(\tR\x05runId\x12\x19\n" +
 	"\bfrom_seq\x18\x02 \x01(\x03R\afromSeq\x12H\n" +
 	"\x12heartbeat_interval\x18\x03 \x01(\v2\x19.google.protobuf.DurationR\x11heartbeatInterval\x12\x1f\n" +
 	"\vfrom_offset\x18\x04 \x01(\x03R\n" +
-	"fromOffset\"\xad\x01\n" +
+	"fromOffset\x12%\n" +
+	"\x0einclude_deltas\x18\x05 \x01(\bR\rincludeDeltas\"\xad\x01\n" +
 	"\x10WatchRunResponse\x12)\n" +
 	"\x06record\x18\x01 \x01(\v2\x11.runsvc.v1.RecordR\x06record\x12A\n" +
 	"\x0eheartbeat_time\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\rheartbeatTime\x12+\n" +

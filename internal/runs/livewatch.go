@@ -63,12 +63,19 @@ type follower struct {
 	streamed  bool
 }
 
-// record sends a Record, after a Discarded Delta when it ends a call
-// that streamed without answering.
+// record sends a Record: after the pieces of the call it answers that
+// the watcher has not had yet, or after a Discarded Delta when it ends a
+// call that streamed without answering.
 func (f *follower) record(r runlog.Record) error {
 	switch r.Op.(type) {
 	case *runlog.ModelCallFinished, *runlog.ModelCallFailed, *runlog.AttemptStarted, *runlog.Settled, *runlog.ModelCallStarted:
-		if _, answered := r.Op.(*runlog.ModelCallFinished); f.streamed && !answered {
+		_, answered := r.Op.(*runlog.ModelCallFinished)
+		if answered && f.following != 0 && f.eligible(f.following, false) {
+			if _, err := f.between(); err != nil {
+				return err
+			}
+		}
+		if f.streamed && !answered {
 			if err := f.send(Event{Delta: &live.Delta{CallSeq: f.following, Discarded: true}}); err != nil {
 				return err
 			}
@@ -85,7 +92,7 @@ func (f *follower) record(r runlog.Record) error {
 // and returns the channel that closes when there are more.
 func (f *follower) between() (<-chan struct{}, error) {
 	v := f.lw.Since(f.next)
-	if v.CallSeq == 0 || !f.eligible(v.CallSeq, v.Done) {
+	if v.CallSeq == 0 || (v.CallSeq != f.following && !f.eligible(v.CallSeq, v.Done)) {
 		return v.Changed, nil
 	}
 	if v.CallSeq != f.following {

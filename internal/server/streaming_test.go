@@ -40,6 +40,10 @@ type streamingModel struct {
 	joined chan struct{}
 	resume chan struct{}
 	bodies []string
+	// failAfter, when set, makes the first request fail with an error
+	// event after that many pieces.
+	failAfter int
+	requests  int
 }
 
 func newStreamingModel(t *testing.T, format string) *streamingModel {
@@ -70,6 +74,8 @@ func (m *streamingModel) serve(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
 	m.mu.Lock()
 	m.bodies = append(m.bodies, string(body))
+	m.requests++
+	failing := m.failAfter > 0 && m.requests == 1
 	m.mu.Unlock()
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.WriteHeader(http.StatusOK)
@@ -79,7 +85,11 @@ func (m *streamingModel) serve(w http.ResponseWriter, r *http.Request) {
 		m.event(w, "ping", `{"type":"ping"}`)
 	}
 	for i := range streamDeltas {
-		if i == joinAfter {
+		if failing && i == m.failAfter {
+			m.event(w, "error", `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`)
+			return
+		}
+		if i == joinAfter && !failing {
 			close(m.joined)
 			select {
 			case <-m.resume:
@@ -124,9 +134,11 @@ type textMsg struct {
 	at  time.Time
 }
 
-// readText reads a StreamText stream to its end.
-func readText(t *testing.T, stream runsvcv1.RunService_StreamTextClient) ([]textMsg, error) {
+// readText reads a StreamText stream to its end; reached, when given,
+// closes once the text holds n bytes.
+func readText(t *testing.T, stream runsvcv1.RunService_StreamTextClient, reached ...chan struct{}) ([]textMsg, error) {
 	var out []textMsg
+	n := 0
 	for {
 		msg, err := stream.Recv()
 		if err == io.EOF {
@@ -136,6 +148,10 @@ func readText(t *testing.T, stream runsvcv1.RunService_StreamTextClient) ([]text
 			return out, err
 		}
 		out = append(out, textMsg{msg: msg, at: time.Now()})
+		if n += len(msg.GetText()); n >= joinAfter*pieceLen && len(reached) > 0 && reached[0] != nil {
+			close(reached[0])
+			reached[0] = nil
+		}
 	}
 }
 
@@ -167,10 +183,13 @@ func TestStreamTextIsLive(t *testing.T) {
 			}
 			var firstMsgs []textMsg
 			var firstErr error
-			done := make(chan struct{})
-			go func() { defer close(done); firstMsgs, firstErr = readText(t, first) }()
+			done, has := make(chan struct{}), make(chan struct{})
+			go func() { defer close(done); firstMsgs, firstErr = readText(t, first, has) }()
 
+			// Join once runsvc has the first joinAfter pieces (the first
+			// watcher has them); the model holds the rest back till then.
 			<-model.joined
+			<-has
 			second, err := srv.Runs.StreamText(ctx, &runsvcv1.StreamTextRequest{RunId: run.GetRunId()})
 			if err != nil {
 				t.Fatal(err)
@@ -237,8 +256,8 @@ func checkFirstWatcher(t *testing.T, model *streamingModel, msgs []textMsg) {
 // the rest.
 func checkJoiner(t *testing.T, join *runsvcv1.StreamTextResponse, rest []textMsg) {
 	t.Helper()
-	if join.GetOffset() != 0 || len(join.GetText()) < joinAfter*pieceLen || !strings.HasPrefix(want(), join.GetText()) {
-		t.Errorf("joiner's first message: offset %d, %q; want the first %d pieces or more from offset 0", join.GetOffset(), join.GetText(), joinAfter)
+	if join.GetOffset() != 0 || join.GetText() != want()[:joinAfter*pieceLen] {
+		t.Errorf("joiner's first message: offset %d, %q; want the first %d pieces from offset 0", join.GetOffset(), join.GetText(), joinAfter)
 	}
 	if got := join.GetText() + wholeText(rest); got != want() {
 		t.Errorf("joiner's text %q, want %q", got, want())
@@ -267,3 +286,186 @@ func checkOneRecord(t *testing.T, srv *testserver.Server, runID string) {
 	}
 }
 
+
+// watchMsg is a WatchRun message.
+type watchMsg = *runsvcv1.WatchRunResponse
+
+// readWatch reads a WatchRun stream to its end.
+func readWatch(t *testing.T, stream runsvcv1.RunService_WatchRunClient) []watchMsg {
+	t.Helper()
+	var out []watchMsg
+	for {
+		msg, err := stream.Recv()
+		if err == io.EOF {
+			return out
+		}
+		if err != nil {
+			t.Fatalf("WatchRun: %v", err)
+		}
+		out = append(out, msg)
+	}
+}
+
+// deltaText concatenates the text of the deltas of call seq.
+func deltaText(msgs []watchMsg, seq int64) string {
+	var b strings.Builder
+	for _, m := range msgs {
+		if d := m.GetDelta(); d != nil && d.GetSeq() == seq {
+			b.WriteString(d.GetText())
+		}
+	}
+	return b.String()
+}
+
+func TestWatchRunDeltasAndResume(t *testing.T) {
+	model := newStreamingModel(t, "openai")
+	srv := testserver.Start(t)
+	srv.Publish(t, `{"name":"streamer","model":{"provider":"openai","model":"m-test","baseUrl":"`+model.URL+`/v1"}}`)
+	run := srv.Start(t, "streamer", "talk")
+	ctx := testserver.Context(t)
+	id := run.GetRunId()
+
+	whole, err := srv.Runs.WatchRun(ctx, &runsvcv1.WatchRunRequest{RunId: id, IncludeDeltas: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var all []watchMsg
+	done := make(chan struct{})
+	go func() { defer close(done); all = readWatch(t, whole) }()
+
+	<-model.joined
+	// The call being streamed is the last Record so far: ModelCallStarted.
+	recs := srv.RecordsSoFar(t, id)
+	started := recs[len(recs)-1]
+	if started.GetModelCallStarted() == nil {
+		t.Fatalf("last record so far is %v, want ModelCallStarted", started)
+	}
+	callSeq := started.GetSeq()
+	const had = 10 * pieceLen // a reconnecting client that had 10 pieces
+	resumedWatch, err := srv.Runs.WatchRun(ctx, &runsvcv1.WatchRunRequest{RunId: id, IncludeDeltas: true, FromSeq: callSeq + 1, FromOffset: had})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, err := resumedWatch.Recv()
+	if err != nil {
+		t.Fatal(err)
+	}
+	resumedText, err := srv.Runs.StreamText(ctx, &runsvcv1.StreamTextRequest{RunId: id, FromSeq: callSeq, FromOffset: had})
+	if err != nil {
+		t.Fatal(err)
+	}
+	close(model.resume)
+	rest := readWatch(t, resumedWatch)
+	texts, err := readText(t, resumedText)
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-done
+
+	t.Run("a watcher from the start gets the deltas between the call's Records", func(t *testing.T) {
+		var kinds []string
+		for _, m := range all {
+			switch {
+			case m.GetDelta() != nil:
+				if len(kinds) == 0 || kinds[len(kinds)-1] != "delta" {
+					kinds = append(kinds, "delta")
+				}
+			case m.GetRecord().GetModelCallStarted() != nil:
+				kinds = append(kinds, "started")
+			case m.GetRecord().GetModelCallFinished() != nil:
+				kinds = append(kinds, "finished")
+			}
+		}
+		if fmt.Sprint(kinds) != "[started delta finished]" {
+			t.Errorf("order %v, want [started delta finished]", kinds)
+		}
+		n := 0
+		for _, m := range all {
+			if m.GetDelta() != nil {
+				n++
+			}
+		}
+		if n < 45 || deltaText(all, callSeq) != want() {
+			t.Errorf("%d deltas with text %q, want at least 45 making %q", n, deltaText(all, callSeq), want())
+		}
+	})
+	t.Run("a WatchRun resumed from (seq, offset) gets the text from the offset", func(t *testing.T) {
+		d := first.GetDelta()
+		if d == nil || d.GetOffset() != had || d.GetSeq() != callSeq {
+			t.Fatalf("first message %v, want a delta of seq %d at offset %d", first, callSeq, had)
+		}
+		if got := deltaText(append([]watchMsg{first}, rest...), callSeq); got != want()[had:] {
+			t.Errorf("resumed text %q, want %q", got, want()[had:])
+		}
+		for _, m := range rest {
+			if r := m.GetRecord(); r != nil && r.GetSeq() <= callSeq {
+				t.Errorf("record %d sent again", r.GetSeq())
+			}
+		}
+	})
+	t.Run("a StreamText resumed from (seq, offset) gets the text from the offset", func(t *testing.T) {
+		if len(texts) == 0 || texts[0].msg.GetOffset() != had || texts[0].msg.GetSeq() != callSeq {
+			t.Fatalf("first message %v, want seq %d at offset %d", texts, callSeq, had)
+		}
+		if got := wholeText(texts); got != want()[had:] {
+			t.Errorf("resumed text %q, want %q", got, want()[had:])
+		}
+	})
+}
+
+// TestStreamedCallThatFailsIsDiscarded: a call that fails mid-stream and is
+// retried tells watchers its pieces are void, then streams the new call.
+func TestStreamedCallThatFailsIsDiscarded(t *testing.T) {
+	model := newStreamingModel(t, "anthropic")
+	model.failAfter = 10
+	close(model.resume)
+	srv := testserver.Start(t)
+	srv.Publish(t, `{"name":"streamer","model":{"provider":"anthropic","model":"m-test","baseUrl":"`+model.URL+`"}}`)
+	run := srv.Start(t, "streamer", "talk")
+	ctx := testserver.Context(t)
+	text, err := srv.Runs.StreamText(ctx, &runsvcv1.StreamTextRequest{RunId: run.GetRunId()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	watch, err := srv.Runs.WatchRun(ctx, &runsvcv1.WatchRunRequest{RunId: run.GetRunId(), IncludeDeltas: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	msgs, err := readText(t, text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	watched := readWatch(t, watch)
+
+	var failedSeq int64
+	for _, m := range watched {
+		if r := m.GetRecord(); r.GetModelCallFailed() != nil {
+			failedSeq = r.GetSeq()
+		}
+	}
+	if failedSeq == 0 {
+		t.Fatal("no ModelCallFailed record: the first call did not fail")
+	}
+	// StreamText: the void pieces are told, and what follows discarding
+	// them is the whole answer.
+	last := -1
+	for i, m := range msgs {
+		if m.msg.GetDiscarded() {
+			last = i
+		}
+	}
+	if last < 0 {
+		t.Fatalf("StreamText told no discard in %d messages", len(msgs))
+	}
+	if got := wholeText(msgs[last+1:]); got != want() {
+		t.Errorf("text after the discard %q, want %q", got, want())
+	}
+	// WatchRun: a discarded delta right before the ModelCallFailed record.
+	for i, m := range watched {
+		if m.GetRecord().GetSeq() == failedSeq {
+			if i == 0 || !watched[i-1].GetDelta().GetDiscarded() {
+				t.Errorf("message before ModelCallFailed is %v, want a discarded delta", watched[max(i-1, 0)])
+			}
+		}
+	}
+}

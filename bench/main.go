@@ -43,18 +43,20 @@ type config struct {
 	runsMeasure      time.Duration
 	runsWarm         time.Duration
 	watchers         []int
-	watchMeasure     time.Duration
-	appendRate       float64
-	heldRuns         int
-	resumeConc       int
-	cpuProfile       string
-	moduleRoot       string
+	// deltaPieces is how many pieces the deltas phase streams a Run.
+	deltaPieces  int
+	watchMeasure time.Duration
+	appendRate   float64
+	heldRuns     int
+	resumeConc   int
+	cpuProfile   string
+	moduleRoot   string
 	// before is the commit the compare phase measures beside this
 	// checkout (or after); empty skips the phase.
 	before, after string
 }
 
-var allPhases = []string{"errors", "floor", "runs", "postgres", "watch", "held", "ops"}
+var allPhases = []string{"errors", "floor", "runs", "postgres", "watch", "deltas", "held", "ops"}
 
 // report is everything measured, as written by -json.
 type report struct {
@@ -72,6 +74,7 @@ type report struct {
 	Floor     *floorResult     `json:"floor,omitempty"`
 	Runs      *runsResult      `json:"runs,omitempty"`
 	Watch     *watchResult     `json:"watch,omitempty"`
+	Deltas    *deltasResult    `json:"deltas,omitempty"`
 	Held      *heldResult      `json:"held,omitempty"`
 	Ops       *opsResult       `json:"ops,omitempty"`
 	Compare   *compareResult   `json:"compare,omitempty"`
@@ -110,6 +113,7 @@ func parseFlags() (cfg config, jsonOut string, ok bool) {
 		watchers:         []int{1, 100, 1000},
 		watchMeasure:     3 * time.Second,
 		appendRate:       200,
+		deltaPieces:      300,
 		heldRuns:         10000,
 		resumeConc:       64,
 		cpuProfile:       *profile,
@@ -121,6 +125,7 @@ func parseFlags() (cfg config, jsonOut string, ok bool) {
 		cfg.runsMeasure, cfg.runsWarm = 2*time.Second, 500*time.Millisecond
 		cfg.watchMeasure = 1500 * time.Millisecond
 		cfg.heldRuns = 1000
+		cfg.deltaPieces = 100
 	}
 	if *measure > 0 {
 		cfg.measure = *measure
@@ -206,6 +211,11 @@ func run() int {
 	if cfg.phases["watch"] && ctx.Err() == nil {
 		if rep.Watch, err = runWatch(ctx, cfg); err != nil {
 			fail("watch", err)
+		}
+	}
+	if cfg.phases["deltas"] && ctx.Err() == nil {
+		if rep.Deltas, err = runDeltas(ctx, cfg); err != nil {
+			fail("deltas", err)
 		}
 	}
 	if cfg.phases["ops"] && ctx.Err() == nil {

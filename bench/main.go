@@ -208,16 +208,7 @@ func run() int {
 			fail("postgres", err)
 		}
 	}
-	if cfg.phases["watch"] && ctx.Err() == nil {
-		if rep.Watch, err = runWatch(ctx, cfg); err != nil {
-			fail("watch", err)
-		}
-	}
-	if cfg.phases["deltas"] && ctx.Err() == nil {
-		if rep.Deltas, err = runDeltas(ctx, cfg); err != nil {
-			fail("deltas", err)
-		}
-	}
+	runStreamPhases(ctx, cfg, rep, fail)
 	if cfg.phases["ops"] && ctx.Err() == nil {
 		if rep.Ops, err = runOps(ctx, cfg); err != nil {
 			fail("ops", err)
@@ -237,6 +228,21 @@ func run() int {
 		rep.Failures = append(rep.Failures, "interrupted")
 	}
 	return finish(rep, start, jsonOut)
+}
+
+// runStreamPhases runs the watch and deltas phases the flags select.
+func runStreamPhases(ctx context.Context, cfg config, rep *report, fail func(string, error)) {
+	var err error
+	if cfg.phases["watch"] && ctx.Err() == nil {
+		if rep.Watch, err = runWatch(ctx, cfg); err != nil {
+			fail("watch", err)
+		}
+	}
+	if cfg.phases["deltas"] && ctx.Err() == nil {
+		if rep.Deltas, err = runDeltas(ctx, cfg); err != nil {
+			fail("deltas", err)
+		}
+	}
 }
 
 // finish judges the targets, prints the report and writes it to jsonOut

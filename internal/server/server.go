@@ -32,14 +32,14 @@ import (
 	"github.com/runsvc/runsvc/internal/engine"
 	"github.com/runsvc/runsvc/internal/errdetails"
 	"github.com/runsvc/runsvc/internal/errs"
+	"github.com/runsvc/runsvc/internal/live"
 	"github.com/runsvc/runsvc/internal/logwriter"
 	"github.com/runsvc/runsvc/internal/memory"
 	"github.com/runsvc/runsvc/internal/metrics"
 	"github.com/runsvc/runsvc/internal/model"
+	"github.com/runsvc/runsvc/internal/model/anthropic"
 	"github.com/runsvc/runsvc/internal/model/openai"
 	"github.com/runsvc/runsvc/internal/model/scripted"
-	"github.com/runsvc/runsvc/internal/live"
-	"github.com/runsvc/runsvc/internal/model/anthropic"
 	"github.com/runsvc/runsvc/internal/netpolicy"
 	"github.com/runsvc/runsvc/internal/policy"
 	"github.com/runsvc/runsvc/internal/runs"
@@ -285,12 +285,7 @@ func (s *Server) assemble() error {
 	// workers of the others through the store, and serves theirs.
 	hub := toolworkers.NewRouted(toolworkers.Routing{Store: s.store, Replica: cfg.WorkerID, Clock: cfg.Clock, Log: s.log})
 	s.hub = hub
-	models := model.Providers{
-		spec.ProviderScripted: scripted.New(cfg.Clock),
-		spec.ProviderOpenAI:    openai.New(openai.Options{}),
-		spec.ProviderAnthropic: anthropic.New(anthropic.Options{}),
-	}
-	maps.Copy(models, cfg.Models)
+	models := providers(cfg)
 	s.engine = engine.New(engine.Deps{
 		Store: s.store, Writer: writer, Runs: manager, Specs: reg,
 		Models:  models,
@@ -413,4 +408,16 @@ func (s *Server) Serve(ctx context.Context) error {
 		return nil
 	}
 	return err
+}
+
+// providers are the model providers: the built-in ones, then those the
+// configuration adds or replaces.
+func providers(cfg Config) model.Providers {
+	models := model.Providers{
+		spec.ProviderScripted:  scripted.New(cfg.Clock),
+		spec.ProviderOpenAI:    openai.New(openai.Options{}),
+		spec.ProviderAnthropic: anthropic.New(anthropic.Options{}),
+	}
+	maps.Copy(models, cfg.Models)
+	return models
 }

@@ -286,7 +286,6 @@ func checkOneRecord(t *testing.T, srv *testserver.Server, runID string) {
 	}
 }
 
-
 // watchMsg is a WatchRun message.
 type watchMsg = *runsvcv1.WatchRunResponse
 
@@ -362,46 +361,9 @@ func TestWatchRunDeltasAndResume(t *testing.T) {
 	}
 	<-done
 
-	t.Run("a watcher from the start gets the deltas between the call's Records", func(t *testing.T) {
-		var kinds []string
-		for _, m := range all {
-			switch {
-			case m.GetDelta() != nil:
-				if len(kinds) == 0 || kinds[len(kinds)-1] != "delta" {
-					kinds = append(kinds, "delta")
-				}
-			case m.GetRecord().GetModelCallStarted() != nil:
-				kinds = append(kinds, "started")
-			case m.GetRecord().GetModelCallFinished() != nil:
-				kinds = append(kinds, "finished")
-			}
-		}
-		if fmt.Sprint(kinds) != "[started delta finished]" {
-			t.Errorf("order %v, want [started delta finished]", kinds)
-		}
-		n := 0
-		for _, m := range all {
-			if m.GetDelta() != nil {
-				n++
-			}
-		}
-		if n < 45 || deltaText(all, callSeq) != want() {
-			t.Errorf("%d deltas with text %q, want at least 45 making %q", n, deltaText(all, callSeq), want())
-		}
-	})
+	t.Run("a watcher from the start gets the deltas between the call's Records", func(t *testing.T) { checkWholeWatch(t, all, callSeq) })
 	t.Run("a WatchRun resumed from (seq, offset) gets the text from the offset", func(t *testing.T) {
-		d := first.GetDelta()
-		if d == nil || d.GetOffset() != had || d.GetSeq() != callSeq {
-			t.Fatalf("first message %v, want a delta of seq %d at offset %d", first, callSeq, had)
-		}
-		if got := deltaText(append([]watchMsg{first}, rest...), callSeq); got != want()[had:] {
-			t.Errorf("resumed text %q, want %q", got, want()[had:])
-		}
-		for _, m := range rest {
-			if r := m.GetRecord(); r != nil && r.GetSeq() <= callSeq {
-				t.Errorf("record %d sent again", r.GetSeq())
-			}
-		}
+		checkResumedWatch(t, first, rest, callSeq, had)
 	})
 	t.Run("a StreamText resumed from (seq, offset) gets the text from the offset", func(t *testing.T) {
 		if len(texts) == 0 || texts[0].msg.GetOffset() != had || texts[0].msg.GetSeq() != callSeq {
@@ -411,6 +373,51 @@ func TestWatchRunDeltasAndResume(t *testing.T) {
 			t.Errorf("resumed text %q, want %q", got, want()[had:])
 		}
 	})
+}
+
+// checkWholeWatch: deltas come between the call's ModelCallStarted and
+// ModelCallFinished, at least 45 of them, making the whole text.
+func checkWholeWatch(t *testing.T, all []watchMsg, callSeq int64) {
+	t.Helper()
+	var kinds []string
+	n := 0
+	for _, m := range all {
+		switch {
+		case m.GetDelta() != nil:
+			n++
+			if len(kinds) == 0 || kinds[len(kinds)-1] != "delta" {
+				kinds = append(kinds, "delta")
+			}
+		case m.GetRecord().GetModelCallStarted() != nil:
+			kinds = append(kinds, "started")
+		case m.GetRecord().GetModelCallFinished() != nil:
+			kinds = append(kinds, "finished")
+		}
+	}
+	if fmt.Sprint(kinds) != "[started delta finished]" {
+		t.Errorf("order %v, want [started delta finished]", kinds)
+	}
+	if n < 45 || deltaText(all, callSeq) != want() {
+		t.Errorf("%d deltas with text %q, want at least 45 making %q", n, deltaText(all, callSeq), want())
+	}
+}
+
+// checkResumedWatch: the first message is the text from the offset, the
+// rest follows, and no Record before from_seq comes again.
+func checkResumedWatch(t *testing.T, first watchMsg, rest []watchMsg, callSeq, had int64) {
+	t.Helper()
+	d := first.GetDelta()
+	if d == nil || d.GetOffset() != had || d.GetSeq() != callSeq {
+		t.Fatalf("first message %v, want a delta of seq %d at offset %d", first, callSeq, had)
+	}
+	if got := deltaText(append([]watchMsg{first}, rest...), callSeq); got != want()[had:] {
+		t.Errorf("resumed text %q, want %q", got, want()[had:])
+	}
+	for _, m := range rest {
+		if r := m.GetRecord(); r != nil && r.GetSeq() <= callSeq {
+			t.Errorf("record %d sent again", r.GetSeq())
+		}
+	}
 }
 
 // TestStreamedCallThatFailsIsDiscarded: a call that fails mid-stream and is

@@ -78,11 +78,13 @@ func specFromProto(p *runsvcv1.Spec) (spec.Spec, []errs.FieldViolation) {
 		Name: p.GetName(), Instructions: p.GetInstructions(), Delegates: p.GetDelegates(),
 		Model: spec.Model{
 			Provider: m.GetProvider(), Model: m.GetModel(), BaseURL: m.GetBaseUrl(), APIKeyCredential: m.GetApiKeyCredential(),
-			CallTimeout: durationField("model.call_timeout", m.GetCallTimeout(), &bad),
-			Temperature: m.Temperature, TopP: m.TopP, MaxOutputTokens: m.GetMaxOutputTokens(),
-			Stop: m.GetStop(), ToolChoice: m.GetToolChoice(), ParallelToolCalls: m.ParallelToolCalls,
+			CallTimeout:     durationField("model.call_timeout", m.GetCallTimeout(), &bad),
+			MaxOutputTokens: m.GetMaxOutputTokens(), Stop: m.GetStop(), ToolChoice: m.GetToolChoice(),
 		},
 		Bus: spec.Bus{Enabled: p.GetBus().GetEnabled(), Channels: p.GetBus().GetChannels()},
+	}
+	if m != nil {
+		s.Model.Temperature, s.Model.TopP, s.Model.ParallelToolCalls = copied(m.Temperature), copied(m.TopP), copied(m.ParallelToolCalls)
 	}
 	if pr := m.GetPricing(); pr != nil {
 		s.Model.Pricing = &spec.Pricing{InputPerMillion: pr.GetInputPerMillion(), OutputPerMillion: pr.GetOutputPerMillion()}
@@ -205,4 +207,14 @@ func specToProto(v *spec.Version) *runsvcv1.Spec {
 		p.Credentials = append(p.Credentials, &runsvcv1.Credential{Name: c})
 	}
 	return p
+}
+
+// copied returns a copy of *p, or nil: a Spec shares nothing with the
+// request it came from.
+func copied[T any](p *T) *T {
+	if p == nil {
+		return nil
+	}
+	v := *p
+	return &v
 }

@@ -7,7 +7,6 @@ import (
 	"github.com/runsvc/runsvc/internal/spec"
 )
 
-
 // anthropicSpec is a minimal valid Spec on the anthropic provider.
 func anthropicSpec() spec.Spec {
 	return spec.Spec{Name: "triage", Model: spec.Model{Provider: spec.ProviderAnthropic, Model: "claude-sonnet-4-5"}}

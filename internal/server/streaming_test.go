@@ -476,3 +476,76 @@ func TestStreamedCallThatFailsIsDiscarded(t *testing.T) {
 		}
 	}
 }
+
+// TestToolCallDeltasOnWatchRun: the pieces of a streamed tool call reach a
+// WatchRun watcher before the turn's Record, and add up to the call the
+// Record holds.
+func TestToolCallDeltasOnWatchRun(t *testing.T) {
+	release := make(chan struct{})
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	model := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		w.Header().Set("Content-Type", "text/event-stream")
+		send := func(delta, finish string) {
+			_, _ = fmt.Fprintf(w, "data: {\"id\":\"c\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"m\",\"choices\":[{\"index\":0,\"delta\":%s,\"finish_reason\":%s}]}\n\n", delta, finish)
+			w.(http.Flusher).Flush()
+		}
+		if strings.Contains(string(body), `"role":"tool"`) {
+			send(`{"content":"done"}`, `"stop"`)
+			_, _ = io.WriteString(w, "data: [DONE]\n\n")
+			return
+		}
+		<-release
+		send(`{"tool_calls":[{"index":0,"id":"call_x","type":"function","function":{"name":"lookup","arguments":""}}]}`, "null")
+		for _, part := range []string{`{\"q\":`, `\"we`, `ather\"}`} {
+			time.Sleep(20 * time.Millisecond)
+			send(`{"tool_calls":[{"index":0,"function":{"arguments":"`+part+`"}}]}`, "null")
+		}
+		send(`{}`, `"tool_calls"`)
+		_, _ = io.WriteString(w, "data: [DONE]\n\n")
+	}))
+	_ = model.Listener.Close()
+	model.Listener = l
+	model.Start()
+	t.Cleanup(model.Close)
+	srv := testserver.Start(t)
+	srv.StartWorker(t, "w", map[string]testserver.ToolFunc{"lookup": func(map[string]any) (any, *runsvcv1.ToolError) { return "sunny", nil }})
+	srv.Publish(t, `{"name":"caller","model":{"provider":"openai","model":"m","baseUrl":"`+model.URL+`/v1"},"tools":[{"name":"lookup","kind":"TOOL_KIND_WORKER"}]}`)
+	run := srv.Start(t, "caller", "weather?")
+	open := sync.OnceFunc(func() { close(release) })
+	defer open()
+	stream, err := srv.Runs.WatchRun(testserver.Context(t), &runsvcv1.WatchRunRequest{RunId: run.GetRunId(), IncludeDeltas: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var msgs []watchMsg
+	for {
+		msg, err := stream.Recv()
+		if err != nil {
+			break
+		}
+		msgs = append(msgs, msg)
+		if msg.GetRecord().GetModelCallStarted() != nil {
+			open() // the watcher follows the call: let it stream
+		}
+	}
+	var id, name, args string
+	var finished *runsvcv1.ToolCall
+	for _, m := range msgs {
+		if tc := m.GetDelta().GetToolCall(); tc != nil && finished == nil {
+			id, name, args = id+tc.GetId(), name+tc.GetName(), args+tc.GetArguments()
+		}
+		if f := m.GetRecord().GetModelCallFinished(); f != nil && finished == nil && len(f.GetToolCalls()) > 0 {
+			finished = f.GetToolCalls()[0]
+		}
+	}
+	if finished == nil {
+		t.Fatal("no ModelCallFinished with a tool call")
+	}
+	if id != "call_x" || name != "lookup" || args != `{"q":"weather"}` {
+		t.Errorf("pieces before the Record make %q %q %q, want call_x lookup {\"q\":\"weather\"}", id, name, args)
+	}
+}

@@ -43,18 +43,20 @@ type config struct {
 	runsMeasure      time.Duration
 	runsWarm         time.Duration
 	watchers         []int
-	watchMeasure     time.Duration
-	appendRate       float64
-	heldRuns         int
-	resumeConc       int
-	cpuProfile       string
-	moduleRoot       string
+	// deltaPieces is how many pieces the deltas phase streams a Run.
+	deltaPieces  int
+	watchMeasure time.Duration
+	appendRate   float64
+	heldRuns     int
+	resumeConc   int
+	cpuProfile   string
+	moduleRoot   string
 	// before is the commit the compare phase measures beside this
 	// checkout (or after); empty skips the phase.
 	before, after string
 }
 
-var allPhases = []string{"errors", "floor", "runs", "postgres", "watch", "held", "ops", "console"}
+var allPhases = []string{"errors", "floor", "runs", "postgres", "watch", "deltas", "held", "ops", "console"}
 
 // report is everything measured, as written by -json.
 type report struct {
@@ -72,6 +74,7 @@ type report struct {
 	Floor     *floorResult     `json:"floor,omitempty"`
 	Runs      *runsResult      `json:"runs,omitempty"`
 	Watch     *watchResult     `json:"watch,omitempty"`
+	Deltas    *deltasResult    `json:"deltas,omitempty"`
 	Held      *heldResult      `json:"held,omitempty"`
 	Ops       *opsResult       `json:"ops,omitempty"`
 	Console   *consoleResult   `json:"console,omitempty"`
@@ -111,6 +114,7 @@ func parseFlags() (cfg config, jsonOut string, ok bool) {
 		watchers:         []int{1, 100, 1000},
 		watchMeasure:     3 * time.Second,
 		appendRate:       200,
+		deltaPieces:      300,
 		heldRuns:         10000,
 		resumeConc:       64,
 		cpuProfile:       *profile,
@@ -122,6 +126,7 @@ func parseFlags() (cfg config, jsonOut string, ok bool) {
 		cfg.runsMeasure, cfg.runsWarm = 2*time.Second, 500*time.Millisecond
 		cfg.watchMeasure = 1500 * time.Millisecond
 		cfg.heldRuns = 1000
+		cfg.deltaPieces = 100
 	}
 	if *measure > 0 {
 		cfg.measure = *measure
@@ -204,11 +209,7 @@ func run() int {
 			fail("postgres", err)
 		}
 	}
-	if cfg.phases["watch"] && ctx.Err() == nil {
-		if rep.Watch, err = runWatch(ctx, cfg); err != nil {
-			fail("watch", err)
-		}
-	}
+	runStreamPhases(ctx, cfg, rep, fail)
 	runServicePhases(ctx, cfg, rep, fail)
 	if cfg.phases["held"] && ctx.Err() == nil {
 		if rep.Held, err = runHeld(ctx, cfg); err != nil {
@@ -237,6 +238,21 @@ func runServicePhases(ctx context.Context, cfg config, rep *report, fail func(st
 	if cfg.phases["console"] && ctx.Err() == nil {
 		if rep.Console, err = runConsole(ctx, cfg); err != nil {
 			fail("console", err)
+		}
+	}
+}
+
+// runStreamPhases runs the watch and deltas phases the flags select.
+func runStreamPhases(ctx context.Context, cfg config, rep *report, fail func(string, error)) {
+	var err error
+	if cfg.phases["watch"] && ctx.Err() == nil {
+		if rep.Watch, err = runWatch(ctx, cfg); err != nil {
+			fail("watch", err)
+		}
+	}
+	if cfg.phases["deltas"] && ctx.Err() == nil {
+		if rep.Deltas, err = runDeltas(ctx, cfg); err != nil {
+			fail("deltas", err)
 		}
 	}
 }

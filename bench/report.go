@@ -103,6 +103,13 @@ func evaluate(rep *report) []target {
 	if c := rep.Console; c != nil {
 		out = append(out, consoleTargets(c)...)
 	}
+	if d := rep.Deltas; d != nil {
+		for _, ph := range d.Phases {
+			if ph.Watchers == 100 {
+				out = append(out, judge(target{Name: "provider delta -> StreamText receipt p99 with 100 watchers", Op: "<=", Limit: 2, Measured: ph.Latency.P99Ms, Unit: "ms", Where: "100 watchers, one Run"}))
+			}
+		}
+	}
 	if h := rep.Held; h != nil && h.RSSMB > 0 {
 		out = append(out, judge(target{Name: fmt.Sprintf("RSS with %d suspended Runs", h.Runs), Op: "<", Limit: 200, Measured: h.RSSMB, Unit: "MB", Where: "runsvc serve, VmRSS"}))
 	}
@@ -133,6 +140,9 @@ func printReport(w io.Writer, rep *report) {
 	}
 	if wr := rep.Watch; wr != nil {
 		printWatch(w, wr)
+	}
+	if d := rep.Deltas; d != nil {
+		printDeltas(w, d)
 	}
 	if h := rep.Held; h != nil {
 		printHeld(w, h)
@@ -248,6 +258,18 @@ func printWatch(w io.Writer, wr *watchResult) {
 	fmt.Fprintln(tw, "watchers\tappends/s\tdelivered\tp50 ms\tp99 ms\tmax ms\tSendMessage p50 ms\tSendMessage p99 ms\t")
 	for _, ph := range wr.Phases {
 		fmt.Fprintf(tw, "%d\t%.0f\t%d/%d\t%s\t%s\t%s\t%s\t%s\t\n", ph.Watchers, ph.AppendsPerSec, ph.Delivered, ph.Expected, fmtMs(ph.Latency.P50Ms), fmtMs(ph.Latency.P99Ms), fmtMs(ph.Latency.MaxMs), fmtMs(ph.SendMessage.P50Ms), fmtMs(ph.SendMessage.P99Ms))
+	}
+	tw.Flush()
+}
+
+// printDeltas writes section 4b: streamed pieces from the model server
+// to StreamText watchers.
+func printDeltas(w io.Writer, d *deltasResult) {
+	section(w, "4b. DELTAS: a piece written by an OpenAI-compatible SSE server -> its StreamText message at a watcher, one streaming Run")
+	tw := tabs(w)
+	fmt.Fprintln(tw, "watchers	pieces	interval ms	delivered	p50 ms	p99 ms	max ms	")
+	for _, ph := range d.Phases {
+		fmt.Fprintf(tw, "%d	%d	%.0f	%d/%d	%s	%s	%s	\n", ph.Watchers, ph.Pieces, ph.IntervalMs, ph.Delivered, ph.Expected, fmtMs(ph.Latency.P50Ms), fmtMs(ph.Latency.P99Ms), fmtMs(ph.Latency.MaxMs))
 	}
 	tw.Flush()
 }

@@ -1,10 +1,13 @@
 package cli_test
 
 import (
+	runsvcv1 "github.com/runsvc/runsvc/gen/runsvc/v1"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/runsvc/runsvc/internal/server"
 	"github.com/runsvc/runsvc/internal/testing/testserver"
@@ -265,6 +268,71 @@ func TestInterrupt(t *testing.T) {
 	if r.code != 1 {
 		t.Errorf("wait on an aborted run: exit %d, want 1", r.code)
 	}
+}
+
+// hangYAML is a scripted Spec whose Runs call the worker tool `hang`.
+const hangYAML = `name: hang
+model: {provider: scripted, script: {turns: [{text: "Calling.", toolCalls: [{name: hang}]}, {text: "Done."}]}}
+tools: [{name: hang, kind: worker}]
+`
+
+// TestAbortedCallsSayWhy: a tool call in flight when the Run is aborted
+// closes without a result, and the watch says whether the Run was
+// interrupted or passed its deadline; a watch that starts after the abort
+// request says what the Record says.
+func TestAbortedCallsSayWhy(t *testing.T) {
+	srv := testserver.Start(t, func(cfg *server.Config) { cfg.Engine.OrphanGrace = 100 * time.Millisecond })
+	stop := make(chan struct{})
+	t.Cleanup(func() { close(stop) })
+	srv.StartWorker(t, "hanger", map[string]testserver.ToolFunc{"hang": func(map[string]any) (any, *runsvcv1.ToolError) {
+		<-stop
+		return "late", nil
+	}})
+	c := newClient(t, srv)
+	c.must("spec", "publish", writeFile(t, "hang.yaml", hangYAML))
+	tests := []struct {
+		name, deadline string
+		interrupt      bool
+		want, notWant  string
+	}{
+		{name: "interrupted", deadline: "1m", interrupt: true, want: "closed without a result: the run was interrupted before it answered\n", notWant: "deadline before"},
+		{name: "past its deadline", deadline: "1s", want: "closed without a result: the run passed its deadline before it answered\n", notWant: "interrupted"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			id := strings.TrimSpace(c.must("run", "start", "hang", "--input", "go", "--deadline", tt.deadline))
+			waitForOpenCall(t, srv, id)
+			if tt.interrupt {
+				c.must("run", "interrupt", id)
+			}
+			r := c.run("run", "watch", id)
+			contains(t, "watch", r.stdout, tt.want)
+			if strings.Contains(r.stdout, tt.notWant) {
+				t.Errorf("the watch says %q:\n%s", tt.notWant, r.stdout)
+			}
+			var from int
+			for _, rec := range srv.Records(t, id) {
+				if rec.GetAbortRequested() != nil {
+					from = int(rec.GetSeq()) + 1
+				}
+			}
+			r = c.run("run", "watch", id, "--from", strconv.Itoa(from))
+			contains(t, "watch --from", r.stdout, "closed without a result: orphaned (")
+		})
+	}
+}
+
+// waitForOpenCall waits until the Run has started its tool call.
+func waitForOpenCall(t *testing.T, srv *testserver.Server, id string) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		for _, rec := range srv.RecordsSoFar(t, id) {
+			if rec.GetToolCallStarted() != nil {
+				return
+			}
+		}
+	}
+	t.Fatal("the tool call never started")
 }
 
 // TestRunFailures shows retries and failures as the watch reports them.

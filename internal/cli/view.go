@@ -40,6 +40,9 @@ type view struct {
 	// day is the date the timeline last showed.
 	at  *timestamppb.Timestamp
 	day string
+	// abort is why the Run is being aborted, once the watch has seen the
+	// request: it says why open tool calls closed without a result.
+	abort runsvcv1.AbortCause
 }
 
 func (a *app) newView(runID string, initial *runsvcv1.Run) *view {
@@ -177,6 +180,7 @@ func (v *view) admitted(r *runsvcv1.Record_Admitted) {
 
 // abortRequested says why the Run is being aborted.
 func (v *view) abortRequested(r *runsvcv1.Record_AbortRequested) {
+	v.abort = r.GetCause()
 	if r.GetCause() == runsvcv1.AbortCause_ABORT_CAUSE_DEADLINE {
 		v.printf("the run passed its deadline; aborting\n")
 	} else if r.GetReason() != "" {
@@ -219,7 +223,7 @@ func (v *view) toolFinished(f *runsvcv1.Record_ToolCallFinished, at *timestamppb
 	took := v.closed(f.GetCallId(), at)
 	switch {
 	case f.GetOrphaned():
-		v.printf("  tool %s closed without a result: the run passed its deadline\n", name)
+		v.printf("  tool %s closed without a result: %s\n", name, v.orphanedWhy(f))
 	case f.GetInDoubt():
 		v.printf("  tool %s IN DOUBT, not made again: %s %s\n", name, f.GetError().GetMessage(), statusTag(f.GetError()))
 	case f.GetError() != nil:
@@ -227,6 +231,22 @@ func (v *view) toolFinished(f *runsvcv1.Record_ToolCallFinished, at *timestamppb
 	default:
 		v.printf("  tool %s returned%s: %s\n", name, took, clip(compactJSON(f.GetOutput()), outputClip))
 	}
+}
+
+// orphanedWhy says why a tool call closed without a result: the Run was
+// interrupted, it passed its deadline, or (a watch that did not see the
+// abort request) what the Record says.
+func (v *view) orphanedWhy(f *runsvcv1.Record_ToolCallFinished) string {
+	switch v.abort {
+	case runsvcv1.AbortCause_ABORT_CAUSE_INTERRUPTED:
+		return "the run was interrupted before it answered"
+	case runsvcv1.AbortCause_ABORT_CAUSE_DEADLINE:
+		return "the run passed its deadline before it answered"
+	}
+	if msg := f.GetError().GetMessage(); msg != "" {
+		return "orphaned (" + msg + ")"
+	}
+	return "orphaned: the run ended before it answered"
 }
 
 // retrying says a failed call will be tried again, and shows the wait on

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/runsvc/runsvc/internal/clock"
+	"github.com/runsvc/runsvc/internal/live"
 	"github.com/runsvc/runsvc/internal/logwriter"
 	"github.com/runsvc/runsvc/internal/lru"
 	"github.com/runsvc/runsvc/internal/model"
@@ -94,6 +95,9 @@ type Deps struct {
 	Policy  policy.Policy
 	Clock   clock.Clock
 	Log     *slog.Logger
+	// Live, when set, carries what model calls stream to this process's
+	// watchers before the turn's Record is stored.
+	Live *live.Hub
 	// Observer sees attempts, model and tool calls and settled Runs, for
 	// metrics and traces; nil observes nothing.
 	Observer Observer

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/runsvc/runsvc/internal/errs"
+	"github.com/runsvc/runsvc/internal/live"
 	"github.com/runsvc/runsvc/internal/model"
 	"github.com/runsvc/runsvc/internal/runlog"
 	"github.com/runsvc/runsvc/internal/secret"
@@ -197,9 +198,18 @@ func (a *attempt) modelTurn(ctx context.Context) error {
 	if !ok {
 		return a.settle(ctx, runlog.StatusFailed, "", "", &errs.DependencyMissing{Dependency: "model provider " + a.spec.Model.Provider, Description: "this runsvc has no such provider"})
 	}
+	req.MaxTokens = maxTokens(a.spec.Model.MaxOutputTokens, limits.TokenBudget, a.state.Usage.Tokens()+estimate)
 	callCtx, cancel := a.opContext(ctx, a.state.Admission.Deadline)
 	callCtx, observed := a.e.Observer.StartModelCall(callCtx, ModelCallInfo{RunID: st.RunID, Spec: a.spec.Name, Turn: turn, Model: a.spec.Model})
+	var stream *live.Stream
+	if a.e.Live != nil {
+		stream = a.e.Live.Begin(a.lease.Tenant, st.RunID, a.w.Stored(), turn)
+		req.OnDelta = stream.Add
+	}
 	resp, err := provider.Complete(callCtx, req)
+	if stream != nil {
+		stream.End()
+	}
 	observed(resp, err)
 	cancel()
 	if err != nil {
@@ -308,6 +318,21 @@ func (a *attempt) conversation(ctx context.Context, st *runlog.State, consumed [
 		tools = append(tools, model.Tool{Name: t.Name, Description: t.Description, Parameters: t.Parameters})
 	}
 	return msgs, tools
+}
+
+// maxTokens bounds a call's output: the Spec's limit, and what the token
+// budget leaves after the tokens used and the call's input (reserved);
+// zero means unbounded. A budget already spent leaves 1, so the bound is
+// never "none".
+func maxTokens(specLimit, budget, reserved int64) int64 {
+	bound := specLimit
+	if budget > 0 {
+		left := max(budget-reserved, 1)
+		if bound == 0 || left < bound {
+			bound = left
+		}
+	}
+	return bound
 }
 
 // estimateTokens guesses a call's input tokens (about four characters a

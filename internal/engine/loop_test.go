@@ -231,16 +231,18 @@ func TestStreamText(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	first, err := stream.Recv()
-	if err != nil || first.GetText() != "Let me look." || first.GetFinal() {
-		t.Fatalf("first text %v %v", first, err)
+	// Each turn's text may come in pieces as the model streams it; the
+	// turn's last message is the one sent when its Record is stored.
+	first, final, err := readTurnText(stream)
+	if err != nil || first != "Let me look." || final {
+		t.Fatalf("first turn's text %q (final %v) %v", first, final, err)
 	}
 	if _, err := srv.Runs.ResumeRun(ctx, &runsvcv1.ResumeRunRequest{RunId: run.GetRunId(), ToolResults: []*runsvcv1.ToolResult{{CallId: "call_1_1"}, {CallId: "call_1_2"}}}); err != nil {
 		t.Fatal(err)
 	}
-	last, err := stream.Recv()
-	if err != nil || last.GetText() != "It is sunny and calm." || !last.GetFinal() {
-		t.Fatalf("final text %v %v", last, err)
+	last, final, err := readTurnText(stream)
+	if err != nil || last != "It is sunny and calm." || !final {
+		t.Fatalf("final text %q (final %v) %v", last, final, err)
 	}
 	if _, err := stream.Recv(); err == nil || !strings.Contains(err.Error(), "EOF") {
 		t.Fatalf("after the answer: %v, want the stream to end OK", err)
@@ -254,6 +256,22 @@ func TestStreamText(t *testing.T) {
 	_, err = stream.Recv()
 	if c := errdetails.Classify(err); c.Reason != "RUN_FAILED" || c.Metadata["failureReason"] != "INFERENCE_FAILED" {
 		t.Errorf("text of a failed run: %+v", c)
+	}
+}
+
+// readTurnText reads one turn's StreamText messages up to the committed
+// one and returns the turn's text and whether it is the final answer.
+func readTurnText(stream runsvcv1.RunService_StreamTextClient) (string, bool, error) {
+	var text strings.Builder
+	for {
+		msg, err := stream.Recv()
+		if err != nil {
+			return text.String(), false, err
+		}
+		text.WriteString(msg.GetText())
+		if msg.GetCommitted() {
+			return text.String(), msg.GetFinal(), nil
+		}
 	}
 }
 

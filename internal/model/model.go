@@ -62,8 +62,43 @@ type Request struct {
 	APIKey   string
 	Messages []Message
 	Tools    []Tool
+	// MaxTokens bounds the answer's output tokens: the smaller of the
+	// Spec's max_output_tokens and what remains of the Run's token budget;
+	// zero means no bound. Providers send it on every request.
+	MaxTokens int64
 	// OutputSchema is the JSON Schema the final answer must match, or nil.
 	OutputSchema json.RawMessage
+	// OnDelta, when set, is told each piece of the answer as the provider
+	// streams it, in order, before Complete returns; the Response still
+	// holds the whole answer. It must not block for long: the provider
+	// calls it from the goroutine reading the stream.
+	OnDelta func(Delta)
+}
+
+// Delta is one piece of a streamed answer: text appended to the answer,
+// or a piece of a tool call.
+type Delta struct {
+	// Text is text appended to the answer.
+	Text string
+	// ToolCall is a piece of a tool call, when set.
+	ToolCall *ToolCallDelta
+}
+
+// ToolCallDelta is a piece of the tool call at Index (from 0, in the order
+// the model issued its calls): ID and Name arrive once, Arguments is a
+// fragment appended to the call's arguments so far.
+type ToolCallDelta struct {
+	Index     int
+	ID        string
+	Name      string
+	Arguments string
+}
+
+// Emit tells req.OnDelta about d, when anyone listens.
+func (req Request) Emit(d Delta) {
+	if req.OnDelta != nil {
+		req.OnDelta(d)
+	}
 }
 
 // Usage is what a call consumed.

@@ -11,6 +11,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"github.com/runsvc/runsvc/internal/live"
 	"log/slog"
 	"time"
 
@@ -41,6 +42,7 @@ type Manager struct {
 	policy policy.Policy
 	clock  clock.Clock
 	log    *slog.Logger
+	live   *live.Hub
 }
 
 // New returns a Manager writing logs through w; it tells w what to do

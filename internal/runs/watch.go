@@ -15,8 +15,11 @@ const watchBatch = 256
 // slow receiver slows its own watch and never loses Records: whatever the
 // shared tail no longer holds is read from the store. Only Records that
 // fold are sent: a corrupt log ends the watch, after its good Records,
-// with its *errs.CorruptLog (and its Run fails).
-func (m *Manager) Watch(ctx context.Context, tenant, runID string, from int64, send func(runlog.Record) error) error {
+// with its *errs.CorruptLog (and its Run fails). When between is given,
+// it is called whenever the watcher has every Record there is, before it
+// waits; it may send more, and returns a channel that closes when it has
+// more to send.
+func (m *Manager) Watch(ctx context.Context, tenant, runID string, from int64, send func(runlog.Record) error, between ...func() (<-chan struct{}, error)) error {
 	run, err := m.Get(ctx, tenant, runID)
 	if err != nil {
 		return err
@@ -55,8 +58,15 @@ func (m *Manager) Watch(ctx context.Context, tenant, runID string, from int64, s
 		if len(recs) > 0 {
 			continue
 		}
+		var more <-chan struct{}
+		for _, b := range between {
+			if more, err = b(); err != nil {
+				return err
+			}
+		}
 		select {
 		case <-v.changed:
+		case <-more:
 		case <-ctx.Done():
 			return ctx.Err()
 		}

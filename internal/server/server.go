@@ -32,10 +32,12 @@ import (
 	"github.com/runsvc/runsvc/internal/engine"
 	"github.com/runsvc/runsvc/internal/errdetails"
 	"github.com/runsvc/runsvc/internal/errs"
+	"github.com/runsvc/runsvc/internal/live"
 	"github.com/runsvc/runsvc/internal/logwriter"
 	"github.com/runsvc/runsvc/internal/memory"
 	"github.com/runsvc/runsvc/internal/metrics"
 	"github.com/runsvc/runsvc/internal/model"
+	"github.com/runsvc/runsvc/internal/model/anthropic"
 	"github.com/runsvc/runsvc/internal/model/openai"
 	"github.com/runsvc/runsvc/internal/model/scripted"
 	"github.com/runsvc/runsvc/internal/netpolicy"
@@ -304,6 +306,8 @@ func (s *Server) assemble() error {
 	writer := logwriter.New(s.store, cfg.Clock, s.log)
 	writer.Scrub(scrub)
 	manager := runs.New(s.store, writer, reg, pol, cfg.Clock, s.log)
+	streaming := live.NewHub()
+	manager.UseLive(streaming)
 	mem := memory.New(s.store, cfg.Clock)
 	messages := bus.New(s.store, reg, cfg.Clock)
 	// Workers may connect to any replica: the hub routes calls to the
@@ -317,15 +321,18 @@ func (s *Server) assemble() error {
 		Models:  models,
 		Tools:   s.executors(network, reg, secrets),
 		Workers: hub, Memory: mem, Bus: messages, Secrets: secrets, Policy: pol, Clock: cfg.Clock, Log: s.log,
-		Observer: s.observer(),
+		Observer: s.observer(), Live: streaming,
 	}, cfg.Engine)
 
-	secOpts, common, err := s.serverOptions(mapper)
+	// The codec reports undecodable and oversized requests through the
+	// table, and sends the live pieces of streamed answers encoded once.
+	codec := service.NewCodec(service.DefaultMaxRequestBytes)
+	secOpts, common, err := s.serverOptions(mapper, codec)
 	if err != nil {
 		return err
 	}
 	s.grpc = grpc.NewServer(append(secOpts, common...)...)
-	svc := service.New(service.Deps{Mapper: mapper, Specs: reg, Runs: manager, Engine: s.engine, Hub: hub, Memory: mem, Bus: messages, Scrubber: scrub})
+	svc := service.New(service.Deps{Mapper: mapper, Specs: reg, Runs: manager, Engine: s.engine, Hub: hub, Memory: mem, Bus: messages, Scrubber: scrub, Codec: codec})
 	svc.Register(s.grpc)
 	s.assembleConsole(common, svc)
 	s.health = health.NewServer()
@@ -342,7 +349,7 @@ func (s *Server) assemble() error {
 // serverOptions are the gRPC server's options: creds, its transport
 // security, and common, the rest (the interceptor chain, keepalives, the
 // codec and its limits), which the console's in-process server shares.
-func (s *Server) serverOptions(mapper *errdetails.Mapper) (creds, common []grpc.ServerOption, err error) {
+func (s *Server) serverOptions(mapper *errdetails.Mapper, codec *service.Codec) (creds, common []grpc.ServerOption, err error) {
 	cfg := s.cfg
 	if cfg.MaxUnaryCalls == 0 {
 		cfg.MaxUnaryCalls = 4096
@@ -351,12 +358,10 @@ func (s *Server) serverOptions(mapper *errdetails.Mapper) (creds, common []grpc.
 		cfg.MaxStreams = 16384
 	}
 	limiter := admission.New(cfg.MaxUnaryCalls, cfg.MaxStreams)
-	// The codec reports undecodable and oversized requests through the
-	// table; grpc's own limit sits above the codec's so that the codec
-	// sees them first. Its interceptors run right inside the mapper's, so
+	// grpc's own limit sits above the codec's so that the codec sees
+	// oversized requests first. Its interceptors run right inside the mapper's, so
 	// that every request it refused is answered (and forgotten) before
 	// admission can turn the call away. Authentication comes last.
-	codec := service.NewCodec(service.DefaultMaxRequestBytes)
 	unary, stream := s.interceptors(mapper, codec)
 	unary, stream = append(unary, limiter.UnaryServerInterceptor()), append(stream, limiter.StreamServerInterceptor())
 	creds, err = s.security(&unary, &stream)
@@ -379,8 +384,9 @@ func (s *Server) serverOptions(mapper *errdetails.Mapper) (creds, common []grpc.
 // added, replaced or (nil) removed.
 func (s *Server) models() model.Providers {
 	models := model.Providers{
-		spec.ProviderScripted: scripted.New(s.cfg.Clock),
-		spec.ProviderOpenAI:   openai.New(openai.Options{}),
+		spec.ProviderScripted:  scripted.New(s.cfg.Clock),
+		spec.ProviderOpenAI:    openai.New(openai.Options{}),
+		spec.ProviderAnthropic: anthropic.New(anthropic.Options{}),
 	}
 	maps.Copy(models, s.cfg.Models)
 	maps.DeleteFunc(models, func(_ string, m model.Model) bool { return m == nil })
@@ -473,4 +479,16 @@ func (s *Server) Serve(ctx context.Context) error {
 		return nil
 	}
 	return err
+}
+
+// providers are the model providers: the built-in ones, then those the
+// configuration adds or replaces.
+func providers(cfg Config) model.Providers {
+	models := model.Providers{
+		spec.ProviderScripted:  scripted.New(cfg.Clock),
+		spec.ProviderOpenAI:    openai.New(openai.Options{}),
+		spec.ProviderAnthropic: anthropic.New(anthropic.Options{}),
+	}
+	maps.Copy(models, cfg.Models)
+	return models
 }

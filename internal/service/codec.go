@@ -56,8 +56,14 @@ func NewCodec(maxBytes int) *Codec {
 // Name implements encoding.CodecV2: "proto", as grpc's own codec.
 func (c *Codec) Name() string { return "proto" }
 
-// Marshal implements encoding.CodecV2 with grpc's proto codec.
-func (c *Codec) Marshal(v any) (mem.BufferSlice, error) { return c.proto.Marshal(v) }
+// Marshal implements encoding.CodecV2 with grpc's proto codec; an
+// *Encoded goes out as the bytes it holds.
+func (c *Codec) Marshal(v any) (mem.BufferSlice, error) {
+	if e, ok := v.(*Encoded); ok {
+		return marshalEncoded(e), nil
+	}
+	return c.proto.Marshal(v)
+}
 
 // Unmarshal implements encoding.CodecV2; see Codec for what it does with a
 // runsvc.v1 request that does not decode.

@@ -2,7 +2,6 @@ package service
 
 import (
 	"context"
-	"errors"
 	"time"
 
 	"google.golang.org/grpc"
@@ -72,41 +71,30 @@ func (s runServer) ListRuns(ctx context.Context, req *runsvcv1.ListRunsRequest) 
 }
 
 func (s runServer) WatchRun(req *runsvcv1.WatchRunRequest, stream grpc.ServerStreamingServer[runsvcv1.WatchRunResponse]) error {
-	if req.GetFromSeq() < 0 {
-		return errs.BadField("from_seq", "must not be negative")
+	if req.GetFromSeq() < 0 || req.GetFromOffset() < 0 {
+		return errs.BadField("from_seq", "and from_offset must not be negative")
 	}
 	ctx := stream.Context()
 	tenant := tenantOf(ctx)
-	return s.runs.Watch(ctx, tenant, req.GetRunId(), req.GetFromSeq(), func(r runlog.Record) error {
-		return stream.Send(s.watchedRecord(tenant, req.GetRunId(), r))
+	at := runs.LiveFrom{Offset: req.GetFromOffset()}
+	if !req.GetIncludeDeltas() {
+		return s.runs.Watch(ctx, tenant, req.GetRunId(), req.GetFromSeq(), func(r runlog.Record) error {
+			return stream.Send(s.watchedRecord(tenant, req.GetRunId(), r))
+		})
+	}
+	return s.runs.WatchLive(ctx, tenant, req.GetRunId(), req.GetFromSeq(), at, func(ev runs.Event) error {
+		if ev.Delta != nil {
+			if ev.Delta.Discarded || ev.Delta.Offset < req.GetFromOffset() {
+				return stream.Send(&runsvcv1.WatchRunResponse{Delta: s.deltaToProto(ev.Delta)})
+			}
+			return s.sendMsg(stream, s.watchDelta(ev.Delta), &runsvcv1.WatchRunResponse{})
+		}
+		return stream.Send(s.watchedRecord(tenant, req.GetRunId(), *ev.Record))
 	})
 }
 
 func (s runServer) StreamText(req *runsvcv1.StreamTextRequest, stream grpc.ServerStreamingServer[runsvcv1.StreamTextResponse]) error {
-	ctx := stream.Context()
-	var ending error
-	err := s.runs.Watch(ctx, tenantOf(ctx), req.GetRunId(), 1, func(r runlog.Record) error {
-		switch op := r.Op.(type) {
-		case *runlog.ModelCallFinished:
-			if op.Text != "" {
-				return stream.Send(&runsvcv1.StreamTextResponse{Text: op.Text, Turn: int32(op.Turn), Final: len(op.ToolCalls) == 0 && len(op.OutputViolations) == 0})
-			}
-		case *runlog.Settled:
-			ending = s.textEnding(req.GetRunId(), op)
-		}
-		return nil
-	})
-	var corrupt *errs.CorruptLog
-	if errors.As(err, &corrupt) {
-		// The Run failed with its corrupt log: the stream ends as for any
-		// failed Run.
-		failure := errs.Store(corrupt, "")
-		return s.textEnding(req.GetRunId(), &runlog.Settled{State: runlog.StatusFailed, Failure: &failure})
-	}
-	if err != nil {
-		return err
-	}
-	return ending
+	return s.streamText(req, stream)
 }
 
 // textEnding is how a text stream ends: nothing for an answer, the typed

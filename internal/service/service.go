@@ -35,6 +35,9 @@ type Deps struct {
 	// Scrubber removes resolved credentials from what InvokeTool answers;
 	// nil removes nothing.
 	Scrubber *secret.Scrubber
+	// Codec is the server's codec, when it is a *Codec: streams then send
+	// pieces encoded once for all their watchers as they are.
+	Codec *Codec
 }
 
 // Service implements the six runsvc.v1 services.
@@ -49,11 +52,13 @@ type Service struct {
 	scrub  *secret.Scrubber
 	// records are converted Records shared by watchers.
 	records recordCache
+	// passThrough says the server's codec sends *Encoded as it is.
+	passThrough bool
 }
 
 // New returns the handlers.
 func New(d Deps) *Service {
-	return &Service{mapper: d.Mapper, specs: d.Specs, runs: d.Runs, engine: d.Engine, hub: d.Hub, memory: d.Memory, bus: d.Bus, scrub: d.Scrubber}
+	return &Service{mapper: d.Mapper, specs: d.Specs, runs: d.Runs, engine: d.Engine, hub: d.Hub, memory: d.Memory, bus: d.Bus, scrub: d.Scrubber, passThrough: d.Codec != nil}
 }
 
 // Register registers every runsvc.v1 service on srv.

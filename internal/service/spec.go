@@ -78,9 +78,13 @@ func specFromProto(p *runsvcv1.Spec) (spec.Spec, []errs.FieldViolation) {
 		Name: p.GetName(), Instructions: p.GetInstructions(), Delegates: p.GetDelegates(),
 		Model: spec.Model{
 			Provider: m.GetProvider(), Model: m.GetModel(), BaseURL: m.GetBaseUrl(), APIKeyCredential: m.GetApiKeyCredential(),
-			CallTimeout: durationField("model.call_timeout", m.GetCallTimeout(), &bad),
+			CallTimeout:     durationField("model.call_timeout", m.GetCallTimeout(), &bad),
+			MaxOutputTokens: m.GetMaxOutputTokens(), Stop: m.GetStop(), ToolChoice: m.GetToolChoice(),
 		},
 		Bus: spec.Bus{Enabled: p.GetBus().GetEnabled(), Channels: p.GetBus().GetChannels()},
+	}
+	if m != nil {
+		s.Model.Temperature, s.Model.TopP, s.Model.ParallelToolCalls = copied(m.Temperature), copied(m.TopP), copied(m.ParallelToolCalls)
 	}
 	if pr := m.GetPricing(); pr != nil {
 		s.Model.Pricing = &spec.Pricing{InputPerMillion: pr.GetInputPerMillion(), OutputPerMillion: pr.GetOutputPerMillion()}
@@ -153,6 +157,8 @@ func specToProto(v *spec.Version) *runsvcv1.Spec {
 		Model: &runsvcv1.ModelRef{
 			Provider: v.Model.Provider, Model: v.Model.Model, BaseUrl: v.Model.BaseURL,
 			ApiKeyCredential: v.Model.APIKeyCredential, CallTimeout: dur(v.Model.CallTimeout),
+			Temperature: v.Model.Temperature, TopP: v.Model.TopP, MaxOutputTokens: v.Model.MaxOutputTokens,
+			Stop: v.Model.Stop, ToolChoice: v.Model.ToolChoice, ParallelToolCalls: v.Model.ParallelToolCalls,
 		},
 		Limits: &runsvcv1.Limits{
 			MaxToolRounds: int32(v.Limits.MaxToolRounds), MaxTurns: int32(v.Limits.MaxTurns), Deadline: dur(v.Limits.Deadline),
@@ -209,4 +215,14 @@ func specToProto(v *spec.Version) *runsvcv1.Spec {
 	}
 	p.McpServers = mcpServersToProto(v.MCPServers)
 	return p
+}
+
+// copied returns a copy of *p, or nil: a Spec shares nothing with the
+// request it came from.
+func copied[T any](p *T) *T {
+	if p == nil {
+		return nil
+	}
+	v := *p
+	return &v
 }

@@ -40,6 +40,16 @@ type Output struct {
 const (
 	ProviderScripted = "scripted"
 	ProviderOpenAI   = "openai"
+	// ProviderAnthropic is Anthropic's Messages API.
+	ProviderAnthropic = "anthropic"
+)
+
+// Tool choices besides a tool's name: the model decides (auto), calls no
+// tool (none), or must call one (required).
+const (
+	ToolChoiceAuto     = "auto"
+	ToolChoiceNone     = "none"
+	ToolChoiceRequired = "required"
 )
 
 // Model is the model a Spec calls.
@@ -51,6 +61,21 @@ type Model struct {
 	APIKeyCredential string        `json:"apiKeyCredential,omitempty"`
 	Pricing          *Pricing      `json:"pricing,omitempty"`
 	CallTimeout      time.Duration `json:"callTimeout,omitempty"`
+	// Temperature and TopP are the sampling controls; nil leaves the
+	// provider's default.
+	Temperature *float64 `json:"temperature,omitempty"`
+	TopP        *float64 `json:"topP,omitempty"`
+	// MaxOutputTokens bounds each answer's output tokens; zero means only
+	// the token budget bounds it.
+	MaxOutputTokens int64 `json:"maxOutputTokens,omitempty"`
+	// Stop lists sequences that end the answer.
+	Stop []string `json:"stop,omitempty"`
+	// ToolChoice is auto, none, required or the name of a tool the model
+	// must call; empty leaves the provider's default.
+	ToolChoice string `json:"toolChoice,omitempty"`
+	// ParallelToolCalls allows (or, false, forbids) several tool calls in
+	// one answer; nil leaves the provider's default.
+	ParallelToolCalls *bool `json:"parallelToolCalls,omitempty"`
 }
 
 // Pricing is dollars per million tokens.

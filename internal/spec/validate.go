@@ -105,7 +105,7 @@ func (v *validator) model(s Spec, credential func(string, string)) {
 	m := s.Model
 	switch m.Provider {
 	case "":
-		v.add("model.provider", "is required: %s or %s", ProviderScripted, ProviderOpenAI)
+		v.add("model.provider", "is required: %s, %s or %s", ProviderScripted, ProviderOpenAI, ProviderAnthropic)
 	case ProviderScripted:
 		if len(m.Script) == 0 {
 			v.add("model.script.turns", "a scripted model needs at least one turn")
@@ -120,6 +120,17 @@ func (v *validator) model(s Spec, credential func(string, string)) {
 		for i, t := range m.Script[:min(len(m.Script), maxScriptTurns)] {
 			v.turn(fmt.Sprintf("model.script.turns[%d]", i), t, maxFanOut)
 		}
+	case ProviderAnthropic:
+		if m.Model == "" {
+			v.add("model.model", "is required for the anthropic provider, e.g. claude-sonnet-4-5")
+		}
+		if m.BaseURL != "" {
+			v.url("model.base_url", m.BaseURL, true)
+		}
+		if len(m.Script) > 0 {
+			v.add("model.script", "only a scripted model takes a script")
+		}
+		credential("model.api_key_credential", m.APIKeyCredential)
 	case ProviderOpenAI:
 		if m.Model == "" {
 			v.add("model.model", "is required for the openai provider, e.g. gpt-4o-mini")
@@ -130,7 +141,7 @@ func (v *validator) model(s Spec, credential func(string, string)) {
 		}
 		credential("model.api_key_credential", m.APIKeyCredential)
 	default:
-		v.add("model.provider", "unknown provider %q; use %s or %s", m.Provider, ProviderScripted, ProviderOpenAI)
+		v.add("model.provider", "unknown provider %q; use %s, %s or %s", m.Provider, ProviderScripted, ProviderOpenAI, ProviderAnthropic)
 	}
 	if p := m.Pricing; p != nil {
 		finite := v.finite("model.pricing.input_per_million", p.InputPerMillion)
@@ -142,6 +153,7 @@ func (v *validator) model(s Spec, credential func(string, string)) {
 	if m.CallTimeout < 0 || m.CallTimeout > maxCallTimeout {
 		v.add("model.call_timeout", "must be between 0 and %s", maxCallTimeout)
 	}
+	v.controls(s)
 }
 
 func (v *validator) turn(path string, t Turn, maxFanOut int) {

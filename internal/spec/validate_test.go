@@ -220,7 +220,7 @@ var ruleCases = []ruleCase{
 
 	// model
 	{"provider missing", valid, func(s *spec.Spec) { s.Model.Provider = "" }, "model.provider", "required"},
-	{"provider unknown", valid, func(s *spec.Spec) { s.Model.Provider = "anthropic" }, "model.provider", "anthropic"},
+	{"provider unknown", valid, func(s *spec.Spec) { s.Model.Provider = "gemini" }, "model.provider", "gemini"},
 	{"scripted without turns", valid, func(s *spec.Spec) { s.Model.Script = nil }, "model.script.turns", "at least one"},
 	{"scripted with too many turns", valid, func(s *spec.Spec) { s.Model.Script = manyTurns() }, "model.script.turns", "10000"},
 	{"scripted with base url", valid, func(s *spec.Spec) { s.Model.BaseURL = "http://localhost" }, "model.base_url", "base_url"},

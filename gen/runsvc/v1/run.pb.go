@@ -741,8 +741,18 @@ type WatchRunRequest struct {
 	// that idle proxies keep the stream open. Unset: the server's default
 	// (--heartbeat-interval, off unless set).
 	HeartbeatInterval *durationpb.Duration `protobuf:"bytes,3,opt,name=heartbeat_interval,json=heartbeatInterval,proto3" json:"heartbeat_interval,omitempty"`
-	unknownFields     protoimpl.UnknownFields
-	sizeCache         protoimpl.SizeCache
+	// For a reconnecting watcher: how many bytes of the streaming call's
+	// text it already has (the `offset` plus the length of `text` of the
+	// last ModelDelta it received). It applies to the call whose
+	// ModelCallStarted Record comes before `from_seq` and that is still
+	// streaming; the rest of that call's text comes first, as one delta.
+	FromOffset int64 `protobuf:"varint,4,opt,name=from_offset,json=fromOffset,proto3" json:"from_offset,omitempty"`
+	// Send the model's streamed pieces (`WatchRunResponse.delta`) between
+	// the Records while a call streams. Off by default, so that a watcher
+	// that reads only Records and heartbeats is not sent them.
+	IncludeDeltas bool `protobuf:"varint,5,opt,name=include_deltas,json=includeDeltas,proto3" json:"include_deltas,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *WatchRunRequest) Reset() {
@@ -796,6 +806,20 @@ func (x *WatchRunRequest) GetHeartbeatInterval() *durationpb.Duration {
 	return nil
 }
 
+func (x *WatchRunRequest) GetFromOffset() int64 {
+	if x != nil {
+		return x.FromOffset
+	}
+	return 0
+}
+
+func (x *WatchRunRequest) GetIncludeDeltas() bool {
+	if x != nil {
+		return x.IncludeDeltas
+	}
+	return false
+}
+
 // WatchRunResponse is one message of RunService.WatchRun.
 type WatchRunResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -803,6 +827,14 @@ type WatchRunResponse struct {
 	Record *Record `protobuf:"bytes,1,opt,name=record,proto3" json:"record,omitempty"`
 	// Set, with no record, on a heartbeat: the server's time.
 	HeartbeatTime *timestamppb.Timestamp `protobuf:"bytes,2,opt,name=heartbeat_time,json=heartbeatTime,proto3" json:"heartbeat_time,omitempty"`
+	// Set, with no record, when the request asked for `include_deltas` and
+	// a model call streams: a piece of its
+	// answer, before the turn's Record is stored. It follows the call's
+	// ModelCallStarted Record and precedes the Record that ends the call.
+	// Pieces are not Records: the durable Record of the turn holds the
+	// whole answer. A watcher joining mid-call gets what the call streamed
+	// so far merged into one delta (and one per tool call), then each piece.
+	Delta         *ModelDelta `protobuf:"bytes,3,opt,name=delta,proto3" json:"delta,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -851,6 +883,180 @@ func (x *WatchRunResponse) GetHeartbeatTime() *timestamppb.Timestamp {
 	return nil
 }
 
+func (x *WatchRunResponse) GetDelta() *ModelDelta {
+	if x != nil {
+		return x.Delta
+	}
+	return nil
+}
+
+// ModelDelta is a piece of a model call's streamed answer.
+type ModelDelta struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The seq of the call's ModelCallStarted Record.
+	Seq int64 `protobuf:"varint,1,opt,name=seq,proto3" json:"seq,omitempty"`
+	// The call's turn.
+	Turn int32 `protobuf:"varint,2,opt,name=turn,proto3" json:"turn,omitempty"`
+	// The length in bytes of the call's text before `text`: resume with
+	// `from_offset` = offset + length of text.
+	Offset int64 `protobuf:"varint,3,opt,name=offset,proto3" json:"offset,omitempty"`
+	// Text appended to the answer.
+	Text string `protobuf:"bytes,4,opt,name=text,proto3" json:"text,omitempty"`
+	// A piece of a tool call, when set.
+	ToolCall *ToolCallDelta `protobuf:"bytes,5,opt,name=tool_call,json=toolCall,proto3" json:"tool_call,omitempty"`
+	// True when what the call streamed is void: the call failed or another
+	// attempt took the Run over, and the turn is answered anew. Drop the
+	// pieces of this seq.
+	Discarded     bool `protobuf:"varint,6,opt,name=discarded,proto3" json:"discarded,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ModelDelta) Reset() {
+	*x = ModelDelta{}
+	mi := &file_runsvc_v1_run_proto_msgTypes[10]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ModelDelta) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ModelDelta) ProtoMessage() {}
+
+func (x *ModelDelta) ProtoReflect() protoreflect.Message {
+	mi := &file_runsvc_v1_run_proto_msgTypes[10]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ModelDelta.ProtoReflect.Descriptor instead.
+func (*ModelDelta) Descriptor() ([]byte, []int) {
+	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{10}
+}
+
+func (x *ModelDelta) GetSeq() int64 {
+	if x != nil {
+		return x.Seq
+	}
+	return 0
+}
+
+func (x *ModelDelta) GetTurn() int32 {
+	if x != nil {
+		return x.Turn
+	}
+	return 0
+}
+
+func (x *ModelDelta) GetOffset() int64 {
+	if x != nil {
+		return x.Offset
+	}
+	return 0
+}
+
+func (x *ModelDelta) GetText() string {
+	if x != nil {
+		return x.Text
+	}
+	return ""
+}
+
+func (x *ModelDelta) GetToolCall() *ToolCallDelta {
+	if x != nil {
+		return x.ToolCall
+	}
+	return nil
+}
+
+func (x *ModelDelta) GetDiscarded() bool {
+	if x != nil {
+		return x.Discarded
+	}
+	return false
+}
+
+// ToolCallDelta is a piece of one tool call of a streamed answer.
+type ToolCallDelta struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The call's position among the answer's tool calls, from 0.
+	Index int32 `protobuf:"varint,1,opt,name=index,proto3" json:"index,omitempty"`
+	// The provider's call id, on the call's first piece.
+	Id string `protobuf:"bytes,2,opt,name=id,proto3" json:"id,omitempty"`
+	// The tool's name, on the call's first piece.
+	Name string `protobuf:"bytes,3,opt,name=name,proto3" json:"name,omitempty"`
+	// A fragment appended to the call's JSON arguments.
+	Arguments     string `protobuf:"bytes,4,opt,name=arguments,proto3" json:"arguments,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ToolCallDelta) Reset() {
+	*x = ToolCallDelta{}
+	mi := &file_runsvc_v1_run_proto_msgTypes[11]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ToolCallDelta) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ToolCallDelta) ProtoMessage() {}
+
+func (x *ToolCallDelta) ProtoReflect() protoreflect.Message {
+	mi := &file_runsvc_v1_run_proto_msgTypes[11]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ToolCallDelta.ProtoReflect.Descriptor instead.
+func (*ToolCallDelta) Descriptor() ([]byte, []int) {
+	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{11}
+}
+
+func (x *ToolCallDelta) GetIndex() int32 {
+	if x != nil {
+		return x.Index
+	}
+	return 0
+}
+
+func (x *ToolCallDelta) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *ToolCallDelta) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *ToolCallDelta) GetArguments() string {
+	if x != nil {
+		return x.Arguments
+	}
+	return ""
+}
+
 // StreamTextRequest is the request of RunService.StreamText.
 type StreamTextRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -858,13 +1064,19 @@ type StreamTextRequest struct {
 	RunId string `protobuf:"bytes,1,opt,name=run_id,json=runId,proto3" json:"run_id,omitempty"`
 	// As WatchRunRequest.heartbeat_interval.
 	HeartbeatInterval *durationpb.Duration `protobuf:"bytes,2,opt,name=heartbeat_interval,json=heartbeatInterval,proto3" json:"heartbeat_interval,omitempty"`
-	unknownFields     protoimpl.UnknownFields
-	sizeCache         protoimpl.SizeCache
+	// To resume: the `seq` of the last message received; texts of earlier
+	// model calls are not sent again.
+	FromSeq int64 `protobuf:"varint,3,opt,name=from_seq,json=fromSeq,proto3" json:"from_seq,omitempty"`
+	// To resume: the `offset` plus the length of `text` of the last message
+	// received; that call's text is sent from there.
+	FromOffset    int64 `protobuf:"varint,4,opt,name=from_offset,json=fromOffset,proto3" json:"from_offset,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *StreamTextRequest) Reset() {
 	*x = StreamTextRequest{}
-	mi := &file_runsvc_v1_run_proto_msgTypes[10]
+	mi := &file_runsvc_v1_run_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -876,7 +1088,7 @@ func (x *StreamTextRequest) String() string {
 func (*StreamTextRequest) ProtoMessage() {}
 
 func (x *StreamTextRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_run_proto_msgTypes[10]
+	mi := &file_runsvc_v1_run_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -889,7 +1101,7 @@ func (x *StreamTextRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StreamTextRequest.ProtoReflect.Descriptor instead.
 func (*StreamTextRequest) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{10}
+	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *StreamTextRequest) GetRunId() string {
@@ -906,6 +1118,20 @@ func (x *StreamTextRequest) GetHeartbeatInterval() *durationpb.Duration {
 	return nil
 }
 
+func (x *StreamTextRequest) GetFromSeq() int64 {
+	if x != nil {
+		return x.FromSeq
+	}
+	return 0
+}
+
+func (x *StreamTextRequest) GetFromOffset() int64 {
+	if x != nil {
+		return x.FromOffset
+	}
+	return 0
+}
+
 // StreamTextResponse is one message of RunService.StreamText.
 type StreamTextResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -918,13 +1144,26 @@ type StreamTextResponse struct {
 	Final bool `protobuf:"varint,3,opt,name=final,proto3" json:"final,omitempty"`
 	// Set, with no text, on a heartbeat: the server's time.
 	HeartbeatTime *timestamppb.Timestamp `protobuf:"bytes,4,opt,name=heartbeat_time,json=heartbeatTime,proto3" json:"heartbeat_time,omitempty"`
+	// The seq of the ModelCallStarted Record of the call that produced the
+	// text: resume with from_seq.
+	Seq int64 `protobuf:"varint,5,opt,name=seq,proto3" json:"seq,omitempty"`
+	// The length in bytes of the call's text before `text`.
+	Offset int64 `protobuf:"varint,6,opt,name=offset,proto3" json:"offset,omitempty"`
+	// True on the message sent when the turn's Record is stored: its text
+	// is the rest of the turn's text not yet streamed (possibly empty), and
+	// the turn's text is now whole. Before it, messages stream as the model
+	// answers.
+	Committed bool `protobuf:"varint,7,opt,name=committed,proto3" json:"committed,omitempty"`
+	// True when the text streamed so far for `seq` is void (the call failed
+	// or another attempt took over): drop it; the turn is answered anew.
+	Discarded     bool `protobuf:"varint,8,opt,name=discarded,proto3" json:"discarded,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *StreamTextResponse) Reset() {
 	*x = StreamTextResponse{}
-	mi := &file_runsvc_v1_run_proto_msgTypes[11]
+	mi := &file_runsvc_v1_run_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -936,7 +1175,7 @@ func (x *StreamTextResponse) String() string {
 func (*StreamTextResponse) ProtoMessage() {}
 
 func (x *StreamTextResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_run_proto_msgTypes[11]
+	mi := &file_runsvc_v1_run_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -949,7 +1188,7 @@ func (x *StreamTextResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StreamTextResponse.ProtoReflect.Descriptor instead.
 func (*StreamTextResponse) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{11}
+	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *StreamTextResponse) GetText() string {
@@ -980,6 +1219,34 @@ func (x *StreamTextResponse) GetHeartbeatTime() *timestamppb.Timestamp {
 	return nil
 }
 
+func (x *StreamTextResponse) GetSeq() int64 {
+	if x != nil {
+		return x.Seq
+	}
+	return 0
+}
+
+func (x *StreamTextResponse) GetOffset() int64 {
+	if x != nil {
+		return x.Offset
+	}
+	return 0
+}
+
+func (x *StreamTextResponse) GetCommitted() bool {
+	if x != nil {
+		return x.Committed
+	}
+	return false
+}
+
+func (x *StreamTextResponse) GetDiscarded() bool {
+	if x != nil {
+		return x.Discarded
+	}
+	return false
+}
+
 // WaitRunRequest is the request of RunService.WaitRun.
 type WaitRunRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -993,7 +1260,7 @@ type WaitRunRequest struct {
 
 func (x *WaitRunRequest) Reset() {
 	*x = WaitRunRequest{}
-	mi := &file_runsvc_v1_run_proto_msgTypes[12]
+	mi := &file_runsvc_v1_run_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1005,7 +1272,7 @@ func (x *WaitRunRequest) String() string {
 func (*WaitRunRequest) ProtoMessage() {}
 
 func (x *WaitRunRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_run_proto_msgTypes[12]
+	mi := &file_runsvc_v1_run_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1018,7 +1285,7 @@ func (x *WaitRunRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WaitRunRequest.ProtoReflect.Descriptor instead.
 func (*WaitRunRequest) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{12}
+	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *WaitRunRequest) GetRunId() string {
@@ -1046,7 +1313,7 @@ type WaitRunResponse struct {
 
 func (x *WaitRunResponse) Reset() {
 	*x = WaitRunResponse{}
-	mi := &file_runsvc_v1_run_proto_msgTypes[13]
+	mi := &file_runsvc_v1_run_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1058,7 +1325,7 @@ func (x *WaitRunResponse) String() string {
 func (*WaitRunResponse) ProtoMessage() {}
 
 func (x *WaitRunResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_run_proto_msgTypes[13]
+	mi := &file_runsvc_v1_run_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1071,7 +1338,7 @@ func (x *WaitRunResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WaitRunResponse.ProtoReflect.Descriptor instead.
 func (*WaitRunResponse) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{13}
+	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *WaitRunResponse) GetRun() *Run {
@@ -1096,7 +1363,7 @@ type SendMessageRequest struct {
 
 func (x *SendMessageRequest) Reset() {
 	*x = SendMessageRequest{}
-	mi := &file_runsvc_v1_run_proto_msgTypes[14]
+	mi := &file_runsvc_v1_run_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1108,7 +1375,7 @@ func (x *SendMessageRequest) String() string {
 func (*SendMessageRequest) ProtoMessage() {}
 
 func (x *SendMessageRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_run_proto_msgTypes[14]
+	mi := &file_runsvc_v1_run_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1121,7 +1388,7 @@ func (x *SendMessageRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SendMessageRequest.ProtoReflect.Descriptor instead.
 func (*SendMessageRequest) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{14}
+	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *SendMessageRequest) GetRunId() string {
@@ -1156,7 +1423,7 @@ type SendMessageResponse struct {
 
 func (x *SendMessageResponse) Reset() {
 	*x = SendMessageResponse{}
-	mi := &file_runsvc_v1_run_proto_msgTypes[15]
+	mi := &file_runsvc_v1_run_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1168,7 +1435,7 @@ func (x *SendMessageResponse) String() string {
 func (*SendMessageResponse) ProtoMessage() {}
 
 func (x *SendMessageResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_run_proto_msgTypes[15]
+	mi := &file_runsvc_v1_run_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1181,7 +1448,7 @@ func (x *SendMessageResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SendMessageResponse.ProtoReflect.Descriptor instead.
 func (*SendMessageResponse) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{15}
+	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *SendMessageResponse) GetSeq() int64 {
@@ -1214,7 +1481,7 @@ type ResumeRunRequest struct {
 
 func (x *ResumeRunRequest) Reset() {
 	*x = ResumeRunRequest{}
-	mi := &file_runsvc_v1_run_proto_msgTypes[16]
+	mi := &file_runsvc_v1_run_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1226,7 +1493,7 @@ func (x *ResumeRunRequest) String() string {
 func (*ResumeRunRequest) ProtoMessage() {}
 
 func (x *ResumeRunRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_run_proto_msgTypes[16]
+	mi := &file_runsvc_v1_run_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1239,7 +1506,7 @@ func (x *ResumeRunRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResumeRunRequest.ProtoReflect.Descriptor instead.
 func (*ResumeRunRequest) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{16}
+	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *ResumeRunRequest) GetRunId() string {
@@ -1295,7 +1562,7 @@ type ResumeRunResponse struct {
 
 func (x *ResumeRunResponse) Reset() {
 	*x = ResumeRunResponse{}
-	mi := &file_runsvc_v1_run_proto_msgTypes[17]
+	mi := &file_runsvc_v1_run_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1307,7 +1574,7 @@ func (x *ResumeRunResponse) String() string {
 func (*ResumeRunResponse) ProtoMessage() {}
 
 func (x *ResumeRunResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_run_proto_msgTypes[17]
+	mi := &file_runsvc_v1_run_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1320,7 +1587,7 @@ func (x *ResumeRunResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResumeRunResponse.ProtoReflect.Descriptor instead.
 func (*ResumeRunResponse) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{17}
+	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *ResumeRunResponse) GetRun() *Run {
@@ -1343,7 +1610,7 @@ type InterruptRunRequest struct {
 
 func (x *InterruptRunRequest) Reset() {
 	*x = InterruptRunRequest{}
-	mi := &file_runsvc_v1_run_proto_msgTypes[18]
+	mi := &file_runsvc_v1_run_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1355,7 +1622,7 @@ func (x *InterruptRunRequest) String() string {
 func (*InterruptRunRequest) ProtoMessage() {}
 
 func (x *InterruptRunRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_run_proto_msgTypes[18]
+	mi := &file_runsvc_v1_run_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1368,7 +1635,7 @@ func (x *InterruptRunRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use InterruptRunRequest.ProtoReflect.Descriptor instead.
 func (*InterruptRunRequest) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{18}
+	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *InterruptRunRequest) GetRunId() string {
@@ -1396,7 +1663,7 @@ type InterruptRunResponse struct {
 
 func (x *InterruptRunResponse) Reset() {
 	*x = InterruptRunResponse{}
-	mi := &file_runsvc_v1_run_proto_msgTypes[19]
+	mi := &file_runsvc_v1_run_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1408,7 +1675,7 @@ func (x *InterruptRunResponse) String() string {
 func (*InterruptRunResponse) ProtoMessage() {}
 
 func (x *InterruptRunResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_run_proto_msgTypes[19]
+	mi := &file_runsvc_v1_run_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1421,7 +1688,7 @@ func (x *InterruptRunResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use InterruptRunResponse.ProtoReflect.Descriptor instead.
 func (*InterruptRunResponse) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{19}
+	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *InterruptRunResponse) GetRun() *Run {
@@ -1444,7 +1711,7 @@ type GetReportRequest struct {
 
 func (x *GetReportRequest) Reset() {
 	*x = GetReportRequest{}
-	mi := &file_runsvc_v1_run_proto_msgTypes[20]
+	mi := &file_runsvc_v1_run_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1456,7 +1723,7 @@ func (x *GetReportRequest) String() string {
 func (*GetReportRequest) ProtoMessage() {}
 
 func (x *GetReportRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_run_proto_msgTypes[20]
+	mi := &file_runsvc_v1_run_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1469,7 +1736,7 @@ func (x *GetReportRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetReportRequest.ProtoReflect.Descriptor instead.
 func (*GetReportRequest) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{20}
+	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *GetReportRequest) GetRunId() string {
@@ -1497,7 +1764,7 @@ type GetReportResponse struct {
 
 func (x *GetReportResponse) Reset() {
 	*x = GetReportResponse{}
-	mi := &file_runsvc_v1_run_proto_msgTypes[21]
+	mi := &file_runsvc_v1_run_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1509,7 +1776,7 @@ func (x *GetReportResponse) String() string {
 func (*GetReportResponse) ProtoMessage() {}
 
 func (x *GetReportResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_run_proto_msgTypes[21]
+	mi := &file_runsvc_v1_run_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1522,7 +1789,7 @@ func (x *GetReportResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetReportResponse.ProtoReflect.Descriptor instead.
 func (*GetReportResponse) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{21}
+	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *GetReportResponse) GetReport() *Report {
@@ -1553,7 +1820,7 @@ type Report struct {
 
 func (x *Report) Reset() {
 	*x = Report{}
-	mi := &file_runsvc_v1_run_proto_msgTypes[22]
+	mi := &file_runsvc_v1_run_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1565,7 +1832,7 @@ func (x *Report) String() string {
 func (*Report) ProtoMessage() {}
 
 func (x *Report) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_run_proto_msgTypes[22]
+	mi := &file_runsvc_v1_run_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1578,7 +1845,7 @@ func (x *Report) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Report.ProtoReflect.Descriptor instead.
 func (*Report) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{22}
+	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *Report) GetRun() *Run {
@@ -1643,7 +1910,7 @@ type ToolCallReport struct {
 
 func (x *ToolCallReport) Reset() {
 	*x = ToolCallReport{}
-	mi := &file_runsvc_v1_run_proto_msgTypes[23]
+	mi := &file_runsvc_v1_run_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1655,7 +1922,7 @@ func (x *ToolCallReport) String() string {
 func (*ToolCallReport) ProtoMessage() {}
 
 func (x *ToolCallReport) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_run_proto_msgTypes[23]
+	mi := &file_runsvc_v1_run_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1668,7 +1935,7 @@ func (x *ToolCallReport) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ToolCallReport.ProtoReflect.Descriptor instead.
 func (*ToolCallReport) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{23}
+	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *ToolCallReport) GetCall() *ToolCall {
@@ -1776,22 +2043,46 @@ const file_runsvc_v1_run_proto_rawDesc = "" +
 	"page_token\x18\x05 \x01(\tR\tpageToken\"^\n" +
 	"\x10ListRunsResponse\x12\"\n" +
 	"\x04runs\x18\x01 \x03(\v2\x0e.runsvc.v1.RunR\x04runs\x12&\n" +
-	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken\"\x8d\x01\n" +
+	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken\"\xd5\x01\n" +
 	"\x0fWatchRunRequest\x12\x15\n" +
 	"\x06run_id\x18\x01 \x01(\tR\x05runId\x12\x19\n" +
 	"\bfrom_seq\x18\x02 \x01(\x03R\afromSeq\x12H\n" +
-	"\x12heartbeat_interval\x18\x03 \x01(\v2\x19.google.protobuf.DurationR\x11heartbeatInterval\"\x80\x01\n" +
+	"\x12heartbeat_interval\x18\x03 \x01(\v2\x19.google.protobuf.DurationR\x11heartbeatInterval\x12\x1f\n" +
+	"\vfrom_offset\x18\x04 \x01(\x03R\n" +
+	"fromOffset\x12%\n" +
+	"\x0einclude_deltas\x18\x05 \x01(\bR\rincludeDeltas\"\xad\x01\n" +
 	"\x10WatchRunResponse\x12)\n" +
 	"\x06record\x18\x01 \x01(\v2\x11.runsvc.v1.RecordR\x06record\x12A\n" +
-	"\x0eheartbeat_time\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\rheartbeatTime\"t\n" +
+	"\x0eheartbeat_time\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\rheartbeatTime\x12+\n" +
+	"\x05delta\x18\x03 \x01(\v2\x15.runsvc.v1.ModelDeltaR\x05delta\"\xb3\x01\n" +
+	"\n" +
+	"ModelDelta\x12\x10\n" +
+	"\x03seq\x18\x01 \x01(\x03R\x03seq\x12\x12\n" +
+	"\x04turn\x18\x02 \x01(\x05R\x04turn\x12\x16\n" +
+	"\x06offset\x18\x03 \x01(\x03R\x06offset\x12\x12\n" +
+	"\x04text\x18\x04 \x01(\tR\x04text\x125\n" +
+	"\ttool_call\x18\x05 \x01(\v2\x18.runsvc.v1.ToolCallDeltaR\btoolCall\x12\x1c\n" +
+	"\tdiscarded\x18\x06 \x01(\bR\tdiscarded\"g\n" +
+	"\rToolCallDelta\x12\x14\n" +
+	"\x05index\x18\x01 \x01(\x05R\x05index\x12\x0e\n" +
+	"\x02id\x18\x02 \x01(\tR\x02id\x12\x12\n" +
+	"\x04name\x18\x03 \x01(\tR\x04name\x12\x1c\n" +
+	"\targuments\x18\x04 \x01(\tR\targuments\"\xb0\x01\n" +
 	"\x11StreamTextRequest\x12\x15\n" +
 	"\x06run_id\x18\x01 \x01(\tR\x05runId\x12H\n" +
-	"\x12heartbeat_interval\x18\x02 \x01(\v2\x19.google.protobuf.DurationR\x11heartbeatInterval\"\x95\x01\n" +
+	"\x12heartbeat_interval\x18\x02 \x01(\v2\x19.google.protobuf.DurationR\x11heartbeatInterval\x12\x19\n" +
+	"\bfrom_seq\x18\x03 \x01(\x03R\afromSeq\x12\x1f\n" +
+	"\vfrom_offset\x18\x04 \x01(\x03R\n" +
+	"fromOffset\"\xfb\x01\n" +
 	"\x12StreamTextResponse\x12\x12\n" +
 	"\x04text\x18\x01 \x01(\tR\x04text\x12\x12\n" +
 	"\x04turn\x18\x02 \x01(\x05R\x04turn\x12\x14\n" +
 	"\x05final\x18\x03 \x01(\bR\x05final\x12A\n" +
-	"\x0eheartbeat_time\x18\x04 \x01(\v2\x1a.google.protobuf.TimestampR\rheartbeatTime\"V\n" +
+	"\x0eheartbeat_time\x18\x04 \x01(\v2\x1a.google.protobuf.TimestampR\rheartbeatTime\x12\x10\n" +
+	"\x03seq\x18\x05 \x01(\x03R\x03seq\x12\x16\n" +
+	"\x06offset\x18\x06 \x01(\x03R\x06offset\x12\x1c\n" +
+	"\tcommitted\x18\a \x01(\bR\tcommitted\x12\x1c\n" +
+	"\tdiscarded\x18\b \x01(\bR\tdiscarded\"V\n" +
 	"\x0eWaitRunRequest\x12\x15\n" +
 	"\x06run_id\x18\x01 \x01(\tR\x05runId\x12-\n" +
 	"\x04wait\x18\x02 \x01(\v2\x19.google.protobuf.DurationR\x04wait\"3\n" +
@@ -1864,7 +2155,7 @@ func file_runsvc_v1_run_proto_rawDescGZIP() []byte {
 	return file_runsvc_v1_run_proto_rawDescData
 }
 
-var file_runsvc_v1_run_proto_msgTypes = make([]protoimpl.MessageInfo, 24)
+var file_runsvc_v1_run_proto_msgTypes = make([]protoimpl.MessageInfo, 26)
 var file_runsvc_v1_run_proto_goTypes = []any{
 	(*Run)(nil),                   // 0: runsvc.v1.Run
 	(*Suspension)(nil),            // 1: runsvc.v1.Suspension
@@ -1876,98 +2167,102 @@ var file_runsvc_v1_run_proto_goTypes = []any{
 	(*ListRunsResponse)(nil),      // 7: runsvc.v1.ListRunsResponse
 	(*WatchRunRequest)(nil),       // 8: runsvc.v1.WatchRunRequest
 	(*WatchRunResponse)(nil),      // 9: runsvc.v1.WatchRunResponse
-	(*StreamTextRequest)(nil),     // 10: runsvc.v1.StreamTextRequest
-	(*StreamTextResponse)(nil),    // 11: runsvc.v1.StreamTextResponse
-	(*WaitRunRequest)(nil),        // 12: runsvc.v1.WaitRunRequest
-	(*WaitRunResponse)(nil),       // 13: runsvc.v1.WaitRunResponse
-	(*SendMessageRequest)(nil),    // 14: runsvc.v1.SendMessageRequest
-	(*SendMessageResponse)(nil),   // 15: runsvc.v1.SendMessageResponse
-	(*ResumeRunRequest)(nil),      // 16: runsvc.v1.ResumeRunRequest
-	(*ResumeRunResponse)(nil),     // 17: runsvc.v1.ResumeRunResponse
-	(*InterruptRunRequest)(nil),   // 18: runsvc.v1.InterruptRunRequest
-	(*InterruptRunResponse)(nil),  // 19: runsvc.v1.InterruptRunResponse
-	(*GetReportRequest)(nil),      // 20: runsvc.v1.GetReportRequest
-	(*GetReportResponse)(nil),     // 21: runsvc.v1.GetReportResponse
-	(*Report)(nil),                // 22: runsvc.v1.Report
-	(*ToolCallReport)(nil),        // 23: runsvc.v1.ToolCallReport
-	(RunState)(0),                 // 24: runsvc.v1.RunState
-	(AbortCause)(0),               // 25: runsvc.v1.AbortCause
-	(*status.Status)(nil),         // 26: google.rpc.Status
-	(*Usage)(nil),                 // 27: runsvc.v1.Usage
-	(*timestamppb.Timestamp)(nil), // 28: google.protobuf.Timestamp
-	(SuspensionReason)(0),         // 29: runsvc.v1.SuspensionReason
-	(*ToolCall)(nil),              // 30: runsvc.v1.ToolCall
-	(*durationpb.Duration)(nil),   // 31: google.protobuf.Duration
-	(*Record)(nil),                // 32: runsvc.v1.Record
-	(MessageMode)(0),              // 33: runsvc.v1.MessageMode
-	(*ToolResult)(nil),            // 34: runsvc.v1.ToolResult
-	(*InDoubtAnswer)(nil),         // 35: runsvc.v1.InDoubtAnswer
-	(*structpb.Value)(nil),        // 36: google.protobuf.Value
+	(*ModelDelta)(nil),            // 10: runsvc.v1.ModelDelta
+	(*ToolCallDelta)(nil),         // 11: runsvc.v1.ToolCallDelta
+	(*StreamTextRequest)(nil),     // 12: runsvc.v1.StreamTextRequest
+	(*StreamTextResponse)(nil),    // 13: runsvc.v1.StreamTextResponse
+	(*WaitRunRequest)(nil),        // 14: runsvc.v1.WaitRunRequest
+	(*WaitRunResponse)(nil),       // 15: runsvc.v1.WaitRunResponse
+	(*SendMessageRequest)(nil),    // 16: runsvc.v1.SendMessageRequest
+	(*SendMessageResponse)(nil),   // 17: runsvc.v1.SendMessageResponse
+	(*ResumeRunRequest)(nil),      // 18: runsvc.v1.ResumeRunRequest
+	(*ResumeRunResponse)(nil),     // 19: runsvc.v1.ResumeRunResponse
+	(*InterruptRunRequest)(nil),   // 20: runsvc.v1.InterruptRunRequest
+	(*InterruptRunResponse)(nil),  // 21: runsvc.v1.InterruptRunResponse
+	(*GetReportRequest)(nil),      // 22: runsvc.v1.GetReportRequest
+	(*GetReportResponse)(nil),     // 23: runsvc.v1.GetReportResponse
+	(*Report)(nil),                // 24: runsvc.v1.Report
+	(*ToolCallReport)(nil),        // 25: runsvc.v1.ToolCallReport
+	(RunState)(0),                 // 26: runsvc.v1.RunState
+	(AbortCause)(0),               // 27: runsvc.v1.AbortCause
+	(*status.Status)(nil),         // 28: google.rpc.Status
+	(*Usage)(nil),                 // 29: runsvc.v1.Usage
+	(*timestamppb.Timestamp)(nil), // 30: google.protobuf.Timestamp
+	(SuspensionReason)(0),         // 31: runsvc.v1.SuspensionReason
+	(*ToolCall)(nil),              // 32: runsvc.v1.ToolCall
+	(*durationpb.Duration)(nil),   // 33: google.protobuf.Duration
+	(*Record)(nil),                // 34: runsvc.v1.Record
+	(MessageMode)(0),              // 35: runsvc.v1.MessageMode
+	(*ToolResult)(nil),            // 36: runsvc.v1.ToolResult
+	(*InDoubtAnswer)(nil),         // 37: runsvc.v1.InDoubtAnswer
+	(*structpb.Value)(nil),        // 38: google.protobuf.Value
 }
 var file_runsvc_v1_run_proto_depIdxs = []int32{
-	24, // 0: runsvc.v1.Run.state:type_name -> runsvc.v1.RunState
-	25, // 1: runsvc.v1.Run.abort_cause:type_name -> runsvc.v1.AbortCause
-	26, // 2: runsvc.v1.Run.failure:type_name -> google.rpc.Status
+	26, // 0: runsvc.v1.Run.state:type_name -> runsvc.v1.RunState
+	27, // 1: runsvc.v1.Run.abort_cause:type_name -> runsvc.v1.AbortCause
+	28, // 2: runsvc.v1.Run.failure:type_name -> google.rpc.Status
 	1,  // 3: runsvc.v1.Run.suspension:type_name -> runsvc.v1.Suspension
-	27, // 4: runsvc.v1.Run.usage:type_name -> runsvc.v1.Usage
-	28, // 5: runsvc.v1.Run.create_time:type_name -> google.protobuf.Timestamp
-	28, // 6: runsvc.v1.Run.update_time:type_name -> google.protobuf.Timestamp
-	28, // 7: runsvc.v1.Run.settle_time:type_name -> google.protobuf.Timestamp
-	28, // 8: runsvc.v1.Run.deadline_time:type_name -> google.protobuf.Timestamp
-	29, // 9: runsvc.v1.Suspension.reason:type_name -> runsvc.v1.SuspensionReason
-	28, // 10: runsvc.v1.Suspension.expire_time:type_name -> google.protobuf.Timestamp
-	30, // 11: runsvc.v1.Suspension.tool_calls:type_name -> runsvc.v1.ToolCall
-	30, // 12: runsvc.v1.Suspension.approval_call:type_name -> runsvc.v1.ToolCall
-	31, // 13: runsvc.v1.StartRunRequest.deadline:type_name -> google.protobuf.Duration
+	29, // 4: runsvc.v1.Run.usage:type_name -> runsvc.v1.Usage
+	30, // 5: runsvc.v1.Run.create_time:type_name -> google.protobuf.Timestamp
+	30, // 6: runsvc.v1.Run.update_time:type_name -> google.protobuf.Timestamp
+	30, // 7: runsvc.v1.Run.settle_time:type_name -> google.protobuf.Timestamp
+	30, // 8: runsvc.v1.Run.deadline_time:type_name -> google.protobuf.Timestamp
+	31, // 9: runsvc.v1.Suspension.reason:type_name -> runsvc.v1.SuspensionReason
+	30, // 10: runsvc.v1.Suspension.expire_time:type_name -> google.protobuf.Timestamp
+	32, // 11: runsvc.v1.Suspension.tool_calls:type_name -> runsvc.v1.ToolCall
+	32, // 12: runsvc.v1.Suspension.approval_call:type_name -> runsvc.v1.ToolCall
+	33, // 13: runsvc.v1.StartRunRequest.deadline:type_name -> google.protobuf.Duration
 	0,  // 14: runsvc.v1.StartRunResponse.run:type_name -> runsvc.v1.Run
 	0,  // 15: runsvc.v1.GetRunResponse.run:type_name -> runsvc.v1.Run
-	24, // 16: runsvc.v1.ListRunsRequest.states:type_name -> runsvc.v1.RunState
+	26, // 16: runsvc.v1.ListRunsRequest.states:type_name -> runsvc.v1.RunState
 	0,  // 17: runsvc.v1.ListRunsResponse.runs:type_name -> runsvc.v1.Run
-	31, // 18: runsvc.v1.WatchRunRequest.heartbeat_interval:type_name -> google.protobuf.Duration
-	32, // 19: runsvc.v1.WatchRunResponse.record:type_name -> runsvc.v1.Record
-	28, // 20: runsvc.v1.WatchRunResponse.heartbeat_time:type_name -> google.protobuf.Timestamp
-	31, // 21: runsvc.v1.StreamTextRequest.heartbeat_interval:type_name -> google.protobuf.Duration
-	28, // 22: runsvc.v1.StreamTextResponse.heartbeat_time:type_name -> google.protobuf.Timestamp
-	31, // 23: runsvc.v1.WaitRunRequest.wait:type_name -> google.protobuf.Duration
-	0,  // 24: runsvc.v1.WaitRunResponse.run:type_name -> runsvc.v1.Run
-	33, // 25: runsvc.v1.SendMessageRequest.mode:type_name -> runsvc.v1.MessageMode
-	34, // 26: runsvc.v1.ResumeRunRequest.tool_results:type_name -> runsvc.v1.ToolResult
-	35, // 27: runsvc.v1.ResumeRunRequest.in_doubt:type_name -> runsvc.v1.InDoubtAnswer
-	0,  // 28: runsvc.v1.ResumeRunResponse.run:type_name -> runsvc.v1.Run
-	0,  // 29: runsvc.v1.InterruptRunResponse.run:type_name -> runsvc.v1.Run
-	22, // 30: runsvc.v1.GetReportResponse.report:type_name -> runsvc.v1.Report
-	0,  // 31: runsvc.v1.Report.run:type_name -> runsvc.v1.Run
-	23, // 32: runsvc.v1.Report.tool_calls:type_name -> runsvc.v1.ToolCallReport
-	22, // 33: runsvc.v1.Report.children:type_name -> runsvc.v1.Report
-	31, // 34: runsvc.v1.Report.duration:type_name -> google.protobuf.Duration
-	30, // 35: runsvc.v1.ToolCallReport.call:type_name -> runsvc.v1.ToolCall
-	36, // 36: runsvc.v1.ToolCallReport.output:type_name -> google.protobuf.Value
-	26, // 37: runsvc.v1.ToolCallReport.error:type_name -> google.rpc.Status
-	2,  // 38: runsvc.v1.RunService.StartRun:input_type -> runsvc.v1.StartRunRequest
-	4,  // 39: runsvc.v1.RunService.GetRun:input_type -> runsvc.v1.GetRunRequest
-	6,  // 40: runsvc.v1.RunService.ListRuns:input_type -> runsvc.v1.ListRunsRequest
-	8,  // 41: runsvc.v1.RunService.WatchRun:input_type -> runsvc.v1.WatchRunRequest
-	10, // 42: runsvc.v1.RunService.StreamText:input_type -> runsvc.v1.StreamTextRequest
-	12, // 43: runsvc.v1.RunService.WaitRun:input_type -> runsvc.v1.WaitRunRequest
-	14, // 44: runsvc.v1.RunService.SendMessage:input_type -> runsvc.v1.SendMessageRequest
-	16, // 45: runsvc.v1.RunService.ResumeRun:input_type -> runsvc.v1.ResumeRunRequest
-	18, // 46: runsvc.v1.RunService.InterruptRun:input_type -> runsvc.v1.InterruptRunRequest
-	20, // 47: runsvc.v1.RunService.GetReport:input_type -> runsvc.v1.GetReportRequest
-	3,  // 48: runsvc.v1.RunService.StartRun:output_type -> runsvc.v1.StartRunResponse
-	5,  // 49: runsvc.v1.RunService.GetRun:output_type -> runsvc.v1.GetRunResponse
-	7,  // 50: runsvc.v1.RunService.ListRuns:output_type -> runsvc.v1.ListRunsResponse
-	9,  // 51: runsvc.v1.RunService.WatchRun:output_type -> runsvc.v1.WatchRunResponse
-	11, // 52: runsvc.v1.RunService.StreamText:output_type -> runsvc.v1.StreamTextResponse
-	13, // 53: runsvc.v1.RunService.WaitRun:output_type -> runsvc.v1.WaitRunResponse
-	15, // 54: runsvc.v1.RunService.SendMessage:output_type -> runsvc.v1.SendMessageResponse
-	17, // 55: runsvc.v1.RunService.ResumeRun:output_type -> runsvc.v1.ResumeRunResponse
-	19, // 56: runsvc.v1.RunService.InterruptRun:output_type -> runsvc.v1.InterruptRunResponse
-	21, // 57: runsvc.v1.RunService.GetReport:output_type -> runsvc.v1.GetReportResponse
-	48, // [48:58] is the sub-list for method output_type
-	38, // [38:48] is the sub-list for method input_type
-	38, // [38:38] is the sub-list for extension type_name
-	38, // [38:38] is the sub-list for extension extendee
-	0,  // [0:38] is the sub-list for field type_name
+	33, // 18: runsvc.v1.WatchRunRequest.heartbeat_interval:type_name -> google.protobuf.Duration
+	34, // 19: runsvc.v1.WatchRunResponse.record:type_name -> runsvc.v1.Record
+	30, // 20: runsvc.v1.WatchRunResponse.heartbeat_time:type_name -> google.protobuf.Timestamp
+	10, // 21: runsvc.v1.WatchRunResponse.delta:type_name -> runsvc.v1.ModelDelta
+	11, // 22: runsvc.v1.ModelDelta.tool_call:type_name -> runsvc.v1.ToolCallDelta
+	33, // 23: runsvc.v1.StreamTextRequest.heartbeat_interval:type_name -> google.protobuf.Duration
+	30, // 24: runsvc.v1.StreamTextResponse.heartbeat_time:type_name -> google.protobuf.Timestamp
+	33, // 25: runsvc.v1.WaitRunRequest.wait:type_name -> google.protobuf.Duration
+	0,  // 26: runsvc.v1.WaitRunResponse.run:type_name -> runsvc.v1.Run
+	35, // 27: runsvc.v1.SendMessageRequest.mode:type_name -> runsvc.v1.MessageMode
+	36, // 28: runsvc.v1.ResumeRunRequest.tool_results:type_name -> runsvc.v1.ToolResult
+	37, // 29: runsvc.v1.ResumeRunRequest.in_doubt:type_name -> runsvc.v1.InDoubtAnswer
+	0,  // 30: runsvc.v1.ResumeRunResponse.run:type_name -> runsvc.v1.Run
+	0,  // 31: runsvc.v1.InterruptRunResponse.run:type_name -> runsvc.v1.Run
+	24, // 32: runsvc.v1.GetReportResponse.report:type_name -> runsvc.v1.Report
+	0,  // 33: runsvc.v1.Report.run:type_name -> runsvc.v1.Run
+	25, // 34: runsvc.v1.Report.tool_calls:type_name -> runsvc.v1.ToolCallReport
+	24, // 35: runsvc.v1.Report.children:type_name -> runsvc.v1.Report
+	33, // 36: runsvc.v1.Report.duration:type_name -> google.protobuf.Duration
+	32, // 37: runsvc.v1.ToolCallReport.call:type_name -> runsvc.v1.ToolCall
+	38, // 38: runsvc.v1.ToolCallReport.output:type_name -> google.protobuf.Value
+	28, // 39: runsvc.v1.ToolCallReport.error:type_name -> google.rpc.Status
+	2,  // 40: runsvc.v1.RunService.StartRun:input_type -> runsvc.v1.StartRunRequest
+	4,  // 41: runsvc.v1.RunService.GetRun:input_type -> runsvc.v1.GetRunRequest
+	6,  // 42: runsvc.v1.RunService.ListRuns:input_type -> runsvc.v1.ListRunsRequest
+	8,  // 43: runsvc.v1.RunService.WatchRun:input_type -> runsvc.v1.WatchRunRequest
+	12, // 44: runsvc.v1.RunService.StreamText:input_type -> runsvc.v1.StreamTextRequest
+	14, // 45: runsvc.v1.RunService.WaitRun:input_type -> runsvc.v1.WaitRunRequest
+	16, // 46: runsvc.v1.RunService.SendMessage:input_type -> runsvc.v1.SendMessageRequest
+	18, // 47: runsvc.v1.RunService.ResumeRun:input_type -> runsvc.v1.ResumeRunRequest
+	20, // 48: runsvc.v1.RunService.InterruptRun:input_type -> runsvc.v1.InterruptRunRequest
+	22, // 49: runsvc.v1.RunService.GetReport:input_type -> runsvc.v1.GetReportRequest
+	3,  // 50: runsvc.v1.RunService.StartRun:output_type -> runsvc.v1.StartRunResponse
+	5,  // 51: runsvc.v1.RunService.GetRun:output_type -> runsvc.v1.GetRunResponse
+	7,  // 52: runsvc.v1.RunService.ListRuns:output_type -> runsvc.v1.ListRunsResponse
+	9,  // 53: runsvc.v1.RunService.WatchRun:output_type -> runsvc.v1.WatchRunResponse
+	13, // 54: runsvc.v1.RunService.StreamText:output_type -> runsvc.v1.StreamTextResponse
+	15, // 55: runsvc.v1.RunService.WaitRun:output_type -> runsvc.v1.WaitRunResponse
+	17, // 56: runsvc.v1.RunService.SendMessage:output_type -> runsvc.v1.SendMessageResponse
+	19, // 57: runsvc.v1.RunService.ResumeRun:output_type -> runsvc.v1.ResumeRunResponse
+	21, // 58: runsvc.v1.RunService.InterruptRun:output_type -> runsvc.v1.InterruptRunResponse
+	23, // 59: runsvc.v1.RunService.GetReport:output_type -> runsvc.v1.GetReportResponse
+	50, // [50:60] is the sub-list for method output_type
+	40, // [40:50] is the sub-list for method input_type
+	40, // [40:40] is the sub-list for extension type_name
+	40, // [40:40] is the sub-list for extension extendee
+	0,  // [0:40] is the sub-list for field type_name
 }
 
 func init() { file_runsvc_v1_run_proto_init() }
@@ -1976,14 +2271,14 @@ func file_runsvc_v1_run_proto_init() {
 		return
 	}
 	file_runsvc_v1_record_proto_init()
-	file_runsvc_v1_run_proto_msgTypes[16].OneofWrappers = []any{}
+	file_runsvc_v1_run_proto_msgTypes[18].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_runsvc_v1_run_proto_rawDesc), len(file_runsvc_v1_run_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   24,
+			NumMessages:   26,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

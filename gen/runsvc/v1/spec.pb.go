@@ -420,8 +420,10 @@ func (x *OutputSpec) GetSchema() *structpb.Struct {
 // ModelRef names the model a Spec calls and how to reach it.
 type ModelRef struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// `scripted` (deterministic turns given in `script`, the embedded default)
-	// or `openai` (any OpenAI-compatible chat-completions server).
+	// `scripted` (deterministic turns given in `script`, the embedded default),
+	// `openai` (any OpenAI-compatible chat-completions server) or `anthropic`
+	// (Anthropic's Messages API; `base_url` defaults to
+	// https://api.anthropic.com).
 	Provider string `protobuf:"bytes,1,opt,name=provider,proto3" json:"provider,omitempty"`
 	// The model name sent to the provider, e.g. `gpt-4o-mini` or `llama3`.
 	Model string `protobuf:"bytes,2,opt,name=model,proto3" json:"model,omitempty"`
@@ -437,9 +439,25 @@ type ModelRef struct {
 	Pricing *Pricing `protobuf:"bytes,6,opt,name=pricing,proto3" json:"pricing,omitempty"`
 	// How long one model call may take before it counts as a transient
 	// failure. Default 60s.
-	CallTimeout   *durationpb.Duration `protobuf:"bytes,7,opt,name=call_timeout,json=callTimeout,proto3" json:"call_timeout,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	CallTimeout *durationpb.Duration `protobuf:"bytes,7,opt,name=call_timeout,json=callTimeout,proto3" json:"call_timeout,omitempty"`
+	// Sampling temperature, 0 to 2.
+	Temperature *float64 `protobuf:"fixed64,20,opt,name=temperature,proto3,oneof" json:"temperature,omitempty"`
+	// Nucleus sampling, greater than 0 and at most 1.
+	TopP *float64 `protobuf:"fixed64,21,opt,name=top_p,json=topP,proto3,oneof" json:"top_p,omitempty"`
+	// The most output tokens one answer may have. Every request asks for at
+	// most this and at most what the Run's token budget has left
+	// (`max_tokens`). 0: only the budget bounds it.
+	MaxOutputTokens int64 `protobuf:"varint,22,opt,name=max_output_tokens,json=maxOutputTokens,proto3" json:"max_output_tokens,omitempty"`
+	// Sequences that end an answer; at most 4, none empty.
+	Stop []string `protobuf:"bytes,23,rep,name=stop,proto3" json:"stop,omitempty"`
+	// `auto`, `none`, `required`, or the name of one of the Spec's tools the
+	// model must call. Empty: the provider's default.
+	ToolChoice string `protobuf:"bytes,24,opt,name=tool_choice,json=toolChoice,proto3" json:"tool_choice,omitempty"`
+	// Whether one answer may hold several tool calls. Unset: the provider's
+	// default.
+	ParallelToolCalls *bool `protobuf:"varint,25,opt,name=parallel_tool_calls,json=parallelToolCalls,proto3,oneof" json:"parallel_tool_calls,omitempty"`
+	unknownFields     protoimpl.UnknownFields
+	sizeCache         protoimpl.SizeCache
 }
 
 func (x *ModelRef) Reset() {
@@ -519,6 +537,48 @@ func (x *ModelRef) GetCallTimeout() *durationpb.Duration {
 		return x.CallTimeout
 	}
 	return nil
+}
+
+func (x *ModelRef) GetTemperature() float64 {
+	if x != nil && x.Temperature != nil {
+		return *x.Temperature
+	}
+	return 0
+}
+
+func (x *ModelRef) GetTopP() float64 {
+	if x != nil && x.TopP != nil {
+		return *x.TopP
+	}
+	return 0
+}
+
+func (x *ModelRef) GetMaxOutputTokens() int64 {
+	if x != nil {
+		return x.MaxOutputTokens
+	}
+	return 0
+}
+
+func (x *ModelRef) GetStop() []string {
+	if x != nil {
+		return x.Stop
+	}
+	return nil
+}
+
+func (x *ModelRef) GetToolChoice() string {
+	if x != nil {
+		return x.ToolChoice
+	}
+	return ""
+}
+
+func (x *ModelRef) GetParallelToolCalls() bool {
+	if x != nil && x.ParallelToolCalls != nil {
+		return *x.ParallelToolCalls
+	}
+	return false
 }
 
 // Pricing is the price of a model's tokens in US dollars.
@@ -1990,7 +2050,7 @@ const file_runsvc_v1_spec_proto_rawDesc = "" +
 	"\x06output\x18\x14 \x01(\v2\x15.runsvc.v1.OutputSpecR\x06output\"=\n" +
 	"\n" +
 	"OutputSpec\x12/\n" +
-	"\x06schema\x18\x01 \x01(\v2\x17.google.protobuf.StructR\x06schema\"\x9c\x02\n" +
+	"\x06schema\x18\x01 \x01(\v2\x17.google.protobuf.StructR\x06schema\"\xa5\x04\n" +
 	"\bModelRef\x12\x1a\n" +
 	"\bprovider\x18\x01 \x01(\tR\bprovider\x12\x14\n" +
 	"\x05model\x18\x02 \x01(\tR\x05model\x12)\n" +
@@ -1998,7 +2058,17 @@ const file_runsvc_v1_spec_proto_rawDesc = "" +
 	"\bbase_url\x18\x04 \x01(\tR\abaseUrl\x12,\n" +
 	"\x12api_key_credential\x18\x05 \x01(\tR\x10apiKeyCredential\x12,\n" +
 	"\apricing\x18\x06 \x01(\v2\x12.runsvc.v1.PricingR\apricing\x12<\n" +
-	"\fcall_timeout\x18\a \x01(\v2\x19.google.protobuf.DurationR\vcallTimeout\"c\n" +
+	"\fcall_timeout\x18\a \x01(\v2\x19.google.protobuf.DurationR\vcallTimeout\x12%\n" +
+	"\vtemperature\x18\x14 \x01(\x01H\x00R\vtemperature\x88\x01\x01\x12\x18\n" +
+	"\x05top_p\x18\x15 \x01(\x01H\x01R\x04topP\x88\x01\x01\x12*\n" +
+	"\x11max_output_tokens\x18\x16 \x01(\x03R\x0fmaxOutputTokens\x12\x12\n" +
+	"\x04stop\x18\x17 \x03(\tR\x04stop\x12\x1f\n" +
+	"\vtool_choice\x18\x18 \x01(\tR\n" +
+	"toolChoice\x123\n" +
+	"\x13parallel_tool_calls\x18\x19 \x01(\bH\x02R\x11parallelToolCalls\x88\x01\x01B\x0e\n" +
+	"\f_temperatureB\b\n" +
+	"\x06_top_pB\x16\n" +
+	"\x14_parallel_tool_calls\"c\n" +
 	"\aPricing\x12*\n" +
 	"\x11input_per_million\x18\x01 \x01(\x01R\x0finputPerMillion\x12,\n" +
 	"\x12output_per_million\x18\x02 \x01(\x01R\x10outputPerMillion\"5\n" +
@@ -2235,6 +2305,7 @@ func file_runsvc_v1_spec_proto_init() {
 	if File_runsvc_v1_spec_proto != nil {
 		return
 	}
+	file_runsvc_v1_spec_proto_msgTypes[2].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{

@@ -1,5 +1,6 @@
 // Package openai is a model.Model that speaks the OpenAI chat-completions
-// wire format (non-streaming) to OpenAI or any compatible server.
+// wire format, streamed (SSE with usage), to OpenAI or any compatible
+// server, through the official SDK github.com/openai/openai-go/v3.
 //
 // Every failed call is a typed error from internal/errs: a rate limit is
 // *errs.InferenceRateLimited, a refused API key *errs.ConfigurationInvalid,
@@ -15,12 +16,18 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"mime"
 	"net"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
+
+	sdk "github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/packages/ssestream"
 
 	"github.com/runsvc/runsvc/internal/errs"
 	"github.com/runsvc/runsvc/internal/model"
@@ -82,8 +89,12 @@ func defaultClient() *http.Client {
 	}}
 }
 
-// Complete implements model.Model: one POST to {BaseURL}/chat/completions,
-// bounded by req.Model.CallTimeout (default spec.DefaultModelCallTimeout).
+// Complete implements model.Model: one streamed POST to
+// {BaseURL}/chat/completions through the official SDK, with the SDK's own
+// retries off (the Run's retry budget governs), bounded by
+// req.Model.CallTimeout (default spec.DefaultModelCallTimeout). Each
+// streamed piece goes to req.OnDelta as it arrives. A server that ignores
+// "stream" and answers with one JSON body is read as before.
 func (p *Provider) Complete(ctx context.Context, req model.Request) (model.Response, error) {
 	c := &call{
 		provider: req.Model.Provider,
@@ -103,74 +114,183 @@ func (p *Provider) Complete(ctx context.Context, req model.Request) (model.Respo
 	if req.Model.APIKeyCredential != "" && req.APIKey == "" {
 		return model.Response{}, &errs.CredentialNotFound{Scope: "runs/" + req.RunID, Name: req.Model.APIKeyCredential}
 	}
-	httpReq, err := p.newRequest(c, req)
+	opts, err := p.options(c, req)
 	if err != nil {
 		return model.Response{}, err
 	}
+	params, err := buildParams(req)
+	if err != nil {
+		return model.Response{}, c.refused(0, err.Error())
+	}
+	x := &exchange{}
+	opts = append(opts, option.WithMiddleware(x.middleware))
 
 	callCtx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
-	resp, err := p.client.Do(httpReq.WithContext(callCtx))
-	if err != nil {
-		return model.Response{}, c.transportFailure(ctx, callCtx, err)
+	svc := sdk.NewChatCompletionService(opts...)
+	stream := svc.NewStreaming(callCtx, params)
+	defer func() { _ = stream.Close() }()
+	acc := newAccumulator(req)
+	for stream.Next() {
+		acc.chunk(stream.Current())
 	}
-	defer func() { _ = resp.Body.Close() }()
-
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		body, _ := readLimited(resp.Body, maxErrorBodyBytes)
-		if ctx.Err() != nil {
-			return model.Response{}, c.callerDone(ctx)
-		}
-		return model.Response{}, c.statusFailure(resp, body, time.Now())
-	}
-	body, err := readLimited(resp.Body, maxResponseBytes)
-	if errors.Is(err, errTooLarge) {
-		return model.Response{}, c.failed(0, err.Error(), 0)
-	}
-	if err != nil {
-		return model.Response{}, c.transportFailure(ctx, callCtx, err)
-	}
-	return c.parse(body, resp.StatusCode, req.Turn)
+	return c.finish(ctx, callCtx, x, acc, stream.Err(), req.Turn)
 }
 
-// newRequest builds the HTTP request; its failures are the Spec's or the
-// conversation's, so none is retryable.
-func (p *Provider) newRequest(c *call, req model.Request) (*http.Request, error) {
-	endpoint, err := endpoint(req.Model.BaseURL)
+// options are the SDK options of one call. Built on no environment
+// defaults: a key or base URL never comes from OPENAI_* variables.
+func (p *Provider) options(c *call, req model.Request) ([]option.RequestOption, error) {
+	base, err := baseURL(req.Model.BaseURL)
 	if err != nil {
 		return nil, c.misconfigured(err.Error())
 	}
 	if strings.ContainsFunc(req.APIKey, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
 		return nil, c.misconfigured("the API key holds control characters an HTTP header cannot carry")
 	}
-	wire, err := buildRequest(req)
-	if err != nil {
-		return nil, c.refused(0, err.Error())
+	opts := []option.RequestOption{
+		option.WithBaseURL(base),
+		option.WithHTTPClient(p.client),
+		option.WithMaxRetries(0),
+		option.WithHeader("User-Agent", p.userAgent),
+		option.WithHeader("Accept", "text/event-stream, application/json"),
 	}
-	body, err := json.Marshal(wire)
-	if err != nil {
-		return nil, c.refused(0, "encoding the request: "+err.Error())
-	}
-	httpReq, err := http.NewRequest(http.MethodPost, endpoint, bytes.NewReader(body))
-	if err != nil {
-		return nil, c.misconfigured("base URL: " + err.Error())
-	}
-	httpReq.Header.Set("Content-Type", "application/json")
-	httpReq.Header.Set("Accept", "application/json")
-	httpReq.Header.Set("User-Agent", p.userAgent)
 	if req.APIKey != "" {
-		httpReq.Header.Set("Authorization", "Bearer "+req.APIKey)
+		opts = append(opts, option.WithAPIKey(req.APIKey))
 	}
-	return httpReq, nil
+	return opts, nil
 }
 
-// endpoint returns {base}/chat/completions, tolerating a trailing slash.
-func endpoint(base string) (string, error) {
+// finish turns what the call saw into the Response or the typed error.
+func (c *call) finish(ctx, callCtx context.Context, x *exchange, acc *accumulator, streamErr error, turn int) (model.Response, error) {
+	if x.transport != nil {
+		return model.Response{}, c.transportFailure(ctx, callCtx, x.transport)
+	}
+	if x.resp == nil {
+		if ctx.Err() != nil {
+			return model.Response{}, c.callerDone(ctx)
+		}
+		return model.Response{}, c.failed(0, "the request was not sent: "+errText(streamErr), 0)
+	}
+	if x.resp.StatusCode < 200 || x.resp.StatusCode > 299 {
+		if ctx.Err() != nil {
+			return model.Response{}, c.callerDone(ctx)
+		}
+		return model.Response{}, c.statusFailure(x.resp, x.errBody, time.Now())
+	}
+	if x.whole != nil || x.wholeErr != nil {
+		if errors.Is(x.wholeErr, errTooLarge) {
+			return model.Response{}, c.failed(0, x.wholeErr.Error(), 0)
+		}
+		if x.wholeErr != nil {
+			return model.Response{}, c.transportFailure(ctx, callCtx, x.wholeErr)
+		}
+		return c.parse(x.whole, x.resp.StatusCode, turn)
+	}
+	var se *ssestream.StreamError
+	switch {
+	case errors.As(streamErr, &se):
+		msg, _ := errorMessage(se.Event.Data)
+		if msg == "" {
+			msg = se.Message
+		}
+		return model.Response{}, c.failed(x.resp.StatusCode, msg, 0)
+	case errors.Is(streamErr, errTooLarge):
+		return model.Response{}, c.failed(0, streamErr.Error(), 0)
+	case streamErr != nil && (ctx.Err() != nil || callCtx.Err() != nil || isTransport(streamErr)):
+		return model.Response{}, c.transportFailure(ctx, callCtx, streamErr)
+	case streamErr != nil:
+		return model.Response{}, c.failed(0, "the server sent a malformed stream: "+streamErr.Error(), 0)
+	case !acc.any:
+		return model.Response{}, c.failed(0, "the server sent a stream with no choices", 0)
+	case !acc.finished:
+		return model.Response{}, c.failed(0, "the stream ended before the answer was finished", 0)
+	}
+	return acc.response(turn), nil
+}
+
+// errText is err's text, or "unknown error".
+func errText(err error) string {
+	if err == nil {
+		return "unknown error"
+	}
+	return err.Error()
+}
+
+// isTransport reports whether err came from reading the connection rather
+// than from decoding what it carried.
+func isTransport(err error) bool {
+	var ne net.Error
+	var op *net.OpError
+	return errors.As(err, &ne) || errors.As(err, &op) || errors.Is(err, io.ErrUnexpectedEOF) ||
+		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, io.EOF)
+}
+
+// exchange is what the SDK's middleware saw of the HTTP exchange, so that
+// failures are classified from the status, headers and body themselves.
+type exchange struct {
+	resp      *http.Response
+	errBody   []byte
+	transport error
+	// whole is a 2xx body that is not an event stream; wholeErr the
+	// failure reading it.
+	whole    []byte
+	wholeErr error
+}
+
+// middleware records the exchange: an error body is read (bounded) and
+// kept, a whole JSON answer is read and kept, and an event stream is
+// bounded at maxResponseBytes.
+func (x *exchange) middleware(req *http.Request, next option.MiddlewareNext) (*http.Response, error) {
+	resp, err := next(req)
+	if err != nil {
+		x.transport = err
+		return resp, err
+	}
+	x.resp = resp
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		x.errBody, _ = readLimited(resp.Body, maxErrorBodyBytes)
+		_ = resp.Body.Close()
+		resp.Body = io.NopCloser(bytes.NewReader(x.errBody))
+		return resp, nil
+	}
+	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	if mt != "text/event-stream" {
+		x.whole, x.wholeErr = readLimited(resp.Body, maxResponseBytes)
+		if x.whole == nil {
+			x.whole = []byte{}
+		}
+		_ = resp.Body.Close()
+		resp.Body = io.NopCloser(bytes.NewReader(nil))
+		resp.Header.Set("Content-Type", "text/event-stream")
+		return resp, nil
+	}
+	resp.Body = &limitedBody{ReadCloser: resp.Body, left: maxResponseBytes}
+	return resp, nil
+}
+
+// limitedBody fails with errTooLarge once more than left bytes were read.
+type limitedBody struct {
+	io.ReadCloser
+	left int64
+}
+
+func (b *limitedBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	b.left -= int64(n)
+	if b.left < 0 {
+		return n, fmt.Errorf("%w (over %d bytes)", errTooLarge, maxResponseBytes)
+	}
+	return n, err
+}
+
+// baseURL checks an http(s) base URL and returns it with one trailing
+// slash, as the SDK joins paths to it.
+func baseURL(base string) (string, error) {
 	u, err := url.Parse(strings.TrimSpace(base))
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return "", errors.New("base URL is not an http or https URL")
 	}
-	u.Path = strings.TrimRight(u.Path, "/") + "/chat/completions"
+	u.Path = strings.TrimRight(u.Path, "/") + "/"
 	u.RawPath = ""
 	return u.String(), nil
 }

@@ -111,11 +111,12 @@ var tools = []model.Tool{
 
 const conversationBody = `{
   "model": "gpt-4o-mini",
-  "stream": false,
+  "stream": true,
+  "stream_options": {"include_usage": true},
   "messages": [
     {"role": "system", "content": "You are a weather assistant."},
     {"role": "user", "content": "What's the weather in Paris and Boston?"},
-    {"role": "assistant", "content": null, "tool_calls": [
+    {"role": "assistant", "tool_calls": [
       {"id": "call_Ab12", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\":\"Paris\"}"}},
       {"id": "call_Cd34", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\":\"Boston\"}"}}
     ]},
@@ -158,7 +159,7 @@ func TestCompleteRequest(t *testing.T) {
 			name:     "no key, no tools, trailing slash on the base URL",
 			path:     "/v1/",
 			messages: []model.Message{{Role: model.RoleUser, Text: "Hi"}},
-			wantBody: `{"model":"gpt-4o-mini","stream":false,"messages":[{"role":"user","content":"Hi"}]}`,
+			wantBody: `{"model":"gpt-4o-mini","stream":true,"stream_options":{"include_usage":true},"messages":[{"role":"user","content":"Hi"}]}`,
 			wantUA:   openai.DefaultUserAgent,
 		},
 	}

@@ -3,55 +3,7 @@ package openai
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
-
-	"github.com/runsvc/runsvc/internal/model"
 )
-
-// chatRequest is the body of POST /chat/completions.
-type chatRequest struct {
-	Model    string        `json:"model"`
-	Messages []chatMessage `json:"messages"`
-	Tools    []chatTool    `json:"tools,omitempty"`
-	Stream   bool          `json:"stream"`
-}
-
-// chatMessage is one message of a request. Content is null only on an
-// assistant message that holds tool calls and no text.
-type chatMessage struct {
-	Role       string         `json:"role"`
-	Content    *string        `json:"content"`
-	ToolCalls  []wireToolCall `json:"tool_calls,omitempty"`
-	ToolCallID string         `json:"tool_call_id,omitempty"`
-}
-
-// wireToolCall is an assistant's tool call as a request carries it.
-type wireToolCall struct {
-	ID       string       `json:"id"`
-	Type     string       `json:"type"`
-	Function wireFunction `json:"function"`
-}
-
-// wireFunction is a call's function; Arguments is a JSON document encoded
-// as a string.
-type wireFunction struct {
-	Name      string `json:"name"`
-	Arguments string `json:"arguments"`
-}
-
-// chatTool is a tool on offer.
-type chatTool struct {
-	Type     string       `json:"type"`
-	Function toolFunction `json:"function"`
-}
-
-// toolFunction describes a tool. Parameters is omitted for a tool that
-// takes none.
-type toolFunction struct {
-	Name        string          `json:"name"`
-	Description string          `json:"description,omitempty"`
-	Parameters  json.RawMessage `json:"parameters,omitempty"`
-}
 
 // chatResponse is a successful answer. Error is set by the few servers that
 // report a failure with HTTP 200.
@@ -103,45 +55,6 @@ type apiError struct {
 	Type    string          `json:"type"`
 	Param   *string         `json:"param"`
 	Code    json.RawMessage `json:"code"`
-}
-
-// buildRequest turns a model.Request into the wire body.
-func buildRequest(req model.Request) (chatRequest, error) {
-	out := chatRequest{Model: req.Model.Model, Messages: make([]chatMessage, 0, len(req.Messages))}
-	for _, m := range req.Messages {
-		text := m.Text
-		msg := chatMessage{Role: m.Role, Content: &text}
-		switch m.Role {
-		case model.RoleAssistant:
-			for _, c := range m.ToolCalls {
-				msg.ToolCalls = append(msg.ToolCalls, wireToolCall{
-					ID:       c.ID,
-					Type:     "function",
-					Function: wireFunction{Name: c.Name, Arguments: argumentString(c.Arguments)},
-				})
-			}
-			if len(msg.ToolCalls) > 0 && text == "" {
-				msg.Content = nil
-			}
-		case model.RoleTool:
-			msg.ToolCallID = m.CallID
-		}
-		out.Messages = append(out.Messages, msg)
-	}
-	for _, t := range req.Tools {
-		params := bytes.TrimSpace(t.Parameters)
-		if bytes.Equal(params, []byte("null")) {
-			params = nil
-		}
-		if len(params) > 0 && !json.Valid(params) {
-			return chatRequest{}, fmt.Errorf("tool %s has parameters that are not valid JSON", t.Name)
-		}
-		out.Tools = append(out.Tools, chatTool{
-			Type:     "function",
-			Function: toolFunction{Name: t.Name, Description: t.Description, Parameters: params},
-		})
-	}
-	return out, nil
 }
 
 // argumentString encodes a call's arguments as the string the wire wants:

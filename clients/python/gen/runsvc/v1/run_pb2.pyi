@@ -72,6 +72,22 @@ class ListRunsResponse(_message.Message):
     runs: _containers.RepeatedCompositeFieldContainer[Run]
     def __init__(self, runs: _Optional[_Iterable[_Union[Run, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
 
+class ModelDelta(_message.Message):
+    __slots__ = ["discarded", "offset", "seq", "text", "tool_call", "turn"]
+    DISCARDED_FIELD_NUMBER: _ClassVar[int]
+    OFFSET_FIELD_NUMBER: _ClassVar[int]
+    SEQ_FIELD_NUMBER: _ClassVar[int]
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    TOOL_CALL_FIELD_NUMBER: _ClassVar[int]
+    TURN_FIELD_NUMBER: _ClassVar[int]
+    discarded: bool
+    offset: int
+    seq: int
+    text: str
+    tool_call: ToolCallDelta
+    turn: int
+    def __init__(self, seq: _Optional[int] = ..., turn: _Optional[int] = ..., offset: _Optional[int] = ..., text: _Optional[str] = ..., tool_call: _Optional[_Union[ToolCallDelta, _Mapping]] = ..., discarded: bool = ...) -> None: ...
+
 class Report(_message.Message):
     __slots__ = ["children", "duration", "finished", "records", "run", "tool_calls"]
     CHILDREN_FIELD_NUMBER: _ClassVar[int]
@@ -195,24 +211,36 @@ class StartRunResponse(_message.Message):
     def __init__(self, run: _Optional[_Union[Run, _Mapping]] = ..., created: bool = ...) -> None: ...
 
 class StreamTextRequest(_message.Message):
-    __slots__ = ["heartbeat_interval", "run_id"]
+    __slots__ = ["from_offset", "from_seq", "heartbeat_interval", "run_id"]
+    FROM_OFFSET_FIELD_NUMBER: _ClassVar[int]
+    FROM_SEQ_FIELD_NUMBER: _ClassVar[int]
     HEARTBEAT_INTERVAL_FIELD_NUMBER: _ClassVar[int]
     RUN_ID_FIELD_NUMBER: _ClassVar[int]
+    from_offset: int
+    from_seq: int
     heartbeat_interval: _duration_pb2.Duration
     run_id: str
-    def __init__(self, run_id: _Optional[str] = ..., heartbeat_interval: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ...) -> None: ...
+    def __init__(self, run_id: _Optional[str] = ..., heartbeat_interval: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., from_seq: _Optional[int] = ..., from_offset: _Optional[int] = ...) -> None: ...
 
 class StreamTextResponse(_message.Message):
-    __slots__ = ["final", "heartbeat_time", "text", "turn"]
+    __slots__ = ["committed", "discarded", "final", "heartbeat_time", "offset", "seq", "text", "turn"]
+    COMMITTED_FIELD_NUMBER: _ClassVar[int]
+    DISCARDED_FIELD_NUMBER: _ClassVar[int]
     FINAL_FIELD_NUMBER: _ClassVar[int]
     HEARTBEAT_TIME_FIELD_NUMBER: _ClassVar[int]
+    OFFSET_FIELD_NUMBER: _ClassVar[int]
+    SEQ_FIELD_NUMBER: _ClassVar[int]
     TEXT_FIELD_NUMBER: _ClassVar[int]
     TURN_FIELD_NUMBER: _ClassVar[int]
+    committed: bool
+    discarded: bool
     final: bool
     heartbeat_time: _timestamp_pb2.Timestamp
+    offset: int
+    seq: int
     text: str
     turn: int
-    def __init__(self, text: _Optional[str] = ..., turn: _Optional[int] = ..., final: bool = ..., heartbeat_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+    def __init__(self, text: _Optional[str] = ..., turn: _Optional[int] = ..., final: bool = ..., heartbeat_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., seq: _Optional[int] = ..., offset: _Optional[int] = ..., committed: bool = ..., discarded: bool = ...) -> None: ...
 
 class Suspension(_message.Message):
     __slots__ = ["approval_call", "approval_reason", "delegation_ids", "expire_time", "in_doubt", "question", "reason", "tool_calls"]
@@ -233,6 +261,18 @@ class Suspension(_message.Message):
     reason: _record_pb2.SuspensionReason
     tool_calls: _containers.RepeatedCompositeFieldContainer[_record_pb2.ToolCall]
     def __init__(self, reason: _Optional[_Union[_record_pb2.SuspensionReason, str]] = ..., expire_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., tool_calls: _Optional[_Iterable[_Union[_record_pb2.ToolCall, _Mapping]]] = ..., question: _Optional[str] = ..., approval_call: _Optional[_Union[_record_pb2.ToolCall, _Mapping]] = ..., approval_reason: _Optional[str] = ..., delegation_ids: _Optional[_Iterable[str]] = ..., in_doubt: bool = ...) -> None: ...
+
+class ToolCallDelta(_message.Message):
+    __slots__ = ["arguments", "id", "index", "name"]
+    ARGUMENTS_FIELD_NUMBER: _ClassVar[int]
+    ID_FIELD_NUMBER: _ClassVar[int]
+    INDEX_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    arguments: str
+    id: str
+    index: int
+    name: str
+    def __init__(self, index: _Optional[int] = ..., id: _Optional[str] = ..., name: _Optional[str] = ..., arguments: _Optional[str] = ...) -> None: ...
 
 class ToolCallReport(_message.Message):
     __slots__ = ["call", "error", "in_doubt", "output", "turn"]
@@ -263,19 +303,25 @@ class WaitRunResponse(_message.Message):
     def __init__(self, run: _Optional[_Union[Run, _Mapping]] = ...) -> None: ...
 
 class WatchRunRequest(_message.Message):
-    __slots__ = ["from_seq", "heartbeat_interval", "run_id"]
+    __slots__ = ["from_offset", "from_seq", "heartbeat_interval", "include_deltas", "run_id"]
+    FROM_OFFSET_FIELD_NUMBER: _ClassVar[int]
     FROM_SEQ_FIELD_NUMBER: _ClassVar[int]
     HEARTBEAT_INTERVAL_FIELD_NUMBER: _ClassVar[int]
+    INCLUDE_DELTAS_FIELD_NUMBER: _ClassVar[int]
     RUN_ID_FIELD_NUMBER: _ClassVar[int]
+    from_offset: int
     from_seq: int
     heartbeat_interval: _duration_pb2.Duration
+    include_deltas: bool
     run_id: str
-    def __init__(self, run_id: _Optional[str] = ..., from_seq: _Optional[int] = ..., heartbeat_interval: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ...) -> None: ...
+    def __init__(self, run_id: _Optional[str] = ..., from_seq: _Optional[int] = ..., heartbeat_interval: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., from_offset: _Optional[int] = ..., include_deltas: bool = ...) -> None: ...
 
 class WatchRunResponse(_message.Message):
-    __slots__ = ["heartbeat_time", "record"]
+    __slots__ = ["delta", "heartbeat_time", "record"]
+    DELTA_FIELD_NUMBER: _ClassVar[int]
     HEARTBEAT_TIME_FIELD_NUMBER: _ClassVar[int]
     RECORD_FIELD_NUMBER: _ClassVar[int]
+    delta: ModelDelta
     heartbeat_time: _timestamp_pb2.Timestamp
     record: _record_pb2.Record
-    def __init__(self, record: _Optional[_Union[_record_pb2.Record, _Mapping]] = ..., heartbeat_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+    def __init__(self, record: _Optional[_Union[_record_pb2.Record, _Mapping]] = ..., heartbeat_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., delta: _Optional[_Union[ModelDelta, _Mapping]] = ...) -> None: ...

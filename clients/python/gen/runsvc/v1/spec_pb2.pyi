@@ -143,22 +143,34 @@ class McpTool(_message.Message):
     def __init__(self, url: _Optional[str] = ..., remote_name: _Optional[str] = ..., credential: _Optional[str] = ..., command: _Optional[str] = ..., args: _Optional[_Iterable[str]] = ..., env: _Optional[_Iterable[_Union[McpEnv, _Mapping]]] = ..., server: _Optional[str] = ...) -> None: ...
 
 class ModelRef(_message.Message):
-    __slots__ = ["api_key_credential", "base_url", "call_timeout", "model", "pricing", "provider", "script"]
+    __slots__ = ["api_key_credential", "base_url", "call_timeout", "max_output_tokens", "model", "parallel_tool_calls", "pricing", "provider", "script", "stop", "temperature", "tool_choice", "top_p"]
     API_KEY_CREDENTIAL_FIELD_NUMBER: _ClassVar[int]
     BASE_URL_FIELD_NUMBER: _ClassVar[int]
     CALL_TIMEOUT_FIELD_NUMBER: _ClassVar[int]
+    MAX_OUTPUT_TOKENS_FIELD_NUMBER: _ClassVar[int]
     MODEL_FIELD_NUMBER: _ClassVar[int]
+    PARALLEL_TOOL_CALLS_FIELD_NUMBER: _ClassVar[int]
     PRICING_FIELD_NUMBER: _ClassVar[int]
     PROVIDER_FIELD_NUMBER: _ClassVar[int]
     SCRIPT_FIELD_NUMBER: _ClassVar[int]
+    STOP_FIELD_NUMBER: _ClassVar[int]
+    TEMPERATURE_FIELD_NUMBER: _ClassVar[int]
+    TOOL_CHOICE_FIELD_NUMBER: _ClassVar[int]
+    TOP_P_FIELD_NUMBER: _ClassVar[int]
     api_key_credential: str
     base_url: str
     call_timeout: _duration_pb2.Duration
+    max_output_tokens: int
     model: str
+    parallel_tool_calls: bool
     pricing: Pricing
     provider: str
     script: Script
-    def __init__(self, provider: _Optional[str] = ..., model: _Optional[str] = ..., script: _Optional[_Union[Script, _Mapping]] = ..., base_url: _Optional[str] = ..., api_key_credential: _Optional[str] = ..., pricing: _Optional[_Union[Pricing, _Mapping]] = ..., call_timeout: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ...) -> None: ...
+    stop: _containers.RepeatedScalarFieldContainer[str]
+    temperature: float
+    tool_choice: str
+    top_p: float
+    def __init__(self, provider: _Optional[str] = ..., model: _Optional[str] = ..., script: _Optional[_Union[Script, _Mapping]] = ..., base_url: _Optional[str] = ..., api_key_credential: _Optional[str] = ..., pricing: _Optional[_Union[Pricing, _Mapping]] = ..., call_timeout: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., temperature: _Optional[float] = ..., top_p: _Optional[float] = ..., max_output_tokens: _Optional[int] = ..., stop: _Optional[_Iterable[str]] = ..., tool_choice: _Optional[str] = ..., parallel_tool_calls: bool = ...) -> None: ...
 
 class OutputSpec(_message.Message):
     __slots__ = ["schema"]

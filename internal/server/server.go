@@ -480,15 +480,3 @@ func (s *Server) Serve(ctx context.Context) error {
 	}
 	return err
 }
-
-// providers are the model providers: the built-in ones, then those the
-// configuration adds or replaces.
-func providers(cfg Config) model.Providers {
-	models := model.Providers{
-		spec.ProviderScripted:  scripted.New(cfg.Clock),
-		spec.ProviderOpenAI:    openai.New(openai.Options{}),
-		spec.ProviderAnthropic: anthropic.New(anthropic.Options{}),
-	}
-	maps.Copy(models, cfg.Models)
-	return models
-}

@@ -9,9 +9,13 @@
     var out = live.querySelector(".live-text");
     var note = live.querySelector(".live-note");
     var text = new EventSource(live.getAttribute("data-src"));
+    var turn = null;
     text.addEventListener("text", function (e) {
       var d = JSON.parse(e.data);
-      out.textContent += (out.textContent ? "\n" : "") + d.text;
+      // Pieces of one turn's answer join up; a new turn starts a new line.
+      var sep = out.textContent && d.turn !== turn ? "\n" : "";
+      turn = d.turn;
+      out.textContent += sep + d.text;
       live.setAttribute("data-pieces", String(Number(live.getAttribute("data-pieces") || 0) + 1));
     });
     text.addEventListener("end", function (e) {

@@ -2,7 +2,8 @@
 // errors against plain ones and against success, GetRun against a bare
 // grpc-go echo, scripted Runs per second with worker tools on SQLite and
 // PostgreSQL with a CPU profile, WatchRun delivery latency, and the memory
-// of suspended Runs with the time to resume them after a restart.
+// of suspended Runs with the time to resume them after a restart, and
+// StartRun's p99 while the retention sweep deletes settled Runs.
 //
 // Everything runs on 127.0.0.1, in one run, and stops on its own; ratios
 // are measured side by side so that a shared machine's drift hits both
@@ -44,19 +45,20 @@ type config struct {
 	runsWarm         time.Duration
 	watchers         []int
 	// deltaPieces is how many pieces the deltas phase streams a Run.
-	deltaPieces  int
-	watchMeasure time.Duration
-	appendRate   float64
-	heldRuns     int
-	resumeConc   int
-	cpuProfile   string
-	moduleRoot   string
+	deltaPieces   int
+	watchMeasure  time.Duration
+	appendRate    float64
+	heldRuns      int
+	retentionRuns int
+	resumeConc    int
+	cpuProfile    string
+	moduleRoot    string
 	// before is the commit the compare phase measures beside this
 	// checkout (or after); empty skips the phase.
 	before, after string
 }
 
-var allPhases = []string{"errors", "floor", "runs", "postgres", "watch", "deltas", "held", "ops", "console"}
+var allPhases = []string{"errors", "floor", "runs", "postgres", "watch", "deltas", "held", "ops", "console", "retention"}
 
 // report is everything measured, as written by -json.
 type report struct {
@@ -79,6 +81,7 @@ type report struct {
 	Ops       *opsResult       `json:"ops,omitempty"`
 	Console   *consoleResult   `json:"console,omitempty"`
 	Compare   *compareResult   `json:"compare,omitempty"`
+	Retention *retentionResult `json:"retention,omitempty"`
 	Targets   []target         `json:"targets"`
 	Failures  []string         `json:"failures,omitempty"`
 }
@@ -116,6 +119,7 @@ func parseFlags() (cfg config, jsonOut string, ok bool) {
 		appendRate:       200,
 		deltaPieces:      300,
 		heldRuns:         10000,
+		retentionRuns:    10000,
 		resumeConc:       64,
 		cpuProfile:       *profile,
 		before:           *before,
@@ -126,6 +130,7 @@ func parseFlags() (cfg config, jsonOut string, ok bool) {
 		cfg.runsMeasure, cfg.runsWarm = 2*time.Second, 500*time.Millisecond
 		cfg.watchMeasure = 1500 * time.Millisecond
 		cfg.heldRuns = 1000
+		cfg.retentionRuns = 2000
 		cfg.deltaPieces = 100
 	}
 	if *measure > 0 {
@@ -227,7 +232,7 @@ func run() int {
 	return finish(rep, start, jsonOut)
 }
 
-// runServicePhases runs the ops and console phases the flags select.
+// runServicePhases runs the ops, console and retention phases the flags select.
 func runServicePhases(ctx context.Context, cfg config, rep *report, fail func(string, error)) {
 	var err error
 	if cfg.phases["ops"] && ctx.Err() == nil {
@@ -238,6 +243,11 @@ func runServicePhases(ctx context.Context, cfg config, rep *report, fail func(st
 	if cfg.phases["console"] && ctx.Err() == nil {
 		if rep.Console, err = runConsole(ctx, cfg); err != nil {
 			fail("console", err)
+		}
+	}
+	if cfg.phases["retention"] && ctx.Err() == nil {
+		if rep.Retention, err = runRetention(ctx, cfg); err != nil {
+			fail("retention", err)
 		}
 	}
 }

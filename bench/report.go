@@ -110,6 +110,9 @@ func evaluate(rep *report) []target {
 			}
 		}
 	}
+	if r := rep.Retention; r != nil && r.P99Ratio > 0 {
+		out = append(out, judge(target{Name: fmt.Sprintf("StartRun p99 during the sweep of %d Runs / before", r.Runs), Op: "<=", Limit: 1.5, Measured: r.P99Ratio, Unit: "x", Where: "same server, 4 clients"}))
+	}
 	if h := rep.Held; h != nil && h.RSSMB > 0 {
 		out = append(out, judge(target{Name: fmt.Sprintf("RSS with %d suspended Runs", h.Runs), Op: "<", Limit: 200, Measured: h.RSSMB, Unit: "MB", Where: "runsvc serve, VmRSS"}))
 	}
@@ -155,6 +158,9 @@ func printReport(w io.Writer, rep *report) {
 	}
 	if c := rep.Console; c != nil {
 		printConsole(w, c)
+	}
+	if r := rep.Retention; r != nil {
+		printRetention(w, r)
 	}
 	printTargets(w, rep)
 }

@@ -3,7 +3,7 @@
 package client
 
 // CatalogueVersion is the version of the error catalogue these reasons come from.
-const CatalogueVersion = "0.2.0"
+const CatalogueVersion = "0.3.0"
 
 // DefaultDomain is the ErrorInfo domain of a runsvc server that configures none.
 const DefaultDomain = "runsvc"
@@ -44,6 +44,8 @@ const (
 	ReasonRunFailed = "RUN_FAILED"
 	// ReasonRunAborted: A text stream's Run was aborted (interrupted or past its deadline); abortCause says which.
 	ReasonRunAborted = "RUN_ABORTED"
+	// ReasonRunNotSettled: DeleteRun on a Run that is still active (runState); nothing changed. Interrupt it first, or set interrupt in the request.
+	ReasonRunNotSettled = "RUN_NOT_SETTLED"
 	// ReasonAccessDenied: The Spec's policy forbids this (a Run start or a tool call); the caller's role is ROLE_DENIED.
 	ReasonAccessDenied = "ACCESS_DENIED"
 	// ReasonToolNarrowed: A delegated Run asked for a tool its parent narrowed away.
@@ -133,6 +135,7 @@ var Reasons = []string{
 	ReasonRunEndedWithoutAnswer,
 	ReasonRunFailed,
 	ReasonRunAborted,
+	ReasonRunNotSettled,
 	ReasonAccessDenied,
 	ReasonToolNarrowed,
 	ReasonUnauthenticated,

@@ -21,6 +21,7 @@ Usage:
   runsvc errors [--json]     print the error catalogue: every reason, its code and retry bit
   runsvc version             print the version, commit and Go version (also --version)
   runsvc keys mint ...       mint an API key and print its keys-file entry
+  runsvc backup DEST         copy the SQLite store consistently while it serves (see runsvc backup -h)
 
 Client flags, before or after the command:
   --addr HOST:PORT           runsvc's address (env RUNSVC_ADDR, default 127.0.0.1:50051)
@@ -45,6 +46,8 @@ func main() {
 		printVersion(os.Stdout)
 	case "keys":
 		os.Exit(keys(args))
+	case "backup":
+		os.Exit(backup(args))
 	case "help", "-h", "--help":
 		fmt.Print(usage)
 	default:

@@ -14,6 +14,7 @@ import (
 
 	"github.com/runsvc/runsvc/internal/cli"
 	"github.com/runsvc/runsvc/internal/errdetails"
+	"github.com/runsvc/runsvc/internal/runs"
 	"github.com/runsvc/runsvc/internal/server"
 )
 
@@ -32,7 +33,7 @@ type serveOptions struct {
 // serveGroups orders serve's flags in its help.
 var serveGroups = []cli.FlagGroup{
 	{Title: "Service flags", Names: []string{"listen", "worker-id", "max-concurrent-runs", "max-attempts", "lease-ttl", "drain-timeout", "secrets-file", "policy-file"}},
-	{Title: "Store flags", Names: []string{"data", "store", "pool-size"}},
+	{Title: "Store flags", Names: []string{"data", "store", "pool-size", "retention", "retention-interval", "retention-batch"}},
 	{Title: "Error flags", Names: []string{"error-domain", "debug-errors"}},
 	{Title: "Operations flags", Names: []string{"log-level", "log-format", "metrics-listen", "otlp-endpoint", "keepalive-time", "keepalive-timeout", "max-connection-age", "max-connection-age-grace", "heartbeat-interval"}},
 	{Title: "Security flags", Names: []string{"keys-file", "insecure-no-auth", "tls-cert", "tls-key", "tls-client-ca", "allow-network", "mcp-command"}},
@@ -48,6 +49,9 @@ func serveFlags(o *serveOptions) *flag.FlagSet {
 	fs.StringVar(&cfg.Data, "data", "./runsvc-data", "data directory `DIR` of the embedded SQLite store")
 	fs.StringVar(&cfg.Store, "store", "", "a PostgreSQL `URL` (postgres://...) to share a store between replicas; default SQLite in --data")
 	fs.IntVar(&cfg.PoolSize, "pool-size", 16, "PostgreSQL connection pool size `N`")
+	fs.DurationVar(&cfg.Retention.Retention, "retention", 0, "delete settled Runs this long (a `DURATION`) after they settled, unless their Spec sets its own retention; 0 keeps them forever")
+	fs.DurationVar(&cfg.Retention.Interval, "retention-interval", runs.DefaultSweepInterval, "how often (a `DURATION`) the retention sweep looks for Runs to delete")
+	fs.IntVar(&cfg.Retention.Batch, "retention-batch", runs.DefaultSweepBatch, "how many Runs (`N`) one store transaction of the sweep deletes; smaller batches hold the store's writer for less time")
 	fs.StringVar(&cfg.ErrorDomain, "error-domain", errdetails.DefaultDomain, "ErrorInfo `DOMAIN` of every error")
 	fs.BoolVar(&cfg.DebugErrors, "debug-errors", false, "add the cause to INTERNAL errors as DebugInfo; leaks internals, never in production")
 	fs.StringVar(&cfg.SecretsFile, "secrets-file", "", "JSON `FILE` of credentials by scope; credentials also resolve from RUNSVC_SECRET_<NAME>")

@@ -34,6 +34,8 @@ var reads = []string{
 	"/runsvc.v1.RunService/StreamText",
 	"/runsvc.v1.RunService/WaitRun",
 	"/runsvc.v1.RunService/GetReport",
+	// An export is a read of the whole log, as WatchRun is.
+	"/runsvc.v1.RunService/ExportRun",
 	"/runsvc.v1.ToolService/ListTools",
 	"/runsvc.v1.DelegationService/GetDelegation",
 	"/runsvc.v1.DelegationService/AwaitDelegation",
@@ -42,7 +44,9 @@ var reads = []string{
 }
 
 // grants are the methods each role may call besides reads; admin may call
-// everything.
+// everything, and only admin may delete Runs (DeleteRun) or import them
+// (ImportRun): erasing data and writing logs runsvc did not produce are
+// operator actions, not a runner's.
 var grants = map[string][]string{
 	RolePublisher: {"/runsvc.v1.SpecService/PublishSpec"},
 	RoleRunner: {

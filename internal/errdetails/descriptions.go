@@ -4,7 +4,7 @@ package errdetails
 // (errors.json): its minor number grows when a reason is added, its major
 // number if a reason's code or retry bit ever changed. The Python and Node
 // packages take their version from it.
-const CatalogueVersion = "0.2.0"
+const CatalogueVersion = "0.3.0"
 
 // description is the catalogue's prose for one reason.
 type description struct {
@@ -66,6 +66,8 @@ var descriptions = map[string]description{
 	"TOOL_IN_DOUBT":      {"An at-most-once tool call was in flight when the process making it died: it may or may not have happened, so runsvc did not make it again (raise_on_error).", "0.2.0"},
 	"METHOD_NOT_FOUND":   {"The server has no such method or service (UNIMPLEMENTED): the client is newer than the server, or the method name is wrong.", "0.2.0"},
 	"OUTPUT_INVALID":     {"The Run's final answer did not match the Spec's output schema, even after the model was asked once more with the mismatches; BadRequest fields are the answer's JSON paths.", "0.2.0"},
+	// Added in 0.3.0 (issue 19, data lifecycle).
+	"RUN_NOT_SETTLED": {"DeleteRun on a Run that is still active (runState); nothing changed. Interrupt it first, or set interrupt in the request.", "0.3.0"},
 }
 
 // describe returns a reason's description, empty for one without.

@@ -34,6 +34,9 @@ var table = []row{
 	{err: &errs.RunFailed{}, reason: "RUN_FAILED", code: codes.FailedPrecondition, details: precondition, subject: "RUN_STATE", name: "runs/{runId}"},
 	{err: &errs.RunAborted{}, reason: "RUN_ABORTED", code: codes.FailedPrecondition, details: precondition, subject: "RUN_STATE", name: "runs/{runId}"},
 
+	// Data lifecycle (issue 19): deleting an active Run.
+	{err: &errs.RunNotSettled{}, reason: "RUN_NOT_SETTLED", code: codes.FailedPrecondition, details: precondition, subject: "RUN_STATE", name: "runs/{runId}"},
+
 	// Access.
 	{err: &errs.AccessDenied{}, reason: "ACCESS_DENIED", code: codes.PermissionDenied},
 	{err: &errs.ToolNarrowed{}, reason: "TOOL_NARROWED", code: codes.PermissionDenied},

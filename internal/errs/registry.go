@@ -32,6 +32,8 @@ func init() {
 		&RoleDenied{}, &QuotaExceeded{},
 		// Structured output (issue 14).
 		&OutputInvalid{},
+		// Data lifecycle (issue 19).
+		&RunNotSettled{},
 	} {
 		t := reflect.TypeOf(e).Elem()
 		kinds[t.Name()] = func() error { return reflect.New(t).Interface().(error) }

@@ -45,6 +45,8 @@ type Metrics struct {
 	retries      *prometheus.CounterVec
 	takeovers    prometheus.Counter
 	storeLatency *prometheus.HistogramVec
+	swept        *prometheus.CounterVec
+	sweeps       *prometheus.HistogramVec
 }
 
 // New returns the collectors, registered with the Go and process
@@ -68,6 +70,8 @@ func New(reasonOf func(error) string) *Metrics {
 	m.retries = f.counter("runsvc_retries_total", "Model and tool calls retried after a transient failure, by what (model or tool) and reason.", "what", "reason")
 	m.takeovers = f.counter("runsvc_lease_takeovers_total", "Attempts this worker started on a Run an earlier Attempt left unsettled (a crashed or drained worker's).").WithLabelValues()
 	m.storeLatency = f.histogram("runsvc_store_operation_duration_seconds", "Store operation latency, by operation (the store.Store method) and outcome (ok or error).", []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5}, "operation", "outcome")
+	m.swept = f.counter("runsvc_retention_runs_deleted_total", "Settled Runs the retention sweep deleted.")
+	m.sweeps = f.histogram("runsvc_retention_sweep_duration_seconds", "Retention sweeps, by outcome (ok or error).", []float64{.001, .01, .1, .5, 1, 5, 15, 60, 300}, "outcome")
 	m.reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
@@ -219,4 +223,14 @@ func (m *Metrics) ObserveStore(op string, d time.Duration, err error) {
 		outcome = "error"
 	}
 	m.storeLatency.WithLabelValues(op, outcome).Observe(d.Seconds())
+}
+
+// Swept implements runs.SweepReporter: one retention sweep.
+func (m *Metrics) Swept(deleted int, took time.Duration, err error) {
+	outcome := "ok"
+	if err != nil {
+		outcome = "error"
+	}
+	m.swept.WithLabelValues().Add(float64(deleted))
+	m.sweeps.WithLabelValues(outcome).Observe(took.Seconds())
 }

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"github.com/runsvc/runsvc/internal/live"
 	"log/slog"
+	"sync/atomic"
 	"time"
 
 	"github.com/runsvc/runsvc/internal/clock"
@@ -43,6 +44,9 @@ type Manager struct {
 	clock  clock.Clock
 	log    *slog.Logger
 	live   *live.Hub
+	// deleted counts DeleteRun's deletions since the sweeper last
+	// compacted the store.
+	deleted atomic.Int64
 }
 
 // New returns a Manager writing logs through w; it tells w what to do

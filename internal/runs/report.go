@@ -90,6 +90,9 @@ func (m *Manager) Report(ctx context.Context, tenant, runID string, childDepth i
 			}
 			for i := len(children) - 1; i >= 0; i-- {
 				child, err := m.Report(ctx, tenant, children[i].RunID, childDepth-1)
+				if isRunNotFound(err) {
+					continue // deleted since it was listed
+				}
 				if err != nil {
 					return Report{}, err
 				}

@@ -114,6 +114,10 @@ type Config struct {
 	Security Security
 	// Console serves the web console; see console.go.
 	Console Console
+	// Retention is the retention sweep: how long settled Runs are kept
+	// when their Spec sets no retention (zero: forever), and how often it
+	// looks.
+	Retention runs.SweepConfig
 	// AllowNetworks are the networks (CIDR prefixes) http and MCP tools
 	// may connect to; empty means every address but the cloud metadata
 	// ones (see netpolicy).
@@ -153,8 +157,10 @@ type Server struct {
 	health *health.Server
 	engine *engine.Engine
 	hub    *toolworkers.Hub
-	mcp    *mcptool.Executor
-	lis    net.Listener
+	// sweeper deletes settled Runs past their retention.
+	sweeper *runs.Sweeper
+	mcp     *mcptool.Executor
+	lis     net.Listener
 
 	metrics    *metrics.Metrics
 	metricsLis net.Listener
@@ -310,6 +316,7 @@ func (s *Server) assemble() error {
 	manager.UseLive(streaming)
 	mem := memory.New(s.store, cfg.Clock)
 	messages := bus.New(s.store, reg, cfg.Clock)
+	s.sweeper = manager.NewSweeper(cfg.Retention, s.metrics)
 	// Workers may connect to any replica: the hub routes calls to the
 	// workers of the others through the store, and serves theirs.
 	hub := toolworkers.NewRouted(toolworkers.Routing{Store: s.store, Replica: cfg.WorkerID, Clock: cfg.Clock, Log: s.log})
@@ -429,6 +436,12 @@ func (s *Server) Serve(ctx context.Context) error {
 	if s.keys != nil {
 		go s.keys.Watch(hubCtx, keysPoll)
 	}
+	sweepCtx, stopSweep := context.WithCancel(context.WithoutCancel(ctx))
+	sweepDone := make(chan struct{})
+	go func() {
+		defer close(sweepDone)
+		s.sweeper.Run(sweepCtx)
+	}()
 	opsCtx, stopOps := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopOps()
 	// Probe once before serving, so the first health check already says
@@ -462,6 +475,8 @@ func (s *Server) Serve(ctx context.Context) error {
 		s.grpc.Stop()
 		s.stopConsoleNow()
 	}
+	stopSweep()
+	<-sweepDone
 	stopEngine()
 	<-engineDone
 	stopHub()

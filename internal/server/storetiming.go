@@ -303,3 +303,35 @@ func (t timedStore) PruneToolCalls(ctx context.Context, now time.Time, keep time
 }
 
 var _ store.Store = timedStore{}
+
+// DeleteRuns implements store.Store, timed.
+func (t timedStore) DeleteRuns(ctx context.Context, ds []store.RunDeletion) ([]string, error) {
+	start := time.Now()
+	r0, err := t.Store.DeleteRuns(ctx, ds)
+	t.observe("DeleteRuns", start, err)
+	return r0, err
+}
+
+// SettledGroups implements store.Store, timed.
+func (t timedStore) SettledGroups(ctx context.Context, settled []string) ([]store.RunGroup, error) {
+	start := time.Now()
+	r0, err := t.Store.SettledGroups(ctx, settled)
+	t.observe("SettledGroups", start, err)
+	return r0, err
+}
+
+// ExpiredRuns implements store.Store, timed.
+func (t timedStore) ExpiredRuns(ctx context.Context, q store.ExpiryQuery) ([]store.Run, error) {
+	start := time.Now()
+	r0, err := t.Store.ExpiredRuns(ctx, q)
+	t.observe("ExpiredRuns", start, err)
+	return r0, err
+}
+
+// Compact implements store.Store, timed.
+func (t timedStore) Compact(ctx context.Context) error {
+	start := time.Now()
+	err := t.Store.Compact(ctx)
+	t.observe("Compact", start, err)
+	return err
+}

@@ -148,6 +148,9 @@ func specFromProto(p *runsvcv1.Spec) (spec.Spec, []errs.FieldViolation) {
 		s.Output = &spec.Output{Schema: structField("output.schema", o.GetSchema(), &bad)}
 	}
 	s.MCPServers = mcpServersFromProto(p.GetMcpServers(), &bad)
+	if r := p.GetRetention(); r != nil && (r.GetSettledRuns() != nil || r.GetDeleteMemory()) {
+		s.Retention = &spec.Retention{SettledRuns: durationField("retention.settled_runs", r.GetSettledRuns(), &bad), DeleteMemory: r.GetDeleteMemory()}
+	}
 	return s, bad
 }
 
@@ -214,6 +217,9 @@ func specToProto(v *spec.Version) *runsvcv1.Spec {
 		p.Output = &runsvcv1.OutputSpec{Schema: toStruct(o.Schema)}
 	}
 	p.McpServers = mcpServersToProto(v.MCPServers)
+	if r := v.Retention; r != nil {
+		p.Retention = &runsvcv1.Retention{SettledRuns: dur(r.SettledRuns), DeleteMemory: r.DeleteMemory}
+	}
 	return p
 }
 

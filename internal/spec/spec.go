@@ -24,6 +24,9 @@ type Spec struct {
 	Expiry       Expiry   `json:"suspensionExpiry"`
 	Credentials  []string `json:"credentials,omitempty"`
 	Bus          Bus      `json:"bus"`
+	// Retention is nil when the Spec sets none, so that Specs published
+	// before it existed keep their hash.
+	Retention *Retention `json:"retention,omitempty"`
 	// MCPServers are MCP servers whose tools Publish imports into Tools.
 	MCPServers []MCPServer `json:"mcpServers,omitempty"`
 	// Output constrains the final answer; nil leaves it free text.
@@ -34,6 +37,15 @@ type Spec struct {
 type Output struct {
 	// Schema is the JSON Schema the final answer, a JSON value, must match.
 	Schema json.RawMessage `json:"schema,omitempty"`
+}
+
+// Retention says how long settled Runs of a Spec are kept.
+type Retention struct {
+	// SettledRuns is how long after settling a Run is kept; zero: the
+	// server's retention.
+	SettledRuns time.Duration `json:"settledRuns,omitempty"`
+	// DeleteMemory deletes the family memory a root Run owns with it.
+	DeleteMemory bool `json:"deleteMemory,omitempty"`
 }
 
 // Model providers.

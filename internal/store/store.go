@@ -27,6 +27,7 @@ type Store interface {
 	Memory
 	Bus
 	ToolCalls
+	Lifecycle
 	// Notifier tells subscribers when something they follow changed, in
 	// this process and, for a shared store, in every replica.
 	Notifier() Notifier
@@ -109,7 +110,8 @@ type Run struct {
 	LeaseExpires time.Time
 }
 
-// NewRun is a Run to create with its first Records.
+// NewRun is a Run to create with its first Records. Its UpdateTime is its
+// CreateTime unless set (an imported Run keeps its own).
 type NewRun struct {
 	Run
 	Records []Record
@@ -460,4 +462,55 @@ func FromNanos(n int64) time.Time {
 		return time.Time{}
 	}
 	return time.Unix(0, n).UTC()
+}
+
+// RunDeletion is a Run to delete, as it was when its deleter looked at it.
+type RunDeletion struct {
+	Tenant string
+	RunID  string
+	// LastSeq is the log's last seq the deleter saw: a Run whose log moved
+	// on since is not deleted.
+	LastSeq int64
+	// Namespaces are memories the Run owns, deleted with it.
+	Namespaces []string
+}
+
+// RunGroup is the Runs of one Spec Version of a tenant.
+type RunGroup struct {
+	Tenant  string
+	Spec    string
+	Version string
+}
+
+// ExpiryQuery selects settled Runs of one RunGroup to sweep.
+type ExpiryQuery struct {
+	RunGroup
+	// Settled are the states a Run is settled in.
+	Settled []string
+	// Before: Runs last updated before it.
+	Before time.Time
+	Limit  int
+}
+
+// Lifecycle deletes Runs for good: on request, or when their retention
+// is over.
+type Lifecycle interface {
+	// DeleteRuns deletes, each in one transaction with everything it
+	// holds, the Runs whose log's last seq is still the deletion's LastSeq:
+	// the Run's row (and so the request id that started it), its log, its
+	// worker tool calls and the memories named; its children stay, no
+	// longer linked to it (their parent id is cleared). It returns the ids
+	// of the Runs it deleted; a Run it did not delete (gone already, or its
+	// log moved on) is not an error.
+	DeleteRuns(ctx context.Context, ds []RunDeletion) ([]string, error)
+	// SettledGroups returns every (tenant, Spec, Version) that has a Run
+	// in one of the settled states.
+	SettledGroups(ctx context.Context, settled []string) ([]RunGroup, error)
+	// ExpiredRuns returns up to q.Limit Runs of q's group that are in a
+	// settled state and were last updated before q.Before, oldest first,
+	// leaving out any whose parent Run exists and is not settled.
+	ExpiredRuns(ctx context.Context, q ExpiryQuery) ([]Run, error)
+	// Compact makes what deletions removed unrecoverable from the store's
+	// own files, as far as the database allows (docs/lifecycle.md).
+	Compact(ctx context.Context) error
 }

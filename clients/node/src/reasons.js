@@ -2,7 +2,7 @@
 // The reasons of runsvc's errors (docs/errors.md).
 
 /** The error catalogue's version; the package's too. */
-export const CATALOGUE_VERSION = "0.2.0";
+export const CATALOGUE_VERSION = "0.3.0";
 
 /** The default ErrorInfo domain. */
 export const DEFAULT_DOMAIN = "runsvc";
@@ -26,6 +26,7 @@ export const Reason = Object.freeze({
   RUN_ENDED_WITHOUT_ANSWER: "RUN_ENDED_WITHOUT_ANSWER",
   RUN_FAILED: "RUN_FAILED",
   RUN_ABORTED: "RUN_ABORTED",
+  RUN_NOT_SETTLED: "RUN_NOT_SETTLED",
   ACCESS_DENIED: "ACCESS_DENIED",
   TOOL_NARROWED: "TOOL_NARROWED",
   UNAUTHENTICATED: "UNAUTHENTICATED",
@@ -80,6 +81,7 @@ export const REASONS = Object.freeze([
   "RUN_ENDED_WITHOUT_ANSWER",
   "RUN_FAILED",
   "RUN_ABORTED",
+  "RUN_NOT_SETTLED",
   "ACCESS_DENIED",
   "TOOL_NARROWED",
   "UNAUTHENTICATED",

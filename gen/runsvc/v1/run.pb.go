@@ -1973,6 +1973,312 @@ func (x *ToolCallReport) GetInDoubt() bool {
 	return false
 }
 
+// DeleteRunRequest is the request of RunService.DeleteRun. Set exactly one
+// of `run_id` and `spec`.
+type DeleteRunRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The Run to delete.
+	RunId string `protobuf:"bytes,1,opt,name=run_id,json=runId,proto3" json:"run_id,omitempty"`
+	// Interrupt an active Run first (it is deleted once it settled) instead
+	// of failing RUN_NOT_SETTLED.
+	Interrupt bool `protobuf:"varint,2,opt,name=interrupt,proto3" json:"interrupt,omitempty"`
+	// Delete every Run of this Spec (all its Versions) instead of one Run.
+	Spec          string `protobuf:"bytes,3,opt,name=spec,proto3" json:"spec,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DeleteRunRequest) Reset() {
+	*x = DeleteRunRequest{}
+	mi := &file_runsvc_v1_run_proto_msgTypes[26]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DeleteRunRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DeleteRunRequest) ProtoMessage() {}
+
+func (x *DeleteRunRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_runsvc_v1_run_proto_msgTypes[26]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DeleteRunRequest.ProtoReflect.Descriptor instead.
+func (*DeleteRunRequest) Descriptor() ([]byte, []int) {
+	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{26}
+}
+
+func (x *DeleteRunRequest) GetRunId() string {
+	if x != nil {
+		return x.RunId
+	}
+	return ""
+}
+
+func (x *DeleteRunRequest) GetInterrupt() bool {
+	if x != nil {
+		return x.Interrupt
+	}
+	return false
+}
+
+func (x *DeleteRunRequest) GetSpec() string {
+	if x != nil {
+		return x.Spec
+	}
+	return ""
+}
+
+// DeleteRunResponse is the response of RunService.DeleteRun.
+type DeleteRunResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// How many Runs were deleted.
+	DeletedCount  int64 `protobuf:"varint,1,opt,name=deleted_count,json=deletedCount,proto3" json:"deleted_count,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DeleteRunResponse) Reset() {
+	*x = DeleteRunResponse{}
+	mi := &file_runsvc_v1_run_proto_msgTypes[27]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DeleteRunResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DeleteRunResponse) ProtoMessage() {}
+
+func (x *DeleteRunResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_runsvc_v1_run_proto_msgTypes[27]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DeleteRunResponse.ProtoReflect.Descriptor instead.
+func (*DeleteRunResponse) Descriptor() ([]byte, []int) {
+	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{27}
+}
+
+func (x *DeleteRunResponse) GetDeletedCount() int64 {
+	if x != nil {
+		return x.DeletedCount
+	}
+	return 0
+}
+
+// ExportRunRequest is the request of RunService.ExportRun.
+type ExportRunRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The Run to export.
+	RunId         string `protobuf:"bytes,1,opt,name=run_id,json=runId,proto3" json:"run_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ExportRunRequest) Reset() {
+	*x = ExportRunRequest{}
+	mi := &file_runsvc_v1_run_proto_msgTypes[28]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ExportRunRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ExportRunRequest) ProtoMessage() {}
+
+func (x *ExportRunRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_runsvc_v1_run_proto_msgTypes[28]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ExportRunRequest.ProtoReflect.Descriptor instead.
+func (*ExportRunRequest) Descriptor() ([]byte, []int) {
+	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{28}
+}
+
+func (x *ExportRunRequest) GetRunId() string {
+	if x != nil {
+		return x.RunId
+	}
+	return ""
+}
+
+// ExportRunResponse is one line of an export.
+type ExportRunResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// One JSON Lines line, without its newline: the header first, then one
+	// line per Record in seq order.
+	Line          string `protobuf:"bytes,1,opt,name=line,proto3" json:"line,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ExportRunResponse) Reset() {
+	*x = ExportRunResponse{}
+	mi := &file_runsvc_v1_run_proto_msgTypes[29]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ExportRunResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ExportRunResponse) ProtoMessage() {}
+
+func (x *ExportRunResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_runsvc_v1_run_proto_msgTypes[29]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ExportRunResponse.ProtoReflect.Descriptor instead.
+func (*ExportRunResponse) Descriptor() ([]byte, []int) {
+	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{29}
+}
+
+func (x *ExportRunResponse) GetLine() string {
+	if x != nil {
+		return x.Line
+	}
+	return ""
+}
+
+// ImportRunRequest is one line of an export, in order.
+type ImportRunRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// One JSON Lines line, as ExportRun sent it.
+	Line          string `protobuf:"bytes,1,opt,name=line,proto3" json:"line,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ImportRunRequest) Reset() {
+	*x = ImportRunRequest{}
+	mi := &file_runsvc_v1_run_proto_msgTypes[30]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ImportRunRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ImportRunRequest) ProtoMessage() {}
+
+func (x *ImportRunRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_runsvc_v1_run_proto_msgTypes[30]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ImportRunRequest.ProtoReflect.Descriptor instead.
+func (*ImportRunRequest) Descriptor() ([]byte, []int) {
+	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{30}
+}
+
+func (x *ImportRunRequest) GetLine() string {
+	if x != nil {
+		return x.Line
+	}
+	return ""
+}
+
+// ImportRunResponse is the response of RunService.ImportRun.
+type ImportRunResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The imported Run.
+	Run *Run `protobuf:"bytes,1,opt,name=run,proto3" json:"run,omitempty"`
+	// False when the same Run was imported before.
+	Created       bool `protobuf:"varint,2,opt,name=created,proto3" json:"created,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ImportRunResponse) Reset() {
+	*x = ImportRunResponse{}
+	mi := &file_runsvc_v1_run_proto_msgTypes[31]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ImportRunResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ImportRunResponse) ProtoMessage() {}
+
+func (x *ImportRunResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_runsvc_v1_run_proto_msgTypes[31]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ImportRunResponse.ProtoReflect.Descriptor instead.
+func (*ImportRunResponse) Descriptor() ([]byte, []int) {
+	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{31}
+}
+
+func (x *ImportRunResponse) GetRun() *Run {
+	if x != nil {
+		return x.Run
+	}
+	return nil
+}
+
+func (x *ImportRunResponse) GetCreated() bool {
+	if x != nil {
+		return x.Created
+	}
+	return false
+}
+
 var File_runsvc_v1_run_proto protoreflect.FileDescriptor
 
 const file_runsvc_v1_run_proto_rawDesc = "" +
@@ -2128,7 +2434,22 @@ const file_runsvc_v1_run_proto_rawDesc = "" +
 	"\x06output\x18\x02 \x01(\v2\x16.google.protobuf.ValueR\x06output\x12(\n" +
 	"\x05error\x18\x03 \x01(\v2\x12.google.rpc.StatusR\x05error\x12\x12\n" +
 	"\x04turn\x18\x04 \x01(\x05R\x04turn\x12\x19\n" +
-	"\bin_doubt\x18\x05 \x01(\bR\ainDoubt2\xda\x05\n" +
+	"\bin_doubt\x18\x05 \x01(\bR\ainDoubt\"[\n" +
+	"\x10DeleteRunRequest\x12\x15\n" +
+	"\x06run_id\x18\x01 \x01(\tR\x05runId\x12\x1c\n" +
+	"\tinterrupt\x18\x02 \x01(\bR\tinterrupt\x12\x12\n" +
+	"\x04spec\x18\x03 \x01(\tR\x04spec\"8\n" +
+	"\x11DeleteRunResponse\x12#\n" +
+	"\rdeleted_count\x18\x01 \x01(\x03R\fdeletedCount\")\n" +
+	"\x10ExportRunRequest\x12\x15\n" +
+	"\x06run_id\x18\x01 \x01(\tR\x05runId\"'\n" +
+	"\x11ExportRunResponse\x12\x12\n" +
+	"\x04line\x18\x01 \x01(\tR\x04line\"&\n" +
+	"\x10ImportRunRequest\x12\x12\n" +
+	"\x04line\x18\x01 \x01(\tR\x04line\"O\n" +
+	"\x11ImportRunResponse\x12 \n" +
+	"\x03run\x18\x01 \x01(\v2\x0e.runsvc.v1.RunR\x03run\x12\x18\n" +
+	"\acreated\x18\x02 \x01(\bR\acreated2\xb6\a\n" +
 	"\n" +
 	"RunService\x12C\n" +
 	"\bStartRun\x12\x1a.runsvc.v1.StartRunRequest\x1a\x1b.runsvc.v1.StartRunResponse\x12=\n" +
@@ -2141,7 +2462,10 @@ const file_runsvc_v1_run_proto_rawDesc = "" +
 	"\vSendMessage\x12\x1d.runsvc.v1.SendMessageRequest\x1a\x1e.runsvc.v1.SendMessageResponse\x12F\n" +
 	"\tResumeRun\x12\x1b.runsvc.v1.ResumeRunRequest\x1a\x1c.runsvc.v1.ResumeRunResponse\x12O\n" +
 	"\fInterruptRun\x12\x1e.runsvc.v1.InterruptRunRequest\x1a\x1f.runsvc.v1.InterruptRunResponse\x12F\n" +
-	"\tGetReport\x12\x1b.runsvc.v1.GetReportRequest\x1a\x1c.runsvc.v1.GetReportResponseB1Z/github.com/runsvc/runsvc/gen/runsvc/v1;runsvcv1b\x06proto3"
+	"\tGetReport\x12\x1b.runsvc.v1.GetReportRequest\x1a\x1c.runsvc.v1.GetReportResponse\x12F\n" +
+	"\tDeleteRun\x12\x1b.runsvc.v1.DeleteRunRequest\x1a\x1c.runsvc.v1.DeleteRunResponse\x12H\n" +
+	"\tExportRun\x12\x1b.runsvc.v1.ExportRunRequest\x1a\x1c.runsvc.v1.ExportRunResponse0\x01\x12H\n" +
+	"\tImportRun\x12\x1b.runsvc.v1.ImportRunRequest\x1a\x1c.runsvc.v1.ImportRunResponse(\x01B1Z/github.com/runsvc/runsvc/gen/runsvc/v1;runsvcv1b\x06proto3"
 
 var (
 	file_runsvc_v1_run_proto_rawDescOnce sync.Once
@@ -2155,7 +2479,7 @@ func file_runsvc_v1_run_proto_rawDescGZIP() []byte {
 	return file_runsvc_v1_run_proto_rawDescData
 }
 
-var file_runsvc_v1_run_proto_msgTypes = make([]protoimpl.MessageInfo, 26)
+var file_runsvc_v1_run_proto_msgTypes = make([]protoimpl.MessageInfo, 32)
 var file_runsvc_v1_run_proto_goTypes = []any{
 	(*Run)(nil),                   // 0: runsvc.v1.Run
 	(*Suspension)(nil),            // 1: runsvc.v1.Suspension
@@ -2183,86 +2507,99 @@ var file_runsvc_v1_run_proto_goTypes = []any{
 	(*GetReportResponse)(nil),     // 23: runsvc.v1.GetReportResponse
 	(*Report)(nil),                // 24: runsvc.v1.Report
 	(*ToolCallReport)(nil),        // 25: runsvc.v1.ToolCallReport
-	(RunState)(0),                 // 26: runsvc.v1.RunState
-	(AbortCause)(0),               // 27: runsvc.v1.AbortCause
-	(*status.Status)(nil),         // 28: google.rpc.Status
-	(*Usage)(nil),                 // 29: runsvc.v1.Usage
-	(*timestamppb.Timestamp)(nil), // 30: google.protobuf.Timestamp
-	(SuspensionReason)(0),         // 31: runsvc.v1.SuspensionReason
-	(*ToolCall)(nil),              // 32: runsvc.v1.ToolCall
-	(*durationpb.Duration)(nil),   // 33: google.protobuf.Duration
-	(*Record)(nil),                // 34: runsvc.v1.Record
-	(MessageMode)(0),              // 35: runsvc.v1.MessageMode
-	(*ToolResult)(nil),            // 36: runsvc.v1.ToolResult
-	(*InDoubtAnswer)(nil),         // 37: runsvc.v1.InDoubtAnswer
-	(*structpb.Value)(nil),        // 38: google.protobuf.Value
+	(*DeleteRunRequest)(nil),      // 26: runsvc.v1.DeleteRunRequest
+	(*DeleteRunResponse)(nil),     // 27: runsvc.v1.DeleteRunResponse
+	(*ExportRunRequest)(nil),      // 28: runsvc.v1.ExportRunRequest
+	(*ExportRunResponse)(nil),     // 29: runsvc.v1.ExportRunResponse
+	(*ImportRunRequest)(nil),      // 30: runsvc.v1.ImportRunRequest
+	(*ImportRunResponse)(nil),     // 31: runsvc.v1.ImportRunResponse
+	(RunState)(0),                 // 32: runsvc.v1.RunState
+	(AbortCause)(0),               // 33: runsvc.v1.AbortCause
+	(*status.Status)(nil),         // 34: google.rpc.Status
+	(*Usage)(nil),                 // 35: runsvc.v1.Usage
+	(*timestamppb.Timestamp)(nil), // 36: google.protobuf.Timestamp
+	(SuspensionReason)(0),         // 37: runsvc.v1.SuspensionReason
+	(*ToolCall)(nil),              // 38: runsvc.v1.ToolCall
+	(*durationpb.Duration)(nil),   // 39: google.protobuf.Duration
+	(*Record)(nil),                // 40: runsvc.v1.Record
+	(MessageMode)(0),              // 41: runsvc.v1.MessageMode
+	(*ToolResult)(nil),            // 42: runsvc.v1.ToolResult
+	(*InDoubtAnswer)(nil),         // 43: runsvc.v1.InDoubtAnswer
+	(*structpb.Value)(nil),        // 44: google.protobuf.Value
 }
 var file_runsvc_v1_run_proto_depIdxs = []int32{
-	26, // 0: runsvc.v1.Run.state:type_name -> runsvc.v1.RunState
-	27, // 1: runsvc.v1.Run.abort_cause:type_name -> runsvc.v1.AbortCause
-	28, // 2: runsvc.v1.Run.failure:type_name -> google.rpc.Status
+	32, // 0: runsvc.v1.Run.state:type_name -> runsvc.v1.RunState
+	33, // 1: runsvc.v1.Run.abort_cause:type_name -> runsvc.v1.AbortCause
+	34, // 2: runsvc.v1.Run.failure:type_name -> google.rpc.Status
 	1,  // 3: runsvc.v1.Run.suspension:type_name -> runsvc.v1.Suspension
-	29, // 4: runsvc.v1.Run.usage:type_name -> runsvc.v1.Usage
-	30, // 5: runsvc.v1.Run.create_time:type_name -> google.protobuf.Timestamp
-	30, // 6: runsvc.v1.Run.update_time:type_name -> google.protobuf.Timestamp
-	30, // 7: runsvc.v1.Run.settle_time:type_name -> google.protobuf.Timestamp
-	30, // 8: runsvc.v1.Run.deadline_time:type_name -> google.protobuf.Timestamp
-	31, // 9: runsvc.v1.Suspension.reason:type_name -> runsvc.v1.SuspensionReason
-	30, // 10: runsvc.v1.Suspension.expire_time:type_name -> google.protobuf.Timestamp
-	32, // 11: runsvc.v1.Suspension.tool_calls:type_name -> runsvc.v1.ToolCall
-	32, // 12: runsvc.v1.Suspension.approval_call:type_name -> runsvc.v1.ToolCall
-	33, // 13: runsvc.v1.StartRunRequest.deadline:type_name -> google.protobuf.Duration
+	35, // 4: runsvc.v1.Run.usage:type_name -> runsvc.v1.Usage
+	36, // 5: runsvc.v1.Run.create_time:type_name -> google.protobuf.Timestamp
+	36, // 6: runsvc.v1.Run.update_time:type_name -> google.protobuf.Timestamp
+	36, // 7: runsvc.v1.Run.settle_time:type_name -> google.protobuf.Timestamp
+	36, // 8: runsvc.v1.Run.deadline_time:type_name -> google.protobuf.Timestamp
+	37, // 9: runsvc.v1.Suspension.reason:type_name -> runsvc.v1.SuspensionReason
+	36, // 10: runsvc.v1.Suspension.expire_time:type_name -> google.protobuf.Timestamp
+	38, // 11: runsvc.v1.Suspension.tool_calls:type_name -> runsvc.v1.ToolCall
+	38, // 12: runsvc.v1.Suspension.approval_call:type_name -> runsvc.v1.ToolCall
+	39, // 13: runsvc.v1.StartRunRequest.deadline:type_name -> google.protobuf.Duration
 	0,  // 14: runsvc.v1.StartRunResponse.run:type_name -> runsvc.v1.Run
 	0,  // 15: runsvc.v1.GetRunResponse.run:type_name -> runsvc.v1.Run
-	26, // 16: runsvc.v1.ListRunsRequest.states:type_name -> runsvc.v1.RunState
+	32, // 16: runsvc.v1.ListRunsRequest.states:type_name -> runsvc.v1.RunState
 	0,  // 17: runsvc.v1.ListRunsResponse.runs:type_name -> runsvc.v1.Run
-	33, // 18: runsvc.v1.WatchRunRequest.heartbeat_interval:type_name -> google.protobuf.Duration
-	34, // 19: runsvc.v1.WatchRunResponse.record:type_name -> runsvc.v1.Record
-	30, // 20: runsvc.v1.WatchRunResponse.heartbeat_time:type_name -> google.protobuf.Timestamp
+	39, // 18: runsvc.v1.WatchRunRequest.heartbeat_interval:type_name -> google.protobuf.Duration
+	40, // 19: runsvc.v1.WatchRunResponse.record:type_name -> runsvc.v1.Record
+	36, // 20: runsvc.v1.WatchRunResponse.heartbeat_time:type_name -> google.protobuf.Timestamp
 	10, // 21: runsvc.v1.WatchRunResponse.delta:type_name -> runsvc.v1.ModelDelta
 	11, // 22: runsvc.v1.ModelDelta.tool_call:type_name -> runsvc.v1.ToolCallDelta
-	33, // 23: runsvc.v1.StreamTextRequest.heartbeat_interval:type_name -> google.protobuf.Duration
-	30, // 24: runsvc.v1.StreamTextResponse.heartbeat_time:type_name -> google.protobuf.Timestamp
-	33, // 25: runsvc.v1.WaitRunRequest.wait:type_name -> google.protobuf.Duration
+	39, // 23: runsvc.v1.StreamTextRequest.heartbeat_interval:type_name -> google.protobuf.Duration
+	36, // 24: runsvc.v1.StreamTextResponse.heartbeat_time:type_name -> google.protobuf.Timestamp
+	39, // 25: runsvc.v1.WaitRunRequest.wait:type_name -> google.protobuf.Duration
 	0,  // 26: runsvc.v1.WaitRunResponse.run:type_name -> runsvc.v1.Run
-	35, // 27: runsvc.v1.SendMessageRequest.mode:type_name -> runsvc.v1.MessageMode
-	36, // 28: runsvc.v1.ResumeRunRequest.tool_results:type_name -> runsvc.v1.ToolResult
-	37, // 29: runsvc.v1.ResumeRunRequest.in_doubt:type_name -> runsvc.v1.InDoubtAnswer
+	41, // 27: runsvc.v1.SendMessageRequest.mode:type_name -> runsvc.v1.MessageMode
+	42, // 28: runsvc.v1.ResumeRunRequest.tool_results:type_name -> runsvc.v1.ToolResult
+	43, // 29: runsvc.v1.ResumeRunRequest.in_doubt:type_name -> runsvc.v1.InDoubtAnswer
 	0,  // 30: runsvc.v1.ResumeRunResponse.run:type_name -> runsvc.v1.Run
 	0,  // 31: runsvc.v1.InterruptRunResponse.run:type_name -> runsvc.v1.Run
 	24, // 32: runsvc.v1.GetReportResponse.report:type_name -> runsvc.v1.Report
 	0,  // 33: runsvc.v1.Report.run:type_name -> runsvc.v1.Run
 	25, // 34: runsvc.v1.Report.tool_calls:type_name -> runsvc.v1.ToolCallReport
 	24, // 35: runsvc.v1.Report.children:type_name -> runsvc.v1.Report
-	33, // 36: runsvc.v1.Report.duration:type_name -> google.protobuf.Duration
-	32, // 37: runsvc.v1.ToolCallReport.call:type_name -> runsvc.v1.ToolCall
-	38, // 38: runsvc.v1.ToolCallReport.output:type_name -> google.protobuf.Value
-	28, // 39: runsvc.v1.ToolCallReport.error:type_name -> google.rpc.Status
-	2,  // 40: runsvc.v1.RunService.StartRun:input_type -> runsvc.v1.StartRunRequest
-	4,  // 41: runsvc.v1.RunService.GetRun:input_type -> runsvc.v1.GetRunRequest
-	6,  // 42: runsvc.v1.RunService.ListRuns:input_type -> runsvc.v1.ListRunsRequest
-	8,  // 43: runsvc.v1.RunService.WatchRun:input_type -> runsvc.v1.WatchRunRequest
-	12, // 44: runsvc.v1.RunService.StreamText:input_type -> runsvc.v1.StreamTextRequest
-	14, // 45: runsvc.v1.RunService.WaitRun:input_type -> runsvc.v1.WaitRunRequest
-	16, // 46: runsvc.v1.RunService.SendMessage:input_type -> runsvc.v1.SendMessageRequest
-	18, // 47: runsvc.v1.RunService.ResumeRun:input_type -> runsvc.v1.ResumeRunRequest
-	20, // 48: runsvc.v1.RunService.InterruptRun:input_type -> runsvc.v1.InterruptRunRequest
-	22, // 49: runsvc.v1.RunService.GetReport:input_type -> runsvc.v1.GetReportRequest
-	3,  // 50: runsvc.v1.RunService.StartRun:output_type -> runsvc.v1.StartRunResponse
-	5,  // 51: runsvc.v1.RunService.GetRun:output_type -> runsvc.v1.GetRunResponse
-	7,  // 52: runsvc.v1.RunService.ListRuns:output_type -> runsvc.v1.ListRunsResponse
-	9,  // 53: runsvc.v1.RunService.WatchRun:output_type -> runsvc.v1.WatchRunResponse
-	13, // 54: runsvc.v1.RunService.StreamText:output_type -> runsvc.v1.StreamTextResponse
-	15, // 55: runsvc.v1.RunService.WaitRun:output_type -> runsvc.v1.WaitRunResponse
-	17, // 56: runsvc.v1.RunService.SendMessage:output_type -> runsvc.v1.SendMessageResponse
-	19, // 57: runsvc.v1.RunService.ResumeRun:output_type -> runsvc.v1.ResumeRunResponse
-	21, // 58: runsvc.v1.RunService.InterruptRun:output_type -> runsvc.v1.InterruptRunResponse
-	23, // 59: runsvc.v1.RunService.GetReport:output_type -> runsvc.v1.GetReportResponse
-	50, // [50:60] is the sub-list for method output_type
-	40, // [40:50] is the sub-list for method input_type
-	40, // [40:40] is the sub-list for extension type_name
-	40, // [40:40] is the sub-list for extension extendee
-	0,  // [0:40] is the sub-list for field type_name
+	39, // 36: runsvc.v1.Report.duration:type_name -> google.protobuf.Duration
+	38, // 37: runsvc.v1.ToolCallReport.call:type_name -> runsvc.v1.ToolCall
+	44, // 38: runsvc.v1.ToolCallReport.output:type_name -> google.protobuf.Value
+	34, // 39: runsvc.v1.ToolCallReport.error:type_name -> google.rpc.Status
+	0,  // 40: runsvc.v1.ImportRunResponse.run:type_name -> runsvc.v1.Run
+	2,  // 41: runsvc.v1.RunService.StartRun:input_type -> runsvc.v1.StartRunRequest
+	4,  // 42: runsvc.v1.RunService.GetRun:input_type -> runsvc.v1.GetRunRequest
+	6,  // 43: runsvc.v1.RunService.ListRuns:input_type -> runsvc.v1.ListRunsRequest
+	8,  // 44: runsvc.v1.RunService.WatchRun:input_type -> runsvc.v1.WatchRunRequest
+	12, // 45: runsvc.v1.RunService.StreamText:input_type -> runsvc.v1.StreamTextRequest
+	14, // 46: runsvc.v1.RunService.WaitRun:input_type -> runsvc.v1.WaitRunRequest
+	16, // 47: runsvc.v1.RunService.SendMessage:input_type -> runsvc.v1.SendMessageRequest
+	18, // 48: runsvc.v1.RunService.ResumeRun:input_type -> runsvc.v1.ResumeRunRequest
+	20, // 49: runsvc.v1.RunService.InterruptRun:input_type -> runsvc.v1.InterruptRunRequest
+	22, // 50: runsvc.v1.RunService.GetReport:input_type -> runsvc.v1.GetReportRequest
+	26, // 51: runsvc.v1.RunService.DeleteRun:input_type -> runsvc.v1.DeleteRunRequest
+	28, // 52: runsvc.v1.RunService.ExportRun:input_type -> runsvc.v1.ExportRunRequest
+	30, // 53: runsvc.v1.RunService.ImportRun:input_type -> runsvc.v1.ImportRunRequest
+	3,  // 54: runsvc.v1.RunService.StartRun:output_type -> runsvc.v1.StartRunResponse
+	5,  // 55: runsvc.v1.RunService.GetRun:output_type -> runsvc.v1.GetRunResponse
+	7,  // 56: runsvc.v1.RunService.ListRuns:output_type -> runsvc.v1.ListRunsResponse
+	9,  // 57: runsvc.v1.RunService.WatchRun:output_type -> runsvc.v1.WatchRunResponse
+	13, // 58: runsvc.v1.RunService.StreamText:output_type -> runsvc.v1.StreamTextResponse
+	15, // 59: runsvc.v1.RunService.WaitRun:output_type -> runsvc.v1.WaitRunResponse
+	17, // 60: runsvc.v1.RunService.SendMessage:output_type -> runsvc.v1.SendMessageResponse
+	19, // 61: runsvc.v1.RunService.ResumeRun:output_type -> runsvc.v1.ResumeRunResponse
+	21, // 62: runsvc.v1.RunService.InterruptRun:output_type -> runsvc.v1.InterruptRunResponse
+	23, // 63: runsvc.v1.RunService.GetReport:output_type -> runsvc.v1.GetReportResponse
+	27, // 64: runsvc.v1.RunService.DeleteRun:output_type -> runsvc.v1.DeleteRunResponse
+	29, // 65: runsvc.v1.RunService.ExportRun:output_type -> runsvc.v1.ExportRunResponse
+	31, // 66: runsvc.v1.RunService.ImportRun:output_type -> runsvc.v1.ImportRunResponse
+	54, // [54:67] is the sub-list for method output_type
+	41, // [41:54] is the sub-list for method input_type
+	41, // [41:41] is the sub-list for extension type_name
+	41, // [41:41] is the sub-list for extension extendee
+	0,  // [0:41] is the sub-list for field type_name
 }
 
 func init() { file_runsvc_v1_run_proto_init() }
@@ -2278,7 +2615,7 @@ func file_runsvc_v1_run_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_runsvc_v1_run_proto_rawDesc), len(file_runsvc_v1_run_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   26,
+			NumMessages:   32,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -29,6 +29,9 @@ const (
 	RunService_ResumeRun_FullMethodName    = "/runsvc.v1.RunService/ResumeRun"
 	RunService_InterruptRun_FullMethodName = "/runsvc.v1.RunService/InterruptRun"
 	RunService_GetReport_FullMethodName    = "/runsvc.v1.RunService/GetReport"
+	RunService_DeleteRun_FullMethodName    = "/runsvc.v1.RunService/DeleteRun"
+	RunService_ExportRun_FullMethodName    = "/runsvc.v1.RunService/ExportRun"
+	RunService_ImportRun_FullMethodName    = "/runsvc.v1.RunService/ImportRun"
 )
 
 // RunServiceClient is the client API for RunService service.
@@ -71,6 +74,24 @@ type RunServiceClient interface {
 	// GetReport returns a Run with its usage, its ending and its failure as
 	// data, and optionally its children's reports.
 	GetReport(ctx context.Context, in *GetReportRequest, opts ...grpc.CallOption) (*GetReportResponse, error)
+	// DeleteRun deletes a settled Run for good, with its log, the request id
+	// that started it, its worker tool calls and, when its Spec's retention
+	// says `delete_memory`, the family memory it roots; its children stay, no
+	// longer linked to it. Afterwards every read of the Run is NOT_FOUND. An
+	// active Run fails FAILED_PRECONDITION / RUN_NOT_SETTLED and nothing
+	// changes, unless `interrupt` is set: then it is interrupted, and deleted
+	// once it settled. With `spec` instead of `run_id`, every settled Run of
+	// that Spec is deleted the same way. Needs the admin role.
+	DeleteRun(ctx context.Context, in *DeleteRunRequest, opts ...grpc.CallOption) (*DeleteRunResponse, error)
+	// ExportRun streams a settled or active Run's whole log with its Spec
+	// Version as JSON Lines, one line per response (docs/export.md).
+	ExportRun(ctx context.Context, in *ExportRunRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[ExportRunResponse], error)
+	// ImportRun reads an export, line by line, into this server as a settled,
+	// read-only Run with the same id, log and Spec Version. Importing the same
+	// export again returns the Run with `created` false; an export whose Run id
+	// exists here with another log, or whose Run has not settled, fails
+	// INVALID_ARGUMENT / INVALID_REQUEST. Needs the admin role.
+	ImportRun(ctx context.Context, opts ...grpc.CallOption) (grpc.ClientStreamingClient[ImportRunRequest, ImportRunResponse], error)
 }
 
 type runServiceClient struct {
@@ -199,6 +220,48 @@ func (c *runServiceClient) GetReport(ctx context.Context, in *GetReportRequest, 
 	return out, nil
 }
 
+func (c *runServiceClient) DeleteRun(ctx context.Context, in *DeleteRunRequest, opts ...grpc.CallOption) (*DeleteRunResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(DeleteRunResponse)
+	err := c.cc.Invoke(ctx, RunService_DeleteRun_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *runServiceClient) ExportRun(ctx context.Context, in *ExportRunRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[ExportRunResponse], error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	stream, err := c.cc.NewStream(ctx, &RunService_ServiceDesc.Streams[2], RunService_ExportRun_FullMethodName, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	x := &grpc.GenericClientStream[ExportRunRequest, ExportRunResponse]{ClientStream: stream}
+	if err := x.ClientStream.SendMsg(in); err != nil {
+		return nil, err
+	}
+	if err := x.ClientStream.CloseSend(); err != nil {
+		return nil, err
+	}
+	return x, nil
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type RunService_ExportRunClient = grpc.ServerStreamingClient[ExportRunResponse]
+
+func (c *runServiceClient) ImportRun(ctx context.Context, opts ...grpc.CallOption) (grpc.ClientStreamingClient[ImportRunRequest, ImportRunResponse], error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	stream, err := c.cc.NewStream(ctx, &RunService_ServiceDesc.Streams[3], RunService_ImportRun_FullMethodName, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	x := &grpc.GenericClientStream[ImportRunRequest, ImportRunResponse]{ClientStream: stream}
+	return x, nil
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type RunService_ImportRunClient = grpc.ClientStreamingClient[ImportRunRequest, ImportRunResponse]
+
 // RunServiceServer is the server API for RunService service.
 // All implementations must embed UnimplementedRunServiceServer
 // for forward compatibility.
@@ -239,6 +302,24 @@ type RunServiceServer interface {
 	// GetReport returns a Run with its usage, its ending and its failure as
 	// data, and optionally its children's reports.
 	GetReport(context.Context, *GetReportRequest) (*GetReportResponse, error)
+	// DeleteRun deletes a settled Run for good, with its log, the request id
+	// that started it, its worker tool calls and, when its Spec's retention
+	// says `delete_memory`, the family memory it roots; its children stay, no
+	// longer linked to it. Afterwards every read of the Run is NOT_FOUND. An
+	// active Run fails FAILED_PRECONDITION / RUN_NOT_SETTLED and nothing
+	// changes, unless `interrupt` is set: then it is interrupted, and deleted
+	// once it settled. With `spec` instead of `run_id`, every settled Run of
+	// that Spec is deleted the same way. Needs the admin role.
+	DeleteRun(context.Context, *DeleteRunRequest) (*DeleteRunResponse, error)
+	// ExportRun streams a settled or active Run's whole log with its Spec
+	// Version as JSON Lines, one line per response (docs/export.md).
+	ExportRun(*ExportRunRequest, grpc.ServerStreamingServer[ExportRunResponse]) error
+	// ImportRun reads an export, line by line, into this server as a settled,
+	// read-only Run with the same id, log and Spec Version. Importing the same
+	// export again returns the Run with `created` false; an export whose Run id
+	// exists here with another log, or whose Run has not settled, fails
+	// INVALID_ARGUMENT / INVALID_REQUEST. Needs the admin role.
+	ImportRun(grpc.ClientStreamingServer[ImportRunRequest, ImportRunResponse]) error
 	mustEmbedUnimplementedRunServiceServer()
 }
 
@@ -278,6 +359,15 @@ func (UnimplementedRunServiceServer) InterruptRun(context.Context, *InterruptRun
 }
 func (UnimplementedRunServiceServer) GetReport(context.Context, *GetReportRequest) (*GetReportResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method GetReport not implemented")
+}
+func (UnimplementedRunServiceServer) DeleteRun(context.Context, *DeleteRunRequest) (*DeleteRunResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method DeleteRun not implemented")
+}
+func (UnimplementedRunServiceServer) ExportRun(*ExportRunRequest, grpc.ServerStreamingServer[ExportRunResponse]) error {
+	return status.Error(codes.Unimplemented, "method ExportRun not implemented")
+}
+func (UnimplementedRunServiceServer) ImportRun(grpc.ClientStreamingServer[ImportRunRequest, ImportRunResponse]) error {
+	return status.Error(codes.Unimplemented, "method ImportRun not implemented")
 }
 func (UnimplementedRunServiceServer) mustEmbedUnimplementedRunServiceServer() {}
 func (UnimplementedRunServiceServer) testEmbeddedByValue()                    {}
@@ -466,6 +556,42 @@ func _RunService_GetReport_Handler(srv interface{}, ctx context.Context, dec fun
 	return interceptor(ctx, in, info, handler)
 }
 
+func _RunService_DeleteRun_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(DeleteRunRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(RunServiceServer).DeleteRun(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: RunService_DeleteRun_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(RunServiceServer).DeleteRun(ctx, req.(*DeleteRunRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _RunService_ExportRun_Handler(srv interface{}, stream grpc.ServerStream) error {
+	m := new(ExportRunRequest)
+	if err := stream.RecvMsg(m); err != nil {
+		return err
+	}
+	return srv.(RunServiceServer).ExportRun(m, &grpc.GenericServerStream[ExportRunRequest, ExportRunResponse]{ServerStream: stream})
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type RunService_ExportRunServer = grpc.ServerStreamingServer[ExportRunResponse]
+
+func _RunService_ImportRun_Handler(srv interface{}, stream grpc.ServerStream) error {
+	return srv.(RunServiceServer).ImportRun(&grpc.GenericServerStream[ImportRunRequest, ImportRunResponse]{ServerStream: stream})
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type RunService_ImportRunServer = grpc.ClientStreamingServer[ImportRunRequest, ImportRunResponse]
+
 // RunService_ServiceDesc is the grpc.ServiceDesc for RunService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -505,6 +631,10 @@ var RunService_ServiceDesc = grpc.ServiceDesc{
 			MethodName: "GetReport",
 			Handler:    _RunService_GetReport_Handler,
 		},
+		{
+			MethodName: "DeleteRun",
+			Handler:    _RunService_DeleteRun_Handler,
+		},
 	},
 	Streams: []grpc.StreamDesc{
 		{
@@ -516,6 +646,16 @@ var RunService_ServiceDesc = grpc.ServiceDesc{
 			StreamName:    "StreamText",
 			Handler:       _RunService_StreamText_Handler,
 			ServerStreams: true,
+		},
+		{
+			StreamName:    "ExportRun",
+			Handler:       _RunService_ExportRun_Handler,
+			ServerStreams: true,
+		},
+		{
+			StreamName:    "ImportRun",
+			Handler:       _RunService_ImportRun_Handler,
+			ClientStreams: true,
 		},
 	},
 	Metadata: "runsvc/v1/run.proto",

@@ -232,6 +232,9 @@ type Spec struct {
 	Version string `protobuf:"bytes,10,opt,name=version,proto3" json:"version,omitempty"`
 	// Output only. When this Version was first published.
 	CreateTime *timestamppb.Timestamp `protobuf:"bytes,11,opt,name=create_time,json=createTime,proto3" json:"create_time,omitempty"`
+	// How long settled Runs of this Spec are kept, and what goes with them.
+	// Unset means the server's retention (`runsvc serve --retention`).
+	Retention *Retention `protobuf:"bytes,25,opt,name=retention,proto3" json:"retention,omitempty"`
 	// MCP servers whose tools are imported at publish: PublishSpec lists each
 	// server's tools (tools/list) and adds the imported ones to `tools`, with
 	// the descriptions and input schemas the server gave and `mcp.server` set
@@ -353,6 +356,13 @@ func (x *Spec) GetCreateTime() *timestamppb.Timestamp {
 	return nil
 }
 
+func (x *Spec) GetRetention() *Retention {
+	if x != nil {
+		return x.Retention
+	}
+	return nil
+}
+
 func (x *Spec) GetMcpServers() []*McpServer {
 	if x != nil {
 		return x.McpServers
@@ -417,6 +427,63 @@ func (x *OutputSpec) GetSchema() *structpb.Struct {
 	return nil
 }
 
+// Retention says how long a Spec's settled Runs are kept before the
+// server's background sweep deletes them (as DeleteRun would).
+type Retention struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// How long after it settled a Run is kept. Zero means the server's
+	// retention; a Run whose parent is still active is kept until it settles.
+	SettledRuns *durationpb.Duration `protobuf:"bytes,1,opt,name=settled_runs,json=settledRuns,proto3" json:"settled_runs,omitempty"`
+	// Delete the family memory a root Run of this Spec owns with the Run.
+	DeleteMemory  bool `protobuf:"varint,2,opt,name=delete_memory,json=deleteMemory,proto3" json:"delete_memory,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Retention) Reset() {
+	*x = Retention{}
+	mi := &file_runsvc_v1_spec_proto_msgTypes[2]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Retention) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Retention) ProtoMessage() {}
+
+func (x *Retention) ProtoReflect() protoreflect.Message {
+	mi := &file_runsvc_v1_spec_proto_msgTypes[2]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Retention.ProtoReflect.Descriptor instead.
+func (*Retention) Descriptor() ([]byte, []int) {
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{2}
+}
+
+func (x *Retention) GetSettledRuns() *durationpb.Duration {
+	if x != nil {
+		return x.SettledRuns
+	}
+	return nil
+}
+
+func (x *Retention) GetDeleteMemory() bool {
+	if x != nil {
+		return x.DeleteMemory
+	}
+	return false
+}
+
 // ModelRef names the model a Spec calls and how to reach it.
 type ModelRef struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -462,7 +529,7 @@ type ModelRef struct {
 
 func (x *ModelRef) Reset() {
 	*x = ModelRef{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[2]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -474,7 +541,7 @@ func (x *ModelRef) String() string {
 func (*ModelRef) ProtoMessage() {}
 
 func (x *ModelRef) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[2]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -487,7 +554,7 @@ func (x *ModelRef) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ModelRef.ProtoReflect.Descriptor instead.
 func (*ModelRef) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{2}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *ModelRef) GetProvider() string {
@@ -594,7 +661,7 @@ type Pricing struct {
 
 func (x *Pricing) Reset() {
 	*x = Pricing{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[3]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -606,7 +673,7 @@ func (x *Pricing) String() string {
 func (*Pricing) ProtoMessage() {}
 
 func (x *Pricing) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[3]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -619,7 +686,7 @@ func (x *Pricing) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Pricing.ProtoReflect.Descriptor instead.
 func (*Pricing) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{3}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *Pricing) GetInputPerMillion() float64 {
@@ -648,7 +715,7 @@ type Script struct {
 
 func (x *Script) Reset() {
 	*x = Script{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[4]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -660,7 +727,7 @@ func (x *Script) String() string {
 func (*Script) ProtoMessage() {}
 
 func (x *Script) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[4]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -673,7 +740,7 @@ func (x *Script) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Script.ProtoReflect.Descriptor instead.
 func (*Script) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{4}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *Script) GetTurns() []*ScriptTurn {
@@ -702,7 +769,7 @@ type ScriptTurn struct {
 
 func (x *ScriptTurn) Reset() {
 	*x = ScriptTurn{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[5]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -714,7 +781,7 @@ func (x *ScriptTurn) String() string {
 func (*ScriptTurn) ProtoMessage() {}
 
 func (x *ScriptTurn) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[5]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -727,7 +794,7 @@ func (x *ScriptTurn) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScriptTurn.ProtoReflect.Descriptor instead.
 func (*ScriptTurn) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{5}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *ScriptTurn) GetText() string {
@@ -778,7 +845,7 @@ type ScriptToolCall struct {
 
 func (x *ScriptToolCall) Reset() {
 	*x = ScriptToolCall{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[6]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -790,7 +857,7 @@ func (x *ScriptToolCall) String() string {
 func (*ScriptToolCall) ProtoMessage() {}
 
 func (x *ScriptToolCall) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[6]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -803,7 +870,7 @@ func (x *ScriptToolCall) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScriptToolCall.ProtoReflect.Descriptor instead.
 func (*ScriptToolCall) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{6}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *ScriptToolCall) GetName() string {
@@ -833,7 +900,7 @@ type ScriptUsage struct {
 
 func (x *ScriptUsage) Reset() {
 	*x = ScriptUsage{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[7]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -845,7 +912,7 @@ func (x *ScriptUsage) String() string {
 func (*ScriptUsage) ProtoMessage() {}
 
 func (x *ScriptUsage) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[7]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -858,7 +925,7 @@ func (x *ScriptUsage) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScriptUsage.ProtoReflect.Descriptor instead.
 func (*ScriptUsage) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{7}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *ScriptUsage) GetInputTokens() int64 {
@@ -894,7 +961,7 @@ type ScriptFailure struct {
 
 func (x *ScriptFailure) Reset() {
 	*x = ScriptFailure{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[8]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -906,7 +973,7 @@ func (x *ScriptFailure) String() string {
 func (*ScriptFailure) ProtoMessage() {}
 
 func (x *ScriptFailure) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[8]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -919,7 +986,7 @@ func (x *ScriptFailure) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScriptFailure.ProtoReflect.Descriptor instead.
 func (*ScriptFailure) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{8}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *ScriptFailure) GetHttpStatus() int32 {
@@ -982,7 +1049,7 @@ type Tool struct {
 
 func (x *Tool) Reset() {
 	*x = Tool{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[9]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -994,7 +1061,7 @@ func (x *Tool) String() string {
 func (*Tool) ProtoMessage() {}
 
 func (x *Tool) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[9]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1007,7 +1074,7 @@ func (x *Tool) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Tool.ProtoReflect.Descriptor instead.
 func (*Tool) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{9}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *Tool) GetName() string {
@@ -1093,7 +1160,7 @@ type HttpTool struct {
 
 func (x *HttpTool) Reset() {
 	*x = HttpTool{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[10]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1105,7 +1172,7 @@ func (x *HttpTool) String() string {
 func (*HttpTool) ProtoMessage() {}
 
 func (x *HttpTool) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[10]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1118,7 +1185,7 @@ func (x *HttpTool) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HttpTool.ProtoReflect.Descriptor instead.
 func (*HttpTool) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{10}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *HttpTool) GetUrl() string {
@@ -1163,7 +1230,7 @@ type McpTool struct {
 
 func (x *McpTool) Reset() {
 	*x = McpTool{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[11]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1175,7 +1242,7 @@ func (x *McpTool) String() string {
 func (*McpTool) ProtoMessage() {}
 
 func (x *McpTool) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[11]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1188,7 +1255,7 @@ func (x *McpTool) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use McpTool.ProtoReflect.Descriptor instead.
 func (*McpTool) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{11}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *McpTool) GetUrl() string {
@@ -1266,7 +1333,7 @@ type McpServer struct {
 
 func (x *McpServer) Reset() {
 	*x = McpServer{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[12]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1278,7 +1345,7 @@ func (x *McpServer) String() string {
 func (*McpServer) ProtoMessage() {}
 
 func (x *McpServer) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[12]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1291,7 +1358,7 @@ func (x *McpServer) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use McpServer.ProtoReflect.Descriptor instead.
 func (*McpServer) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{12}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *McpServer) GetName() string {
@@ -1366,7 +1433,7 @@ type McpEnv struct {
 
 func (x *McpEnv) Reset() {
 	*x = McpEnv{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[13]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1378,7 +1445,7 @@ func (x *McpEnv) String() string {
 func (*McpEnv) ProtoMessage() {}
 
 func (x *McpEnv) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[13]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1391,7 +1458,7 @@ func (x *McpEnv) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use McpEnv.ProtoReflect.Descriptor instead.
 func (*McpEnv) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{13}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *McpEnv) GetName() string {
@@ -1442,7 +1509,7 @@ type Limits struct {
 
 func (x *Limits) Reset() {
 	*x = Limits{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[14]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1454,7 +1521,7 @@ func (x *Limits) String() string {
 func (*Limits) ProtoMessage() {}
 
 func (x *Limits) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[14]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1467,7 +1534,7 @@ func (x *Limits) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Limits.ProtoReflect.Descriptor instead.
 func (*Limits) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{14}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *Limits) GetMaxToolRounds() int32 {
@@ -1544,7 +1611,7 @@ type SuspensionExpiry struct {
 
 func (x *SuspensionExpiry) Reset() {
 	*x = SuspensionExpiry{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[15]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1556,7 +1623,7 @@ func (x *SuspensionExpiry) String() string {
 func (*SuspensionExpiry) ProtoMessage() {}
 
 func (x *SuspensionExpiry) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[15]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1569,7 +1636,7 @@ func (x *SuspensionExpiry) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SuspensionExpiry.ProtoReflect.Descriptor instead.
 func (*SuspensionExpiry) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{15}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *SuspensionExpiry) GetToolResults() *durationpb.Duration {
@@ -1613,7 +1680,7 @@ type Credential struct {
 
 func (x *Credential) Reset() {
 	*x = Credential{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[16]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1625,7 +1692,7 @@ func (x *Credential) String() string {
 func (*Credential) ProtoMessage() {}
 
 func (x *Credential) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[16]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1638,7 +1705,7 @@ func (x *Credential) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Credential.ProtoReflect.Descriptor instead.
 func (*Credential) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{16}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *Credential) GetName() string {
@@ -1662,7 +1729,7 @@ type BusConfig struct {
 
 func (x *BusConfig) Reset() {
 	*x = BusConfig{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[17]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1674,7 +1741,7 @@ func (x *BusConfig) String() string {
 func (*BusConfig) ProtoMessage() {}
 
 func (x *BusConfig) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[17]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1687,7 +1754,7 @@ func (x *BusConfig) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BusConfig.ProtoReflect.Descriptor instead.
 func (*BusConfig) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{17}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *BusConfig) GetEnabled() bool {
@@ -1715,7 +1782,7 @@ type PublishSpecRequest struct {
 
 func (x *PublishSpecRequest) Reset() {
 	*x = PublishSpecRequest{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[18]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1727,7 +1794,7 @@ func (x *PublishSpecRequest) String() string {
 func (*PublishSpecRequest) ProtoMessage() {}
 
 func (x *PublishSpecRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[18]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1740,7 +1807,7 @@ func (x *PublishSpecRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PublishSpecRequest.ProtoReflect.Descriptor instead.
 func (*PublishSpecRequest) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{18}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *PublishSpecRequest) GetSpec() *Spec {
@@ -1764,7 +1831,7 @@ type PublishSpecResponse struct {
 
 func (x *PublishSpecResponse) Reset() {
 	*x = PublishSpecResponse{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[19]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1776,7 +1843,7 @@ func (x *PublishSpecResponse) String() string {
 func (*PublishSpecResponse) ProtoMessage() {}
 
 func (x *PublishSpecResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[19]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1789,7 +1856,7 @@ func (x *PublishSpecResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PublishSpecResponse.ProtoReflect.Descriptor instead.
 func (*PublishSpecResponse) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{19}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *PublishSpecResponse) GetSpec() *Spec {
@@ -1819,7 +1886,7 @@ type GetSpecRequest struct {
 
 func (x *GetSpecRequest) Reset() {
 	*x = GetSpecRequest{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[20]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1831,7 +1898,7 @@ func (x *GetSpecRequest) String() string {
 func (*GetSpecRequest) ProtoMessage() {}
 
 func (x *GetSpecRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[20]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1844,7 +1911,7 @@ func (x *GetSpecRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetSpecRequest.ProtoReflect.Descriptor instead.
 func (*GetSpecRequest) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{20}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *GetSpecRequest) GetName() string {
@@ -1872,7 +1939,7 @@ type GetSpecResponse struct {
 
 func (x *GetSpecResponse) Reset() {
 	*x = GetSpecResponse{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[21]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1884,7 +1951,7 @@ func (x *GetSpecResponse) String() string {
 func (*GetSpecResponse) ProtoMessage() {}
 
 func (x *GetSpecResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[21]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1897,7 +1964,7 @@ func (x *GetSpecResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetSpecResponse.ProtoReflect.Descriptor instead.
 func (*GetSpecResponse) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{21}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *GetSpecResponse) GetSpec() *Spec {
@@ -1922,7 +1989,7 @@ type ListSpecsRequest struct {
 
 func (x *ListSpecsRequest) Reset() {
 	*x = ListSpecsRequest{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[22]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1934,7 +2001,7 @@ func (x *ListSpecsRequest) String() string {
 func (*ListSpecsRequest) ProtoMessage() {}
 
 func (x *ListSpecsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[22]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1947,7 +2014,7 @@ func (x *ListSpecsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListSpecsRequest.ProtoReflect.Descriptor instead.
 func (*ListSpecsRequest) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{22}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *ListSpecsRequest) GetName() string {
@@ -1984,7 +2051,7 @@ type ListSpecsResponse struct {
 
 func (x *ListSpecsResponse) Reset() {
 	*x = ListSpecsResponse{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[23]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1996,7 +2063,7 @@ func (x *ListSpecsResponse) String() string {
 func (*ListSpecsResponse) ProtoMessage() {}
 
 func (x *ListSpecsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[23]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2009,7 +2076,7 @@ func (x *ListSpecsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListSpecsResponse.ProtoReflect.Descriptor instead.
 func (*ListSpecsResponse) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{23}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *ListSpecsResponse) GetSpecs() []*Spec {
@@ -2030,7 +2097,7 @@ var File_runsvc_v1_spec_proto protoreflect.FileDescriptor
 
 const file_runsvc_v1_spec_proto_rawDesc = "" +
 	"\n" +
-	"\x14runsvc/v1/spec.proto\x12\trunsvc.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xc1\x04\n" +
+	"\x14runsvc/v1/spec.proto\x12\trunsvc.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xf5\x04\n" +
 	"\x04Spec\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\"\n" +
 	"\finstructions\x18\x02 \x01(\tR\finstructions\x12)\n" +
@@ -2044,13 +2111,17 @@ const file_runsvc_v1_spec_proto_rawDesc = "" +
 	"\aversion\x18\n" +
 	" \x01(\tR\aversion\x12;\n" +
 	"\vcreate_time\x18\v \x01(\v2\x1a.google.protobuf.TimestampR\n" +
-	"createTime\x125\n" +
+	"createTime\x122\n" +
+	"\tretention\x18\x19 \x01(\v2\x14.runsvc.v1.RetentionR\tretention\x125\n" +
 	"\vmcp_servers\x18\x15 \x03(\v2\x14.runsvc.v1.McpServerR\n" +
 	"mcpServers\x12-\n" +
 	"\x06output\x18\x14 \x01(\v2\x15.runsvc.v1.OutputSpecR\x06output\"=\n" +
 	"\n" +
 	"OutputSpec\x12/\n" +
-	"\x06schema\x18\x01 \x01(\v2\x17.google.protobuf.StructR\x06schema\"\xa5\x04\n" +
+	"\x06schema\x18\x01 \x01(\v2\x17.google.protobuf.StructR\x06schema\"n\n" +
+	"\tRetention\x12<\n" +
+	"\fsettled_runs\x18\x01 \x01(\v2\x19.google.protobuf.DurationR\vsettledRuns\x12#\n" +
+	"\rdelete_memory\x18\x02 \x01(\bR\fdeleteMemory\"\xa5\x04\n" +
 	"\bModelRef\x12\x1a\n" +
 	"\bprovider\x18\x01 \x01(\tR\bprovider\x12\x14\n" +
 	"\x05model\x18\x02 \x01(\tR\x05model\x12)\n" +
@@ -2214,90 +2285,93 @@ func file_runsvc_v1_spec_proto_rawDescGZIP() []byte {
 }
 
 var file_runsvc_v1_spec_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_runsvc_v1_spec_proto_msgTypes = make([]protoimpl.MessageInfo, 24)
+var file_runsvc_v1_spec_proto_msgTypes = make([]protoimpl.MessageInfo, 25)
 var file_runsvc_v1_spec_proto_goTypes = []any{
 	(ToolKind)(0),                 // 0: runsvc.v1.ToolKind
 	(Delivery)(0),                 // 1: runsvc.v1.Delivery
 	(InDoubt)(0),                  // 2: runsvc.v1.InDoubt
 	(*Spec)(nil),                  // 3: runsvc.v1.Spec
 	(*OutputSpec)(nil),            // 4: runsvc.v1.OutputSpec
-	(*ModelRef)(nil),              // 5: runsvc.v1.ModelRef
-	(*Pricing)(nil),               // 6: runsvc.v1.Pricing
-	(*Script)(nil),                // 7: runsvc.v1.Script
-	(*ScriptTurn)(nil),            // 8: runsvc.v1.ScriptTurn
-	(*ScriptToolCall)(nil),        // 9: runsvc.v1.ScriptToolCall
-	(*ScriptUsage)(nil),           // 10: runsvc.v1.ScriptUsage
-	(*ScriptFailure)(nil),         // 11: runsvc.v1.ScriptFailure
-	(*Tool)(nil),                  // 12: runsvc.v1.Tool
-	(*HttpTool)(nil),              // 13: runsvc.v1.HttpTool
-	(*McpTool)(nil),               // 14: runsvc.v1.McpTool
-	(*McpServer)(nil),             // 15: runsvc.v1.McpServer
-	(*McpEnv)(nil),                // 16: runsvc.v1.McpEnv
-	(*Limits)(nil),                // 17: runsvc.v1.Limits
-	(*SuspensionExpiry)(nil),      // 18: runsvc.v1.SuspensionExpiry
-	(*Credential)(nil),            // 19: runsvc.v1.Credential
-	(*BusConfig)(nil),             // 20: runsvc.v1.BusConfig
-	(*PublishSpecRequest)(nil),    // 21: runsvc.v1.PublishSpecRequest
-	(*PublishSpecResponse)(nil),   // 22: runsvc.v1.PublishSpecResponse
-	(*GetSpecRequest)(nil),        // 23: runsvc.v1.GetSpecRequest
-	(*GetSpecResponse)(nil),       // 24: runsvc.v1.GetSpecResponse
-	(*ListSpecsRequest)(nil),      // 25: runsvc.v1.ListSpecsRequest
-	(*ListSpecsResponse)(nil),     // 26: runsvc.v1.ListSpecsResponse
-	(*timestamppb.Timestamp)(nil), // 27: google.protobuf.Timestamp
-	(*structpb.Struct)(nil),       // 28: google.protobuf.Struct
-	(*durationpb.Duration)(nil),   // 29: google.protobuf.Duration
+	(*Retention)(nil),             // 5: runsvc.v1.Retention
+	(*ModelRef)(nil),              // 6: runsvc.v1.ModelRef
+	(*Pricing)(nil),               // 7: runsvc.v1.Pricing
+	(*Script)(nil),                // 8: runsvc.v1.Script
+	(*ScriptTurn)(nil),            // 9: runsvc.v1.ScriptTurn
+	(*ScriptToolCall)(nil),        // 10: runsvc.v1.ScriptToolCall
+	(*ScriptUsage)(nil),           // 11: runsvc.v1.ScriptUsage
+	(*ScriptFailure)(nil),         // 12: runsvc.v1.ScriptFailure
+	(*Tool)(nil),                  // 13: runsvc.v1.Tool
+	(*HttpTool)(nil),              // 14: runsvc.v1.HttpTool
+	(*McpTool)(nil),               // 15: runsvc.v1.McpTool
+	(*McpServer)(nil),             // 16: runsvc.v1.McpServer
+	(*McpEnv)(nil),                // 17: runsvc.v1.McpEnv
+	(*Limits)(nil),                // 18: runsvc.v1.Limits
+	(*SuspensionExpiry)(nil),      // 19: runsvc.v1.SuspensionExpiry
+	(*Credential)(nil),            // 20: runsvc.v1.Credential
+	(*BusConfig)(nil),             // 21: runsvc.v1.BusConfig
+	(*PublishSpecRequest)(nil),    // 22: runsvc.v1.PublishSpecRequest
+	(*PublishSpecResponse)(nil),   // 23: runsvc.v1.PublishSpecResponse
+	(*GetSpecRequest)(nil),        // 24: runsvc.v1.GetSpecRequest
+	(*GetSpecResponse)(nil),       // 25: runsvc.v1.GetSpecResponse
+	(*ListSpecsRequest)(nil),      // 26: runsvc.v1.ListSpecsRequest
+	(*ListSpecsResponse)(nil),     // 27: runsvc.v1.ListSpecsResponse
+	(*timestamppb.Timestamp)(nil), // 28: google.protobuf.Timestamp
+	(*structpb.Struct)(nil),       // 29: google.protobuf.Struct
+	(*durationpb.Duration)(nil),   // 30: google.protobuf.Duration
 }
 var file_runsvc_v1_spec_proto_depIdxs = []int32{
-	5,  // 0: runsvc.v1.Spec.model:type_name -> runsvc.v1.ModelRef
-	12, // 1: runsvc.v1.Spec.tools:type_name -> runsvc.v1.Tool
-	17, // 2: runsvc.v1.Spec.limits:type_name -> runsvc.v1.Limits
-	18, // 3: runsvc.v1.Spec.suspension_expiry:type_name -> runsvc.v1.SuspensionExpiry
-	19, // 4: runsvc.v1.Spec.credentials:type_name -> runsvc.v1.Credential
-	20, // 5: runsvc.v1.Spec.bus:type_name -> runsvc.v1.BusConfig
-	27, // 6: runsvc.v1.Spec.create_time:type_name -> google.protobuf.Timestamp
-	15, // 7: runsvc.v1.Spec.mcp_servers:type_name -> runsvc.v1.McpServer
-	4,  // 8: runsvc.v1.Spec.output:type_name -> runsvc.v1.OutputSpec
-	28, // 9: runsvc.v1.OutputSpec.schema:type_name -> google.protobuf.Struct
-	7,  // 10: runsvc.v1.ModelRef.script:type_name -> runsvc.v1.Script
-	6,  // 11: runsvc.v1.ModelRef.pricing:type_name -> runsvc.v1.Pricing
-	29, // 12: runsvc.v1.ModelRef.call_timeout:type_name -> google.protobuf.Duration
-	8,  // 13: runsvc.v1.Script.turns:type_name -> runsvc.v1.ScriptTurn
-	9,  // 14: runsvc.v1.ScriptTurn.tool_calls:type_name -> runsvc.v1.ScriptToolCall
-	10, // 15: runsvc.v1.ScriptTurn.usage:type_name -> runsvc.v1.ScriptUsage
-	11, // 16: runsvc.v1.ScriptTurn.fail:type_name -> runsvc.v1.ScriptFailure
-	29, // 17: runsvc.v1.ScriptTurn.delay:type_name -> google.protobuf.Duration
-	28, // 18: runsvc.v1.ScriptToolCall.arguments:type_name -> google.protobuf.Struct
-	29, // 19: runsvc.v1.ScriptFailure.retry_after:type_name -> google.protobuf.Duration
-	0,  // 20: runsvc.v1.Tool.kind:type_name -> runsvc.v1.ToolKind
-	28, // 21: runsvc.v1.Tool.parameters:type_name -> google.protobuf.Struct
-	13, // 22: runsvc.v1.Tool.http:type_name -> runsvc.v1.HttpTool
-	14, // 23: runsvc.v1.Tool.mcp:type_name -> runsvc.v1.McpTool
-	29, // 24: runsvc.v1.Tool.timeout:type_name -> google.protobuf.Duration
-	1,  // 25: runsvc.v1.Tool.delivery:type_name -> runsvc.v1.Delivery
-	2,  // 26: runsvc.v1.Tool.in_doubt:type_name -> runsvc.v1.InDoubt
-	16, // 27: runsvc.v1.McpTool.env:type_name -> runsvc.v1.McpEnv
-	16, // 28: runsvc.v1.McpServer.env:type_name -> runsvc.v1.McpEnv
-	29, // 29: runsvc.v1.McpServer.timeout:type_name -> google.protobuf.Duration
-	29, // 30: runsvc.v1.Limits.deadline:type_name -> google.protobuf.Duration
-	29, // 31: runsvc.v1.SuspensionExpiry.tool_results:type_name -> google.protobuf.Duration
-	29, // 32: runsvc.v1.SuspensionExpiry.approval:type_name -> google.protobuf.Duration
-	29, // 33: runsvc.v1.SuspensionExpiry.question:type_name -> google.protobuf.Duration
-	29, // 34: runsvc.v1.SuspensionExpiry.children:type_name -> google.protobuf.Duration
-	3,  // 35: runsvc.v1.PublishSpecRequest.spec:type_name -> runsvc.v1.Spec
-	3,  // 36: runsvc.v1.PublishSpecResponse.spec:type_name -> runsvc.v1.Spec
-	3,  // 37: runsvc.v1.GetSpecResponse.spec:type_name -> runsvc.v1.Spec
-	3,  // 38: runsvc.v1.ListSpecsResponse.specs:type_name -> runsvc.v1.Spec
-	21, // 39: runsvc.v1.SpecService.PublishSpec:input_type -> runsvc.v1.PublishSpecRequest
-	23, // 40: runsvc.v1.SpecService.GetSpec:input_type -> runsvc.v1.GetSpecRequest
-	25, // 41: runsvc.v1.SpecService.ListSpecs:input_type -> runsvc.v1.ListSpecsRequest
-	22, // 42: runsvc.v1.SpecService.PublishSpec:output_type -> runsvc.v1.PublishSpecResponse
-	24, // 43: runsvc.v1.SpecService.GetSpec:output_type -> runsvc.v1.GetSpecResponse
-	26, // 44: runsvc.v1.SpecService.ListSpecs:output_type -> runsvc.v1.ListSpecsResponse
-	42, // [42:45] is the sub-list for method output_type
-	39, // [39:42] is the sub-list for method input_type
-	39, // [39:39] is the sub-list for extension type_name
-	39, // [39:39] is the sub-list for extension extendee
-	0,  // [0:39] is the sub-list for field type_name
+	6,  // 0: runsvc.v1.Spec.model:type_name -> runsvc.v1.ModelRef
+	13, // 1: runsvc.v1.Spec.tools:type_name -> runsvc.v1.Tool
+	18, // 2: runsvc.v1.Spec.limits:type_name -> runsvc.v1.Limits
+	19, // 3: runsvc.v1.Spec.suspension_expiry:type_name -> runsvc.v1.SuspensionExpiry
+	20, // 4: runsvc.v1.Spec.credentials:type_name -> runsvc.v1.Credential
+	21, // 5: runsvc.v1.Spec.bus:type_name -> runsvc.v1.BusConfig
+	28, // 6: runsvc.v1.Spec.create_time:type_name -> google.protobuf.Timestamp
+	5,  // 7: runsvc.v1.Spec.retention:type_name -> runsvc.v1.Retention
+	16, // 8: runsvc.v1.Spec.mcp_servers:type_name -> runsvc.v1.McpServer
+	4,  // 9: runsvc.v1.Spec.output:type_name -> runsvc.v1.OutputSpec
+	29, // 10: runsvc.v1.OutputSpec.schema:type_name -> google.protobuf.Struct
+	30, // 11: runsvc.v1.Retention.settled_runs:type_name -> google.protobuf.Duration
+	8,  // 12: runsvc.v1.ModelRef.script:type_name -> runsvc.v1.Script
+	7,  // 13: runsvc.v1.ModelRef.pricing:type_name -> runsvc.v1.Pricing
+	30, // 14: runsvc.v1.ModelRef.call_timeout:type_name -> google.protobuf.Duration
+	9,  // 15: runsvc.v1.Script.turns:type_name -> runsvc.v1.ScriptTurn
+	10, // 16: runsvc.v1.ScriptTurn.tool_calls:type_name -> runsvc.v1.ScriptToolCall
+	11, // 17: runsvc.v1.ScriptTurn.usage:type_name -> runsvc.v1.ScriptUsage
+	12, // 18: runsvc.v1.ScriptTurn.fail:type_name -> runsvc.v1.ScriptFailure
+	30, // 19: runsvc.v1.ScriptTurn.delay:type_name -> google.protobuf.Duration
+	29, // 20: runsvc.v1.ScriptToolCall.arguments:type_name -> google.protobuf.Struct
+	30, // 21: runsvc.v1.ScriptFailure.retry_after:type_name -> google.protobuf.Duration
+	0,  // 22: runsvc.v1.Tool.kind:type_name -> runsvc.v1.ToolKind
+	29, // 23: runsvc.v1.Tool.parameters:type_name -> google.protobuf.Struct
+	14, // 24: runsvc.v1.Tool.http:type_name -> runsvc.v1.HttpTool
+	15, // 25: runsvc.v1.Tool.mcp:type_name -> runsvc.v1.McpTool
+	30, // 26: runsvc.v1.Tool.timeout:type_name -> google.protobuf.Duration
+	1,  // 27: runsvc.v1.Tool.delivery:type_name -> runsvc.v1.Delivery
+	2,  // 28: runsvc.v1.Tool.in_doubt:type_name -> runsvc.v1.InDoubt
+	17, // 29: runsvc.v1.McpTool.env:type_name -> runsvc.v1.McpEnv
+	17, // 30: runsvc.v1.McpServer.env:type_name -> runsvc.v1.McpEnv
+	30, // 31: runsvc.v1.McpServer.timeout:type_name -> google.protobuf.Duration
+	30, // 32: runsvc.v1.Limits.deadline:type_name -> google.protobuf.Duration
+	30, // 33: runsvc.v1.SuspensionExpiry.tool_results:type_name -> google.protobuf.Duration
+	30, // 34: runsvc.v1.SuspensionExpiry.approval:type_name -> google.protobuf.Duration
+	30, // 35: runsvc.v1.SuspensionExpiry.question:type_name -> google.protobuf.Duration
+	30, // 36: runsvc.v1.SuspensionExpiry.children:type_name -> google.protobuf.Duration
+	3,  // 37: runsvc.v1.PublishSpecRequest.spec:type_name -> runsvc.v1.Spec
+	3,  // 38: runsvc.v1.PublishSpecResponse.spec:type_name -> runsvc.v1.Spec
+	3,  // 39: runsvc.v1.GetSpecResponse.spec:type_name -> runsvc.v1.Spec
+	3,  // 40: runsvc.v1.ListSpecsResponse.specs:type_name -> runsvc.v1.Spec
+	22, // 41: runsvc.v1.SpecService.PublishSpec:input_type -> runsvc.v1.PublishSpecRequest
+	24, // 42: runsvc.v1.SpecService.GetSpec:input_type -> runsvc.v1.GetSpecRequest
+	26, // 43: runsvc.v1.SpecService.ListSpecs:input_type -> runsvc.v1.ListSpecsRequest
+	23, // 44: runsvc.v1.SpecService.PublishSpec:output_type -> runsvc.v1.PublishSpecResponse
+	25, // 45: runsvc.v1.SpecService.GetSpec:output_type -> runsvc.v1.GetSpecResponse
+	27, // 46: runsvc.v1.SpecService.ListSpecs:output_type -> runsvc.v1.ListSpecsResponse
+	44, // [44:47] is the sub-list for method output_type
+	41, // [41:44] is the sub-list for method input_type
+	41, // [41:41] is the sub-list for extension type_name
+	41, // [41:41] is the sub-list for extension extendee
+	0,  // [0:41] is the sub-list for field type_name
 }
 
 func init() { file_runsvc_v1_spec_proto_init() }
@@ -2305,14 +2379,14 @@ func file_runsvc_v1_spec_proto_init() {
 	if File_runsvc_v1_spec_proto != nil {
 		return
 	}
-	file_runsvc_v1_spec_proto_msgTypes[2].OneofWrappers = []any{}
+	file_runsvc_v1_spec_proto_msgTypes[3].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_runsvc_v1_spec_proto_rawDesc), len(file_runsvc_v1_spec_proto_rawDesc)),
 			NumEnums:      3,
-			NumMessages:   24,
+			NumMessages:   25,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

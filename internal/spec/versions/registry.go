@@ -216,3 +216,31 @@ func decode(s store.Spec) (*spec.Version, error) {
 	}
 	return v, nil
 }
+
+// Import stores a Version another server published, as it was there (its
+// body, version and publish time), after checking that the body decodes
+// and hashes to its version and passes this server's network policy. A
+// Version that exists already is left as it is. A body that does not fit
+// is *errs.InvalidRequest on field.
+func (r *Registry) Import(ctx context.Context, field string, s store.Spec) (*spec.Version, error) {
+	v, err := decode(s)
+	if err != nil {
+		return nil, errs.BadField(field, "does not decode: %v", err)
+	}
+	if v.Name != s.Name || spec.Hash(v.Spec) != s.Version {
+		return nil, errs.BadField(field, "the Spec's content does not hash to its version %s", s.Version)
+	}
+	if err := r.checkNetwork(v.Spec); err != nil {
+		return nil, err
+	}
+	stored, _, err := r.store.PutSpec(ctx, s)
+	if err != nil {
+		return nil, err
+	}
+	if v.Bus.Enabled {
+		if err := r.store.DeclareChannels(ctx, s.Tenant, s.Name, append([]string{s.Name}, v.Bus.Channels...)); err != nil {
+			return nil, err
+		}
+	}
+	return decode(stored)
+}

@@ -60,7 +60,10 @@ func (db *DB) CreateRun(ctx context.Context, nr store.NewRun) (store.Run, bool, 
 		return store.Run{}, false, fmt.Errorf("inmem: run %s exists", r.RunID)
 	}
 	r.CreateTime = stamp(r.CreateTime)
-	r.LastSeq, r.UpdateTime = int64(len(nr.Records)), r.CreateTime
+	r.LastSeq = int64(len(nr.Records))
+	if r.UpdateTime = stamp(r.UpdateTime); r.UpdateTime.IsZero() {
+		r.UpdateTime = r.CreateTime
+	}
 	r.Index.WakeAt, r.Index.Summary = stamp(r.Index.WakeAt), clone(r.Index.Summary)
 	r.LeaseOwner, r.LeaseExpires = "", time.Time{}
 	db.ord++

@@ -33,15 +33,19 @@ func scanRun(row pgx.Row) (store.Run, error) {
 // with created false, also when two creations race.
 func (db *DB) CreateRun(ctx context.Context, nr store.NewRun) (store.Run, bool, error) {
 	r := nr.Run
+	updated := r.UpdateTime
+	if updated.IsZero() {
+		updated = r.CreateTime
+	}
 	var existing store.Run
 	created := false
 	err := db.inTx(ctx, "create run", func(tx *txn) error {
 		tag, err := tx.Exec(ctx, `INSERT INTO runs (tenant, run_id, spec, version, request_id, request_hash, parent_run_id, root_run_id, delegation_id,
 			state, runnable, wake_at, summary, last_seq, create_time, update_time, suspension)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $15, $16)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
 			ON CONFLICT DO NOTHING`,
 			r.Tenant, r.RunID, r.Spec, r.Version, r.RequestID, r.RequestHash, r.ParentRunID, r.RootRunID, r.DelegationID,
-			r.Index.State, r.Index.Runnable, store.Nanos(r.Index.WakeAt), r.Index.Summary, int64(len(nr.Records)), store.Nanos(r.CreateTime), r.Index.Suspension)
+			r.Index.State, r.Index.Runnable, store.Nanos(r.Index.WakeAt), r.Index.Summary, int64(len(nr.Records)), store.Nanos(r.CreateTime), store.Nanos(updated), r.Index.Suspension)
 		if err != nil {
 			return err
 		}
@@ -70,7 +74,7 @@ func (db *DB) CreateRun(ctx context.Context, nr store.NewRun) (store.Run, bool, 
 		return existing, false, nil
 	}
 	r.LastSeq = int64(len(nr.Records))
-	r.UpdateTime = r.CreateTime
+	r.UpdateTime = updated
 	return r, true, nil
 }
 

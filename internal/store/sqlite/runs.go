@@ -58,7 +58,10 @@ func (db *DB) CreateRun(ctx context.Context, nr store.NewRun) (store.Run, bool, 
 	var existing store.Run
 	created := false
 	r := nr.Run
-	r.LastSeq, r.UpdateTime = int64(len(nr.Records)), r.CreateTime
+	r.LastSeq = int64(len(nr.Records))
+	if r.UpdateTime.IsZero() {
+		r.UpdateTime = r.CreateTime
+	}
 	topics := store.AppendTopics(r.Tenant, r.RunID, r.Index.Runnable, nr.Records)
 	err := db.execThen(ctx, "create run", func(tx *sql.Tx) error {
 		if r.RequestID != "" {
@@ -75,7 +78,7 @@ func (db *DB) CreateRun(ctx context.Context, nr store.NewRun) (store.Run, bool, 
 		_, err := tx.Exec(`INSERT INTO runs (tenant, run_id, spec, version, request_id, request_hash, parent_run_id, root_run_id, delegation_id,
 			state, runnable, wake_at, summary, last_seq, create_time, update_time, suspension) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			r.Tenant, r.RunID, r.Spec, r.Version, r.RequestID, r.RequestHash, r.ParentRunID, r.RootRunID, r.DelegationID,
-			r.Index.State, boolInt(r.Index.Runnable), store.Nanos(r.Index.WakeAt), r.Index.Summary, r.LastSeq, store.Nanos(r.CreateTime), store.Nanos(r.CreateTime), r.Index.Suspension)
+			r.Index.State, boolInt(r.Index.Runnable), store.Nanos(r.Index.WakeAt), r.Index.Summary, r.LastSeq, store.Nanos(r.CreateTime), store.Nanos(r.UpdateTime), r.Index.Suspension)
 		if err != nil {
 			return unavailable("create run", err)
 		}

@@ -49,6 +49,7 @@ type DB struct {
 	wstmts *stmtCache
 	hub    *notify.Hub
 	writes chan *pendingWrite
+	maint  chan *maintenance
 	stop   chan struct{}
 	done   chan struct{}
 	once   sync.Once
@@ -87,6 +88,9 @@ func OpenFile(path string, opts Options) (*DB, error) {
 	q.Add("_pragma", "synchronous("+opts.Synchronous+")")
 	q.Add("_pragma", "busy_timeout(10000)")
 	q.Add("_pragma", "foreign_keys(1)")
+	// A deleted Run's bytes are overwritten as they are freed, so that
+	// deleting means gone from the file (docs/lifecycle.md).
+	q.Add("_pragma", "secure_delete(1)")
 	q.Add("_time_format", "sqlite")
 	dsn := "file:" + path + "?" + q.Encode()
 
@@ -109,7 +113,7 @@ func OpenFile(path string, opts Options) (*DB, error) {
 	db := &DB{
 		read: read, write: writeDB, hub: notify.NewHub(),
 		reads: &stmtCache{db: read}, wstmts: &stmtCache{db: writeDB}, cache: newRunCache(),
-		writes: make(chan *pendingWrite, 1024), stop: make(chan struct{}), done: make(chan struct{}),
+		writes: make(chan *pendingWrite, 1024), maint: make(chan *maintenance), stop: make(chan struct{}), done: make(chan struct{}),
 	}
 	if err := db.prepareWrites(); err != nil {
 		_ = read.Close()
@@ -210,6 +214,9 @@ func (db *DB) writer(maxBatch int) {
 		select {
 		case w := <-db.writes:
 			batch = append(batch, w)
+		case m := <-db.maint:
+			m.err <- m.fn(db.write)
+			continue
 		case <-db.stop:
 			return
 		}

@@ -63,6 +63,7 @@ var hotWrites = []string{
 	insertRecordSQL, runHeadSQL,
 	appendUpdateSQL(false), appendUpdateSQL(true),
 	claimSQL(claimRunnable), claimSQL(claimWaking),
+	deleteRunSQL, deleteRecordsSQL, deleteCallsSQL, unlinkChildrenSQL,
 }
 
 func (db *DB) prepareWrites() error {

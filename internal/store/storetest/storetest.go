@@ -35,6 +35,7 @@ func Run(t *testing.T, open Opener) {
 	runToolCalls(t, open)
 	t.Run("SetIndexConditionalOnSeq", func(t *testing.T) { testSetIndex(t, open(t)) })
 	t.Run("CountRuns", func(t *testing.T) { testCountRuns(t, open(t)) })
+	runLifecycle(t, open)
 }
 
 var t0 = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)

@@ -74,6 +74,19 @@ type Process struct {
 // test ends.
 func Serve(t testing.TB, addr string, args ...string) *Process {
 	t.Helper()
+	p := Start(t, addr, args...)
+	if err := WaitHealthy(addr, 30*time.Second); err != nil {
+		p.Kill()
+		t.Fatalf("runsvc never became healthy: %v\n%s", err, p.Log())
+	}
+	return p
+}
+
+// Start starts `runsvc serve --listen addr` with extra args without
+// waiting for it to serve, for tests that act on what it does at start.
+// It is killed when the test ends.
+func Start(t testing.TB, addr string, args ...string) *Process {
+	t.Helper()
 	cmd := exec.Command(Binary(t), append([]string{"serve", "--listen", addr}, args...)...)
 	p := &Process{Addr: addr, cmd: cmd, log: &testserver.Buffer{}, done: make(chan struct{})}
 	cmd.Stdout, cmd.Stderr = p.log, p.log
@@ -83,10 +96,6 @@ func Serve(t testing.TB, addr string, args ...string) *Process {
 	}
 	go func() { _ = cmd.Wait(); close(p.done) }()
 	t.Cleanup(func() { p.Kill() })
-	if err := WaitHealthy(addr, 30*time.Second); err != nil {
-		p.Kill()
-		t.Fatalf("runsvc never became healthy: %v\n%s", err, p.Log())
-	}
 	return p
 }
 

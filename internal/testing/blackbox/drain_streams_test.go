@@ -76,8 +76,9 @@ func TestSIGTERMEndsEveryLongStream(t *testing.T) {
 		if err != nil {
 			t.Fatalf("opening %s: %v", name, err)
 		}
-		ends[name] = make(chan error, 1)
-		go func() { ends[name] <- rest() }()
+		end := make(chan error, 1)
+		ends[name] = end
+		go func() { end <- rest() }()
 	}
 	start := time.Now()
 	if code := p.Stop(t); code != 0 {

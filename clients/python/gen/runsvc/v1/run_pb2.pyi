@@ -10,6 +10,34 @@ from typing import ClassVar as _ClassVar, Iterable as _Iterable, Mapping as _Map
 
 DESCRIPTOR: _descriptor.FileDescriptor
 
+class DeleteRunRequest(_message.Message):
+    __slots__ = ["interrupt", "run_id", "spec"]
+    INTERRUPT_FIELD_NUMBER: _ClassVar[int]
+    RUN_ID_FIELD_NUMBER: _ClassVar[int]
+    SPEC_FIELD_NUMBER: _ClassVar[int]
+    interrupt: bool
+    run_id: str
+    spec: str
+    def __init__(self, run_id: _Optional[str] = ..., interrupt: bool = ..., spec: _Optional[str] = ...) -> None: ...
+
+class DeleteRunResponse(_message.Message):
+    __slots__ = ["deleted_count"]
+    DELETED_COUNT_FIELD_NUMBER: _ClassVar[int]
+    deleted_count: int
+    def __init__(self, deleted_count: _Optional[int] = ...) -> None: ...
+
+class ExportRunRequest(_message.Message):
+    __slots__ = ["run_id"]
+    RUN_ID_FIELD_NUMBER: _ClassVar[int]
+    run_id: str
+    def __init__(self, run_id: _Optional[str] = ...) -> None: ...
+
+class ExportRunResponse(_message.Message):
+    __slots__ = ["line"]
+    LINE_FIELD_NUMBER: _ClassVar[int]
+    line: str
+    def __init__(self, line: _Optional[str] = ...) -> None: ...
+
 class GetReportRequest(_message.Message):
     __slots__ = ["child_depth", "run_id"]
     CHILD_DEPTH_FIELD_NUMBER: _ClassVar[int]
@@ -35,6 +63,20 @@ class GetRunResponse(_message.Message):
     RUN_FIELD_NUMBER: _ClassVar[int]
     run: Run
     def __init__(self, run: _Optional[_Union[Run, _Mapping]] = ...) -> None: ...
+
+class ImportRunRequest(_message.Message):
+    __slots__ = ["line"]
+    LINE_FIELD_NUMBER: _ClassVar[int]
+    line: str
+    def __init__(self, line: _Optional[str] = ...) -> None: ...
+
+class ImportRunResponse(_message.Message):
+    __slots__ = ["created", "run"]
+    CREATED_FIELD_NUMBER: _ClassVar[int]
+    RUN_FIELD_NUMBER: _ClassVar[int]
+    created: bool
+    run: Run
+    def __init__(self, run: _Optional[_Union[Run, _Mapping]] = ..., created: bool = ...) -> None: ...
 
 class InterruptRunRequest(_message.Message):
     __slots__ = ["reason", "run_id"]

@@ -66,6 +66,21 @@ class RunServiceStub(object):
                 request_serializer=runsvc_dot_v1_dot_run__pb2.GetReportRequest.SerializeToString,
                 response_deserializer=runsvc_dot_v1_dot_run__pb2.GetReportResponse.FromString,
                 )
+        self.DeleteRun = channel.unary_unary(
+                '/runsvc.v1.RunService/DeleteRun',
+                request_serializer=runsvc_dot_v1_dot_run__pb2.DeleteRunRequest.SerializeToString,
+                response_deserializer=runsvc_dot_v1_dot_run__pb2.DeleteRunResponse.FromString,
+                )
+        self.ExportRun = channel.unary_stream(
+                '/runsvc.v1.RunService/ExportRun',
+                request_serializer=runsvc_dot_v1_dot_run__pb2.ExportRunRequest.SerializeToString,
+                response_deserializer=runsvc_dot_v1_dot_run__pb2.ExportRunResponse.FromString,
+                )
+        self.ImportRun = channel.stream_unary(
+                '/runsvc.v1.RunService/ImportRun',
+                request_serializer=runsvc_dot_v1_dot_run__pb2.ImportRunRequest.SerializeToString,
+                response_deserializer=runsvc_dot_v1_dot_run__pb2.ImportRunResponse.FromString,
+                )
 
 
 class RunServiceServicer(object):
@@ -156,6 +171,39 @@ class RunServiceServicer(object):
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def DeleteRun(self, request, context):
+        """DeleteRun deletes a settled Run for good, with its log, the request id
+        that started it, its worker tool calls and, when its Spec's retention
+        says `delete_memory`, the family memory it roots; its children stay, no
+        longer linked to it. Afterwards every read of the Run is NOT_FOUND. An
+        active Run fails FAILED_PRECONDITION / RUN_NOT_SETTLED and nothing
+        changes, unless `interrupt` is set: then it is interrupted, and deleted
+        once it settled. With `spec` instead of `run_id`, every settled Run of
+        that Spec is deleted the same way. Needs the admin role.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ExportRun(self, request, context):
+        """ExportRun streams a settled or active Run's whole log with its Spec
+        Version as JSON Lines, one line per response (docs/export.md).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ImportRun(self, request_iterator, context):
+        """ImportRun reads an export, line by line, into this server as a settled,
+        read-only Run with the same id, log and Spec Version. Importing the same
+        export again returns the Run with `created` false; an export whose Run id
+        exists here with another log, or whose Run has not settled, fails
+        INVALID_ARGUMENT / INVALID_REQUEST. Needs the admin role.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_RunServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -208,6 +256,21 @@ def add_RunServiceServicer_to_server(servicer, server):
                     servicer.GetReport,
                     request_deserializer=runsvc_dot_v1_dot_run__pb2.GetReportRequest.FromString,
                     response_serializer=runsvc_dot_v1_dot_run__pb2.GetReportResponse.SerializeToString,
+            ),
+            'DeleteRun': grpc.unary_unary_rpc_method_handler(
+                    servicer.DeleteRun,
+                    request_deserializer=runsvc_dot_v1_dot_run__pb2.DeleteRunRequest.FromString,
+                    response_serializer=runsvc_dot_v1_dot_run__pb2.DeleteRunResponse.SerializeToString,
+            ),
+            'ExportRun': grpc.unary_stream_rpc_method_handler(
+                    servicer.ExportRun,
+                    request_deserializer=runsvc_dot_v1_dot_run__pb2.ExportRunRequest.FromString,
+                    response_serializer=runsvc_dot_v1_dot_run__pb2.ExportRunResponse.SerializeToString,
+            ),
+            'ImportRun': grpc.stream_unary_rpc_method_handler(
+                    servicer.ImportRun,
+                    request_deserializer=runsvc_dot_v1_dot_run__pb2.ImportRunRequest.FromString,
+                    response_serializer=runsvc_dot_v1_dot_run__pb2.ImportRunResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -388,5 +451,56 @@ class RunService(object):
         return grpc.experimental.unary_unary(request, target, '/runsvc.v1.RunService/GetReport',
             runsvc_dot_v1_dot_run__pb2.GetReportRequest.SerializeToString,
             runsvc_dot_v1_dot_run__pb2.GetReportResponse.FromString,
+            options, channel_credentials,
+            insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
+
+    @staticmethod
+    def DeleteRun(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(request, target, '/runsvc.v1.RunService/DeleteRun',
+            runsvc_dot_v1_dot_run__pb2.DeleteRunRequest.SerializeToString,
+            runsvc_dot_v1_dot_run__pb2.DeleteRunResponse.FromString,
+            options, channel_credentials,
+            insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
+
+    @staticmethod
+    def ExportRun(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_stream(request, target, '/runsvc.v1.RunService/ExportRun',
+            runsvc_dot_v1_dot_run__pb2.ExportRunRequest.SerializeToString,
+            runsvc_dot_v1_dot_run__pb2.ExportRunResponse.FromString,
+            options, channel_credentials,
+            insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
+
+    @staticmethod
+    def ImportRun(request_iterator,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.stream_unary(request_iterator, target, '/runsvc.v1.RunService/ImportRun',
+            runsvc_dot_v1_dot_run__pb2.ImportRunRequest.SerializeToString,
+            runsvc_dot_v1_dot_run__pb2.ImportRunResponse.FromString,
             options, channel_credentials,
             insecure, call_credentials, compression, wait_for_ready, timeout, metadata)

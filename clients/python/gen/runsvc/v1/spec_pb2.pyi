@@ -200,6 +200,14 @@ class PublishSpecResponse(_message.Message):
     spec: Spec
     def __init__(self, spec: _Optional[_Union[Spec, _Mapping]] = ..., created: bool = ...) -> None: ...
 
+class Retention(_message.Message):
+    __slots__ = ["delete_memory", "settled_runs"]
+    DELETE_MEMORY_FIELD_NUMBER: _ClassVar[int]
+    SETTLED_RUNS_FIELD_NUMBER: _ClassVar[int]
+    delete_memory: bool
+    settled_runs: _duration_pb2.Duration
+    def __init__(self, settled_runs: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., delete_memory: bool = ...) -> None: ...
+
 class Script(_message.Message):
     __slots__ = ["turns"]
     TURNS_FIELD_NUMBER: _ClassVar[int]
@@ -249,7 +257,7 @@ class ScriptUsage(_message.Message):
     def __init__(self, input_tokens: _Optional[int] = ..., output_tokens: _Optional[int] = ...) -> None: ...
 
 class Spec(_message.Message):
-    __slots__ = ["bus", "create_time", "credentials", "delegates", "instructions", "limits", "mcp_servers", "model", "name", "output", "suspension_expiry", "tools", "version"]
+    __slots__ = ["bus", "create_time", "credentials", "delegates", "instructions", "limits", "mcp_servers", "model", "name", "output", "retention", "suspension_expiry", "tools", "version"]
     BUS_FIELD_NUMBER: _ClassVar[int]
     CREATE_TIME_FIELD_NUMBER: _ClassVar[int]
     CREDENTIALS_FIELD_NUMBER: _ClassVar[int]
@@ -260,6 +268,7 @@ class Spec(_message.Message):
     MODEL_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     OUTPUT_FIELD_NUMBER: _ClassVar[int]
+    RETENTION_FIELD_NUMBER: _ClassVar[int]
     SUSPENSION_EXPIRY_FIELD_NUMBER: _ClassVar[int]
     TOOLS_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
@@ -273,10 +282,11 @@ class Spec(_message.Message):
     model: ModelRef
     name: str
     output: OutputSpec
+    retention: Retention
     suspension_expiry: SuspensionExpiry
     tools: _containers.RepeatedCompositeFieldContainer[Tool]
     version: str
-    def __init__(self, name: _Optional[str] = ..., instructions: _Optional[str] = ..., model: _Optional[_Union[ModelRef, _Mapping]] = ..., tools: _Optional[_Iterable[_Union[Tool, _Mapping]]] = ..., delegates: _Optional[_Iterable[str]] = ..., limits: _Optional[_Union[Limits, _Mapping]] = ..., suspension_expiry: _Optional[_Union[SuspensionExpiry, _Mapping]] = ..., credentials: _Optional[_Iterable[_Union[Credential, _Mapping]]] = ..., bus: _Optional[_Union[BusConfig, _Mapping]] = ..., version: _Optional[str] = ..., create_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., mcp_servers: _Optional[_Iterable[_Union[McpServer, _Mapping]]] = ..., output: _Optional[_Union[OutputSpec, _Mapping]] = ...) -> None: ...
+    def __init__(self, name: _Optional[str] = ..., instructions: _Optional[str] = ..., model: _Optional[_Union[ModelRef, _Mapping]] = ..., tools: _Optional[_Iterable[_Union[Tool, _Mapping]]] = ..., delegates: _Optional[_Iterable[str]] = ..., limits: _Optional[_Union[Limits, _Mapping]] = ..., suspension_expiry: _Optional[_Union[SuspensionExpiry, _Mapping]] = ..., credentials: _Optional[_Iterable[_Union[Credential, _Mapping]]] = ..., bus: _Optional[_Union[BusConfig, _Mapping]] = ..., version: _Optional[str] = ..., create_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., retention: _Optional[_Union[Retention, _Mapping]] = ..., mcp_servers: _Optional[_Iterable[_Union[McpServer, _Mapping]]] = ..., output: _Optional[_Union[OutputSpec, _Mapping]] = ...) -> None: ...
 
 class SuspensionExpiry(_message.Message):
     __slots__ = ["approval", "children", "question", "tool_results"]

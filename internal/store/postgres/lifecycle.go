@@ -1,0 +1,132 @@
+package postgres
+
+import (
+	"context"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/runsvc/runsvc/internal/store"
+)
+
+// DeleteRuns implements store.Lifecycle, all the deletions in one
+// transaction: a crash leaves every Run whole or gone. The Run's row is
+// deleted first, conditional on its last seq, which also takes the row
+// lock an append would need.
+func (db *DB) DeleteRuns(ctx context.Context, ds []store.RunDeletion) ([]string, error) {
+	if len(ds) == 0 {
+		return nil, nil
+	}
+	var deleted []string
+	err := db.inTx(ctx, "delete runs", func(tx *txn) error {
+		deleted = nil
+		for _, d := range ds {
+			ok, err := deleteRun(ctx, tx, d)
+			if err != nil {
+				return err
+			}
+			if ok {
+				deleted = append(deleted, d.RunID)
+				tx.notify(store.RunTopic(d.Tenant, d.RunID))
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return deleted, nil
+}
+
+func deleteRun(ctx context.Context, tx pgx.Tx, d store.RunDeletion) (bool, error) {
+	tag, err := tx.Exec(ctx, `DELETE FROM runs WHERE tenant = $1 AND run_id = $2 AND last_seq = $3`, d.Tenant, d.RunID, d.LastSeq)
+	if err != nil || tag.RowsAffected() == 0 {
+		return false, err
+	}
+	for _, q := range []string{
+		`DELETE FROM records WHERE tenant = $1 AND run_id = $2`,
+		`DELETE FROM tool_calls WHERE tenant = $1 AND run_id = $2`,
+		// The literal condition lets the partial index runs_parent serve.
+		`UPDATE runs SET parent_run_id = '' WHERE tenant = $1 AND parent_run_id = $2 AND parent_run_id <> ''`,
+	} {
+		if _, err := tx.Exec(ctx, q, d.Tenant, d.RunID); err != nil {
+			return false, err
+		}
+	}
+	if len(d.Namespaces) > 0 {
+		for _, q := range []string{
+			`DELETE FROM memory WHERE tenant = $1 AND namespace = ANY($2)`,
+			`DELETE FROM memory_namespaces WHERE tenant = $1 AND namespace = ANY($2)`,
+		} {
+			if _, err := tx.Exec(ctx, q, d.Tenant, d.Namespaces); err != nil {
+				return false, err
+			}
+		}
+	}
+	return true, nil
+}
+
+// SettledGroups implements store.Lifecycle.
+func (db *DB) SettledGroups(ctx context.Context, settled []string) ([]store.RunGroup, error) {
+	rows, err := db.pool.Query(ctx, `SELECT DISTINCT tenant, spec, version FROM runs WHERE state = ANY($1)`, settled)
+	if err != nil {
+		return nil, unavailable(ctx, "settled groups", err)
+	}
+	defer rows.Close()
+	var out []store.RunGroup
+	for rows.Next() {
+		var g store.RunGroup
+		if err := rows.Scan(&g.Tenant, &g.Spec, &g.Version); err != nil {
+			return nil, unavailable(ctx, "settled groups", err)
+		}
+		out = append(out, g)
+	}
+	return out, unavailable(ctx, "settled groups", rows.Err())
+}
+
+// ExpiredRuns implements store.Lifecycle.
+func (db *DB) ExpiredRuns(ctx context.Context, q store.ExpiryQuery) ([]store.Run, error) {
+	limit := any(nil)
+	if q.Limit > 0 {
+		limit = q.Limit
+	}
+	rows, err := db.pool.Query(ctx, `SELECT `+prefixed(runColumns, "r.")+` FROM runs r
+		WHERE r.tenant = $1 AND r.spec = $2 AND r.version = $3 AND r.state = ANY($4) AND r.update_time < $5
+		AND NOT EXISTS (SELECT 1 FROM runs p WHERE p.tenant = r.tenant AND p.run_id = r.parent_run_id
+			AND r.parent_run_id <> '' AND NOT (p.state = ANY($4)))
+		ORDER BY r.update_time, r.run_id LIMIT $6`,
+		q.Tenant, q.Spec, q.Version, q.Settled, store.Nanos(q.Before), limit)
+	if err != nil {
+		return nil, unavailable(ctx, "expired runs", err)
+	}
+	defer rows.Close()
+	var out []store.Run
+	for rows.Next() {
+		r, err := scanRun(rows)
+		if err != nil {
+			return nil, unavailable(ctx, "expired runs", err)
+		}
+		out = append(out, r)
+	}
+	return out, unavailable(ctx, "expired runs", rows.Err())
+}
+
+// Compact implements store.Lifecycle: VACUUM makes the space of deleted
+// rows reusable and drops them from the tables' pages' live tuples. It
+// does not rewrite the files (VACUUM FULL would, under an exclusive lock
+// that stops every write), so until the pages are reused the bytes may
+// linger in the data files, though no query, pg_dump or replica sees them.
+func (db *DB) Compact(ctx context.Context) error {
+	_, err := db.pool.Exec(ctx, `VACUUM runs, records, tool_calls, memory, memory_namespaces`)
+	return unavailable(ctx, "compact", err)
+}
+
+// prefixed qualifies each of a comma-separated column list with a table
+// alias.
+func prefixed(columns, alias string) string {
+	parts := strings.Split(columns, ",")
+	for i, c := range parts {
+		parts[i] = alias + strings.TrimSpace(c)
+	}
+	return strings.Join(parts, ", ")
+}

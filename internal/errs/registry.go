@@ -30,6 +30,8 @@ func init() {
 		&InferenceRejected{}, &ToolRejected{}, &MCPRejected{}, &MethodNotFound{},
 		// Security (issue 12).
 		&RoleDenied{}, &QuotaExceeded{},
+		// Threads (issue 15).
+		&ThreadBusy{},
 	} {
 		t := reflect.TypeOf(e).Elem()
 		kinds[t.Name()] = func() error { return reflect.New(t).Interface().(error) }

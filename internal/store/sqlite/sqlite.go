@@ -33,9 +33,12 @@ var schemaV1 string
 //go:embed toolcalls.sql
 var schemaV2 string
 
+//go:embed threads.sql
+var schemaV3 string
+
 // migrations are applied in order; PRAGMA user_version records how many
 // ran. Never edit one that shipped: append another.
-var migrations = []string{schemaV1, schemaV2}
+var migrations = []string{schemaV1, schemaV2, schemaV3}
 
 // DB is a Store on one SQLite file.
 type DB struct {

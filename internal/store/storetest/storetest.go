@@ -34,6 +34,7 @@ func Run(t *testing.T, open Opener) {
 	t.Run("Notifications", func(t *testing.T) { testNotify(t, open(t)) })
 	runToolCalls(t, open)
 	t.Run("SetIndexConditionalOnSeq", func(t *testing.T) { testSetIndex(t, open(t)) })
+	runThreads(t, open)
 }
 
 var t0 = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)

@@ -31,7 +31,7 @@ func init() {
 		// Security (issue 12).
 		&RoleDenied{}, &QuotaExceeded{},
 		// Threads (issue 15).
-		&ThreadBusy{},
+		&ThreadBusy{}, &ThreadNotFound{},
 	} {
 		t := reflect.TypeOf(e).Elem()
 		kinds[t.Name()] = func() error { return reflect.New(t).Interface().(error) }

@@ -82,6 +82,11 @@ func specFromProto(p *runsvcv1.Spec) (spec.Spec, []errs.FieldViolation) {
 		},
 		Bus: spec.Bus{Enabled: p.GetBus().GetEnabled(), Channels: p.GetBus().GetChannels()},
 	}
+	strategy, ok := strategyFromProto[p.GetThreadStrategy()]
+	if !ok {
+		bad = append(bad, errs.FieldViolation{Field: "thread_strategy", Description: fmt.Sprintf("%v is not a thread strategy", p.GetThreadStrategy())})
+	}
+	s.ThreadStrategy = strategy
 	if pr := m.GetPricing(); pr != nil {
 		s.Model.Pricing = &spec.Pricing{InputPerMillion: pr.GetInputPerMillion(), OutputPerMillion: pr.GetOutputPerMillion()}
 	}
@@ -161,6 +166,7 @@ func specToProto(v *spec.Version) *runsvcv1.Spec {
 			Question: dur(v.Expiry.Question), Children: dur(v.Expiry.Children),
 		},
 	}
+	p.ThreadStrategy = strategyToProto(v.ThreadStrategy)
 	if v.Bus.Enabled || len(v.Bus.Channels) > 0 {
 		p.Bus = &runsvcv1.BusConfig{Enabled: v.Bus.Enabled, Channels: v.Bus.Channels}
 	}

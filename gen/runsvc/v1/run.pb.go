@@ -70,7 +70,16 @@ type Run struct {
 	// When it settled.
 	SettleTime *timestamppb.Timestamp `protobuf:"bytes,20,opt,name=settle_time,json=settleTime,proto3" json:"settle_time,omitempty"`
 	// When it will be aborted if still unsettled.
-	DeadlineTime  *timestamppb.Timestamp `protobuf:"bytes,21,opt,name=deadline_time,json=deadlineTime,proto3" json:"deadline_time,omitempty"`
+	DeadlineTime *timestamppb.Timestamp `protobuf:"bytes,21,opt,name=deadline_time,json=deadlineTime,proto3" json:"deadline_time,omitempty"`
+	// The thread it continues, if any.
+	ThreadId string `protobuf:"bytes,22,opt,name=thread_id,json=threadId,proto3" json:"thread_id,omitempty"`
+	// The thread's Run whose transcript this one continues (read from that
+	// Run's log, and from the Runs it continued in turn); empty for a
+	// thread's first Run and while the Run waits.
+	ContinuesRunId string `protobuf:"bytes,23,opt,name=continues_run_id,json=continuesRunId,proto3" json:"continues_run_id,omitempty"`
+	// True while the Run waits for its thread's active Run to settle
+	// (strategy ENQUEUE or INTERRUPT); state is QUEUED meanwhile.
+	Waiting       bool `protobuf:"varint,24,opt,name=waiting,proto3" json:"waiting,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -252,6 +261,320 @@ func (x *Run) GetDeadlineTime() *timestamppb.Timestamp {
 	return nil
 }
 
+func (x *Run) GetThreadId() string {
+	if x != nil {
+		return x.ThreadId
+	}
+	return ""
+}
+
+func (x *Run) GetContinuesRunId() string {
+	if x != nil {
+		return x.ContinuesRunId
+	}
+	return ""
+}
+
+func (x *Run) GetWaiting() bool {
+	if x != nil {
+		return x.Waiting
+	}
+	return false
+}
+
+// Thread is a conversation of Runs, one active at a time.
+type Thread struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The thread's id, chosen by the caller at its first StartRun.
+	ThreadId string `protobuf:"bytes,1,opt,name=thread_id,json=threadId,proto3" json:"thread_id,omitempty"`
+	// The Run running on it; empty when none is.
+	ActiveRunId string `protobuf:"bytes,2,opt,name=active_run_id,json=activeRunId,proto3" json:"active_run_id,omitempty"`
+	// Its newest settled Run, which the next one continues.
+	LastRunId string `protobuf:"bytes,3,opt,name=last_run_id,json=lastRunId,proto3" json:"last_run_id,omitempty"`
+	// How many Runs were started on it.
+	RunCount int32 `protobuf:"varint,4,opt,name=run_count,json=runCount,proto3" json:"run_count,omitempty"`
+	// When its first Run was started.
+	CreateTime *timestamppb.Timestamp `protobuf:"bytes,5,opt,name=create_time,json=createTime,proto3" json:"create_time,omitempty"`
+	// When a Run last joined, started or settled on it.
+	UpdateTime    *timestamppb.Timestamp `protobuf:"bytes,6,opt,name=update_time,json=updateTime,proto3" json:"update_time,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Thread) Reset() {
+	*x = Thread{}
+	mi := &file_runsvc_v1_run_proto_msgTypes[1]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Thread) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Thread) ProtoMessage() {}
+
+func (x *Thread) ProtoReflect() protoreflect.Message {
+	mi := &file_runsvc_v1_run_proto_msgTypes[1]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Thread.ProtoReflect.Descriptor instead.
+func (*Thread) Descriptor() ([]byte, []int) {
+	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{1}
+}
+
+func (x *Thread) GetThreadId() string {
+	if x != nil {
+		return x.ThreadId
+	}
+	return ""
+}
+
+func (x *Thread) GetActiveRunId() string {
+	if x != nil {
+		return x.ActiveRunId
+	}
+	return ""
+}
+
+func (x *Thread) GetLastRunId() string {
+	if x != nil {
+		return x.LastRunId
+	}
+	return ""
+}
+
+func (x *Thread) GetRunCount() int32 {
+	if x != nil {
+		return x.RunCount
+	}
+	return 0
+}
+
+func (x *Thread) GetCreateTime() *timestamppb.Timestamp {
+	if x != nil {
+		return x.CreateTime
+	}
+	return nil
+}
+
+func (x *Thread) GetUpdateTime() *timestamppb.Timestamp {
+	if x != nil {
+		return x.UpdateTime
+	}
+	return nil
+}
+
+// GetThreadRequest is the request of RunService.GetThread.
+type GetThreadRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The thread's id.
+	ThreadId      string `protobuf:"bytes,1,opt,name=thread_id,json=threadId,proto3" json:"thread_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetThreadRequest) Reset() {
+	*x = GetThreadRequest{}
+	mi := &file_runsvc_v1_run_proto_msgTypes[2]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetThreadRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetThreadRequest) ProtoMessage() {}
+
+func (x *GetThreadRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_runsvc_v1_run_proto_msgTypes[2]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetThreadRequest.ProtoReflect.Descriptor instead.
+func (*GetThreadRequest) Descriptor() ([]byte, []int) {
+	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{2}
+}
+
+func (x *GetThreadRequest) GetThreadId() string {
+	if x != nil {
+		return x.ThreadId
+	}
+	return ""
+}
+
+// GetThreadResponse is the response of RunService.GetThread.
+type GetThreadResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The thread.
+	Thread        *Thread `protobuf:"bytes,1,opt,name=thread,proto3" json:"thread,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetThreadResponse) Reset() {
+	*x = GetThreadResponse{}
+	mi := &file_runsvc_v1_run_proto_msgTypes[3]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetThreadResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetThreadResponse) ProtoMessage() {}
+
+func (x *GetThreadResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_runsvc_v1_run_proto_msgTypes[3]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetThreadResponse.ProtoReflect.Descriptor instead.
+func (*GetThreadResponse) Descriptor() ([]byte, []int) {
+	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{3}
+}
+
+func (x *GetThreadResponse) GetThread() *Thread {
+	if x != nil {
+		return x.Thread
+	}
+	return nil
+}
+
+// ListThreadsRequest is the request of RunService.ListThreads.
+type ListThreadsRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The most threads to return. Default 50, at most 500.
+	PageSize int32 `protobuf:"varint,1,opt,name=page_size,json=pageSize,proto3" json:"page_size,omitempty"`
+	// A page token from a previous response.
+	PageToken     string `protobuf:"bytes,2,opt,name=page_token,json=pageToken,proto3" json:"page_token,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListThreadsRequest) Reset() {
+	*x = ListThreadsRequest{}
+	mi := &file_runsvc_v1_run_proto_msgTypes[4]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListThreadsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListThreadsRequest) ProtoMessage() {}
+
+func (x *ListThreadsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_runsvc_v1_run_proto_msgTypes[4]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListThreadsRequest.ProtoReflect.Descriptor instead.
+func (*ListThreadsRequest) Descriptor() ([]byte, []int) {
+	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{4}
+}
+
+func (x *ListThreadsRequest) GetPageSize() int32 {
+	if x != nil {
+		return x.PageSize
+	}
+	return 0
+}
+
+func (x *ListThreadsRequest) GetPageToken() string {
+	if x != nil {
+		return x.PageToken
+	}
+	return ""
+}
+
+// ListThreadsResponse is the response of RunService.ListThreads.
+type ListThreadsResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The threads of this page, newest first.
+	Threads []*Thread `protobuf:"bytes,1,rep,name=threads,proto3" json:"threads,omitempty"`
+	// The token of the next page; empty on the last page.
+	NextPageToken string `protobuf:"bytes,2,opt,name=next_page_token,json=nextPageToken,proto3" json:"next_page_token,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListThreadsResponse) Reset() {
+	*x = ListThreadsResponse{}
+	mi := &file_runsvc_v1_run_proto_msgTypes[5]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListThreadsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListThreadsResponse) ProtoMessage() {}
+
+func (x *ListThreadsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_runsvc_v1_run_proto_msgTypes[5]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListThreadsResponse.ProtoReflect.Descriptor instead.
+func (*ListThreadsResponse) Descriptor() ([]byte, []int) {
+	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{5}
+}
+
+func (x *ListThreadsResponse) GetThreads() []*Thread {
+	if x != nil {
+		return x.Threads
+	}
+	return nil
+}
+
+func (x *ListThreadsResponse) GetNextPageToken() string {
+	if x != nil {
+		return x.NextPageToken
+	}
+	return ""
+}
+
 // Suspension is what a suspended Run waits for.
 type Suspension struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -279,7 +602,7 @@ type Suspension struct {
 
 func (x *Suspension) Reset() {
 	*x = Suspension{}
-	mi := &file_runsvc_v1_run_proto_msgTypes[1]
+	mi := &file_runsvc_v1_run_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -291,7 +614,7 @@ func (x *Suspension) String() string {
 func (*Suspension) ProtoMessage() {}
 
 func (x *Suspension) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_run_proto_msgTypes[1]
+	mi := &file_runsvc_v1_run_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -304,7 +627,7 @@ func (x *Suspension) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Suspension.ProtoReflect.Descriptor instead.
 func (*Suspension) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{1}
+	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *Suspension) GetReason() SuspensionReason {
@@ -376,14 +699,21 @@ type StartRunRequest struct {
 	// 128 characters.
 	RequestId string `protobuf:"bytes,4,opt,name=request_id,json=requestId,proto3" json:"request_id,omitempty"`
 	// A deadline shorter than the Spec's, if wanted.
-	Deadline      *durationpb.Duration `protobuf:"bytes,5,opt,name=deadline,proto3" json:"deadline,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Deadline *durationpb.Duration `protobuf:"bytes,5,opt,name=deadline,proto3" json:"deadline,omitempty"`
+	// The thread to continue: the Run's transcript starts from the thread's
+	// last settled Run. Created on first use, owned by the caller's tenant.
+	// At most 128 characters.
+	ThreadId string `protobuf:"bytes,6,opt,name=thread_id,json=threadId,proto3" json:"thread_id,omitempty"`
+	// What to do when the thread already has an active Run; unspecified
+	// takes the Spec's `thread_strategy`.
+	ThreadStrategy ThreadStrategy `protobuf:"varint,7,opt,name=thread_strategy,json=threadStrategy,proto3,enum=runsvc.v1.ThreadStrategy" json:"thread_strategy,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *StartRunRequest) Reset() {
 	*x = StartRunRequest{}
-	mi := &file_runsvc_v1_run_proto_msgTypes[2]
+	mi := &file_runsvc_v1_run_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -395,7 +725,7 @@ func (x *StartRunRequest) String() string {
 func (*StartRunRequest) ProtoMessage() {}
 
 func (x *StartRunRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_run_proto_msgTypes[2]
+	mi := &file_runsvc_v1_run_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -408,7 +738,7 @@ func (x *StartRunRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StartRunRequest.ProtoReflect.Descriptor instead.
 func (*StartRunRequest) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{2}
+	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *StartRunRequest) GetSpec() string {
@@ -446,20 +776,37 @@ func (x *StartRunRequest) GetDeadline() *durationpb.Duration {
 	return nil
 }
 
+func (x *StartRunRequest) GetThreadId() string {
+	if x != nil {
+		return x.ThreadId
+	}
+	return ""
+}
+
+func (x *StartRunRequest) GetThreadStrategy() ThreadStrategy {
+	if x != nil {
+		return x.ThreadStrategy
+	}
+	return ThreadStrategy_THREAD_STRATEGY_UNSPECIFIED
+}
+
 // StartRunResponse is the response of RunService.StartRun.
 type StartRunResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// The Run.
 	Run *Run `protobuf:"bytes,1,opt,name=run,proto3" json:"run,omitempty"`
 	// False when `request_id` matched an existing Run.
-	Created       bool `protobuf:"varint,2,opt,name=created,proto3" json:"created,omitempty"`
+	Created bool `protobuf:"varint,2,opt,name=created,proto3" json:"created,omitempty"`
+	// True when the strategy STEER gave the input to the thread's active Run,
+	// which `run` is.
+	Steered       bool `protobuf:"varint,3,opt,name=steered,proto3" json:"steered,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *StartRunResponse) Reset() {
 	*x = StartRunResponse{}
-	mi := &file_runsvc_v1_run_proto_msgTypes[3]
+	mi := &file_runsvc_v1_run_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -471,7 +818,7 @@ func (x *StartRunResponse) String() string {
 func (*StartRunResponse) ProtoMessage() {}
 
 func (x *StartRunResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_run_proto_msgTypes[3]
+	mi := &file_runsvc_v1_run_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -484,7 +831,7 @@ func (x *StartRunResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StartRunResponse.ProtoReflect.Descriptor instead.
 func (*StartRunResponse) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{3}
+	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *StartRunResponse) GetRun() *Run {
@@ -501,6 +848,13 @@ func (x *StartRunResponse) GetCreated() bool {
 	return false
 }
 
+func (x *StartRunResponse) GetSteered() bool {
+	if x != nil {
+		return x.Steered
+	}
+	return false
+}
+
 // GetRunRequest is the request of RunService.GetRun.
 type GetRunRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -512,7 +866,7 @@ type GetRunRequest struct {
 
 func (x *GetRunRequest) Reset() {
 	*x = GetRunRequest{}
-	mi := &file_runsvc_v1_run_proto_msgTypes[4]
+	mi := &file_runsvc_v1_run_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -524,7 +878,7 @@ func (x *GetRunRequest) String() string {
 func (*GetRunRequest) ProtoMessage() {}
 
 func (x *GetRunRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_run_proto_msgTypes[4]
+	mi := &file_runsvc_v1_run_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -537,7 +891,7 @@ func (x *GetRunRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetRunRequest.ProtoReflect.Descriptor instead.
 func (*GetRunRequest) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{4}
+	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *GetRunRequest) GetRunId() string {
@@ -558,7 +912,7 @@ type GetRunResponse struct {
 
 func (x *GetRunResponse) Reset() {
 	*x = GetRunResponse{}
-	mi := &file_runsvc_v1_run_proto_msgTypes[5]
+	mi := &file_runsvc_v1_run_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -570,7 +924,7 @@ func (x *GetRunResponse) String() string {
 func (*GetRunResponse) ProtoMessage() {}
 
 func (x *GetRunResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_run_proto_msgTypes[5]
+	mi := &file_runsvc_v1_run_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -583,7 +937,7 @@ func (x *GetRunResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetRunResponse.ProtoReflect.Descriptor instead.
 func (*GetRunResponse) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{5}
+	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *GetRunResponse) GetRun() *Run {
@@ -605,14 +959,17 @@ type ListRunsRequest struct {
 	// The most Runs to return. Default 50, at most 500.
 	PageSize int32 `protobuf:"varint,4,opt,name=page_size,json=pageSize,proto3" json:"page_size,omitempty"`
 	// A page token from a previous response.
-	PageToken     string `protobuf:"bytes,5,opt,name=page_token,json=pageToken,proto3" json:"page_token,omitempty"`
+	PageToken string `protobuf:"bytes,5,opt,name=page_token,json=pageToken,proto3" json:"page_token,omitempty"`
+	// Only the Runs of this thread, in the order they were started (oldest
+	// first) instead of newest first.
+	ThreadId      string `protobuf:"bytes,6,opt,name=thread_id,json=threadId,proto3" json:"thread_id,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *ListRunsRequest) Reset() {
 	*x = ListRunsRequest{}
-	mi := &file_runsvc_v1_run_proto_msgTypes[6]
+	mi := &file_runsvc_v1_run_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -624,7 +981,7 @@ func (x *ListRunsRequest) String() string {
 func (*ListRunsRequest) ProtoMessage() {}
 
 func (x *ListRunsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_run_proto_msgTypes[6]
+	mi := &file_runsvc_v1_run_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -637,7 +994,7 @@ func (x *ListRunsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListRunsRequest.ProtoReflect.Descriptor instead.
 func (*ListRunsRequest) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{6}
+	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *ListRunsRequest) GetStates() []RunState {
@@ -675,6 +1032,13 @@ func (x *ListRunsRequest) GetPageToken() string {
 	return ""
 }
 
+func (x *ListRunsRequest) GetThreadId() string {
+	if x != nil {
+		return x.ThreadId
+	}
+	return ""
+}
+
 // ListRunsResponse is the response of RunService.ListRuns.
 type ListRunsResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -688,7 +1052,7 @@ type ListRunsResponse struct {
 
 func (x *ListRunsResponse) Reset() {
 	*x = ListRunsResponse{}
-	mi := &file_runsvc_v1_run_proto_msgTypes[7]
+	mi := &file_runsvc_v1_run_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -700,7 +1064,7 @@ func (x *ListRunsResponse) String() string {
 func (*ListRunsResponse) ProtoMessage() {}
 
 func (x *ListRunsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_run_proto_msgTypes[7]
+	mi := &file_runsvc_v1_run_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -713,7 +1077,7 @@ func (x *ListRunsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListRunsResponse.ProtoReflect.Descriptor instead.
 func (*ListRunsResponse) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{7}
+	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *ListRunsResponse) GetRuns() []*Run {
@@ -747,7 +1111,7 @@ type WatchRunRequest struct {
 
 func (x *WatchRunRequest) Reset() {
 	*x = WatchRunRequest{}
-	mi := &file_runsvc_v1_run_proto_msgTypes[8]
+	mi := &file_runsvc_v1_run_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -759,7 +1123,7 @@ func (x *WatchRunRequest) String() string {
 func (*WatchRunRequest) ProtoMessage() {}
 
 func (x *WatchRunRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_run_proto_msgTypes[8]
+	mi := &file_runsvc_v1_run_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -772,7 +1136,7 @@ func (x *WatchRunRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchRunRequest.ProtoReflect.Descriptor instead.
 func (*WatchRunRequest) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{8}
+	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *WatchRunRequest) GetRunId() string {
@@ -809,7 +1173,7 @@ type WatchRunResponse struct {
 
 func (x *WatchRunResponse) Reset() {
 	*x = WatchRunResponse{}
-	mi := &file_runsvc_v1_run_proto_msgTypes[9]
+	mi := &file_runsvc_v1_run_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -821,7 +1185,7 @@ func (x *WatchRunResponse) String() string {
 func (*WatchRunResponse) ProtoMessage() {}
 
 func (x *WatchRunResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_run_proto_msgTypes[9]
+	mi := &file_runsvc_v1_run_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -834,7 +1198,7 @@ func (x *WatchRunResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchRunResponse.ProtoReflect.Descriptor instead.
 func (*WatchRunResponse) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{9}
+	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *WatchRunResponse) GetRecord() *Record {
@@ -864,7 +1228,7 @@ type StreamTextRequest struct {
 
 func (x *StreamTextRequest) Reset() {
 	*x = StreamTextRequest{}
-	mi := &file_runsvc_v1_run_proto_msgTypes[10]
+	mi := &file_runsvc_v1_run_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -876,7 +1240,7 @@ func (x *StreamTextRequest) String() string {
 func (*StreamTextRequest) ProtoMessage() {}
 
 func (x *StreamTextRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_run_proto_msgTypes[10]
+	mi := &file_runsvc_v1_run_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -889,7 +1253,7 @@ func (x *StreamTextRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StreamTextRequest.ProtoReflect.Descriptor instead.
 func (*StreamTextRequest) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{10}
+	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *StreamTextRequest) GetRunId() string {
@@ -923,7 +1287,7 @@ type StreamTextResponse struct {
 
 func (x *StreamTextResponse) Reset() {
 	*x = StreamTextResponse{}
-	mi := &file_runsvc_v1_run_proto_msgTypes[11]
+	mi := &file_runsvc_v1_run_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -935,7 +1299,7 @@ func (x *StreamTextResponse) String() string {
 func (*StreamTextResponse) ProtoMessage() {}
 
 func (x *StreamTextResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_run_proto_msgTypes[11]
+	mi := &file_runsvc_v1_run_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -948,7 +1312,7 @@ func (x *StreamTextResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StreamTextResponse.ProtoReflect.Descriptor instead.
 func (*StreamTextResponse) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{11}
+	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *StreamTextResponse) GetText() string {
@@ -992,7 +1356,7 @@ type WaitRunRequest struct {
 
 func (x *WaitRunRequest) Reset() {
 	*x = WaitRunRequest{}
-	mi := &file_runsvc_v1_run_proto_msgTypes[12]
+	mi := &file_runsvc_v1_run_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1004,7 +1368,7 @@ func (x *WaitRunRequest) String() string {
 func (*WaitRunRequest) ProtoMessage() {}
 
 func (x *WaitRunRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_run_proto_msgTypes[12]
+	mi := &file_runsvc_v1_run_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1017,7 +1381,7 @@ func (x *WaitRunRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WaitRunRequest.ProtoReflect.Descriptor instead.
 func (*WaitRunRequest) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{12}
+	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *WaitRunRequest) GetRunId() string {
@@ -1045,7 +1409,7 @@ type WaitRunResponse struct {
 
 func (x *WaitRunResponse) Reset() {
 	*x = WaitRunResponse{}
-	mi := &file_runsvc_v1_run_proto_msgTypes[13]
+	mi := &file_runsvc_v1_run_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1057,7 +1421,7 @@ func (x *WaitRunResponse) String() string {
 func (*WaitRunResponse) ProtoMessage() {}
 
 func (x *WaitRunResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_run_proto_msgTypes[13]
+	mi := &file_runsvc_v1_run_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1070,7 +1434,7 @@ func (x *WaitRunResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WaitRunResponse.ProtoReflect.Descriptor instead.
 func (*WaitRunResponse) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{13}
+	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *WaitRunResponse) GetRun() *Run {
@@ -1095,7 +1459,7 @@ type SendMessageRequest struct {
 
 func (x *SendMessageRequest) Reset() {
 	*x = SendMessageRequest{}
-	mi := &file_runsvc_v1_run_proto_msgTypes[14]
+	mi := &file_runsvc_v1_run_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1107,7 +1471,7 @@ func (x *SendMessageRequest) String() string {
 func (*SendMessageRequest) ProtoMessage() {}
 
 func (x *SendMessageRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_run_proto_msgTypes[14]
+	mi := &file_runsvc_v1_run_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1120,7 +1484,7 @@ func (x *SendMessageRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SendMessageRequest.ProtoReflect.Descriptor instead.
 func (*SendMessageRequest) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{14}
+	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *SendMessageRequest) GetRunId() string {
@@ -1155,7 +1519,7 @@ type SendMessageResponse struct {
 
 func (x *SendMessageResponse) Reset() {
 	*x = SendMessageResponse{}
-	mi := &file_runsvc_v1_run_proto_msgTypes[15]
+	mi := &file_runsvc_v1_run_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1167,7 +1531,7 @@ func (x *SendMessageResponse) String() string {
 func (*SendMessageResponse) ProtoMessage() {}
 
 func (x *SendMessageResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_run_proto_msgTypes[15]
+	mi := &file_runsvc_v1_run_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1180,7 +1544,7 @@ func (x *SendMessageResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SendMessageResponse.ProtoReflect.Descriptor instead.
 func (*SendMessageResponse) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{15}
+	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *SendMessageResponse) GetSeq() int64 {
@@ -1213,7 +1577,7 @@ type ResumeRunRequest struct {
 
 func (x *ResumeRunRequest) Reset() {
 	*x = ResumeRunRequest{}
-	mi := &file_runsvc_v1_run_proto_msgTypes[16]
+	mi := &file_runsvc_v1_run_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1225,7 +1589,7 @@ func (x *ResumeRunRequest) String() string {
 func (*ResumeRunRequest) ProtoMessage() {}
 
 func (x *ResumeRunRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_run_proto_msgTypes[16]
+	mi := &file_runsvc_v1_run_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1238,7 +1602,7 @@ func (x *ResumeRunRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResumeRunRequest.ProtoReflect.Descriptor instead.
 func (*ResumeRunRequest) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{16}
+	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *ResumeRunRequest) GetRunId() string {
@@ -1294,7 +1658,7 @@ type ResumeRunResponse struct {
 
 func (x *ResumeRunResponse) Reset() {
 	*x = ResumeRunResponse{}
-	mi := &file_runsvc_v1_run_proto_msgTypes[17]
+	mi := &file_runsvc_v1_run_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1306,7 +1670,7 @@ func (x *ResumeRunResponse) String() string {
 func (*ResumeRunResponse) ProtoMessage() {}
 
 func (x *ResumeRunResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_run_proto_msgTypes[17]
+	mi := &file_runsvc_v1_run_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1319,7 +1683,7 @@ func (x *ResumeRunResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResumeRunResponse.ProtoReflect.Descriptor instead.
 func (*ResumeRunResponse) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{17}
+	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *ResumeRunResponse) GetRun() *Run {
@@ -1342,7 +1706,7 @@ type InterruptRunRequest struct {
 
 func (x *InterruptRunRequest) Reset() {
 	*x = InterruptRunRequest{}
-	mi := &file_runsvc_v1_run_proto_msgTypes[18]
+	mi := &file_runsvc_v1_run_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1354,7 +1718,7 @@ func (x *InterruptRunRequest) String() string {
 func (*InterruptRunRequest) ProtoMessage() {}
 
 func (x *InterruptRunRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_run_proto_msgTypes[18]
+	mi := &file_runsvc_v1_run_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1367,7 +1731,7 @@ func (x *InterruptRunRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use InterruptRunRequest.ProtoReflect.Descriptor instead.
 func (*InterruptRunRequest) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{18}
+	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *InterruptRunRequest) GetRunId() string {
@@ -1395,7 +1759,7 @@ type InterruptRunResponse struct {
 
 func (x *InterruptRunResponse) Reset() {
 	*x = InterruptRunResponse{}
-	mi := &file_runsvc_v1_run_proto_msgTypes[19]
+	mi := &file_runsvc_v1_run_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1407,7 +1771,7 @@ func (x *InterruptRunResponse) String() string {
 func (*InterruptRunResponse) ProtoMessage() {}
 
 func (x *InterruptRunResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_run_proto_msgTypes[19]
+	mi := &file_runsvc_v1_run_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1420,7 +1784,7 @@ func (x *InterruptRunResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use InterruptRunResponse.ProtoReflect.Descriptor instead.
 func (*InterruptRunResponse) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{19}
+	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *InterruptRunResponse) GetRun() *Run {
@@ -1443,7 +1807,7 @@ type GetReportRequest struct {
 
 func (x *GetReportRequest) Reset() {
 	*x = GetReportRequest{}
-	mi := &file_runsvc_v1_run_proto_msgTypes[20]
+	mi := &file_runsvc_v1_run_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1455,7 +1819,7 @@ func (x *GetReportRequest) String() string {
 func (*GetReportRequest) ProtoMessage() {}
 
 func (x *GetReportRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_run_proto_msgTypes[20]
+	mi := &file_runsvc_v1_run_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1468,7 +1832,7 @@ func (x *GetReportRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetReportRequest.ProtoReflect.Descriptor instead.
 func (*GetReportRequest) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{20}
+	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *GetReportRequest) GetRunId() string {
@@ -1496,7 +1860,7 @@ type GetReportResponse struct {
 
 func (x *GetReportResponse) Reset() {
 	*x = GetReportResponse{}
-	mi := &file_runsvc_v1_run_proto_msgTypes[21]
+	mi := &file_runsvc_v1_run_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1508,7 +1872,7 @@ func (x *GetReportResponse) String() string {
 func (*GetReportResponse) ProtoMessage() {}
 
 func (x *GetReportResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_run_proto_msgTypes[21]
+	mi := &file_runsvc_v1_run_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1521,7 +1885,7 @@ func (x *GetReportResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetReportResponse.ProtoReflect.Descriptor instead.
 func (*GetReportResponse) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{21}
+	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *GetReportResponse) GetReport() *Report {
@@ -1552,7 +1916,7 @@ type Report struct {
 
 func (x *Report) Reset() {
 	*x = Report{}
-	mi := &file_runsvc_v1_run_proto_msgTypes[22]
+	mi := &file_runsvc_v1_run_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1564,7 +1928,7 @@ func (x *Report) String() string {
 func (*Report) ProtoMessage() {}
 
 func (x *Report) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_run_proto_msgTypes[22]
+	mi := &file_runsvc_v1_run_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1577,7 +1941,7 @@ func (x *Report) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Report.ProtoReflect.Descriptor instead.
 func (*Report) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{22}
+	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *Report) GetRun() *Run {
@@ -1642,7 +2006,7 @@ type ToolCallReport struct {
 
 func (x *ToolCallReport) Reset() {
 	*x = ToolCallReport{}
-	mi := &file_runsvc_v1_run_proto_msgTypes[23]
+	mi := &file_runsvc_v1_run_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1654,7 +2018,7 @@ func (x *ToolCallReport) String() string {
 func (*ToolCallReport) ProtoMessage() {}
 
 func (x *ToolCallReport) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_run_proto_msgTypes[23]
+	mi := &file_runsvc_v1_run_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1667,7 +2031,7 @@ func (x *ToolCallReport) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ToolCallReport.ProtoReflect.Descriptor instead.
 func (*ToolCallReport) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{23}
+	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *ToolCallReport) GetCall() *ToolCall {
@@ -1709,7 +2073,7 @@ var File_runsvc_v1_run_proto protoreflect.FileDescriptor
 
 const file_runsvc_v1_run_proto_rawDesc = "" +
 	"\n" +
-	"\x13runsvc/v1/run.proto\x12\trunsvc.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x17google/rpc/status.proto\x1a\x16runsvc/v1/record.proto\"\xb1\x06\n" +
+	"\x13runsvc/v1/run.proto\x12\trunsvc.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x17google/rpc/status.proto\x1a\x16runsvc/v1/record.proto\x1a\x14runsvc/v1/spec.proto\"\x92\a\n" +
 	"\x03Run\x12\x15\n" +
 	"\x06run_id\x18\x01 \x01(\tR\x05runId\x12\x12\n" +
 	"\x04spec\x18\x02 \x01(\tR\x04spec\x12\x18\n" +
@@ -1739,7 +2103,30 @@ const file_runsvc_v1_run_proto_rawDesc = "" +
 	"updateTime\x12;\n" +
 	"\vsettle_time\x18\x14 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
 	"settleTime\x12?\n" +
-	"\rdeadline_time\x18\x15 \x01(\v2\x1a.google.protobuf.TimestampR\fdeadlineTime\"\xf3\x02\n" +
+	"\rdeadline_time\x18\x15 \x01(\v2\x1a.google.protobuf.TimestampR\fdeadlineTime\x12\x1b\n" +
+	"\tthread_id\x18\x16 \x01(\tR\bthreadId\x12(\n" +
+	"\x10continues_run_id\x18\x17 \x01(\tR\x0econtinuesRunId\x12\x18\n" +
+	"\awaiting\x18\x18 \x01(\bR\awaiting\"\x80\x02\n" +
+	"\x06Thread\x12\x1b\n" +
+	"\tthread_id\x18\x01 \x01(\tR\bthreadId\x12\"\n" +
+	"\ractive_run_id\x18\x02 \x01(\tR\vactiveRunId\x12\x1e\n" +
+	"\vlast_run_id\x18\x03 \x01(\tR\tlastRunId\x12\x1b\n" +
+	"\trun_count\x18\x04 \x01(\x05R\brunCount\x12;\n" +
+	"\vcreate_time\x18\x05 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
+	"createTime\x12;\n" +
+	"\vupdate_time\x18\x06 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
+	"updateTime\"/\n" +
+	"\x10GetThreadRequest\x12\x1b\n" +
+	"\tthread_id\x18\x01 \x01(\tR\bthreadId\">\n" +
+	"\x11GetThreadResponse\x12)\n" +
+	"\x06thread\x18\x01 \x01(\v2\x11.runsvc.v1.ThreadR\x06thread\"P\n" +
+	"\x12ListThreadsRequest\x12\x1b\n" +
+	"\tpage_size\x18\x01 \x01(\x05R\bpageSize\x12\x1d\n" +
+	"\n" +
+	"page_token\x18\x02 \x01(\tR\tpageToken\"j\n" +
+	"\x13ListThreadsResponse\x12+\n" +
+	"\athreads\x18\x01 \x03(\v2\x11.runsvc.v1.ThreadR\athreads\x12&\n" +
+	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken\"\xf3\x02\n" +
 	"\n" +
 	"Suspension\x123\n" +
 	"\x06reason\x18\x01 \x01(\x0e2\x1b.runsvc.v1.SuspensionReasonR\x06reason\x12;\n" +
@@ -1751,28 +2138,32 @@ const file_runsvc_v1_run_proto_rawDesc = "" +
 	"\rapproval_call\x18\x05 \x01(\v2\x13.runsvc.v1.ToolCallR\fapprovalCall\x12'\n" +
 	"\x0fapproval_reason\x18\x06 \x01(\tR\x0eapprovalReason\x12%\n" +
 	"\x0edelegation_ids\x18\a \x03(\tR\rdelegationIds\x12\x19\n" +
-	"\bin_doubt\x18\b \x01(\bR\ainDoubt\"\xab\x01\n" +
+	"\bin_doubt\x18\b \x01(\bR\ainDoubt\"\x8c\x02\n" +
 	"\x0fStartRunRequest\x12\x12\n" +
 	"\x04spec\x18\x01 \x01(\tR\x04spec\x12\x18\n" +
 	"\aversion\x18\x02 \x01(\tR\aversion\x12\x14\n" +
 	"\x05input\x18\x03 \x01(\tR\x05input\x12\x1d\n" +
 	"\n" +
 	"request_id\x18\x04 \x01(\tR\trequestId\x125\n" +
-	"\bdeadline\x18\x05 \x01(\v2\x19.google.protobuf.DurationR\bdeadline\"N\n" +
+	"\bdeadline\x18\x05 \x01(\v2\x19.google.protobuf.DurationR\bdeadline\x12\x1b\n" +
+	"\tthread_id\x18\x06 \x01(\tR\bthreadId\x12B\n" +
+	"\x0fthread_strategy\x18\a \x01(\x0e2\x19.runsvc.v1.ThreadStrategyR\x0ethreadStrategy\"h\n" +
 	"\x10StartRunResponse\x12 \n" +
 	"\x03run\x18\x01 \x01(\v2\x0e.runsvc.v1.RunR\x03run\x12\x18\n" +
-	"\acreated\x18\x02 \x01(\bR\acreated\"&\n" +
+	"\acreated\x18\x02 \x01(\bR\acreated\x12\x18\n" +
+	"\asteered\x18\x03 \x01(\bR\asteered\"&\n" +
 	"\rGetRunRequest\x12\x15\n" +
 	"\x06run_id\x18\x01 \x01(\tR\x05runId\"2\n" +
 	"\x0eGetRunResponse\x12 \n" +
-	"\x03run\x18\x01 \x01(\v2\x0e.runsvc.v1.RunR\x03run\"\xb2\x01\n" +
+	"\x03run\x18\x01 \x01(\v2\x0e.runsvc.v1.RunR\x03run\"\xcf\x01\n" +
 	"\x0fListRunsRequest\x12+\n" +
 	"\x06states\x18\x01 \x03(\x0e2\x13.runsvc.v1.RunStateR\x06states\x12\x12\n" +
 	"\x04spec\x18\x02 \x01(\tR\x04spec\x12\"\n" +
 	"\rparent_run_id\x18\x03 \x01(\tR\vparentRunId\x12\x1b\n" +
 	"\tpage_size\x18\x04 \x01(\x05R\bpageSize\x12\x1d\n" +
 	"\n" +
-	"page_token\x18\x05 \x01(\tR\tpageToken\"^\n" +
+	"page_token\x18\x05 \x01(\tR\tpageToken\x12\x1b\n" +
+	"\tthread_id\x18\x06 \x01(\tR\bthreadId\"^\n" +
 	"\x10ListRunsResponse\x12\"\n" +
 	"\x04runs\x18\x01 \x03(\v2\x0e.runsvc.v1.RunR\x04runs\x12&\n" +
 	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken\"\x8d\x01\n" +
@@ -1836,7 +2227,7 @@ const file_runsvc_v1_run_proto_rawDesc = "" +
 	"\x06output\x18\x02 \x01(\v2\x16.google.protobuf.ValueR\x06output\x12(\n" +
 	"\x05error\x18\x03 \x01(\v2\x12.google.rpc.StatusR\x05error\x12\x12\n" +
 	"\x04turn\x18\x04 \x01(\x05R\x04turn\x12\x19\n" +
-	"\bin_doubt\x18\x05 \x01(\bR\ainDoubt2\xda\x05\n" +
+	"\bin_doubt\x18\x05 \x01(\bR\ainDoubt2\xf0\x06\n" +
 	"\n" +
 	"RunService\x12C\n" +
 	"\bStartRun\x12\x1a.runsvc.v1.StartRunRequest\x1a\x1b.runsvc.v1.StartRunResponse\x12=\n" +
@@ -1849,7 +2240,9 @@ const file_runsvc_v1_run_proto_rawDesc = "" +
 	"\vSendMessage\x12\x1d.runsvc.v1.SendMessageRequest\x1a\x1e.runsvc.v1.SendMessageResponse\x12F\n" +
 	"\tResumeRun\x12\x1b.runsvc.v1.ResumeRunRequest\x1a\x1c.runsvc.v1.ResumeRunResponse\x12O\n" +
 	"\fInterruptRun\x12\x1e.runsvc.v1.InterruptRunRequest\x1a\x1f.runsvc.v1.InterruptRunResponse\x12F\n" +
-	"\tGetReport\x12\x1b.runsvc.v1.GetReportRequest\x1a\x1c.runsvc.v1.GetReportResponseB1Z/github.com/runsvc/runsvc/gen/runsvc/v1;runsvcv1b\x06proto3"
+	"\tGetReport\x12\x1b.runsvc.v1.GetReportRequest\x1a\x1c.runsvc.v1.GetReportResponse\x12F\n" +
+	"\tGetThread\x12\x1b.runsvc.v1.GetThreadRequest\x1a\x1c.runsvc.v1.GetThreadResponse\x12L\n" +
+	"\vListThreads\x12\x1d.runsvc.v1.ListThreadsRequest\x1a\x1e.runsvc.v1.ListThreadsResponseB1Z/github.com/runsvc/runsvc/gen/runsvc/v1;runsvcv1b\x06proto3"
 
 var (
 	file_runsvc_v1_run_proto_rawDescOnce sync.Once
@@ -1863,110 +2256,125 @@ func file_runsvc_v1_run_proto_rawDescGZIP() []byte {
 	return file_runsvc_v1_run_proto_rawDescData
 }
 
-var file_runsvc_v1_run_proto_msgTypes = make([]protoimpl.MessageInfo, 24)
+var file_runsvc_v1_run_proto_msgTypes = make([]protoimpl.MessageInfo, 29)
 var file_runsvc_v1_run_proto_goTypes = []any{
 	(*Run)(nil),                   // 0: runsvc.v1.Run
-	(*Suspension)(nil),            // 1: runsvc.v1.Suspension
-	(*StartRunRequest)(nil),       // 2: runsvc.v1.StartRunRequest
-	(*StartRunResponse)(nil),      // 3: runsvc.v1.StartRunResponse
-	(*GetRunRequest)(nil),         // 4: runsvc.v1.GetRunRequest
-	(*GetRunResponse)(nil),        // 5: runsvc.v1.GetRunResponse
-	(*ListRunsRequest)(nil),       // 6: runsvc.v1.ListRunsRequest
-	(*ListRunsResponse)(nil),      // 7: runsvc.v1.ListRunsResponse
-	(*WatchRunRequest)(nil),       // 8: runsvc.v1.WatchRunRequest
-	(*WatchRunResponse)(nil),      // 9: runsvc.v1.WatchRunResponse
-	(*StreamTextRequest)(nil),     // 10: runsvc.v1.StreamTextRequest
-	(*StreamTextResponse)(nil),    // 11: runsvc.v1.StreamTextResponse
-	(*WaitRunRequest)(nil),        // 12: runsvc.v1.WaitRunRequest
-	(*WaitRunResponse)(nil),       // 13: runsvc.v1.WaitRunResponse
-	(*SendMessageRequest)(nil),    // 14: runsvc.v1.SendMessageRequest
-	(*SendMessageResponse)(nil),   // 15: runsvc.v1.SendMessageResponse
-	(*ResumeRunRequest)(nil),      // 16: runsvc.v1.ResumeRunRequest
-	(*ResumeRunResponse)(nil),     // 17: runsvc.v1.ResumeRunResponse
-	(*InterruptRunRequest)(nil),   // 18: runsvc.v1.InterruptRunRequest
-	(*InterruptRunResponse)(nil),  // 19: runsvc.v1.InterruptRunResponse
-	(*GetReportRequest)(nil),      // 20: runsvc.v1.GetReportRequest
-	(*GetReportResponse)(nil),     // 21: runsvc.v1.GetReportResponse
-	(*Report)(nil),                // 22: runsvc.v1.Report
-	(*ToolCallReport)(nil),        // 23: runsvc.v1.ToolCallReport
-	(RunState)(0),                 // 24: runsvc.v1.RunState
-	(AbortCause)(0),               // 25: runsvc.v1.AbortCause
-	(*status.Status)(nil),         // 26: google.rpc.Status
-	(*Usage)(nil),                 // 27: runsvc.v1.Usage
-	(*timestamppb.Timestamp)(nil), // 28: google.protobuf.Timestamp
-	(SuspensionReason)(0),         // 29: runsvc.v1.SuspensionReason
-	(*ToolCall)(nil),              // 30: runsvc.v1.ToolCall
-	(*durationpb.Duration)(nil),   // 31: google.protobuf.Duration
-	(*Record)(nil),                // 32: runsvc.v1.Record
-	(MessageMode)(0),              // 33: runsvc.v1.MessageMode
-	(*ToolResult)(nil),            // 34: runsvc.v1.ToolResult
-	(*InDoubtAnswer)(nil),         // 35: runsvc.v1.InDoubtAnswer
-	(*structpb.Value)(nil),        // 36: google.protobuf.Value
+	(*Thread)(nil),                // 1: runsvc.v1.Thread
+	(*GetThreadRequest)(nil),      // 2: runsvc.v1.GetThreadRequest
+	(*GetThreadResponse)(nil),     // 3: runsvc.v1.GetThreadResponse
+	(*ListThreadsRequest)(nil),    // 4: runsvc.v1.ListThreadsRequest
+	(*ListThreadsResponse)(nil),   // 5: runsvc.v1.ListThreadsResponse
+	(*Suspension)(nil),            // 6: runsvc.v1.Suspension
+	(*StartRunRequest)(nil),       // 7: runsvc.v1.StartRunRequest
+	(*StartRunResponse)(nil),      // 8: runsvc.v1.StartRunResponse
+	(*GetRunRequest)(nil),         // 9: runsvc.v1.GetRunRequest
+	(*GetRunResponse)(nil),        // 10: runsvc.v1.GetRunResponse
+	(*ListRunsRequest)(nil),       // 11: runsvc.v1.ListRunsRequest
+	(*ListRunsResponse)(nil),      // 12: runsvc.v1.ListRunsResponse
+	(*WatchRunRequest)(nil),       // 13: runsvc.v1.WatchRunRequest
+	(*WatchRunResponse)(nil),      // 14: runsvc.v1.WatchRunResponse
+	(*StreamTextRequest)(nil),     // 15: runsvc.v1.StreamTextRequest
+	(*StreamTextResponse)(nil),    // 16: runsvc.v1.StreamTextResponse
+	(*WaitRunRequest)(nil),        // 17: runsvc.v1.WaitRunRequest
+	(*WaitRunResponse)(nil),       // 18: runsvc.v1.WaitRunResponse
+	(*SendMessageRequest)(nil),    // 19: runsvc.v1.SendMessageRequest
+	(*SendMessageResponse)(nil),   // 20: runsvc.v1.SendMessageResponse
+	(*ResumeRunRequest)(nil),      // 21: runsvc.v1.ResumeRunRequest
+	(*ResumeRunResponse)(nil),     // 22: runsvc.v1.ResumeRunResponse
+	(*InterruptRunRequest)(nil),   // 23: runsvc.v1.InterruptRunRequest
+	(*InterruptRunResponse)(nil),  // 24: runsvc.v1.InterruptRunResponse
+	(*GetReportRequest)(nil),      // 25: runsvc.v1.GetReportRequest
+	(*GetReportResponse)(nil),     // 26: runsvc.v1.GetReportResponse
+	(*Report)(nil),                // 27: runsvc.v1.Report
+	(*ToolCallReport)(nil),        // 28: runsvc.v1.ToolCallReport
+	(RunState)(0),                 // 29: runsvc.v1.RunState
+	(AbortCause)(0),               // 30: runsvc.v1.AbortCause
+	(*status.Status)(nil),         // 31: google.rpc.Status
+	(*Usage)(nil),                 // 32: runsvc.v1.Usage
+	(*timestamppb.Timestamp)(nil), // 33: google.protobuf.Timestamp
+	(SuspensionReason)(0),         // 34: runsvc.v1.SuspensionReason
+	(*ToolCall)(nil),              // 35: runsvc.v1.ToolCall
+	(*durationpb.Duration)(nil),   // 36: google.protobuf.Duration
+	(ThreadStrategy)(0),           // 37: runsvc.v1.ThreadStrategy
+	(*Record)(nil),                // 38: runsvc.v1.Record
+	(MessageMode)(0),              // 39: runsvc.v1.MessageMode
+	(*ToolResult)(nil),            // 40: runsvc.v1.ToolResult
+	(*InDoubtAnswer)(nil),         // 41: runsvc.v1.InDoubtAnswer
+	(*structpb.Value)(nil),        // 42: google.protobuf.Value
 }
 var file_runsvc_v1_run_proto_depIdxs = []int32{
-	24, // 0: runsvc.v1.Run.state:type_name -> runsvc.v1.RunState
-	25, // 1: runsvc.v1.Run.abort_cause:type_name -> runsvc.v1.AbortCause
-	26, // 2: runsvc.v1.Run.failure:type_name -> google.rpc.Status
-	1,  // 3: runsvc.v1.Run.suspension:type_name -> runsvc.v1.Suspension
-	27, // 4: runsvc.v1.Run.usage:type_name -> runsvc.v1.Usage
-	28, // 5: runsvc.v1.Run.create_time:type_name -> google.protobuf.Timestamp
-	28, // 6: runsvc.v1.Run.update_time:type_name -> google.protobuf.Timestamp
-	28, // 7: runsvc.v1.Run.settle_time:type_name -> google.protobuf.Timestamp
-	28, // 8: runsvc.v1.Run.deadline_time:type_name -> google.protobuf.Timestamp
-	29, // 9: runsvc.v1.Suspension.reason:type_name -> runsvc.v1.SuspensionReason
-	28, // 10: runsvc.v1.Suspension.expire_time:type_name -> google.protobuf.Timestamp
-	30, // 11: runsvc.v1.Suspension.tool_calls:type_name -> runsvc.v1.ToolCall
-	30, // 12: runsvc.v1.Suspension.approval_call:type_name -> runsvc.v1.ToolCall
-	31, // 13: runsvc.v1.StartRunRequest.deadline:type_name -> google.protobuf.Duration
-	0,  // 14: runsvc.v1.StartRunResponse.run:type_name -> runsvc.v1.Run
-	0,  // 15: runsvc.v1.GetRunResponse.run:type_name -> runsvc.v1.Run
-	24, // 16: runsvc.v1.ListRunsRequest.states:type_name -> runsvc.v1.RunState
-	0,  // 17: runsvc.v1.ListRunsResponse.runs:type_name -> runsvc.v1.Run
-	31, // 18: runsvc.v1.WatchRunRequest.heartbeat_interval:type_name -> google.protobuf.Duration
-	32, // 19: runsvc.v1.WatchRunResponse.record:type_name -> runsvc.v1.Record
-	28, // 20: runsvc.v1.WatchRunResponse.heartbeat_time:type_name -> google.protobuf.Timestamp
-	31, // 21: runsvc.v1.StreamTextRequest.heartbeat_interval:type_name -> google.protobuf.Duration
-	28, // 22: runsvc.v1.StreamTextResponse.heartbeat_time:type_name -> google.protobuf.Timestamp
-	31, // 23: runsvc.v1.WaitRunRequest.wait:type_name -> google.protobuf.Duration
-	0,  // 24: runsvc.v1.WaitRunResponse.run:type_name -> runsvc.v1.Run
-	33, // 25: runsvc.v1.SendMessageRequest.mode:type_name -> runsvc.v1.MessageMode
-	34, // 26: runsvc.v1.ResumeRunRequest.tool_results:type_name -> runsvc.v1.ToolResult
-	35, // 27: runsvc.v1.ResumeRunRequest.in_doubt:type_name -> runsvc.v1.InDoubtAnswer
-	0,  // 28: runsvc.v1.ResumeRunResponse.run:type_name -> runsvc.v1.Run
-	0,  // 29: runsvc.v1.InterruptRunResponse.run:type_name -> runsvc.v1.Run
-	22, // 30: runsvc.v1.GetReportResponse.report:type_name -> runsvc.v1.Report
-	0,  // 31: runsvc.v1.Report.run:type_name -> runsvc.v1.Run
-	23, // 32: runsvc.v1.Report.tool_calls:type_name -> runsvc.v1.ToolCallReport
-	22, // 33: runsvc.v1.Report.children:type_name -> runsvc.v1.Report
-	31, // 34: runsvc.v1.Report.duration:type_name -> google.protobuf.Duration
-	30, // 35: runsvc.v1.ToolCallReport.call:type_name -> runsvc.v1.ToolCall
-	36, // 36: runsvc.v1.ToolCallReport.output:type_name -> google.protobuf.Value
-	26, // 37: runsvc.v1.ToolCallReport.error:type_name -> google.rpc.Status
-	2,  // 38: runsvc.v1.RunService.StartRun:input_type -> runsvc.v1.StartRunRequest
-	4,  // 39: runsvc.v1.RunService.GetRun:input_type -> runsvc.v1.GetRunRequest
-	6,  // 40: runsvc.v1.RunService.ListRuns:input_type -> runsvc.v1.ListRunsRequest
-	8,  // 41: runsvc.v1.RunService.WatchRun:input_type -> runsvc.v1.WatchRunRequest
-	10, // 42: runsvc.v1.RunService.StreamText:input_type -> runsvc.v1.StreamTextRequest
-	12, // 43: runsvc.v1.RunService.WaitRun:input_type -> runsvc.v1.WaitRunRequest
-	14, // 44: runsvc.v1.RunService.SendMessage:input_type -> runsvc.v1.SendMessageRequest
-	16, // 45: runsvc.v1.RunService.ResumeRun:input_type -> runsvc.v1.ResumeRunRequest
-	18, // 46: runsvc.v1.RunService.InterruptRun:input_type -> runsvc.v1.InterruptRunRequest
-	20, // 47: runsvc.v1.RunService.GetReport:input_type -> runsvc.v1.GetReportRequest
-	3,  // 48: runsvc.v1.RunService.StartRun:output_type -> runsvc.v1.StartRunResponse
-	5,  // 49: runsvc.v1.RunService.GetRun:output_type -> runsvc.v1.GetRunResponse
-	7,  // 50: runsvc.v1.RunService.ListRuns:output_type -> runsvc.v1.ListRunsResponse
-	9,  // 51: runsvc.v1.RunService.WatchRun:output_type -> runsvc.v1.WatchRunResponse
-	11, // 52: runsvc.v1.RunService.StreamText:output_type -> runsvc.v1.StreamTextResponse
-	13, // 53: runsvc.v1.RunService.WaitRun:output_type -> runsvc.v1.WaitRunResponse
-	15, // 54: runsvc.v1.RunService.SendMessage:output_type -> runsvc.v1.SendMessageResponse
-	17, // 55: runsvc.v1.RunService.ResumeRun:output_type -> runsvc.v1.ResumeRunResponse
-	19, // 56: runsvc.v1.RunService.InterruptRun:output_type -> runsvc.v1.InterruptRunResponse
-	21, // 57: runsvc.v1.RunService.GetReport:output_type -> runsvc.v1.GetReportResponse
-	48, // [48:58] is the sub-list for method output_type
-	38, // [38:48] is the sub-list for method input_type
-	38, // [38:38] is the sub-list for extension type_name
-	38, // [38:38] is the sub-list for extension extendee
-	0,  // [0:38] is the sub-list for field type_name
+	29, // 0: runsvc.v1.Run.state:type_name -> runsvc.v1.RunState
+	30, // 1: runsvc.v1.Run.abort_cause:type_name -> runsvc.v1.AbortCause
+	31, // 2: runsvc.v1.Run.failure:type_name -> google.rpc.Status
+	6,  // 3: runsvc.v1.Run.suspension:type_name -> runsvc.v1.Suspension
+	32, // 4: runsvc.v1.Run.usage:type_name -> runsvc.v1.Usage
+	33, // 5: runsvc.v1.Run.create_time:type_name -> google.protobuf.Timestamp
+	33, // 6: runsvc.v1.Run.update_time:type_name -> google.protobuf.Timestamp
+	33, // 7: runsvc.v1.Run.settle_time:type_name -> google.protobuf.Timestamp
+	33, // 8: runsvc.v1.Run.deadline_time:type_name -> google.protobuf.Timestamp
+	33, // 9: runsvc.v1.Thread.create_time:type_name -> google.protobuf.Timestamp
+	33, // 10: runsvc.v1.Thread.update_time:type_name -> google.protobuf.Timestamp
+	1,  // 11: runsvc.v1.GetThreadResponse.thread:type_name -> runsvc.v1.Thread
+	1,  // 12: runsvc.v1.ListThreadsResponse.threads:type_name -> runsvc.v1.Thread
+	34, // 13: runsvc.v1.Suspension.reason:type_name -> runsvc.v1.SuspensionReason
+	33, // 14: runsvc.v1.Suspension.expire_time:type_name -> google.protobuf.Timestamp
+	35, // 15: runsvc.v1.Suspension.tool_calls:type_name -> runsvc.v1.ToolCall
+	35, // 16: runsvc.v1.Suspension.approval_call:type_name -> runsvc.v1.ToolCall
+	36, // 17: runsvc.v1.StartRunRequest.deadline:type_name -> google.protobuf.Duration
+	37, // 18: runsvc.v1.StartRunRequest.thread_strategy:type_name -> runsvc.v1.ThreadStrategy
+	0,  // 19: runsvc.v1.StartRunResponse.run:type_name -> runsvc.v1.Run
+	0,  // 20: runsvc.v1.GetRunResponse.run:type_name -> runsvc.v1.Run
+	29, // 21: runsvc.v1.ListRunsRequest.states:type_name -> runsvc.v1.RunState
+	0,  // 22: runsvc.v1.ListRunsResponse.runs:type_name -> runsvc.v1.Run
+	36, // 23: runsvc.v1.WatchRunRequest.heartbeat_interval:type_name -> google.protobuf.Duration
+	38, // 24: runsvc.v1.WatchRunResponse.record:type_name -> runsvc.v1.Record
+	33, // 25: runsvc.v1.WatchRunResponse.heartbeat_time:type_name -> google.protobuf.Timestamp
+	36, // 26: runsvc.v1.StreamTextRequest.heartbeat_interval:type_name -> google.protobuf.Duration
+	33, // 27: runsvc.v1.StreamTextResponse.heartbeat_time:type_name -> google.protobuf.Timestamp
+	36, // 28: runsvc.v1.WaitRunRequest.wait:type_name -> google.protobuf.Duration
+	0,  // 29: runsvc.v1.WaitRunResponse.run:type_name -> runsvc.v1.Run
+	39, // 30: runsvc.v1.SendMessageRequest.mode:type_name -> runsvc.v1.MessageMode
+	40, // 31: runsvc.v1.ResumeRunRequest.tool_results:type_name -> runsvc.v1.ToolResult
+	41, // 32: runsvc.v1.ResumeRunRequest.in_doubt:type_name -> runsvc.v1.InDoubtAnswer
+	0,  // 33: runsvc.v1.ResumeRunResponse.run:type_name -> runsvc.v1.Run
+	0,  // 34: runsvc.v1.InterruptRunResponse.run:type_name -> runsvc.v1.Run
+	27, // 35: runsvc.v1.GetReportResponse.report:type_name -> runsvc.v1.Report
+	0,  // 36: runsvc.v1.Report.run:type_name -> runsvc.v1.Run
+	28, // 37: runsvc.v1.Report.tool_calls:type_name -> runsvc.v1.ToolCallReport
+	27, // 38: runsvc.v1.Report.children:type_name -> runsvc.v1.Report
+	36, // 39: runsvc.v1.Report.duration:type_name -> google.protobuf.Duration
+	35, // 40: runsvc.v1.ToolCallReport.call:type_name -> runsvc.v1.ToolCall
+	42, // 41: runsvc.v1.ToolCallReport.output:type_name -> google.protobuf.Value
+	31, // 42: runsvc.v1.ToolCallReport.error:type_name -> google.rpc.Status
+	7,  // 43: runsvc.v1.RunService.StartRun:input_type -> runsvc.v1.StartRunRequest
+	9,  // 44: runsvc.v1.RunService.GetRun:input_type -> runsvc.v1.GetRunRequest
+	11, // 45: runsvc.v1.RunService.ListRuns:input_type -> runsvc.v1.ListRunsRequest
+	13, // 46: runsvc.v1.RunService.WatchRun:input_type -> runsvc.v1.WatchRunRequest
+	15, // 47: runsvc.v1.RunService.StreamText:input_type -> runsvc.v1.StreamTextRequest
+	17, // 48: runsvc.v1.RunService.WaitRun:input_type -> runsvc.v1.WaitRunRequest
+	19, // 49: runsvc.v1.RunService.SendMessage:input_type -> runsvc.v1.SendMessageRequest
+	21, // 50: runsvc.v1.RunService.ResumeRun:input_type -> runsvc.v1.ResumeRunRequest
+	23, // 51: runsvc.v1.RunService.InterruptRun:input_type -> runsvc.v1.InterruptRunRequest
+	25, // 52: runsvc.v1.RunService.GetReport:input_type -> runsvc.v1.GetReportRequest
+	2,  // 53: runsvc.v1.RunService.GetThread:input_type -> runsvc.v1.GetThreadRequest
+	4,  // 54: runsvc.v1.RunService.ListThreads:input_type -> runsvc.v1.ListThreadsRequest
+	8,  // 55: runsvc.v1.RunService.StartRun:output_type -> runsvc.v1.StartRunResponse
+	10, // 56: runsvc.v1.RunService.GetRun:output_type -> runsvc.v1.GetRunResponse
+	12, // 57: runsvc.v1.RunService.ListRuns:output_type -> runsvc.v1.ListRunsResponse
+	14, // 58: runsvc.v1.RunService.WatchRun:output_type -> runsvc.v1.WatchRunResponse
+	16, // 59: runsvc.v1.RunService.StreamText:output_type -> runsvc.v1.StreamTextResponse
+	18, // 60: runsvc.v1.RunService.WaitRun:output_type -> runsvc.v1.WaitRunResponse
+	20, // 61: runsvc.v1.RunService.SendMessage:output_type -> runsvc.v1.SendMessageResponse
+	22, // 62: runsvc.v1.RunService.ResumeRun:output_type -> runsvc.v1.ResumeRunResponse
+	24, // 63: runsvc.v1.RunService.InterruptRun:output_type -> runsvc.v1.InterruptRunResponse
+	26, // 64: runsvc.v1.RunService.GetReport:output_type -> runsvc.v1.GetReportResponse
+	3,  // 65: runsvc.v1.RunService.GetThread:output_type -> runsvc.v1.GetThreadResponse
+	5,  // 66: runsvc.v1.RunService.ListThreads:output_type -> runsvc.v1.ListThreadsResponse
+	55, // [55:67] is the sub-list for method output_type
+	43, // [43:55] is the sub-list for method input_type
+	43, // [43:43] is the sub-list for extension type_name
+	43, // [43:43] is the sub-list for extension extendee
+	0,  // [0:43] is the sub-list for field type_name
 }
 
 func init() { file_runsvc_v1_run_proto_init() }
@@ -1975,14 +2383,15 @@ func file_runsvc_v1_run_proto_init() {
 		return
 	}
 	file_runsvc_v1_record_proto_init()
-	file_runsvc_v1_run_proto_msgTypes[16].OneofWrappers = []any{}
+	file_runsvc_v1_spec_proto_init()
+	file_runsvc_v1_run_proto_msgTypes[21].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_runsvc_v1_run_proto_rawDesc), len(file_runsvc_v1_run_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   24,
+			NumMessages:   29,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

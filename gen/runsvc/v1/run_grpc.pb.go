@@ -29,6 +29,8 @@ const (
 	RunService_ResumeRun_FullMethodName    = "/runsvc.v1.RunService/ResumeRun"
 	RunService_InterruptRun_FullMethodName = "/runsvc.v1.RunService/InterruptRun"
 	RunService_GetReport_FullMethodName    = "/runsvc.v1.RunService/GetReport"
+	RunService_GetThread_FullMethodName    = "/runsvc.v1.RunService/GetThread"
+	RunService_ListThreads_FullMethodName  = "/runsvc.v1.RunService/ListThreads"
 )
 
 // RunServiceClient is the client API for RunService service.
@@ -71,6 +73,12 @@ type RunServiceClient interface {
 	// GetReport returns a Run with its usage, its ending and its failure as
 	// data, and optionally its children's reports.
 	GetReport(ctx context.Context, in *GetReportRequest, opts ...grpc.CallOption) (*GetReportResponse, error)
+	// GetThread returns a thread: its active Run, its last settled Run and how
+	// many Runs were started on it. A thread exists once a StartRun named it.
+	// Fails NOT_FOUND / THREAD_NOT_FOUND for a thread no Run used.
+	GetThread(ctx context.Context, in *GetThreadRequest, opts ...grpc.CallOption) (*GetThreadResponse, error)
+	// ListThreads lists the caller's threads, newest first.
+	ListThreads(ctx context.Context, in *ListThreadsRequest, opts ...grpc.CallOption) (*ListThreadsResponse, error)
 }
 
 type runServiceClient struct {
@@ -199,6 +207,26 @@ func (c *runServiceClient) GetReport(ctx context.Context, in *GetReportRequest, 
 	return out, nil
 }
 
+func (c *runServiceClient) GetThread(ctx context.Context, in *GetThreadRequest, opts ...grpc.CallOption) (*GetThreadResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(GetThreadResponse)
+	err := c.cc.Invoke(ctx, RunService_GetThread_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *runServiceClient) ListThreads(ctx context.Context, in *ListThreadsRequest, opts ...grpc.CallOption) (*ListThreadsResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ListThreadsResponse)
+	err := c.cc.Invoke(ctx, RunService_ListThreads_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // RunServiceServer is the server API for RunService service.
 // All implementations must embed UnimplementedRunServiceServer
 // for forward compatibility.
@@ -239,6 +267,12 @@ type RunServiceServer interface {
 	// GetReport returns a Run with its usage, its ending and its failure as
 	// data, and optionally its children's reports.
 	GetReport(context.Context, *GetReportRequest) (*GetReportResponse, error)
+	// GetThread returns a thread: its active Run, its last settled Run and how
+	// many Runs were started on it. A thread exists once a StartRun named it.
+	// Fails NOT_FOUND / THREAD_NOT_FOUND for a thread no Run used.
+	GetThread(context.Context, *GetThreadRequest) (*GetThreadResponse, error)
+	// ListThreads lists the caller's threads, newest first.
+	ListThreads(context.Context, *ListThreadsRequest) (*ListThreadsResponse, error)
 	mustEmbedUnimplementedRunServiceServer()
 }
 
@@ -278,6 +312,12 @@ func (UnimplementedRunServiceServer) InterruptRun(context.Context, *InterruptRun
 }
 func (UnimplementedRunServiceServer) GetReport(context.Context, *GetReportRequest) (*GetReportResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method GetReport not implemented")
+}
+func (UnimplementedRunServiceServer) GetThread(context.Context, *GetThreadRequest) (*GetThreadResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method GetThread not implemented")
+}
+func (UnimplementedRunServiceServer) ListThreads(context.Context, *ListThreadsRequest) (*ListThreadsResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ListThreads not implemented")
 }
 func (UnimplementedRunServiceServer) mustEmbedUnimplementedRunServiceServer() {}
 func (UnimplementedRunServiceServer) testEmbeddedByValue()                    {}
@@ -466,6 +506,42 @@ func _RunService_GetReport_Handler(srv interface{}, ctx context.Context, dec fun
 	return interceptor(ctx, in, info, handler)
 }
 
+func _RunService_GetThread_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(GetThreadRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(RunServiceServer).GetThread(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: RunService_GetThread_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(RunServiceServer).GetThread(ctx, req.(*GetThreadRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _RunService_ListThreads_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ListThreadsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(RunServiceServer).ListThreads(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: RunService_ListThreads_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(RunServiceServer).ListThreads(ctx, req.(*ListThreadsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // RunService_ServiceDesc is the grpc.ServiceDesc for RunService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -504,6 +580,14 @@ var RunService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "GetReport",
 			Handler:    _RunService_GetReport_Handler,
+		},
+		{
+			MethodName: "GetThread",
+			Handler:    _RunService_GetThread_Handler,
+		},
+		{
+			MethodName: "ListThreads",
+			Handler:    _RunService_ListThreads_Handler,
 		},
 	},
 	Streams: []grpc.StreamDesc{

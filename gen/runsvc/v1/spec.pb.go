@@ -24,6 +24,72 @@ const (
 	_ = protoimpl.EnforceVersion(protoimpl.MaxVersion - 20)
 )
 
+// ThreadStrategy says what a StartRun on a thread does when the thread
+// already has an active Run ("double-texting").
+type ThreadStrategy int32
+
+const (
+	// The Spec's default, or REJECT when the Spec sets none.
+	ThreadStrategy_THREAD_STRATEGY_UNSPECIFIED ThreadStrategy = 0
+	// Fail FAILED_PRECONDITION / THREAD_BUSY, naming the active Run.
+	ThreadStrategy_THREAD_STRATEGY_REJECT ThreadStrategy = 1
+	// Start the new Run when the active one (and any queued before it)
+	// settles, continuing from it. Durable: survives a restart.
+	ThreadStrategy_THREAD_STRATEGY_ENQUEUE ThreadStrategy = 2
+	// Interrupt the active Run (it settles ABORTED / INTERRUPTED) and start
+	// the new one continuing from it.
+	ThreadStrategy_THREAD_STRATEGY_INTERRUPT ThreadStrategy = 3
+	// Give the input to the active Run as a steer (as SendMessage with
+	// MESSAGE_MODE_STEER); no new Run starts and the response carries the
+	// active Run with `steered` true.
+	ThreadStrategy_THREAD_STRATEGY_STEER ThreadStrategy = 4
+)
+
+// Enum value maps for ThreadStrategy.
+var (
+	ThreadStrategy_name = map[int32]string{
+		0: "THREAD_STRATEGY_UNSPECIFIED",
+		1: "THREAD_STRATEGY_REJECT",
+		2: "THREAD_STRATEGY_ENQUEUE",
+		3: "THREAD_STRATEGY_INTERRUPT",
+		4: "THREAD_STRATEGY_STEER",
+	}
+	ThreadStrategy_value = map[string]int32{
+		"THREAD_STRATEGY_UNSPECIFIED": 0,
+		"THREAD_STRATEGY_REJECT":      1,
+		"THREAD_STRATEGY_ENQUEUE":     2,
+		"THREAD_STRATEGY_INTERRUPT":   3,
+		"THREAD_STRATEGY_STEER":       4,
+	}
+)
+
+func (x ThreadStrategy) Enum() *ThreadStrategy {
+	p := new(ThreadStrategy)
+	*p = x
+	return p
+}
+
+func (x ThreadStrategy) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (ThreadStrategy) Descriptor() protoreflect.EnumDescriptor {
+	return file_runsvc_v1_spec_proto_enumTypes[0].Descriptor()
+}
+
+func (ThreadStrategy) Type() protoreflect.EnumType {
+	return &file_runsvc_v1_spec_proto_enumTypes[0]
+}
+
+func (x ThreadStrategy) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use ThreadStrategy.Descriptor instead.
+func (ThreadStrategy) EnumDescriptor() ([]byte, []int) {
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{0}
+}
+
 // ToolKind says who executes a tool.
 type ToolKind int32
 
@@ -75,11 +141,11 @@ func (x ToolKind) String() string {
 }
 
 func (ToolKind) Descriptor() protoreflect.EnumDescriptor {
-	return file_runsvc_v1_spec_proto_enumTypes[0].Descriptor()
+	return file_runsvc_v1_spec_proto_enumTypes[1].Descriptor()
 }
 
 func (ToolKind) Type() protoreflect.EnumType {
-	return &file_runsvc_v1_spec_proto_enumTypes[0]
+	return &file_runsvc_v1_spec_proto_enumTypes[1]
 }
 
 func (x ToolKind) Number() protoreflect.EnumNumber {
@@ -88,7 +154,7 @@ func (x ToolKind) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use ToolKind.Descriptor instead.
 func (ToolKind) EnumDescriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{0}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{1}
 }
 
 // Delivery is how often runsvc may make one tool call. Every attempt of a
@@ -131,11 +197,11 @@ func (x Delivery) String() string {
 }
 
 func (Delivery) Descriptor() protoreflect.EnumDescriptor {
-	return file_runsvc_v1_spec_proto_enumTypes[1].Descriptor()
+	return file_runsvc_v1_spec_proto_enumTypes[2].Descriptor()
 }
 
 func (Delivery) Type() protoreflect.EnumType {
-	return &file_runsvc_v1_spec_proto_enumTypes[1]
+	return &file_runsvc_v1_spec_proto_enumTypes[2]
 }
 
 func (x Delivery) Number() protoreflect.EnumNumber {
@@ -144,7 +210,7 @@ func (x Delivery) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use Delivery.Descriptor instead.
 func (Delivery) EnumDescriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{1}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{2}
 }
 
 // InDoubt is what happens to an AT_MOST_ONCE call in doubt.
@@ -186,11 +252,11 @@ func (x InDoubt) String() string {
 }
 
 func (InDoubt) Descriptor() protoreflect.EnumDescriptor {
-	return file_runsvc_v1_spec_proto_enumTypes[2].Descriptor()
+	return file_runsvc_v1_spec_proto_enumTypes[3].Descriptor()
 }
 
 func (InDoubt) Type() protoreflect.EnumType {
-	return &file_runsvc_v1_spec_proto_enumTypes[2]
+	return &file_runsvc_v1_spec_proto_enumTypes[3]
 }
 
 func (x InDoubt) Number() protoreflect.EnumNumber {
@@ -199,7 +265,7 @@ func (x InDoubt) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use InDoubt.Descriptor instead.
 func (InDoubt) EnumDescriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{2}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{3}
 }
 
 // Spec describes an agent: what it is told, which model it calls, which tools
@@ -231,9 +297,12 @@ type Spec struct {
 	// Output only. The content hash that identifies this Version.
 	Version string `protobuf:"bytes,10,opt,name=version,proto3" json:"version,omitempty"`
 	// Output only. When this Version was first published.
-	CreateTime    *timestamppb.Timestamp `protobuf:"bytes,11,opt,name=create_time,json=createTime,proto3" json:"create_time,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	CreateTime *timestamppb.Timestamp `protobuf:"bytes,11,opt,name=create_time,json=createTime,proto3" json:"create_time,omitempty"`
+	// What a StartRun on a thread with an active Run does when the request
+	// names no strategy; unspecified means REJECT.
+	ThreadStrategy ThreadStrategy `protobuf:"varint,12,opt,name=thread_strategy,json=threadStrategy,proto3,enum=runsvc.v1.ThreadStrategy" json:"thread_strategy,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *Spec) Reset() {
@@ -341,6 +410,13 @@ func (x *Spec) GetCreateTime() *timestamppb.Timestamp {
 		return x.CreateTime
 	}
 	return nil
+}
+
+func (x *Spec) GetThreadStrategy() ThreadStrategy {
+	if x != nil {
+		return x.ThreadStrategy
+	}
+	return ThreadStrategy_THREAD_STRATEGY_UNSPECIFIED
 }
 
 // ModelRef names the model a Spec calls and how to reach it.
@@ -1680,7 +1756,7 @@ var File_runsvc_v1_spec_proto protoreflect.FileDescriptor
 
 const file_runsvc_v1_spec_proto_rawDesc = "" +
 	"\n" +
-	"\x14runsvc/v1/spec.proto\x12\trunsvc.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xdb\x03\n" +
+	"\x14runsvc/v1/spec.proto\x12\trunsvc.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\x9f\x04\n" +
 	"\x04Spec\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\"\n" +
 	"\finstructions\x18\x02 \x01(\tR\finstructions\x12)\n" +
@@ -1694,7 +1770,8 @@ const file_runsvc_v1_spec_proto_rawDesc = "" +
 	"\aversion\x18\n" +
 	" \x01(\tR\aversion\x12;\n" +
 	"\vcreate_time\x18\v \x01(\v2\x1a.google.protobuf.TimestampR\n" +
-	"createTime\"\x9c\x02\n" +
+	"createTime\x12B\n" +
+	"\x0fthread_strategy\x18\f \x01(\x0e2\x19.runsvc.v1.ThreadStrategyR\x0ethreadStrategy\"\x9c\x02\n" +
 	"\bModelRef\x12\x1a\n" +
 	"\bprovider\x18\x01 \x01(\tR\bprovider\x12\x14\n" +
 	"\x05model\x18\x02 \x01(\tR\x05model\x12)\n" +
@@ -1793,7 +1870,13 @@ const file_runsvc_v1_spec_proto_rawDesc = "" +
 	"page_token\x18\x03 \x01(\tR\tpageToken\"b\n" +
 	"\x11ListSpecsResponse\x12%\n" +
 	"\x05specs\x18\x01 \x03(\v2\x0f.runsvc.v1.SpecR\x05specs\x12&\n" +
-	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken*\x8f\x01\n" +
+	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken*\xa4\x01\n" +
+	"\x0eThreadStrategy\x12\x1f\n" +
+	"\x1bTHREAD_STRATEGY_UNSPECIFIED\x10\x00\x12\x1a\n" +
+	"\x16THREAD_STRATEGY_REJECT\x10\x01\x12\x1b\n" +
+	"\x17THREAD_STRATEGY_ENQUEUE\x10\x02\x12\x1d\n" +
+	"\x19THREAD_STRATEGY_INTERRUPT\x10\x03\x12\x19\n" +
+	"\x15THREAD_STRATEGY_STEER\x10\x04*\x8f\x01\n" +
 	"\bToolKind\x12\x19\n" +
 	"\x15TOOL_KIND_UNSPECIFIED\x10\x00\x12\x14\n" +
 	"\x10TOOL_KIND_CLIENT\x10\x01\x12\x14\n" +
@@ -1826,82 +1909,84 @@ func file_runsvc_v1_spec_proto_rawDescGZIP() []byte {
 	return file_runsvc_v1_spec_proto_rawDescData
 }
 
-var file_runsvc_v1_spec_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
+var file_runsvc_v1_spec_proto_enumTypes = make([]protoimpl.EnumInfo, 4)
 var file_runsvc_v1_spec_proto_msgTypes = make([]protoimpl.MessageInfo, 21)
 var file_runsvc_v1_spec_proto_goTypes = []any{
-	(ToolKind)(0),                 // 0: runsvc.v1.ToolKind
-	(Delivery)(0),                 // 1: runsvc.v1.Delivery
-	(InDoubt)(0),                  // 2: runsvc.v1.InDoubt
-	(*Spec)(nil),                  // 3: runsvc.v1.Spec
-	(*ModelRef)(nil),              // 4: runsvc.v1.ModelRef
-	(*Pricing)(nil),               // 5: runsvc.v1.Pricing
-	(*Script)(nil),                // 6: runsvc.v1.Script
-	(*ScriptTurn)(nil),            // 7: runsvc.v1.ScriptTurn
-	(*ScriptToolCall)(nil),        // 8: runsvc.v1.ScriptToolCall
-	(*ScriptUsage)(nil),           // 9: runsvc.v1.ScriptUsage
-	(*ScriptFailure)(nil),         // 10: runsvc.v1.ScriptFailure
-	(*Tool)(nil),                  // 11: runsvc.v1.Tool
-	(*HttpTool)(nil),              // 12: runsvc.v1.HttpTool
-	(*McpTool)(nil),               // 13: runsvc.v1.McpTool
-	(*Limits)(nil),                // 14: runsvc.v1.Limits
-	(*SuspensionExpiry)(nil),      // 15: runsvc.v1.SuspensionExpiry
-	(*Credential)(nil),            // 16: runsvc.v1.Credential
-	(*BusConfig)(nil),             // 17: runsvc.v1.BusConfig
-	(*PublishSpecRequest)(nil),    // 18: runsvc.v1.PublishSpecRequest
-	(*PublishSpecResponse)(nil),   // 19: runsvc.v1.PublishSpecResponse
-	(*GetSpecRequest)(nil),        // 20: runsvc.v1.GetSpecRequest
-	(*GetSpecResponse)(nil),       // 21: runsvc.v1.GetSpecResponse
-	(*ListSpecsRequest)(nil),      // 22: runsvc.v1.ListSpecsRequest
-	(*ListSpecsResponse)(nil),     // 23: runsvc.v1.ListSpecsResponse
-	(*timestamppb.Timestamp)(nil), // 24: google.protobuf.Timestamp
-	(*durationpb.Duration)(nil),   // 25: google.protobuf.Duration
-	(*structpb.Struct)(nil),       // 26: google.protobuf.Struct
+	(ThreadStrategy)(0),           // 0: runsvc.v1.ThreadStrategy
+	(ToolKind)(0),                 // 1: runsvc.v1.ToolKind
+	(Delivery)(0),                 // 2: runsvc.v1.Delivery
+	(InDoubt)(0),                  // 3: runsvc.v1.InDoubt
+	(*Spec)(nil),                  // 4: runsvc.v1.Spec
+	(*ModelRef)(nil),              // 5: runsvc.v1.ModelRef
+	(*Pricing)(nil),               // 6: runsvc.v1.Pricing
+	(*Script)(nil),                // 7: runsvc.v1.Script
+	(*ScriptTurn)(nil),            // 8: runsvc.v1.ScriptTurn
+	(*ScriptToolCall)(nil),        // 9: runsvc.v1.ScriptToolCall
+	(*ScriptUsage)(nil),           // 10: runsvc.v1.ScriptUsage
+	(*ScriptFailure)(nil),         // 11: runsvc.v1.ScriptFailure
+	(*Tool)(nil),                  // 12: runsvc.v1.Tool
+	(*HttpTool)(nil),              // 13: runsvc.v1.HttpTool
+	(*McpTool)(nil),               // 14: runsvc.v1.McpTool
+	(*Limits)(nil),                // 15: runsvc.v1.Limits
+	(*SuspensionExpiry)(nil),      // 16: runsvc.v1.SuspensionExpiry
+	(*Credential)(nil),            // 17: runsvc.v1.Credential
+	(*BusConfig)(nil),             // 18: runsvc.v1.BusConfig
+	(*PublishSpecRequest)(nil),    // 19: runsvc.v1.PublishSpecRequest
+	(*PublishSpecResponse)(nil),   // 20: runsvc.v1.PublishSpecResponse
+	(*GetSpecRequest)(nil),        // 21: runsvc.v1.GetSpecRequest
+	(*GetSpecResponse)(nil),       // 22: runsvc.v1.GetSpecResponse
+	(*ListSpecsRequest)(nil),      // 23: runsvc.v1.ListSpecsRequest
+	(*ListSpecsResponse)(nil),     // 24: runsvc.v1.ListSpecsResponse
+	(*timestamppb.Timestamp)(nil), // 25: google.protobuf.Timestamp
+	(*durationpb.Duration)(nil),   // 26: google.protobuf.Duration
+	(*structpb.Struct)(nil),       // 27: google.protobuf.Struct
 }
 var file_runsvc_v1_spec_proto_depIdxs = []int32{
-	4,  // 0: runsvc.v1.Spec.model:type_name -> runsvc.v1.ModelRef
-	11, // 1: runsvc.v1.Spec.tools:type_name -> runsvc.v1.Tool
-	14, // 2: runsvc.v1.Spec.limits:type_name -> runsvc.v1.Limits
-	15, // 3: runsvc.v1.Spec.suspension_expiry:type_name -> runsvc.v1.SuspensionExpiry
-	16, // 4: runsvc.v1.Spec.credentials:type_name -> runsvc.v1.Credential
-	17, // 5: runsvc.v1.Spec.bus:type_name -> runsvc.v1.BusConfig
-	24, // 6: runsvc.v1.Spec.create_time:type_name -> google.protobuf.Timestamp
-	6,  // 7: runsvc.v1.ModelRef.script:type_name -> runsvc.v1.Script
-	5,  // 8: runsvc.v1.ModelRef.pricing:type_name -> runsvc.v1.Pricing
-	25, // 9: runsvc.v1.ModelRef.call_timeout:type_name -> google.protobuf.Duration
-	7,  // 10: runsvc.v1.Script.turns:type_name -> runsvc.v1.ScriptTurn
-	8,  // 11: runsvc.v1.ScriptTurn.tool_calls:type_name -> runsvc.v1.ScriptToolCall
-	9,  // 12: runsvc.v1.ScriptTurn.usage:type_name -> runsvc.v1.ScriptUsage
-	10, // 13: runsvc.v1.ScriptTurn.fail:type_name -> runsvc.v1.ScriptFailure
-	25, // 14: runsvc.v1.ScriptTurn.delay:type_name -> google.protobuf.Duration
-	26, // 15: runsvc.v1.ScriptToolCall.arguments:type_name -> google.protobuf.Struct
-	25, // 16: runsvc.v1.ScriptFailure.retry_after:type_name -> google.protobuf.Duration
-	0,  // 17: runsvc.v1.Tool.kind:type_name -> runsvc.v1.ToolKind
-	26, // 18: runsvc.v1.Tool.parameters:type_name -> google.protobuf.Struct
-	12, // 19: runsvc.v1.Tool.http:type_name -> runsvc.v1.HttpTool
-	13, // 20: runsvc.v1.Tool.mcp:type_name -> runsvc.v1.McpTool
-	25, // 21: runsvc.v1.Tool.timeout:type_name -> google.protobuf.Duration
-	1,  // 22: runsvc.v1.Tool.delivery:type_name -> runsvc.v1.Delivery
-	2,  // 23: runsvc.v1.Tool.in_doubt:type_name -> runsvc.v1.InDoubt
-	25, // 24: runsvc.v1.Limits.deadline:type_name -> google.protobuf.Duration
-	25, // 25: runsvc.v1.SuspensionExpiry.tool_results:type_name -> google.protobuf.Duration
-	25, // 26: runsvc.v1.SuspensionExpiry.approval:type_name -> google.protobuf.Duration
-	25, // 27: runsvc.v1.SuspensionExpiry.question:type_name -> google.protobuf.Duration
-	25, // 28: runsvc.v1.SuspensionExpiry.children:type_name -> google.protobuf.Duration
-	3,  // 29: runsvc.v1.PublishSpecRequest.spec:type_name -> runsvc.v1.Spec
-	3,  // 30: runsvc.v1.PublishSpecResponse.spec:type_name -> runsvc.v1.Spec
-	3,  // 31: runsvc.v1.GetSpecResponse.spec:type_name -> runsvc.v1.Spec
-	3,  // 32: runsvc.v1.ListSpecsResponse.specs:type_name -> runsvc.v1.Spec
-	18, // 33: runsvc.v1.SpecService.PublishSpec:input_type -> runsvc.v1.PublishSpecRequest
-	20, // 34: runsvc.v1.SpecService.GetSpec:input_type -> runsvc.v1.GetSpecRequest
-	22, // 35: runsvc.v1.SpecService.ListSpecs:input_type -> runsvc.v1.ListSpecsRequest
-	19, // 36: runsvc.v1.SpecService.PublishSpec:output_type -> runsvc.v1.PublishSpecResponse
-	21, // 37: runsvc.v1.SpecService.GetSpec:output_type -> runsvc.v1.GetSpecResponse
-	23, // 38: runsvc.v1.SpecService.ListSpecs:output_type -> runsvc.v1.ListSpecsResponse
-	36, // [36:39] is the sub-list for method output_type
-	33, // [33:36] is the sub-list for method input_type
-	33, // [33:33] is the sub-list for extension type_name
-	33, // [33:33] is the sub-list for extension extendee
-	0,  // [0:33] is the sub-list for field type_name
+	5,  // 0: runsvc.v1.Spec.model:type_name -> runsvc.v1.ModelRef
+	12, // 1: runsvc.v1.Spec.tools:type_name -> runsvc.v1.Tool
+	15, // 2: runsvc.v1.Spec.limits:type_name -> runsvc.v1.Limits
+	16, // 3: runsvc.v1.Spec.suspension_expiry:type_name -> runsvc.v1.SuspensionExpiry
+	17, // 4: runsvc.v1.Spec.credentials:type_name -> runsvc.v1.Credential
+	18, // 5: runsvc.v1.Spec.bus:type_name -> runsvc.v1.BusConfig
+	25, // 6: runsvc.v1.Spec.create_time:type_name -> google.protobuf.Timestamp
+	0,  // 7: runsvc.v1.Spec.thread_strategy:type_name -> runsvc.v1.ThreadStrategy
+	7,  // 8: runsvc.v1.ModelRef.script:type_name -> runsvc.v1.Script
+	6,  // 9: runsvc.v1.ModelRef.pricing:type_name -> runsvc.v1.Pricing
+	26, // 10: runsvc.v1.ModelRef.call_timeout:type_name -> google.protobuf.Duration
+	8,  // 11: runsvc.v1.Script.turns:type_name -> runsvc.v1.ScriptTurn
+	9,  // 12: runsvc.v1.ScriptTurn.tool_calls:type_name -> runsvc.v1.ScriptToolCall
+	10, // 13: runsvc.v1.ScriptTurn.usage:type_name -> runsvc.v1.ScriptUsage
+	11, // 14: runsvc.v1.ScriptTurn.fail:type_name -> runsvc.v1.ScriptFailure
+	26, // 15: runsvc.v1.ScriptTurn.delay:type_name -> google.protobuf.Duration
+	27, // 16: runsvc.v1.ScriptToolCall.arguments:type_name -> google.protobuf.Struct
+	26, // 17: runsvc.v1.ScriptFailure.retry_after:type_name -> google.protobuf.Duration
+	1,  // 18: runsvc.v1.Tool.kind:type_name -> runsvc.v1.ToolKind
+	27, // 19: runsvc.v1.Tool.parameters:type_name -> google.protobuf.Struct
+	13, // 20: runsvc.v1.Tool.http:type_name -> runsvc.v1.HttpTool
+	14, // 21: runsvc.v1.Tool.mcp:type_name -> runsvc.v1.McpTool
+	26, // 22: runsvc.v1.Tool.timeout:type_name -> google.protobuf.Duration
+	2,  // 23: runsvc.v1.Tool.delivery:type_name -> runsvc.v1.Delivery
+	3,  // 24: runsvc.v1.Tool.in_doubt:type_name -> runsvc.v1.InDoubt
+	26, // 25: runsvc.v1.Limits.deadline:type_name -> google.protobuf.Duration
+	26, // 26: runsvc.v1.SuspensionExpiry.tool_results:type_name -> google.protobuf.Duration
+	26, // 27: runsvc.v1.SuspensionExpiry.approval:type_name -> google.protobuf.Duration
+	26, // 28: runsvc.v1.SuspensionExpiry.question:type_name -> google.protobuf.Duration
+	26, // 29: runsvc.v1.SuspensionExpiry.children:type_name -> google.protobuf.Duration
+	4,  // 30: runsvc.v1.PublishSpecRequest.spec:type_name -> runsvc.v1.Spec
+	4,  // 31: runsvc.v1.PublishSpecResponse.spec:type_name -> runsvc.v1.Spec
+	4,  // 32: runsvc.v1.GetSpecResponse.spec:type_name -> runsvc.v1.Spec
+	4,  // 33: runsvc.v1.ListSpecsResponse.specs:type_name -> runsvc.v1.Spec
+	19, // 34: runsvc.v1.SpecService.PublishSpec:input_type -> runsvc.v1.PublishSpecRequest
+	21, // 35: runsvc.v1.SpecService.GetSpec:input_type -> runsvc.v1.GetSpecRequest
+	23, // 36: runsvc.v1.SpecService.ListSpecs:input_type -> runsvc.v1.ListSpecsRequest
+	20, // 37: runsvc.v1.SpecService.PublishSpec:output_type -> runsvc.v1.PublishSpecResponse
+	22, // 38: runsvc.v1.SpecService.GetSpec:output_type -> runsvc.v1.GetSpecResponse
+	24, // 39: runsvc.v1.SpecService.ListSpecs:output_type -> runsvc.v1.ListSpecsResponse
+	37, // [37:40] is the sub-list for method output_type
+	34, // [34:37] is the sub-list for method input_type
+	34, // [34:34] is the sub-list for extension type_name
+	34, // [34:34] is the sub-list for extension extendee
+	0,  // [0:34] is the sub-list for field type_name
 }
 
 func init() { file_runsvc_v1_spec_proto_init() }
@@ -1914,7 +1999,7 @@ func file_runsvc_v1_spec_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_runsvc_v1_spec_proto_rawDesc), len(file_runsvc_v1_spec_proto_rawDesc)),
-			NumEnums:      3,
+			NumEnums:      4,
 			NumMessages:   21,
 			NumExtensions: 0,
 			NumServices:   1,

@@ -121,10 +121,13 @@ func (m *Manager) Start(ctx context.Context, req StartRequest) (Run, bool, error
 		strategy = sv.ThreadStrategy
 	}
 	if req.ThreadID != "" && strategy == StrategySteer {
-		if run, ok, err := m.steer(ctx, req); err != nil || ok {
-			return run, false, err
-		}
+		return m.startOrSteer(ctx, req, sv)
 	}
+	return m.create(ctx, req, sv, strategy)
+}
+
+// create makes the Run a start asks for, on its thread if it names one.
+func (m *Manager) create(ctx context.Context, req StartRequest, sv *spec.Version, strategy string) (Run, bool, error) {
 	now := m.clock.Now().UTC()
 	deadline := sv.Limits.Effective().Deadline
 	if req.Deadline > 0 && req.Deadline < deadline {

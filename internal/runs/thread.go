@@ -8,6 +8,7 @@ import (
 
 	"github.com/runsvc/runsvc/internal/errs"
 	"github.com/runsvc/runsvc/internal/runlog"
+	"github.com/runsvc/runsvc/internal/spec"
 	"github.com/runsvc/runsvc/internal/store"
 )
 
@@ -40,15 +41,44 @@ func threadViolations(req StartRequest) []errs.FieldViolation {
 	return bad
 }
 
-// steer gives a start's input to its thread's active Run as a steer, and
-// returns that Run; ok is false when the thread has no active Run (or it
-// settled meanwhile), so that a new Run starts instead.
-func (m *Manager) steer(ctx context.Context, req StartRequest) (Run, bool, error) {
+// maxSteerTries bounds how often a steer start goes back and forth
+// between a thread's active Run settling and another start winning it.
+const maxSteerTries = 8
+
+// startOrSteer gives a start's input to its thread's active Run as a
+// steer, or, when the thread has none, starts the Run as reject would; a
+// start that loses that race to another steers into the winner. The store
+// decides who wins, so two racing steers never both start a Run.
+func (m *Manager) startOrSteer(ctx context.Context, req StartRequest, sv *spec.Version) (Run, bool, error) {
 	th, found, err := m.store.GetThread(ctx, req.Tenant, req.ThreadID)
-	if err != nil || !found || th.ActiveRunID == "" {
+	if err != nil {
 		return Run{}, false, err
 	}
-	_, err = m.SendMessage(ctx, req.Tenant, th.ActiveRunID, req.Input, runlog.ModeSteer)
+	active := ""
+	if found {
+		active = th.ActiveRunID
+	}
+	for range maxSteerTries {
+		if active != "" {
+			run, ok, err := m.steer(ctx, req, active)
+			if err != nil || ok {
+				return run, false, err
+			}
+		}
+		run, created, err := m.create(ctx, req, sv, StrategyReject)
+		var busy *errs.ThreadBusy
+		if !errors.As(err, &busy) {
+			return run, created, err
+		}
+		active = busy.ActiveRunID
+	}
+	return Run{}, false, &errs.ThreadBusy{ThreadID: req.ThreadID, ActiveRunID: active}
+}
+
+// steer gives the input to the thread's active Run; ok is false when that
+// Run settled meanwhile.
+func (m *Manager) steer(ctx context.Context, req StartRequest, active string) (Run, bool, error) {
+	_, err := m.SendMessage(ctx, req.Tenant, active, req.Input, runlog.ModeSteer)
 	var settled *errs.RunAlreadySettled
 	if errors.As(err, &settled) {
 		return Run{}, false, nil
@@ -56,7 +86,7 @@ func (m *Manager) steer(ctx context.Context, req StartRequest) (Run, bool, error
 	if err != nil {
 		return Run{}, false, err
 	}
-	run, err := m.Get(ctx, req.Tenant, th.ActiveRunID)
+	run, err := m.Get(ctx, req.Tenant, active)
 	run.Steered = true
 	return run, err == nil, err
 }

@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"sync"
 	"testing"
+	"time"
 
 	runsvcv1 "github.com/runsvc/runsvc/gen/runsvc/v1"
 	"github.com/runsvc/runsvc/internal/testing/testserver"
@@ -26,10 +27,17 @@ type recordingOpenAI struct {
 	mu       sync.Mutex
 	requests [][]chatMessage
 	srv      *httptest.Server
+	// hold, when set, says to answer a request only when its caller gives
+	// up (the Run was interrupted).
+	hold func([]chatMessage) bool
 }
 
 func newRecordingOpenAI(t *testing.T) *recordingOpenAI {
-	f := &recordingOpenAI{}
+	return newHoldingOpenAI(t, nil)
+}
+
+func newHoldingOpenAI(t *testing.T, hold func([]chatMessage) bool) *recordingOpenAI {
+	f := &recordingOpenAI{hold: hold}
 	f.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		var req struct {
@@ -43,6 +51,10 @@ func newRecordingOpenAI(t *testing.T) *recordingOpenAI {
 		f.requests = append(f.requests, req.Messages)
 		n := len(f.requests)
 		f.mu.Unlock()
+		if f.hold != nil && f.hold(req.Messages) {
+			<-r.Context().Done()
+			return
+		}
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = fmt.Fprintf(w, `{"id": "chatcmpl-%d", "object": "chat.completion", "created": 1764400000, "model": "gpt-4o-mini",
 		  "choices": [{"index": 0, "message": {"role": "assistant", "content": "answer %d"}, "finish_reason": "stop"}],
@@ -50,6 +62,12 @@ func newRecordingOpenAI(t *testing.T) *recordingOpenAI {
 	}))
 	t.Cleanup(f.srv.Close)
 	return f
+}
+
+func (f *recordingOpenAI) count() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return len(f.requests)
 }
 
 func (f *recordingOpenAI) request(n int) []chatMessage {
@@ -122,5 +140,48 @@ func TestThreadCarriesTheConversation(t *testing.T) {
 	threads, err := srv.Runs.ListThreads(ctx, &runsvcv1.ListThreadsRequest{})
 	if err != nil || len(threads.GetThreads()) != 1 || threads.GetThreads()[0].GetThreadId() != "conv-1" {
 		t.Errorf("ListThreads = %v, %v", threads, err)
+	}
+}
+
+// TestThreadInterruptContinues: a Run on a thread is in the middle of a
+// model call when a StartRun with the strategy interrupt arrives; the first
+// settles ABORTED/INTERRUPTED and the second's model request carries the
+// first's input before its own.
+func TestThreadInterruptContinues(t *testing.T) {
+	t.Setenv("RUNSVC_SECRET_OPENAI_TEST_KEY", "sk-test-thread-4242")
+	srv := testserver.Start(t)
+	model := newHoldingOpenAI(t, func(msgs []chatMessage) bool { return msgs[len(msgs)-1].Content == "a long task" })
+	srv.Publish(t, fmt.Sprintf(`{"name": "chat", "model": {"provider": "openai", "model": "gpt-4o-mini", "baseUrl": %q, "apiKeyCredential": "openai_test_key"},
+	  "credentials": [{"name": "openai_test_key"}]}`, model.srv.URL+"/v1"))
+	ctx := testserver.Context(t)
+	first, err := srv.Runs.StartRun(ctx, &runsvcv1.StartRunRequest{Spec: "chat", Input: "a long task", ThreadId: "int"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(30 * time.Second); model.count() == 0; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the first run never called the model")
+		}
+	}
+	second, err := srv.Runs.StartRun(ctx, &runsvcv1.StartRunRequest{Spec: "chat", Input: "never mind", ThreadId: "int",
+		ThreadStrategy: runsvcv1.ThreadStrategy_THREAD_STRATEGY_INTERRUPT})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !second.GetRun().GetWaiting() {
+		t.Errorf("the interrupting run is not waiting for the first: %v", second.GetRun())
+	}
+	aborted := srv.Settled(t, first.GetRun().GetRunId())
+	if aborted.GetState() != runsvcv1.RunState_RUN_STATE_ABORTED || aborted.GetAbortCause() != runsvcv1.AbortCause_ABORT_CAUSE_INTERRUPTED {
+		t.Errorf("first run = %v %v; want ABORTED INTERRUPTED", aborted.GetState(), aborted.GetAbortCause())
+	}
+	done := srv.Settled(t, second.GetRun().GetRunId())
+	if done.GetState() != runsvcv1.RunState_RUN_STATE_COMPLETED || done.GetContinuesRunId() != aborted.GetRunId() {
+		t.Fatalf("second run = %v continuing %q", done.GetState(), done.GetContinuesRunId())
+	}
+	want := []chatMessage{{"user", "a long task"}, {"user", "never mind"}}
+	got := model.request(1)
+	if len(got) != len(want) || got[0] != want[0] || got[1] != want[1] {
+		t.Errorf("the second run's request = %+v, want %+v", got, want)
 	}
 }

@@ -10,6 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
 	runsvcv1 "github.com/runsvc/runsvc/gen/runsvc/v1"
 	"github.com/runsvc/runsvc/internal/testing/testserver"
 )
@@ -183,5 +186,35 @@ func TestThreadInterruptContinues(t *testing.T) {
 	got := model.request(1)
 	if len(got) != len(want) || got[0] != want[0] || got[1] != want[1] {
 		t.Errorf("the second run's request = %+v, want %+v", got, want)
+	}
+}
+
+// TestSpecThreadStrategyDefault: a Spec's thread_strategy applies when a
+// start names none, and a start's own strategy wins over it.
+func TestSpecThreadStrategyDefault(t *testing.T) {
+	srv := testserver.Start(t)
+	published := srv.Publish(t, `{"name": "queues", "threadStrategy": "THREAD_STRATEGY_ENQUEUE",
+	  "model": {"provider": "scripted", "script": {"turns": [{"text": "done", "delay": "1s"}]}}}`)
+	if published.GetThreadStrategy() != runsvcv1.ThreadStrategy_THREAD_STRATEGY_ENQUEUE {
+		t.Fatalf("published Spec's strategy = %v", published.GetThreadStrategy())
+	}
+	ctx := testserver.Context(t)
+	start := func(strategy runsvcv1.ThreadStrategy) (*runsvcv1.StartRunResponse, error) {
+		return srv.Runs.StartRun(ctx, &runsvcv1.StartRunRequest{Spec: "queues", Input: "hi", ThreadId: "d", ThreadStrategy: strategy})
+	}
+	first, err := start(runsvcv1.ThreadStrategy_THREAD_STRATEGY_UNSPECIFIED)
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := start(runsvcv1.ThreadStrategy_THREAD_STRATEGY_UNSPECIFIED)
+	if err != nil || !second.GetRun().GetWaiting() {
+		t.Fatalf("a start with the Spec's default = %v, %v; want it enqueued", second, err)
+	}
+	if _, err := start(runsvcv1.ThreadStrategy_THREAD_STRATEGY_REJECT); status.Code(err) != codes.FailedPrecondition {
+		t.Errorf("a start with reject = %v; want FAILED_PRECONDITION", err)
+	}
+	srv.Settled(t, first.GetRun().GetRunId())
+	if done := srv.Settled(t, second.GetRun().GetRunId()); done.GetState() != runsvcv1.RunState_RUN_STATE_COMPLETED {
+		t.Errorf("the enqueued run ended %v", done.GetState())
 	}
 }

@@ -58,6 +58,10 @@ const (
 	ReasonRoleDenied = "ROLE_DENIED"
 	// ReasonQuotaExceeded: The tenant has spent a quota (concurrent Runs, StartRun rate); retry after the delay, when a Run settles or the rate window moves.
 	ReasonQuotaExceeded = "QUOTA_EXCEEDED"
+	// ReasonThreadBusy: The thread already has an active Run and the start's strategy is reject; wait for that Run (precondition subject) to settle, or start with enqueue, interrupt or steer.
+	ReasonThreadBusy = "THREAD_BUSY"
+	// ReasonThreadNotFound: No Run of the tenant started on a thread with that id.
+	ReasonThreadNotFound = "THREAD_NOT_FOUND"
 	// ReasonBudgetExceeded: The call would spend past the Run's budget, so it was not made.
 	ReasonBudgetExceeded = "BUDGET_EXCEEDED"
 	// ReasonBudgetOverrun: A model call already made went past the budget (reported after the fact); retryable once the budget is raised. For cost the message is `Cost budget exceeded: ${used} used, budget is ${limit}` (six decimals).
@@ -142,6 +146,8 @@ var Reasons = []string{
 	ReasonCredentialNotFound,
 	ReasonRoleDenied,
 	ReasonQuotaExceeded,
+	ReasonThreadBusy,
+	ReasonThreadNotFound,
 	ReasonBudgetExceeded,
 	ReasonBudgetOverrun,
 	ReasonToolLoopLimit,

@@ -41,6 +41,8 @@ var reads = []string{
 	"/runsvc.v1.DelegationService/AwaitDelegation",
 	"/runsvc.v1.MemoryService/GetValue",
 	"/runsvc.v1.MemoryService/WatchMemory",
+	"/runsvc.v1.RunService/GetThread",
+	"/runsvc.v1.RunService/ListThreads",
 }
 
 // grants are the methods each role may call besides reads; admin may call

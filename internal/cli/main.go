@@ -110,6 +110,7 @@ var commands = map[string]map[string]command{
 	"delegate": delegateCommands,
 	"memory":   memoryCommands,
 	"bus":      busCommands,
+	"thread":   threadCommands,
 }
 
 var groupSummary = map[string]string{
@@ -119,6 +120,7 @@ var groupSummary = map[string]string{
 	"delegate": "start a child Run of a delegate Spec and await it",
 	"memory":   "read, write and watch the memory Runs share",
 	"bus":      "send and receive messages between Runs",
+	"thread":   "list and show threads: conversations of Runs",
 }
 
 func (a *app) main(ctx context.Context, args []string) error {

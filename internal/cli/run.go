@@ -19,6 +19,8 @@ func (a *app) runStart(ctx context.Context, args []string) error {
 	version := fs.String("version", "", "the Spec `VERSION` to run; the newest when empty")
 	requestID := fs.String("request-id", "", "idempotency key `ID`: starting again with the same key and input returns the same Run")
 	deadline := fs.Duration("deadline", 0, "a deadline shorter than the Spec's, a `DURATION` such as 5m")
+	thread := fs.String("thread", "", "continue the thread `THREAD_ID` (created on first use): the Run starts from its last settled Run")
+	strategyName := fs.String("strategy", "", "with --thread, when the thread has an active Run: `STRATEGY` reject, enqueue, interrupt or steer (default: the Spec's, else reject)")
 	var w watchFlags
 	watch := fs.Bool("watch", false, "then follow the Run like \"run watch\"")
 	fs.BoolVar(&w.untilSuspended, "until-suspended", false, "with --watch: stop when the Run suspends too")
@@ -35,6 +37,13 @@ func (a *app) runStart(ctx context.Context, args []string) error {
 	if *deadline < 0 {
 		return usagef("--deadline must not be negative")
 	}
+	strategy, err := parseStrategy(*strategyName)
+	if err != nil {
+		return err
+	}
+	if *strategyName != "" && *thread == "" {
+		return usagef("--strategy needs --thread")
+	}
 	text := *input
 	switch {
 	case *input == "-":
@@ -47,7 +56,7 @@ func (a *app) runStart(ctx context.Context, args []string) error {
 		}
 		text = string(b)
 	}
-	req := &runsvcv1.StartRunRequest{Spec: pos[0], Version: *version, Input: text, RequestId: *requestID}
+	req := &runsvcv1.StartRunRequest{Spec: pos[0], Version: *version, Input: text, RequestId: *requestID, ThreadId: *thread, ThreadStrategy: strategy}
 	if *deadline > 0 {
 		req.Deadline = durationpb.New(*deadline)
 	}
@@ -64,6 +73,9 @@ func (a *app) runStart(ctx context.Context, args []string) error {
 		}
 	} else {
 		fmt.Fprintln(a.stdout, resp.GetRun().GetRunId())
+		if resp.GetSteered() {
+			fmt.Fprintf(a.stderr, "the thread's active run %s took the input as a steer; no new run started\n", resp.GetRun().GetRunId())
+		}
 	}
 	if !*watch {
 		return nil
@@ -169,6 +181,7 @@ func (a *app) runList(ctx context.Context, args []string) error {
 	fs.Var(&states, "state", "only Runs in this `STATE` (queued, running, suspended, completed, failed, aborted, abandoned); repeat or separate with commas")
 	spec := fs.String("spec", "", "only Runs of this `SPEC`")
 	parent := fs.String("parent", "", "only children of this `RUN_ID`")
+	thread := fs.String("thread", "", "only the Runs of this `THREAD_ID`, in the order they started")
 	limit := fs.Int("limit", 50, "list at most `N` Runs; 0 means all")
 	if _, err := a.parse(fs, args, 0, 0); err != nil {
 		return err
@@ -176,7 +189,7 @@ func (a *app) runList(ctx context.Context, args []string) error {
 	if *limit < 0 {
 		return usagef("--limit must not be negative")
 	}
-	req := &runsvcv1.ListRunsRequest{Spec: *spec, ParentRunId: *parent}
+	req := &runsvcv1.ListRunsRequest{Spec: *spec, ParentRunId: *parent, ThreadId: *thread}
 	for _, s := range states {
 		st, ok := parseState(s)
 		if !ok {

@@ -44,6 +44,16 @@ func (a *app) printRun(w io.Writer, r *runsvcv1.Run) {
 	if r.GetParentRunId() != "" {
 		field("parent", fmt.Sprintf("%s (delegation %s)", r.GetParentRunId(), r.GetDelegationId()))
 	}
+	if r.GetThreadId() != "" {
+		thread := r.GetThreadId()
+		switch {
+		case r.GetWaiting():
+			thread += " (waiting for the thread's active run)"
+		case r.GetContinuesRunId() != "":
+			thread += " (continues " + r.GetContinuesRunId() + ")"
+		}
+		field("thread", thread)
+	}
 	field("input", orNone(clip(r.GetInput(), 2000)))
 	field("created", when(r.GetCreateTime()))
 	if r.GetSettleTime() != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/runsvc/runsvc/internal/clock"
 	"github.com/runsvc/runsvc/internal/errs"
 	"github.com/runsvc/runsvc/internal/logwriter"
+	"github.com/runsvc/runsvc/internal/model"
 	"github.com/runsvc/runsvc/internal/runlog"
 	"github.com/runsvc/runsvc/internal/spec"
 	"github.com/runsvc/runsvc/internal/store"
@@ -31,6 +32,9 @@ type attempt struct {
 	state  *runlog.State
 	spec   *spec.Version
 	log    *slog.Logger
+	// history is the conversation of the Runs this one continues on its
+	// thread, before its own transcript.
+	history []model.Message
 
 	lost atomic.Bool
 
@@ -85,6 +89,9 @@ func (a *attempt) run(ctx context.Context) error {
 		return err
 	}
 	a.knowCredentials(ctx)
+	if a.history, err = a.threadHistory(ctx); err != nil {
+		return err
+	}
 	if st.Attempt >= a.e.cfg.MaxAttempts {
 		id := errs.NewErrorID()
 		a.log.Error("run gave up after too many attempts", "attempts", st.Attempt, "errorId", id)

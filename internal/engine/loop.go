@@ -294,21 +294,12 @@ func (a *attempt) sleep(ctx context.Context, d time.Duration) error {
 // conversation is what the model sees: the instructions, the transcript,
 // the queued messages this call consumes, and the tools on offer.
 func (a *attempt) conversation(ctx context.Context, st *runlog.State, consumed []string) ([]model.Message, []model.Tool) {
-	msgs := make([]model.Message, 0, len(st.Transcript)+len(consumed)+1)
+	msgs := make([]model.Message, 0, len(a.history)+len(st.Transcript)+len(consumed)+1)
 	if a.spec.Instructions != "" {
 		msgs = append(msgs, model.Message{Role: model.RoleSystem, Text: a.spec.Instructions})
 	}
-	for _, m := range st.Transcript {
-		// The provider gets its own ids back, whatever runsvc calls them.
-		msg := model.Message{Role: m.Role, Text: m.Text, CallID: m.CallID, Name: m.Name}
-		if m.ProviderCallID != "" {
-			msg.CallID = m.ProviderCallID
-		}
-		for _, c := range m.ToolCalls {
-			msg.ToolCalls = append(msg.ToolCalls, model.ToolCall{ID: c.ProviderCallID(), Name: c.Name, Arguments: c.Arguments})
-		}
-		msgs = append(msgs, msg)
-	}
+	msgs = append(msgs, a.history...)
+	msgs = append(msgs, modelMessages(st.Transcript)...)
 	for _, text := range consumed {
 		msgs = append(msgs, model.Message{Role: model.RoleUser, Text: text})
 	}

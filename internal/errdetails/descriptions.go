@@ -62,6 +62,8 @@ var descriptions = map[string]description{
 	"TOOL_REJECTED":      {"The tool answered and refused the call; retrying the same call will not help.", "0.2.0"},
 	"MCP_REJECTED":       {"The MCP server answered and refused the call; retrying the same call will not help.", "0.2.0"},
 	"ROLE_DENIED":        {"The caller's roles do not allow this method (metadata role and method); a key with another role may.", "0.2.0"},
+	"THREAD_BUSY":        {"The thread already has an active Run and the start's strategy is reject; wait for that Run (precondition subject) to settle, or start with enqueue, interrupt or steer.", "0.3.0"},
+	"THREAD_NOT_FOUND":   {"No Run of the tenant started on a thread with that id.", "0.3.0"},
 	"QUOTA_EXCEEDED":     {"The tenant has spent a quota (concurrent Runs, StartRun rate); retry after the delay, when a Run settles or the rate window moves.", "0.2.0"},
 	"TOOL_IN_DOUBT":      {"An at-most-once tool call was in flight when the process making it died: it may or may not have happened, so runsvc did not make it again (raise_on_error).", "0.2.0"},
 	"METHOD_NOT_FOUND":   {"The server has no such method or service (UNIMPLEMENTED): the client is newer than the server, or the method name is wrong.", "0.2.0"},

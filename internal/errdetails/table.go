@@ -47,6 +47,10 @@ var table = []row{
 	{err: &errs.RoleDenied{}, reason: "ROLE_DENIED", code: codes.PermissionDenied},
 	{err: &errs.QuotaExceeded{}, reason: "QUOTA_EXCEEDED", code: codes.ResourceExhausted, details: quota, name: "tenants/{tenant}/quotas/{dimension}", retry: always},
 
+	// Threads (issue 15).
+	{err: &errs.ThreadBusy{}, reason: "THREAD_BUSY", code: codes.FailedPrecondition, details: precondition, subject: "THREAD_ACTIVE_RUN", name: "runs/{activeRunId}"},
+	{err: &errs.ThreadNotFound{}, reason: "THREAD_NOT_FOUND", code: codes.NotFound, details: resource, subject: "runsvc.v1.Thread", name: "threads/{threadId}"},
+
 	// Budgets and limits.
 	{err: &errs.BudgetExceeded{}, reason: "BUDGET_EXCEEDED", code: codes.ResourceExhausted, details: quota, name: "budgets/{dimension}"},
 	{err: &errs.BudgetOverrun{}, reason: "BUDGET_OVERRUN", code: codes.ResourceExhausted, details: quota, name: "budgets/{dimension}", retry: always},

@@ -61,3 +61,13 @@ type RequestIDReused struct {
 func (e *RequestIDReused) Error() string {
 	return fmt.Sprintf("request id '%s' already started run %s with a different request", e.RequestID, e.RunID)
 }
+
+// ThreadNotFound is a thread id no Run of the tenant used.
+type ThreadNotFound struct {
+	ThreadID string `meta:"threadId"`
+}
+
+// Error returns the error's message.
+func (e *ThreadNotFound) Error() string {
+	return fmt.Sprintf("thread %s not found", e.ThreadID)
+}

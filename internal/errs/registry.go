@@ -34,6 +34,8 @@ func init() {
 		&OutputInvalid{},
 		// Data lifecycle (issue 19).
 		&RunNotSettled{},
+		// Threads (issue 15).
+		&ThreadBusy{}, &ThreadNotFound{},
 	} {
 		t := reflect.TypeOf(e).Elem()
 		kinds[t.Name()] = func() error { return reflect.New(t).Interface().(error) }

@@ -80,3 +80,15 @@ type RunAborted struct {
 func (e *RunAborted) Error() string {
 	return fmt.Sprintf("run %s was aborted (%s) before answering", e.RunID, e.Cause)
 }
+
+// ThreadBusy is a StartRun on a thread that already has an active Run,
+// with the strategy reject.
+type ThreadBusy struct {
+	ThreadID    string `meta:"threadId"`
+	ActiveRunID string `meta:"activeRunId"`
+}
+
+// Error returns the error's message.
+func (e *ThreadBusy) Error() string {
+	return fmt.Sprintf("thread %s already has an active run %s; start with the strategy enqueue, interrupt or steer, or wait for it to settle", e.ThreadID, e.ActiveRunID)
+}

@@ -79,6 +79,11 @@ type StartRequest struct {
 	// TraceParent is the caller's W3C trace context, kept for the Run's
 	// Attempts; empty when untraced.
 	TraceParent string
+	// ThreadID is the thread the Run continues; empty for none.
+	ThreadID string
+	// Strategy is what to do when the thread has an active Run (one of
+	// Strategies); empty takes the Spec's, and reject when it has none.
+	Strategy string
 }
 
 // Parent links a child Run to the Run and delegation that started it.
@@ -106,6 +111,7 @@ func (m *Manager) Start(ctx context.Context, req StartRequest) (Run, bool, error
 	if req.Deadline < 0 || req.Deadline > spec.MaxDeadline {
 		bad = append(bad, errs.FieldViolation{Field: "deadline", Description: fmt.Sprintf("must be between 0 and %s", spec.MaxDeadline)})
 	}
+	bad = append(bad, threadViolations(req)...)
 	if len(bad) > 0 {
 		return Run{}, false, &errs.InvalidRequest{Violations: bad}
 	}
@@ -116,6 +122,18 @@ func (m *Manager) Start(ctx context.Context, req StartRequest) (Run, bool, error
 	if d := m.policy.StartRun(ctx, policy.Subject{Tenant: req.Tenant, Spec: req.Spec}); d.Outcome != policy.Allow {
 		return Run{}, false, &errs.AccessDenied{Subject: "spec " + req.Spec, Reason: d.Reason}
 	}
+	strategy := req.Strategy
+	if strategy == "" {
+		strategy = sv.ThreadStrategy
+	}
+	if req.ThreadID != "" && strategy == StrategySteer {
+		return m.startOrSteer(ctx, req, sv)
+	}
+	return m.create(ctx, req, sv, strategy)
+}
+
+// create makes the Run a start asks for, on its thread if it names one.
+func (m *Manager) create(ctx context.Context, req StartRequest, sv *spec.Version, strategy string) (Run, bool, error) {
 	now := m.clock.Now().UTC()
 	deadline := sv.Limits.Effective().Deadline
 	if req.Deadline > 0 && req.Deadline < deadline {
@@ -146,12 +164,18 @@ func (m *Manager) Start(ctx context.Context, req StartRequest) (Run, bool, error
 		Run: store.Run{
 			Tenant: req.Tenant, RunID: runID, Spec: sv.Name, Version: sv.Version, RequestID: req.RequestID,
 			RequestHash: hash, ParentRunID: adm.ParentRunID, RootRunID: adm.RootRunID,
-			DelegationID: adm.DelegationID, CreateTime: now, Index: logwriter.Index(st),
+			DelegationID: adm.DelegationID, CreateTime: now, Index: logwriter.Index(st), ThreadID: req.ThreadID,
 		},
-		Records: stored,
+		Records:    stored,
+		RejectBusy: strategy == "" || strategy == StrategyReject,
 	})
 	if err != nil {
 		return Run{}, false, err
+	}
+	if created && row.Waiting && strategy == StrategyInterrupt {
+		if err := m.interruptAhead(ctx, req.Tenant, req.ThreadID, row.RunID); err != nil {
+			return Run{}, false, err
+		}
 	}
 	if !created && row.RequestHash != hash {
 		return Run{}, false, &errs.RequestIDReused{RequestID: req.RequestID, RunID: row.RunID}
@@ -165,6 +189,9 @@ func (m *Manager) Start(ctx context.Context, req StartRequest) (Run, bool, error
 func requestHash(req StartRequest) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "%q\x00%q\x00%q\x00%d", req.Spec, req.Version, req.Input, req.Deadline)
+	if req.ThreadID != "" {
+		fmt.Fprintf(h, "\x00thread %q %q", req.ThreadID, req.Strategy)
+	}
 	if p := req.Parent; p != nil {
 		fmt.Fprintf(h, "\x00%q", p.RunID)
 	}

@@ -25,6 +25,14 @@ type Run struct {
 	CreateTime   time.Time
 	UpdateTime   time.Time
 	LastSeq      int64
+	// ThreadID is the thread the Run continues, ContinuesRunID the Run it
+	// continues from, and Waiting says it waits for the thread's active Run.
+	ThreadID       string
+	ContinuesRunID string
+	Waiting        bool
+	// Steered is set by Start when the strategy steer gave the input to
+	// this, the thread's active Run, instead of starting one.
+	Steered bool
 	Summary
 }
 
@@ -44,6 +52,7 @@ func fromStoreRun(r store.Run) (Run, error) {
 		Tenant: r.Tenant, RunID: r.RunID, Spec: r.Spec, Version: r.Version, RequestID: r.RequestID,
 		ParentRunID: r.ParentRunID, RootRunID: r.RootRunID, DelegationID: r.DelegationID,
 		CreateTime: r.CreateTime, UpdateTime: r.UpdateTime, LastSeq: r.LastSeq,
+		ThreadID: r.ThreadID, ContinuesRunID: r.ContinuesRunID, Waiting: r.Waiting,
 	}
 	if len(r.Index.Summary) > 0 {
 		if err := json.Unmarshal(r.Index.Summary, &out.Summary); err != nil {

@@ -102,6 +102,22 @@ func (t timedStore) ListRuns(ctx context.Context, tenant string, q store.RunQuer
 	return r0, r1, err
 }
 
+// GetThread implements store.Store, timed.
+func (t timedStore) GetThread(ctx context.Context, tenant, threadID string) (store.Thread, bool, error) {
+	start := time.Now()
+	r0, r1, err := t.Store.GetThread(ctx, tenant, threadID)
+	t.observe("GetThread", start, err)
+	return r0, r1, err
+}
+
+// ListThreads implements store.Store, timed.
+func (t timedStore) ListThreads(ctx context.Context, tenant string, q store.ThreadQuery) ([]store.Thread, string, error) {
+	start := time.Now()
+	r0, r1, err := t.Store.ListThreads(ctx, tenant, q)
+	t.observe("ListThreads", start, err)
+	return r0, r1, err
+}
+
 // SetIndex implements store.Store, timed.
 func (t timedStore) SetIndex(ctx context.Context, tenant, runID string, lastSeq int64, idx store.Index, now time.Time) error {
 	start := time.Now()

@@ -103,6 +103,9 @@ func seedAcme(t *testing.T, s *secured, acme *grpc.ClientConn) acmeWorld {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if _, err := rn(acme).StartRun(ctxT(t), &runsvcv1.StartRunRequest{Spec: "hello", ThreadId: "acme-thread"}); err != nil {
+		t.Fatal(err)
+	}
 	testserver.Publish(t, sp(acme), busSpec)
 	if _, err := bs(acme).SendMessage(ctxT(t), &runsvcv1.BusServiceSendMessageRequest{Sender: "robot", Channel: "team", Content: structpb.NewStringValue("hi")}); err != nil {
 		t.Fatal(err)
@@ -128,6 +131,10 @@ func crossTenantLookups(w acmeWorld) []lookup {
 		}},
 		{"GetRun", func(ctx context.Context, c *grpc.ClientConn) error {
 			_, err := rn(c).GetRun(ctx, &runsvcv1.GetRunRequest{RunId: id})
+			return err
+		}},
+		{"GetThread", func(ctx context.Context, c *grpc.ClientConn) error {
+			_, err := rn(c).GetThread(ctx, &runsvcv1.GetThreadRequest{ThreadId: "acme-thread"})
 			return err
 		}},
 		{"WatchRun", func(ctx context.Context, c *grpc.ClientConn) error {
@@ -198,6 +205,14 @@ func emptyLists(t *testing.T, globex *grpc.ClientConn) {
 	runs, err := rn(globex).ListRuns(ctxT(t), &runsvcv1.ListRunsRequest{})
 	if err != nil || len(runs.GetRuns()) != 0 {
 		t.Errorf("globex ListRuns: %d Runs %v", len(runs.GetRuns()), err)
+	}
+	threads, err := rn(globex).ListThreads(ctxT(t), &runsvcv1.ListThreadsRequest{})
+	if err != nil || len(threads.GetThreads()) != 0 {
+		t.Errorf("globex ListThreads: %v %v", threads.GetThreads(), err)
+	}
+	byThread, err := rn(globex).ListRuns(ctxT(t), &runsvcv1.ListRunsRequest{ThreadId: "acme-thread"})
+	if err != nil || len(byThread.GetRuns()) != 0 {
+		t.Errorf("globex ListRuns(acme's thread): %d Runs %v", len(byThread.GetRuns()), err)
 	}
 }
 

@@ -29,14 +29,19 @@ func (s runServer) StartRun(ctx context.Context, req *runsvcv1.StartRunRequest) 
 	if err != nil {
 		return nil, err
 	}
+	strategy, ok := strategyFromProto[req.GetThreadStrategy()]
+	if !ok {
+		return nil, errs.BadField("thread_strategy", "%v is not a thread strategy", req.GetThreadStrategy())
+	}
 	run, created, err := s.runs.Start(ctx, runs.StartRequest{
 		Tenant: tenantOf(ctx), Spec: req.GetSpec(), Version: req.GetVersion(), Input: req.GetInput(),
 		RequestID: req.GetRequestId(), Deadline: deadline, TraceParent: traceParentOf(ctx),
+		ThreadID: req.GetThreadId(), Strategy: strategy,
 	})
 	if err != nil {
 		return nil, err
 	}
-	return &runsvcv1.StartRunResponse{Run: s.runToProto(run), Created: created}, nil
+	return &runsvcv1.StartRunResponse{Run: s.runToProto(run), Created: created, Steered: run.Steered}, nil
 }
 
 func (s runServer) GetRun(ctx context.Context, req *runsvcv1.GetRunRequest) (*runsvcv1.GetRunResponse, error) {
@@ -48,7 +53,7 @@ func (s runServer) GetRun(ctx context.Context, req *runsvcv1.GetRunRequest) (*ru
 }
 
 func (s runServer) ListRuns(ctx context.Context, req *runsvcv1.ListRunsRequest) (*runsvcv1.ListRunsResponse, error) {
-	q := store.RunQuery{Spec: req.GetSpec(), ParentRunID: req.GetParentRunId(), PageSize: int(req.GetPageSize()), PageToken: req.GetPageToken()}
+	q := store.RunQuery{Spec: req.GetSpec(), ParentRunID: req.GetParentRunId(), PageSize: int(req.GetPageSize()), PageToken: req.GetPageToken(), ThreadID: req.GetThreadId()}
 	if req.GetPageSize() < 0 {
 		return nil, errs.BadField("page_size", "must not be negative")
 	}

@@ -86,6 +86,11 @@ func specFromProto(p *runsvcv1.Spec) (spec.Spec, []errs.FieldViolation) {
 	if m != nil {
 		s.Model.Temperature, s.Model.TopP, s.Model.ParallelToolCalls = copied(m.Temperature), copied(m.TopP), copied(m.ParallelToolCalls)
 	}
+	strategy, ok := strategyFromProto[p.GetThreadStrategy()]
+	if !ok {
+		bad = append(bad, errs.FieldViolation{Field: "thread_strategy", Description: fmt.Sprintf("%v is not a thread strategy", p.GetThreadStrategy())})
+	}
+	s.ThreadStrategy = strategy
 	if pr := m.GetPricing(); pr != nil {
 		s.Model.Pricing = &spec.Pricing{InputPerMillion: pr.GetInputPerMillion(), OutputPerMillion: pr.GetOutputPerMillion()}
 	}
@@ -174,6 +179,7 @@ func specToProto(v *spec.Version) *runsvcv1.Spec {
 			Question: dur(v.Expiry.Question), Children: dur(v.Expiry.Children),
 		},
 	}
+	p.ThreadStrategy = strategyToProto(v.ThreadStrategy)
 	if v.Bus.Enabled || len(v.Bus.Channels) > 0 {
 		p.Bus = &runsvcv1.BusConfig{Enabled: v.Bus.Enabled, Channels: v.Bus.Channels}
 	}

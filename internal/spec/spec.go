@@ -24,6 +24,10 @@ type Spec struct {
 	Expiry       Expiry   `json:"suspensionExpiry"`
 	Credentials  []string `json:"credentials,omitempty"`
 	Bus          Bus      `json:"bus"`
+	// ThreadStrategy is what a start on a thread with an active Run does
+	// when the request names none: reject (the default), enqueue,
+	// interrupt or steer.
+	ThreadStrategy string `json:"threadStrategy,omitempty"`
 	// Retention is nil when the Spec sets none, so that Specs published
 	// before it existed keep their hash.
 	Retention *Retention `json:"retention,omitempty"`

@@ -23,6 +23,7 @@ const DefaultTenant = "default"
 type Store interface {
 	Specs
 	Runs
+	Threads
 	Leases
 	Memory
 	Bus
@@ -108,6 +109,17 @@ type Run struct {
 	Index        Index
 	LeaseOwner   string
 	LeaseExpires time.Time
+	// ThreadID is the thread the Run continues; empty for none.
+	ThreadID string
+	// ThreadSeq is the Run's position on its thread, from 1.
+	ThreadSeq int
+	// ContinuesRunID is the thread's Run this one continues from (its
+	// transcript comes first), set when the Run became its thread's active
+	// Run; empty for a thread's first Run.
+	ContinuesRunID string
+	// Waiting says the Run waits for its thread's active Run to settle:
+	// it is not claimable until the store makes it the active one.
+	Waiting bool
 }
 
 // NewRun is a Run to create with its first Records. Its UpdateTime is its
@@ -115,6 +127,54 @@ type Run struct {
 type NewRun struct {
 	Run
 	Records []Record
+	// RejectBusy, for a Run on a thread, fails the create with
+	// *errs.ThreadBusy when the thread has an active Run; otherwise such a
+	// Run is created Waiting, behind the Runs already on the thread.
+	RejectBusy bool
+}
+
+// Thread is a conversation: the Runs started on it, one active at a time.
+type Thread struct {
+	Tenant     string
+	ThreadID   string
+	CreateTime time.Time
+	UpdateTime time.Time
+	// ActiveRunID is the Run running on the thread; empty when none is.
+	ActiveRunID string
+	// LastRunID is the thread's newest settled Run, which the next one
+	// continues from.
+	LastRunID string
+	// Runs counts the Runs started on the thread.
+	Runs int
+}
+
+// ThreadQuery selects threads to list, newest first.
+type ThreadQuery struct {
+	PageSize  int
+	PageToken string
+}
+
+// Threads keeps threads. A Run on a thread is created by CreateRun with
+// Run.ThreadID set: the thread is created on first use; the first Run
+// becomes the active one and later ones wait (or fail, see
+// NewRun.RejectBusy). When the active Run's index becomes settled, the
+// same transaction makes the oldest waiting Run the active one, continuing
+// from the settled Run, and claimable.
+type Threads interface {
+	// GetThread returns a thread, with found false when no Run used it.
+	GetThread(ctx context.Context, tenant, threadID string) (Thread, bool, error)
+	// ListThreads lists threads newest first.
+	ListThreads(ctx context.Context, tenant string, q ThreadQuery) ([]Thread, string, error)
+}
+
+// SettledState reports whether an index state is a final one, after which
+// a thread's next Run may start.
+func SettledState(state string) bool {
+	switch state {
+	case "COMPLETED", "FAILED", "ABORTED", "ABANDONED":
+		return true
+	}
+	return false
 }
 
 // Append adds Records to a Run's log.
@@ -142,6 +202,9 @@ type RunQuery struct {
 	ParentRunID string
 	PageSize    int
 	PageToken   string
+	// ThreadID lists one thread's Runs in the order they were started
+	// (oldest first) instead.
+	ThreadID string
 }
 
 // Runs keeps Run logs and their index.

@@ -70,7 +70,16 @@ type Run struct {
 	// When it settled.
 	SettleTime *timestamppb.Timestamp `protobuf:"bytes,20,opt,name=settle_time,json=settleTime,proto3" json:"settle_time,omitempty"`
 	// When it will be aborted if still unsettled.
-	DeadlineTime  *timestamppb.Timestamp `protobuf:"bytes,21,opt,name=deadline_time,json=deadlineTime,proto3" json:"deadline_time,omitempty"`
+	DeadlineTime *timestamppb.Timestamp `protobuf:"bytes,21,opt,name=deadline_time,json=deadlineTime,proto3" json:"deadline_time,omitempty"`
+	// The thread it continues, if any.
+	ThreadId string `protobuf:"bytes,22,opt,name=thread_id,json=threadId,proto3" json:"thread_id,omitempty"`
+	// The thread's Run whose transcript this one continues (read from that
+	// Run's log, and from the Runs it continued in turn); empty for a
+	// thread's first Run and while the Run waits.
+	ContinuesRunId string `protobuf:"bytes,23,opt,name=continues_run_id,json=continuesRunId,proto3" json:"continues_run_id,omitempty"`
+	// True while the Run waits for its thread's active Run to settle
+	// (strategy ENQUEUE or INTERRUPT); state is QUEUED meanwhile.
+	Waiting       bool `protobuf:"varint,24,opt,name=waiting,proto3" json:"waiting,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -252,6 +261,320 @@ func (x *Run) GetDeadlineTime() *timestamppb.Timestamp {
 	return nil
 }
 
+func (x *Run) GetThreadId() string {
+	if x != nil {
+		return x.ThreadId
+	}
+	return ""
+}
+
+func (x *Run) GetContinuesRunId() string {
+	if x != nil {
+		return x.ContinuesRunId
+	}
+	return ""
+}
+
+func (x *Run) GetWaiting() bool {
+	if x != nil {
+		return x.Waiting
+	}
+	return false
+}
+
+// Thread is a conversation of Runs, one active at a time.
+type Thread struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The thread's id, chosen by the caller at its first StartRun.
+	ThreadId string `protobuf:"bytes,1,opt,name=thread_id,json=threadId,proto3" json:"thread_id,omitempty"`
+	// The Run running on it; empty when none is.
+	ActiveRunId string `protobuf:"bytes,2,opt,name=active_run_id,json=activeRunId,proto3" json:"active_run_id,omitempty"`
+	// Its newest settled Run, which the next one continues.
+	LastRunId string `protobuf:"bytes,3,opt,name=last_run_id,json=lastRunId,proto3" json:"last_run_id,omitempty"`
+	// How many Runs were started on it.
+	RunCount int32 `protobuf:"varint,4,opt,name=run_count,json=runCount,proto3" json:"run_count,omitempty"`
+	// When its first Run was started.
+	CreateTime *timestamppb.Timestamp `protobuf:"bytes,5,opt,name=create_time,json=createTime,proto3" json:"create_time,omitempty"`
+	// When a Run last joined, started or settled on it.
+	UpdateTime    *timestamppb.Timestamp `protobuf:"bytes,6,opt,name=update_time,json=updateTime,proto3" json:"update_time,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Thread) Reset() {
+	*x = Thread{}
+	mi := &file_runsvc_v1_run_proto_msgTypes[1]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Thread) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Thread) ProtoMessage() {}
+
+func (x *Thread) ProtoReflect() protoreflect.Message {
+	mi := &file_runsvc_v1_run_proto_msgTypes[1]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Thread.ProtoReflect.Descriptor instead.
+func (*Thread) Descriptor() ([]byte, []int) {
+	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{1}
+}
+
+func (x *Thread) GetThreadId() string {
+	if x != nil {
+		return x.ThreadId
+	}
+	return ""
+}
+
+func (x *Thread) GetActiveRunId() string {
+	if x != nil {
+		return x.ActiveRunId
+	}
+	return ""
+}
+
+func (x *Thread) GetLastRunId() string {
+	if x != nil {
+		return x.LastRunId
+	}
+	return ""
+}
+
+func (x *Thread) GetRunCount() int32 {
+	if x != nil {
+		return x.RunCount
+	}
+	return 0
+}
+
+func (x *Thread) GetCreateTime() *timestamppb.Timestamp {
+	if x != nil {
+		return x.CreateTime
+	}
+	return nil
+}
+
+func (x *Thread) GetUpdateTime() *timestamppb.Timestamp {
+	if x != nil {
+		return x.UpdateTime
+	}
+	return nil
+}
+
+// GetThreadRequest is the request of RunService.GetThread.
+type GetThreadRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The thread's id.
+	ThreadId      string `protobuf:"bytes,1,opt,name=thread_id,json=threadId,proto3" json:"thread_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetThreadRequest) Reset() {
+	*x = GetThreadRequest{}
+	mi := &file_runsvc_v1_run_proto_msgTypes[2]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetThreadRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetThreadRequest) ProtoMessage() {}
+
+func (x *GetThreadRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_runsvc_v1_run_proto_msgTypes[2]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetThreadRequest.ProtoReflect.Descriptor instead.
+func (*GetThreadRequest) Descriptor() ([]byte, []int) {
+	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{2}
+}
+
+func (x *GetThreadRequest) GetThreadId() string {
+	if x != nil {
+		return x.ThreadId
+	}
+	return ""
+}
+
+// GetThreadResponse is the response of RunService.GetThread.
+type GetThreadResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The thread.
+	Thread        *Thread `protobuf:"bytes,1,opt,name=thread,proto3" json:"thread,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetThreadResponse) Reset() {
+	*x = GetThreadResponse{}
+	mi := &file_runsvc_v1_run_proto_msgTypes[3]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetThreadResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetThreadResponse) ProtoMessage() {}
+
+func (x *GetThreadResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_runsvc_v1_run_proto_msgTypes[3]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetThreadResponse.ProtoReflect.Descriptor instead.
+func (*GetThreadResponse) Descriptor() ([]byte, []int) {
+	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{3}
+}
+
+func (x *GetThreadResponse) GetThread() *Thread {
+	if x != nil {
+		return x.Thread
+	}
+	return nil
+}
+
+// ListThreadsRequest is the request of RunService.ListThreads.
+type ListThreadsRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The most threads to return. Default 50, at most 500.
+	PageSize int32 `protobuf:"varint,1,opt,name=page_size,json=pageSize,proto3" json:"page_size,omitempty"`
+	// A page token from a previous response.
+	PageToken     string `protobuf:"bytes,2,opt,name=page_token,json=pageToken,proto3" json:"page_token,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListThreadsRequest) Reset() {
+	*x = ListThreadsRequest{}
+	mi := &file_runsvc_v1_run_proto_msgTypes[4]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListThreadsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListThreadsRequest) ProtoMessage() {}
+
+func (x *ListThreadsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_runsvc_v1_run_proto_msgTypes[4]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListThreadsRequest.ProtoReflect.Descriptor instead.
+func (*ListThreadsRequest) Descriptor() ([]byte, []int) {
+	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{4}
+}
+
+func (x *ListThreadsRequest) GetPageSize() int32 {
+	if x != nil {
+		return x.PageSize
+	}
+	return 0
+}
+
+func (x *ListThreadsRequest) GetPageToken() string {
+	if x != nil {
+		return x.PageToken
+	}
+	return ""
+}
+
+// ListThreadsResponse is the response of RunService.ListThreads.
+type ListThreadsResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The threads of this page, newest first.
+	Threads []*Thread `protobuf:"bytes,1,rep,name=threads,proto3" json:"threads,omitempty"`
+	// The token of the next page; empty on the last page.
+	NextPageToken string `protobuf:"bytes,2,opt,name=next_page_token,json=nextPageToken,proto3" json:"next_page_token,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListThreadsResponse) Reset() {
+	*x = ListThreadsResponse{}
+	mi := &file_runsvc_v1_run_proto_msgTypes[5]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListThreadsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListThreadsResponse) ProtoMessage() {}
+
+func (x *ListThreadsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_runsvc_v1_run_proto_msgTypes[5]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListThreadsResponse.ProtoReflect.Descriptor instead.
+func (*ListThreadsResponse) Descriptor() ([]byte, []int) {
+	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{5}
+}
+
+func (x *ListThreadsResponse) GetThreads() []*Thread {
+	if x != nil {
+		return x.Threads
+	}
+	return nil
+}
+
+func (x *ListThreadsResponse) GetNextPageToken() string {
+	if x != nil {
+		return x.NextPageToken
+	}
+	return ""
+}
+
 // Suspension is what a suspended Run waits for.
 type Suspension struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -279,7 +602,7 @@ type Suspension struct {
 
 func (x *Suspension) Reset() {
 	*x = Suspension{}
-	mi := &file_runsvc_v1_run_proto_msgTypes[1]
+	mi := &file_runsvc_v1_run_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -291,7 +614,7 @@ func (x *Suspension) String() string {
 func (*Suspension) ProtoMessage() {}
 
 func (x *Suspension) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_run_proto_msgTypes[1]
+	mi := &file_runsvc_v1_run_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -304,7 +627,7 @@ func (x *Suspension) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Suspension.ProtoReflect.Descriptor instead.
 func (*Suspension) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{1}
+	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *Suspension) GetReason() SuspensionReason {
@@ -376,14 +699,21 @@ type StartRunRequest struct {
 	// 128 characters.
 	RequestId string `protobuf:"bytes,4,opt,name=request_id,json=requestId,proto3" json:"request_id,omitempty"`
 	// A deadline shorter than the Spec's, if wanted.
-	Deadline      *durationpb.Duration `protobuf:"bytes,5,opt,name=deadline,proto3" json:"deadline,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Deadline *durationpb.Duration `protobuf:"bytes,5,opt,name=deadline,proto3" json:"deadline,omitempty"`
+	// The thread to continue: the Run's transcript starts from the thread's
+	// last settled Run. Created on first use, owned by the caller's tenant.
+	// At most 128 characters.
+	ThreadId string `protobuf:"bytes,6,opt,name=thread_id,json=threadId,proto3" json:"thread_id,omitempty"`
+	// What to do when the thread already has an active Run; unspecified
+	// takes the Spec's `thread_strategy`.
+	ThreadStrategy ThreadStrategy `protobuf:"varint,7,opt,name=thread_strategy,json=threadStrategy,proto3,enum=runsvc.v1.ThreadStrategy" json:"thread_strategy,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *StartRunRequest) Reset() {
 	*x = StartRunRequest{}
-	mi := &file_runsvc_v1_run_proto_msgTypes[2]
+	mi := &file_runsvc_v1_run_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -395,7 +725,7 @@ func (x *StartRunRequest) String() string {
 func (*StartRunRequest) ProtoMessage() {}
 
 func (x *StartRunRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_run_proto_msgTypes[2]
+	mi := &file_runsvc_v1_run_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -408,7 +738,7 @@ func (x *StartRunRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StartRunRequest.ProtoReflect.Descriptor instead.
 func (*StartRunRequest) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{2}
+	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *StartRunRequest) GetSpec() string {
@@ -446,20 +776,37 @@ func (x *StartRunRequest) GetDeadline() *durationpb.Duration {
 	return nil
 }
 
+func (x *StartRunRequest) GetThreadId() string {
+	if x != nil {
+		return x.ThreadId
+	}
+	return ""
+}
+
+func (x *StartRunRequest) GetThreadStrategy() ThreadStrategy {
+	if x != nil {
+		return x.ThreadStrategy
+	}
+	return ThreadStrategy_THREAD_STRATEGY_UNSPECIFIED
+}
+
 // StartRunResponse is the response of RunService.StartRun.
 type StartRunResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// The Run.
 	Run *Run `protobuf:"bytes,1,opt,name=run,proto3" json:"run,omitempty"`
 	// False when `request_id` matched an existing Run.
-	Created       bool `protobuf:"varint,2,opt,name=created,proto3" json:"created,omitempty"`
+	Created bool `protobuf:"varint,2,opt,name=created,proto3" json:"created,omitempty"`
+	// True when the strategy STEER gave the input to the thread's active Run,
+	// which `run` is.
+	Steered       bool `protobuf:"varint,3,opt,name=steered,proto3" json:"steered,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *StartRunResponse) Reset() {
 	*x = StartRunResponse{}
-	mi := &file_runsvc_v1_run_proto_msgTypes[3]
+	mi := &file_runsvc_v1_run_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -471,7 +818,7 @@ func (x *StartRunResponse) String() string {
 func (*StartRunResponse) ProtoMessage() {}
 
 func (x *StartRunResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_run_proto_msgTypes[3]
+	mi := &file_runsvc_v1_run_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -484,7 +831,7 @@ func (x *StartRunResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StartRunResponse.ProtoReflect.Descriptor instead.
 func (*StartRunResponse) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{3}
+	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *StartRunResponse) GetRun() *Run {
@@ -501,6 +848,13 @@ func (x *StartRunResponse) GetCreated() bool {
 	return false
 }
 
+func (x *StartRunResponse) GetSteered() bool {
+	if x != nil {
+		return x.Steered
+	}
+	return false
+}
+
 // GetRunRequest is the request of RunService.GetRun.
 type GetRunRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -512,7 +866,7 @@ type GetRunRequest struct {
 
 func (x *GetRunRequest) Reset() {
 	*x = GetRunRequest{}
-	mi := &file_runsvc_v1_run_proto_msgTypes[4]
+	mi := &file_runsvc_v1_run_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -524,7 +878,7 @@ func (x *GetRunRequest) String() string {
 func (*GetRunRequest) ProtoMessage() {}
 
 func (x *GetRunRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_run_proto_msgTypes[4]
+	mi := &file_runsvc_v1_run_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -537,7 +891,7 @@ func (x *GetRunRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetRunRequest.ProtoReflect.Descriptor instead.
 func (*GetRunRequest) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{4}
+	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *GetRunRequest) GetRunId() string {
@@ -558,7 +912,7 @@ type GetRunResponse struct {
 
 func (x *GetRunResponse) Reset() {
 	*x = GetRunResponse{}
-	mi := &file_runsvc_v1_run_proto_msgTypes[5]
+	mi := &file_runsvc_v1_run_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -570,7 +924,7 @@ func (x *GetRunResponse) String() string {
 func (*GetRunResponse) ProtoMessage() {}
 
 func (x *GetRunResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_run_proto_msgTypes[5]
+	mi := &file_runsvc_v1_run_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -583,7 +937,7 @@ func (x *GetRunResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetRunResponse.ProtoReflect.Descriptor instead.
 func (*GetRunResponse) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{5}
+	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *GetRunResponse) GetRun() *Run {
@@ -605,14 +959,17 @@ type ListRunsRequest struct {
 	// The most Runs to return. Default 50, at most 500.
 	PageSize int32 `protobuf:"varint,4,opt,name=page_size,json=pageSize,proto3" json:"page_size,omitempty"`
 	// A page token from a previous response.
-	PageToken     string `protobuf:"bytes,5,opt,name=page_token,json=pageToken,proto3" json:"page_token,omitempty"`
+	PageToken string `protobuf:"bytes,5,opt,name=page_token,json=pageToken,proto3" json:"page_token,omitempty"`
+	// Only the Runs of this thread, in the order they were started (oldest
+	// first) instead of newest first.
+	ThreadId      string `protobuf:"bytes,6,opt,name=thread_id,json=threadId,proto3" json:"thread_id,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *ListRunsRequest) Reset() {
 	*x = ListRunsRequest{}
-	mi := &file_runsvc_v1_run_proto_msgTypes[6]
+	mi := &file_runsvc_v1_run_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -624,7 +981,7 @@ func (x *ListRunsRequest) String() string {
 func (*ListRunsRequest) ProtoMessage() {}
 
 func (x *ListRunsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_run_proto_msgTypes[6]
+	mi := &file_runsvc_v1_run_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -637,7 +994,7 @@ func (x *ListRunsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListRunsRequest.ProtoReflect.Descriptor instead.
 func (*ListRunsRequest) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{6}
+	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *ListRunsRequest) GetStates() []RunState {
@@ -675,6 +1032,13 @@ func (x *ListRunsRequest) GetPageToken() string {
 	return ""
 }
 
+func (x *ListRunsRequest) GetThreadId() string {
+	if x != nil {
+		return x.ThreadId
+	}
+	return ""
+}
+
 // ListRunsResponse is the response of RunService.ListRuns.
 type ListRunsResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -688,7 +1052,7 @@ type ListRunsResponse struct {
 
 func (x *ListRunsResponse) Reset() {
 	*x = ListRunsResponse{}
-	mi := &file_runsvc_v1_run_proto_msgTypes[7]
+	mi := &file_runsvc_v1_run_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -700,7 +1064,7 @@ func (x *ListRunsResponse) String() string {
 func (*ListRunsResponse) ProtoMessage() {}
 
 func (x *ListRunsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_run_proto_msgTypes[7]
+	mi := &file_runsvc_v1_run_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -713,7 +1077,7 @@ func (x *ListRunsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListRunsResponse.ProtoReflect.Descriptor instead.
 func (*ListRunsResponse) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{7}
+	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *ListRunsResponse) GetRuns() []*Run {
@@ -757,7 +1121,7 @@ type WatchRunRequest struct {
 
 func (x *WatchRunRequest) Reset() {
 	*x = WatchRunRequest{}
-	mi := &file_runsvc_v1_run_proto_msgTypes[8]
+	mi := &file_runsvc_v1_run_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -769,7 +1133,7 @@ func (x *WatchRunRequest) String() string {
 func (*WatchRunRequest) ProtoMessage() {}
 
 func (x *WatchRunRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_run_proto_msgTypes[8]
+	mi := &file_runsvc_v1_run_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -782,7 +1146,7 @@ func (x *WatchRunRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchRunRequest.ProtoReflect.Descriptor instead.
 func (*WatchRunRequest) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{8}
+	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *WatchRunRequest) GetRunId() string {
@@ -841,7 +1205,7 @@ type WatchRunResponse struct {
 
 func (x *WatchRunResponse) Reset() {
 	*x = WatchRunResponse{}
-	mi := &file_runsvc_v1_run_proto_msgTypes[9]
+	mi := &file_runsvc_v1_run_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -853,7 +1217,7 @@ func (x *WatchRunResponse) String() string {
 func (*WatchRunResponse) ProtoMessage() {}
 
 func (x *WatchRunResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_run_proto_msgTypes[9]
+	mi := &file_runsvc_v1_run_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -866,7 +1230,7 @@ func (x *WatchRunResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchRunResponse.ProtoReflect.Descriptor instead.
 func (*WatchRunResponse) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{9}
+	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *WatchRunResponse) GetRecord() *Record {
@@ -914,7 +1278,7 @@ type ModelDelta struct {
 
 func (x *ModelDelta) Reset() {
 	*x = ModelDelta{}
-	mi := &file_runsvc_v1_run_proto_msgTypes[10]
+	mi := &file_runsvc_v1_run_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -926,7 +1290,7 @@ func (x *ModelDelta) String() string {
 func (*ModelDelta) ProtoMessage() {}
 
 func (x *ModelDelta) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_run_proto_msgTypes[10]
+	mi := &file_runsvc_v1_run_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -939,7 +1303,7 @@ func (x *ModelDelta) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ModelDelta.ProtoReflect.Descriptor instead.
 func (*ModelDelta) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{10}
+	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *ModelDelta) GetSeq() int64 {
@@ -1001,7 +1365,7 @@ type ToolCallDelta struct {
 
 func (x *ToolCallDelta) Reset() {
 	*x = ToolCallDelta{}
-	mi := &file_runsvc_v1_run_proto_msgTypes[11]
+	mi := &file_runsvc_v1_run_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1013,7 +1377,7 @@ func (x *ToolCallDelta) String() string {
 func (*ToolCallDelta) ProtoMessage() {}
 
 func (x *ToolCallDelta) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_run_proto_msgTypes[11]
+	mi := &file_runsvc_v1_run_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1026,7 +1390,7 @@ func (x *ToolCallDelta) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ToolCallDelta.ProtoReflect.Descriptor instead.
 func (*ToolCallDelta) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{11}
+	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *ToolCallDelta) GetIndex() int32 {
@@ -1076,7 +1440,7 @@ type StreamTextRequest struct {
 
 func (x *StreamTextRequest) Reset() {
 	*x = StreamTextRequest{}
-	mi := &file_runsvc_v1_run_proto_msgTypes[12]
+	mi := &file_runsvc_v1_run_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1088,7 +1452,7 @@ func (x *StreamTextRequest) String() string {
 func (*StreamTextRequest) ProtoMessage() {}
 
 func (x *StreamTextRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_run_proto_msgTypes[12]
+	mi := &file_runsvc_v1_run_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1101,7 +1465,7 @@ func (x *StreamTextRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StreamTextRequest.ProtoReflect.Descriptor instead.
 func (*StreamTextRequest) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{12}
+	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *StreamTextRequest) GetRunId() string {
@@ -1163,7 +1527,7 @@ type StreamTextResponse struct {
 
 func (x *StreamTextResponse) Reset() {
 	*x = StreamTextResponse{}
-	mi := &file_runsvc_v1_run_proto_msgTypes[13]
+	mi := &file_runsvc_v1_run_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1175,7 +1539,7 @@ func (x *StreamTextResponse) String() string {
 func (*StreamTextResponse) ProtoMessage() {}
 
 func (x *StreamTextResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_run_proto_msgTypes[13]
+	mi := &file_runsvc_v1_run_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1188,7 +1552,7 @@ func (x *StreamTextResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StreamTextResponse.ProtoReflect.Descriptor instead.
 func (*StreamTextResponse) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{13}
+	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *StreamTextResponse) GetText() string {
@@ -1260,7 +1624,7 @@ type WaitRunRequest struct {
 
 func (x *WaitRunRequest) Reset() {
 	*x = WaitRunRequest{}
-	mi := &file_runsvc_v1_run_proto_msgTypes[14]
+	mi := &file_runsvc_v1_run_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1272,7 +1636,7 @@ func (x *WaitRunRequest) String() string {
 func (*WaitRunRequest) ProtoMessage() {}
 
 func (x *WaitRunRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_run_proto_msgTypes[14]
+	mi := &file_runsvc_v1_run_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1285,7 +1649,7 @@ func (x *WaitRunRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WaitRunRequest.ProtoReflect.Descriptor instead.
 func (*WaitRunRequest) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{14}
+	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *WaitRunRequest) GetRunId() string {
@@ -1313,7 +1677,7 @@ type WaitRunResponse struct {
 
 func (x *WaitRunResponse) Reset() {
 	*x = WaitRunResponse{}
-	mi := &file_runsvc_v1_run_proto_msgTypes[15]
+	mi := &file_runsvc_v1_run_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1325,7 +1689,7 @@ func (x *WaitRunResponse) String() string {
 func (*WaitRunResponse) ProtoMessage() {}
 
 func (x *WaitRunResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_run_proto_msgTypes[15]
+	mi := &file_runsvc_v1_run_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1338,7 +1702,7 @@ func (x *WaitRunResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WaitRunResponse.ProtoReflect.Descriptor instead.
 func (*WaitRunResponse) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{15}
+	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *WaitRunResponse) GetRun() *Run {
@@ -1363,7 +1727,7 @@ type SendMessageRequest struct {
 
 func (x *SendMessageRequest) Reset() {
 	*x = SendMessageRequest{}
-	mi := &file_runsvc_v1_run_proto_msgTypes[16]
+	mi := &file_runsvc_v1_run_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1375,7 +1739,7 @@ func (x *SendMessageRequest) String() string {
 func (*SendMessageRequest) ProtoMessage() {}
 
 func (x *SendMessageRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_run_proto_msgTypes[16]
+	mi := &file_runsvc_v1_run_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1388,7 +1752,7 @@ func (x *SendMessageRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SendMessageRequest.ProtoReflect.Descriptor instead.
 func (*SendMessageRequest) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{16}
+	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *SendMessageRequest) GetRunId() string {
@@ -1423,7 +1787,7 @@ type SendMessageResponse struct {
 
 func (x *SendMessageResponse) Reset() {
 	*x = SendMessageResponse{}
-	mi := &file_runsvc_v1_run_proto_msgTypes[17]
+	mi := &file_runsvc_v1_run_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1435,7 +1799,7 @@ func (x *SendMessageResponse) String() string {
 func (*SendMessageResponse) ProtoMessage() {}
 
 func (x *SendMessageResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_run_proto_msgTypes[17]
+	mi := &file_runsvc_v1_run_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1448,7 +1812,7 @@ func (x *SendMessageResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SendMessageResponse.ProtoReflect.Descriptor instead.
 func (*SendMessageResponse) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{17}
+	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *SendMessageResponse) GetSeq() int64 {
@@ -1481,7 +1845,7 @@ type ResumeRunRequest struct {
 
 func (x *ResumeRunRequest) Reset() {
 	*x = ResumeRunRequest{}
-	mi := &file_runsvc_v1_run_proto_msgTypes[18]
+	mi := &file_runsvc_v1_run_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1493,7 +1857,7 @@ func (x *ResumeRunRequest) String() string {
 func (*ResumeRunRequest) ProtoMessage() {}
 
 func (x *ResumeRunRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_run_proto_msgTypes[18]
+	mi := &file_runsvc_v1_run_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1506,7 +1870,7 @@ func (x *ResumeRunRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResumeRunRequest.ProtoReflect.Descriptor instead.
 func (*ResumeRunRequest) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{18}
+	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *ResumeRunRequest) GetRunId() string {
@@ -1562,7 +1926,7 @@ type ResumeRunResponse struct {
 
 func (x *ResumeRunResponse) Reset() {
 	*x = ResumeRunResponse{}
-	mi := &file_runsvc_v1_run_proto_msgTypes[19]
+	mi := &file_runsvc_v1_run_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1574,7 +1938,7 @@ func (x *ResumeRunResponse) String() string {
 func (*ResumeRunResponse) ProtoMessage() {}
 
 func (x *ResumeRunResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_run_proto_msgTypes[19]
+	mi := &file_runsvc_v1_run_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1587,7 +1951,7 @@ func (x *ResumeRunResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResumeRunResponse.ProtoReflect.Descriptor instead.
 func (*ResumeRunResponse) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{19}
+	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *ResumeRunResponse) GetRun() *Run {
@@ -1610,7 +1974,7 @@ type InterruptRunRequest struct {
 
 func (x *InterruptRunRequest) Reset() {
 	*x = InterruptRunRequest{}
-	mi := &file_runsvc_v1_run_proto_msgTypes[20]
+	mi := &file_runsvc_v1_run_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1622,7 +1986,7 @@ func (x *InterruptRunRequest) String() string {
 func (*InterruptRunRequest) ProtoMessage() {}
 
 func (x *InterruptRunRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_run_proto_msgTypes[20]
+	mi := &file_runsvc_v1_run_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1635,7 +1999,7 @@ func (x *InterruptRunRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use InterruptRunRequest.ProtoReflect.Descriptor instead.
 func (*InterruptRunRequest) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{20}
+	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *InterruptRunRequest) GetRunId() string {
@@ -1663,7 +2027,7 @@ type InterruptRunResponse struct {
 
 func (x *InterruptRunResponse) Reset() {
 	*x = InterruptRunResponse{}
-	mi := &file_runsvc_v1_run_proto_msgTypes[21]
+	mi := &file_runsvc_v1_run_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1675,7 +2039,7 @@ func (x *InterruptRunResponse) String() string {
 func (*InterruptRunResponse) ProtoMessage() {}
 
 func (x *InterruptRunResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_run_proto_msgTypes[21]
+	mi := &file_runsvc_v1_run_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1688,7 +2052,7 @@ func (x *InterruptRunResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use InterruptRunResponse.ProtoReflect.Descriptor instead.
 func (*InterruptRunResponse) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{21}
+	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *InterruptRunResponse) GetRun() *Run {
@@ -1711,7 +2075,7 @@ type GetReportRequest struct {
 
 func (x *GetReportRequest) Reset() {
 	*x = GetReportRequest{}
-	mi := &file_runsvc_v1_run_proto_msgTypes[22]
+	mi := &file_runsvc_v1_run_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1723,7 +2087,7 @@ func (x *GetReportRequest) String() string {
 func (*GetReportRequest) ProtoMessage() {}
 
 func (x *GetReportRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_run_proto_msgTypes[22]
+	mi := &file_runsvc_v1_run_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1736,7 +2100,7 @@ func (x *GetReportRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetReportRequest.ProtoReflect.Descriptor instead.
 func (*GetReportRequest) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{22}
+	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *GetReportRequest) GetRunId() string {
@@ -1764,7 +2128,7 @@ type GetReportResponse struct {
 
 func (x *GetReportResponse) Reset() {
 	*x = GetReportResponse{}
-	mi := &file_runsvc_v1_run_proto_msgTypes[23]
+	mi := &file_runsvc_v1_run_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1776,7 +2140,7 @@ func (x *GetReportResponse) String() string {
 func (*GetReportResponse) ProtoMessage() {}
 
 func (x *GetReportResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_run_proto_msgTypes[23]
+	mi := &file_runsvc_v1_run_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1789,7 +2153,7 @@ func (x *GetReportResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetReportResponse.ProtoReflect.Descriptor instead.
 func (*GetReportResponse) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{23}
+	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *GetReportResponse) GetReport() *Report {
@@ -1820,7 +2184,7 @@ type Report struct {
 
 func (x *Report) Reset() {
 	*x = Report{}
-	mi := &file_runsvc_v1_run_proto_msgTypes[24]
+	mi := &file_runsvc_v1_run_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1832,7 +2196,7 @@ func (x *Report) String() string {
 func (*Report) ProtoMessage() {}
 
 func (x *Report) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_run_proto_msgTypes[24]
+	mi := &file_runsvc_v1_run_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1845,7 +2209,7 @@ func (x *Report) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Report.ProtoReflect.Descriptor instead.
 func (*Report) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{24}
+	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *Report) GetRun() *Run {
@@ -1910,7 +2274,7 @@ type ToolCallReport struct {
 
 func (x *ToolCallReport) Reset() {
 	*x = ToolCallReport{}
-	mi := &file_runsvc_v1_run_proto_msgTypes[25]
+	mi := &file_runsvc_v1_run_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1922,7 +2286,7 @@ func (x *ToolCallReport) String() string {
 func (*ToolCallReport) ProtoMessage() {}
 
 func (x *ToolCallReport) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_run_proto_msgTypes[25]
+	mi := &file_runsvc_v1_run_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1935,7 +2299,7 @@ func (x *ToolCallReport) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ToolCallReport.ProtoReflect.Descriptor instead.
 func (*ToolCallReport) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{25}
+	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *ToolCallReport) GetCall() *ToolCall {
@@ -1990,7 +2354,7 @@ type DeleteRunRequest struct {
 
 func (x *DeleteRunRequest) Reset() {
 	*x = DeleteRunRequest{}
-	mi := &file_runsvc_v1_run_proto_msgTypes[26]
+	mi := &file_runsvc_v1_run_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2002,7 +2366,7 @@ func (x *DeleteRunRequest) String() string {
 func (*DeleteRunRequest) ProtoMessage() {}
 
 func (x *DeleteRunRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_run_proto_msgTypes[26]
+	mi := &file_runsvc_v1_run_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2015,7 +2379,7 @@ func (x *DeleteRunRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteRunRequest.ProtoReflect.Descriptor instead.
 func (*DeleteRunRequest) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{26}
+	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *DeleteRunRequest) GetRunId() string {
@@ -2050,7 +2414,7 @@ type DeleteRunResponse struct {
 
 func (x *DeleteRunResponse) Reset() {
 	*x = DeleteRunResponse{}
-	mi := &file_runsvc_v1_run_proto_msgTypes[27]
+	mi := &file_runsvc_v1_run_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2062,7 +2426,7 @@ func (x *DeleteRunResponse) String() string {
 func (*DeleteRunResponse) ProtoMessage() {}
 
 func (x *DeleteRunResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_run_proto_msgTypes[27]
+	mi := &file_runsvc_v1_run_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2075,7 +2439,7 @@ func (x *DeleteRunResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteRunResponse.ProtoReflect.Descriptor instead.
 func (*DeleteRunResponse) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{27}
+	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *DeleteRunResponse) GetDeletedCount() int64 {
@@ -2096,7 +2460,7 @@ type ExportRunRequest struct {
 
 func (x *ExportRunRequest) Reset() {
 	*x = ExportRunRequest{}
-	mi := &file_runsvc_v1_run_proto_msgTypes[28]
+	mi := &file_runsvc_v1_run_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2108,7 +2472,7 @@ func (x *ExportRunRequest) String() string {
 func (*ExportRunRequest) ProtoMessage() {}
 
 func (x *ExportRunRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_run_proto_msgTypes[28]
+	mi := &file_runsvc_v1_run_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2121,7 +2485,7 @@ func (x *ExportRunRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExportRunRequest.ProtoReflect.Descriptor instead.
 func (*ExportRunRequest) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{28}
+	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *ExportRunRequest) GetRunId() string {
@@ -2143,7 +2507,7 @@ type ExportRunResponse struct {
 
 func (x *ExportRunResponse) Reset() {
 	*x = ExportRunResponse{}
-	mi := &file_runsvc_v1_run_proto_msgTypes[29]
+	mi := &file_runsvc_v1_run_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2155,7 +2519,7 @@ func (x *ExportRunResponse) String() string {
 func (*ExportRunResponse) ProtoMessage() {}
 
 func (x *ExportRunResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_run_proto_msgTypes[29]
+	mi := &file_runsvc_v1_run_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2168,7 +2532,7 @@ func (x *ExportRunResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExportRunResponse.ProtoReflect.Descriptor instead.
 func (*ExportRunResponse) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{29}
+	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *ExportRunResponse) GetLine() string {
@@ -2189,7 +2553,7 @@ type ImportRunRequest struct {
 
 func (x *ImportRunRequest) Reset() {
 	*x = ImportRunRequest{}
-	mi := &file_runsvc_v1_run_proto_msgTypes[30]
+	mi := &file_runsvc_v1_run_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2201,7 +2565,7 @@ func (x *ImportRunRequest) String() string {
 func (*ImportRunRequest) ProtoMessage() {}
 
 func (x *ImportRunRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_run_proto_msgTypes[30]
+	mi := &file_runsvc_v1_run_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2214,7 +2578,7 @@ func (x *ImportRunRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ImportRunRequest.ProtoReflect.Descriptor instead.
 func (*ImportRunRequest) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{30}
+	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *ImportRunRequest) GetLine() string {
@@ -2237,7 +2601,7 @@ type ImportRunResponse struct {
 
 func (x *ImportRunResponse) Reset() {
 	*x = ImportRunResponse{}
-	mi := &file_runsvc_v1_run_proto_msgTypes[31]
+	mi := &file_runsvc_v1_run_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2249,7 +2613,7 @@ func (x *ImportRunResponse) String() string {
 func (*ImportRunResponse) ProtoMessage() {}
 
 func (x *ImportRunResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_run_proto_msgTypes[31]
+	mi := &file_runsvc_v1_run_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2262,7 +2626,7 @@ func (x *ImportRunResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ImportRunResponse.ProtoReflect.Descriptor instead.
 func (*ImportRunResponse) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{31}
+	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *ImportRunResponse) GetRun() *Run {
@@ -2283,7 +2647,7 @@ var File_runsvc_v1_run_proto protoreflect.FileDescriptor
 
 const file_runsvc_v1_run_proto_rawDesc = "" +
 	"\n" +
-	"\x13runsvc/v1/run.proto\x12\trunsvc.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x17google/rpc/status.proto\x1a\x16runsvc/v1/record.proto\"\xb1\x06\n" +
+	"\x13runsvc/v1/run.proto\x12\trunsvc.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x17google/rpc/status.proto\x1a\x16runsvc/v1/record.proto\x1a\x14runsvc/v1/spec.proto\"\x92\a\n" +
 	"\x03Run\x12\x15\n" +
 	"\x06run_id\x18\x01 \x01(\tR\x05runId\x12\x12\n" +
 	"\x04spec\x18\x02 \x01(\tR\x04spec\x12\x18\n" +
@@ -2313,7 +2677,30 @@ const file_runsvc_v1_run_proto_rawDesc = "" +
 	"updateTime\x12;\n" +
 	"\vsettle_time\x18\x14 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
 	"settleTime\x12?\n" +
-	"\rdeadline_time\x18\x15 \x01(\v2\x1a.google.protobuf.TimestampR\fdeadlineTime\"\xf3\x02\n" +
+	"\rdeadline_time\x18\x15 \x01(\v2\x1a.google.protobuf.TimestampR\fdeadlineTime\x12\x1b\n" +
+	"\tthread_id\x18\x16 \x01(\tR\bthreadId\x12(\n" +
+	"\x10continues_run_id\x18\x17 \x01(\tR\x0econtinuesRunId\x12\x18\n" +
+	"\awaiting\x18\x18 \x01(\bR\awaiting\"\x80\x02\n" +
+	"\x06Thread\x12\x1b\n" +
+	"\tthread_id\x18\x01 \x01(\tR\bthreadId\x12\"\n" +
+	"\ractive_run_id\x18\x02 \x01(\tR\vactiveRunId\x12\x1e\n" +
+	"\vlast_run_id\x18\x03 \x01(\tR\tlastRunId\x12\x1b\n" +
+	"\trun_count\x18\x04 \x01(\x05R\brunCount\x12;\n" +
+	"\vcreate_time\x18\x05 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
+	"createTime\x12;\n" +
+	"\vupdate_time\x18\x06 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
+	"updateTime\"/\n" +
+	"\x10GetThreadRequest\x12\x1b\n" +
+	"\tthread_id\x18\x01 \x01(\tR\bthreadId\">\n" +
+	"\x11GetThreadResponse\x12)\n" +
+	"\x06thread\x18\x01 \x01(\v2\x11.runsvc.v1.ThreadR\x06thread\"P\n" +
+	"\x12ListThreadsRequest\x12\x1b\n" +
+	"\tpage_size\x18\x01 \x01(\x05R\bpageSize\x12\x1d\n" +
+	"\n" +
+	"page_token\x18\x02 \x01(\tR\tpageToken\"j\n" +
+	"\x13ListThreadsResponse\x12+\n" +
+	"\athreads\x18\x01 \x03(\v2\x11.runsvc.v1.ThreadR\athreads\x12&\n" +
+	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken\"\xf3\x02\n" +
 	"\n" +
 	"Suspension\x123\n" +
 	"\x06reason\x18\x01 \x01(\x0e2\x1b.runsvc.v1.SuspensionReasonR\x06reason\x12;\n" +
@@ -2325,28 +2712,32 @@ const file_runsvc_v1_run_proto_rawDesc = "" +
 	"\rapproval_call\x18\x05 \x01(\v2\x13.runsvc.v1.ToolCallR\fapprovalCall\x12'\n" +
 	"\x0fapproval_reason\x18\x06 \x01(\tR\x0eapprovalReason\x12%\n" +
 	"\x0edelegation_ids\x18\a \x03(\tR\rdelegationIds\x12\x19\n" +
-	"\bin_doubt\x18\b \x01(\bR\ainDoubt\"\xab\x01\n" +
+	"\bin_doubt\x18\b \x01(\bR\ainDoubt\"\x8c\x02\n" +
 	"\x0fStartRunRequest\x12\x12\n" +
 	"\x04spec\x18\x01 \x01(\tR\x04spec\x12\x18\n" +
 	"\aversion\x18\x02 \x01(\tR\aversion\x12\x14\n" +
 	"\x05input\x18\x03 \x01(\tR\x05input\x12\x1d\n" +
 	"\n" +
 	"request_id\x18\x04 \x01(\tR\trequestId\x125\n" +
-	"\bdeadline\x18\x05 \x01(\v2\x19.google.protobuf.DurationR\bdeadline\"N\n" +
+	"\bdeadline\x18\x05 \x01(\v2\x19.google.protobuf.DurationR\bdeadline\x12\x1b\n" +
+	"\tthread_id\x18\x06 \x01(\tR\bthreadId\x12B\n" +
+	"\x0fthread_strategy\x18\a \x01(\x0e2\x19.runsvc.v1.ThreadStrategyR\x0ethreadStrategy\"h\n" +
 	"\x10StartRunResponse\x12 \n" +
 	"\x03run\x18\x01 \x01(\v2\x0e.runsvc.v1.RunR\x03run\x12\x18\n" +
-	"\acreated\x18\x02 \x01(\bR\acreated\"&\n" +
+	"\acreated\x18\x02 \x01(\bR\acreated\x12\x18\n" +
+	"\asteered\x18\x03 \x01(\bR\asteered\"&\n" +
 	"\rGetRunRequest\x12\x15\n" +
 	"\x06run_id\x18\x01 \x01(\tR\x05runId\"2\n" +
 	"\x0eGetRunResponse\x12 \n" +
-	"\x03run\x18\x01 \x01(\v2\x0e.runsvc.v1.RunR\x03run\"\xb2\x01\n" +
+	"\x03run\x18\x01 \x01(\v2\x0e.runsvc.v1.RunR\x03run\"\xcf\x01\n" +
 	"\x0fListRunsRequest\x12+\n" +
 	"\x06states\x18\x01 \x03(\x0e2\x13.runsvc.v1.RunStateR\x06states\x12\x12\n" +
 	"\x04spec\x18\x02 \x01(\tR\x04spec\x12\"\n" +
 	"\rparent_run_id\x18\x03 \x01(\tR\vparentRunId\x12\x1b\n" +
 	"\tpage_size\x18\x04 \x01(\x05R\bpageSize\x12\x1d\n" +
 	"\n" +
-	"page_token\x18\x05 \x01(\tR\tpageToken\"^\n" +
+	"page_token\x18\x05 \x01(\tR\tpageToken\x12\x1b\n" +
+	"\tthread_id\x18\x06 \x01(\tR\bthreadId\"^\n" +
 	"\x10ListRunsResponse\x12\"\n" +
 	"\x04runs\x18\x01 \x03(\v2\x0e.runsvc.v1.RunR\x04runs\x12&\n" +
 	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken\"\xd5\x01\n" +
@@ -2449,7 +2840,7 @@ const file_runsvc_v1_run_proto_rawDesc = "" +
 	"\x04line\x18\x01 \x01(\tR\x04line\"O\n" +
 	"\x11ImportRunResponse\x12 \n" +
 	"\x03run\x18\x01 \x01(\v2\x0e.runsvc.v1.RunR\x03run\x12\x18\n" +
-	"\acreated\x18\x02 \x01(\bR\acreated2\xb6\a\n" +
+	"\acreated\x18\x02 \x01(\bR\acreated2\xcc\b\n" +
 	"\n" +
 	"RunService\x12C\n" +
 	"\bStartRun\x12\x1a.runsvc.v1.StartRunRequest\x1a\x1b.runsvc.v1.StartRunResponse\x12=\n" +
@@ -2465,7 +2856,9 @@ const file_runsvc_v1_run_proto_rawDesc = "" +
 	"\tGetReport\x12\x1b.runsvc.v1.GetReportRequest\x1a\x1c.runsvc.v1.GetReportResponse\x12F\n" +
 	"\tDeleteRun\x12\x1b.runsvc.v1.DeleteRunRequest\x1a\x1c.runsvc.v1.DeleteRunResponse\x12H\n" +
 	"\tExportRun\x12\x1b.runsvc.v1.ExportRunRequest\x1a\x1c.runsvc.v1.ExportRunResponse0\x01\x12H\n" +
-	"\tImportRun\x12\x1b.runsvc.v1.ImportRunRequest\x1a\x1c.runsvc.v1.ImportRunResponse(\x01B1Z/github.com/runsvc/runsvc/gen/runsvc/v1;runsvcv1b\x06proto3"
+	"\tImportRun\x12\x1b.runsvc.v1.ImportRunRequest\x1a\x1c.runsvc.v1.ImportRunResponse(\x01\x12F\n" +
+	"\tGetThread\x12\x1b.runsvc.v1.GetThreadRequest\x1a\x1c.runsvc.v1.GetThreadResponse\x12L\n" +
+	"\vListThreads\x12\x1d.runsvc.v1.ListThreadsRequest\x1a\x1e.runsvc.v1.ListThreadsResponseB1Z/github.com/runsvc/runsvc/gen/runsvc/v1;runsvcv1b\x06proto3"
 
 var (
 	file_runsvc_v1_run_proto_rawDescOnce sync.Once
@@ -2479,127 +2872,142 @@ func file_runsvc_v1_run_proto_rawDescGZIP() []byte {
 	return file_runsvc_v1_run_proto_rawDescData
 }
 
-var file_runsvc_v1_run_proto_msgTypes = make([]protoimpl.MessageInfo, 32)
+var file_runsvc_v1_run_proto_msgTypes = make([]protoimpl.MessageInfo, 37)
 var file_runsvc_v1_run_proto_goTypes = []any{
 	(*Run)(nil),                   // 0: runsvc.v1.Run
-	(*Suspension)(nil),            // 1: runsvc.v1.Suspension
-	(*StartRunRequest)(nil),       // 2: runsvc.v1.StartRunRequest
-	(*StartRunResponse)(nil),      // 3: runsvc.v1.StartRunResponse
-	(*GetRunRequest)(nil),         // 4: runsvc.v1.GetRunRequest
-	(*GetRunResponse)(nil),        // 5: runsvc.v1.GetRunResponse
-	(*ListRunsRequest)(nil),       // 6: runsvc.v1.ListRunsRequest
-	(*ListRunsResponse)(nil),      // 7: runsvc.v1.ListRunsResponse
-	(*WatchRunRequest)(nil),       // 8: runsvc.v1.WatchRunRequest
-	(*WatchRunResponse)(nil),      // 9: runsvc.v1.WatchRunResponse
-	(*ModelDelta)(nil),            // 10: runsvc.v1.ModelDelta
-	(*ToolCallDelta)(nil),         // 11: runsvc.v1.ToolCallDelta
-	(*StreamTextRequest)(nil),     // 12: runsvc.v1.StreamTextRequest
-	(*StreamTextResponse)(nil),    // 13: runsvc.v1.StreamTextResponse
-	(*WaitRunRequest)(nil),        // 14: runsvc.v1.WaitRunRequest
-	(*WaitRunResponse)(nil),       // 15: runsvc.v1.WaitRunResponse
-	(*SendMessageRequest)(nil),    // 16: runsvc.v1.SendMessageRequest
-	(*SendMessageResponse)(nil),   // 17: runsvc.v1.SendMessageResponse
-	(*ResumeRunRequest)(nil),      // 18: runsvc.v1.ResumeRunRequest
-	(*ResumeRunResponse)(nil),     // 19: runsvc.v1.ResumeRunResponse
-	(*InterruptRunRequest)(nil),   // 20: runsvc.v1.InterruptRunRequest
-	(*InterruptRunResponse)(nil),  // 21: runsvc.v1.InterruptRunResponse
-	(*GetReportRequest)(nil),      // 22: runsvc.v1.GetReportRequest
-	(*GetReportResponse)(nil),     // 23: runsvc.v1.GetReportResponse
-	(*Report)(nil),                // 24: runsvc.v1.Report
-	(*ToolCallReport)(nil),        // 25: runsvc.v1.ToolCallReport
-	(*DeleteRunRequest)(nil),      // 26: runsvc.v1.DeleteRunRequest
-	(*DeleteRunResponse)(nil),     // 27: runsvc.v1.DeleteRunResponse
-	(*ExportRunRequest)(nil),      // 28: runsvc.v1.ExportRunRequest
-	(*ExportRunResponse)(nil),     // 29: runsvc.v1.ExportRunResponse
-	(*ImportRunRequest)(nil),      // 30: runsvc.v1.ImportRunRequest
-	(*ImportRunResponse)(nil),     // 31: runsvc.v1.ImportRunResponse
-	(RunState)(0),                 // 32: runsvc.v1.RunState
-	(AbortCause)(0),               // 33: runsvc.v1.AbortCause
-	(*status.Status)(nil),         // 34: google.rpc.Status
-	(*Usage)(nil),                 // 35: runsvc.v1.Usage
-	(*timestamppb.Timestamp)(nil), // 36: google.protobuf.Timestamp
-	(SuspensionReason)(0),         // 37: runsvc.v1.SuspensionReason
-	(*ToolCall)(nil),              // 38: runsvc.v1.ToolCall
-	(*durationpb.Duration)(nil),   // 39: google.protobuf.Duration
-	(*Record)(nil),                // 40: runsvc.v1.Record
-	(MessageMode)(0),              // 41: runsvc.v1.MessageMode
-	(*ToolResult)(nil),            // 42: runsvc.v1.ToolResult
-	(*InDoubtAnswer)(nil),         // 43: runsvc.v1.InDoubtAnswer
-	(*structpb.Value)(nil),        // 44: google.protobuf.Value
+	(*Thread)(nil),                // 1: runsvc.v1.Thread
+	(*GetThreadRequest)(nil),      // 2: runsvc.v1.GetThreadRequest
+	(*GetThreadResponse)(nil),     // 3: runsvc.v1.GetThreadResponse
+	(*ListThreadsRequest)(nil),    // 4: runsvc.v1.ListThreadsRequest
+	(*ListThreadsResponse)(nil),   // 5: runsvc.v1.ListThreadsResponse
+	(*Suspension)(nil),            // 6: runsvc.v1.Suspension
+	(*StartRunRequest)(nil),       // 7: runsvc.v1.StartRunRequest
+	(*StartRunResponse)(nil),      // 8: runsvc.v1.StartRunResponse
+	(*GetRunRequest)(nil),         // 9: runsvc.v1.GetRunRequest
+	(*GetRunResponse)(nil),        // 10: runsvc.v1.GetRunResponse
+	(*ListRunsRequest)(nil),       // 11: runsvc.v1.ListRunsRequest
+	(*ListRunsResponse)(nil),      // 12: runsvc.v1.ListRunsResponse
+	(*WatchRunRequest)(nil),       // 13: runsvc.v1.WatchRunRequest
+	(*WatchRunResponse)(nil),      // 14: runsvc.v1.WatchRunResponse
+	(*ModelDelta)(nil),            // 15: runsvc.v1.ModelDelta
+	(*ToolCallDelta)(nil),         // 16: runsvc.v1.ToolCallDelta
+	(*StreamTextRequest)(nil),     // 17: runsvc.v1.StreamTextRequest
+	(*StreamTextResponse)(nil),    // 18: runsvc.v1.StreamTextResponse
+	(*WaitRunRequest)(nil),        // 19: runsvc.v1.WaitRunRequest
+	(*WaitRunResponse)(nil),       // 20: runsvc.v1.WaitRunResponse
+	(*SendMessageRequest)(nil),    // 21: runsvc.v1.SendMessageRequest
+	(*SendMessageResponse)(nil),   // 22: runsvc.v1.SendMessageResponse
+	(*ResumeRunRequest)(nil),      // 23: runsvc.v1.ResumeRunRequest
+	(*ResumeRunResponse)(nil),     // 24: runsvc.v1.ResumeRunResponse
+	(*InterruptRunRequest)(nil),   // 25: runsvc.v1.InterruptRunRequest
+	(*InterruptRunResponse)(nil),  // 26: runsvc.v1.InterruptRunResponse
+	(*GetReportRequest)(nil),      // 27: runsvc.v1.GetReportRequest
+	(*GetReportResponse)(nil),     // 28: runsvc.v1.GetReportResponse
+	(*Report)(nil),                // 29: runsvc.v1.Report
+	(*ToolCallReport)(nil),        // 30: runsvc.v1.ToolCallReport
+	(*DeleteRunRequest)(nil),      // 31: runsvc.v1.DeleteRunRequest
+	(*DeleteRunResponse)(nil),     // 32: runsvc.v1.DeleteRunResponse
+	(*ExportRunRequest)(nil),      // 33: runsvc.v1.ExportRunRequest
+	(*ExportRunResponse)(nil),     // 34: runsvc.v1.ExportRunResponse
+	(*ImportRunRequest)(nil),      // 35: runsvc.v1.ImportRunRequest
+	(*ImportRunResponse)(nil),     // 36: runsvc.v1.ImportRunResponse
+	(RunState)(0),                 // 37: runsvc.v1.RunState
+	(AbortCause)(0),               // 38: runsvc.v1.AbortCause
+	(*status.Status)(nil),         // 39: google.rpc.Status
+	(*Usage)(nil),                 // 40: runsvc.v1.Usage
+	(*timestamppb.Timestamp)(nil), // 41: google.protobuf.Timestamp
+	(SuspensionReason)(0),         // 42: runsvc.v1.SuspensionReason
+	(*ToolCall)(nil),              // 43: runsvc.v1.ToolCall
+	(*durationpb.Duration)(nil),   // 44: google.protobuf.Duration
+	(ThreadStrategy)(0),           // 45: runsvc.v1.ThreadStrategy
+	(*Record)(nil),                // 46: runsvc.v1.Record
+	(MessageMode)(0),              // 47: runsvc.v1.MessageMode
+	(*ToolResult)(nil),            // 48: runsvc.v1.ToolResult
+	(*InDoubtAnswer)(nil),         // 49: runsvc.v1.InDoubtAnswer
+	(*structpb.Value)(nil),        // 50: google.protobuf.Value
 }
 var file_runsvc_v1_run_proto_depIdxs = []int32{
-	32, // 0: runsvc.v1.Run.state:type_name -> runsvc.v1.RunState
-	33, // 1: runsvc.v1.Run.abort_cause:type_name -> runsvc.v1.AbortCause
-	34, // 2: runsvc.v1.Run.failure:type_name -> google.rpc.Status
-	1,  // 3: runsvc.v1.Run.suspension:type_name -> runsvc.v1.Suspension
-	35, // 4: runsvc.v1.Run.usage:type_name -> runsvc.v1.Usage
-	36, // 5: runsvc.v1.Run.create_time:type_name -> google.protobuf.Timestamp
-	36, // 6: runsvc.v1.Run.update_time:type_name -> google.protobuf.Timestamp
-	36, // 7: runsvc.v1.Run.settle_time:type_name -> google.protobuf.Timestamp
-	36, // 8: runsvc.v1.Run.deadline_time:type_name -> google.protobuf.Timestamp
-	37, // 9: runsvc.v1.Suspension.reason:type_name -> runsvc.v1.SuspensionReason
-	36, // 10: runsvc.v1.Suspension.expire_time:type_name -> google.protobuf.Timestamp
-	38, // 11: runsvc.v1.Suspension.tool_calls:type_name -> runsvc.v1.ToolCall
-	38, // 12: runsvc.v1.Suspension.approval_call:type_name -> runsvc.v1.ToolCall
-	39, // 13: runsvc.v1.StartRunRequest.deadline:type_name -> google.protobuf.Duration
-	0,  // 14: runsvc.v1.StartRunResponse.run:type_name -> runsvc.v1.Run
-	0,  // 15: runsvc.v1.GetRunResponse.run:type_name -> runsvc.v1.Run
-	32, // 16: runsvc.v1.ListRunsRequest.states:type_name -> runsvc.v1.RunState
-	0,  // 17: runsvc.v1.ListRunsResponse.runs:type_name -> runsvc.v1.Run
-	39, // 18: runsvc.v1.WatchRunRequest.heartbeat_interval:type_name -> google.protobuf.Duration
-	40, // 19: runsvc.v1.WatchRunResponse.record:type_name -> runsvc.v1.Record
-	36, // 20: runsvc.v1.WatchRunResponse.heartbeat_time:type_name -> google.protobuf.Timestamp
-	10, // 21: runsvc.v1.WatchRunResponse.delta:type_name -> runsvc.v1.ModelDelta
-	11, // 22: runsvc.v1.ModelDelta.tool_call:type_name -> runsvc.v1.ToolCallDelta
-	39, // 23: runsvc.v1.StreamTextRequest.heartbeat_interval:type_name -> google.protobuf.Duration
-	36, // 24: runsvc.v1.StreamTextResponse.heartbeat_time:type_name -> google.protobuf.Timestamp
-	39, // 25: runsvc.v1.WaitRunRequest.wait:type_name -> google.protobuf.Duration
-	0,  // 26: runsvc.v1.WaitRunResponse.run:type_name -> runsvc.v1.Run
-	41, // 27: runsvc.v1.SendMessageRequest.mode:type_name -> runsvc.v1.MessageMode
-	42, // 28: runsvc.v1.ResumeRunRequest.tool_results:type_name -> runsvc.v1.ToolResult
-	43, // 29: runsvc.v1.ResumeRunRequest.in_doubt:type_name -> runsvc.v1.InDoubtAnswer
-	0,  // 30: runsvc.v1.ResumeRunResponse.run:type_name -> runsvc.v1.Run
-	0,  // 31: runsvc.v1.InterruptRunResponse.run:type_name -> runsvc.v1.Run
-	24, // 32: runsvc.v1.GetReportResponse.report:type_name -> runsvc.v1.Report
-	0,  // 33: runsvc.v1.Report.run:type_name -> runsvc.v1.Run
-	25, // 34: runsvc.v1.Report.tool_calls:type_name -> runsvc.v1.ToolCallReport
-	24, // 35: runsvc.v1.Report.children:type_name -> runsvc.v1.Report
-	39, // 36: runsvc.v1.Report.duration:type_name -> google.protobuf.Duration
-	38, // 37: runsvc.v1.ToolCallReport.call:type_name -> runsvc.v1.ToolCall
-	44, // 38: runsvc.v1.ToolCallReport.output:type_name -> google.protobuf.Value
-	34, // 39: runsvc.v1.ToolCallReport.error:type_name -> google.rpc.Status
-	0,  // 40: runsvc.v1.ImportRunResponse.run:type_name -> runsvc.v1.Run
-	2,  // 41: runsvc.v1.RunService.StartRun:input_type -> runsvc.v1.StartRunRequest
-	4,  // 42: runsvc.v1.RunService.GetRun:input_type -> runsvc.v1.GetRunRequest
-	6,  // 43: runsvc.v1.RunService.ListRuns:input_type -> runsvc.v1.ListRunsRequest
-	8,  // 44: runsvc.v1.RunService.WatchRun:input_type -> runsvc.v1.WatchRunRequest
-	12, // 45: runsvc.v1.RunService.StreamText:input_type -> runsvc.v1.StreamTextRequest
-	14, // 46: runsvc.v1.RunService.WaitRun:input_type -> runsvc.v1.WaitRunRequest
-	16, // 47: runsvc.v1.RunService.SendMessage:input_type -> runsvc.v1.SendMessageRequest
-	18, // 48: runsvc.v1.RunService.ResumeRun:input_type -> runsvc.v1.ResumeRunRequest
-	20, // 49: runsvc.v1.RunService.InterruptRun:input_type -> runsvc.v1.InterruptRunRequest
-	22, // 50: runsvc.v1.RunService.GetReport:input_type -> runsvc.v1.GetReportRequest
-	26, // 51: runsvc.v1.RunService.DeleteRun:input_type -> runsvc.v1.DeleteRunRequest
-	28, // 52: runsvc.v1.RunService.ExportRun:input_type -> runsvc.v1.ExportRunRequest
-	30, // 53: runsvc.v1.RunService.ImportRun:input_type -> runsvc.v1.ImportRunRequest
-	3,  // 54: runsvc.v1.RunService.StartRun:output_type -> runsvc.v1.StartRunResponse
-	5,  // 55: runsvc.v1.RunService.GetRun:output_type -> runsvc.v1.GetRunResponse
-	7,  // 56: runsvc.v1.RunService.ListRuns:output_type -> runsvc.v1.ListRunsResponse
-	9,  // 57: runsvc.v1.RunService.WatchRun:output_type -> runsvc.v1.WatchRunResponse
-	13, // 58: runsvc.v1.RunService.StreamText:output_type -> runsvc.v1.StreamTextResponse
-	15, // 59: runsvc.v1.RunService.WaitRun:output_type -> runsvc.v1.WaitRunResponse
-	17, // 60: runsvc.v1.RunService.SendMessage:output_type -> runsvc.v1.SendMessageResponse
-	19, // 61: runsvc.v1.RunService.ResumeRun:output_type -> runsvc.v1.ResumeRunResponse
-	21, // 62: runsvc.v1.RunService.InterruptRun:output_type -> runsvc.v1.InterruptRunResponse
-	23, // 63: runsvc.v1.RunService.GetReport:output_type -> runsvc.v1.GetReportResponse
-	27, // 64: runsvc.v1.RunService.DeleteRun:output_type -> runsvc.v1.DeleteRunResponse
-	29, // 65: runsvc.v1.RunService.ExportRun:output_type -> runsvc.v1.ExportRunResponse
-	31, // 66: runsvc.v1.RunService.ImportRun:output_type -> runsvc.v1.ImportRunResponse
-	54, // [54:67] is the sub-list for method output_type
-	41, // [41:54] is the sub-list for method input_type
-	41, // [41:41] is the sub-list for extension type_name
-	41, // [41:41] is the sub-list for extension extendee
-	0,  // [0:41] is the sub-list for field type_name
+	37, // 0: runsvc.v1.Run.state:type_name -> runsvc.v1.RunState
+	38, // 1: runsvc.v1.Run.abort_cause:type_name -> runsvc.v1.AbortCause
+	39, // 2: runsvc.v1.Run.failure:type_name -> google.rpc.Status
+	6,  // 3: runsvc.v1.Run.suspension:type_name -> runsvc.v1.Suspension
+	40, // 4: runsvc.v1.Run.usage:type_name -> runsvc.v1.Usage
+	41, // 5: runsvc.v1.Run.create_time:type_name -> google.protobuf.Timestamp
+	41, // 6: runsvc.v1.Run.update_time:type_name -> google.protobuf.Timestamp
+	41, // 7: runsvc.v1.Run.settle_time:type_name -> google.protobuf.Timestamp
+	41, // 8: runsvc.v1.Run.deadline_time:type_name -> google.protobuf.Timestamp
+	41, // 9: runsvc.v1.Thread.create_time:type_name -> google.protobuf.Timestamp
+	41, // 10: runsvc.v1.Thread.update_time:type_name -> google.protobuf.Timestamp
+	1,  // 11: runsvc.v1.GetThreadResponse.thread:type_name -> runsvc.v1.Thread
+	1,  // 12: runsvc.v1.ListThreadsResponse.threads:type_name -> runsvc.v1.Thread
+	42, // 13: runsvc.v1.Suspension.reason:type_name -> runsvc.v1.SuspensionReason
+	41, // 14: runsvc.v1.Suspension.expire_time:type_name -> google.protobuf.Timestamp
+	43, // 15: runsvc.v1.Suspension.tool_calls:type_name -> runsvc.v1.ToolCall
+	43, // 16: runsvc.v1.Suspension.approval_call:type_name -> runsvc.v1.ToolCall
+	44, // 17: runsvc.v1.StartRunRequest.deadline:type_name -> google.protobuf.Duration
+	45, // 18: runsvc.v1.StartRunRequest.thread_strategy:type_name -> runsvc.v1.ThreadStrategy
+	0,  // 19: runsvc.v1.StartRunResponse.run:type_name -> runsvc.v1.Run
+	0,  // 20: runsvc.v1.GetRunResponse.run:type_name -> runsvc.v1.Run
+	37, // 21: runsvc.v1.ListRunsRequest.states:type_name -> runsvc.v1.RunState
+	0,  // 22: runsvc.v1.ListRunsResponse.runs:type_name -> runsvc.v1.Run
+	44, // 23: runsvc.v1.WatchRunRequest.heartbeat_interval:type_name -> google.protobuf.Duration
+	46, // 24: runsvc.v1.WatchRunResponse.record:type_name -> runsvc.v1.Record
+	41, // 25: runsvc.v1.WatchRunResponse.heartbeat_time:type_name -> google.protobuf.Timestamp
+	15, // 26: runsvc.v1.WatchRunResponse.delta:type_name -> runsvc.v1.ModelDelta
+	16, // 27: runsvc.v1.ModelDelta.tool_call:type_name -> runsvc.v1.ToolCallDelta
+	44, // 28: runsvc.v1.StreamTextRequest.heartbeat_interval:type_name -> google.protobuf.Duration
+	41, // 29: runsvc.v1.StreamTextResponse.heartbeat_time:type_name -> google.protobuf.Timestamp
+	44, // 30: runsvc.v1.WaitRunRequest.wait:type_name -> google.protobuf.Duration
+	0,  // 31: runsvc.v1.WaitRunResponse.run:type_name -> runsvc.v1.Run
+	47, // 32: runsvc.v1.SendMessageRequest.mode:type_name -> runsvc.v1.MessageMode
+	48, // 33: runsvc.v1.ResumeRunRequest.tool_results:type_name -> runsvc.v1.ToolResult
+	49, // 34: runsvc.v1.ResumeRunRequest.in_doubt:type_name -> runsvc.v1.InDoubtAnswer
+	0,  // 35: runsvc.v1.ResumeRunResponse.run:type_name -> runsvc.v1.Run
+	0,  // 36: runsvc.v1.InterruptRunResponse.run:type_name -> runsvc.v1.Run
+	29, // 37: runsvc.v1.GetReportResponse.report:type_name -> runsvc.v1.Report
+	0,  // 38: runsvc.v1.Report.run:type_name -> runsvc.v1.Run
+	30, // 39: runsvc.v1.Report.tool_calls:type_name -> runsvc.v1.ToolCallReport
+	29, // 40: runsvc.v1.Report.children:type_name -> runsvc.v1.Report
+	44, // 41: runsvc.v1.Report.duration:type_name -> google.protobuf.Duration
+	43, // 42: runsvc.v1.ToolCallReport.call:type_name -> runsvc.v1.ToolCall
+	50, // 43: runsvc.v1.ToolCallReport.output:type_name -> google.protobuf.Value
+	39, // 44: runsvc.v1.ToolCallReport.error:type_name -> google.rpc.Status
+	0,  // 45: runsvc.v1.ImportRunResponse.run:type_name -> runsvc.v1.Run
+	7,  // 46: runsvc.v1.RunService.StartRun:input_type -> runsvc.v1.StartRunRequest
+	9,  // 47: runsvc.v1.RunService.GetRun:input_type -> runsvc.v1.GetRunRequest
+	11, // 48: runsvc.v1.RunService.ListRuns:input_type -> runsvc.v1.ListRunsRequest
+	13, // 49: runsvc.v1.RunService.WatchRun:input_type -> runsvc.v1.WatchRunRequest
+	17, // 50: runsvc.v1.RunService.StreamText:input_type -> runsvc.v1.StreamTextRequest
+	19, // 51: runsvc.v1.RunService.WaitRun:input_type -> runsvc.v1.WaitRunRequest
+	21, // 52: runsvc.v1.RunService.SendMessage:input_type -> runsvc.v1.SendMessageRequest
+	23, // 53: runsvc.v1.RunService.ResumeRun:input_type -> runsvc.v1.ResumeRunRequest
+	25, // 54: runsvc.v1.RunService.InterruptRun:input_type -> runsvc.v1.InterruptRunRequest
+	27, // 55: runsvc.v1.RunService.GetReport:input_type -> runsvc.v1.GetReportRequest
+	31, // 56: runsvc.v1.RunService.DeleteRun:input_type -> runsvc.v1.DeleteRunRequest
+	33, // 57: runsvc.v1.RunService.ExportRun:input_type -> runsvc.v1.ExportRunRequest
+	35, // 58: runsvc.v1.RunService.ImportRun:input_type -> runsvc.v1.ImportRunRequest
+	2,  // 59: runsvc.v1.RunService.GetThread:input_type -> runsvc.v1.GetThreadRequest
+	4,  // 60: runsvc.v1.RunService.ListThreads:input_type -> runsvc.v1.ListThreadsRequest
+	8,  // 61: runsvc.v1.RunService.StartRun:output_type -> runsvc.v1.StartRunResponse
+	10, // 62: runsvc.v1.RunService.GetRun:output_type -> runsvc.v1.GetRunResponse
+	12, // 63: runsvc.v1.RunService.ListRuns:output_type -> runsvc.v1.ListRunsResponse
+	14, // 64: runsvc.v1.RunService.WatchRun:output_type -> runsvc.v1.WatchRunResponse
+	18, // 65: runsvc.v1.RunService.StreamText:output_type -> runsvc.v1.StreamTextResponse
+	20, // 66: runsvc.v1.RunService.WaitRun:output_type -> runsvc.v1.WaitRunResponse
+	22, // 67: runsvc.v1.RunService.SendMessage:output_type -> runsvc.v1.SendMessageResponse
+	24, // 68: runsvc.v1.RunService.ResumeRun:output_type -> runsvc.v1.ResumeRunResponse
+	26, // 69: runsvc.v1.RunService.InterruptRun:output_type -> runsvc.v1.InterruptRunResponse
+	28, // 70: runsvc.v1.RunService.GetReport:output_type -> runsvc.v1.GetReportResponse
+	32, // 71: runsvc.v1.RunService.DeleteRun:output_type -> runsvc.v1.DeleteRunResponse
+	34, // 72: runsvc.v1.RunService.ExportRun:output_type -> runsvc.v1.ExportRunResponse
+	36, // 73: runsvc.v1.RunService.ImportRun:output_type -> runsvc.v1.ImportRunResponse
+	3,  // 74: runsvc.v1.RunService.GetThread:output_type -> runsvc.v1.GetThreadResponse
+	5,  // 75: runsvc.v1.RunService.ListThreads:output_type -> runsvc.v1.ListThreadsResponse
+	61, // [61:76] is the sub-list for method output_type
+	46, // [46:61] is the sub-list for method input_type
+	46, // [46:46] is the sub-list for extension type_name
+	46, // [46:46] is the sub-list for extension extendee
+	0,  // [0:46] is the sub-list for field type_name
 }
 
 func init() { file_runsvc_v1_run_proto_init() }
@@ -2608,14 +3016,15 @@ func file_runsvc_v1_run_proto_init() {
 		return
 	}
 	file_runsvc_v1_record_proto_init()
-	file_runsvc_v1_run_proto_msgTypes[18].OneofWrappers = []any{}
+	file_runsvc_v1_spec_proto_init()
+	file_runsvc_v1_run_proto_msgTypes[23].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_runsvc_v1_run_proto_rawDesc), len(file_runsvc_v1_run_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   32,
+			NumMessages:   37,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -32,6 +32,8 @@ const (
 	RunService_DeleteRun_FullMethodName    = "/runsvc.v1.RunService/DeleteRun"
 	RunService_ExportRun_FullMethodName    = "/runsvc.v1.RunService/ExportRun"
 	RunService_ImportRun_FullMethodName    = "/runsvc.v1.RunService/ImportRun"
+	RunService_GetThread_FullMethodName    = "/runsvc.v1.RunService/GetThread"
+	RunService_ListThreads_FullMethodName  = "/runsvc.v1.RunService/ListThreads"
 )
 
 // RunServiceClient is the client API for RunService service.
@@ -92,6 +94,12 @@ type RunServiceClient interface {
 	// exists here with another log, or whose Run has not settled, fails
 	// INVALID_ARGUMENT / INVALID_REQUEST. Needs the admin role.
 	ImportRun(ctx context.Context, opts ...grpc.CallOption) (grpc.ClientStreamingClient[ImportRunRequest, ImportRunResponse], error)
+	// GetThread returns a thread: its active Run, its last settled Run and how
+	// many Runs were started on it. A thread exists once a StartRun named it.
+	// Fails NOT_FOUND / THREAD_NOT_FOUND for a thread no Run used.
+	GetThread(ctx context.Context, in *GetThreadRequest, opts ...grpc.CallOption) (*GetThreadResponse, error)
+	// ListThreads lists the caller's threads, newest first.
+	ListThreads(ctx context.Context, in *ListThreadsRequest, opts ...grpc.CallOption) (*ListThreadsResponse, error)
 }
 
 type runServiceClient struct {
@@ -262,6 +270,26 @@ func (c *runServiceClient) ImportRun(ctx context.Context, opts ...grpc.CallOptio
 // This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
 type RunService_ImportRunClient = grpc.ClientStreamingClient[ImportRunRequest, ImportRunResponse]
 
+func (c *runServiceClient) GetThread(ctx context.Context, in *GetThreadRequest, opts ...grpc.CallOption) (*GetThreadResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(GetThreadResponse)
+	err := c.cc.Invoke(ctx, RunService_GetThread_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *runServiceClient) ListThreads(ctx context.Context, in *ListThreadsRequest, opts ...grpc.CallOption) (*ListThreadsResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ListThreadsResponse)
+	err := c.cc.Invoke(ctx, RunService_ListThreads_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // RunServiceServer is the server API for RunService service.
 // All implementations must embed UnimplementedRunServiceServer
 // for forward compatibility.
@@ -320,6 +348,12 @@ type RunServiceServer interface {
 	// exists here with another log, or whose Run has not settled, fails
 	// INVALID_ARGUMENT / INVALID_REQUEST. Needs the admin role.
 	ImportRun(grpc.ClientStreamingServer[ImportRunRequest, ImportRunResponse]) error
+	// GetThread returns a thread: its active Run, its last settled Run and how
+	// many Runs were started on it. A thread exists once a StartRun named it.
+	// Fails NOT_FOUND / THREAD_NOT_FOUND for a thread no Run used.
+	GetThread(context.Context, *GetThreadRequest) (*GetThreadResponse, error)
+	// ListThreads lists the caller's threads, newest first.
+	ListThreads(context.Context, *ListThreadsRequest) (*ListThreadsResponse, error)
 	mustEmbedUnimplementedRunServiceServer()
 }
 
@@ -368,6 +402,12 @@ func (UnimplementedRunServiceServer) ExportRun(*ExportRunRequest, grpc.ServerStr
 }
 func (UnimplementedRunServiceServer) ImportRun(grpc.ClientStreamingServer[ImportRunRequest, ImportRunResponse]) error {
 	return status.Error(codes.Unimplemented, "method ImportRun not implemented")
+}
+func (UnimplementedRunServiceServer) GetThread(context.Context, *GetThreadRequest) (*GetThreadResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method GetThread not implemented")
+}
+func (UnimplementedRunServiceServer) ListThreads(context.Context, *ListThreadsRequest) (*ListThreadsResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ListThreads not implemented")
 }
 func (UnimplementedRunServiceServer) mustEmbedUnimplementedRunServiceServer() {}
 func (UnimplementedRunServiceServer) testEmbeddedByValue()                    {}
@@ -592,6 +632,42 @@ func _RunService_ImportRun_Handler(srv interface{}, stream grpc.ServerStream) er
 // This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
 type RunService_ImportRunServer = grpc.ClientStreamingServer[ImportRunRequest, ImportRunResponse]
 
+func _RunService_GetThread_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(GetThreadRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(RunServiceServer).GetThread(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: RunService_GetThread_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(RunServiceServer).GetThread(ctx, req.(*GetThreadRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _RunService_ListThreads_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ListThreadsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(RunServiceServer).ListThreads(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: RunService_ListThreads_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(RunServiceServer).ListThreads(ctx, req.(*ListThreadsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // RunService_ServiceDesc is the grpc.ServiceDesc for RunService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -634,6 +710,14 @@ var RunService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "DeleteRun",
 			Handler:    _RunService_DeleteRun_Handler,
+		},
+		{
+			MethodName: "GetThread",
+			Handler:    _RunService_GetThread_Handler,
+		},
+		{
+			MethodName: "ListThreads",
+			Handler:    _RunService_ListThreads_Handler,
 		},
 	},
 	Streams: []grpc.StreamDesc{

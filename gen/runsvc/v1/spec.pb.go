@@ -24,6 +24,72 @@ const (
 	_ = protoimpl.EnforceVersion(protoimpl.MaxVersion - 20)
 )
 
+// ThreadStrategy says what a StartRun on a thread does when the thread
+// already has an active Run ("double-texting").
+type ThreadStrategy int32
+
+const (
+	// The Spec's default, or REJECT when the Spec sets none.
+	ThreadStrategy_THREAD_STRATEGY_UNSPECIFIED ThreadStrategy = 0
+	// Fail FAILED_PRECONDITION / THREAD_BUSY, naming the active Run.
+	ThreadStrategy_THREAD_STRATEGY_REJECT ThreadStrategy = 1
+	// Start the new Run when the active one (and any queued before it)
+	// settles, continuing from it. Durable: survives a restart.
+	ThreadStrategy_THREAD_STRATEGY_ENQUEUE ThreadStrategy = 2
+	// Interrupt the active Run (it settles ABORTED / INTERRUPTED) and start
+	// the new one continuing from it.
+	ThreadStrategy_THREAD_STRATEGY_INTERRUPT ThreadStrategy = 3
+	// Give the input to the active Run as a steer (as SendMessage with
+	// MESSAGE_MODE_STEER); no new Run starts and the response carries the
+	// active Run with `steered` true.
+	ThreadStrategy_THREAD_STRATEGY_STEER ThreadStrategy = 4
+)
+
+// Enum value maps for ThreadStrategy.
+var (
+	ThreadStrategy_name = map[int32]string{
+		0: "THREAD_STRATEGY_UNSPECIFIED",
+		1: "THREAD_STRATEGY_REJECT",
+		2: "THREAD_STRATEGY_ENQUEUE",
+		3: "THREAD_STRATEGY_INTERRUPT",
+		4: "THREAD_STRATEGY_STEER",
+	}
+	ThreadStrategy_value = map[string]int32{
+		"THREAD_STRATEGY_UNSPECIFIED": 0,
+		"THREAD_STRATEGY_REJECT":      1,
+		"THREAD_STRATEGY_ENQUEUE":     2,
+		"THREAD_STRATEGY_INTERRUPT":   3,
+		"THREAD_STRATEGY_STEER":       4,
+	}
+)
+
+func (x ThreadStrategy) Enum() *ThreadStrategy {
+	p := new(ThreadStrategy)
+	*p = x
+	return p
+}
+
+func (x ThreadStrategy) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (ThreadStrategy) Descriptor() protoreflect.EnumDescriptor {
+	return file_runsvc_v1_spec_proto_enumTypes[0].Descriptor()
+}
+
+func (ThreadStrategy) Type() protoreflect.EnumType {
+	return &file_runsvc_v1_spec_proto_enumTypes[0]
+}
+
+func (x ThreadStrategy) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use ThreadStrategy.Descriptor instead.
+func (ThreadStrategy) EnumDescriptor() ([]byte, []int) {
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{0}
+}
+
 // ToolKind says who executes a tool.
 type ToolKind int32
 
@@ -75,11 +141,11 @@ func (x ToolKind) String() string {
 }
 
 func (ToolKind) Descriptor() protoreflect.EnumDescriptor {
-	return file_runsvc_v1_spec_proto_enumTypes[0].Descriptor()
+	return file_runsvc_v1_spec_proto_enumTypes[1].Descriptor()
 }
 
 func (ToolKind) Type() protoreflect.EnumType {
-	return &file_runsvc_v1_spec_proto_enumTypes[0]
+	return &file_runsvc_v1_spec_proto_enumTypes[1]
 }
 
 func (x ToolKind) Number() protoreflect.EnumNumber {
@@ -88,7 +154,7 @@ func (x ToolKind) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use ToolKind.Descriptor instead.
 func (ToolKind) EnumDescriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{0}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{1}
 }
 
 // Delivery is how often runsvc may make one tool call. Every attempt of a
@@ -131,11 +197,11 @@ func (x Delivery) String() string {
 }
 
 func (Delivery) Descriptor() protoreflect.EnumDescriptor {
-	return file_runsvc_v1_spec_proto_enumTypes[1].Descriptor()
+	return file_runsvc_v1_spec_proto_enumTypes[2].Descriptor()
 }
 
 func (Delivery) Type() protoreflect.EnumType {
-	return &file_runsvc_v1_spec_proto_enumTypes[1]
+	return &file_runsvc_v1_spec_proto_enumTypes[2]
 }
 
 func (x Delivery) Number() protoreflect.EnumNumber {
@@ -144,7 +210,7 @@ func (x Delivery) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use Delivery.Descriptor instead.
 func (Delivery) EnumDescriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{1}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{2}
 }
 
 // InDoubt is what happens to an AT_MOST_ONCE call in doubt.
@@ -186,11 +252,11 @@ func (x InDoubt) String() string {
 }
 
 func (InDoubt) Descriptor() protoreflect.EnumDescriptor {
-	return file_runsvc_v1_spec_proto_enumTypes[2].Descriptor()
+	return file_runsvc_v1_spec_proto_enumTypes[3].Descriptor()
 }
 
 func (InDoubt) Type() protoreflect.EnumType {
-	return &file_runsvc_v1_spec_proto_enumTypes[2]
+	return &file_runsvc_v1_spec_proto_enumTypes[3]
 }
 
 func (x InDoubt) Number() protoreflect.EnumNumber {
@@ -199,7 +265,7 @@ func (x InDoubt) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use InDoubt.Descriptor instead.
 func (InDoubt) EnumDescriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{2}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{3}
 }
 
 // Spec describes an agent: what it is told, which model it calls, which tools
@@ -232,6 +298,9 @@ type Spec struct {
 	Version string `protobuf:"bytes,10,opt,name=version,proto3" json:"version,omitempty"`
 	// Output only. When this Version was first published.
 	CreateTime *timestamppb.Timestamp `protobuf:"bytes,11,opt,name=create_time,json=createTime,proto3" json:"create_time,omitempty"`
+	// What a StartRun on a thread with an active Run does when the request
+	// names no strategy; unspecified means REJECT.
+	ThreadStrategy ThreadStrategy `protobuf:"varint,12,opt,name=thread_strategy,json=threadStrategy,proto3,enum=runsvc.v1.ThreadStrategy" json:"thread_strategy,omitempty"`
 	// How long settled Runs of this Spec are kept, and what goes with them.
 	// Unset means the server's retention (`runsvc serve --retention`).
 	Retention *Retention `protobuf:"bytes,25,opt,name=retention,proto3" json:"retention,omitempty"`
@@ -354,6 +423,13 @@ func (x *Spec) GetCreateTime() *timestamppb.Timestamp {
 		return x.CreateTime
 	}
 	return nil
+}
+
+func (x *Spec) GetThreadStrategy() ThreadStrategy {
+	if x != nil {
+		return x.ThreadStrategy
+	}
+	return ThreadStrategy_THREAD_STRATEGY_UNSPECIFIED
 }
 
 func (x *Spec) GetRetention() *Retention {
@@ -2097,7 +2173,7 @@ var File_runsvc_v1_spec_proto protoreflect.FileDescriptor
 
 const file_runsvc_v1_spec_proto_rawDesc = "" +
 	"\n" +
-	"\x14runsvc/v1/spec.proto\x12\trunsvc.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xf5\x04\n" +
+	"\x14runsvc/v1/spec.proto\x12\trunsvc.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xb9\x05\n" +
 	"\x04Spec\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\"\n" +
 	"\finstructions\x18\x02 \x01(\tR\finstructions\x12)\n" +
@@ -2111,7 +2187,8 @@ const file_runsvc_v1_spec_proto_rawDesc = "" +
 	"\aversion\x18\n" +
 	" \x01(\tR\aversion\x12;\n" +
 	"\vcreate_time\x18\v \x01(\v2\x1a.google.protobuf.TimestampR\n" +
-	"createTime\x122\n" +
+	"createTime\x12B\n" +
+	"\x0fthread_strategy\x18\f \x01(\x0e2\x19.runsvc.v1.ThreadStrategyR\x0ethreadStrategy\x122\n" +
 	"\tretention\x18\x19 \x01(\v2\x14.runsvc.v1.RetentionR\tretention\x125\n" +
 	"\vmcp_servers\x18\x15 \x03(\v2\x14.runsvc.v1.McpServerR\n" +
 	"mcpServers\x12-\n" +
@@ -2251,7 +2328,13 @@ const file_runsvc_v1_spec_proto_rawDesc = "" +
 	"page_token\x18\x03 \x01(\tR\tpageToken\"b\n" +
 	"\x11ListSpecsResponse\x12%\n" +
 	"\x05specs\x18\x01 \x03(\v2\x0f.runsvc.v1.SpecR\x05specs\x12&\n" +
-	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken*\x8f\x01\n" +
+	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken*\xa4\x01\n" +
+	"\x0eThreadStrategy\x12\x1f\n" +
+	"\x1bTHREAD_STRATEGY_UNSPECIFIED\x10\x00\x12\x1a\n" +
+	"\x16THREAD_STRATEGY_REJECT\x10\x01\x12\x1b\n" +
+	"\x17THREAD_STRATEGY_ENQUEUE\x10\x02\x12\x1d\n" +
+	"\x19THREAD_STRATEGY_INTERRUPT\x10\x03\x12\x19\n" +
+	"\x15THREAD_STRATEGY_STEER\x10\x04*\x8f\x01\n" +
 	"\bToolKind\x12\x19\n" +
 	"\x15TOOL_KIND_UNSPECIFIED\x10\x00\x12\x14\n" +
 	"\x10TOOL_KIND_CLIENT\x10\x01\x12\x14\n" +
@@ -2284,94 +2367,96 @@ func file_runsvc_v1_spec_proto_rawDescGZIP() []byte {
 	return file_runsvc_v1_spec_proto_rawDescData
 }
 
-var file_runsvc_v1_spec_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
+var file_runsvc_v1_spec_proto_enumTypes = make([]protoimpl.EnumInfo, 4)
 var file_runsvc_v1_spec_proto_msgTypes = make([]protoimpl.MessageInfo, 25)
 var file_runsvc_v1_spec_proto_goTypes = []any{
-	(ToolKind)(0),                 // 0: runsvc.v1.ToolKind
-	(Delivery)(0),                 // 1: runsvc.v1.Delivery
-	(InDoubt)(0),                  // 2: runsvc.v1.InDoubt
-	(*Spec)(nil),                  // 3: runsvc.v1.Spec
-	(*OutputSpec)(nil),            // 4: runsvc.v1.OutputSpec
-	(*Retention)(nil),             // 5: runsvc.v1.Retention
-	(*ModelRef)(nil),              // 6: runsvc.v1.ModelRef
-	(*Pricing)(nil),               // 7: runsvc.v1.Pricing
-	(*Script)(nil),                // 8: runsvc.v1.Script
-	(*ScriptTurn)(nil),            // 9: runsvc.v1.ScriptTurn
-	(*ScriptToolCall)(nil),        // 10: runsvc.v1.ScriptToolCall
-	(*ScriptUsage)(nil),           // 11: runsvc.v1.ScriptUsage
-	(*ScriptFailure)(nil),         // 12: runsvc.v1.ScriptFailure
-	(*Tool)(nil),                  // 13: runsvc.v1.Tool
-	(*HttpTool)(nil),              // 14: runsvc.v1.HttpTool
-	(*McpTool)(nil),               // 15: runsvc.v1.McpTool
-	(*McpServer)(nil),             // 16: runsvc.v1.McpServer
-	(*McpEnv)(nil),                // 17: runsvc.v1.McpEnv
-	(*Limits)(nil),                // 18: runsvc.v1.Limits
-	(*SuspensionExpiry)(nil),      // 19: runsvc.v1.SuspensionExpiry
-	(*Credential)(nil),            // 20: runsvc.v1.Credential
-	(*BusConfig)(nil),             // 21: runsvc.v1.BusConfig
-	(*PublishSpecRequest)(nil),    // 22: runsvc.v1.PublishSpecRequest
-	(*PublishSpecResponse)(nil),   // 23: runsvc.v1.PublishSpecResponse
-	(*GetSpecRequest)(nil),        // 24: runsvc.v1.GetSpecRequest
-	(*GetSpecResponse)(nil),       // 25: runsvc.v1.GetSpecResponse
-	(*ListSpecsRequest)(nil),      // 26: runsvc.v1.ListSpecsRequest
-	(*ListSpecsResponse)(nil),     // 27: runsvc.v1.ListSpecsResponse
-	(*timestamppb.Timestamp)(nil), // 28: google.protobuf.Timestamp
-	(*structpb.Struct)(nil),       // 29: google.protobuf.Struct
-	(*durationpb.Duration)(nil),   // 30: google.protobuf.Duration
+	(ThreadStrategy)(0),           // 0: runsvc.v1.ThreadStrategy
+	(ToolKind)(0),                 // 1: runsvc.v1.ToolKind
+	(Delivery)(0),                 // 2: runsvc.v1.Delivery
+	(InDoubt)(0),                  // 3: runsvc.v1.InDoubt
+	(*Spec)(nil),                  // 4: runsvc.v1.Spec
+	(*OutputSpec)(nil),            // 5: runsvc.v1.OutputSpec
+	(*Retention)(nil),             // 6: runsvc.v1.Retention
+	(*ModelRef)(nil),              // 7: runsvc.v1.ModelRef
+	(*Pricing)(nil),               // 8: runsvc.v1.Pricing
+	(*Script)(nil),                // 9: runsvc.v1.Script
+	(*ScriptTurn)(nil),            // 10: runsvc.v1.ScriptTurn
+	(*ScriptToolCall)(nil),        // 11: runsvc.v1.ScriptToolCall
+	(*ScriptUsage)(nil),           // 12: runsvc.v1.ScriptUsage
+	(*ScriptFailure)(nil),         // 13: runsvc.v1.ScriptFailure
+	(*Tool)(nil),                  // 14: runsvc.v1.Tool
+	(*HttpTool)(nil),              // 15: runsvc.v1.HttpTool
+	(*McpTool)(nil),               // 16: runsvc.v1.McpTool
+	(*McpServer)(nil),             // 17: runsvc.v1.McpServer
+	(*McpEnv)(nil),                // 18: runsvc.v1.McpEnv
+	(*Limits)(nil),                // 19: runsvc.v1.Limits
+	(*SuspensionExpiry)(nil),      // 20: runsvc.v1.SuspensionExpiry
+	(*Credential)(nil),            // 21: runsvc.v1.Credential
+	(*BusConfig)(nil),             // 22: runsvc.v1.BusConfig
+	(*PublishSpecRequest)(nil),    // 23: runsvc.v1.PublishSpecRequest
+	(*PublishSpecResponse)(nil),   // 24: runsvc.v1.PublishSpecResponse
+	(*GetSpecRequest)(nil),        // 25: runsvc.v1.GetSpecRequest
+	(*GetSpecResponse)(nil),       // 26: runsvc.v1.GetSpecResponse
+	(*ListSpecsRequest)(nil),      // 27: runsvc.v1.ListSpecsRequest
+	(*ListSpecsResponse)(nil),     // 28: runsvc.v1.ListSpecsResponse
+	(*timestamppb.Timestamp)(nil), // 29: google.protobuf.Timestamp
+	(*structpb.Struct)(nil),       // 30: google.protobuf.Struct
+	(*durationpb.Duration)(nil),   // 31: google.protobuf.Duration
 }
 var file_runsvc_v1_spec_proto_depIdxs = []int32{
-	6,  // 0: runsvc.v1.Spec.model:type_name -> runsvc.v1.ModelRef
-	13, // 1: runsvc.v1.Spec.tools:type_name -> runsvc.v1.Tool
-	18, // 2: runsvc.v1.Spec.limits:type_name -> runsvc.v1.Limits
-	19, // 3: runsvc.v1.Spec.suspension_expiry:type_name -> runsvc.v1.SuspensionExpiry
-	20, // 4: runsvc.v1.Spec.credentials:type_name -> runsvc.v1.Credential
-	21, // 5: runsvc.v1.Spec.bus:type_name -> runsvc.v1.BusConfig
-	28, // 6: runsvc.v1.Spec.create_time:type_name -> google.protobuf.Timestamp
-	5,  // 7: runsvc.v1.Spec.retention:type_name -> runsvc.v1.Retention
-	16, // 8: runsvc.v1.Spec.mcp_servers:type_name -> runsvc.v1.McpServer
-	4,  // 9: runsvc.v1.Spec.output:type_name -> runsvc.v1.OutputSpec
-	29, // 10: runsvc.v1.OutputSpec.schema:type_name -> google.protobuf.Struct
-	30, // 11: runsvc.v1.Retention.settled_runs:type_name -> google.protobuf.Duration
-	8,  // 12: runsvc.v1.ModelRef.script:type_name -> runsvc.v1.Script
-	7,  // 13: runsvc.v1.ModelRef.pricing:type_name -> runsvc.v1.Pricing
-	30, // 14: runsvc.v1.ModelRef.call_timeout:type_name -> google.protobuf.Duration
-	9,  // 15: runsvc.v1.Script.turns:type_name -> runsvc.v1.ScriptTurn
-	10, // 16: runsvc.v1.ScriptTurn.tool_calls:type_name -> runsvc.v1.ScriptToolCall
-	11, // 17: runsvc.v1.ScriptTurn.usage:type_name -> runsvc.v1.ScriptUsage
-	12, // 18: runsvc.v1.ScriptTurn.fail:type_name -> runsvc.v1.ScriptFailure
-	30, // 19: runsvc.v1.ScriptTurn.delay:type_name -> google.protobuf.Duration
-	29, // 20: runsvc.v1.ScriptToolCall.arguments:type_name -> google.protobuf.Struct
-	30, // 21: runsvc.v1.ScriptFailure.retry_after:type_name -> google.protobuf.Duration
-	0,  // 22: runsvc.v1.Tool.kind:type_name -> runsvc.v1.ToolKind
-	29, // 23: runsvc.v1.Tool.parameters:type_name -> google.protobuf.Struct
-	14, // 24: runsvc.v1.Tool.http:type_name -> runsvc.v1.HttpTool
-	15, // 25: runsvc.v1.Tool.mcp:type_name -> runsvc.v1.McpTool
-	30, // 26: runsvc.v1.Tool.timeout:type_name -> google.protobuf.Duration
-	1,  // 27: runsvc.v1.Tool.delivery:type_name -> runsvc.v1.Delivery
-	2,  // 28: runsvc.v1.Tool.in_doubt:type_name -> runsvc.v1.InDoubt
-	17, // 29: runsvc.v1.McpTool.env:type_name -> runsvc.v1.McpEnv
-	17, // 30: runsvc.v1.McpServer.env:type_name -> runsvc.v1.McpEnv
-	30, // 31: runsvc.v1.McpServer.timeout:type_name -> google.protobuf.Duration
-	30, // 32: runsvc.v1.Limits.deadline:type_name -> google.protobuf.Duration
-	30, // 33: runsvc.v1.SuspensionExpiry.tool_results:type_name -> google.protobuf.Duration
-	30, // 34: runsvc.v1.SuspensionExpiry.approval:type_name -> google.protobuf.Duration
-	30, // 35: runsvc.v1.SuspensionExpiry.question:type_name -> google.protobuf.Duration
-	30, // 36: runsvc.v1.SuspensionExpiry.children:type_name -> google.protobuf.Duration
-	3,  // 37: runsvc.v1.PublishSpecRequest.spec:type_name -> runsvc.v1.Spec
-	3,  // 38: runsvc.v1.PublishSpecResponse.spec:type_name -> runsvc.v1.Spec
-	3,  // 39: runsvc.v1.GetSpecResponse.spec:type_name -> runsvc.v1.Spec
-	3,  // 40: runsvc.v1.ListSpecsResponse.specs:type_name -> runsvc.v1.Spec
-	22, // 41: runsvc.v1.SpecService.PublishSpec:input_type -> runsvc.v1.PublishSpecRequest
-	24, // 42: runsvc.v1.SpecService.GetSpec:input_type -> runsvc.v1.GetSpecRequest
-	26, // 43: runsvc.v1.SpecService.ListSpecs:input_type -> runsvc.v1.ListSpecsRequest
-	23, // 44: runsvc.v1.SpecService.PublishSpec:output_type -> runsvc.v1.PublishSpecResponse
-	25, // 45: runsvc.v1.SpecService.GetSpec:output_type -> runsvc.v1.GetSpecResponse
-	27, // 46: runsvc.v1.SpecService.ListSpecs:output_type -> runsvc.v1.ListSpecsResponse
-	44, // [44:47] is the sub-list for method output_type
-	41, // [41:44] is the sub-list for method input_type
-	41, // [41:41] is the sub-list for extension type_name
-	41, // [41:41] is the sub-list for extension extendee
-	0,  // [0:41] is the sub-list for field type_name
+	7,  // 0: runsvc.v1.Spec.model:type_name -> runsvc.v1.ModelRef
+	14, // 1: runsvc.v1.Spec.tools:type_name -> runsvc.v1.Tool
+	19, // 2: runsvc.v1.Spec.limits:type_name -> runsvc.v1.Limits
+	20, // 3: runsvc.v1.Spec.suspension_expiry:type_name -> runsvc.v1.SuspensionExpiry
+	21, // 4: runsvc.v1.Spec.credentials:type_name -> runsvc.v1.Credential
+	22, // 5: runsvc.v1.Spec.bus:type_name -> runsvc.v1.BusConfig
+	29, // 6: runsvc.v1.Spec.create_time:type_name -> google.protobuf.Timestamp
+	0,  // 7: runsvc.v1.Spec.thread_strategy:type_name -> runsvc.v1.ThreadStrategy
+	6,  // 8: runsvc.v1.Spec.retention:type_name -> runsvc.v1.Retention
+	17, // 9: runsvc.v1.Spec.mcp_servers:type_name -> runsvc.v1.McpServer
+	5,  // 10: runsvc.v1.Spec.output:type_name -> runsvc.v1.OutputSpec
+	30, // 11: runsvc.v1.OutputSpec.schema:type_name -> google.protobuf.Struct
+	31, // 12: runsvc.v1.Retention.settled_runs:type_name -> google.protobuf.Duration
+	9,  // 13: runsvc.v1.ModelRef.script:type_name -> runsvc.v1.Script
+	8,  // 14: runsvc.v1.ModelRef.pricing:type_name -> runsvc.v1.Pricing
+	31, // 15: runsvc.v1.ModelRef.call_timeout:type_name -> google.protobuf.Duration
+	10, // 16: runsvc.v1.Script.turns:type_name -> runsvc.v1.ScriptTurn
+	11, // 17: runsvc.v1.ScriptTurn.tool_calls:type_name -> runsvc.v1.ScriptToolCall
+	12, // 18: runsvc.v1.ScriptTurn.usage:type_name -> runsvc.v1.ScriptUsage
+	13, // 19: runsvc.v1.ScriptTurn.fail:type_name -> runsvc.v1.ScriptFailure
+	31, // 20: runsvc.v1.ScriptTurn.delay:type_name -> google.protobuf.Duration
+	30, // 21: runsvc.v1.ScriptToolCall.arguments:type_name -> google.protobuf.Struct
+	31, // 22: runsvc.v1.ScriptFailure.retry_after:type_name -> google.protobuf.Duration
+	1,  // 23: runsvc.v1.Tool.kind:type_name -> runsvc.v1.ToolKind
+	30, // 24: runsvc.v1.Tool.parameters:type_name -> google.protobuf.Struct
+	15, // 25: runsvc.v1.Tool.http:type_name -> runsvc.v1.HttpTool
+	16, // 26: runsvc.v1.Tool.mcp:type_name -> runsvc.v1.McpTool
+	31, // 27: runsvc.v1.Tool.timeout:type_name -> google.protobuf.Duration
+	2,  // 28: runsvc.v1.Tool.delivery:type_name -> runsvc.v1.Delivery
+	3,  // 29: runsvc.v1.Tool.in_doubt:type_name -> runsvc.v1.InDoubt
+	18, // 30: runsvc.v1.McpTool.env:type_name -> runsvc.v1.McpEnv
+	18, // 31: runsvc.v1.McpServer.env:type_name -> runsvc.v1.McpEnv
+	31, // 32: runsvc.v1.McpServer.timeout:type_name -> google.protobuf.Duration
+	31, // 33: runsvc.v1.Limits.deadline:type_name -> google.protobuf.Duration
+	31, // 34: runsvc.v1.SuspensionExpiry.tool_results:type_name -> google.protobuf.Duration
+	31, // 35: runsvc.v1.SuspensionExpiry.approval:type_name -> google.protobuf.Duration
+	31, // 36: runsvc.v1.SuspensionExpiry.question:type_name -> google.protobuf.Duration
+	31, // 37: runsvc.v1.SuspensionExpiry.children:type_name -> google.protobuf.Duration
+	4,  // 38: runsvc.v1.PublishSpecRequest.spec:type_name -> runsvc.v1.Spec
+	4,  // 39: runsvc.v1.PublishSpecResponse.spec:type_name -> runsvc.v1.Spec
+	4,  // 40: runsvc.v1.GetSpecResponse.spec:type_name -> runsvc.v1.Spec
+	4,  // 41: runsvc.v1.ListSpecsResponse.specs:type_name -> runsvc.v1.Spec
+	23, // 42: runsvc.v1.SpecService.PublishSpec:input_type -> runsvc.v1.PublishSpecRequest
+	25, // 43: runsvc.v1.SpecService.GetSpec:input_type -> runsvc.v1.GetSpecRequest
+	27, // 44: runsvc.v1.SpecService.ListSpecs:input_type -> runsvc.v1.ListSpecsRequest
+	24, // 45: runsvc.v1.SpecService.PublishSpec:output_type -> runsvc.v1.PublishSpecResponse
+	26, // 46: runsvc.v1.SpecService.GetSpec:output_type -> runsvc.v1.GetSpecResponse
+	28, // 47: runsvc.v1.SpecService.ListSpecs:output_type -> runsvc.v1.ListSpecsResponse
+	45, // [45:48] is the sub-list for method output_type
+	42, // [42:45] is the sub-list for method input_type
+	42, // [42:42] is the sub-list for extension type_name
+	42, // [42:42] is the sub-list for extension extendee
+	0,  // [0:42] is the sub-list for field type_name
 }
 
 func init() { file_runsvc_v1_spec_proto_init() }
@@ -2385,7 +2470,7 @@ func file_runsvc_v1_spec_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_runsvc_v1_spec_proto_rawDesc), len(file_runsvc_v1_spec_proto_rawDesc)),
-			NumEnums:      3,
+			NumEnums:      4,
 			NumMessages:   25,
 			NumExtensions: 0,
 			NumServices:   1,

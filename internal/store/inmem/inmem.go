@@ -35,6 +35,7 @@ type DB struct {
 	messages  []*busRow
 	adverts   map[advertKey]advertRow
 	toolCalls map[runKey]*callRow
+	threads   map[runKey]*store.Thread // tenant + thread id
 	ord       int64
 }
 
@@ -45,7 +46,7 @@ func New() *DB {
 	return &DB{
 		hub: notify.NewHub(), specs: map[string][]specRow{}, specOrd: map[string]int64{}, runs: map[runKey]*runRow{},
 		memory: map[string]map[string]store.Entry{}, channels: map[string]map[string]bool{},
-		adverts: map[advertKey]advertRow{}, toolCalls: map[runKey]*callRow{},
+		adverts: map[advertKey]advertRow{}, toolCalls: map[runKey]*callRow{}, threads: map[runKey]*store.Thread{},
 	}
 }
 

@@ -66,6 +66,13 @@ func (db *DB) CreateRun(ctx context.Context, nr store.NewRun) (store.Run, bool, 
 	}
 	r.Index.WakeAt, r.Index.Summary = stamp(r.Index.WakeAt), clone(r.Index.Summary)
 	r.LeaseOwner, r.LeaseExpires = "", time.Time{}
+	r.ThreadSeq, r.Waiting, r.ContinuesRunID = 0, false, ""
+	if r.ThreadID != "" {
+		if err := db.joinThread(&r, nr.RejectBusy); err != nil {
+			db.mu.Unlock()
+			return store.Run{}, false, err
+		}
+	}
 	db.ord++
 	db.runs[key] = &runRow{run: r, ord: db.ord, records: copyRecords(nr.Records)}
 	out := db.runs[key].copyRun()
@@ -100,12 +107,17 @@ func (db *DB) Append(ctx context.Context, a store.Append) error {
 	end := a.Records[len(a.Records)-1]
 	row.records = append(row.records, copyRecords(a.Records)...)
 	row.run.LastSeq, row.run.UpdateTime = end.Seq, stamp(end.Time)
-	row.run.Index = store.Index{State: a.Index.State, Runnable: a.Index.Runnable, WakeAt: stamp(a.Index.WakeAt), Summary: clone(a.Index.Summary), Suspension: a.Index.Suspension}
+	row.run.Index = store.Index{State: a.Index.State, Runnable: a.Index.Runnable && !row.run.Waiting, WakeAt: stamp(a.Index.WakeAt), Summary: clone(a.Index.Summary), Suspension: a.Index.Suspension}
 	if a.Release {
 		row.run.LeaseOwner, row.run.LeaseExpires = "", time.Time{}
 	}
+	promoted := store.SettledState(a.Index.State) && db.settleThread(row, end.Time)
 	db.mu.Unlock()
-	db.publish(store.AppendTopics(a.Tenant, a.RunID, a.Claimable(), a.Records)...)
+	topics := store.AppendTopics(a.Tenant, a.RunID, a.Claimable(), a.Records)
+	if promoted {
+		topics = append(topics, store.TopicRunnable)
+	}
+	db.publish(topics...)
 	return nil
 }
 
@@ -175,13 +187,45 @@ func (db *DB) ListRuns(ctx context.Context, tenant string, q store.RunQuery) ([]
 	for _, row := range db.runs {
 		r := row.run
 		if r.Tenant != tenant || (len(q.States) > 0 && !slices.Contains(q.States, r.Index.State)) ||
-			(q.Spec != "" && r.Spec != q.Spec) || (q.ParentRunID != "" && r.ParentRunID != q.ParentRunID) {
+			(q.Spec != "" && r.Spec != q.Spec) || (q.ParentRunID != "" && r.ParentRunID != q.ParentRunID) ||
+			(q.ThreadID != "" && r.ThreadID != q.ThreadID) {
 			continue
 		}
-		if c := store.Nanos(r.CreateTime); q.PageToken != "" && (c > after.Created || (c == after.Created && r.RunID >= after.RunID)) {
+		if !inPage(r, q, after) {
 			continue
 		}
 		out = append(out, row.copyRun())
+	}
+	sortRuns(out, q.ThreadID != "")
+	next := ""
+	if len(out) > size {
+		out = out[:size]
+		after.Created, after.RunID = store.Nanos(out[size-1].CreateTime), out[size-1].RunID
+		if q.ThreadID != "" {
+			after.Created = int64(out[size-1].ThreadSeq)
+		}
+		next = pagetoken.Encode(after)
+	}
+	return out, next, nil
+}
+
+// inPage reports whether r comes after the page token's position.
+func inPage(r store.Run, q store.RunQuery, after pagetoken.RunPosition) bool {
+	if q.PageToken == "" {
+		return true
+	}
+	if q.ThreadID != "" {
+		return int64(r.ThreadSeq) > after.Created
+	}
+	c := store.Nanos(r.CreateTime)
+	return c < after.Created || (c == after.Created && r.RunID < after.RunID)
+}
+
+// sortRuns orders Runs newest first, or a thread's in thread order.
+func sortRuns(out []store.Run, byThread bool) {
+	if byThread {
+		sort.Slice(out, func(i, j int) bool { return out[i].ThreadSeq < out[j].ThreadSeq })
+		return
 	}
 	sort.Slice(out, func(i, j int) bool {
 		if !out[i].CreateTime.Equal(out[j].CreateTime) {
@@ -189,13 +233,6 @@ func (db *DB) ListRuns(ctx context.Context, tenant string, q store.RunQuery) ([]
 		}
 		return out[i].RunID > out[j].RunID
 	})
-	next := ""
-	if len(out) > size {
-		out = out[:size]
-		after.Created, after.RunID = store.Nanos(out[size-1].CreateTime), out[size-1].RunID
-		next = pagetoken.Encode(after)
-	}
-	return out, next, nil
 }
 
 // Claim implements store.Leases.
@@ -317,11 +354,12 @@ func (db *DB) SetIndex(ctx context.Context, tenant, runID string, lastSeq int64,
 		db.mu.Unlock()
 		return &errs.SeqConflict{RunID: runID, Seq: lastSeq + 1}
 	}
-	row.run.Index = store.Index{State: idx.State, Runnable: idx.Runnable, WakeAt: stamp(idx.WakeAt), Summary: clone(idx.Summary), Suspension: idx.Suspension}
+	row.run.Index = store.Index{State: idx.State, Runnable: idx.Runnable && !row.run.Waiting, WakeAt: stamp(idx.WakeAt), Summary: clone(idx.Summary), Suspension: idx.Suspension}
 	row.run.UpdateTime = stamp(now)
+	promoted := store.SettledState(idx.State) && db.settleThread(row, now)
 	db.mu.Unlock()
 	topics := []string{store.RunTopic(tenant, runID)}
-	if idx.Runnable {
+	if idx.Runnable || promoted {
 		topics = append(topics, store.TopicRunnable)
 	}
 	db.publish(topics...)

@@ -14,7 +14,12 @@ import (
 // SetIndex replaces a Run's index without adding Records, if its log's
 // last seq is still lastSeq.
 func (db *DB) SetIndex(ctx context.Context, tenant, runID string, lastSeq int64, idx store.Index, now time.Time) error {
-	tag, err := db.pool.Exec(ctx, `UPDATE runs SET state = $3, runnable = $4, wake_at = $5, summary = $6, update_time = $7, suspension = $9
+	tx, err := db.pool.Begin(ctx)
+	if err != nil {
+		return unavailable(ctx, "set index", err)
+	}
+	defer func() { _ = tx.Rollback(ctx) }()
+	tag, err := tx.Exec(ctx, `UPDATE runs SET state = $3, runnable = ($4 AND NOT waiting), wake_at = $5, summary = $6, update_time = $7, suspension = $9
 		WHERE tenant = $1 AND run_id = $2 AND last_seq = $8`,
 		tenant, runID, idx.State, idx.Runnable, store.Nanos(idx.WakeAt), idx.Summary, store.Nanos(now), lastSeq, idx.Suspension)
 	if err != nil {
@@ -31,7 +36,20 @@ func (db *DB) SetIndex(ctx context.Context, tenant, runID string, lastSeq int64,
 		}
 		return &errs.SeqConflict{RunID: runID, Seq: lastSeq + 1}
 	}
-	db.announce(store.IndexTopics(tenant, runID, idx)...)
+	topics := store.IndexTopics(tenant, runID, idx)
+	if store.SettledState(idx.State) {
+		promoted, err := settleThread(ctx, tx, tenant, runID, now)
+		if err != nil {
+			return unavailable(ctx, "set index", err)
+		}
+		if promoted {
+			topics = append(topics, store.TopicRunnable)
+		}
+	}
+	if err := tx.Commit(ctx); err != nil {
+		return unavailable(ctx, "set index", err)
+	}
+	db.announce(topics...)
 	return nil
 }
 

@@ -14,16 +14,20 @@ import (
 )
 
 const runColumns = `tenant, run_id, spec, version, request_id, request_hash, parent_run_id, root_run_id, delegation_id,
-	state, runnable, wake_at, summary, last_seq, create_time, update_time, lease_owner, lease_expires, suspension`
+state, runnable, wake_at, summary, last_seq, create_time, update_time, lease_owner, lease_expires, suspension,
+	thread_id, thread_seq, continues_run_id, waiting`
 
 func scanRun(row pgx.Row) (store.Run, error) {
 	var r store.Run
 	var wake, created, updated, expires int64
+	var threadSeq int32
 	err := row.Scan(&r.Tenant, &r.RunID, &r.Spec, &r.Version, &r.RequestID, &r.RequestHash, &r.ParentRunID, &r.RootRunID, &r.DelegationID,
-		&r.Index.State, &r.Index.Runnable, &wake, &r.Index.Summary, &r.LastSeq, &created, &updated, &r.LeaseOwner, &expires, &r.Index.Suspension)
+		&r.Index.State, &r.Index.Runnable, &wake, &r.Index.Summary, &r.LastSeq, &created, &updated, &r.LeaseOwner, &expires, &r.Index.Suspension,
+		&r.ThreadID, &threadSeq, &r.ContinuesRunID, &r.Waiting)
 	if err != nil {
 		return store.Run{}, err
 	}
+	r.ThreadSeq = int(threadSeq)
 	r.Index.WakeAt, r.CreateTime, r.UpdateTime, r.LeaseExpires = store.FromNanos(wake), store.FromNanos(created), store.FromNanos(updated), store.FromNanos(expires)
 	return r, nil
 }
@@ -40,12 +44,29 @@ func (db *DB) CreateRun(ctx context.Context, nr store.NewRun) (store.Run, bool, 
 	var existing store.Run
 	created := false
 	err := db.inTx(ctx, "create run", func(tx *txn) error {
+		r = nr.Run
+		if r.ThreadID != "" {
+			if r.RequestID != "" {
+				found, err := scanRun(tx.QueryRow(ctx, `SELECT `+runColumns+` FROM runs WHERE tenant = $1 AND request_id = $2`, r.Tenant, r.RequestID))
+				if err == nil {
+					existing = found
+					return nil
+				}
+				if !errors.Is(err, pgx.ErrNoRows) {
+					return err
+				}
+			}
+			if err := joinThread(ctx, tx, &r, nr.RejectBusy); err != nil {
+				return err
+			}
+		}
 		tag, err := tx.Exec(ctx, `INSERT INTO runs (tenant, run_id, spec, version, request_id, request_hash, parent_run_id, root_run_id, delegation_id,
-			state, runnable, wake_at, summary, last_seq, create_time, update_time, suspension)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
+			state, runnable, wake_at, summary, last_seq, create_time, update_time, suspension, thread_id, thread_seq, continues_run_id, waiting)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)
 			ON CONFLICT DO NOTHING`,
 			r.Tenant, r.RunID, r.Spec, r.Version, r.RequestID, r.RequestHash, r.ParentRunID, r.RootRunID, r.DelegationID,
-			r.Index.State, r.Index.Runnable, store.Nanos(r.Index.WakeAt), r.Index.Summary, int64(len(nr.Records)), store.Nanos(r.CreateTime), store.Nanos(updated), r.Index.Suspension)
+			r.Index.State, r.Index.Runnable, store.Nanos(r.Index.WakeAt), r.Index.Summary, int64(len(nr.Records)), store.Nanos(r.CreateTime), store.Nanos(updated), r.Index.Suspension,
+			r.ThreadID, r.ThreadSeq, r.ContinuesRunID, r.Waiting)
 		if err != nil {
 			return err
 		}
@@ -54,6 +75,9 @@ func (db *DB) CreateRun(ctx context.Context, nr store.NewRun) (store.Run, bool, 
 			// statement waited on it, so visible now), or a run id taken.
 			if r.RequestID != "" {
 				existing, err = scanRun(tx.QueryRow(ctx, `SELECT `+runColumns+` FROM runs WHERE tenant = $1 AND request_id = $2`, r.Tenant, r.RequestID))
+				if err == nil && r.ThreadID != "" {
+					return errFoundExisting // undo the thread's change
+				}
 				if !errors.Is(err, pgx.ErrNoRows) {
 					return err
 				}
@@ -67,6 +91,9 @@ func (db *DB) CreateRun(ctx context.Context, nr store.NewRun) (store.Run, bool, 
 		tx.notify(store.AppendTopics(r.Tenant, r.RunID, r.Index.Runnable, nr.Records)...)
 		return nil
 	})
+	if errors.Is(err, errFoundExisting) {
+		return existing, false, nil
+	}
 	if err != nil {
 		return store.Run{}, false, err
 	}
@@ -77,6 +104,10 @@ func (db *DB) CreateRun(ctx context.Context, nr store.NewRun) (store.Run, bool, 
 	r.UpdateTime = updated
 	return r, true, nil
 }
+
+// errFoundExisting rolls a thread's Run creation back when its request id
+// turns out to be taken.
+var errFoundExisting = errors.New("request id taken")
 
 // recordColumns turns Records into the column arrays unnest reads.
 func recordColumns(recs []store.Record) ([]int64, []int64, []int32, []string, [][]byte) {
@@ -130,8 +161,19 @@ func (db *DB) Append(ctx context.Context, a store.Append) error {
 	if a.Release {
 		release = `, lease_owner = '', lease_expires = 0`
 	}
-	tag, err := db.pool.Exec(ctx, `WITH head AS (
-			UPDATE runs SET last_seq = $3, state = $4, runnable = $5, wake_at = $6, summary = $7, update_time = $8, suspension = $17`+release+`
+	settled := store.SettledState(a.Index.State)
+	exec, promoted := db.pool.Exec, false
+	var tx pgx.Tx
+	if settled {
+		var err error
+		if tx, err = db.pool.Begin(ctx); err != nil {
+			return unavailable(ctx, "append", err)
+		}
+		defer func() { _ = tx.Rollback(ctx) }()
+		exec = tx.Exec
+	}
+	tag, err := exec(ctx, `WITH head AS (
+			UPDATE runs SET last_seq = $3, state = $4, runnable = ($5 AND NOT waiting), wake_at = $6, summary = $7, update_time = $8, suspension = $17`+release+`
 			WHERE tenant = $1 AND run_id = $2 AND last_seq = $9 AND ($10 = '' OR (lease_owner = $10 AND lease_token = $11))
 			RETURNING 1)
 		INSERT INTO records (tenant, run_id, seq, time, attempt, kind, body)
@@ -148,7 +190,19 @@ func (db *DB) Append(ctx context.Context, a store.Append) error {
 	if tag.RowsAffected() == 0 {
 		return db.whyNotAppended(ctx, a)
 	}
-	db.announce(store.AppendTopics(a.Tenant, a.RunID, a.Claimable(), a.Records)...)
+	if settled {
+		if promoted, err = settleThread(ctx, tx, a.Tenant, a.RunID, end.Time); err != nil {
+			return unavailable(ctx, "append", err)
+		}
+		if err := tx.Commit(ctx); err != nil {
+			return unavailable(ctx, "append", err)
+		}
+	}
+	topics := store.AppendTopics(a.Tenant, a.RunID, a.Claimable(), a.Records)
+	if promoted {
+		topics = append(topics, store.TopicRunnable)
+	}
+	db.announce(topics...)
 	return nil
 }
 
@@ -258,11 +312,18 @@ func (db *DB) ListRuns(ctx context.Context, tenant string, q store.RunQuery) ([]
 	if q.ParentRunID != "" {
 		where = append(where, "parent_run_id = "+arg(q.ParentRunID))
 	}
-	if q.PageToken != "" {
+	order := ` ORDER BY create_time DESC, run_id DESC LIMIT `
+	switch {
+	case q.ThreadID != "":
+		where = append(where, "thread_id = "+arg(q.ThreadID))
+		order = ` ORDER BY thread_seq LIMIT `
+		if q.PageToken != "" {
+			where = append(where, "thread_seq > "+arg(after.Created))
+		}
+	case q.PageToken != "":
 		where = append(where, "(create_time, run_id) < ("+arg(after.Created)+", "+arg(after.RunID)+")")
 	}
-	query := `SELECT ` + runColumns + ` FROM runs WHERE ` + strings.Join(where, " AND ") +
-		` ORDER BY create_time DESC, run_id DESC LIMIT ` + arg(size+1)
+	query := `SELECT ` + runColumns + ` FROM runs WHERE ` + strings.Join(where, " AND ") + order + arg(size+1)
 	rows, err := db.pool.Query(ctx, query, args...)
 	if err != nil {
 		return nil, "", unavailable(ctx, "list runs", err)
@@ -283,6 +344,9 @@ func (db *DB) ListRuns(ctx context.Context, tenant string, q store.RunQuery) ([]
 	if len(out) > size {
 		out = out[:size]
 		after.Created, after.RunID = store.Nanos(out[size-1].CreateTime), out[size-1].RunID
+		if q.ThreadID != "" {
+			after.Created = int64(out[size-1].ThreadSeq)
+		}
 		next = pagetoken.Encode(after)
 	}
 	return out, next, nil

@@ -13,6 +13,12 @@ import (
 // SetIndex replaces a Run's index without adding Records, if its log's
 // last seq is still lastSeq.
 func (db *DB) SetIndex(ctx context.Context, tenant, runID string, lastSeq int64, idx store.Index, now time.Time) error {
+	topics := store.IndexTopics(tenant, runID, idx)
+	settled := store.SettledState(idx.State)
+	if settled {
+		topics = append(topics, store.TopicRunnable)
+	}
+	var next string
 	return db.execThen(ctx, "set index", func(tx *sql.Tx) error {
 		var last int64
 		err := tx.QueryRow(`SELECT last_seq FROM runs WHERE tenant = ? AND run_id = ?`, tenant, runID).Scan(&last)
@@ -25,12 +31,19 @@ func (db *DB) SetIndex(ctx context.Context, tenant, runID string, lastSeq int64,
 		if last != lastSeq {
 			return &errs.SeqConflict{RunID: runID, Seq: lastSeq + 1}
 		}
-		_, err = tx.Exec(`UPDATE runs SET state = ?, runnable = ?, wake_at = ?, summary = ?, update_time = ?, suspension = ? WHERE tenant = ? AND run_id = ?`,
+		_, err = tx.Exec(`UPDATE runs SET state = ?, runnable = (? AND waiting = 0), wake_at = ?, summary = ?, update_time = ?, suspension = ? WHERE tenant = ? AND run_id = ?`,
 			idx.State, boolInt(idx.Runnable), store.Nanos(idx.WakeAt), idx.Summary, store.Nanos(now), idx.Suspension, tenant, runID)
-		return unavailable("set index", err)
+		if err != nil || !settled {
+			return unavailable("set index", err)
+		}
+		next, err = settleThread(tx, tenant, runID, now)
+		return err
 	}, func() {
-		db.cache.update(tenant, runID, func(r *store.Run) { r.Index, r.UpdateTime = idx, now.UTC() })
-	}, store.IndexTopics(tenant, runID, idx)...)
+		if next != "" {
+			db.cache.drop(tenant, next)
+		}
+		db.cache.drop(tenant, runID)
+	}, topics...)
 }
 
 // CountRuns counts the Runs in states by state and suspension, from the

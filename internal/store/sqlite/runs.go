@@ -14,13 +14,13 @@ import (
 
 const (
 	insertRecordSQL = `INSERT INTO records (tenant, run_id, seq, time, attempt, kind, body) VALUES (?, ?, ?, ?, ?, ?, ?)`
-	runHeadSQL      = `SELECT last_seq, lease_owner, lease_token FROM runs WHERE tenant = ? AND run_id = ?`
+	runHeadSQL      = `SELECT last_seq, lease_owner, lease_token, waiting FROM runs WHERE tenant = ? AND run_id = ?`
 )
 
 // appendUpdateSQL updates a Run's index after an append, releasing its
 // lease too when asked.
 func appendUpdateSQL(release bool) string {
-	q := `UPDATE runs SET last_seq = ?, state = ?, runnable = ?, wake_at = ?, summary = ?, update_time = ?, suspension = ?`
+	q := `UPDATE runs SET last_seq = ?, state = ?, runnable = (? AND waiting = 0), wake_at = ?, summary = ?, update_time = ?, suspension = ?`
 	if release {
 		q += `, lease_owner = '', lease_expires = 0`
 	}
@@ -28,20 +28,22 @@ func appendUpdateSQL(release bool) string {
 }
 
 const runColumns = `tenant, run_id, spec, version, request_id, request_hash, parent_run_id, root_run_id, delegation_id,
-	state, runnable, wake_at, summary, last_seq, create_time, update_time, lease_owner, lease_expires, suspension`
+state, runnable, wake_at, summary, last_seq, create_time, update_time, lease_owner, lease_expires, suspension,
+	thread_id, thread_seq, continues_run_id, waiting`
 
 type scanner interface{ Scan(dest ...any) error }
 
 func scanRun(row scanner) (store.Run, error) {
 	var r store.Run
-	var runnable int
+	var runnable, waiting int
 	var wake, created, updated, expires int64
 	err := row.Scan(&r.Tenant, &r.RunID, &r.Spec, &r.Version, &r.RequestID, &r.RequestHash, &r.ParentRunID, &r.RootRunID, &r.DelegationID,
-		&r.Index.State, &runnable, &wake, &r.Index.Summary, &r.LastSeq, &created, &updated, &r.LeaseOwner, &expires, &r.Index.Suspension)
+		&r.Index.State, &runnable, &wake, &r.Index.Summary, &r.LastSeq, &created, &updated, &r.LeaseOwner, &expires, &r.Index.Suspension,
+		&r.ThreadID, &r.ThreadSeq, &r.ContinuesRunID, &waiting)
 	if err != nil {
 		return store.Run{}, err
 	}
-	r.Index.Runnable = runnable == 1
+	r.Index.Runnable, r.Waiting = runnable == 1, waiting == 1
 	r.Index.WakeAt, r.CreateTime, r.UpdateTime, r.LeaseExpires = store.FromNanos(wake), store.FromNanos(created), store.FromNanos(updated), store.FromNanos(expires)
 	return r, nil
 }
@@ -75,10 +77,22 @@ func (db *DB) CreateRun(ctx context.Context, nr store.NewRun) (store.Run, bool, 
 				return unavailable("create run", err)
 			}
 		}
+		r.Waiting, r.ContinuesRunID = false, ""
+		r.Index.Runnable = nr.Index.Runnable
+		r.ThreadSeq = 0
+		if r.ThreadID != "" {
+			p, err := joinThread(tx, &r, nr.RejectBusy)
+			if err != nil {
+				return err
+			}
+			r.ThreadSeq = p
+		}
 		_, err := tx.Exec(`INSERT INTO runs (tenant, run_id, spec, version, request_id, request_hash, parent_run_id, root_run_id, delegation_id,
-			state, runnable, wake_at, summary, last_seq, create_time, update_time, suspension) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			state, runnable, wake_at, summary, last_seq, create_time, update_time, suspension, thread_id, thread_seq, continues_run_id, waiting)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			r.Tenant, r.RunID, r.Spec, r.Version, r.RequestID, r.RequestHash, r.ParentRunID, r.RootRunID, r.DelegationID,
-			r.Index.State, boolInt(r.Index.Runnable), store.Nanos(r.Index.WakeAt), r.Index.Summary, r.LastSeq, store.Nanos(r.CreateTime), store.Nanos(r.UpdateTime), r.Index.Suspension)
+			r.Index.State, boolInt(r.Index.Runnable), store.Nanos(r.Index.WakeAt), r.Index.Summary, r.LastSeq, store.Nanos(r.CreateTime), store.Nanos(r.UpdateTime), r.Index.Suspension,
+			r.ThreadID, r.ThreadSeq, r.ContinuesRunID, boolInt(r.Waiting))
 		if err != nil {
 			return unavailable("create run", err)
 		}
@@ -127,7 +141,13 @@ func (db *DB) Append(ctx context.Context, a store.Append) error {
 		return err
 	}
 	topics := store.AppendTopics(a.Tenant, a.RunID, a.Claimable(), a.Records)
+	settled := store.SettledState(a.Index.State)
+	if settled {
+		topics = append(topics, store.TopicRunnable)
+	}
 	end := a.Records[len(a.Records)-1]
+	var next string
+	var waiting int
 	return db.execThen(ctx, "append", func(tx *sql.Tx) error {
 		var last, token int64
 		var owner string
@@ -135,7 +155,7 @@ func (db *DB) Append(ctx context.Context, a store.Append) error {
 		if err != nil {
 			return unavailable("append", err)
 		}
-		err = head.QueryRow(a.Tenant, a.RunID).Scan(&last, &owner, &token)
+		err = head.QueryRow(a.Tenant, a.RunID).Scan(&last, &owner, &token, &waiting)
 		if errors.Is(err, sql.ErrNoRows) {
 			return &errs.RunNotFound{RunID: a.RunID}
 		}
@@ -156,8 +176,19 @@ func (db *DB) Append(ctx context.Context, a store.Append) error {
 			return unavailable("append", err)
 		}
 		_, err = update.Exec(end.Seq, a.Index.State, boolInt(a.Index.Runnable), store.Nanos(a.Index.WakeAt), a.Index.Summary, store.Nanos(end.Time), a.Index.Suspension, a.Tenant, a.RunID)
-		return unavailable("append", err)
+		if err != nil || !settled {
+			return unavailable("append", err)
+		}
+		next, err = settleThread(tx, a.Tenant, a.RunID, end.Time)
+		return err
 	}, func() {
+		if next != "" {
+			db.cache.drop(a.Tenant, next)
+		}
+		if waiting == 1 || settled {
+			db.cache.drop(a.Tenant, a.RunID)
+			return
+		}
 		db.cache.appended(a.Tenant, a.RunID, a.Records, func(r *store.Run) {
 			r.LastSeq, r.Index, r.UpdateTime = end.Seq, a.Index, end.Time.UTC()
 			if a.Release {
@@ -254,13 +285,21 @@ func (db *DB) ListRuns(ctx context.Context, tenant string, q store.RunQuery) ([]
 		where = append(where, "parent_run_id = ?")
 		args = append(args, q.ParentRunID)
 	}
-	if q.PageToken != "" {
+	order := ` ORDER BY create_time DESC, run_id DESC LIMIT ?`
+	if q.ThreadID != "" {
+		where = append(where, "thread_id = ?")
+		args = append(args, q.ThreadID)
+		order = ` ORDER BY thread_seq LIMIT ?`
+		if q.PageToken != "" {
+			where = append(where, "thread_seq > ?")
+			args = append(args, after.Created)
+		}
+	} else if q.PageToken != "" {
 		where = append(where, "(create_time < ? OR (create_time = ? AND run_id < ?))")
 		args = append(args, after.Created, after.Created, after.RunID)
 	}
 	args = append(args, size+1)
-	rows, err := db.query(ctx, `SELECT `+runColumns+` FROM runs WHERE `+strings.Join(where, " AND ")+
-		` ORDER BY create_time DESC, run_id DESC LIMIT ?`, args...)
+	rows, err := db.query(ctx, `SELECT `+runColumns+` FROM runs WHERE `+strings.Join(where, " AND ")+order, args...)
 	if err != nil {
 		return nil, "", unavailable("list runs", err)
 	}
@@ -280,6 +319,9 @@ func (db *DB) ListRuns(ctx context.Context, tenant string, q store.RunQuery) ([]
 	if len(out) > size {
 		out = out[:size]
 		after.Created, after.RunID = store.Nanos(out[size-1].CreateTime), out[size-1].RunID
+		if q.ThreadID != "" {
+			after.Created = int64(out[size-1].ThreadSeq)
+		}
 		next = pagetoken.Encode(after)
 	}
 	return out, next, nil

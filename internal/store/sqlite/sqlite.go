@@ -36,9 +36,12 @@ var schemaV2 string
 //go:embed observability.sql
 var schemaV3 string
 
+//go:embed threads.sql
+var schemaV4 string
+
 // migrations are applied in order; PRAGMA user_version records how many
 // ran. Never edit one that shipped: append another.
-var migrations = []string{schemaV1, schemaV2, schemaV3}
+var migrations = []string{schemaV1, schemaV2, schemaV3, schemaV4}
 
 // DB is a Store on one SQLite file.
 type DB struct {

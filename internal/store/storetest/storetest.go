@@ -36,6 +36,7 @@ func Run(t *testing.T, open Opener) {
 	t.Run("SetIndexConditionalOnSeq", func(t *testing.T) { testSetIndex(t, open(t)) })
 	t.Run("CountRuns", func(t *testing.T) { testCountRuns(t, open(t)) })
 	runLifecycle(t, open)
+	runThreads(t, open)
 }
 
 var t0 = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)

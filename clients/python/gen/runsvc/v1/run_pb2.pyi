@@ -3,6 +3,7 @@ from google.protobuf import struct_pb2 as _struct_pb2
 from google.protobuf import timestamp_pb2 as _timestamp_pb2
 from google.rpc import status_pb2 as _status_pb2
 from runsvc.v1 import record_pb2 as _record_pb2
+from runsvc.v1 import spec_pb2 as _spec_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
@@ -64,6 +65,18 @@ class GetRunResponse(_message.Message):
     run: Run
     def __init__(self, run: _Optional[_Union[Run, _Mapping]] = ...) -> None: ...
 
+class GetThreadRequest(_message.Message):
+    __slots__ = ["thread_id"]
+    THREAD_ID_FIELD_NUMBER: _ClassVar[int]
+    thread_id: str
+    def __init__(self, thread_id: _Optional[str] = ...) -> None: ...
+
+class GetThreadResponse(_message.Message):
+    __slots__ = ["thread"]
+    THREAD_FIELD_NUMBER: _ClassVar[int]
+    thread: Thread
+    def __init__(self, thread: _Optional[_Union[Thread, _Mapping]] = ...) -> None: ...
+
 class ImportRunRequest(_message.Message):
     __slots__ = ["line"]
     LINE_FIELD_NUMBER: _ClassVar[int]
@@ -93,18 +106,20 @@ class InterruptRunResponse(_message.Message):
     def __init__(self, run: _Optional[_Union[Run, _Mapping]] = ...) -> None: ...
 
 class ListRunsRequest(_message.Message):
-    __slots__ = ["page_size", "page_token", "parent_run_id", "spec", "states"]
+    __slots__ = ["page_size", "page_token", "parent_run_id", "spec", "states", "thread_id"]
     PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
     PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     PARENT_RUN_ID_FIELD_NUMBER: _ClassVar[int]
     SPEC_FIELD_NUMBER: _ClassVar[int]
     STATES_FIELD_NUMBER: _ClassVar[int]
+    THREAD_ID_FIELD_NUMBER: _ClassVar[int]
     page_size: int
     page_token: str
     parent_run_id: str
     spec: str
     states: _containers.RepeatedScalarFieldContainer[_record_pb2.RunState]
-    def __init__(self, states: _Optional[_Iterable[_Union[_record_pb2.RunState, str]]] = ..., spec: _Optional[str] = ..., parent_run_id: _Optional[str] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
+    thread_id: str
+    def __init__(self, states: _Optional[_Iterable[_Union[_record_pb2.RunState, str]]] = ..., spec: _Optional[str] = ..., parent_run_id: _Optional[str] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ..., thread_id: _Optional[str] = ...) -> None: ...
 
 class ListRunsResponse(_message.Message):
     __slots__ = ["next_page_token", "runs"]
@@ -113,6 +128,22 @@ class ListRunsResponse(_message.Message):
     next_page_token: str
     runs: _containers.RepeatedCompositeFieldContainer[Run]
     def __init__(self, runs: _Optional[_Iterable[_Union[Run, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
+
+class ListThreadsRequest(_message.Message):
+    __slots__ = ["page_size", "page_token"]
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    page_size: int
+    page_token: str
+    def __init__(self, page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
+
+class ListThreadsResponse(_message.Message):
+    __slots__ = ["next_page_token", "threads"]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    THREADS_FIELD_NUMBER: _ClassVar[int]
+    next_page_token: str
+    threads: _containers.RepeatedCompositeFieldContainer[Thread]
+    def __init__(self, threads: _Optional[_Iterable[_Union[Thread, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
 
 class ModelDelta(_message.Message):
     __slots__ = ["discarded", "offset", "seq", "text", "tool_call", "turn"]
@@ -169,10 +200,11 @@ class ResumeRunResponse(_message.Message):
     def __init__(self, run: _Optional[_Union[Run, _Mapping]] = ...) -> None: ...
 
 class Run(_message.Message):
-    __slots__ = ["abort_cause", "answer", "attempt", "create_time", "deadline_time", "delegation_id", "failure", "input", "last_seq", "parent_run_id", "request_id", "root_run_id", "run_id", "settle_time", "spec", "state", "suspension", "turn", "update_time", "usage", "version"]
+    __slots__ = ["abort_cause", "answer", "attempt", "continues_run_id", "create_time", "deadline_time", "delegation_id", "failure", "input", "last_seq", "parent_run_id", "request_id", "root_run_id", "run_id", "settle_time", "spec", "state", "suspension", "thread_id", "turn", "update_time", "usage", "version", "waiting"]
     ABORT_CAUSE_FIELD_NUMBER: _ClassVar[int]
     ANSWER_FIELD_NUMBER: _ClassVar[int]
     ATTEMPT_FIELD_NUMBER: _ClassVar[int]
+    CONTINUES_RUN_ID_FIELD_NUMBER: _ClassVar[int]
     CREATE_TIME_FIELD_NUMBER: _ClassVar[int]
     DEADLINE_TIME_FIELD_NUMBER: _ClassVar[int]
     DELEGATION_ID_FIELD_NUMBER: _ClassVar[int]
@@ -187,13 +219,16 @@ class Run(_message.Message):
     SPEC_FIELD_NUMBER: _ClassVar[int]
     STATE_FIELD_NUMBER: _ClassVar[int]
     SUSPENSION_FIELD_NUMBER: _ClassVar[int]
+    THREAD_ID_FIELD_NUMBER: _ClassVar[int]
     TURN_FIELD_NUMBER: _ClassVar[int]
     UPDATE_TIME_FIELD_NUMBER: _ClassVar[int]
     USAGE_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
+    WAITING_FIELD_NUMBER: _ClassVar[int]
     abort_cause: _record_pb2.AbortCause
     answer: str
     attempt: int
+    continues_run_id: str
     create_time: _timestamp_pb2.Timestamp
     deadline_time: _timestamp_pb2.Timestamp
     delegation_id: str
@@ -208,11 +243,13 @@ class Run(_message.Message):
     spec: str
     state: _record_pb2.RunState
     suspension: Suspension
+    thread_id: str
     turn: int
     update_time: _timestamp_pb2.Timestamp
     usage: _record_pb2.Usage
     version: str
-    def __init__(self, run_id: _Optional[str] = ..., spec: _Optional[str] = ..., version: _Optional[str] = ..., state: _Optional[_Union[_record_pb2.RunState, str]] = ..., abort_cause: _Optional[_Union[_record_pb2.AbortCause, str]] = ..., failure: _Optional[_Union[_status_pb2.Status, _Mapping]] = ..., suspension: _Optional[_Union[Suspension, _Mapping]] = ..., answer: _Optional[str] = ..., usage: _Optional[_Union[_record_pb2.Usage, _Mapping]] = ..., input: _Optional[str] = ..., request_id: _Optional[str] = ..., parent_run_id: _Optional[str] = ..., root_run_id: _Optional[str] = ..., delegation_id: _Optional[str] = ..., attempt: _Optional[int] = ..., turn: _Optional[int] = ..., last_seq: _Optional[int] = ..., create_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., update_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., settle_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., deadline_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+    waiting: bool
+    def __init__(self, run_id: _Optional[str] = ..., spec: _Optional[str] = ..., version: _Optional[str] = ..., state: _Optional[_Union[_record_pb2.RunState, str]] = ..., abort_cause: _Optional[_Union[_record_pb2.AbortCause, str]] = ..., failure: _Optional[_Union[_status_pb2.Status, _Mapping]] = ..., suspension: _Optional[_Union[Suspension, _Mapping]] = ..., answer: _Optional[str] = ..., usage: _Optional[_Union[_record_pb2.Usage, _Mapping]] = ..., input: _Optional[str] = ..., request_id: _Optional[str] = ..., parent_run_id: _Optional[str] = ..., root_run_id: _Optional[str] = ..., delegation_id: _Optional[str] = ..., attempt: _Optional[int] = ..., turn: _Optional[int] = ..., last_seq: _Optional[int] = ..., create_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., update_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., settle_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., deadline_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., thread_id: _Optional[str] = ..., continues_run_id: _Optional[str] = ..., waiting: bool = ...) -> None: ...
 
 class SendMessageRequest(_message.Message):
     __slots__ = ["mode", "run_id", "text"]
@@ -231,26 +268,32 @@ class SendMessageResponse(_message.Message):
     def __init__(self, seq: _Optional[int] = ...) -> None: ...
 
 class StartRunRequest(_message.Message):
-    __slots__ = ["deadline", "input", "request_id", "spec", "version"]
+    __slots__ = ["deadline", "input", "request_id", "spec", "thread_id", "thread_strategy", "version"]
     DEADLINE_FIELD_NUMBER: _ClassVar[int]
     INPUT_FIELD_NUMBER: _ClassVar[int]
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     SPEC_FIELD_NUMBER: _ClassVar[int]
+    THREAD_ID_FIELD_NUMBER: _ClassVar[int]
+    THREAD_STRATEGY_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
     deadline: _duration_pb2.Duration
     input: str
     request_id: str
     spec: str
+    thread_id: str
+    thread_strategy: _spec_pb2.ThreadStrategy
     version: str
-    def __init__(self, spec: _Optional[str] = ..., version: _Optional[str] = ..., input: _Optional[str] = ..., request_id: _Optional[str] = ..., deadline: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ...) -> None: ...
+    def __init__(self, spec: _Optional[str] = ..., version: _Optional[str] = ..., input: _Optional[str] = ..., request_id: _Optional[str] = ..., deadline: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., thread_id: _Optional[str] = ..., thread_strategy: _Optional[_Union[_spec_pb2.ThreadStrategy, str]] = ...) -> None: ...
 
 class StartRunResponse(_message.Message):
-    __slots__ = ["created", "run"]
+    __slots__ = ["created", "run", "steered"]
     CREATED_FIELD_NUMBER: _ClassVar[int]
     RUN_FIELD_NUMBER: _ClassVar[int]
+    STEERED_FIELD_NUMBER: _ClassVar[int]
     created: bool
     run: Run
-    def __init__(self, run: _Optional[_Union[Run, _Mapping]] = ..., created: bool = ...) -> None: ...
+    steered: bool
+    def __init__(self, run: _Optional[_Union[Run, _Mapping]] = ..., created: bool = ..., steered: bool = ...) -> None: ...
 
 class StreamTextRequest(_message.Message):
     __slots__ = ["from_offset", "from_seq", "heartbeat_interval", "run_id"]
@@ -303,6 +346,22 @@ class Suspension(_message.Message):
     reason: _record_pb2.SuspensionReason
     tool_calls: _containers.RepeatedCompositeFieldContainer[_record_pb2.ToolCall]
     def __init__(self, reason: _Optional[_Union[_record_pb2.SuspensionReason, str]] = ..., expire_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., tool_calls: _Optional[_Iterable[_Union[_record_pb2.ToolCall, _Mapping]]] = ..., question: _Optional[str] = ..., approval_call: _Optional[_Union[_record_pb2.ToolCall, _Mapping]] = ..., approval_reason: _Optional[str] = ..., delegation_ids: _Optional[_Iterable[str]] = ..., in_doubt: bool = ...) -> None: ...
+
+class Thread(_message.Message):
+    __slots__ = ["active_run_id", "create_time", "last_run_id", "run_count", "thread_id", "update_time"]
+    ACTIVE_RUN_ID_FIELD_NUMBER: _ClassVar[int]
+    CREATE_TIME_FIELD_NUMBER: _ClassVar[int]
+    LAST_RUN_ID_FIELD_NUMBER: _ClassVar[int]
+    RUN_COUNT_FIELD_NUMBER: _ClassVar[int]
+    THREAD_ID_FIELD_NUMBER: _ClassVar[int]
+    UPDATE_TIME_FIELD_NUMBER: _ClassVar[int]
+    active_run_id: str
+    create_time: _timestamp_pb2.Timestamp
+    last_run_id: str
+    run_count: int
+    thread_id: str
+    update_time: _timestamp_pb2.Timestamp
+    def __init__(self, thread_id: _Optional[str] = ..., active_run_id: _Optional[str] = ..., last_run_id: _Optional[str] = ..., run_count: _Optional[int] = ..., create_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., update_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
 
 class ToolCallDelta(_message.Message):
     __slots__ = ["arguments", "id", "index", "name"]

@@ -81,6 +81,16 @@ class RunServiceStub(object):
                 request_serializer=runsvc_dot_v1_dot_run__pb2.ImportRunRequest.SerializeToString,
                 response_deserializer=runsvc_dot_v1_dot_run__pb2.ImportRunResponse.FromString,
                 )
+        self.GetThread = channel.unary_unary(
+                '/runsvc.v1.RunService/GetThread',
+                request_serializer=runsvc_dot_v1_dot_run__pb2.GetThreadRequest.SerializeToString,
+                response_deserializer=runsvc_dot_v1_dot_run__pb2.GetThreadResponse.FromString,
+                )
+        self.ListThreads = channel.unary_unary(
+                '/runsvc.v1.RunService/ListThreads',
+                request_serializer=runsvc_dot_v1_dot_run__pb2.ListThreadsRequest.SerializeToString,
+                response_deserializer=runsvc_dot_v1_dot_run__pb2.ListThreadsResponse.FromString,
+                )
 
 
 class RunServiceServicer(object):
@@ -204,6 +214,22 @@ class RunServiceServicer(object):
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetThread(self, request, context):
+        """GetThread returns a thread: its active Run, its last settled Run and how
+        many Runs were started on it. A thread exists once a StartRun named it.
+        Fails NOT_FOUND / THREAD_NOT_FOUND for a thread no Run used.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListThreads(self, request, context):
+        """ListThreads lists the caller's threads, newest first.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_RunServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -271,6 +297,16 @@ def add_RunServiceServicer_to_server(servicer, server):
                     servicer.ImportRun,
                     request_deserializer=runsvc_dot_v1_dot_run__pb2.ImportRunRequest.FromString,
                     response_serializer=runsvc_dot_v1_dot_run__pb2.ImportRunResponse.SerializeToString,
+            ),
+            'GetThread': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetThread,
+                    request_deserializer=runsvc_dot_v1_dot_run__pb2.GetThreadRequest.FromString,
+                    response_serializer=runsvc_dot_v1_dot_run__pb2.GetThreadResponse.SerializeToString,
+            ),
+            'ListThreads': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListThreads,
+                    request_deserializer=runsvc_dot_v1_dot_run__pb2.ListThreadsRequest.FromString,
+                    response_serializer=runsvc_dot_v1_dot_run__pb2.ListThreadsResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -502,5 +538,39 @@ class RunService(object):
         return grpc.experimental.stream_unary(request_iterator, target, '/runsvc.v1.RunService/ImportRun',
             runsvc_dot_v1_dot_run__pb2.ImportRunRequest.SerializeToString,
             runsvc_dot_v1_dot_run__pb2.ImportRunResponse.FromString,
+            options, channel_credentials,
+            insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
+
+    @staticmethod
+    def GetThread(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(request, target, '/runsvc.v1.RunService/GetThread',
+            runsvc_dot_v1_dot_run__pb2.GetThreadRequest.SerializeToString,
+            runsvc_dot_v1_dot_run__pb2.GetThreadResponse.FromString,
+            options, channel_credentials,
+            insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
+
+    @staticmethod
+    def ListThreads(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(request, target, '/runsvc.v1.RunService/ListThreads',
+            runsvc_dot_v1_dot_run__pb2.ListThreadsRequest.SerializeToString,
+            runsvc_dot_v1_dot_run__pb2.ListThreadsResponse.FromString,
             options, channel_credentials,
             insecure, call_credentials, compression, wait_for_ready, timeout, metadata)

@@ -14,6 +14,11 @@ DESCRIPTOR: _descriptor.FileDescriptor
 IN_DOUBT_ASK: InDoubt
 IN_DOUBT_TELL_MODEL: InDoubt
 IN_DOUBT_UNSPECIFIED: InDoubt
+THREAD_STRATEGY_ENQUEUE: ThreadStrategy
+THREAD_STRATEGY_INTERRUPT: ThreadStrategy
+THREAD_STRATEGY_REJECT: ThreadStrategy
+THREAD_STRATEGY_STEER: ThreadStrategy
+THREAD_STRATEGY_UNSPECIFIED: ThreadStrategy
 TOOL_KIND_BUILTIN: ToolKind
 TOOL_KIND_CLIENT: ToolKind
 TOOL_KIND_HTTP: ToolKind
@@ -257,7 +262,7 @@ class ScriptUsage(_message.Message):
     def __init__(self, input_tokens: _Optional[int] = ..., output_tokens: _Optional[int] = ...) -> None: ...
 
 class Spec(_message.Message):
-    __slots__ = ["bus", "create_time", "credentials", "delegates", "instructions", "limits", "mcp_servers", "model", "name", "output", "retention", "suspension_expiry", "tools", "version"]
+    __slots__ = ["bus", "create_time", "credentials", "delegates", "instructions", "limits", "mcp_servers", "model", "name", "output", "retention", "suspension_expiry", "thread_strategy", "tools", "version"]
     BUS_FIELD_NUMBER: _ClassVar[int]
     CREATE_TIME_FIELD_NUMBER: _ClassVar[int]
     CREDENTIALS_FIELD_NUMBER: _ClassVar[int]
@@ -270,6 +275,7 @@ class Spec(_message.Message):
     OUTPUT_FIELD_NUMBER: _ClassVar[int]
     RETENTION_FIELD_NUMBER: _ClassVar[int]
     SUSPENSION_EXPIRY_FIELD_NUMBER: _ClassVar[int]
+    THREAD_STRATEGY_FIELD_NUMBER: _ClassVar[int]
     TOOLS_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
     bus: BusConfig
@@ -284,9 +290,10 @@ class Spec(_message.Message):
     output: OutputSpec
     retention: Retention
     suspension_expiry: SuspensionExpiry
+    thread_strategy: ThreadStrategy
     tools: _containers.RepeatedCompositeFieldContainer[Tool]
     version: str
-    def __init__(self, name: _Optional[str] = ..., instructions: _Optional[str] = ..., model: _Optional[_Union[ModelRef, _Mapping]] = ..., tools: _Optional[_Iterable[_Union[Tool, _Mapping]]] = ..., delegates: _Optional[_Iterable[str]] = ..., limits: _Optional[_Union[Limits, _Mapping]] = ..., suspension_expiry: _Optional[_Union[SuspensionExpiry, _Mapping]] = ..., credentials: _Optional[_Iterable[_Union[Credential, _Mapping]]] = ..., bus: _Optional[_Union[BusConfig, _Mapping]] = ..., version: _Optional[str] = ..., create_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., retention: _Optional[_Union[Retention, _Mapping]] = ..., mcp_servers: _Optional[_Iterable[_Union[McpServer, _Mapping]]] = ..., output: _Optional[_Union[OutputSpec, _Mapping]] = ...) -> None: ...
+    def __init__(self, name: _Optional[str] = ..., instructions: _Optional[str] = ..., model: _Optional[_Union[ModelRef, _Mapping]] = ..., tools: _Optional[_Iterable[_Union[Tool, _Mapping]]] = ..., delegates: _Optional[_Iterable[str]] = ..., limits: _Optional[_Union[Limits, _Mapping]] = ..., suspension_expiry: _Optional[_Union[SuspensionExpiry, _Mapping]] = ..., credentials: _Optional[_Iterable[_Union[Credential, _Mapping]]] = ..., bus: _Optional[_Union[BusConfig, _Mapping]] = ..., version: _Optional[str] = ..., create_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., thread_strategy: _Optional[_Union[ThreadStrategy, str]] = ..., retention: _Optional[_Union[Retention, _Mapping]] = ..., mcp_servers: _Optional[_Iterable[_Union[McpServer, _Mapping]]] = ..., output: _Optional[_Union[OutputSpec, _Mapping]] = ...) -> None: ...
 
 class SuspensionExpiry(_message.Message):
     __slots__ = ["approval", "children", "question", "tool_results"]
@@ -323,6 +330,9 @@ class Tool(_message.Message):
     raise_on_error: bool
     timeout: _duration_pb2.Duration
     def __init__(self, name: _Optional[str] = ..., kind: _Optional[_Union[ToolKind, str]] = ..., description: _Optional[str] = ..., parameters: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., raise_on_error: bool = ..., http: _Optional[_Union[HttpTool, _Mapping]] = ..., mcp: _Optional[_Union[McpTool, _Mapping]] = ..., timeout: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., delivery: _Optional[_Union[Delivery, str]] = ..., in_doubt: _Optional[_Union[InDoubt, str]] = ...) -> None: ...
+
+class ThreadStrategy(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = []
 
 class ToolKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = []

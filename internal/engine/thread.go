@@ -1,0 +1,91 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/runsvc/runsvc/internal/model"
+	"github.com/runsvc/runsvc/internal/runlog"
+)
+
+// maxThreadDepth bounds how many earlier Runs of a thread a Run's
+// history is read from.
+const maxThreadDepth = 10000
+
+// threadHistory returns the conversation of the Runs a Run continues on its
+// thread, oldest first, read from their logs: nothing is copied into the
+// Run's own log, so the thread's history has one home.
+func (a *attempt) threadHistory(ctx context.Context) ([]model.Message, error) {
+	row, err := a.e.Store.GetRun(ctx, a.lease.Tenant, a.lease.RunID)
+	if err != nil {
+		return nil, err
+	}
+	var chain [][]runlog.Message
+	for id := row.ContinuesRunID; id != ""; {
+		if len(chain) == maxThreadDepth {
+			return nil, fmt.Errorf("thread %s is more than %d Runs deep", row.ThreadID, maxThreadDepth)
+		}
+		st, _, err := a.e.Writer.Load(ctx, a.lease.Tenant, id)
+		if err != nil {
+			return nil, err
+		}
+		chain = append(chain, st.Transcript)
+		prev, err := a.e.Store.GetRun(ctx, a.lease.Tenant, id)
+		if err != nil {
+			return nil, err
+		}
+		id = prev.ContinuesRunID
+	}
+	var out []model.Message
+	for _, transcript := range slices.Backward(chain) {
+		out = append(out, modelMessages(answered(transcript))...)
+	}
+	return out, nil
+}
+
+// answered drops the tool calls of an earlier Run that never got a result
+// (it was interrupted mid-call), so a provider does not refuse the request
+// for a call without its answer.
+func answered(transcript []runlog.Message) []runlog.Message {
+	results := map[string]bool{}
+	for _, m := range transcript {
+		if m.Role == runlog.RoleTool {
+			results[m.CallID] = true
+		}
+	}
+	out := make([]runlog.Message, 0, len(transcript))
+	for _, m := range transcript {
+		if m.Role == runlog.RoleAssistant && len(m.ToolCalls) > 0 {
+			complete := true
+			for _, c := range m.ToolCalls {
+				complete = complete && results[c.ID]
+			}
+			if !complete {
+				m.ToolCalls = nil
+				if m.Text == "" {
+					continue
+				}
+			}
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// modelMessages converts transcript messages to the model's.
+func modelMessages(transcript []runlog.Message) []model.Message {
+	out := make([]model.Message, 0, len(transcript))
+	for _, m := range transcript {
+		// The provider gets its own ids back, whatever runsvc calls them.
+		msg := model.Message{Role: m.Role, Text: m.Text, CallID: m.CallID, Name: m.Name}
+		if m.ProviderCallID != "" {
+			msg.CallID = m.ProviderCallID
+		}
+		for _, c := range m.ToolCalls {
+			msg.ToolCalls = append(msg.ToolCalls, model.ToolCall{ID: c.ProviderCallID(), Name: c.Name, Arguments: c.Arguments})
+		}
+		out = append(out, msg)
+	}
+	return out
+}

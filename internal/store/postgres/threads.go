@@ -1,0 +1,139 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/runsvc/runsvc/internal/errs"
+	"github.com/runsvc/runsvc/internal/store"
+	"github.com/runsvc/runsvc/internal/store/pagetoken"
+)
+
+const threadColumns = `tenant, thread_id, create_time, update_time, active_run_id, last_run_id, runs`
+
+func scanThread(row pgx.Row) (store.Thread, error) {
+	var t store.Thread
+	var created, updated int64
+	var runs int32
+	if err := row.Scan(&t.Tenant, &t.ThreadID, &created, &updated, &t.ActiveRunID, &t.LastRunID, &runs); err != nil {
+		return store.Thread{}, err
+	}
+	t.CreateTime, t.UpdateTime, t.Runs = store.FromNanos(created), store.FromNanos(updated), int(runs)
+	return t, nil
+}
+
+// joinThread puts a new Run on its thread inside CreateRun's transaction,
+// holding the thread's row lock: the active Run when the thread has none,
+// continuing its last Run; otherwise waiting behind the others, or
+// *errs.ThreadBusy with reject.
+func joinThread(ctx context.Context, tx pgx.Tx, r *store.Run, reject bool) error {
+	now := store.Nanos(r.CreateTime)
+	if _, err := tx.Exec(ctx, `INSERT INTO threads (tenant, thread_id, create_time, update_time) VALUES ($1, $2, $3, $3) ON CONFLICT DO NOTHING`,
+		r.Tenant, r.ThreadID, now); err != nil {
+		return err
+	}
+	t, err := scanThread(tx.QueryRow(ctx, `SELECT `+threadColumns+` FROM threads WHERE tenant = $1 AND thread_id = $2 FOR UPDATE`, r.Tenant, r.ThreadID))
+	if err != nil {
+		return err
+	}
+	active := t.ActiveRunID
+	r.Waiting, r.ContinuesRunID = false, ""
+	if active != "" {
+		if reject {
+			return &errs.ThreadBusy{ThreadID: r.ThreadID, ActiveRunID: active}
+		}
+		r.Waiting, r.Index.Runnable = true, false
+	} else {
+		active, r.ContinuesRunID = r.RunID, t.LastRunID
+	}
+	r.ThreadSeq = t.Runs + 1
+	_, err = tx.Exec(ctx, `UPDATE threads SET runs = runs + 1, update_time = $3, active_run_id = $4 WHERE tenant = $1 AND thread_id = $2`,
+		r.Tenant, r.ThreadID, now, active)
+	return err
+}
+
+// settleThread runs in the transaction that settles a Run: when it was its
+// thread's active Run, the oldest waiting one becomes active, continuing
+// from it, and claimable. It reports whether one did.
+func settleThread(ctx context.Context, tx pgx.Tx, tenant, runID string, now time.Time) (bool, error) {
+	var thread string
+	err := tx.QueryRow(ctx, `UPDATE runs SET waiting = FALSE WHERE tenant = $1 AND run_id = $2 RETURNING thread_id`, tenant, runID).Scan(&thread)
+	if err != nil || thread == "" {
+		return false, err
+	}
+	var active string
+	err = tx.QueryRow(ctx, `SELECT active_run_id FROM threads WHERE tenant = $1 AND thread_id = $2 FOR UPDATE`, tenant, thread).Scan(&active)
+	if err != nil || active != runID {
+		return false, err
+	}
+	var next string
+	err = tx.QueryRow(ctx, `SELECT run_id FROM runs WHERE tenant = $1 AND thread_id = $2 AND waiting ORDER BY thread_seq LIMIT 1`, tenant, thread).Scan(&next)
+	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+		return false, err
+	}
+	if next != "" {
+		if _, err := tx.Exec(ctx, `UPDATE runs SET waiting = FALSE, runnable = TRUE, continues_run_id = $3, update_time = $4 WHERE tenant = $1 AND run_id = $2`,
+			tenant, next, runID, store.Nanos(now)); err != nil {
+			return false, err
+		}
+	}
+	_, err = tx.Exec(ctx, `UPDATE threads SET active_run_id = $3, last_run_id = $4, update_time = $5 WHERE tenant = $1 AND thread_id = $2`,
+		tenant, thread, next, runID, store.Nanos(now))
+	return next != "", err
+}
+
+// GetThread returns a thread, with found false when no Run used it.
+func (db *DB) GetThread(ctx context.Context, tenant, threadID string) (store.Thread, bool, error) {
+	t, err := scanThread(db.pool.QueryRow(ctx, `SELECT `+threadColumns+` FROM threads WHERE tenant = $1 AND thread_id = $2`, tenant, threadID))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return store.Thread{}, false, nil
+	}
+	if err != nil {
+		return store.Thread{}, false, unavailable(ctx, "get thread", err)
+	}
+	return t, true, nil
+}
+
+// ListThreads lists threads newest first.
+func (db *DB) ListThreads(ctx context.Context, tenant string, q store.ThreadQuery) ([]store.Thread, string, error) {
+	size := pagetoken.Size(q.PageSize)
+	var after pagetoken.RunPosition
+	if err := pagetoken.Decode(q.PageToken, &after); err != nil {
+		return nil, "", err
+	}
+	query := `SELECT ` + threadColumns + ` FROM threads WHERE tenant = $1`
+	args := []any{tenant}
+	if q.PageToken != "" {
+		query += ` AND (create_time, thread_id) < ($3, $4)`
+		args = append(args, 0, after.Created, after.RunID)
+	} else {
+		args = append(args, 0)
+	}
+	args[1] = size + 1
+	rows, err := db.pool.Query(ctx, query+` ORDER BY create_time DESC, thread_id DESC LIMIT $2`, args...)
+	if err != nil {
+		return nil, "", unavailable(ctx, "list threads", err)
+	}
+	defer rows.Close()
+	var out []store.Thread
+	for rows.Next() {
+		t, err := scanThread(rows)
+		if err != nil {
+			return nil, "", unavailable(ctx, "list threads", err)
+		}
+		out = append(out, t)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, "", unavailable(ctx, "list threads", err)
+	}
+	next := ""
+	if len(out) > size {
+		out = out[:size]
+		after.Created, after.RunID = store.Nanos(out[size-1].CreateTime), out[size-1].ThreadID
+		next = pagetoken.Encode(after)
+	}
+	return out, next, nil
+}

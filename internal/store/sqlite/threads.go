@@ -1,0 +1,136 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"time"
+
+	"github.com/runsvc/runsvc/internal/errs"
+	"github.com/runsvc/runsvc/internal/store"
+	"github.com/runsvc/runsvc/internal/store/pagetoken"
+)
+
+const threadColumns = `tenant, thread_id, create_time, update_time, active_run_id, last_run_id, runs`
+
+func scanThread(row scanner) (store.Thread, error) {
+	var t store.Thread
+	var created, updated int64
+	if err := row.Scan(&t.Tenant, &t.ThreadID, &created, &updated, &t.ActiveRunID, &t.LastRunID, &t.Runs); err != nil {
+		return store.Thread{}, err
+	}
+	t.CreateTime, t.UpdateTime = store.FromNanos(created), store.FromNanos(updated)
+	return t, nil
+}
+
+// joinThread puts a new Run on its thread inside CreateRun's transaction:
+// the thread's active Run when it has none, continuing its last Run;
+// otherwise waiting behind the others, or *errs.ThreadBusy with reject. It
+// returns the Run's position on the thread.
+func joinThread(tx *sql.Tx, r *store.Run, reject bool) (int, error) {
+	now := store.Nanos(r.CreateTime)
+	if _, err := tx.Exec(`INSERT INTO threads (tenant, thread_id, create_time, update_time) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+		r.Tenant, r.ThreadID, now, now); err != nil {
+		return 0, unavailable("create run", err)
+	}
+	t, err := scanThread(tx.QueryRow(`SELECT `+threadColumns+` FROM threads WHERE tenant = ? AND thread_id = ?`, r.Tenant, r.ThreadID))
+	if err != nil {
+		return 0, unavailable("create run", err)
+	}
+	active := t.ActiveRunID
+	if active != "" {
+		if reject {
+			return 0, &errs.ThreadBusy{ThreadID: r.ThreadID, ActiveRunID: active}
+		}
+		r.Waiting, r.Index.Runnable = true, false
+	} else {
+		active, r.ContinuesRunID = r.RunID, t.LastRunID
+	}
+	_, err = tx.Exec(`UPDATE threads SET runs = runs + 1, update_time = ?, active_run_id = ? WHERE tenant = ? AND thread_id = ?`,
+		now, active, r.Tenant, r.ThreadID)
+	return t.Runs + 1, unavailable("create run", err)
+}
+
+// settleThread runs in the transaction that settles a Run: when it was its
+// thread's active Run, the oldest waiting one becomes active, continuing
+// from it, and claimable. It returns that Run's id, or "".
+func settleThread(tx *sql.Tx, tenant, runID string, now time.Time) (string, error) {
+	var thread string
+	if err := tx.QueryRow(`SELECT thread_id FROM runs WHERE tenant = ? AND run_id = ?`, tenant, runID).Scan(&thread); err != nil || thread == "" {
+		return "", unavailable("settle", err)
+	}
+	if _, err := tx.Exec(`UPDATE runs SET waiting = 0 WHERE tenant = ? AND run_id = ?`, tenant, runID); err != nil {
+		return "", unavailable("settle", err)
+	}
+	var active string
+	if err := tx.QueryRow(`SELECT active_run_id FROM threads WHERE tenant = ? AND thread_id = ?`, tenant, thread).Scan(&active); err != nil {
+		return "", unavailable("settle", err)
+	}
+	if active != runID {
+		return "", nil
+	}
+	var next string
+	err := tx.QueryRow(`SELECT run_id FROM runs WHERE tenant = ? AND thread_id = ? AND waiting = 1 ORDER BY thread_seq LIMIT 1`, tenant, thread).Scan(&next)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return "", unavailable("settle", err)
+	}
+	if next != "" {
+		if _, err := tx.Exec(`UPDATE runs SET waiting = 0, runnable = 1, continues_run_id = ?, update_time = ? WHERE tenant = ? AND run_id = ?`,
+			runID, store.Nanos(now), tenant, next); err != nil {
+			return "", unavailable("settle", err)
+		}
+	}
+	_, err = tx.Exec(`UPDATE threads SET active_run_id = ?, last_run_id = ?, update_time = ? WHERE tenant = ? AND thread_id = ?`,
+		next, runID, store.Nanos(now), tenant, thread)
+	return next, unavailable("settle", err)
+}
+
+// GetThread returns a thread.
+func (db *DB) GetThread(ctx context.Context, tenant, threadID string) (store.Thread, bool, error) {
+	t, err := scanThread(db.queryRow(ctx, `SELECT `+threadColumns+` FROM threads WHERE tenant = ? AND thread_id = ?`, tenant, threadID))
+	if errors.Is(err, sql.ErrNoRows) {
+		return store.Thread{}, false, nil
+	}
+	if err != nil {
+		return store.Thread{}, false, unavailable("get thread", err)
+	}
+	return t, true, nil
+}
+
+// ListThreads lists threads newest first.
+func (db *DB) ListThreads(ctx context.Context, tenant string, q store.ThreadQuery) ([]store.Thread, string, error) {
+	size := pagetoken.Size(q.PageSize)
+	var after pagetoken.RunPosition
+	if err := pagetoken.Decode(q.PageToken, &after); err != nil {
+		return nil, "", err
+	}
+	query := `SELECT ` + threadColumns + ` FROM threads WHERE tenant = ?`
+	args := []any{tenant}
+	if q.PageToken != "" {
+		query += ` AND (create_time < ? OR (create_time = ? AND thread_id < ?))`
+		args = append(args, after.Created, after.Created, after.RunID)
+	}
+	rows, err := db.query(ctx, query+` ORDER BY create_time DESC, thread_id DESC LIMIT ?`, append(args, size+1)...)
+	if err != nil {
+		return nil, "", unavailable("list threads", err)
+	}
+	defer rows.Close()
+	var out []store.Thread
+	for rows.Next() {
+		t, err := scanThread(rows)
+		if err != nil {
+			return nil, "", unavailable("list threads", err)
+		}
+		out = append(out, t)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, "", unavailable("list threads", err)
+	}
+	next := ""
+	if len(out) > size {
+		out = out[:size]
+		after.Created, after.RunID = store.Nanos(out[size-1].CreateTime), out[size-1].ThreadID
+		next = pagetoken.Encode(after)
+	}
+	return out, next, nil
+}

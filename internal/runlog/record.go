@@ -133,6 +133,9 @@ type Admitted struct {
 	// TraceParent is the W3C trace context of the StartRun that admitted
 	// the Run, which its Attempts' spans continue; empty when untraced.
 	TraceParent string `json:"traceParent,omitempty"`
+	// Fork, when set, says the Run was forked from another Run's log, and
+	// holds the state it starts from.
+	Fork *ForkOrigin `json:"fork,omitempty"`
 }
 
 // AttemptStarted records that a worker took the Run under a lease.

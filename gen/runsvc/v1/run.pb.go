@@ -70,7 +70,9 @@ type Run struct {
 	// When it settled.
 	SettleTime *timestamppb.Timestamp `protobuf:"bytes,20,opt,name=settle_time,json=settleTime,proto3" json:"settle_time,omitempty"`
 	// When it will be aborted if still unsettled.
-	DeadlineTime  *timestamppb.Timestamp `protobuf:"bytes,21,opt,name=deadline_time,json=deadlineTime,proto3" json:"deadline_time,omitempty"`
+	DeadlineTime *timestamppb.Timestamp `protobuf:"bytes,21,opt,name=deadline_time,json=deadlineTime,proto3" json:"deadline_time,omitempty"`
+	// Where it was forked from, for a Run ForkRun started.
+	ForkOf        *ForkOrigin `protobuf:"bytes,40,opt,name=fork_of,json=forkOf,proto3" json:"fork_of,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -248,6 +250,13 @@ func (x *Run) GetSettleTime() *timestamppb.Timestamp {
 func (x *Run) GetDeadlineTime() *timestamppb.Timestamp {
 	if x != nil {
 		return x.DeadlineTime
+	}
+	return nil
+}
+
+func (x *Run) GetForkOf() *ForkOrigin {
+	if x != nil {
+		return x.ForkOf
 	}
 	return nil
 }
@@ -1706,11 +1715,200 @@ func (x *ToolCallReport) GetInDoubt() bool {
 	return false
 }
 
+// ForkRunRequest is the request of RunService.ForkRun.
+type ForkRunRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The source Run.
+	RunId string `protobuf:"bytes,1,opt,name=run_id,json=runId,proto3" json:"run_id,omitempty"`
+	// Where to fork: exactly one.
+	//
+	// Types that are valid to be assigned to At:
+	//
+	//	*ForkRunRequest_Turn
+	//	*ForkRunRequest_AtSeq
+	At isForkRunRequest_At `protobuf_oneof:"at"`
+	// A new user message after the source's state; empty for none.
+	Input string `protobuf:"bytes,4,opt,name=input,proto3" json:"input,omitempty"`
+	// The Spec Version the fork runs: empty is the source's; otherwise the
+	// source's or a newer Version of the same Spec.
+	Version string `protobuf:"bytes,5,opt,name=version,proto3" json:"version,omitempty"`
+	// An idempotency key: the same key and body return the same fork. At
+	// most 128 characters.
+	RequestId string `protobuf:"bytes,6,opt,name=request_id,json=requestId,proto3" json:"request_id,omitempty"`
+	// A deadline shorter than the Spec's, if wanted.
+	Deadline      *durationpb.Duration `protobuf:"bytes,7,opt,name=deadline,proto3" json:"deadline,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ForkRunRequest) Reset() {
+	*x = ForkRunRequest{}
+	mi := &file_runsvc_v1_run_proto_msgTypes[24]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ForkRunRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ForkRunRequest) ProtoMessage() {}
+
+func (x *ForkRunRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_runsvc_v1_run_proto_msgTypes[24]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ForkRunRequest.ProtoReflect.Descriptor instead.
+func (*ForkRunRequest) Descriptor() ([]byte, []int) {
+	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{24}
+}
+
+func (x *ForkRunRequest) GetRunId() string {
+	if x != nil {
+		return x.RunId
+	}
+	return ""
+}
+
+func (x *ForkRunRequest) GetAt() isForkRunRequest_At {
+	if x != nil {
+		return x.At
+	}
+	return nil
+}
+
+func (x *ForkRunRequest) GetTurn() int32 {
+	if x != nil {
+		if x, ok := x.At.(*ForkRunRequest_Turn); ok {
+			return x.Turn
+		}
+	}
+	return 0
+}
+
+func (x *ForkRunRequest) GetAtSeq() int64 {
+	if x != nil {
+		if x, ok := x.At.(*ForkRunRequest_AtSeq); ok {
+			return x.AtSeq
+		}
+	}
+	return 0
+}
+
+func (x *ForkRunRequest) GetInput() string {
+	if x != nil {
+		return x.Input
+	}
+	return ""
+}
+
+func (x *ForkRunRequest) GetVersion() string {
+	if x != nil {
+		return x.Version
+	}
+	return ""
+}
+
+func (x *ForkRunRequest) GetRequestId() string {
+	if x != nil {
+		return x.RequestId
+	}
+	return ""
+}
+
+func (x *ForkRunRequest) GetDeadline() *durationpb.Duration {
+	if x != nil {
+		return x.Deadline
+	}
+	return nil
+}
+
+type isForkRunRequest_At interface {
+	isForkRunRequest_At()
+}
+
+type ForkRunRequest_Turn struct {
+	// Fork before turn `turn` (from 1): the fork makes that turn again.
+	Turn int32 `protobuf:"varint,2,opt,name=turn,proto3,oneof"`
+}
+
+type ForkRunRequest_AtSeq struct {
+	// Fork before the TurnStarted Record at this seq.
+	AtSeq int64 `protobuf:"varint,3,opt,name=at_seq,json=atSeq,proto3,oneof"`
+}
+
+func (*ForkRunRequest_Turn) isForkRunRequest_At() {}
+
+func (*ForkRunRequest_AtSeq) isForkRunRequest_At() {}
+
+// ForkRunResponse is the response of RunService.ForkRun.
+type ForkRunResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The fork.
+	Run *Run `protobuf:"bytes,1,opt,name=run,proto3" json:"run,omitempty"`
+	// False when `request_id` matched an existing Run.
+	Created       bool `protobuf:"varint,2,opt,name=created,proto3" json:"created,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ForkRunResponse) Reset() {
+	*x = ForkRunResponse{}
+	mi := &file_runsvc_v1_run_proto_msgTypes[25]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ForkRunResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ForkRunResponse) ProtoMessage() {}
+
+func (x *ForkRunResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_runsvc_v1_run_proto_msgTypes[25]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ForkRunResponse.ProtoReflect.Descriptor instead.
+func (*ForkRunResponse) Descriptor() ([]byte, []int) {
+	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{25}
+}
+
+func (x *ForkRunResponse) GetRun() *Run {
+	if x != nil {
+		return x.Run
+	}
+	return nil
+}
+
+func (x *ForkRunResponse) GetCreated() bool {
+	if x != nil {
+		return x.Created
+	}
+	return false
+}
+
 var File_runsvc_v1_run_proto protoreflect.FileDescriptor
 
 const file_runsvc_v1_run_proto_rawDesc = "" +
 	"\n" +
-	"\x13runsvc/v1/run.proto\x12\trunsvc.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x17google/rpc/status.proto\x1a\x16runsvc/v1/record.proto\"\xb1\x06\n" +
+	"\x13runsvc/v1/run.proto\x12\trunsvc.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x17google/rpc/status.proto\x1a\x16runsvc/v1/record.proto\"\xe1\x06\n" +
 	"\x03Run\x12\x15\n" +
 	"\x06run_id\x18\x01 \x01(\tR\x05runId\x12\x12\n" +
 	"\x04spec\x18\x02 \x01(\tR\x04spec\x12\x18\n" +
@@ -1740,7 +1938,8 @@ const file_runsvc_v1_run_proto_rawDesc = "" +
 	"updateTime\x12;\n" +
 	"\vsettle_time\x18\x14 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
 	"settleTime\x12?\n" +
-	"\rdeadline_time\x18\x15 \x01(\v2\x1a.google.protobuf.TimestampR\fdeadlineTime\"\xf3\x02\n" +
+	"\rdeadline_time\x18\x15 \x01(\v2\x1a.google.protobuf.TimestampR\fdeadlineTime\x12.\n" +
+	"\afork_of\x18( \x01(\v2\x15.runsvc.v1.ForkOriginR\x06forkOf\"\xf3\x02\n" +
 	"\n" +
 	"Suspension\x123\n" +
 	"\x06reason\x18\x01 \x01(\x0e2\x1b.runsvc.v1.SuspensionReasonR\x06reason\x12;\n" +
@@ -1837,7 +2036,20 @@ const file_runsvc_v1_run_proto_rawDesc = "" +
 	"\x06output\x18\x02 \x01(\v2\x16.google.protobuf.ValueR\x06output\x12(\n" +
 	"\x05error\x18\x03 \x01(\v2\x12.google.rpc.StatusR\x05error\x12\x12\n" +
 	"\x04turn\x18\x04 \x01(\x05R\x04turn\x12\x19\n" +
-	"\bin_doubt\x18\x05 \x01(\bR\ainDoubt2\xda\x05\n" +
+	"\bin_doubt\x18\x05 \x01(\bR\ainDoubt\"\xe2\x01\n" +
+	"\x0eForkRunRequest\x12\x15\n" +
+	"\x06run_id\x18\x01 \x01(\tR\x05runId\x12\x14\n" +
+	"\x04turn\x18\x02 \x01(\x05H\x00R\x04turn\x12\x17\n" +
+	"\x06at_seq\x18\x03 \x01(\x03H\x00R\x05atSeq\x12\x14\n" +
+	"\x05input\x18\x04 \x01(\tR\x05input\x12\x18\n" +
+	"\aversion\x18\x05 \x01(\tR\aversion\x12\x1d\n" +
+	"\n" +
+	"request_id\x18\x06 \x01(\tR\trequestId\x125\n" +
+	"\bdeadline\x18\a \x01(\v2\x19.google.protobuf.DurationR\bdeadlineB\x04\n" +
+	"\x02at\"M\n" +
+	"\x0fForkRunResponse\x12 \n" +
+	"\x03run\x18\x01 \x01(\v2\x0e.runsvc.v1.RunR\x03run\x12\x18\n" +
+	"\acreated\x18\x02 \x01(\bR\acreated2\x9c\x06\n" +
 	"\n" +
 	"RunService\x12C\n" +
 	"\bStartRun\x12\x1a.runsvc.v1.StartRunRequest\x1a\x1b.runsvc.v1.StartRunResponse\x12=\n" +
@@ -1850,7 +2062,8 @@ const file_runsvc_v1_run_proto_rawDesc = "" +
 	"\vSendMessage\x12\x1d.runsvc.v1.SendMessageRequest\x1a\x1e.runsvc.v1.SendMessageResponse\x12F\n" +
 	"\tResumeRun\x12\x1b.runsvc.v1.ResumeRunRequest\x1a\x1c.runsvc.v1.ResumeRunResponse\x12O\n" +
 	"\fInterruptRun\x12\x1e.runsvc.v1.InterruptRunRequest\x1a\x1f.runsvc.v1.InterruptRunResponse\x12F\n" +
-	"\tGetReport\x12\x1b.runsvc.v1.GetReportRequest\x1a\x1c.runsvc.v1.GetReportResponseB1Z/github.com/runsvc/runsvc/gen/runsvc/v1;runsvcv1b\x06proto3"
+	"\tGetReport\x12\x1b.runsvc.v1.GetReportRequest\x1a\x1c.runsvc.v1.GetReportResponse\x12@\n" +
+	"\aForkRun\x12\x19.runsvc.v1.ForkRunRequest\x1a\x1a.runsvc.v1.ForkRunResponseB1Z/github.com/runsvc/runsvc/gen/runsvc/v1;runsvcv1b\x06proto3"
 
 var (
 	file_runsvc_v1_run_proto_rawDescOnce sync.Once
@@ -1864,7 +2077,7 @@ func file_runsvc_v1_run_proto_rawDescGZIP() []byte {
 	return file_runsvc_v1_run_proto_rawDescData
 }
 
-var file_runsvc_v1_run_proto_msgTypes = make([]protoimpl.MessageInfo, 24)
+var file_runsvc_v1_run_proto_msgTypes = make([]protoimpl.MessageInfo, 26)
 var file_runsvc_v1_run_proto_goTypes = []any{
 	(*Run)(nil),                   // 0: runsvc.v1.Run
 	(*Suspension)(nil),            // 1: runsvc.v1.Suspension
@@ -1890,84 +2103,92 @@ var file_runsvc_v1_run_proto_goTypes = []any{
 	(*GetReportResponse)(nil),     // 21: runsvc.v1.GetReportResponse
 	(*Report)(nil),                // 22: runsvc.v1.Report
 	(*ToolCallReport)(nil),        // 23: runsvc.v1.ToolCallReport
-	(RunState)(0),                 // 24: runsvc.v1.RunState
-	(AbortCause)(0),               // 25: runsvc.v1.AbortCause
-	(*status.Status)(nil),         // 26: google.rpc.Status
-	(*Usage)(nil),                 // 27: runsvc.v1.Usage
-	(*timestamppb.Timestamp)(nil), // 28: google.protobuf.Timestamp
-	(SuspensionReason)(0),         // 29: runsvc.v1.SuspensionReason
-	(*ToolCall)(nil),              // 30: runsvc.v1.ToolCall
-	(*durationpb.Duration)(nil),   // 31: google.protobuf.Duration
-	(*Record)(nil),                // 32: runsvc.v1.Record
-	(MessageMode)(0),              // 33: runsvc.v1.MessageMode
-	(*ToolResult)(nil),            // 34: runsvc.v1.ToolResult
-	(*InDoubtAnswer)(nil),         // 35: runsvc.v1.InDoubtAnswer
-	(*structpb.Value)(nil),        // 36: google.protobuf.Value
+	(*ForkRunRequest)(nil),        // 24: runsvc.v1.ForkRunRequest
+	(*ForkRunResponse)(nil),       // 25: runsvc.v1.ForkRunResponse
+	(RunState)(0),                 // 26: runsvc.v1.RunState
+	(AbortCause)(0),               // 27: runsvc.v1.AbortCause
+	(*status.Status)(nil),         // 28: google.rpc.Status
+	(*Usage)(nil),                 // 29: runsvc.v1.Usage
+	(*timestamppb.Timestamp)(nil), // 30: google.protobuf.Timestamp
+	(*ForkOrigin)(nil),            // 31: runsvc.v1.ForkOrigin
+	(SuspensionReason)(0),         // 32: runsvc.v1.SuspensionReason
+	(*ToolCall)(nil),              // 33: runsvc.v1.ToolCall
+	(*durationpb.Duration)(nil),   // 34: google.protobuf.Duration
+	(*Record)(nil),                // 35: runsvc.v1.Record
+	(MessageMode)(0),              // 36: runsvc.v1.MessageMode
+	(*ToolResult)(nil),            // 37: runsvc.v1.ToolResult
+	(*InDoubtAnswer)(nil),         // 38: runsvc.v1.InDoubtAnswer
+	(*structpb.Value)(nil),        // 39: google.protobuf.Value
 }
 var file_runsvc_v1_run_proto_depIdxs = []int32{
-	24, // 0: runsvc.v1.Run.state:type_name -> runsvc.v1.RunState
-	25, // 1: runsvc.v1.Run.abort_cause:type_name -> runsvc.v1.AbortCause
-	26, // 2: runsvc.v1.Run.failure:type_name -> google.rpc.Status
+	26, // 0: runsvc.v1.Run.state:type_name -> runsvc.v1.RunState
+	27, // 1: runsvc.v1.Run.abort_cause:type_name -> runsvc.v1.AbortCause
+	28, // 2: runsvc.v1.Run.failure:type_name -> google.rpc.Status
 	1,  // 3: runsvc.v1.Run.suspension:type_name -> runsvc.v1.Suspension
-	27, // 4: runsvc.v1.Run.usage:type_name -> runsvc.v1.Usage
-	28, // 5: runsvc.v1.Run.create_time:type_name -> google.protobuf.Timestamp
-	28, // 6: runsvc.v1.Run.update_time:type_name -> google.protobuf.Timestamp
-	28, // 7: runsvc.v1.Run.settle_time:type_name -> google.protobuf.Timestamp
-	28, // 8: runsvc.v1.Run.deadline_time:type_name -> google.protobuf.Timestamp
-	29, // 9: runsvc.v1.Suspension.reason:type_name -> runsvc.v1.SuspensionReason
-	28, // 10: runsvc.v1.Suspension.expire_time:type_name -> google.protobuf.Timestamp
-	30, // 11: runsvc.v1.Suspension.tool_calls:type_name -> runsvc.v1.ToolCall
-	30, // 12: runsvc.v1.Suspension.approval_call:type_name -> runsvc.v1.ToolCall
-	31, // 13: runsvc.v1.StartRunRequest.deadline:type_name -> google.protobuf.Duration
-	0,  // 14: runsvc.v1.StartRunResponse.run:type_name -> runsvc.v1.Run
-	0,  // 15: runsvc.v1.GetRunResponse.run:type_name -> runsvc.v1.Run
-	24, // 16: runsvc.v1.ListRunsRequest.states:type_name -> runsvc.v1.RunState
-	0,  // 17: runsvc.v1.ListRunsResponse.runs:type_name -> runsvc.v1.Run
-	31, // 18: runsvc.v1.WatchRunRequest.heartbeat_interval:type_name -> google.protobuf.Duration
-	32, // 19: runsvc.v1.WatchRunResponse.record:type_name -> runsvc.v1.Record
-	28, // 20: runsvc.v1.WatchRunResponse.heartbeat_time:type_name -> google.protobuf.Timestamp
-	31, // 21: runsvc.v1.StreamTextRequest.heartbeat_interval:type_name -> google.protobuf.Duration
-	28, // 22: runsvc.v1.StreamTextResponse.heartbeat_time:type_name -> google.protobuf.Timestamp
-	31, // 23: runsvc.v1.WaitRunRequest.wait:type_name -> google.protobuf.Duration
-	0,  // 24: runsvc.v1.WaitRunResponse.run:type_name -> runsvc.v1.Run
-	33, // 25: runsvc.v1.SendMessageRequest.mode:type_name -> runsvc.v1.MessageMode
-	34, // 26: runsvc.v1.ResumeRunRequest.tool_results:type_name -> runsvc.v1.ToolResult
-	35, // 27: runsvc.v1.ResumeRunRequest.in_doubt:type_name -> runsvc.v1.InDoubtAnswer
-	0,  // 28: runsvc.v1.ResumeRunResponse.run:type_name -> runsvc.v1.Run
-	0,  // 29: runsvc.v1.InterruptRunResponse.run:type_name -> runsvc.v1.Run
-	22, // 30: runsvc.v1.GetReportResponse.report:type_name -> runsvc.v1.Report
-	0,  // 31: runsvc.v1.Report.run:type_name -> runsvc.v1.Run
-	23, // 32: runsvc.v1.Report.tool_calls:type_name -> runsvc.v1.ToolCallReport
-	22, // 33: runsvc.v1.Report.children:type_name -> runsvc.v1.Report
-	31, // 34: runsvc.v1.Report.duration:type_name -> google.protobuf.Duration
-	30, // 35: runsvc.v1.ToolCallReport.call:type_name -> runsvc.v1.ToolCall
-	36, // 36: runsvc.v1.ToolCallReport.output:type_name -> google.protobuf.Value
-	26, // 37: runsvc.v1.ToolCallReport.error:type_name -> google.rpc.Status
-	2,  // 38: runsvc.v1.RunService.StartRun:input_type -> runsvc.v1.StartRunRequest
-	4,  // 39: runsvc.v1.RunService.GetRun:input_type -> runsvc.v1.GetRunRequest
-	6,  // 40: runsvc.v1.RunService.ListRuns:input_type -> runsvc.v1.ListRunsRequest
-	8,  // 41: runsvc.v1.RunService.WatchRun:input_type -> runsvc.v1.WatchRunRequest
-	10, // 42: runsvc.v1.RunService.StreamText:input_type -> runsvc.v1.StreamTextRequest
-	12, // 43: runsvc.v1.RunService.WaitRun:input_type -> runsvc.v1.WaitRunRequest
-	14, // 44: runsvc.v1.RunService.SendMessage:input_type -> runsvc.v1.SendMessageRequest
-	16, // 45: runsvc.v1.RunService.ResumeRun:input_type -> runsvc.v1.ResumeRunRequest
-	18, // 46: runsvc.v1.RunService.InterruptRun:input_type -> runsvc.v1.InterruptRunRequest
-	20, // 47: runsvc.v1.RunService.GetReport:input_type -> runsvc.v1.GetReportRequest
-	3,  // 48: runsvc.v1.RunService.StartRun:output_type -> runsvc.v1.StartRunResponse
-	5,  // 49: runsvc.v1.RunService.GetRun:output_type -> runsvc.v1.GetRunResponse
-	7,  // 50: runsvc.v1.RunService.ListRuns:output_type -> runsvc.v1.ListRunsResponse
-	9,  // 51: runsvc.v1.RunService.WatchRun:output_type -> runsvc.v1.WatchRunResponse
-	11, // 52: runsvc.v1.RunService.StreamText:output_type -> runsvc.v1.StreamTextResponse
-	13, // 53: runsvc.v1.RunService.WaitRun:output_type -> runsvc.v1.WaitRunResponse
-	15, // 54: runsvc.v1.RunService.SendMessage:output_type -> runsvc.v1.SendMessageResponse
-	17, // 55: runsvc.v1.RunService.ResumeRun:output_type -> runsvc.v1.ResumeRunResponse
-	19, // 56: runsvc.v1.RunService.InterruptRun:output_type -> runsvc.v1.InterruptRunResponse
-	21, // 57: runsvc.v1.RunService.GetReport:output_type -> runsvc.v1.GetReportResponse
-	48, // [48:58] is the sub-list for method output_type
-	38, // [38:48] is the sub-list for method input_type
-	38, // [38:38] is the sub-list for extension type_name
-	38, // [38:38] is the sub-list for extension extendee
-	0,  // [0:38] is the sub-list for field type_name
+	29, // 4: runsvc.v1.Run.usage:type_name -> runsvc.v1.Usage
+	30, // 5: runsvc.v1.Run.create_time:type_name -> google.protobuf.Timestamp
+	30, // 6: runsvc.v1.Run.update_time:type_name -> google.protobuf.Timestamp
+	30, // 7: runsvc.v1.Run.settle_time:type_name -> google.protobuf.Timestamp
+	30, // 8: runsvc.v1.Run.deadline_time:type_name -> google.protobuf.Timestamp
+	31, // 9: runsvc.v1.Run.fork_of:type_name -> runsvc.v1.ForkOrigin
+	32, // 10: runsvc.v1.Suspension.reason:type_name -> runsvc.v1.SuspensionReason
+	30, // 11: runsvc.v1.Suspension.expire_time:type_name -> google.protobuf.Timestamp
+	33, // 12: runsvc.v1.Suspension.tool_calls:type_name -> runsvc.v1.ToolCall
+	33, // 13: runsvc.v1.Suspension.approval_call:type_name -> runsvc.v1.ToolCall
+	34, // 14: runsvc.v1.StartRunRequest.deadline:type_name -> google.protobuf.Duration
+	0,  // 15: runsvc.v1.StartRunResponse.run:type_name -> runsvc.v1.Run
+	0,  // 16: runsvc.v1.GetRunResponse.run:type_name -> runsvc.v1.Run
+	26, // 17: runsvc.v1.ListRunsRequest.states:type_name -> runsvc.v1.RunState
+	0,  // 18: runsvc.v1.ListRunsResponse.runs:type_name -> runsvc.v1.Run
+	34, // 19: runsvc.v1.WatchRunRequest.heartbeat_interval:type_name -> google.protobuf.Duration
+	35, // 20: runsvc.v1.WatchRunResponse.record:type_name -> runsvc.v1.Record
+	30, // 21: runsvc.v1.WatchRunResponse.heartbeat_time:type_name -> google.protobuf.Timestamp
+	34, // 22: runsvc.v1.StreamTextRequest.heartbeat_interval:type_name -> google.protobuf.Duration
+	30, // 23: runsvc.v1.StreamTextResponse.heartbeat_time:type_name -> google.protobuf.Timestamp
+	34, // 24: runsvc.v1.WaitRunRequest.wait:type_name -> google.protobuf.Duration
+	0,  // 25: runsvc.v1.WaitRunResponse.run:type_name -> runsvc.v1.Run
+	36, // 26: runsvc.v1.SendMessageRequest.mode:type_name -> runsvc.v1.MessageMode
+	37, // 27: runsvc.v1.ResumeRunRequest.tool_results:type_name -> runsvc.v1.ToolResult
+	38, // 28: runsvc.v1.ResumeRunRequest.in_doubt:type_name -> runsvc.v1.InDoubtAnswer
+	0,  // 29: runsvc.v1.ResumeRunResponse.run:type_name -> runsvc.v1.Run
+	0,  // 30: runsvc.v1.InterruptRunResponse.run:type_name -> runsvc.v1.Run
+	22, // 31: runsvc.v1.GetReportResponse.report:type_name -> runsvc.v1.Report
+	0,  // 32: runsvc.v1.Report.run:type_name -> runsvc.v1.Run
+	23, // 33: runsvc.v1.Report.tool_calls:type_name -> runsvc.v1.ToolCallReport
+	22, // 34: runsvc.v1.Report.children:type_name -> runsvc.v1.Report
+	34, // 35: runsvc.v1.Report.duration:type_name -> google.protobuf.Duration
+	33, // 36: runsvc.v1.ToolCallReport.call:type_name -> runsvc.v1.ToolCall
+	39, // 37: runsvc.v1.ToolCallReport.output:type_name -> google.protobuf.Value
+	28, // 38: runsvc.v1.ToolCallReport.error:type_name -> google.rpc.Status
+	34, // 39: runsvc.v1.ForkRunRequest.deadline:type_name -> google.protobuf.Duration
+	0,  // 40: runsvc.v1.ForkRunResponse.run:type_name -> runsvc.v1.Run
+	2,  // 41: runsvc.v1.RunService.StartRun:input_type -> runsvc.v1.StartRunRequest
+	4,  // 42: runsvc.v1.RunService.GetRun:input_type -> runsvc.v1.GetRunRequest
+	6,  // 43: runsvc.v1.RunService.ListRuns:input_type -> runsvc.v1.ListRunsRequest
+	8,  // 44: runsvc.v1.RunService.WatchRun:input_type -> runsvc.v1.WatchRunRequest
+	10, // 45: runsvc.v1.RunService.StreamText:input_type -> runsvc.v1.StreamTextRequest
+	12, // 46: runsvc.v1.RunService.WaitRun:input_type -> runsvc.v1.WaitRunRequest
+	14, // 47: runsvc.v1.RunService.SendMessage:input_type -> runsvc.v1.SendMessageRequest
+	16, // 48: runsvc.v1.RunService.ResumeRun:input_type -> runsvc.v1.ResumeRunRequest
+	18, // 49: runsvc.v1.RunService.InterruptRun:input_type -> runsvc.v1.InterruptRunRequest
+	20, // 50: runsvc.v1.RunService.GetReport:input_type -> runsvc.v1.GetReportRequest
+	24, // 51: runsvc.v1.RunService.ForkRun:input_type -> runsvc.v1.ForkRunRequest
+	3,  // 52: runsvc.v1.RunService.StartRun:output_type -> runsvc.v1.StartRunResponse
+	5,  // 53: runsvc.v1.RunService.GetRun:output_type -> runsvc.v1.GetRunResponse
+	7,  // 54: runsvc.v1.RunService.ListRuns:output_type -> runsvc.v1.ListRunsResponse
+	9,  // 55: runsvc.v1.RunService.WatchRun:output_type -> runsvc.v1.WatchRunResponse
+	11, // 56: runsvc.v1.RunService.StreamText:output_type -> runsvc.v1.StreamTextResponse
+	13, // 57: runsvc.v1.RunService.WaitRun:output_type -> runsvc.v1.WaitRunResponse
+	15, // 58: runsvc.v1.RunService.SendMessage:output_type -> runsvc.v1.SendMessageResponse
+	17, // 59: runsvc.v1.RunService.ResumeRun:output_type -> runsvc.v1.ResumeRunResponse
+	19, // 60: runsvc.v1.RunService.InterruptRun:output_type -> runsvc.v1.InterruptRunResponse
+	21, // 61: runsvc.v1.RunService.GetReport:output_type -> runsvc.v1.GetReportResponse
+	25, // 62: runsvc.v1.RunService.ForkRun:output_type -> runsvc.v1.ForkRunResponse
+	52, // [52:63] is the sub-list for method output_type
+	41, // [41:52] is the sub-list for method input_type
+	41, // [41:41] is the sub-list for extension type_name
+	41, // [41:41] is the sub-list for extension extendee
+	0,  // [0:41] is the sub-list for field type_name
 }
 
 func init() { file_runsvc_v1_run_proto_init() }
@@ -1977,13 +2198,17 @@ func file_runsvc_v1_run_proto_init() {
 	}
 	file_runsvc_v1_record_proto_init()
 	file_runsvc_v1_run_proto_msgTypes[16].OneofWrappers = []any{}
+	file_runsvc_v1_run_proto_msgTypes[24].OneofWrappers = []any{
+		(*ForkRunRequest_Turn)(nil),
+		(*ForkRunRequest_AtSeq)(nil),
+	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_runsvc_v1_run_proto_rawDesc), len(file_runsvc_v1_run_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   24,
+			NumMessages:   26,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -29,6 +29,7 @@ const (
 	RunService_ResumeRun_FullMethodName    = "/runsvc.v1.RunService/ResumeRun"
 	RunService_InterruptRun_FullMethodName = "/runsvc.v1.RunService/InterruptRun"
 	RunService_GetReport_FullMethodName    = "/runsvc.v1.RunService/GetReport"
+	RunService_ForkRun_FullMethodName      = "/runsvc.v1.RunService/ForkRun"
 )
 
 // RunServiceClient is the client API for RunService service.
@@ -71,6 +72,16 @@ type RunServiceClient interface {
 	// GetReport returns a Run with its usage, its ending and its failure as
 	// data, and optionally its children's reports.
 	GetReport(ctx context.Context, in *GetReportRequest, opts ...grpc.CallOption) (*GetReportResponse, error)
+	// ForkRun starts a new Run from another Run's state at a turn boundary
+	// (time travel): the fork holds everything the source's earlier turns
+	// did, tool results included, so none of those calls is made again, and
+	// makes the chosen turn and what follows itself. The source is only
+	// read. The fork runs the source's Spec Version or a newer one of the
+	// same Spec, optionally with a new user message. With a `request_id`,
+	// repeating the same request returns the same fork. Fails RUN_NOT_FOUND
+	// for an unknown source and INVALID_REQUEST for a point that is not a
+	// turn boundary (the violation names the boundaries there are).
+	ForkRun(ctx context.Context, in *ForkRunRequest, opts ...grpc.CallOption) (*ForkRunResponse, error)
 }
 
 type runServiceClient struct {
@@ -199,6 +210,16 @@ func (c *runServiceClient) GetReport(ctx context.Context, in *GetReportRequest, 
 	return out, nil
 }
 
+func (c *runServiceClient) ForkRun(ctx context.Context, in *ForkRunRequest, opts ...grpc.CallOption) (*ForkRunResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ForkRunResponse)
+	err := c.cc.Invoke(ctx, RunService_ForkRun_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // RunServiceServer is the server API for RunService service.
 // All implementations must embed UnimplementedRunServiceServer
 // for forward compatibility.
@@ -239,6 +260,16 @@ type RunServiceServer interface {
 	// GetReport returns a Run with its usage, its ending and its failure as
 	// data, and optionally its children's reports.
 	GetReport(context.Context, *GetReportRequest) (*GetReportResponse, error)
+	// ForkRun starts a new Run from another Run's state at a turn boundary
+	// (time travel): the fork holds everything the source's earlier turns
+	// did, tool results included, so none of those calls is made again, and
+	// makes the chosen turn and what follows itself. The source is only
+	// read. The fork runs the source's Spec Version or a newer one of the
+	// same Spec, optionally with a new user message. With a `request_id`,
+	// repeating the same request returns the same fork. Fails RUN_NOT_FOUND
+	// for an unknown source and INVALID_REQUEST for a point that is not a
+	// turn boundary (the violation names the boundaries there are).
+	ForkRun(context.Context, *ForkRunRequest) (*ForkRunResponse, error)
 	mustEmbedUnimplementedRunServiceServer()
 }
 
@@ -278,6 +309,9 @@ func (UnimplementedRunServiceServer) InterruptRun(context.Context, *InterruptRun
 }
 func (UnimplementedRunServiceServer) GetReport(context.Context, *GetReportRequest) (*GetReportResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method GetReport not implemented")
+}
+func (UnimplementedRunServiceServer) ForkRun(context.Context, *ForkRunRequest) (*ForkRunResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ForkRun not implemented")
 }
 func (UnimplementedRunServiceServer) mustEmbedUnimplementedRunServiceServer() {}
 func (UnimplementedRunServiceServer) testEmbeddedByValue()                    {}
@@ -466,6 +500,24 @@ func _RunService_GetReport_Handler(srv interface{}, ctx context.Context, dec fun
 	return interceptor(ctx, in, info, handler)
 }
 
+func _RunService_ForkRun_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ForkRunRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(RunServiceServer).ForkRun(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: RunService_ForkRun_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(RunServiceServer).ForkRun(ctx, req.(*ForkRunRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // RunService_ServiceDesc is the grpc.ServiceDesc for RunService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -504,6 +556,10 @@ var RunService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "GetReport",
 			Handler:    _RunService_GetReport_Handler,
+		},
+		{
+			MethodName: "ForkRun",
+			Handler:    _RunService_ForkRun_Handler,
 		},
 	},
 	Streams: []grpc.StreamDesc{

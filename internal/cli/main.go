@@ -102,6 +102,7 @@ var commands = map[string]map[string]command{
 		"list":      {"", "list Runs, newest first", (*app).runList},
 		"send":      {"RUN_ID TEXT", "send a Run a message: steer its next model call, or a follow-up after its answer", (*app).runSend},
 		"report":    {"RUN_ID", "show a Run's outcome: answer or failure, every tool call, duration", (*app).runReport},
+		"fork":      {"RUN_ID", "start a Run from another Run's state at a turn boundary (--turn or --at-seq)", (*app).runFork},
 	},
 	"tool":     toolCommands,
 	"delegate": delegateCommands,

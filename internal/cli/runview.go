@@ -44,6 +44,9 @@ func (a *app) printRun(w io.Writer, r *runsvcv1.Run) {
 	if r.GetParentRunId() != "" {
 		field("parent", fmt.Sprintf("%s (delegation %s)", r.GetParentRunId(), r.GetDelegationId()))
 	}
+	if f := r.GetForkOf(); f != nil {
+		field("forked", fmt.Sprintf("from %s before turn %d (seq %d)", f.GetRunId(), f.GetTurn(), f.GetSeq()))
+	}
 	field("input", orNone(clip(r.GetInput(), 2000)))
 	field("created", when(r.GetCreateTime()))
 	if r.GetSettleTime() != nil {

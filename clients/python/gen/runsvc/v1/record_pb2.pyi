@@ -34,6 +34,16 @@ SUSPENSION_REASON_QUESTION: SuspensionReason
 SUSPENSION_REASON_TOOL_RESULTS: SuspensionReason
 SUSPENSION_REASON_UNSPECIFIED: SuspensionReason
 
+class ForkOrigin(_message.Message):
+    __slots__ = ["run_id", "seq", "turn"]
+    RUN_ID_FIELD_NUMBER: _ClassVar[int]
+    SEQ_FIELD_NUMBER: _ClassVar[int]
+    TURN_FIELD_NUMBER: _ClassVar[int]
+    run_id: str
+    seq: int
+    turn: int
+    def __init__(self, run_id: _Optional[str] = ..., seq: _Optional[int] = ..., turn: _Optional[int] = ...) -> None: ...
+
 class InDoubtAnswer(_message.Message):
     __slots__ = ["outcome", "output"]
     OUTCOME_FIELD_NUMBER: _ClassVar[int]
@@ -52,10 +62,11 @@ class Record(_message.Message):
         reason: str
         def __init__(self, cause: _Optional[_Union[AbortCause, str]] = ..., reason: _Optional[str] = ...) -> None: ...
     class Admitted(_message.Message):
-        __slots__ = ["deadline_time", "delegation_id", "depth", "input", "parent_run_id", "request_id", "root_run_id", "spec", "version"]
+        __slots__ = ["deadline_time", "delegation_id", "depth", "fork_of", "input", "parent_run_id", "request_id", "root_run_id", "spec", "version"]
         DEADLINE_TIME_FIELD_NUMBER: _ClassVar[int]
         DELEGATION_ID_FIELD_NUMBER: _ClassVar[int]
         DEPTH_FIELD_NUMBER: _ClassVar[int]
+        FORK_OF_FIELD_NUMBER: _ClassVar[int]
         INPUT_FIELD_NUMBER: _ClassVar[int]
         PARENT_RUN_ID_FIELD_NUMBER: _ClassVar[int]
         REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
@@ -65,13 +76,14 @@ class Record(_message.Message):
         deadline_time: _timestamp_pb2.Timestamp
         delegation_id: str
         depth: int
+        fork_of: ForkOrigin
         input: str
         parent_run_id: str
         request_id: str
         root_run_id: str
         spec: str
         version: str
-        def __init__(self, spec: _Optional[str] = ..., version: _Optional[str] = ..., input: _Optional[str] = ..., request_id: _Optional[str] = ..., deadline_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., parent_run_id: _Optional[str] = ..., root_run_id: _Optional[str] = ..., delegation_id: _Optional[str] = ..., depth: _Optional[int] = ...) -> None: ...
+        def __init__(self, spec: _Optional[str] = ..., version: _Optional[str] = ..., input: _Optional[str] = ..., request_id: _Optional[str] = ..., deadline_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., parent_run_id: _Optional[str] = ..., root_run_id: _Optional[str] = ..., delegation_id: _Optional[str] = ..., depth: _Optional[int] = ..., fork_of: _Optional[_Union[ForkOrigin, _Mapping]] = ...) -> None: ...
     class AttemptStarted(_message.Message):
         __slots__ = ["attempt", "worker_id"]
         ATTEMPT_FIELD_NUMBER: _ClassVar[int]

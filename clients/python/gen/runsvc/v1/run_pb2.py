@@ -18,7 +18,7 @@ from google.rpc import status_pb2 as google_dot_rpc_dot_status__pb2
 from runsvc.v1 import record_pb2 as runsvc_dot_v1_dot_record__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x13runsvc/v1/run.proto\x12\trunsvc.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x17google/rpc/status.proto\x1a\x16runsvc/v1/record.proto\"\xe2\x04\n\x03Run\x12\x0e\n\x06run_id\x18\x01 \x01(\t\x12\x0c\n\x04spec\x18\x02 \x01(\t\x12\x0f\n\x07version\x18\x03 \x01(\t\x12\"\n\x05state\x18\x04 \x01(\x0e\x32\x13.runsvc.v1.RunState\x12*\n\x0b\x61\x62ort_cause\x18\x05 \x01(\x0e\x32\x15.runsvc.v1.AbortCause\x12#\n\x07\x66\x61ilure\x18\x06 \x01(\x0b\x32\x12.google.rpc.Status\x12)\n\nsuspension\x18\x07 \x01(\x0b\x32\x15.runsvc.v1.Suspension\x12\x0e\n\x06\x61nswer\x18\x08 \x01(\t\x12\x1f\n\x05usage\x18\t \x01(\x0b\x32\x10.runsvc.v1.Usage\x12\r\n\x05input\x18\n \x01(\t\x12\x12\n\nrequest_id\x18\x0b \x01(\t\x12\x15\n\rparent_run_id\x18\x0c \x01(\t\x12\x13\n\x0broot_run_id\x18\r \x01(\t\x12\x15\n\rdelegation_id\x18\x0e \x01(\t\x12\x0f\n\x07\x61ttempt\x18\x0f \x01(\x05\x12\x0c\n\x04turn\x18\x10 \x01(\x05\x12\x10\n\x08last_seq\x18\x11 \x01(\x03\x12/\n\x0b\x63reate_time\x18\x12 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12/\n\x0bupdate_time\x18\x13 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12/\n\x0bsettle_time\x18\x14 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x31\n\rdeadline_time\x18\x15 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"\x94\x02\n\nSuspension\x12+\n\x06reason\x18\x01 \x01(\x0e\x32\x1b.runsvc.v1.SuspensionReason\x12/\n\x0b\x65xpire_time\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\'\n\ntool_calls\x18\x03 \x03(\x0b\x32\x13.runsvc.v1.ToolCall\x12\x10\n\x08question\x18\x04 \x01(\t\x12*\n\rapproval_call\x18\x05 \x01(\x0b\x32\x13.runsvc.v1.ToolCall\x12\x17\n\x0f\x61pproval_reason\x18\x06 \x01(\t\x12\x16\n\x0e\x64\x65legation_ids\x18\x07 \x03(\t\x12\x10\n\x08in_doubt\x18\x08 \x01(\x08\"\x80\x01\n\x0fStartRunRequest\x12\x0c\n\x04spec\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\t\x12\r\n\x05input\x18\x03 \x01(\t\x12\x12\n\nrequest_id\x18\x04 \x01(\t\x12+\n\x08\x64\x65\x61\x64line\x18\x05 \x01(\x0b\x32\x19.google.protobuf.Duration\"@\n\x10StartRunResponse\x12\x1b\n\x03run\x18\x01 \x01(\x0b\x32\x0e.runsvc.v1.Run\x12\x0f\n\x07\x63reated\x18\x02 \x01(\x08\"\x1f\n\rGetRunRequest\x12\x0e\n\x06run_id\x18\x01 \x01(\t\"-\n\x0eGetRunResponse\x12\x1b\n\x03run\x18\x01 \x01(\x0b\x32\x0e.runsvc.v1.Run\"\x82\x01\n\x0fListRunsRequest\x12#\n\x06states\x18\x01 \x03(\x0e\x32\x13.runsvc.v1.RunState\x12\x0c\n\x04spec\x18\x02 \x01(\t\x12\x15\n\rparent_run_id\x18\x03 \x01(\t\x12\x11\n\tpage_size\x18\x04 \x01(\x05\x12\x12\n\npage_token\x18\x05 \x01(\t\"I\n\x10ListRunsResponse\x12\x1c\n\x04runs\x18\x01 \x03(\x0b\x32\x0e.runsvc.v1.Run\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"j\n\x0fWatchRunRequest\x12\x0e\n\x06run_id\x18\x01 \x01(\t\x12\x10\n\x08\x66rom_seq\x18\x02 \x01(\x03\x12\x35\n\x12heartbeat_interval\x18\x03 \x01(\x0b\x32\x19.google.protobuf.Duration\"i\n\x10WatchRunResponse\x12!\n\x06record\x18\x01 \x01(\x0b\x32\x11.runsvc.v1.Record\x12\x32\n\x0eheartbeat_time\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"Z\n\x11StreamTextRequest\x12\x0e\n\x06run_id\x18\x01 \x01(\t\x12\x35\n\x12heartbeat_interval\x18\x02 \x01(\x0b\x32\x19.google.protobuf.Duration\"s\n\x12StreamTextResponse\x12\x0c\n\x04text\x18\x01 \x01(\t\x12\x0c\n\x04turn\x18\x02 \x01(\x05\x12\r\n\x05\x66inal\x18\x03 \x01(\x08\x12\x32\n\x0eheartbeat_time\x18\x04 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"I\n\x0eWaitRunRequest\x12\x0e\n\x06run_id\x18\x01 \x01(\t\x12\'\n\x04wait\x18\x02 \x01(\x0b\x32\x19.google.protobuf.Duration\".\n\x0fWaitRunResponse\x12\x1b\n\x03run\x18\x01 \x01(\x0b\x32\x0e.runsvc.v1.Run\"X\n\x12SendMessageRequest\x12\x0e\n\x06run_id\x18\x01 \x01(\t\x12\x0c\n\x04text\x18\x02 \x01(\t\x12$\n\x04mode\x18\x03 \x01(\x0e\x32\x16.runsvc.v1.MessageMode\"\"\n\x13SendMessageResponse\x12\x0b\n\x03seq\x18\x01 \x01(\x03\"\xbd\x01\n\x10ResumeRunRequest\x12\x0e\n\x06run_id\x18\x01 \x01(\t\x12+\n\x0ctool_results\x18\x02 \x03(\x0b\x32\x15.runsvc.v1.ToolResult\x12\x0e\n\x06\x61nswer\x18\x03 \x01(\t\x12\x15\n\x08\x61pproved\x18\x04 \x01(\x08H\x00\x88\x01\x01\x12\x0c\n\x04note\x18\x05 \x01(\t\x12*\n\x08in_doubt\x18\x06 \x01(\x0b\x32\x18.runsvc.v1.InDoubtAnswerB\x0b\n\t_approved\"0\n\x11ResumeRunResponse\x12\x1b\n\x03run\x18\x01 \x01(\x0b\x32\x0e.runsvc.v1.Run\"5\n\x13InterruptRunRequest\x12\x0e\n\x06run_id\x18\x01 \x01(\t\x12\x0e\n\x06reason\x18\x02 \x01(\t\"3\n\x14InterruptRunResponse\x12\x1b\n\x03run\x18\x01 \x01(\x0b\x32\x0e.runsvc.v1.Run\"7\n\x10GetReportRequest\x12\x0e\n\x06run_id\x18\x01 \x01(\t\x12\x13\n\x0b\x63hild_depth\x18\x02 \x01(\x05\"6\n\x11GetReportResponse\x12!\n\x06report\x18\x01 \x01(\x0b\x32\x11.runsvc.v1.Report\"\xc9\x01\n\x06Report\x12\x1b\n\x03run\x18\x01 \x01(\x0b\x32\x0e.runsvc.v1.Run\x12\x10\n\x08\x66inished\x18\x02 \x01(\x08\x12-\n\ntool_calls\x18\x03 \x03(\x0b\x32\x19.runsvc.v1.ToolCallReport\x12#\n\x08\x63hildren\x18\x04 \x03(\x0b\x32\x11.runsvc.v1.Report\x12+\n\x08\x64uration\x18\x05 \x01(\x0b\x32\x19.google.protobuf.Duration\x12\x0f\n\x07records\x18\x06 \x01(\x03\"\x9e\x01\n\x0eToolCallReport\x12!\n\x04\x63\x61ll\x18\x01 \x01(\x0b\x32\x13.runsvc.v1.ToolCall\x12&\n\x06output\x18\x02 \x01(\x0b\x32\x16.google.protobuf.Value\x12!\n\x05\x65rror\x18\x03 \x01(\x0b\x32\x12.google.rpc.Status\x12\x0c\n\x04turn\x18\x04 \x01(\x05\x12\x10\n\x08in_doubt\x18\x05 \x01(\x08\x32\xda\x05\n\nRunService\x12\x43\n\x08StartRun\x12\x1a.runsvc.v1.StartRunRequest\x1a\x1b.runsvc.v1.StartRunResponse\x12=\n\x06GetRun\x12\x18.runsvc.v1.GetRunRequest\x1a\x19.runsvc.v1.GetRunResponse\x12\x43\n\x08ListRuns\x12\x1a.runsvc.v1.ListRunsRequest\x1a\x1b.runsvc.v1.ListRunsResponse\x12\x45\n\x08WatchRun\x12\x1a.runsvc.v1.WatchRunRequest\x1a\x1b.runsvc.v1.WatchRunResponse0\x01\x12K\n\nStreamText\x12\x1c.runsvc.v1.StreamTextRequest\x1a\x1d.runsvc.v1.StreamTextResponse0\x01\x12@\n\x07WaitRun\x12\x19.runsvc.v1.WaitRunRequest\x1a\x1a.runsvc.v1.WaitRunResponse\x12L\n\x0bSendMessage\x12\x1d.runsvc.v1.SendMessageRequest\x1a\x1e.runsvc.v1.SendMessageResponse\x12\x46\n\tResumeRun\x12\x1b.runsvc.v1.ResumeRunRequest\x1a\x1c.runsvc.v1.ResumeRunResponse\x12O\n\x0cInterruptRun\x12\x1e.runsvc.v1.InterruptRunRequest\x1a\x1f.runsvc.v1.InterruptRunResponse\x12\x46\n\tGetReport\x12\x1b.runsvc.v1.GetReportRequest\x1a\x1c.runsvc.v1.GetReportResponseB1Z/github.com/runsvc/runsvc/gen/runsvc/v1;runsvcv1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x13runsvc/v1/run.proto\x12\trunsvc.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x17google/rpc/status.proto\x1a\x16runsvc/v1/record.proto\"\x8a\x05\n\x03Run\x12\x0e\n\x06run_id\x18\x01 \x01(\t\x12\x0c\n\x04spec\x18\x02 \x01(\t\x12\x0f\n\x07version\x18\x03 \x01(\t\x12\"\n\x05state\x18\x04 \x01(\x0e\x32\x13.runsvc.v1.RunState\x12*\n\x0b\x61\x62ort_cause\x18\x05 \x01(\x0e\x32\x15.runsvc.v1.AbortCause\x12#\n\x07\x66\x61ilure\x18\x06 \x01(\x0b\x32\x12.google.rpc.Status\x12)\n\nsuspension\x18\x07 \x01(\x0b\x32\x15.runsvc.v1.Suspension\x12\x0e\n\x06\x61nswer\x18\x08 \x01(\t\x12\x1f\n\x05usage\x18\t \x01(\x0b\x32\x10.runsvc.v1.Usage\x12\r\n\x05input\x18\n \x01(\t\x12\x12\n\nrequest_id\x18\x0b \x01(\t\x12\x15\n\rparent_run_id\x18\x0c \x01(\t\x12\x13\n\x0broot_run_id\x18\r \x01(\t\x12\x15\n\rdelegation_id\x18\x0e \x01(\t\x12\x0f\n\x07\x61ttempt\x18\x0f \x01(\x05\x12\x0c\n\x04turn\x18\x10 \x01(\x05\x12\x10\n\x08last_seq\x18\x11 \x01(\x03\x12/\n\x0b\x63reate_time\x18\x12 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12/\n\x0bupdate_time\x18\x13 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12/\n\x0bsettle_time\x18\x14 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x31\n\rdeadline_time\x18\x15 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12&\n\x07\x66ork_of\x18( \x01(\x0b\x32\x15.runsvc.v1.ForkOrigin\"\x94\x02\n\nSuspension\x12+\n\x06reason\x18\x01 \x01(\x0e\x32\x1b.runsvc.v1.SuspensionReason\x12/\n\x0b\x65xpire_time\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\'\n\ntool_calls\x18\x03 \x03(\x0b\x32\x13.runsvc.v1.ToolCall\x12\x10\n\x08question\x18\x04 \x01(\t\x12*\n\rapproval_call\x18\x05 \x01(\x0b\x32\x13.runsvc.v1.ToolCall\x12\x17\n\x0f\x61pproval_reason\x18\x06 \x01(\t\x12\x16\n\x0e\x64\x65legation_ids\x18\x07 \x03(\t\x12\x10\n\x08in_doubt\x18\x08 \x01(\x08\"\x80\x01\n\x0fStartRunRequest\x12\x0c\n\x04spec\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\t\x12\r\n\x05input\x18\x03 \x01(\t\x12\x12\n\nrequest_id\x18\x04 \x01(\t\x12+\n\x08\x64\x65\x61\x64line\x18\x05 \x01(\x0b\x32\x19.google.protobuf.Duration\"@\n\x10StartRunResponse\x12\x1b\n\x03run\x18\x01 \x01(\x0b\x32\x0e.runsvc.v1.Run\x12\x0f\n\x07\x63reated\x18\x02 \x01(\x08\"\x1f\n\rGetRunRequest\x12\x0e\n\x06run_id\x18\x01 \x01(\t\"-\n\x0eGetRunResponse\x12\x1b\n\x03run\x18\x01 \x01(\x0b\x32\x0e.runsvc.v1.Run\"\x82\x01\n\x0fListRunsRequest\x12#\n\x06states\x18\x01 \x03(\x0e\x32\x13.runsvc.v1.RunState\x12\x0c\n\x04spec\x18\x02 \x01(\t\x12\x15\n\rparent_run_id\x18\x03 \x01(\t\x12\x11\n\tpage_size\x18\x04 \x01(\x05\x12\x12\n\npage_token\x18\x05 \x01(\t\"I\n\x10ListRunsResponse\x12\x1c\n\x04runs\x18\x01 \x03(\x0b\x32\x0e.runsvc.v1.Run\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"j\n\x0fWatchRunRequest\x12\x0e\n\x06run_id\x18\x01 \x01(\t\x12\x10\n\x08\x66rom_seq\x18\x02 \x01(\x03\x12\x35\n\x12heartbeat_interval\x18\x03 \x01(\x0b\x32\x19.google.protobuf.Duration\"i\n\x10WatchRunResponse\x12!\n\x06record\x18\x01 \x01(\x0b\x32\x11.runsvc.v1.Record\x12\x32\n\x0eheartbeat_time\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"Z\n\x11StreamTextRequest\x12\x0e\n\x06run_id\x18\x01 \x01(\t\x12\x35\n\x12heartbeat_interval\x18\x02 \x01(\x0b\x32\x19.google.protobuf.Duration\"s\n\x12StreamTextResponse\x12\x0c\n\x04text\x18\x01 \x01(\t\x12\x0c\n\x04turn\x18\x02 \x01(\x05\x12\r\n\x05\x66inal\x18\x03 \x01(\x08\x12\x32\n\x0eheartbeat_time\x18\x04 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"I\n\x0eWaitRunRequest\x12\x0e\n\x06run_id\x18\x01 \x01(\t\x12\'\n\x04wait\x18\x02 \x01(\x0b\x32\x19.google.protobuf.Duration\".\n\x0fWaitRunResponse\x12\x1b\n\x03run\x18\x01 \x01(\x0b\x32\x0e.runsvc.v1.Run\"X\n\x12SendMessageRequest\x12\x0e\n\x06run_id\x18\x01 \x01(\t\x12\x0c\n\x04text\x18\x02 \x01(\t\x12$\n\x04mode\x18\x03 \x01(\x0e\x32\x16.runsvc.v1.MessageMode\"\"\n\x13SendMessageResponse\x12\x0b\n\x03seq\x18\x01 \x01(\x03\"\xbd\x01\n\x10ResumeRunRequest\x12\x0e\n\x06run_id\x18\x01 \x01(\t\x12+\n\x0ctool_results\x18\x02 \x03(\x0b\x32\x15.runsvc.v1.ToolResult\x12\x0e\n\x06\x61nswer\x18\x03 \x01(\t\x12\x15\n\x08\x61pproved\x18\x04 \x01(\x08H\x00\x88\x01\x01\x12\x0c\n\x04note\x18\x05 \x01(\t\x12*\n\x08in_doubt\x18\x06 \x01(\x0b\x32\x18.runsvc.v1.InDoubtAnswerB\x0b\n\t_approved\"0\n\x11ResumeRunResponse\x12\x1b\n\x03run\x18\x01 \x01(\x0b\x32\x0e.runsvc.v1.Run\"5\n\x13InterruptRunRequest\x12\x0e\n\x06run_id\x18\x01 \x01(\t\x12\x0e\n\x06reason\x18\x02 \x01(\t\"3\n\x14InterruptRunResponse\x12\x1b\n\x03run\x18\x01 \x01(\x0b\x32\x0e.runsvc.v1.Run\"7\n\x10GetReportRequest\x12\x0e\n\x06run_id\x18\x01 \x01(\t\x12\x13\n\x0b\x63hild_depth\x18\x02 \x01(\x05\"6\n\x11GetReportResponse\x12!\n\x06report\x18\x01 \x01(\x0b\x32\x11.runsvc.v1.Report\"\xc9\x01\n\x06Report\x12\x1b\n\x03run\x18\x01 \x01(\x0b\x32\x0e.runsvc.v1.Run\x12\x10\n\x08\x66inished\x18\x02 \x01(\x08\x12-\n\ntool_calls\x18\x03 \x03(\x0b\x32\x19.runsvc.v1.ToolCallReport\x12#\n\x08\x63hildren\x18\x04 \x03(\x0b\x32\x11.runsvc.v1.Report\x12+\n\x08\x64uration\x18\x05 \x01(\x0b\x32\x19.google.protobuf.Duration\x12\x0f\n\x07records\x18\x06 \x01(\x03\"\x9e\x01\n\x0eToolCallReport\x12!\n\x04\x63\x61ll\x18\x01 \x01(\x0b\x32\x13.runsvc.v1.ToolCall\x12&\n\x06output\x18\x02 \x01(\x0b\x32\x16.google.protobuf.Value\x12!\n\x05\x65rror\x18\x03 \x01(\x0b\x32\x12.google.rpc.Status\x12\x0c\n\x04turn\x18\x04 \x01(\x05\x12\x10\n\x08in_doubt\x18\x05 \x01(\x08\"\xa9\x01\n\x0e\x46orkRunRequest\x12\x0e\n\x06run_id\x18\x01 \x01(\t\x12\x0e\n\x04turn\x18\x02 \x01(\x05H\x00\x12\x10\n\x06\x61t_seq\x18\x03 \x01(\x03H\x00\x12\r\n\x05input\x18\x04 \x01(\t\x12\x0f\n\x07version\x18\x05 \x01(\t\x12\x12\n\nrequest_id\x18\x06 \x01(\t\x12+\n\x08\x64\x65\x61\x64line\x18\x07 \x01(\x0b\x32\x19.google.protobuf.DurationB\x04\n\x02\x61t\"?\n\x0f\x46orkRunResponse\x12\x1b\n\x03run\x18\x01 \x01(\x0b\x32\x0e.runsvc.v1.Run\x12\x0f\n\x07\x63reated\x18\x02 \x01(\x08\x32\x9c\x06\n\nRunService\x12\x43\n\x08StartRun\x12\x1a.runsvc.v1.StartRunRequest\x1a\x1b.runsvc.v1.StartRunResponse\x12=\n\x06GetRun\x12\x18.runsvc.v1.GetRunRequest\x1a\x19.runsvc.v1.GetRunResponse\x12\x43\n\x08ListRuns\x12\x1a.runsvc.v1.ListRunsRequest\x1a\x1b.runsvc.v1.ListRunsResponse\x12\x45\n\x08WatchRun\x12\x1a.runsvc.v1.WatchRunRequest\x1a\x1b.runsvc.v1.WatchRunResponse0\x01\x12K\n\nStreamText\x12\x1c.runsvc.v1.StreamTextRequest\x1a\x1d.runsvc.v1.StreamTextResponse0\x01\x12@\n\x07WaitRun\x12\x19.runsvc.v1.WaitRunRequest\x1a\x1a.runsvc.v1.WaitRunResponse\x12L\n\x0bSendMessage\x12\x1d.runsvc.v1.SendMessageRequest\x1a\x1e.runsvc.v1.SendMessageResponse\x12\x46\n\tResumeRun\x12\x1b.runsvc.v1.ResumeRunRequest\x1a\x1c.runsvc.v1.ResumeRunResponse\x12O\n\x0cInterruptRun\x12\x1e.runsvc.v1.InterruptRunRequest\x1a\x1f.runsvc.v1.InterruptRunResponse\x12\x46\n\tGetReport\x12\x1b.runsvc.v1.GetReportRequest\x1a\x1c.runsvc.v1.GetReportResponse\x12@\n\x07\x46orkRun\x12\x19.runsvc.v1.ForkRunRequest\x1a\x1a.runsvc.v1.ForkRunResponseB1Z/github.com/runsvc/runsvc/gen/runsvc/v1;runsvcv1b\x06proto3')
 
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, globals())
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'runsvc.v1.run_pb2', globals())
@@ -27,53 +27,57 @@ if _descriptor._USE_C_DESCRIPTORS == False:
   DESCRIPTOR._options = None
   DESCRIPTOR._serialized_options = b'Z/github.com/runsvc/runsvc/gen/runsvc/v1;runsvcv1'
   _RUN._serialized_start=179
-  _RUN._serialized_end=789
-  _SUSPENSION._serialized_start=792
-  _SUSPENSION._serialized_end=1068
-  _STARTRUNREQUEST._serialized_start=1071
-  _STARTRUNREQUEST._serialized_end=1199
-  _STARTRUNRESPONSE._serialized_start=1201
-  _STARTRUNRESPONSE._serialized_end=1265
-  _GETRUNREQUEST._serialized_start=1267
-  _GETRUNREQUEST._serialized_end=1298
-  _GETRUNRESPONSE._serialized_start=1300
-  _GETRUNRESPONSE._serialized_end=1345
-  _LISTRUNSREQUEST._serialized_start=1348
-  _LISTRUNSREQUEST._serialized_end=1478
-  _LISTRUNSRESPONSE._serialized_start=1480
-  _LISTRUNSRESPONSE._serialized_end=1553
-  _WATCHRUNREQUEST._serialized_start=1555
-  _WATCHRUNREQUEST._serialized_end=1661
-  _WATCHRUNRESPONSE._serialized_start=1663
-  _WATCHRUNRESPONSE._serialized_end=1768
-  _STREAMTEXTREQUEST._serialized_start=1770
-  _STREAMTEXTREQUEST._serialized_end=1860
-  _STREAMTEXTRESPONSE._serialized_start=1862
-  _STREAMTEXTRESPONSE._serialized_end=1977
-  _WAITRUNREQUEST._serialized_start=1979
-  _WAITRUNREQUEST._serialized_end=2052
-  _WAITRUNRESPONSE._serialized_start=2054
-  _WAITRUNRESPONSE._serialized_end=2100
-  _SENDMESSAGEREQUEST._serialized_start=2102
-  _SENDMESSAGEREQUEST._serialized_end=2190
-  _SENDMESSAGERESPONSE._serialized_start=2192
-  _SENDMESSAGERESPONSE._serialized_end=2226
-  _RESUMERUNREQUEST._serialized_start=2229
-  _RESUMERUNREQUEST._serialized_end=2418
-  _RESUMERUNRESPONSE._serialized_start=2420
-  _RESUMERUNRESPONSE._serialized_end=2468
-  _INTERRUPTRUNREQUEST._serialized_start=2470
-  _INTERRUPTRUNREQUEST._serialized_end=2523
-  _INTERRUPTRUNRESPONSE._serialized_start=2525
-  _INTERRUPTRUNRESPONSE._serialized_end=2576
-  _GETREPORTREQUEST._serialized_start=2578
-  _GETREPORTREQUEST._serialized_end=2633
-  _GETREPORTRESPONSE._serialized_start=2635
-  _GETREPORTRESPONSE._serialized_end=2689
-  _REPORT._serialized_start=2692
-  _REPORT._serialized_end=2893
-  _TOOLCALLREPORT._serialized_start=2896
-  _TOOLCALLREPORT._serialized_end=3054
-  _RUNSERVICE._serialized_start=3057
-  _RUNSERVICE._serialized_end=3787
+  _RUN._serialized_end=829
+  _SUSPENSION._serialized_start=832
+  _SUSPENSION._serialized_end=1108
+  _STARTRUNREQUEST._serialized_start=1111
+  _STARTRUNREQUEST._serialized_end=1239
+  _STARTRUNRESPONSE._serialized_start=1241
+  _STARTRUNRESPONSE._serialized_end=1305
+  _GETRUNREQUEST._serialized_start=1307
+  _GETRUNREQUEST._serialized_end=1338
+  _GETRUNRESPONSE._serialized_start=1340
+  _GETRUNRESPONSE._serialized_end=1385
+  _LISTRUNSREQUEST._serialized_start=1388
+  _LISTRUNSREQUEST._serialized_end=1518
+  _LISTRUNSRESPONSE._serialized_start=1520
+  _LISTRUNSRESPONSE._serialized_end=1593
+  _WATCHRUNREQUEST._serialized_start=1595
+  _WATCHRUNREQUEST._serialized_end=1701
+  _WATCHRUNRESPONSE._serialized_start=1703
+  _WATCHRUNRESPONSE._serialized_end=1808
+  _STREAMTEXTREQUEST._serialized_start=1810
+  _STREAMTEXTREQUEST._serialized_end=1900
+  _STREAMTEXTRESPONSE._serialized_start=1902
+  _STREAMTEXTRESPONSE._serialized_end=2017
+  _WAITRUNREQUEST._serialized_start=2019
+  _WAITRUNREQUEST._serialized_end=2092
+  _WAITRUNRESPONSE._serialized_start=2094
+  _WAITRUNRESPONSE._serialized_end=2140
+  _SENDMESSAGEREQUEST._serialized_start=2142
+  _SENDMESSAGEREQUEST._serialized_end=2230
+  _SENDMESSAGERESPONSE._serialized_start=2232
+  _SENDMESSAGERESPONSE._serialized_end=2266
+  _RESUMERUNREQUEST._serialized_start=2269
+  _RESUMERUNREQUEST._serialized_end=2458
+  _RESUMERUNRESPONSE._serialized_start=2460
+  _RESUMERUNRESPONSE._serialized_end=2508
+  _INTERRUPTRUNREQUEST._serialized_start=2510
+  _INTERRUPTRUNREQUEST._serialized_end=2563
+  _INTERRUPTRUNRESPONSE._serialized_start=2565
+  _INTERRUPTRUNRESPONSE._serialized_end=2616
+  _GETREPORTREQUEST._serialized_start=2618
+  _GETREPORTREQUEST._serialized_end=2673
+  _GETREPORTRESPONSE._serialized_start=2675
+  _GETREPORTRESPONSE._serialized_end=2729
+  _REPORT._serialized_start=2732
+  _REPORT._serialized_end=2933
+  _TOOLCALLREPORT._serialized_start=2936
+  _TOOLCALLREPORT._serialized_end=3094
+  _FORKRUNREQUEST._serialized_start=3097
+  _FORKRUNREQUEST._serialized_end=3266
+  _FORKRUNRESPONSE._serialized_start=3268
+  _FORKRUNRESPONSE._serialized_end=3331
+  _RUNSERVICE._serialized_start=3334
+  _RUNSERVICE._serialized_end=4130
 # @@protoc_insertion_point(module_scope)

@@ -77,6 +77,8 @@ func (s *State) apply(r Record) error {
 		return s.delegationFinished(r, op)
 	case *Settled:
 		return s.settled(r, op)
+	case *HistoryCompacted:
+		return s.historyCompacted(r, op)
 	case *Unknown:
 		return s.corrupt(r, errs.CorruptUnknownOperation, "unknown record kind %q", op.Name)
 	default:

@@ -344,7 +344,7 @@ func init() {
 		&Admitted{}, &AttemptStarted{}, &TurnStarted{}, &ModelCallStarted{}, &ModelCallFinished{},
 		&ModelCallFailed{}, &ToolCallStarted{}, &ToolCallFinished{}, &ToolCallFailed{}, &Suspended{},
 		&Resumed{}, &AbortRequested{}, &MessageQueued{}, &MessageConsumed{}, &DelegationStarted{},
-		&DelegationFinished{}, &Settled{},
+		&DelegationFinished{}, &Settled{}, &HistoryCompacted{},
 	} {
 		t := reflect.TypeOf(op).Elem()
 		decoders[op.Kind()] = func() Op { return reflect.New(t).Interface().(Op) }

@@ -174,6 +174,11 @@ func (s *Service) recordToProto(r runlog.Record) *runsvcv1.Record {
 		p.Body = &runsvcv1.Record_Settled_{Settled: &runsvcv1.Record_Settled{
 			State: stateToProto(op.State), AbortCause: causeToProto(op.AbortCause), Answer: op.Answer, Failure: s.statusOf(op.Failure),
 		}}
+	case *runlog.HistoryCompacted:
+		p.Body = &runsvcv1.Record_HistoryCompacted_{HistoryCompacted: &runsvcv1.Record_HistoryCompacted{
+			Turn: int32(op.Turn), ThroughTurn: int32(op.ThroughTurn), Messages: int32(op.Messages), Summary: op.Summary,
+			AfterRefusal: op.AfterRefusal, InputTokens: op.InputTokens, OutputTokens: op.OutputTokens,
+		}}
 	}
 	return p
 }

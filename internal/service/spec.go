@@ -78,7 +78,8 @@ func specFromProto(p *runsvcv1.Spec) (spec.Spec, []errs.FieldViolation) {
 		Name: p.GetName(), Instructions: p.GetInstructions(), Delegates: p.GetDelegates(),
 		Model: spec.Model{
 			Provider: m.GetProvider(), Model: m.GetModel(), BaseURL: m.GetBaseUrl(), APIKeyCredential: m.GetApiKeyCredential(),
-			CallTimeout: durationField("model.call_timeout", m.GetCallTimeout(), &bad),
+			CallTimeout:   durationField("model.call_timeout", m.GetCallTimeout(), &bad),
+			ContextWindow: m.GetContextWindow(),
 		},
 		Bus: spec.Bus{Enabled: p.GetBus().GetEnabled(), Channels: p.GetBus().GetChannels()},
 	}
@@ -143,6 +144,18 @@ func specFromProto(p *runsvcv1.Spec) (spec.Spec, []errs.FieldViolation) {
 	if o := p.GetOutput(); o != nil {
 		s.Output = &spec.Output{Schema: structField("output.schema", o.GetSchema(), &bad)}
 	}
+	if c := p.GetCompaction(); c != nil {
+		s.Compaction = &spec.Compaction{}
+		if cm := c.GetModel(); cm != nil {
+			s.Compaction.Model = &spec.Model{
+				Provider: cm.GetProvider(), Model: cm.GetModel(), BaseURL: cm.GetBaseUrl(), APIKeyCredential: cm.GetApiKeyCredential(),
+				CallTimeout: durationField("compaction.model.call_timeout", cm.GetCallTimeout(), &bad),
+			}
+			for _, t := range cm.GetScript().GetTurns() {
+				s.Compaction.Model.Script = append(s.Compaction.Model.Script, spec.Turn{Text: t.GetText()})
+			}
+		}
+	}
 	return s, bad
 }
 
@@ -152,6 +165,7 @@ func specToProto(v *spec.Version) *runsvcv1.Spec {
 		Model: &runsvcv1.ModelRef{
 			Provider: v.Model.Provider, Model: v.Model.Model, BaseUrl: v.Model.BaseURL,
 			ApiKeyCredential: v.Model.APIKeyCredential, CallTimeout: dur(v.Model.CallTimeout),
+			ContextWindow: v.Model.ContextWindow,
 		},
 		Limits: &runsvcv1.Limits{
 			MaxToolRounds: int32(v.Limits.MaxToolRounds), MaxTurns: int32(v.Limits.MaxTurns), Deadline: dur(v.Limits.Deadline),
@@ -203,8 +217,22 @@ func specToProto(v *spec.Version) *runsvcv1.Spec {
 	for _, c := range v.Credentials {
 		p.Credentials = append(p.Credentials, &runsvcv1.Credential{Name: c})
 	}
+	p.Compaction = compactionToProto(v.Compaction)
 	if o := v.Output; o != nil {
 		p.Output = &runsvcv1.OutputSpec{Schema: toStruct(o.Schema)}
+	}
+	return p
+}
+
+func compactionToProto(c *spec.Compaction) *runsvcv1.Compaction {
+	if c == nil {
+		return nil
+	}
+	p := &runsvcv1.Compaction{}
+	if m := c.Model; m != nil {
+		p.Model = &runsvcv1.ModelRef{
+			Provider: m.Provider, Model: m.Model, BaseUrl: m.BaseURL, ApiKeyCredential: m.APIKeyCredential, CallTimeout: dur(m.CallTimeout),
+		}
 	}
 	return p
 }

@@ -26,6 +26,9 @@ type Spec struct {
 	Bus          Bus      `json:"bus"`
 	// Output constrains the final answer; nil leaves it free text.
 	Output *Output `json:"output,omitempty"`
+	// Compaction, when set, summarises older turns that would not fit
+	// the model's context window.
+	Compaction *Compaction `json:"compaction,omitempty"`
 }
 
 // Output is what a Spec requires of a Run's final answer.
@@ -49,6 +52,9 @@ type Model struct {
 	APIKeyCredential string        `json:"apiKeyCredential,omitempty"`
 	Pricing          *Pricing      `json:"pricing,omitempty"`
 	CallTimeout      time.Duration `json:"callTimeout,omitempty"`
+	// ContextWindow is the model's context window in tokens; 0 uses the
+	// known default for its name (see Window).
+	ContextWindow int64 `json:"contextWindow,omitempty"`
 }
 
 // Pricing is dollars per million tokens.

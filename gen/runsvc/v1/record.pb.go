@@ -654,6 +654,7 @@ type Record struct {
 	//	*Record_DelegationStarted_
 	//	*Record_DelegationFinished_
 	//	*Record_Settled_
+	//	*Record_HistoryCompacted_
 	Body          isRecord_Body `protobuf_oneof:"body"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -870,6 +871,15 @@ func (x *Record) GetSettled() *Record_Settled {
 	return nil
 }
 
+func (x *Record) GetHistoryCompacted() *Record_HistoryCompacted {
+	if x != nil {
+		if x, ok := x.Body.(*Record_HistoryCompacted_); ok {
+			return x.HistoryCompacted
+		}
+	}
+	return nil
+}
+
 type isRecord_Body interface {
 	isRecord_Body()
 }
@@ -959,6 +969,11 @@ type Record_Settled_ struct {
 	Settled *Record_Settled `protobuf:"bytes,26,opt,name=settled,proto3,oneof"`
 }
 
+type Record_HistoryCompacted_ struct {
+	// Older turns were summarised to fit the model's context window.
+	HistoryCompacted *Record_HistoryCompacted `protobuf:"bytes,40,opt,name=history_compacted,json=historyCompacted,proto3,oneof"`
+}
+
 func (*Record_Admitted_) isRecord_Body() {}
 
 func (*Record_AttemptStarted_) isRecord_Body() {}
@@ -992,6 +1007,8 @@ func (*Record_DelegationStarted_) isRecord_Body() {}
 func (*Record_DelegationFinished_) isRecord_Body() {}
 
 func (*Record_Settled_) isRecord_Body() {}
+
+func (*Record_HistoryCompacted_) isRecord_Body() {}
 
 // InDoubtAnswer says whether a call in doubt happened.
 type InDoubtAnswer struct {
@@ -1113,6 +1130,107 @@ func (x *ForkOrigin) GetTurn() int32 {
 	return 0
 }
 
+// HistoryCompacted records that the conversation's first `messages`
+// messages are given to the model as `summary` from now on. The log
+// keeps every one of them; replay uses this summary, not a new one.
+type Record_HistoryCompacted struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The turn whose model request did not fit (or was refused).
+	Turn int32 `protobuf:"varint,1,opt,name=turn,proto3" json:"turn,omitempty"`
+	// The turns the summary covers, from 1 through `through_turn`.
+	ThroughTurn int32 `protobuf:"varint,2,opt,name=through_turn,json=throughTurn,proto3" json:"through_turn,omitempty"`
+	// How many conversation messages, from the first, the summary replaces.
+	Messages int32 `protobuf:"varint,3,opt,name=messages,proto3" json:"messages,omitempty"`
+	// The summary.
+	Summary string `protobuf:"bytes,4,opt,name=summary,proto3" json:"summary,omitempty"`
+	// True when the provider refused the request as too long.
+	AfterRefusal bool `protobuf:"varint,5,opt,name=after_refusal,json=afterRefusal,proto3" json:"after_refusal,omitempty"`
+	// The summarising call's tokens.
+	InputTokens   int64 `protobuf:"varint,6,opt,name=input_tokens,json=inputTokens,proto3" json:"input_tokens,omitempty"`
+	OutputTokens  int64 `protobuf:"varint,7,opt,name=output_tokens,json=outputTokens,proto3" json:"output_tokens,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Record_HistoryCompacted) Reset() {
+	*x = Record_HistoryCompacted{}
+	mi := &file_runsvc_v1_record_proto_msgTypes[7]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Record_HistoryCompacted) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Record_HistoryCompacted) ProtoMessage() {}
+
+func (x *Record_HistoryCompacted) ProtoReflect() protoreflect.Message {
+	mi := &file_runsvc_v1_record_proto_msgTypes[7]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Record_HistoryCompacted.ProtoReflect.Descriptor instead.
+func (*Record_HistoryCompacted) Descriptor() ([]byte, []int) {
+	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 0}
+}
+
+func (x *Record_HistoryCompacted) GetTurn() int32 {
+	if x != nil {
+		return x.Turn
+	}
+	return 0
+}
+
+func (x *Record_HistoryCompacted) GetThroughTurn() int32 {
+	if x != nil {
+		return x.ThroughTurn
+	}
+	return 0
+}
+
+func (x *Record_HistoryCompacted) GetMessages() int32 {
+	if x != nil {
+		return x.Messages
+	}
+	return 0
+}
+
+func (x *Record_HistoryCompacted) GetSummary() string {
+	if x != nil {
+		return x.Summary
+	}
+	return ""
+}
+
+func (x *Record_HistoryCompacted) GetAfterRefusal() bool {
+	if x != nil {
+		return x.AfterRefusal
+	}
+	return false
+}
+
+func (x *Record_HistoryCompacted) GetInputTokens() int64 {
+	if x != nil {
+		return x.InputTokens
+	}
+	return 0
+}
+
+func (x *Record_HistoryCompacted) GetOutputTokens() int64 {
+	if x != nil {
+		return x.OutputTokens
+	}
+	return 0
+}
+
 // Admitted is the first Record of every Run.
 type Record_Admitted struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1143,7 +1261,7 @@ type Record_Admitted struct {
 
 func (x *Record_Admitted) Reset() {
 	*x = Record_Admitted{}
-	mi := &file_runsvc_v1_record_proto_msgTypes[7]
+	mi := &file_runsvc_v1_record_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1155,7 +1273,7 @@ func (x *Record_Admitted) String() string {
 func (*Record_Admitted) ProtoMessage() {}
 
 func (x *Record_Admitted) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_record_proto_msgTypes[7]
+	mi := &file_runsvc_v1_record_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1168,7 +1286,7 @@ func (x *Record_Admitted) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Record_Admitted.ProtoReflect.Descriptor instead.
 func (*Record_Admitted) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 0}
+	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 1}
 }
 
 func (x *Record_Admitted) GetSpec() string {
@@ -1254,7 +1372,7 @@ type Record_AttemptStarted struct {
 
 func (x *Record_AttemptStarted) Reset() {
 	*x = Record_AttemptStarted{}
-	mi := &file_runsvc_v1_record_proto_msgTypes[8]
+	mi := &file_runsvc_v1_record_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1266,7 +1384,7 @@ func (x *Record_AttemptStarted) String() string {
 func (*Record_AttemptStarted) ProtoMessage() {}
 
 func (x *Record_AttemptStarted) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_record_proto_msgTypes[8]
+	mi := &file_runsvc_v1_record_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1279,7 +1397,7 @@ func (x *Record_AttemptStarted) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Record_AttemptStarted.ProtoReflect.Descriptor instead.
 func (*Record_AttemptStarted) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 1}
+	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 2}
 }
 
 func (x *Record_AttemptStarted) GetAttempt() int32 {
@@ -1307,7 +1425,7 @@ type Record_TurnStarted struct {
 
 func (x *Record_TurnStarted) Reset() {
 	*x = Record_TurnStarted{}
-	mi := &file_runsvc_v1_record_proto_msgTypes[9]
+	mi := &file_runsvc_v1_record_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1319,7 +1437,7 @@ func (x *Record_TurnStarted) String() string {
 func (*Record_TurnStarted) ProtoMessage() {}
 
 func (x *Record_TurnStarted) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_record_proto_msgTypes[9]
+	mi := &file_runsvc_v1_record_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1332,7 +1450,7 @@ func (x *Record_TurnStarted) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Record_TurnStarted.ProtoReflect.Descriptor instead.
 func (*Record_TurnStarted) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 2}
+	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 3}
 }
 
 func (x *Record_TurnStarted) GetTurn() int32 {
@@ -1357,7 +1475,7 @@ type Record_ModelCallStarted struct {
 
 func (x *Record_ModelCallStarted) Reset() {
 	*x = Record_ModelCallStarted{}
-	mi := &file_runsvc_v1_record_proto_msgTypes[10]
+	mi := &file_runsvc_v1_record_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1369,7 +1487,7 @@ func (x *Record_ModelCallStarted) String() string {
 func (*Record_ModelCallStarted) ProtoMessage() {}
 
 func (x *Record_ModelCallStarted) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_record_proto_msgTypes[10]
+	mi := &file_runsvc_v1_record_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1382,7 +1500,7 @@ func (x *Record_ModelCallStarted) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Record_ModelCallStarted.ProtoReflect.Descriptor instead.
 func (*Record_ModelCallStarted) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 3}
+	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 4}
 }
 
 func (x *Record_ModelCallStarted) GetTurn() int32 {
@@ -1434,7 +1552,7 @@ type Record_ModelCallFinished struct {
 
 func (x *Record_ModelCallFinished) Reset() {
 	*x = Record_ModelCallFinished{}
-	mi := &file_runsvc_v1_record_proto_msgTypes[11]
+	mi := &file_runsvc_v1_record_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1446,7 +1564,7 @@ func (x *Record_ModelCallFinished) String() string {
 func (*Record_ModelCallFinished) ProtoMessage() {}
 
 func (x *Record_ModelCallFinished) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_record_proto_msgTypes[11]
+	mi := &file_runsvc_v1_record_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1459,7 +1577,7 @@ func (x *Record_ModelCallFinished) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Record_ModelCallFinished.ProtoReflect.Descriptor instead.
 func (*Record_ModelCallFinished) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 4}
+	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 5}
 }
 
 func (x *Record_ModelCallFinished) GetTurn() int32 {
@@ -1535,7 +1653,7 @@ type Record_ModelCallFailed struct {
 
 func (x *Record_ModelCallFailed) Reset() {
 	*x = Record_ModelCallFailed{}
-	mi := &file_runsvc_v1_record_proto_msgTypes[12]
+	mi := &file_runsvc_v1_record_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1547,7 +1665,7 @@ func (x *Record_ModelCallFailed) String() string {
 func (*Record_ModelCallFailed) ProtoMessage() {}
 
 func (x *Record_ModelCallFailed) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_record_proto_msgTypes[12]
+	mi := &file_runsvc_v1_record_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1560,7 +1678,7 @@ func (x *Record_ModelCallFailed) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Record_ModelCallFailed.ProtoReflect.Descriptor instead.
 func (*Record_ModelCallFailed) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 5}
+	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 6}
 }
 
 func (x *Record_ModelCallFailed) GetTurn() int32 {
@@ -1604,7 +1722,7 @@ type Record_ToolCallStarted struct {
 
 func (x *Record_ToolCallStarted) Reset() {
 	*x = Record_ToolCallStarted{}
-	mi := &file_runsvc_v1_record_proto_msgTypes[13]
+	mi := &file_runsvc_v1_record_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1616,7 +1734,7 @@ func (x *Record_ToolCallStarted) String() string {
 func (*Record_ToolCallStarted) ProtoMessage() {}
 
 func (x *Record_ToolCallStarted) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_record_proto_msgTypes[13]
+	mi := &file_runsvc_v1_record_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1629,7 +1747,7 @@ func (x *Record_ToolCallStarted) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Record_ToolCallStarted.ProtoReflect.Descriptor instead.
 func (*Record_ToolCallStarted) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 6}
+	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 7}
 }
 
 func (x *Record_ToolCallStarted) GetCallId() string {
@@ -1669,7 +1787,7 @@ type Record_ToolCallFinished struct {
 
 func (x *Record_ToolCallFinished) Reset() {
 	*x = Record_ToolCallFinished{}
-	mi := &file_runsvc_v1_record_proto_msgTypes[14]
+	mi := &file_runsvc_v1_record_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1681,7 +1799,7 @@ func (x *Record_ToolCallFinished) String() string {
 func (*Record_ToolCallFinished) ProtoMessage() {}
 
 func (x *Record_ToolCallFinished) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_record_proto_msgTypes[14]
+	mi := &file_runsvc_v1_record_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1694,7 +1812,7 @@ func (x *Record_ToolCallFinished) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Record_ToolCallFinished.ProtoReflect.Descriptor instead.
 func (*Record_ToolCallFinished) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 7}
+	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 8}
 }
 
 func (x *Record_ToolCallFinished) GetCallId() string {
@@ -1757,7 +1875,7 @@ type Record_ToolCallFailed struct {
 
 func (x *Record_ToolCallFailed) Reset() {
 	*x = Record_ToolCallFailed{}
-	mi := &file_runsvc_v1_record_proto_msgTypes[15]
+	mi := &file_runsvc_v1_record_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1769,7 +1887,7 @@ func (x *Record_ToolCallFailed) String() string {
 func (*Record_ToolCallFailed) ProtoMessage() {}
 
 func (x *Record_ToolCallFailed) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_record_proto_msgTypes[15]
+	mi := &file_runsvc_v1_record_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1782,7 +1900,7 @@ func (x *Record_ToolCallFailed) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Record_ToolCallFailed.ProtoReflect.Descriptor instead.
 func (*Record_ToolCallFailed) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 8}
+	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 9}
 }
 
 func (x *Record_ToolCallFailed) GetCallId() string {
@@ -1839,7 +1957,7 @@ type Record_Suspended struct {
 
 func (x *Record_Suspended) Reset() {
 	*x = Record_Suspended{}
-	mi := &file_runsvc_v1_record_proto_msgTypes[16]
+	mi := &file_runsvc_v1_record_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1851,7 +1969,7 @@ func (x *Record_Suspended) String() string {
 func (*Record_Suspended) ProtoMessage() {}
 
 func (x *Record_Suspended) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_record_proto_msgTypes[16]
+	mi := &file_runsvc_v1_record_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1864,7 +1982,7 @@ func (x *Record_Suspended) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Record_Suspended.ProtoReflect.Descriptor instead.
 func (*Record_Suspended) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 9}
+	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 10}
 }
 
 func (x *Record_Suspended) GetReason() SuspensionReason {
@@ -1944,7 +2062,7 @@ type Record_Resumed struct {
 
 func (x *Record_Resumed) Reset() {
 	*x = Record_Resumed{}
-	mi := &file_runsvc_v1_record_proto_msgTypes[17]
+	mi := &file_runsvc_v1_record_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1956,7 +2074,7 @@ func (x *Record_Resumed) String() string {
 func (*Record_Resumed) ProtoMessage() {}
 
 func (x *Record_Resumed) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_record_proto_msgTypes[17]
+	mi := &file_runsvc_v1_record_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1969,7 +2087,7 @@ func (x *Record_Resumed) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Record_Resumed.ProtoReflect.Descriptor instead.
 func (*Record_Resumed) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 10}
+	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 11}
 }
 
 func (x *Record_Resumed) GetReason() SuspensionReason {
@@ -2027,7 +2145,7 @@ type Record_AbortRequested struct {
 
 func (x *Record_AbortRequested) Reset() {
 	*x = Record_AbortRequested{}
-	mi := &file_runsvc_v1_record_proto_msgTypes[18]
+	mi := &file_runsvc_v1_record_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2039,7 +2157,7 @@ func (x *Record_AbortRequested) String() string {
 func (*Record_AbortRequested) ProtoMessage() {}
 
 func (x *Record_AbortRequested) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_record_proto_msgTypes[18]
+	mi := &file_runsvc_v1_record_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2052,7 +2170,7 @@ func (x *Record_AbortRequested) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Record_AbortRequested.ProtoReflect.Descriptor instead.
 func (*Record_AbortRequested) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 11}
+	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 12}
 }
 
 func (x *Record_AbortRequested) GetCause() AbortCause {
@@ -2082,7 +2200,7 @@ type Record_MessageQueued struct {
 
 func (x *Record_MessageQueued) Reset() {
 	*x = Record_MessageQueued{}
-	mi := &file_runsvc_v1_record_proto_msgTypes[19]
+	mi := &file_runsvc_v1_record_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2094,7 +2212,7 @@ func (x *Record_MessageQueued) String() string {
 func (*Record_MessageQueued) ProtoMessage() {}
 
 func (x *Record_MessageQueued) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_record_proto_msgTypes[19]
+	mi := &file_runsvc_v1_record_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2107,7 +2225,7 @@ func (x *Record_MessageQueued) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Record_MessageQueued.ProtoReflect.Descriptor instead.
 func (*Record_MessageQueued) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 12}
+	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 13}
 }
 
 func (x *Record_MessageQueued) GetText() string {
@@ -2135,7 +2253,7 @@ type Record_MessageConsumed struct {
 
 func (x *Record_MessageConsumed) Reset() {
 	*x = Record_MessageConsumed{}
-	mi := &file_runsvc_v1_record_proto_msgTypes[20]
+	mi := &file_runsvc_v1_record_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2147,7 +2265,7 @@ func (x *Record_MessageConsumed) String() string {
 func (*Record_MessageConsumed) ProtoMessage() {}
 
 func (x *Record_MessageConsumed) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_record_proto_msgTypes[20]
+	mi := &file_runsvc_v1_record_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2160,7 +2278,7 @@ func (x *Record_MessageConsumed) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Record_MessageConsumed.ProtoReflect.Descriptor instead.
 func (*Record_MessageConsumed) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 13}
+	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 14}
 }
 
 func (x *Record_MessageConsumed) GetQueuedSeqs() []int64 {
@@ -2189,7 +2307,7 @@ type Record_DelegationStarted struct {
 
 func (x *Record_DelegationStarted) Reset() {
 	*x = Record_DelegationStarted{}
-	mi := &file_runsvc_v1_record_proto_msgTypes[21]
+	mi := &file_runsvc_v1_record_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2201,7 +2319,7 @@ func (x *Record_DelegationStarted) String() string {
 func (*Record_DelegationStarted) ProtoMessage() {}
 
 func (x *Record_DelegationStarted) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_record_proto_msgTypes[21]
+	mi := &file_runsvc_v1_record_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2214,7 +2332,7 @@ func (x *Record_DelegationStarted) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Record_DelegationStarted.ProtoReflect.Descriptor instead.
 func (*Record_DelegationStarted) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 14}
+	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 15}
 }
 
 func (x *Record_DelegationStarted) GetDelegationId() string {
@@ -2271,7 +2389,7 @@ type Record_DelegationFinished struct {
 
 func (x *Record_DelegationFinished) Reset() {
 	*x = Record_DelegationFinished{}
-	mi := &file_runsvc_v1_record_proto_msgTypes[22]
+	mi := &file_runsvc_v1_record_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2283,7 +2401,7 @@ func (x *Record_DelegationFinished) String() string {
 func (*Record_DelegationFinished) ProtoMessage() {}
 
 func (x *Record_DelegationFinished) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_record_proto_msgTypes[22]
+	mi := &file_runsvc_v1_record_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2296,7 +2414,7 @@ func (x *Record_DelegationFinished) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Record_DelegationFinished.ProtoReflect.Descriptor instead.
 func (*Record_DelegationFinished) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 15}
+	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 16}
 }
 
 func (x *Record_DelegationFinished) GetDelegationId() string {
@@ -2351,7 +2469,7 @@ type Record_Settled struct {
 
 func (x *Record_Settled) Reset() {
 	*x = Record_Settled{}
-	mi := &file_runsvc_v1_record_proto_msgTypes[23]
+	mi := &file_runsvc_v1_record_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2363,7 +2481,7 @@ func (x *Record_Settled) String() string {
 func (*Record_Settled) ProtoMessage() {}
 
 func (x *Record_Settled) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_record_proto_msgTypes[23]
+	mi := &file_runsvc_v1_record_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2376,7 +2494,7 @@ func (x *Record_Settled) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Record_Settled.ProtoReflect.Descriptor instead.
 func (*Record_Settled) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 16}
+	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 17}
 }
 
 func (x *Record_Settled) GetState() RunState {
@@ -2434,7 +2552,7 @@ const file_runsvc_v1_record_proto_rawDesc = "" +
 	"modelCalls\x12\x1d\n" +
 	"\n" +
 	"tool_calls\x18\x06 \x01(\x05R\ttoolCalls\x12+\n" +
-	"\x11transient_retries\x18\a \x01(\x05R\x10transientRetries\"\x8c!\n" +
+	"\x11transient_retries\x18\a \x01(\x05R\x10transientRetries\"\xce#\n" +
 	"\x06Record\x12\x10\n" +
 	"\x03seq\x18\x01 \x01(\x03R\x03seq\x12.\n" +
 	"\x04time\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\x04time\x12\x18\n" +
@@ -2456,7 +2574,16 @@ const file_runsvc_v1_record_proto_rawDesc = "" +
 	"\x10message_consumed\x18\x17 \x01(\v2!.runsvc.v1.Record.MessageConsumedH\x00R\x0fmessageConsumed\x12T\n" +
 	"\x12delegation_started\x18\x18 \x01(\v2#.runsvc.v1.Record.DelegationStartedH\x00R\x11delegationStarted\x12W\n" +
 	"\x13delegation_finished\x18\x19 \x01(\v2$.runsvc.v1.Record.DelegationFinishedH\x00R\x12delegationFinished\x125\n" +
-	"\asettled\x18\x1a \x01(\v2\x19.runsvc.v1.Record.SettledH\x00R\asettled\x1a\xdd\x02\n" +
+	"\asettled\x18\x1a \x01(\v2\x19.runsvc.v1.Record.SettledH\x00R\asettled\x12Q\n" +
+	"\x11history_compacted\x18( \x01(\v2\".runsvc.v1.Record.HistoryCompactedH\x00R\x10historyCompacted\x1a\xec\x01\n" +
+	"\x10HistoryCompacted\x12\x12\n" +
+	"\x04turn\x18\x01 \x01(\x05R\x04turn\x12!\n" +
+	"\fthrough_turn\x18\x02 \x01(\x05R\vthroughTurn\x12\x1a\n" +
+	"\bmessages\x18\x03 \x01(\x05R\bmessages\x12\x18\n" +
+	"\asummary\x18\x04 \x01(\tR\asummary\x12#\n" +
+	"\rafter_refusal\x18\x05 \x01(\bR\fafterRefusal\x12!\n" +
+	"\finput_tokens\x18\x06 \x01(\x03R\vinputTokens\x12#\n" +
+	"\routput_tokens\x18\a \x01(\x03R\foutputTokens\x1a\xdd\x02\n" +
 	"\bAdmitted\x12\x12\n" +
 	"\x04spec\x18\x01 \x01(\tR\x04spec\x12\x18\n" +
 	"\aversion\x18\x02 \x01(\tR\aversion\x12\x14\n" +
@@ -2609,7 +2736,7 @@ func file_runsvc_v1_record_proto_rawDescGZIP() []byte {
 }
 
 var file_runsvc_v1_record_proto_enumTypes = make([]protoimpl.EnumInfo, 5)
-var file_runsvc_v1_record_proto_msgTypes = make([]protoimpl.MessageInfo, 24)
+var file_runsvc_v1_record_proto_msgTypes = make([]protoimpl.MessageInfo, 25)
 var file_runsvc_v1_record_proto_goTypes = []any{
 	(RunState)(0),                                // 0: runsvc.v1.RunState
 	(AbortCause)(0),                              // 1: runsvc.v1.AbortCause
@@ -2623,81 +2750,83 @@ var file_runsvc_v1_record_proto_goTypes = []any{
 	(*Record)(nil),                               // 9: runsvc.v1.Record
 	(*InDoubtAnswer)(nil),                        // 10: runsvc.v1.InDoubtAnswer
 	(*ForkOrigin)(nil),                           // 11: runsvc.v1.ForkOrigin
-	(*Record_Admitted)(nil),                      // 12: runsvc.v1.Record.Admitted
-	(*Record_AttemptStarted)(nil),                // 13: runsvc.v1.Record.AttemptStarted
-	(*Record_TurnStarted)(nil),                   // 14: runsvc.v1.Record.TurnStarted
-	(*Record_ModelCallStarted)(nil),              // 15: runsvc.v1.Record.ModelCallStarted
-	(*Record_ModelCallFinished)(nil),             // 16: runsvc.v1.Record.ModelCallFinished
-	(*Record_ModelCallFailed)(nil),               // 17: runsvc.v1.Record.ModelCallFailed
-	(*Record_ToolCallStarted)(nil),               // 18: runsvc.v1.Record.ToolCallStarted
-	(*Record_ToolCallFinished)(nil),              // 19: runsvc.v1.Record.ToolCallFinished
-	(*Record_ToolCallFailed)(nil),                // 20: runsvc.v1.Record.ToolCallFailed
-	(*Record_Suspended)(nil),                     // 21: runsvc.v1.Record.Suspended
-	(*Record_Resumed)(nil),                       // 22: runsvc.v1.Record.Resumed
-	(*Record_AbortRequested)(nil),                // 23: runsvc.v1.Record.AbortRequested
-	(*Record_MessageQueued)(nil),                 // 24: runsvc.v1.Record.MessageQueued
-	(*Record_MessageConsumed)(nil),               // 25: runsvc.v1.Record.MessageConsumed
-	(*Record_DelegationStarted)(nil),             // 26: runsvc.v1.Record.DelegationStarted
-	(*Record_DelegationFinished)(nil),            // 27: runsvc.v1.Record.DelegationFinished
-	(*Record_Settled)(nil),                       // 28: runsvc.v1.Record.Settled
-	(*structpb.Struct)(nil),                      // 29: google.protobuf.Struct
-	(*structpb.Value)(nil),                       // 30: google.protobuf.Value
-	(*timestamppb.Timestamp)(nil),                // 31: google.protobuf.Timestamp
-	(*errdetails.BadRequest_FieldViolation)(nil), // 32: google.rpc.BadRequest.FieldViolation
-	(*status.Status)(nil),                        // 33: google.rpc.Status
-	(*durationpb.Duration)(nil),                  // 34: google.protobuf.Duration
+	(*Record_HistoryCompacted)(nil),              // 12: runsvc.v1.Record.HistoryCompacted
+	(*Record_Admitted)(nil),                      // 13: runsvc.v1.Record.Admitted
+	(*Record_AttemptStarted)(nil),                // 14: runsvc.v1.Record.AttemptStarted
+	(*Record_TurnStarted)(nil),                   // 15: runsvc.v1.Record.TurnStarted
+	(*Record_ModelCallStarted)(nil),              // 16: runsvc.v1.Record.ModelCallStarted
+	(*Record_ModelCallFinished)(nil),             // 17: runsvc.v1.Record.ModelCallFinished
+	(*Record_ModelCallFailed)(nil),               // 18: runsvc.v1.Record.ModelCallFailed
+	(*Record_ToolCallStarted)(nil),               // 19: runsvc.v1.Record.ToolCallStarted
+	(*Record_ToolCallFinished)(nil),              // 20: runsvc.v1.Record.ToolCallFinished
+	(*Record_ToolCallFailed)(nil),                // 21: runsvc.v1.Record.ToolCallFailed
+	(*Record_Suspended)(nil),                     // 22: runsvc.v1.Record.Suspended
+	(*Record_Resumed)(nil),                       // 23: runsvc.v1.Record.Resumed
+	(*Record_AbortRequested)(nil),                // 24: runsvc.v1.Record.AbortRequested
+	(*Record_MessageQueued)(nil),                 // 25: runsvc.v1.Record.MessageQueued
+	(*Record_MessageConsumed)(nil),               // 26: runsvc.v1.Record.MessageConsumed
+	(*Record_DelegationStarted)(nil),             // 27: runsvc.v1.Record.DelegationStarted
+	(*Record_DelegationFinished)(nil),            // 28: runsvc.v1.Record.DelegationFinished
+	(*Record_Settled)(nil),                       // 29: runsvc.v1.Record.Settled
+	(*structpb.Struct)(nil),                      // 30: google.protobuf.Struct
+	(*structpb.Value)(nil),                       // 31: google.protobuf.Value
+	(*timestamppb.Timestamp)(nil),                // 32: google.protobuf.Timestamp
+	(*errdetails.BadRequest_FieldViolation)(nil), // 33: google.rpc.BadRequest.FieldViolation
+	(*status.Status)(nil),                        // 34: google.rpc.Status
+	(*durationpb.Duration)(nil),                  // 35: google.protobuf.Duration
 }
 var file_runsvc_v1_record_proto_depIdxs = []int32{
-	29, // 0: runsvc.v1.ToolCall.arguments:type_name -> google.protobuf.Struct
-	30, // 1: runsvc.v1.ToolResult.output:type_name -> google.protobuf.Value
+	30, // 0: runsvc.v1.ToolCall.arguments:type_name -> google.protobuf.Struct
+	31, // 1: runsvc.v1.ToolResult.output:type_name -> google.protobuf.Value
 	6,  // 2: runsvc.v1.ToolResult.error:type_name -> runsvc.v1.ToolError
-	31, // 3: runsvc.v1.Record.time:type_name -> google.protobuf.Timestamp
-	12, // 4: runsvc.v1.Record.admitted:type_name -> runsvc.v1.Record.Admitted
-	13, // 5: runsvc.v1.Record.attempt_started:type_name -> runsvc.v1.Record.AttemptStarted
-	14, // 6: runsvc.v1.Record.turn_started:type_name -> runsvc.v1.Record.TurnStarted
-	15, // 7: runsvc.v1.Record.model_call_started:type_name -> runsvc.v1.Record.ModelCallStarted
-	16, // 8: runsvc.v1.Record.model_call_finished:type_name -> runsvc.v1.Record.ModelCallFinished
-	17, // 9: runsvc.v1.Record.model_call_failed:type_name -> runsvc.v1.Record.ModelCallFailed
-	18, // 10: runsvc.v1.Record.tool_call_started:type_name -> runsvc.v1.Record.ToolCallStarted
-	19, // 11: runsvc.v1.Record.tool_call_finished:type_name -> runsvc.v1.Record.ToolCallFinished
-	20, // 12: runsvc.v1.Record.tool_call_failed:type_name -> runsvc.v1.Record.ToolCallFailed
-	21, // 13: runsvc.v1.Record.suspended:type_name -> runsvc.v1.Record.Suspended
-	22, // 14: runsvc.v1.Record.resumed:type_name -> runsvc.v1.Record.Resumed
-	23, // 15: runsvc.v1.Record.abort_requested:type_name -> runsvc.v1.Record.AbortRequested
-	24, // 16: runsvc.v1.Record.message_queued:type_name -> runsvc.v1.Record.MessageQueued
-	25, // 17: runsvc.v1.Record.message_consumed:type_name -> runsvc.v1.Record.MessageConsumed
-	26, // 18: runsvc.v1.Record.delegation_started:type_name -> runsvc.v1.Record.DelegationStarted
-	27, // 19: runsvc.v1.Record.delegation_finished:type_name -> runsvc.v1.Record.DelegationFinished
-	28, // 20: runsvc.v1.Record.settled:type_name -> runsvc.v1.Record.Settled
-	4,  // 21: runsvc.v1.InDoubtAnswer.outcome:type_name -> runsvc.v1.InDoubtOutcome
-	30, // 22: runsvc.v1.InDoubtAnswer.output:type_name -> google.protobuf.Value
-	31, // 23: runsvc.v1.Record.Admitted.deadline_time:type_name -> google.protobuf.Timestamp
-	11, // 24: runsvc.v1.Record.Admitted.fork_of:type_name -> runsvc.v1.ForkOrigin
-	5,  // 25: runsvc.v1.Record.ModelCallFinished.tool_calls:type_name -> runsvc.v1.ToolCall
-	32, // 26: runsvc.v1.Record.ModelCallFinished.output_violations:type_name -> google.rpc.BadRequest.FieldViolation
-	33, // 27: runsvc.v1.Record.ModelCallFailed.failure:type_name -> google.rpc.Status
-	34, // 28: runsvc.v1.Record.ModelCallFailed.retry_after:type_name -> google.protobuf.Duration
-	30, // 29: runsvc.v1.Record.ToolCallFinished.output:type_name -> google.protobuf.Value
-	33, // 30: runsvc.v1.Record.ToolCallFinished.error:type_name -> google.rpc.Status
-	33, // 31: runsvc.v1.Record.ToolCallFailed.error:type_name -> google.rpc.Status
-	34, // 32: runsvc.v1.Record.ToolCallFailed.retry_after:type_name -> google.protobuf.Duration
-	2,  // 33: runsvc.v1.Record.Suspended.reason:type_name -> runsvc.v1.SuspensionReason
-	31, // 34: runsvc.v1.Record.Suspended.expire_time:type_name -> google.protobuf.Timestamp
-	2,  // 35: runsvc.v1.Record.Resumed.reason:type_name -> runsvc.v1.SuspensionReason
-	7,  // 36: runsvc.v1.Record.Resumed.tool_results:type_name -> runsvc.v1.ToolResult
-	10, // 37: runsvc.v1.Record.Resumed.in_doubt:type_name -> runsvc.v1.InDoubtAnswer
-	1,  // 38: runsvc.v1.Record.AbortRequested.cause:type_name -> runsvc.v1.AbortCause
-	3,  // 39: runsvc.v1.Record.MessageQueued.mode:type_name -> runsvc.v1.MessageMode
-	0,  // 40: runsvc.v1.Record.DelegationFinished.state:type_name -> runsvc.v1.RunState
-	33, // 41: runsvc.v1.Record.DelegationFinished.failure:type_name -> google.rpc.Status
-	0,  // 42: runsvc.v1.Record.Settled.state:type_name -> runsvc.v1.RunState
-	1,  // 43: runsvc.v1.Record.Settled.abort_cause:type_name -> runsvc.v1.AbortCause
-	33, // 44: runsvc.v1.Record.Settled.failure:type_name -> google.rpc.Status
-	45, // [45:45] is the sub-list for method output_type
-	45, // [45:45] is the sub-list for method input_type
-	45, // [45:45] is the sub-list for extension type_name
-	45, // [45:45] is the sub-list for extension extendee
-	0,  // [0:45] is the sub-list for field type_name
+	32, // 3: runsvc.v1.Record.time:type_name -> google.protobuf.Timestamp
+	13, // 4: runsvc.v1.Record.admitted:type_name -> runsvc.v1.Record.Admitted
+	14, // 5: runsvc.v1.Record.attempt_started:type_name -> runsvc.v1.Record.AttemptStarted
+	15, // 6: runsvc.v1.Record.turn_started:type_name -> runsvc.v1.Record.TurnStarted
+	16, // 7: runsvc.v1.Record.model_call_started:type_name -> runsvc.v1.Record.ModelCallStarted
+	17, // 8: runsvc.v1.Record.model_call_finished:type_name -> runsvc.v1.Record.ModelCallFinished
+	18, // 9: runsvc.v1.Record.model_call_failed:type_name -> runsvc.v1.Record.ModelCallFailed
+	19, // 10: runsvc.v1.Record.tool_call_started:type_name -> runsvc.v1.Record.ToolCallStarted
+	20, // 11: runsvc.v1.Record.tool_call_finished:type_name -> runsvc.v1.Record.ToolCallFinished
+	21, // 12: runsvc.v1.Record.tool_call_failed:type_name -> runsvc.v1.Record.ToolCallFailed
+	22, // 13: runsvc.v1.Record.suspended:type_name -> runsvc.v1.Record.Suspended
+	23, // 14: runsvc.v1.Record.resumed:type_name -> runsvc.v1.Record.Resumed
+	24, // 15: runsvc.v1.Record.abort_requested:type_name -> runsvc.v1.Record.AbortRequested
+	25, // 16: runsvc.v1.Record.message_queued:type_name -> runsvc.v1.Record.MessageQueued
+	26, // 17: runsvc.v1.Record.message_consumed:type_name -> runsvc.v1.Record.MessageConsumed
+	27, // 18: runsvc.v1.Record.delegation_started:type_name -> runsvc.v1.Record.DelegationStarted
+	28, // 19: runsvc.v1.Record.delegation_finished:type_name -> runsvc.v1.Record.DelegationFinished
+	29, // 20: runsvc.v1.Record.settled:type_name -> runsvc.v1.Record.Settled
+	12, // 21: runsvc.v1.Record.history_compacted:type_name -> runsvc.v1.Record.HistoryCompacted
+	4,  // 22: runsvc.v1.InDoubtAnswer.outcome:type_name -> runsvc.v1.InDoubtOutcome
+	31, // 23: runsvc.v1.InDoubtAnswer.output:type_name -> google.protobuf.Value
+	32, // 24: runsvc.v1.Record.Admitted.deadline_time:type_name -> google.protobuf.Timestamp
+	11, // 25: runsvc.v1.Record.Admitted.fork_of:type_name -> runsvc.v1.ForkOrigin
+	5,  // 26: runsvc.v1.Record.ModelCallFinished.tool_calls:type_name -> runsvc.v1.ToolCall
+	33, // 27: runsvc.v1.Record.ModelCallFinished.output_violations:type_name -> google.rpc.BadRequest.FieldViolation
+	34, // 28: runsvc.v1.Record.ModelCallFailed.failure:type_name -> google.rpc.Status
+	35, // 29: runsvc.v1.Record.ModelCallFailed.retry_after:type_name -> google.protobuf.Duration
+	31, // 30: runsvc.v1.Record.ToolCallFinished.output:type_name -> google.protobuf.Value
+	34, // 31: runsvc.v1.Record.ToolCallFinished.error:type_name -> google.rpc.Status
+	34, // 32: runsvc.v1.Record.ToolCallFailed.error:type_name -> google.rpc.Status
+	35, // 33: runsvc.v1.Record.ToolCallFailed.retry_after:type_name -> google.protobuf.Duration
+	2,  // 34: runsvc.v1.Record.Suspended.reason:type_name -> runsvc.v1.SuspensionReason
+	32, // 35: runsvc.v1.Record.Suspended.expire_time:type_name -> google.protobuf.Timestamp
+	2,  // 36: runsvc.v1.Record.Resumed.reason:type_name -> runsvc.v1.SuspensionReason
+	7,  // 37: runsvc.v1.Record.Resumed.tool_results:type_name -> runsvc.v1.ToolResult
+	10, // 38: runsvc.v1.Record.Resumed.in_doubt:type_name -> runsvc.v1.InDoubtAnswer
+	1,  // 39: runsvc.v1.Record.AbortRequested.cause:type_name -> runsvc.v1.AbortCause
+	3,  // 40: runsvc.v1.Record.MessageQueued.mode:type_name -> runsvc.v1.MessageMode
+	0,  // 41: runsvc.v1.Record.DelegationFinished.state:type_name -> runsvc.v1.RunState
+	34, // 42: runsvc.v1.Record.DelegationFinished.failure:type_name -> google.rpc.Status
+	0,  // 43: runsvc.v1.Record.Settled.state:type_name -> runsvc.v1.RunState
+	1,  // 44: runsvc.v1.Record.Settled.abort_cause:type_name -> runsvc.v1.AbortCause
+	34, // 45: runsvc.v1.Record.Settled.failure:type_name -> google.rpc.Status
+	46, // [46:46] is the sub-list for method output_type
+	46, // [46:46] is the sub-list for method input_type
+	46, // [46:46] is the sub-list for extension type_name
+	46, // [46:46] is the sub-list for extension extendee
+	0,  // [0:46] is the sub-list for field type_name
 }
 
 func init() { file_runsvc_v1_record_proto_init() }
@@ -2723,6 +2852,7 @@ func file_runsvc_v1_record_proto_init() {
 		(*Record_DelegationStarted_)(nil),
 		(*Record_DelegationFinished_)(nil),
 		(*Record_Settled_)(nil),
+		(*Record_HistoryCompacted_)(nil),
 	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
@@ -2730,7 +2860,7 @@ func file_runsvc_v1_record_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_runsvc_v1_record_proto_rawDesc), len(file_runsvc_v1_record_proto_rawDesc)),
 			NumEnums:      5,
-			NumMessages:   24,
+			NumMessages:   25,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

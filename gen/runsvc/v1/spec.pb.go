@@ -233,7 +233,10 @@ type Spec struct {
 	// Output only. When this Version was first published.
 	CreateTime *timestamppb.Timestamp `protobuf:"bytes,11,opt,name=create_time,json=createTime,proto3" json:"create_time,omitempty"`
 	// What the final answer must be. Unset, the answer is free text.
-	Output        *OutputSpec `protobuf:"bytes,20,opt,name=output,proto3" json:"output,omitempty"`
+	Output *OutputSpec `protobuf:"bytes,20,opt,name=output,proto3" json:"output,omitempty"`
+	// Summarise older turns that would not fit the model's context window;
+	// unset, a request that does not fit is sent as it is.
+	Compaction    *Compaction `protobuf:"bytes,30,opt,name=compaction,proto3" json:"compaction,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -352,6 +355,13 @@ func (x *Spec) GetOutput() *OutputSpec {
 	return nil
 }
 
+func (x *Spec) GetCompaction() *Compaction {
+	if x != nil {
+		return x.Compaction
+	}
+	return nil
+}
+
 // OutputSpec constrains a Run's final answer (structured output).
 type OutputSpec struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -422,7 +432,11 @@ type ModelRef struct {
 	Pricing *Pricing `protobuf:"bytes,6,opt,name=pricing,proto3" json:"pricing,omitempty"`
 	// How long one model call may take before it counts as a transient
 	// failure. Default 60s.
-	CallTimeout   *durationpb.Duration `protobuf:"bytes,7,opt,name=call_timeout,json=callTimeout,proto3" json:"call_timeout,omitempty"`
+	CallTimeout *durationpb.Duration `protobuf:"bytes,7,opt,name=call_timeout,json=callTimeout,proto3" json:"call_timeout,omitempty"`
+	// The model's context window in tokens. 0 uses runsvc's default for
+	// common model names (gpt-4o 128000, gpt-4.1 1047576, claude-* 200000,
+	// ...); a Spec with `compaction` whose model has neither is refused.
+	ContextWindow int64 `protobuf:"varint,20,opt,name=context_window,json=contextWindow,proto3" json:"context_window,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -506,6 +520,65 @@ func (x *ModelRef) GetCallTimeout() *durationpb.Duration {
 	return nil
 }
 
+func (x *ModelRef) GetContextWindow() int64 {
+	if x != nil {
+		return x.ContextWindow
+	}
+	return 0
+}
+
+// Compaction summarises a Run's older turns when the next model request
+// would not fit the model's context window. Tokens are counted as an upper
+// bound, not with the model's tokenizer: a byte-level BPE token covers at
+// least one byte, so a request's bytes plus a few tokens a message never
+// undercount. A HistoryCompacted Record
+// says which turns were summarised and holds the summary; the log keeps
+// everything. A provider's context-length refusal compacts once and retries.
+type Compaction struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The model that summarises; unset uses the Spec's model.
+	Model         *ModelRef `protobuf:"bytes,1,opt,name=model,proto3" json:"model,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Compaction) Reset() {
+	*x = Compaction{}
+	mi := &file_runsvc_v1_spec_proto_msgTypes[3]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Compaction) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Compaction) ProtoMessage() {}
+
+func (x *Compaction) ProtoReflect() protoreflect.Message {
+	mi := &file_runsvc_v1_spec_proto_msgTypes[3]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Compaction.ProtoReflect.Descriptor instead.
+func (*Compaction) Descriptor() ([]byte, []int) {
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{3}
+}
+
+func (x *Compaction) GetModel() *ModelRef {
+	if x != nil {
+		return x.Model
+	}
+	return nil
+}
+
 // Pricing is the price of a model's tokens in US dollars.
 type Pricing struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -519,7 +592,7 @@ type Pricing struct {
 
 func (x *Pricing) Reset() {
 	*x = Pricing{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[3]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -531,7 +604,7 @@ func (x *Pricing) String() string {
 func (*Pricing) ProtoMessage() {}
 
 func (x *Pricing) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[3]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -544,7 +617,7 @@ func (x *Pricing) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Pricing.ProtoReflect.Descriptor instead.
 func (*Pricing) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{3}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *Pricing) GetInputPerMillion() float64 {
@@ -573,7 +646,7 @@ type Script struct {
 
 func (x *Script) Reset() {
 	*x = Script{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[4]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -585,7 +658,7 @@ func (x *Script) String() string {
 func (*Script) ProtoMessage() {}
 
 func (x *Script) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[4]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -598,7 +671,7 @@ func (x *Script) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Script.ProtoReflect.Descriptor instead.
 func (*Script) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{4}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *Script) GetTurns() []*ScriptTurn {
@@ -627,7 +700,7 @@ type ScriptTurn struct {
 
 func (x *ScriptTurn) Reset() {
 	*x = ScriptTurn{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[5]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -639,7 +712,7 @@ func (x *ScriptTurn) String() string {
 func (*ScriptTurn) ProtoMessage() {}
 
 func (x *ScriptTurn) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[5]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -652,7 +725,7 @@ func (x *ScriptTurn) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScriptTurn.ProtoReflect.Descriptor instead.
 func (*ScriptTurn) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{5}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *ScriptTurn) GetText() string {
@@ -703,7 +776,7 @@ type ScriptToolCall struct {
 
 func (x *ScriptToolCall) Reset() {
 	*x = ScriptToolCall{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[6]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -715,7 +788,7 @@ func (x *ScriptToolCall) String() string {
 func (*ScriptToolCall) ProtoMessage() {}
 
 func (x *ScriptToolCall) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[6]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -728,7 +801,7 @@ func (x *ScriptToolCall) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScriptToolCall.ProtoReflect.Descriptor instead.
 func (*ScriptToolCall) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{6}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *ScriptToolCall) GetName() string {
@@ -758,7 +831,7 @@ type ScriptUsage struct {
 
 func (x *ScriptUsage) Reset() {
 	*x = ScriptUsage{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[7]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -770,7 +843,7 @@ func (x *ScriptUsage) String() string {
 func (*ScriptUsage) ProtoMessage() {}
 
 func (x *ScriptUsage) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[7]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -783,7 +856,7 @@ func (x *ScriptUsage) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScriptUsage.ProtoReflect.Descriptor instead.
 func (*ScriptUsage) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{7}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *ScriptUsage) GetInputTokens() int64 {
@@ -819,7 +892,7 @@ type ScriptFailure struct {
 
 func (x *ScriptFailure) Reset() {
 	*x = ScriptFailure{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[8]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -831,7 +904,7 @@ func (x *ScriptFailure) String() string {
 func (*ScriptFailure) ProtoMessage() {}
 
 func (x *ScriptFailure) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[8]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -844,7 +917,7 @@ func (x *ScriptFailure) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScriptFailure.ProtoReflect.Descriptor instead.
 func (*ScriptFailure) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{8}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *ScriptFailure) GetHttpStatus() int32 {
@@ -907,7 +980,7 @@ type Tool struct {
 
 func (x *Tool) Reset() {
 	*x = Tool{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[9]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -919,7 +992,7 @@ func (x *Tool) String() string {
 func (*Tool) ProtoMessage() {}
 
 func (x *Tool) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[9]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -932,7 +1005,7 @@ func (x *Tool) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Tool.ProtoReflect.Descriptor instead.
 func (*Tool) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{9}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *Tool) GetName() string {
@@ -1018,7 +1091,7 @@ type HttpTool struct {
 
 func (x *HttpTool) Reset() {
 	*x = HttpTool{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[10]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1030,7 +1103,7 @@ func (x *HttpTool) String() string {
 func (*HttpTool) ProtoMessage() {}
 
 func (x *HttpTool) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[10]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1043,7 +1116,7 @@ func (x *HttpTool) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HttpTool.ProtoReflect.Descriptor instead.
 func (*HttpTool) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{10}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *HttpTool) GetUrl() string {
@@ -1075,7 +1148,7 @@ type McpTool struct {
 
 func (x *McpTool) Reset() {
 	*x = McpTool{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[11]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1087,7 +1160,7 @@ func (x *McpTool) String() string {
 func (*McpTool) ProtoMessage() {}
 
 func (x *McpTool) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[11]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1100,7 +1173,7 @@ func (x *McpTool) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use McpTool.ProtoReflect.Descriptor instead.
 func (*McpTool) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{11}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *McpTool) GetUrl() string {
@@ -1151,7 +1224,7 @@ type Limits struct {
 
 func (x *Limits) Reset() {
 	*x = Limits{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[12]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1163,7 +1236,7 @@ func (x *Limits) String() string {
 func (*Limits) ProtoMessage() {}
 
 func (x *Limits) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[12]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1176,7 +1249,7 @@ func (x *Limits) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Limits.ProtoReflect.Descriptor instead.
 func (*Limits) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{12}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *Limits) GetMaxToolRounds() int32 {
@@ -1253,7 +1326,7 @@ type SuspensionExpiry struct {
 
 func (x *SuspensionExpiry) Reset() {
 	*x = SuspensionExpiry{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[13]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1265,7 +1338,7 @@ func (x *SuspensionExpiry) String() string {
 func (*SuspensionExpiry) ProtoMessage() {}
 
 func (x *SuspensionExpiry) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[13]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1278,7 +1351,7 @@ func (x *SuspensionExpiry) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SuspensionExpiry.ProtoReflect.Descriptor instead.
 func (*SuspensionExpiry) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{13}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *SuspensionExpiry) GetToolResults() *durationpb.Duration {
@@ -1322,7 +1395,7 @@ type Credential struct {
 
 func (x *Credential) Reset() {
 	*x = Credential{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[14]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1334,7 +1407,7 @@ func (x *Credential) String() string {
 func (*Credential) ProtoMessage() {}
 
 func (x *Credential) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[14]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1347,7 +1420,7 @@ func (x *Credential) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Credential.ProtoReflect.Descriptor instead.
 func (*Credential) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{14}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *Credential) GetName() string {
@@ -1371,7 +1444,7 @@ type BusConfig struct {
 
 func (x *BusConfig) Reset() {
 	*x = BusConfig{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[15]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1383,7 +1456,7 @@ func (x *BusConfig) String() string {
 func (*BusConfig) ProtoMessage() {}
 
 func (x *BusConfig) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[15]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1396,7 +1469,7 @@ func (x *BusConfig) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BusConfig.ProtoReflect.Descriptor instead.
 func (*BusConfig) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{15}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *BusConfig) GetEnabled() bool {
@@ -1424,7 +1497,7 @@ type PublishSpecRequest struct {
 
 func (x *PublishSpecRequest) Reset() {
 	*x = PublishSpecRequest{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[16]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1436,7 +1509,7 @@ func (x *PublishSpecRequest) String() string {
 func (*PublishSpecRequest) ProtoMessage() {}
 
 func (x *PublishSpecRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[16]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1449,7 +1522,7 @@ func (x *PublishSpecRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PublishSpecRequest.ProtoReflect.Descriptor instead.
 func (*PublishSpecRequest) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{16}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *PublishSpecRequest) GetSpec() *Spec {
@@ -1473,7 +1546,7 @@ type PublishSpecResponse struct {
 
 func (x *PublishSpecResponse) Reset() {
 	*x = PublishSpecResponse{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[17]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1485,7 +1558,7 @@ func (x *PublishSpecResponse) String() string {
 func (*PublishSpecResponse) ProtoMessage() {}
 
 func (x *PublishSpecResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[17]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1498,7 +1571,7 @@ func (x *PublishSpecResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PublishSpecResponse.ProtoReflect.Descriptor instead.
 func (*PublishSpecResponse) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{17}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *PublishSpecResponse) GetSpec() *Spec {
@@ -1528,7 +1601,7 @@ type GetSpecRequest struct {
 
 func (x *GetSpecRequest) Reset() {
 	*x = GetSpecRequest{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[18]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1540,7 +1613,7 @@ func (x *GetSpecRequest) String() string {
 func (*GetSpecRequest) ProtoMessage() {}
 
 func (x *GetSpecRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[18]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1553,7 +1626,7 @@ func (x *GetSpecRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetSpecRequest.ProtoReflect.Descriptor instead.
 func (*GetSpecRequest) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{18}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *GetSpecRequest) GetName() string {
@@ -1581,7 +1654,7 @@ type GetSpecResponse struct {
 
 func (x *GetSpecResponse) Reset() {
 	*x = GetSpecResponse{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[19]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1593,7 +1666,7 @@ func (x *GetSpecResponse) String() string {
 func (*GetSpecResponse) ProtoMessage() {}
 
 func (x *GetSpecResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[19]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1606,7 +1679,7 @@ func (x *GetSpecResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetSpecResponse.ProtoReflect.Descriptor instead.
 func (*GetSpecResponse) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{19}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *GetSpecResponse) GetSpec() *Spec {
@@ -1631,7 +1704,7 @@ type ListSpecsRequest struct {
 
 func (x *ListSpecsRequest) Reset() {
 	*x = ListSpecsRequest{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[20]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1643,7 +1716,7 @@ func (x *ListSpecsRequest) String() string {
 func (*ListSpecsRequest) ProtoMessage() {}
 
 func (x *ListSpecsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[20]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1656,7 +1729,7 @@ func (x *ListSpecsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListSpecsRequest.ProtoReflect.Descriptor instead.
 func (*ListSpecsRequest) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{20}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *ListSpecsRequest) GetName() string {
@@ -1693,7 +1766,7 @@ type ListSpecsResponse struct {
 
 func (x *ListSpecsResponse) Reset() {
 	*x = ListSpecsResponse{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[21]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1705,7 +1778,7 @@ func (x *ListSpecsResponse) String() string {
 func (*ListSpecsResponse) ProtoMessage() {}
 
 func (x *ListSpecsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[21]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1718,7 +1791,7 @@ func (x *ListSpecsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListSpecsResponse.ProtoReflect.Descriptor instead.
 func (*ListSpecsResponse) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{21}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *ListSpecsResponse) GetSpecs() []*Spec {
@@ -1739,7 +1812,7 @@ var File_runsvc_v1_spec_proto protoreflect.FileDescriptor
 
 const file_runsvc_v1_spec_proto_rawDesc = "" +
 	"\n" +
-	"\x14runsvc/v1/spec.proto\x12\trunsvc.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\x8a\x04\n" +
+	"\x14runsvc/v1/spec.proto\x12\trunsvc.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xc1\x04\n" +
 	"\x04Spec\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\"\n" +
 	"\finstructions\x18\x02 \x01(\tR\finstructions\x12)\n" +
@@ -1754,10 +1827,13 @@ const file_runsvc_v1_spec_proto_rawDesc = "" +
 	" \x01(\tR\aversion\x12;\n" +
 	"\vcreate_time\x18\v \x01(\v2\x1a.google.protobuf.TimestampR\n" +
 	"createTime\x12-\n" +
-	"\x06output\x18\x14 \x01(\v2\x15.runsvc.v1.OutputSpecR\x06output\"=\n" +
+	"\x06output\x18\x14 \x01(\v2\x15.runsvc.v1.OutputSpecR\x06output\x125\n" +
+	"\n" +
+	"compaction\x18\x1e \x01(\v2\x15.runsvc.v1.CompactionR\n" +
+	"compaction\"=\n" +
 	"\n" +
 	"OutputSpec\x12/\n" +
-	"\x06schema\x18\x01 \x01(\v2\x17.google.protobuf.StructR\x06schema\"\x9c\x02\n" +
+	"\x06schema\x18\x01 \x01(\v2\x17.google.protobuf.StructR\x06schema\"\xc3\x02\n" +
 	"\bModelRef\x12\x1a\n" +
 	"\bprovider\x18\x01 \x01(\tR\bprovider\x12\x14\n" +
 	"\x05model\x18\x02 \x01(\tR\x05model\x12)\n" +
@@ -1765,7 +1841,11 @@ const file_runsvc_v1_spec_proto_rawDesc = "" +
 	"\bbase_url\x18\x04 \x01(\tR\abaseUrl\x12,\n" +
 	"\x12api_key_credential\x18\x05 \x01(\tR\x10apiKeyCredential\x12,\n" +
 	"\apricing\x18\x06 \x01(\v2\x12.runsvc.v1.PricingR\apricing\x12<\n" +
-	"\fcall_timeout\x18\a \x01(\v2\x19.google.protobuf.DurationR\vcallTimeout\"c\n" +
+	"\fcall_timeout\x18\a \x01(\v2\x19.google.protobuf.DurationR\vcallTimeout\x12%\n" +
+	"\x0econtext_window\x18\x14 \x01(\x03R\rcontextWindow\"7\n" +
+	"\n" +
+	"Compaction\x12)\n" +
+	"\x05model\x18\x01 \x01(\v2\x13.runsvc.v1.ModelRefR\x05model\"c\n" +
 	"\aPricing\x12*\n" +
 	"\x11input_per_million\x18\x01 \x01(\x01R\x0finputPerMillion\x12,\n" +
 	"\x12output_per_million\x18\x02 \x01(\x01R\x10outputPerMillion\"5\n" +
@@ -1890,7 +1970,7 @@ func file_runsvc_v1_spec_proto_rawDescGZIP() []byte {
 }
 
 var file_runsvc_v1_spec_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_runsvc_v1_spec_proto_msgTypes = make([]protoimpl.MessageInfo, 22)
+var file_runsvc_v1_spec_proto_msgTypes = make([]protoimpl.MessageInfo, 23)
 var file_runsvc_v1_spec_proto_goTypes = []any{
 	(ToolKind)(0),                 // 0: runsvc.v1.ToolKind
 	(Delivery)(0),                 // 1: runsvc.v1.Delivery
@@ -1898,76 +1978,79 @@ var file_runsvc_v1_spec_proto_goTypes = []any{
 	(*Spec)(nil),                  // 3: runsvc.v1.Spec
 	(*OutputSpec)(nil),            // 4: runsvc.v1.OutputSpec
 	(*ModelRef)(nil),              // 5: runsvc.v1.ModelRef
-	(*Pricing)(nil),               // 6: runsvc.v1.Pricing
-	(*Script)(nil),                // 7: runsvc.v1.Script
-	(*ScriptTurn)(nil),            // 8: runsvc.v1.ScriptTurn
-	(*ScriptToolCall)(nil),        // 9: runsvc.v1.ScriptToolCall
-	(*ScriptUsage)(nil),           // 10: runsvc.v1.ScriptUsage
-	(*ScriptFailure)(nil),         // 11: runsvc.v1.ScriptFailure
-	(*Tool)(nil),                  // 12: runsvc.v1.Tool
-	(*HttpTool)(nil),              // 13: runsvc.v1.HttpTool
-	(*McpTool)(nil),               // 14: runsvc.v1.McpTool
-	(*Limits)(nil),                // 15: runsvc.v1.Limits
-	(*SuspensionExpiry)(nil),      // 16: runsvc.v1.SuspensionExpiry
-	(*Credential)(nil),            // 17: runsvc.v1.Credential
-	(*BusConfig)(nil),             // 18: runsvc.v1.BusConfig
-	(*PublishSpecRequest)(nil),    // 19: runsvc.v1.PublishSpecRequest
-	(*PublishSpecResponse)(nil),   // 20: runsvc.v1.PublishSpecResponse
-	(*GetSpecRequest)(nil),        // 21: runsvc.v1.GetSpecRequest
-	(*GetSpecResponse)(nil),       // 22: runsvc.v1.GetSpecResponse
-	(*ListSpecsRequest)(nil),      // 23: runsvc.v1.ListSpecsRequest
-	(*ListSpecsResponse)(nil),     // 24: runsvc.v1.ListSpecsResponse
-	(*timestamppb.Timestamp)(nil), // 25: google.protobuf.Timestamp
-	(*structpb.Struct)(nil),       // 26: google.protobuf.Struct
-	(*durationpb.Duration)(nil),   // 27: google.protobuf.Duration
+	(*Compaction)(nil),            // 6: runsvc.v1.Compaction
+	(*Pricing)(nil),               // 7: runsvc.v1.Pricing
+	(*Script)(nil),                // 8: runsvc.v1.Script
+	(*ScriptTurn)(nil),            // 9: runsvc.v1.ScriptTurn
+	(*ScriptToolCall)(nil),        // 10: runsvc.v1.ScriptToolCall
+	(*ScriptUsage)(nil),           // 11: runsvc.v1.ScriptUsage
+	(*ScriptFailure)(nil),         // 12: runsvc.v1.ScriptFailure
+	(*Tool)(nil),                  // 13: runsvc.v1.Tool
+	(*HttpTool)(nil),              // 14: runsvc.v1.HttpTool
+	(*McpTool)(nil),               // 15: runsvc.v1.McpTool
+	(*Limits)(nil),                // 16: runsvc.v1.Limits
+	(*SuspensionExpiry)(nil),      // 17: runsvc.v1.SuspensionExpiry
+	(*Credential)(nil),            // 18: runsvc.v1.Credential
+	(*BusConfig)(nil),             // 19: runsvc.v1.BusConfig
+	(*PublishSpecRequest)(nil),    // 20: runsvc.v1.PublishSpecRequest
+	(*PublishSpecResponse)(nil),   // 21: runsvc.v1.PublishSpecResponse
+	(*GetSpecRequest)(nil),        // 22: runsvc.v1.GetSpecRequest
+	(*GetSpecResponse)(nil),       // 23: runsvc.v1.GetSpecResponse
+	(*ListSpecsRequest)(nil),      // 24: runsvc.v1.ListSpecsRequest
+	(*ListSpecsResponse)(nil),     // 25: runsvc.v1.ListSpecsResponse
+	(*timestamppb.Timestamp)(nil), // 26: google.protobuf.Timestamp
+	(*structpb.Struct)(nil),       // 27: google.protobuf.Struct
+	(*durationpb.Duration)(nil),   // 28: google.protobuf.Duration
 }
 var file_runsvc_v1_spec_proto_depIdxs = []int32{
 	5,  // 0: runsvc.v1.Spec.model:type_name -> runsvc.v1.ModelRef
-	12, // 1: runsvc.v1.Spec.tools:type_name -> runsvc.v1.Tool
-	15, // 2: runsvc.v1.Spec.limits:type_name -> runsvc.v1.Limits
-	16, // 3: runsvc.v1.Spec.suspension_expiry:type_name -> runsvc.v1.SuspensionExpiry
-	17, // 4: runsvc.v1.Spec.credentials:type_name -> runsvc.v1.Credential
-	18, // 5: runsvc.v1.Spec.bus:type_name -> runsvc.v1.BusConfig
-	25, // 6: runsvc.v1.Spec.create_time:type_name -> google.protobuf.Timestamp
+	13, // 1: runsvc.v1.Spec.tools:type_name -> runsvc.v1.Tool
+	16, // 2: runsvc.v1.Spec.limits:type_name -> runsvc.v1.Limits
+	17, // 3: runsvc.v1.Spec.suspension_expiry:type_name -> runsvc.v1.SuspensionExpiry
+	18, // 4: runsvc.v1.Spec.credentials:type_name -> runsvc.v1.Credential
+	19, // 5: runsvc.v1.Spec.bus:type_name -> runsvc.v1.BusConfig
+	26, // 6: runsvc.v1.Spec.create_time:type_name -> google.protobuf.Timestamp
 	4,  // 7: runsvc.v1.Spec.output:type_name -> runsvc.v1.OutputSpec
-	26, // 8: runsvc.v1.OutputSpec.schema:type_name -> google.protobuf.Struct
-	7,  // 9: runsvc.v1.ModelRef.script:type_name -> runsvc.v1.Script
-	6,  // 10: runsvc.v1.ModelRef.pricing:type_name -> runsvc.v1.Pricing
-	27, // 11: runsvc.v1.ModelRef.call_timeout:type_name -> google.protobuf.Duration
-	8,  // 12: runsvc.v1.Script.turns:type_name -> runsvc.v1.ScriptTurn
-	9,  // 13: runsvc.v1.ScriptTurn.tool_calls:type_name -> runsvc.v1.ScriptToolCall
-	10, // 14: runsvc.v1.ScriptTurn.usage:type_name -> runsvc.v1.ScriptUsage
-	11, // 15: runsvc.v1.ScriptTurn.fail:type_name -> runsvc.v1.ScriptFailure
-	27, // 16: runsvc.v1.ScriptTurn.delay:type_name -> google.protobuf.Duration
-	26, // 17: runsvc.v1.ScriptToolCall.arguments:type_name -> google.protobuf.Struct
-	27, // 18: runsvc.v1.ScriptFailure.retry_after:type_name -> google.protobuf.Duration
-	0,  // 19: runsvc.v1.Tool.kind:type_name -> runsvc.v1.ToolKind
-	26, // 20: runsvc.v1.Tool.parameters:type_name -> google.protobuf.Struct
-	13, // 21: runsvc.v1.Tool.http:type_name -> runsvc.v1.HttpTool
-	14, // 22: runsvc.v1.Tool.mcp:type_name -> runsvc.v1.McpTool
-	27, // 23: runsvc.v1.Tool.timeout:type_name -> google.protobuf.Duration
-	1,  // 24: runsvc.v1.Tool.delivery:type_name -> runsvc.v1.Delivery
-	2,  // 25: runsvc.v1.Tool.in_doubt:type_name -> runsvc.v1.InDoubt
-	27, // 26: runsvc.v1.Limits.deadline:type_name -> google.protobuf.Duration
-	27, // 27: runsvc.v1.SuspensionExpiry.tool_results:type_name -> google.protobuf.Duration
-	27, // 28: runsvc.v1.SuspensionExpiry.approval:type_name -> google.protobuf.Duration
-	27, // 29: runsvc.v1.SuspensionExpiry.question:type_name -> google.protobuf.Duration
-	27, // 30: runsvc.v1.SuspensionExpiry.children:type_name -> google.protobuf.Duration
-	3,  // 31: runsvc.v1.PublishSpecRequest.spec:type_name -> runsvc.v1.Spec
-	3,  // 32: runsvc.v1.PublishSpecResponse.spec:type_name -> runsvc.v1.Spec
-	3,  // 33: runsvc.v1.GetSpecResponse.spec:type_name -> runsvc.v1.Spec
-	3,  // 34: runsvc.v1.ListSpecsResponse.specs:type_name -> runsvc.v1.Spec
-	19, // 35: runsvc.v1.SpecService.PublishSpec:input_type -> runsvc.v1.PublishSpecRequest
-	21, // 36: runsvc.v1.SpecService.GetSpec:input_type -> runsvc.v1.GetSpecRequest
-	23, // 37: runsvc.v1.SpecService.ListSpecs:input_type -> runsvc.v1.ListSpecsRequest
-	20, // 38: runsvc.v1.SpecService.PublishSpec:output_type -> runsvc.v1.PublishSpecResponse
-	22, // 39: runsvc.v1.SpecService.GetSpec:output_type -> runsvc.v1.GetSpecResponse
-	24, // 40: runsvc.v1.SpecService.ListSpecs:output_type -> runsvc.v1.ListSpecsResponse
-	38, // [38:41] is the sub-list for method output_type
-	35, // [35:38] is the sub-list for method input_type
-	35, // [35:35] is the sub-list for extension type_name
-	35, // [35:35] is the sub-list for extension extendee
-	0,  // [0:35] is the sub-list for field type_name
+	6,  // 8: runsvc.v1.Spec.compaction:type_name -> runsvc.v1.Compaction
+	27, // 9: runsvc.v1.OutputSpec.schema:type_name -> google.protobuf.Struct
+	8,  // 10: runsvc.v1.ModelRef.script:type_name -> runsvc.v1.Script
+	7,  // 11: runsvc.v1.ModelRef.pricing:type_name -> runsvc.v1.Pricing
+	28, // 12: runsvc.v1.ModelRef.call_timeout:type_name -> google.protobuf.Duration
+	5,  // 13: runsvc.v1.Compaction.model:type_name -> runsvc.v1.ModelRef
+	9,  // 14: runsvc.v1.Script.turns:type_name -> runsvc.v1.ScriptTurn
+	10, // 15: runsvc.v1.ScriptTurn.tool_calls:type_name -> runsvc.v1.ScriptToolCall
+	11, // 16: runsvc.v1.ScriptTurn.usage:type_name -> runsvc.v1.ScriptUsage
+	12, // 17: runsvc.v1.ScriptTurn.fail:type_name -> runsvc.v1.ScriptFailure
+	28, // 18: runsvc.v1.ScriptTurn.delay:type_name -> google.protobuf.Duration
+	27, // 19: runsvc.v1.ScriptToolCall.arguments:type_name -> google.protobuf.Struct
+	28, // 20: runsvc.v1.ScriptFailure.retry_after:type_name -> google.protobuf.Duration
+	0,  // 21: runsvc.v1.Tool.kind:type_name -> runsvc.v1.ToolKind
+	27, // 22: runsvc.v1.Tool.parameters:type_name -> google.protobuf.Struct
+	14, // 23: runsvc.v1.Tool.http:type_name -> runsvc.v1.HttpTool
+	15, // 24: runsvc.v1.Tool.mcp:type_name -> runsvc.v1.McpTool
+	28, // 25: runsvc.v1.Tool.timeout:type_name -> google.protobuf.Duration
+	1,  // 26: runsvc.v1.Tool.delivery:type_name -> runsvc.v1.Delivery
+	2,  // 27: runsvc.v1.Tool.in_doubt:type_name -> runsvc.v1.InDoubt
+	28, // 28: runsvc.v1.Limits.deadline:type_name -> google.protobuf.Duration
+	28, // 29: runsvc.v1.SuspensionExpiry.tool_results:type_name -> google.protobuf.Duration
+	28, // 30: runsvc.v1.SuspensionExpiry.approval:type_name -> google.protobuf.Duration
+	28, // 31: runsvc.v1.SuspensionExpiry.question:type_name -> google.protobuf.Duration
+	28, // 32: runsvc.v1.SuspensionExpiry.children:type_name -> google.protobuf.Duration
+	3,  // 33: runsvc.v1.PublishSpecRequest.spec:type_name -> runsvc.v1.Spec
+	3,  // 34: runsvc.v1.PublishSpecResponse.spec:type_name -> runsvc.v1.Spec
+	3,  // 35: runsvc.v1.GetSpecResponse.spec:type_name -> runsvc.v1.Spec
+	3,  // 36: runsvc.v1.ListSpecsResponse.specs:type_name -> runsvc.v1.Spec
+	20, // 37: runsvc.v1.SpecService.PublishSpec:input_type -> runsvc.v1.PublishSpecRequest
+	22, // 38: runsvc.v1.SpecService.GetSpec:input_type -> runsvc.v1.GetSpecRequest
+	24, // 39: runsvc.v1.SpecService.ListSpecs:input_type -> runsvc.v1.ListSpecsRequest
+	21, // 40: runsvc.v1.SpecService.PublishSpec:output_type -> runsvc.v1.PublishSpecResponse
+	23, // 41: runsvc.v1.SpecService.GetSpec:output_type -> runsvc.v1.GetSpecResponse
+	25, // 42: runsvc.v1.SpecService.ListSpecs:output_type -> runsvc.v1.ListSpecsResponse
+	40, // [40:43] is the sub-list for method output_type
+	37, // [37:40] is the sub-list for method input_type
+	37, // [37:37] is the sub-list for extension type_name
+	37, // [37:37] is the sub-list for extension extendee
+	0,  // [0:37] is the sub-list for field type_name
 }
 
 func init() { file_runsvc_v1_spec_proto_init() }
@@ -1981,7 +2064,7 @@ func file_runsvc_v1_spec_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_runsvc_v1_spec_proto_rawDesc), len(file_runsvc_v1_spec_proto_rawDesc)),
 			NumEnums:      3,
-			NumMessages:   22,
+			NumMessages:   23,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -175,10 +175,7 @@ func (s *Service) recordToProto(r runlog.Record) *runsvcv1.Record {
 			State: stateToProto(op.State), AbortCause: causeToProto(op.AbortCause), Answer: op.Answer, Failure: s.statusOf(op.Failure),
 		}}
 	case *runlog.HistoryCompacted:
-		p.Body = &runsvcv1.Record_HistoryCompacted_{HistoryCompacted: &runsvcv1.Record_HistoryCompacted{
-			Turn: int32(op.Turn), ThroughTurn: int32(op.ThroughTurn), Messages: int32(op.Messages), Summary: op.Summary,
-			AfterRefusal: op.AfterRefusal, InputTokens: op.InputTokens, OutputTokens: op.OutputTokens,
-		}}
+		p.Body = compactedToProto(op)
 	}
 	return p
 }
@@ -199,4 +196,11 @@ func forkToProto(f *runlog.ForkOrigin) *runsvcv1.ForkOrigin {
 		return nil
 	}
 	return &runsvcv1.ForkOrigin{RunId: f.RunID, Seq: f.Seq, Turn: int32(f.Turn)}
+}
+
+func compactedToProto(op *runlog.HistoryCompacted) *runsvcv1.Record_HistoryCompacted_ {
+	return &runsvcv1.Record_HistoryCompacted_{HistoryCompacted: &runsvcv1.Record_HistoryCompacted{
+		Turn: int32(op.Turn), ThroughTurn: int32(op.ThroughTurn), Messages: int32(op.Messages), Summary: op.Summary,
+		AfterRefusal: op.AfterRefusal, InputTokens: op.InputTokens, OutputTokens: op.OutputTokens,
+	}}
 }

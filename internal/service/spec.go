@@ -144,18 +144,7 @@ func specFromProto(p *runsvcv1.Spec) (spec.Spec, []errs.FieldViolation) {
 	if o := p.GetOutput(); o != nil {
 		s.Output = &spec.Output{Schema: structField("output.schema", o.GetSchema(), &bad)}
 	}
-	if c := p.GetCompaction(); c != nil {
-		s.Compaction = &spec.Compaction{}
-		if cm := c.GetModel(); cm != nil {
-			s.Compaction.Model = &spec.Model{
-				Provider: cm.GetProvider(), Model: cm.GetModel(), BaseURL: cm.GetBaseUrl(), APIKeyCredential: cm.GetApiKeyCredential(),
-				CallTimeout: durationField("compaction.model.call_timeout", cm.GetCallTimeout(), &bad),
-			}
-			for _, t := range cm.GetScript().GetTurns() {
-				s.Compaction.Model.Script = append(s.Compaction.Model.Script, spec.Turn{Text: t.GetText()})
-			}
-		}
-	}
+	s.Compaction = compactionFromProto(p.GetCompaction(), &bad)
 	return s, bad
 }
 
@@ -235,4 +224,23 @@ func compactionToProto(c *spec.Compaction) *runsvcv1.Compaction {
 		}
 	}
 	return p
+}
+
+// compactionFromProto converts a Spec's compaction; a scripted summariser
+// keeps only its turns' texts.
+func compactionFromProto(c *runsvcv1.Compaction, bad *[]errs.FieldViolation) *spec.Compaction {
+	if c == nil {
+		return nil
+	}
+	out := &spec.Compaction{}
+	if cm := c.GetModel(); cm != nil {
+		out.Model = &spec.Model{
+			Provider: cm.GetProvider(), Model: cm.GetModel(), BaseURL: cm.GetBaseUrl(), APIKeyCredential: cm.GetApiKeyCredential(),
+			CallTimeout: durationField("compaction.model.call_timeout", cm.GetCallTimeout(), bad),
+		}
+		for _, t := range cm.GetScript().GetTurns() {
+			out.Model.Script = append(out.Model.Script, spec.Turn{Text: t.GetText()})
+		}
+	}
+	return out
 }

@@ -53,7 +53,7 @@ class InDoubtAnswer(_message.Message):
     def __init__(self, outcome: _Optional[_Union[InDoubtOutcome, str]] = ..., output: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ...) -> None: ...
 
 class Record(_message.Message):
-    __slots__ = ["abort_requested", "admitted", "attempt", "attempt_started", "delegation_finished", "delegation_started", "message_consumed", "message_queued", "model_call_failed", "model_call_finished", "model_call_started", "resumed", "seq", "settled", "suspended", "time", "tool_call_failed", "tool_call_finished", "tool_call_started", "turn_started"]
+    __slots__ = ["abort_requested", "admitted", "attempt", "attempt_started", "delegation_finished", "delegation_started", "history_compacted", "message_consumed", "message_queued", "model_call_failed", "model_call_finished", "model_call_started", "resumed", "seq", "settled", "suspended", "time", "tool_call_failed", "tool_call_finished", "tool_call_started", "turn_started"]
     class AbortRequested(_message.Message):
         __slots__ = ["cause", "reason"]
         CAUSE_FIELD_NUMBER: _ClassVar[int]
@@ -117,6 +117,23 @@ class Record(_message.Message):
         spec: str
         task: str
         def __init__(self, delegation_id: _Optional[str] = ..., child_run_id: _Optional[str] = ..., spec: _Optional[str] = ..., task: _Optional[str] = ..., call_id: _Optional[str] = ...) -> None: ...
+    class HistoryCompacted(_message.Message):
+        __slots__ = ["after_refusal", "input_tokens", "messages", "output_tokens", "summary", "through_turn", "turn"]
+        AFTER_REFUSAL_FIELD_NUMBER: _ClassVar[int]
+        INPUT_TOKENS_FIELD_NUMBER: _ClassVar[int]
+        MESSAGES_FIELD_NUMBER: _ClassVar[int]
+        OUTPUT_TOKENS_FIELD_NUMBER: _ClassVar[int]
+        SUMMARY_FIELD_NUMBER: _ClassVar[int]
+        THROUGH_TURN_FIELD_NUMBER: _ClassVar[int]
+        TURN_FIELD_NUMBER: _ClassVar[int]
+        after_refusal: bool
+        input_tokens: int
+        messages: int
+        output_tokens: int
+        summary: str
+        through_turn: int
+        turn: int
+        def __init__(self, turn: _Optional[int] = ..., through_turn: _Optional[int] = ..., messages: _Optional[int] = ..., summary: _Optional[str] = ..., after_refusal: bool = ..., input_tokens: _Optional[int] = ..., output_tokens: _Optional[int] = ...) -> None: ...
     class MessageConsumed(_message.Message):
         __slots__ = ["queued_seqs"]
         QUEUED_SEQS_FIELD_NUMBER: _ClassVar[int]
@@ -257,6 +274,7 @@ class Record(_message.Message):
     ATTEMPT_STARTED_FIELD_NUMBER: _ClassVar[int]
     DELEGATION_FINISHED_FIELD_NUMBER: _ClassVar[int]
     DELEGATION_STARTED_FIELD_NUMBER: _ClassVar[int]
+    HISTORY_COMPACTED_FIELD_NUMBER: _ClassVar[int]
     MESSAGE_CONSUMED_FIELD_NUMBER: _ClassVar[int]
     MESSAGE_QUEUED_FIELD_NUMBER: _ClassVar[int]
     MODEL_CALL_FAILED_FIELD_NUMBER: _ClassVar[int]
@@ -277,6 +295,7 @@ class Record(_message.Message):
     attempt_started: Record.AttemptStarted
     delegation_finished: Record.DelegationFinished
     delegation_started: Record.DelegationStarted
+    history_compacted: Record.HistoryCompacted
     message_consumed: Record.MessageConsumed
     message_queued: Record.MessageQueued
     model_call_failed: Record.ModelCallFailed
@@ -291,7 +310,7 @@ class Record(_message.Message):
     tool_call_finished: Record.ToolCallFinished
     tool_call_started: Record.ToolCallStarted
     turn_started: Record.TurnStarted
-    def __init__(self, seq: _Optional[int] = ..., time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., attempt: _Optional[int] = ..., admitted: _Optional[_Union[Record.Admitted, _Mapping]] = ..., attempt_started: _Optional[_Union[Record.AttemptStarted, _Mapping]] = ..., turn_started: _Optional[_Union[Record.TurnStarted, _Mapping]] = ..., model_call_started: _Optional[_Union[Record.ModelCallStarted, _Mapping]] = ..., model_call_finished: _Optional[_Union[Record.ModelCallFinished, _Mapping]] = ..., model_call_failed: _Optional[_Union[Record.ModelCallFailed, _Mapping]] = ..., tool_call_started: _Optional[_Union[Record.ToolCallStarted, _Mapping]] = ..., tool_call_finished: _Optional[_Union[Record.ToolCallFinished, _Mapping]] = ..., tool_call_failed: _Optional[_Union[Record.ToolCallFailed, _Mapping]] = ..., suspended: _Optional[_Union[Record.Suspended, _Mapping]] = ..., resumed: _Optional[_Union[Record.Resumed, _Mapping]] = ..., abort_requested: _Optional[_Union[Record.AbortRequested, _Mapping]] = ..., message_queued: _Optional[_Union[Record.MessageQueued, _Mapping]] = ..., message_consumed: _Optional[_Union[Record.MessageConsumed, _Mapping]] = ..., delegation_started: _Optional[_Union[Record.DelegationStarted, _Mapping]] = ..., delegation_finished: _Optional[_Union[Record.DelegationFinished, _Mapping]] = ..., settled: _Optional[_Union[Record.Settled, _Mapping]] = ...) -> None: ...
+    def __init__(self, seq: _Optional[int] = ..., time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., attempt: _Optional[int] = ..., admitted: _Optional[_Union[Record.Admitted, _Mapping]] = ..., attempt_started: _Optional[_Union[Record.AttemptStarted, _Mapping]] = ..., turn_started: _Optional[_Union[Record.TurnStarted, _Mapping]] = ..., model_call_started: _Optional[_Union[Record.ModelCallStarted, _Mapping]] = ..., model_call_finished: _Optional[_Union[Record.ModelCallFinished, _Mapping]] = ..., model_call_failed: _Optional[_Union[Record.ModelCallFailed, _Mapping]] = ..., tool_call_started: _Optional[_Union[Record.ToolCallStarted, _Mapping]] = ..., tool_call_finished: _Optional[_Union[Record.ToolCallFinished, _Mapping]] = ..., tool_call_failed: _Optional[_Union[Record.ToolCallFailed, _Mapping]] = ..., suspended: _Optional[_Union[Record.Suspended, _Mapping]] = ..., resumed: _Optional[_Union[Record.Resumed, _Mapping]] = ..., abort_requested: _Optional[_Union[Record.AbortRequested, _Mapping]] = ..., message_queued: _Optional[_Union[Record.MessageQueued, _Mapping]] = ..., message_consumed: _Optional[_Union[Record.MessageConsumed, _Mapping]] = ..., delegation_started: _Optional[_Union[Record.DelegationStarted, _Mapping]] = ..., delegation_finished: _Optional[_Union[Record.DelegationFinished, _Mapping]] = ..., settled: _Optional[_Union[Record.Settled, _Mapping]] = ..., history_compacted: _Optional[_Union[Record.HistoryCompacted, _Mapping]] = ...) -> None: ...
 
 class ToolCall(_message.Message):
     __slots__ = ["arguments", "call_id", "name", "provider_call_id"]

@@ -62,6 +62,7 @@ var grants = map[string][]string{
 		"/runsvc.v1.BusService/SendMessage",
 		"/runsvc.v1.BusService/Receive",
 		"/runsvc.v1.BusService/AcknowledgeMessages",
+		"/runsvc.v1.RunService/ForkRun",
 	},
 	RoleReader: {},
 	RoleWorker: {"/runsvc.v1.ToolService/ServeTools"},

@@ -272,3 +272,25 @@ func TestSuggestions(t *testing.T) {
 		})
 	}
 }
+
+// TestRunFork forks a settled Run before its second turn: the fork does
+// not suspend on the first turn's client call again, and completes.
+func TestRunFork(t *testing.T) {
+	srv := testserver.Start(t)
+	c := newClient(t, srv)
+	c.publishHello()
+	id := c.startSuspended()
+	c.must("run", "resume", id, "--results", `{"call_1_1": {"forecast": "sunny"}}`)
+	srv.Settled(t, id)
+	fork := strings.TrimSpace(c.must("run", "fork", id, "--turn", "2"))
+	if got := srv.Settled(t, fork); got.GetState() != runsvcv1.RunState_RUN_STATE_COMPLETED || got.GetAnswer() != "It is sunny." {
+		t.Fatalf("fork %s settled %v with %q", fork, got.GetState(), got.GetAnswer())
+	}
+	for _, tt := range []commandCase{
+		{name: "get shows the origin", args: []string{"run", "get", fork}, stdout: []string{fork + "  COMPLETED\n", "  forked    from " + id + " before turn 2 (seq "}},
+		{name: "neither turn nor seq", args: []string{"run", "fork", id}, code: 2, stderr: []string{"give one of --turn or --at-seq, positive"}},
+		{name: "not a boundary", args: []string{"run", "fork", id, "--at-seq", "1"}, code: 1, stderr: []string{"[INVALID_REQUEST, not retryable]", "seq 1 is not a turn boundary"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) { c.check(t, tt, id) })
+	}
+}

@@ -105,6 +105,7 @@ var commands = map[string]map[string]command{
 		"delete":    {"RUN_ID", "delete a settled Run for good (--interrupt for an active one, --spec for every Run of a Spec)", (*app).runDelete},
 		"export":    {"RUN_ID", "write a Run's whole log with its Spec Version as JSON Lines (docs/export.md)", (*app).runExport},
 		"import":    {"FILE", "read an export (- for stdin) into this server as a settled, read-only Run", (*app).runImport},
+		"fork":      {"RUN_ID", "start a Run from another Run's state at a turn boundary (--turn or --at-seq)", (*app).runFork},
 	},
 	"tool":     toolCommands,
 	"delegate": delegateCommands,

@@ -54,6 +54,9 @@ func (a *app) printRun(w io.Writer, r *runsvcv1.Run) {
 		}
 		field("thread", thread)
 	}
+	if f := r.GetForkOf(); f != nil {
+		field("forked", fmt.Sprintf("from %s before turn %d (seq %d)", f.GetRunId(), f.GetTurn(), f.GetSeq()))
+	}
 	field("input", orNone(clip(r.GetInput(), 2000)))
 	field("created", when(r.GetCreateTime()))
 	if r.GetSettleTime() != nil {

@@ -142,6 +142,9 @@ func (t *timeline) admitted(it *item, a *runsvcv1.Record_Admitted) {
 	if a.GetParentRunId() != "" {
 		it.Fields = append(it.Fields, pair{"parent", a.GetParentRunId()})
 	}
+	if f := a.GetForkOf(); f != nil {
+		it.Fields = append(it.Fields, pair{"forked from", fmt.Sprintf("%s before turn %d (seq %d)", f.GetRunId(), f.GetTurn(), f.GetSeq())})
+	}
 	it.Blocks = []pair{{"input", a.GetInput()}}
 }
 
@@ -195,6 +198,11 @@ func (t *timeline) other(it *item, r *runsvcv1.Record) {
 	case *runsvcv1.Record_MessageQueued_:
 		it.Class, it.Title = "message", "Message queued ("+strings.TrimPrefix(b.MessageQueued.GetMode().String(), "MESSAGE_MODE_")+")"
 		it.Blocks = []pair{{"text", b.MessageQueued.GetText()}}
+	case *runsvcv1.Record_HistoryCompacted_:
+		c := b.HistoryCompacted
+		it.Class, it.Title = "message", fmt.Sprintf("History compacted: turns 1 to %d summarised", c.GetThroughTurn())
+		it.Fields = []pair{{"messages", fmt.Sprint(c.GetMessages())}, {"after refusal", fmt.Sprint(c.GetAfterRefusal())}}
+		it.Blocks = []pair{{"summary", c.GetSummary()}}
 	case *runsvcv1.Record_MessageConsumed_:
 		it.Class, it.Title = "message", "Messages given to the model"
 		it.Fields = []pair{{"queued seqs", fmt.Sprint(b.MessageConsumed.GetQueuedSeqs())}}

@@ -178,6 +178,11 @@ func (a *attempt) modelTurn(ctx context.Context) error {
 
 	// Reserve against the budgets before calling: a refusal spends nothing.
 	req.Messages, req.Tools = a.conversation(ctx, st, consumed)
+	if a.overWindow(req) {
+		if done, err := a.compact(ctx, turn, false); done || err != nil {
+			return err // the next step asks again, with the summary
+		}
+	}
 	estimate := estimateTokens(req)
 	var reservedCost float64
 	if limits.TokenBudget > 0 && st.Usage.Tokens()+estimate > limits.TokenBudget {
@@ -251,6 +256,9 @@ func (a *attempt) modelFailed(ctx context.Context, turn int, err error) error {
 	if a.interrupted() || ctx.Err() != nil {
 		return nil // the loop aborts or the Attempt is stopping; the call stays open
 	}
+	if handled, err := a.refusedTooLong(ctx, turn, err); handled {
+		return err
+	}
 	stored := errs.Store(err, "")
 	delay, retryable := errs.IsRetryable(err)
 	if errs.Typed(err) == nil {
@@ -299,7 +307,11 @@ func (a *attempt) conversation(ctx context.Context, st *runlog.State, consumed [
 		msgs = append(msgs, model.Message{Role: model.RoleSystem, Text: a.spec.Instructions})
 	}
 	msgs = append(msgs, a.history...)
-	msgs = append(msgs, modelMessages(st.Transcript)...)
+	summary, transcript := summarised(st)
+	if summary != "" {
+		msgs = append(msgs, model.Message{Role: model.RoleUser, Text: summary})
+	}
+	msgs = append(msgs, modelMessages(transcript)...)
 	for _, text := range consumed {
 		msgs = append(msgs, model.Message{Role: model.RoleUser, Text: text})
 	}

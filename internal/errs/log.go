@@ -58,6 +58,9 @@ const (
 	CorruptDuplicateCallID       Corruption = "duplicate_call_id"
 	CorruptDelegationCall        Corruption = "delegation_call_mismatch"
 	CorruptResumeResults         Corruption = "resume_results_mismatch"
+	// CorruptCompaction: a compaction summarising no new message, or more
+	// than the transcript holds.
+	CorruptCompaction Corruption = "compaction_out_of_range"
 )
 
 // CorruptLog is a Run log the protocol cannot produce. Nothing repairs it:

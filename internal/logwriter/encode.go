@@ -26,6 +26,9 @@ type Summary struct {
 	Suspension *runlog.Suspended `json:"suspension,omitempty"`
 	// SuspendedCalls are the calls a suspension waits on, with arguments.
 	SuspendedCalls []runlog.ToolCall `json:"suspendedCalls,omitempty"`
+	// Fork is where a forked Run started from (without the state it
+	// carried).
+	Fork *runlog.ForkOrigin `json:"fork,omitempty"`
 }
 
 func summarize(s *runlog.State) Summary {
@@ -34,7 +37,7 @@ func summarize(s *runlog.State) Summary {
 		Attempt: s.Attempt, Turn: s.Turn, SettleTime: s.SettleTime, Suspension: s.Suspension,
 	}
 	if a := s.Admission; a != nil {
-		sum.Input, sum.Deadline, sum.Depth = a.Input, a.Deadline, a.Depth
+		sum.Input, sum.Deadline, sum.Depth, sum.Fork = a.Input, a.Deadline, a.Depth, a.Fork
 	}
 	if sus := s.Suspension; sus != nil {
 		ids := sus.CallIDs

@@ -30,3 +30,26 @@ func HTTPFailure(provider, modelName string, status int, retryAfter time.Duratio
 		return &errs.InferenceRejected{Provider: provider, Model: modelName, HTTPStatus: status, Message: message}
 	}
 }
+
+// ContextLengthExceeded is a request the provider refused as longer than
+// the model's context window (openai's 400 context_length_exceeded). It
+// is the InferenceRejected it wraps to everything but the engine, which
+// compacts the conversation once and tries again.
+type ContextLengthExceeded struct {
+	Rejected *errs.InferenceRejected
+}
+
+// ContextTooLong wraps a provider's refusal as a ContextLengthExceeded.
+func ContextTooLong(refused error) error {
+	r, ok := refused.(*errs.InferenceRejected)
+	if !ok {
+		return refused
+	}
+	return &ContextLengthExceeded{Rejected: r}
+}
+
+// Error returns the refusal's message.
+func (e *ContextLengthExceeded) Error() string { return e.Rejected.Error() }
+
+// Unwrap returns the refusal.
+func (e *ContextLengthExceeded) Unwrap() error { return e.Rejected }

@@ -77,6 +77,8 @@ func (s *State) apply(r Record) error {
 		return s.delegationFinished(r, op)
 	case *Settled:
 		return s.settled(r, op)
+	case *HistoryCompacted:
+		return s.historyCompacted(r, op)
 	case *Unknown:
 		return s.corrupt(r, errs.CorruptUnknownOperation, "unknown record kind %q", op.Name)
 	default:
@@ -89,9 +91,24 @@ func (s *State) admitted(r Record, op *Admitted) error {
 		return s.corrupt(r, errs.CorruptSecondAdmission, "the Run was already admitted at seq 1")
 	}
 	a := *op
+	if op.Fork != nil {
+		// The State keeps where it came from; its Transcript holds the rest.
+		a.Fork = &ForkOrigin{RunID: op.Fork.RunID, Seq: op.Fork.Seq, Turn: op.Fork.Turn}
+	}
 	s.Admission = &a
 	s.Status = StatusQueued
 	s.CreateTime = r.Time
+	if f := op.Fork; f != nil {
+		// A fork goes on from the source's state before its turn f.Turn.
+		s.Transcript = append(s.Transcript, f.Transcript...)
+		s.Turn, s.ToolCallsIssued = f.Turn-1, f.ToolCallsIssued
+		if s.Turn > 0 {
+			s.Phase = PhaseReplied
+		}
+		if op.Input == "" {
+			return nil
+		}
+	}
 	s.Transcript = append(s.Transcript, Message{Role: RoleUser, Text: op.Input})
 	return nil
 }

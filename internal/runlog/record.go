@@ -133,6 +133,9 @@ type Admitted struct {
 	// TraceParent is the W3C trace context of the StartRun that admitted
 	// the Run, which its Attempts' spans continue; empty when untraced.
 	TraceParent string `json:"traceParent,omitempty"`
+	// Fork, when set, says the Run was forked from another Run's log, and
+	// holds the state it starts from.
+	Fork *ForkOrigin `json:"fork,omitempty"`
 }
 
 // AttemptStarted records that a worker took the Run under a lease.
@@ -341,7 +344,7 @@ func init() {
 		&Admitted{}, &AttemptStarted{}, &TurnStarted{}, &ModelCallStarted{}, &ModelCallFinished{},
 		&ModelCallFailed{}, &ToolCallStarted{}, &ToolCallFinished{}, &ToolCallFailed{}, &Suspended{},
 		&Resumed{}, &AbortRequested{}, &MessageQueued{}, &MessageConsumed{}, &DelegationStarted{},
-		&DelegationFinished{}, &Settled{},
+		&DelegationFinished{}, &Settled{}, &HistoryCompacted{},
 	} {
 		t := reflect.TypeOf(op).Elem()
 		decoders[op.Kind()] = func() Op { return reflect.New(t).Interface().(Op) }

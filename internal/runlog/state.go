@@ -51,6 +51,9 @@ type State struct {
 	// OutputRejections counts the answers in a row that failed it.
 	OutputViolations []errs.FieldViolation `json:"outputViolations,omitempty"`
 	OutputRejections int                   `json:"outputRejections,omitempty"`
+	// Compaction is the newest summary of the transcript's older messages,
+	// which the model gets in their place.
+	Compaction *Compaction `json:"compaction,omitempty"`
 }
 
 // Usage is what a Run consumed.

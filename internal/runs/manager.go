@@ -150,6 +150,13 @@ func (m *Manager) create(ctx context.Context, req StartRequest, sv *spec.Version
 	if p := req.Parent; p != nil {
 		adm.ParentRunID, adm.RootRunID, adm.DelegationID, adm.Depth = p.RunID, p.RootRunID, p.DelegationID, p.Depth
 	}
+	return m.admit(ctx, adm, runID, now, requestHash(req))
+}
+
+// admit creates the Run adm admits, or returns the one its request id
+// started before (created false), or *errs.RequestIDReused when that one
+// was started by another request.
+func (m *Manager) admit(ctx context.Context, adm *runlog.Admitted, runID string, now time.Time, hash string) (Run, bool, error) {
 	st := runlog.New(runID)
 	recs := logwriter.Stamp(st, 0, now, adm)
 	if err := st.ApplyAll(recs); err != nil {
@@ -159,10 +166,9 @@ func (m *Manager) create(ctx context.Context, req StartRequest, sv *spec.Version
 	if err != nil {
 		return Run{}, false, err
 	}
-	hash := requestHash(req)
 	row, created, err := m.store.CreateRun(ctx, store.NewRun{
 		Run: store.Run{
-			Tenant: req.Tenant, RunID: runID, Spec: sv.Name, Version: sv.Version, RequestID: req.RequestID,
+			Tenant: adm.Tenant, RunID: runID, Spec: adm.Spec, Version: adm.Version, RequestID: adm.RequestID,
 			RequestHash: hash, ParentRunID: adm.ParentRunID, RootRunID: adm.RootRunID,
 			DelegationID: adm.DelegationID, CreateTime: now, Index: logwriter.Index(st), ThreadID: req.ThreadID,
 		},
@@ -178,7 +184,7 @@ func (m *Manager) create(ctx context.Context, req StartRequest, sv *spec.Version
 		}
 	}
 	if !created && row.RequestHash != hash {
-		return Run{}, false, &errs.RequestIDReused{RequestID: req.RequestID, RunID: row.RunID}
+		return Run{}, false, &errs.RequestIDReused{RequestID: adm.RequestID, RunID: row.RunID}
 	}
 	run, err := fromStoreRun(row)
 	return run, created, err

@@ -47,6 +47,9 @@ func (a *authenticator) serves(method string) bool {
 
 const startRunMethod = "/runsvc.v1.RunService/StartRun"
 
+// forkRunMethod starts a Run too, under the same quotas.
+const forkRunMethod = "/runsvc.v1.RunService/ForkRun"
+
 // admit returns ctx carrying the caller's identity, or the typed error
 // refusing the call, and a release func to call when the call ends.
 func (a *authenticator) admit(ctx context.Context, method string) (context.Context, func(), error) {
@@ -61,7 +64,7 @@ func (a *authenticator) admit(ctx context.Context, method string) (context.Conte
 	}
 	ctx = auth.WithIdentity(ctx, id)
 	release := func() {}
-	if method == startRunMethod {
+	if method == startRunMethod || method == forkRunMethod {
 		rel, err := a.quotas.admit(ctx, id)
 		if err != nil {
 			return ctx, nil, err

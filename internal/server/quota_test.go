@@ -42,6 +42,10 @@ func TestConcurrentRunQuota(t *testing.T) {
 		t.Fatalf("6th start: %q (%v), want QUOTA_EXCEEDED", got, err)
 	}
 	checkQuotaDetails(t, err, trailer)
+	// A fork starts a Run too: the runner may fork, under the same quota.
+	if _, err := runs.ForkRun(ctxT(t), &runsvcv1.ForkRunRequest{RunId: ids[1], At: &runsvcv1.ForkRunRequest_Turn{Turn: 1}}); reasonOf(err) != "QUOTA_EXCEEDED" {
+		t.Fatalf("fork past the quota: %v, want QUOTA_EXCEEDED", err)
+	}
 	list, err := runs.ListRuns(ctxT(t), &runsvcv1.ListRunsRequest{})
 	if err != nil || len(list.GetRuns()) != 5 {
 		t.Fatalf("ListRuns: %d Runs (%v), want the 5 started and not the refused one", len(list.GetRuns()), err)

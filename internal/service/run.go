@@ -217,3 +217,19 @@ func (s runServer) GetReport(ctx context.Context, req *runsvcv1.GetReportRequest
 	}
 	return &runsvcv1.GetReportResponse{Report: s.reportToProto(rep)}, nil
 }
+
+func (s runServer) ForkRun(ctx context.Context, req *runsvcv1.ForkRunRequest) (*runsvcv1.ForkRunResponse, error) {
+	deadline, err := durationArg("deadline", req.GetDeadline())
+	if err != nil {
+		return nil, err
+	}
+	run, created, err := s.runs.Fork(ctx, runs.ForkRequest{
+		Tenant: tenantOf(ctx), RunID: req.GetRunId(), Turn: int(req.GetTurn()), AtSeq: req.GetAtSeq(),
+		Input: req.GetInput(), Version: req.GetVersion(), RequestID: req.GetRequestId(), Deadline: deadline,
+		TraceParent: traceParentOf(ctx),
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &runsvcv1.ForkRunResponse{Run: s.runToProto(run), Created: created}, nil
+}

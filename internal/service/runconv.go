@@ -83,6 +83,7 @@ func (s *Service) runToProto(r runs.Run) *runsvcv1.Run {
 			ToolCalls: int32(r.Usage.ToolCalls), TransientRetries: int32(r.Usage.TransientRetries),
 		},
 	}
+	p.ForkOf = forkToProto(r.Fork)
 	if sus := r.Suspension; sus != nil && r.Status == runlog.StatusSuspended {
 		ps := &runsvcv1.Suspension{
 			Reason: reasonToProto(sus.Reason), ExpireTime: ts(sus.ExpireAt), Question: sus.Question,
@@ -107,6 +108,7 @@ func (s *Service) recordToProto(r runlog.Record) *runsvcv1.Record {
 		p.Body = &runsvcv1.Record_Admitted_{Admitted: &runsvcv1.Record_Admitted{
 			Spec: op.Spec, Version: op.Version, Input: op.Input, RequestId: op.RequestID, DeadlineTime: ts(op.Deadline),
 			ParentRunId: op.ParentRunID, RootRunId: op.RootRunID, DelegationId: op.DelegationID, Depth: int32(op.Depth),
+			ForkOf: forkToProto(op.Fork),
 		}}
 	case *runlog.AttemptStarted:
 		p.Body = &runsvcv1.Record_AttemptStarted_{AttemptStarted: &runsvcv1.Record_AttemptStarted{Attempt: int32(op.Attempt), WorkerId: op.WorkerID}}
@@ -173,6 +175,8 @@ func (s *Service) recordToProto(r runlog.Record) *runsvcv1.Record {
 		p.Body = &runsvcv1.Record_Settled_{Settled: &runsvcv1.Record_Settled{
 			State: stateToProto(op.State), AbortCause: causeToProto(op.AbortCause), Answer: op.Answer, Failure: s.statusOf(op.Failure),
 		}}
+	case *runlog.HistoryCompacted:
+		p.Body = compactedToProto(op)
 	}
 	return p
 }
@@ -186,4 +190,18 @@ func (s *Service) reportToProto(r runs.Report) *runsvcv1.Report {
 		p.Children = append(p.Children, s.reportToProto(c))
 	}
 	return p
+}
+
+func forkToProto(f *runlog.ForkOrigin) *runsvcv1.ForkOrigin {
+	if f == nil {
+		return nil
+	}
+	return &runsvcv1.ForkOrigin{RunId: f.RunID, Seq: f.Seq, Turn: int32(f.Turn)}
+}
+
+func compactedToProto(op *runlog.HistoryCompacted) *runsvcv1.Record_HistoryCompacted_ {
+	return &runsvcv1.Record_HistoryCompacted_{HistoryCompacted: &runsvcv1.Record_HistoryCompacted{
+		Turn: int32(op.Turn), ThroughTurn: int32(op.ThroughTurn), Messages: int32(op.Messages), Summary: op.Summary,
+		AfterRefusal: op.AfterRefusal, InputTokens: op.InputTokens, OutputTokens: op.OutputTokens,
+	}}
 }

@@ -80,6 +80,7 @@ func specFromProto(p *runsvcv1.Spec) (spec.Spec, []errs.FieldViolation) {
 			Provider: m.GetProvider(), Model: m.GetModel(), BaseURL: m.GetBaseUrl(), APIKeyCredential: m.GetApiKeyCredential(),
 			CallTimeout:     durationField("model.call_timeout", m.GetCallTimeout(), &bad),
 			MaxOutputTokens: m.GetMaxOutputTokens(), Stop: m.GetStop(), ToolChoice: m.GetToolChoice(),
+			ContextWindow: m.GetContextWindow(),
 		},
 		Bus: spec.Bus{Enabled: p.GetBus().GetEnabled(), Channels: p.GetBus().GetChannels()},
 	}
@@ -156,6 +157,7 @@ func specFromProto(p *runsvcv1.Spec) (spec.Spec, []errs.FieldViolation) {
 	if r := p.GetRetention(); r != nil && (r.GetSettledRuns() != nil || r.GetDeleteMemory()) {
 		s.Retention = &spec.Retention{SettledRuns: durationField("retention.settled_runs", r.GetSettledRuns(), &bad), DeleteMemory: r.GetDeleteMemory()}
 	}
+	s.Compaction = compactionFromProto(p.GetCompaction(), &bad)
 	return s, bad
 }
 
@@ -167,6 +169,7 @@ func specToProto(v *spec.Version) *runsvcv1.Spec {
 			ApiKeyCredential: v.Model.APIKeyCredential, CallTimeout: dur(v.Model.CallTimeout),
 			Temperature: v.Model.Temperature, TopP: v.Model.TopP, MaxOutputTokens: v.Model.MaxOutputTokens,
 			Stop: v.Model.Stop, ToolChoice: v.Model.ToolChoice, ParallelToolCalls: v.Model.ParallelToolCalls,
+			ContextWindow: v.Model.ContextWindow,
 		},
 		Limits: &runsvcv1.Limits{
 			MaxToolRounds: int32(v.Limits.MaxToolRounds), MaxTurns: int32(v.Limits.MaxTurns), Deadline: dur(v.Limits.Deadline),
@@ -219,6 +222,7 @@ func specToProto(v *spec.Version) *runsvcv1.Spec {
 	for _, c := range v.Credentials {
 		p.Credentials = append(p.Credentials, &runsvcv1.Credential{Name: c})
 	}
+	p.Compaction = compactionToProto(v.Compaction)
 	if o := v.Output; o != nil {
 		p.Output = &runsvcv1.OutputSpec{Schema: toStruct(o.Schema)}
 	}
@@ -237,4 +241,37 @@ func copied[T any](p *T) *T {
 	}
 	v := *p
 	return &v
+}
+
+// compactionToProto converts a Spec's compaction for the wire.
+func compactionToProto(c *spec.Compaction) *runsvcv1.Compaction {
+	if c == nil {
+		return nil
+	}
+	p := &runsvcv1.Compaction{}
+	if m := c.Model; m != nil {
+		p.Model = &runsvcv1.ModelRef{
+			Provider: m.Provider, Model: m.Model, BaseUrl: m.BaseURL, ApiKeyCredential: m.APIKeyCredential, CallTimeout: dur(m.CallTimeout),
+		}
+	}
+	return p
+}
+
+// compactionFromProto converts a Spec's compaction; a scripted summariser
+// keeps only its turns' texts.
+func compactionFromProto(c *runsvcv1.Compaction, bad *[]errs.FieldViolation) *spec.Compaction {
+	if c == nil {
+		return nil
+	}
+	out := &spec.Compaction{}
+	if cm := c.GetModel(); cm != nil {
+		out.Model = &spec.Model{
+			Provider: cm.GetProvider(), Model: cm.GetModel(), BaseURL: cm.GetBaseUrl(), APIKeyCredential: cm.GetApiKeyCredential(),
+			CallTimeout: durationField("compaction.model.call_timeout", cm.GetCallTimeout(), bad),
+		}
+		for _, t := range cm.GetScript().GetTurns() {
+			out.Model.Script = append(out.Model.Script, spec.Turn{Text: t.GetText()})
+		}
+	}
+	return out
 }

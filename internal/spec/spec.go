@@ -35,6 +35,9 @@ type Spec struct {
 	MCPServers []MCPServer `json:"mcpServers,omitempty"`
 	// Output constrains the final answer; nil leaves it free text.
 	Output *Output `json:"output,omitempty"`
+	// Compaction, when set, summarises older turns that would not fit
+	// the model's context window.
+	Compaction *Compaction `json:"compaction,omitempty"`
 }
 
 // Output is what a Spec requires of a Run's final answer.
@@ -92,6 +95,9 @@ type Model struct {
 	// ParallelToolCalls allows (or, false, forbids) several tool calls in
 	// one answer; nil leaves the provider's default.
 	ParallelToolCalls *bool `json:"parallelToolCalls,omitempty"`
+	// ContextWindow is the model's context window in tokens; 0 uses the
+	// known default for its name (see Window).
+	ContextWindow int64 `json:"contextWindow,omitempty"`
 }
 
 // Pricing is dollars per million tokens.

@@ -80,6 +80,7 @@ func Validate(s Spec, published Lookup) error {
 	v.delegates(s, published)
 	v.bus(s.Bus)
 	v.output(s.Output)
+	v.compaction(s)
 	if len(v.violations) > 0 {
 		return &errs.SpecInvalid{Spec: s.Name, Violations: v.violations}
 	}

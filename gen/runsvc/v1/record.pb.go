@@ -654,6 +654,7 @@ type Record struct {
 	//	*Record_DelegationStarted_
 	//	*Record_DelegationFinished_
 	//	*Record_Settled_
+	//	*Record_HistoryCompacted_
 	Body          isRecord_Body `protobuf_oneof:"body"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -870,6 +871,15 @@ func (x *Record) GetSettled() *Record_Settled {
 	return nil
 }
 
+func (x *Record) GetHistoryCompacted() *Record_HistoryCompacted {
+	if x != nil {
+		if x, ok := x.Body.(*Record_HistoryCompacted_); ok {
+			return x.HistoryCompacted
+		}
+	}
+	return nil
+}
+
 type isRecord_Body interface {
 	isRecord_Body()
 }
@@ -959,6 +969,11 @@ type Record_Settled_ struct {
 	Settled *Record_Settled `protobuf:"bytes,26,opt,name=settled,proto3,oneof"`
 }
 
+type Record_HistoryCompacted_ struct {
+	// Older turns were summarised to fit the model's context window.
+	HistoryCompacted *Record_HistoryCompacted `protobuf:"bytes,40,opt,name=history_compacted,json=historyCompacted,proto3,oneof"`
+}
+
 func (*Record_Admitted_) isRecord_Body() {}
 
 func (*Record_AttemptStarted_) isRecord_Body() {}
@@ -992,6 +1007,8 @@ func (*Record_DelegationStarted_) isRecord_Body() {}
 func (*Record_DelegationFinished_) isRecord_Body() {}
 
 func (*Record_Settled_) isRecord_Body() {}
+
+func (*Record_HistoryCompacted_) isRecord_Body() {}
 
 // InDoubtAnswer says whether a call in doubt happened.
 type InDoubtAnswer struct {
@@ -1048,6 +1065,173 @@ func (x *InDoubtAnswer) GetOutput() *structpb.Value {
 	return nil
 }
 
+// ForkOrigin is the Run and turn boundary a fork started from.
+type ForkOrigin struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The source Run.
+	RunId string `protobuf:"bytes,1,opt,name=run_id,json=runId,proto3" json:"run_id,omitempty"`
+	// The seq of the source's TurnStarted Record the fork starts before: the
+	// fork holds the source's state after seq - 1.
+	Seq int64 `protobuf:"varint,2,opt,name=seq,proto3" json:"seq,omitempty"`
+	// The first turn the fork makes: the source's turn at `seq`.
+	Turn          int32 `protobuf:"varint,3,opt,name=turn,proto3" json:"turn,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ForkOrigin) Reset() {
+	*x = ForkOrigin{}
+	mi := &file_runsvc_v1_record_proto_msgTypes[6]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ForkOrigin) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ForkOrigin) ProtoMessage() {}
+
+func (x *ForkOrigin) ProtoReflect() protoreflect.Message {
+	mi := &file_runsvc_v1_record_proto_msgTypes[6]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ForkOrigin.ProtoReflect.Descriptor instead.
+func (*ForkOrigin) Descriptor() ([]byte, []int) {
+	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{6}
+}
+
+func (x *ForkOrigin) GetRunId() string {
+	if x != nil {
+		return x.RunId
+	}
+	return ""
+}
+
+func (x *ForkOrigin) GetSeq() int64 {
+	if x != nil {
+		return x.Seq
+	}
+	return 0
+}
+
+func (x *ForkOrigin) GetTurn() int32 {
+	if x != nil {
+		return x.Turn
+	}
+	return 0
+}
+
+// HistoryCompacted records that the conversation's first `messages`
+// messages are given to the model as `summary` from now on. The log
+// keeps every one of them; replay uses this summary, not a new one.
+type Record_HistoryCompacted struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The turn whose model request did not fit (or was refused).
+	Turn int32 `protobuf:"varint,1,opt,name=turn,proto3" json:"turn,omitempty"`
+	// The turns the summary covers, from 1 through `through_turn`.
+	ThroughTurn int32 `protobuf:"varint,2,opt,name=through_turn,json=throughTurn,proto3" json:"through_turn,omitempty"`
+	// How many conversation messages, from the first, the summary replaces.
+	Messages int32 `protobuf:"varint,3,opt,name=messages,proto3" json:"messages,omitempty"`
+	// The summary.
+	Summary string `protobuf:"bytes,4,opt,name=summary,proto3" json:"summary,omitempty"`
+	// True when the provider refused the request as too long.
+	AfterRefusal bool `protobuf:"varint,5,opt,name=after_refusal,json=afterRefusal,proto3" json:"after_refusal,omitempty"`
+	// The summarising call's input tokens.
+	InputTokens int64 `protobuf:"varint,6,opt,name=input_tokens,json=inputTokens,proto3" json:"input_tokens,omitempty"`
+	// The summarising call's output tokens.
+	OutputTokens  int64 `protobuf:"varint,7,opt,name=output_tokens,json=outputTokens,proto3" json:"output_tokens,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Record_HistoryCompacted) Reset() {
+	*x = Record_HistoryCompacted{}
+	mi := &file_runsvc_v1_record_proto_msgTypes[7]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Record_HistoryCompacted) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Record_HistoryCompacted) ProtoMessage() {}
+
+func (x *Record_HistoryCompacted) ProtoReflect() protoreflect.Message {
+	mi := &file_runsvc_v1_record_proto_msgTypes[7]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Record_HistoryCompacted.ProtoReflect.Descriptor instead.
+func (*Record_HistoryCompacted) Descriptor() ([]byte, []int) {
+	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 0}
+}
+
+func (x *Record_HistoryCompacted) GetTurn() int32 {
+	if x != nil {
+		return x.Turn
+	}
+	return 0
+}
+
+func (x *Record_HistoryCompacted) GetThroughTurn() int32 {
+	if x != nil {
+		return x.ThroughTurn
+	}
+	return 0
+}
+
+func (x *Record_HistoryCompacted) GetMessages() int32 {
+	if x != nil {
+		return x.Messages
+	}
+	return 0
+}
+
+func (x *Record_HistoryCompacted) GetSummary() string {
+	if x != nil {
+		return x.Summary
+	}
+	return ""
+}
+
+func (x *Record_HistoryCompacted) GetAfterRefusal() bool {
+	if x != nil {
+		return x.AfterRefusal
+	}
+	return false
+}
+
+func (x *Record_HistoryCompacted) GetInputTokens() int64 {
+	if x != nil {
+		return x.InputTokens
+	}
+	return 0
+}
+
+func (x *Record_HistoryCompacted) GetOutputTokens() int64 {
+	if x != nil {
+		return x.OutputTokens
+	}
+	return 0
+}
+
 // Admitted is the first Record of every Run.
 type Record_Admitted struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1068,14 +1252,17 @@ type Record_Admitted struct {
 	// The delegation that created the Run, if any.
 	DelegationId string `protobuf:"bytes,8,opt,name=delegation_id,json=delegationId,proto3" json:"delegation_id,omitempty"`
 	// How many delegations deep the Run is (0 for a root).
-	Depth         int32 `protobuf:"varint,9,opt,name=depth,proto3" json:"depth,omitempty"`
+	Depth int32 `protobuf:"varint,9,opt,name=depth,proto3" json:"depth,omitempty"`
+	// For a fork: where it started from. Its first Record holds the
+	// source's conversation at that boundary, which the Run goes on from.
+	ForkOf        *ForkOrigin `protobuf:"bytes,20,opt,name=fork_of,json=forkOf,proto3" json:"fork_of,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Record_Admitted) Reset() {
 	*x = Record_Admitted{}
-	mi := &file_runsvc_v1_record_proto_msgTypes[6]
+	mi := &file_runsvc_v1_record_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1087,7 +1274,7 @@ func (x *Record_Admitted) String() string {
 func (*Record_Admitted) ProtoMessage() {}
 
 func (x *Record_Admitted) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_record_proto_msgTypes[6]
+	mi := &file_runsvc_v1_record_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1100,7 +1287,7 @@ func (x *Record_Admitted) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Record_Admitted.ProtoReflect.Descriptor instead.
 func (*Record_Admitted) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 0}
+	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 1}
 }
 
 func (x *Record_Admitted) GetSpec() string {
@@ -1166,6 +1353,13 @@ func (x *Record_Admitted) GetDepth() int32 {
 	return 0
 }
 
+func (x *Record_Admitted) GetForkOf() *ForkOrigin {
+	if x != nil {
+		return x.ForkOf
+	}
+	return nil
+}
+
 // AttemptStarted records that a worker took the Run.
 type Record_AttemptStarted struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1179,7 +1373,7 @@ type Record_AttemptStarted struct {
 
 func (x *Record_AttemptStarted) Reset() {
 	*x = Record_AttemptStarted{}
-	mi := &file_runsvc_v1_record_proto_msgTypes[7]
+	mi := &file_runsvc_v1_record_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1191,7 +1385,7 @@ func (x *Record_AttemptStarted) String() string {
 func (*Record_AttemptStarted) ProtoMessage() {}
 
 func (x *Record_AttemptStarted) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_record_proto_msgTypes[7]
+	mi := &file_runsvc_v1_record_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1204,7 +1398,7 @@ func (x *Record_AttemptStarted) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Record_AttemptStarted.ProtoReflect.Descriptor instead.
 func (*Record_AttemptStarted) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 1}
+	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 2}
 }
 
 func (x *Record_AttemptStarted) GetAttempt() int32 {
@@ -1232,7 +1426,7 @@ type Record_TurnStarted struct {
 
 func (x *Record_TurnStarted) Reset() {
 	*x = Record_TurnStarted{}
-	mi := &file_runsvc_v1_record_proto_msgTypes[8]
+	mi := &file_runsvc_v1_record_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1244,7 +1438,7 @@ func (x *Record_TurnStarted) String() string {
 func (*Record_TurnStarted) ProtoMessage() {}
 
 func (x *Record_TurnStarted) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_record_proto_msgTypes[8]
+	mi := &file_runsvc_v1_record_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1257,7 +1451,7 @@ func (x *Record_TurnStarted) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Record_TurnStarted.ProtoReflect.Descriptor instead.
 func (*Record_TurnStarted) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 2}
+	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 3}
 }
 
 func (x *Record_TurnStarted) GetTurn() int32 {
@@ -1282,7 +1476,7 @@ type Record_ModelCallStarted struct {
 
 func (x *Record_ModelCallStarted) Reset() {
 	*x = Record_ModelCallStarted{}
-	mi := &file_runsvc_v1_record_proto_msgTypes[9]
+	mi := &file_runsvc_v1_record_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1294,7 +1488,7 @@ func (x *Record_ModelCallStarted) String() string {
 func (*Record_ModelCallStarted) ProtoMessage() {}
 
 func (x *Record_ModelCallStarted) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_record_proto_msgTypes[9]
+	mi := &file_runsvc_v1_record_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1307,7 +1501,7 @@ func (x *Record_ModelCallStarted) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Record_ModelCallStarted.ProtoReflect.Descriptor instead.
 func (*Record_ModelCallStarted) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 3}
+	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 4}
 }
 
 func (x *Record_ModelCallStarted) GetTurn() int32 {
@@ -1359,7 +1553,7 @@ type Record_ModelCallFinished struct {
 
 func (x *Record_ModelCallFinished) Reset() {
 	*x = Record_ModelCallFinished{}
-	mi := &file_runsvc_v1_record_proto_msgTypes[10]
+	mi := &file_runsvc_v1_record_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1371,7 +1565,7 @@ func (x *Record_ModelCallFinished) String() string {
 func (*Record_ModelCallFinished) ProtoMessage() {}
 
 func (x *Record_ModelCallFinished) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_record_proto_msgTypes[10]
+	mi := &file_runsvc_v1_record_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1384,7 +1578,7 @@ func (x *Record_ModelCallFinished) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Record_ModelCallFinished.ProtoReflect.Descriptor instead.
 func (*Record_ModelCallFinished) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 4}
+	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 5}
 }
 
 func (x *Record_ModelCallFinished) GetTurn() int32 {
@@ -1460,7 +1654,7 @@ type Record_ModelCallFailed struct {
 
 func (x *Record_ModelCallFailed) Reset() {
 	*x = Record_ModelCallFailed{}
-	mi := &file_runsvc_v1_record_proto_msgTypes[11]
+	mi := &file_runsvc_v1_record_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1472,7 +1666,7 @@ func (x *Record_ModelCallFailed) String() string {
 func (*Record_ModelCallFailed) ProtoMessage() {}
 
 func (x *Record_ModelCallFailed) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_record_proto_msgTypes[11]
+	mi := &file_runsvc_v1_record_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1485,7 +1679,7 @@ func (x *Record_ModelCallFailed) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Record_ModelCallFailed.ProtoReflect.Descriptor instead.
 func (*Record_ModelCallFailed) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 5}
+	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 6}
 }
 
 func (x *Record_ModelCallFailed) GetTurn() int32 {
@@ -1529,7 +1723,7 @@ type Record_ToolCallStarted struct {
 
 func (x *Record_ToolCallStarted) Reset() {
 	*x = Record_ToolCallStarted{}
-	mi := &file_runsvc_v1_record_proto_msgTypes[12]
+	mi := &file_runsvc_v1_record_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1541,7 +1735,7 @@ func (x *Record_ToolCallStarted) String() string {
 func (*Record_ToolCallStarted) ProtoMessage() {}
 
 func (x *Record_ToolCallStarted) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_record_proto_msgTypes[12]
+	mi := &file_runsvc_v1_record_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1554,7 +1748,7 @@ func (x *Record_ToolCallStarted) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Record_ToolCallStarted.ProtoReflect.Descriptor instead.
 func (*Record_ToolCallStarted) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 6}
+	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 7}
 }
 
 func (x *Record_ToolCallStarted) GetCallId() string {
@@ -1594,7 +1788,7 @@ type Record_ToolCallFinished struct {
 
 func (x *Record_ToolCallFinished) Reset() {
 	*x = Record_ToolCallFinished{}
-	mi := &file_runsvc_v1_record_proto_msgTypes[13]
+	mi := &file_runsvc_v1_record_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1606,7 +1800,7 @@ func (x *Record_ToolCallFinished) String() string {
 func (*Record_ToolCallFinished) ProtoMessage() {}
 
 func (x *Record_ToolCallFinished) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_record_proto_msgTypes[13]
+	mi := &file_runsvc_v1_record_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1619,7 +1813,7 @@ func (x *Record_ToolCallFinished) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Record_ToolCallFinished.ProtoReflect.Descriptor instead.
 func (*Record_ToolCallFinished) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 7}
+	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 8}
 }
 
 func (x *Record_ToolCallFinished) GetCallId() string {
@@ -1682,7 +1876,7 @@ type Record_ToolCallFailed struct {
 
 func (x *Record_ToolCallFailed) Reset() {
 	*x = Record_ToolCallFailed{}
-	mi := &file_runsvc_v1_record_proto_msgTypes[14]
+	mi := &file_runsvc_v1_record_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1694,7 +1888,7 @@ func (x *Record_ToolCallFailed) String() string {
 func (*Record_ToolCallFailed) ProtoMessage() {}
 
 func (x *Record_ToolCallFailed) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_record_proto_msgTypes[14]
+	mi := &file_runsvc_v1_record_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1707,7 +1901,7 @@ func (x *Record_ToolCallFailed) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Record_ToolCallFailed.ProtoReflect.Descriptor instead.
 func (*Record_ToolCallFailed) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 8}
+	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 9}
 }
 
 func (x *Record_ToolCallFailed) GetCallId() string {
@@ -1764,7 +1958,7 @@ type Record_Suspended struct {
 
 func (x *Record_Suspended) Reset() {
 	*x = Record_Suspended{}
-	mi := &file_runsvc_v1_record_proto_msgTypes[15]
+	mi := &file_runsvc_v1_record_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1776,7 +1970,7 @@ func (x *Record_Suspended) String() string {
 func (*Record_Suspended) ProtoMessage() {}
 
 func (x *Record_Suspended) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_record_proto_msgTypes[15]
+	mi := &file_runsvc_v1_record_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1789,7 +1983,7 @@ func (x *Record_Suspended) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Record_Suspended.ProtoReflect.Descriptor instead.
 func (*Record_Suspended) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 9}
+	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 10}
 }
 
 func (x *Record_Suspended) GetReason() SuspensionReason {
@@ -1869,7 +2063,7 @@ type Record_Resumed struct {
 
 func (x *Record_Resumed) Reset() {
 	*x = Record_Resumed{}
-	mi := &file_runsvc_v1_record_proto_msgTypes[16]
+	mi := &file_runsvc_v1_record_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1881,7 +2075,7 @@ func (x *Record_Resumed) String() string {
 func (*Record_Resumed) ProtoMessage() {}
 
 func (x *Record_Resumed) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_record_proto_msgTypes[16]
+	mi := &file_runsvc_v1_record_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1894,7 +2088,7 @@ func (x *Record_Resumed) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Record_Resumed.ProtoReflect.Descriptor instead.
 func (*Record_Resumed) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 10}
+	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 11}
 }
 
 func (x *Record_Resumed) GetReason() SuspensionReason {
@@ -1952,7 +2146,7 @@ type Record_AbortRequested struct {
 
 func (x *Record_AbortRequested) Reset() {
 	*x = Record_AbortRequested{}
-	mi := &file_runsvc_v1_record_proto_msgTypes[17]
+	mi := &file_runsvc_v1_record_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1964,7 +2158,7 @@ func (x *Record_AbortRequested) String() string {
 func (*Record_AbortRequested) ProtoMessage() {}
 
 func (x *Record_AbortRequested) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_record_proto_msgTypes[17]
+	mi := &file_runsvc_v1_record_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1977,7 +2171,7 @@ func (x *Record_AbortRequested) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Record_AbortRequested.ProtoReflect.Descriptor instead.
 func (*Record_AbortRequested) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 11}
+	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 12}
 }
 
 func (x *Record_AbortRequested) GetCause() AbortCause {
@@ -2007,7 +2201,7 @@ type Record_MessageQueued struct {
 
 func (x *Record_MessageQueued) Reset() {
 	*x = Record_MessageQueued{}
-	mi := &file_runsvc_v1_record_proto_msgTypes[18]
+	mi := &file_runsvc_v1_record_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2019,7 +2213,7 @@ func (x *Record_MessageQueued) String() string {
 func (*Record_MessageQueued) ProtoMessage() {}
 
 func (x *Record_MessageQueued) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_record_proto_msgTypes[18]
+	mi := &file_runsvc_v1_record_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2032,7 +2226,7 @@ func (x *Record_MessageQueued) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Record_MessageQueued.ProtoReflect.Descriptor instead.
 func (*Record_MessageQueued) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 12}
+	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 13}
 }
 
 func (x *Record_MessageQueued) GetText() string {
@@ -2060,7 +2254,7 @@ type Record_MessageConsumed struct {
 
 func (x *Record_MessageConsumed) Reset() {
 	*x = Record_MessageConsumed{}
-	mi := &file_runsvc_v1_record_proto_msgTypes[19]
+	mi := &file_runsvc_v1_record_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2072,7 +2266,7 @@ func (x *Record_MessageConsumed) String() string {
 func (*Record_MessageConsumed) ProtoMessage() {}
 
 func (x *Record_MessageConsumed) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_record_proto_msgTypes[19]
+	mi := &file_runsvc_v1_record_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2085,7 +2279,7 @@ func (x *Record_MessageConsumed) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Record_MessageConsumed.ProtoReflect.Descriptor instead.
 func (*Record_MessageConsumed) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 13}
+	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 14}
 }
 
 func (x *Record_MessageConsumed) GetQueuedSeqs() []int64 {
@@ -2114,7 +2308,7 @@ type Record_DelegationStarted struct {
 
 func (x *Record_DelegationStarted) Reset() {
 	*x = Record_DelegationStarted{}
-	mi := &file_runsvc_v1_record_proto_msgTypes[20]
+	mi := &file_runsvc_v1_record_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2126,7 +2320,7 @@ func (x *Record_DelegationStarted) String() string {
 func (*Record_DelegationStarted) ProtoMessage() {}
 
 func (x *Record_DelegationStarted) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_record_proto_msgTypes[20]
+	mi := &file_runsvc_v1_record_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2139,7 +2333,7 @@ func (x *Record_DelegationStarted) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Record_DelegationStarted.ProtoReflect.Descriptor instead.
 func (*Record_DelegationStarted) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 14}
+	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 15}
 }
 
 func (x *Record_DelegationStarted) GetDelegationId() string {
@@ -2196,7 +2390,7 @@ type Record_DelegationFinished struct {
 
 func (x *Record_DelegationFinished) Reset() {
 	*x = Record_DelegationFinished{}
-	mi := &file_runsvc_v1_record_proto_msgTypes[21]
+	mi := &file_runsvc_v1_record_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2208,7 +2402,7 @@ func (x *Record_DelegationFinished) String() string {
 func (*Record_DelegationFinished) ProtoMessage() {}
 
 func (x *Record_DelegationFinished) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_record_proto_msgTypes[21]
+	mi := &file_runsvc_v1_record_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2221,7 +2415,7 @@ func (x *Record_DelegationFinished) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Record_DelegationFinished.ProtoReflect.Descriptor instead.
 func (*Record_DelegationFinished) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 15}
+	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 16}
 }
 
 func (x *Record_DelegationFinished) GetDelegationId() string {
@@ -2276,7 +2470,7 @@ type Record_Settled struct {
 
 func (x *Record_Settled) Reset() {
 	*x = Record_Settled{}
-	mi := &file_runsvc_v1_record_proto_msgTypes[22]
+	mi := &file_runsvc_v1_record_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2288,7 +2482,7 @@ func (x *Record_Settled) String() string {
 func (*Record_Settled) ProtoMessage() {}
 
 func (x *Record_Settled) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_record_proto_msgTypes[22]
+	mi := &file_runsvc_v1_record_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2301,7 +2495,7 @@ func (x *Record_Settled) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Record_Settled.ProtoReflect.Descriptor instead.
 func (*Record_Settled) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 16}
+	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 17}
 }
 
 func (x *Record_Settled) GetState() RunState {
@@ -2359,7 +2553,7 @@ const file_runsvc_v1_record_proto_rawDesc = "" +
 	"modelCalls\x12\x1d\n" +
 	"\n" +
 	"tool_calls\x18\x06 \x01(\x05R\ttoolCalls\x12+\n" +
-	"\x11transient_retries\x18\a \x01(\x05R\x10transientRetries\"\xdc \n" +
+	"\x11transient_retries\x18\a \x01(\x05R\x10transientRetries\"\xce#\n" +
 	"\x06Record\x12\x10\n" +
 	"\x03seq\x18\x01 \x01(\x03R\x03seq\x12.\n" +
 	"\x04time\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\x04time\x12\x18\n" +
@@ -2381,7 +2575,16 @@ const file_runsvc_v1_record_proto_rawDesc = "" +
 	"\x10message_consumed\x18\x17 \x01(\v2!.runsvc.v1.Record.MessageConsumedH\x00R\x0fmessageConsumed\x12T\n" +
 	"\x12delegation_started\x18\x18 \x01(\v2#.runsvc.v1.Record.DelegationStartedH\x00R\x11delegationStarted\x12W\n" +
 	"\x13delegation_finished\x18\x19 \x01(\v2$.runsvc.v1.Record.DelegationFinishedH\x00R\x12delegationFinished\x125\n" +
-	"\asettled\x18\x1a \x01(\v2\x19.runsvc.v1.Record.SettledH\x00R\asettled\x1a\xad\x02\n" +
+	"\asettled\x18\x1a \x01(\v2\x19.runsvc.v1.Record.SettledH\x00R\asettled\x12Q\n" +
+	"\x11history_compacted\x18( \x01(\v2\".runsvc.v1.Record.HistoryCompactedH\x00R\x10historyCompacted\x1a\xec\x01\n" +
+	"\x10HistoryCompacted\x12\x12\n" +
+	"\x04turn\x18\x01 \x01(\x05R\x04turn\x12!\n" +
+	"\fthrough_turn\x18\x02 \x01(\x05R\vthroughTurn\x12\x1a\n" +
+	"\bmessages\x18\x03 \x01(\x05R\bmessages\x12\x18\n" +
+	"\asummary\x18\x04 \x01(\tR\asummary\x12#\n" +
+	"\rafter_refusal\x18\x05 \x01(\bR\fafterRefusal\x12!\n" +
+	"\finput_tokens\x18\x06 \x01(\x03R\vinputTokens\x12#\n" +
+	"\routput_tokens\x18\a \x01(\x03R\foutputTokens\x1a\xdd\x02\n" +
 	"\bAdmitted\x12\x12\n" +
 	"\x04spec\x18\x01 \x01(\tR\x04spec\x12\x18\n" +
 	"\aversion\x18\x02 \x01(\tR\aversion\x12\x14\n" +
@@ -2392,7 +2595,8 @@ const file_runsvc_v1_record_proto_rawDesc = "" +
 	"\rparent_run_id\x18\x06 \x01(\tR\vparentRunId\x12\x1e\n" +
 	"\vroot_run_id\x18\a \x01(\tR\trootRunId\x12#\n" +
 	"\rdelegation_id\x18\b \x01(\tR\fdelegationId\x12\x14\n" +
-	"\x05depth\x18\t \x01(\x05R\x05depth\x1aG\n" +
+	"\x05depth\x18\t \x01(\x05R\x05depth\x12.\n" +
+	"\afork_of\x18\x14 \x01(\v2\x15.runsvc.v1.ForkOriginR\x06forkOf\x1aG\n" +
 	"\x0eAttemptStarted\x12\x18\n" +
 	"\aattempt\x18\x01 \x01(\x05R\aattempt\x12\x1b\n" +
 	"\tworker_id\x18\x02 \x01(\tR\bworkerId\x1a!\n" +
@@ -2484,7 +2688,12 @@ const file_runsvc_v1_record_proto_rawDesc = "" +
 	"\x04body\"t\n" +
 	"\rInDoubtAnswer\x123\n" +
 	"\aoutcome\x18\x01 \x01(\x0e2\x19.runsvc.v1.InDoubtOutcomeR\aoutcome\x12.\n" +
-	"\x06output\x18\x02 \x01(\v2\x16.google.protobuf.ValueR\x06output*\xca\x01\n" +
+	"\x06output\x18\x02 \x01(\v2\x16.google.protobuf.ValueR\x06output\"I\n" +
+	"\n" +
+	"ForkOrigin\x12\x15\n" +
+	"\x06run_id\x18\x01 \x01(\tR\x05runId\x12\x10\n" +
+	"\x03seq\x18\x02 \x01(\x03R\x03seq\x12\x12\n" +
+	"\x04turn\x18\x03 \x01(\x05R\x04turn*\xca\x01\n" +
 	"\bRunState\x12\x19\n" +
 	"\x15RUN_STATE_UNSPECIFIED\x10\x00\x12\x14\n" +
 	"\x10RUN_STATE_QUEUED\x10\x01\x12\x15\n" +
@@ -2528,7 +2737,7 @@ func file_runsvc_v1_record_proto_rawDescGZIP() []byte {
 }
 
 var file_runsvc_v1_record_proto_enumTypes = make([]protoimpl.EnumInfo, 5)
-var file_runsvc_v1_record_proto_msgTypes = make([]protoimpl.MessageInfo, 23)
+var file_runsvc_v1_record_proto_msgTypes = make([]protoimpl.MessageInfo, 25)
 var file_runsvc_v1_record_proto_goTypes = []any{
 	(RunState)(0),                                // 0: runsvc.v1.RunState
 	(AbortCause)(0),                              // 1: runsvc.v1.AbortCause
@@ -2541,80 +2750,84 @@ var file_runsvc_v1_record_proto_goTypes = []any{
 	(*Usage)(nil),                                // 8: runsvc.v1.Usage
 	(*Record)(nil),                               // 9: runsvc.v1.Record
 	(*InDoubtAnswer)(nil),                        // 10: runsvc.v1.InDoubtAnswer
-	(*Record_Admitted)(nil),                      // 11: runsvc.v1.Record.Admitted
-	(*Record_AttemptStarted)(nil),                // 12: runsvc.v1.Record.AttemptStarted
-	(*Record_TurnStarted)(nil),                   // 13: runsvc.v1.Record.TurnStarted
-	(*Record_ModelCallStarted)(nil),              // 14: runsvc.v1.Record.ModelCallStarted
-	(*Record_ModelCallFinished)(nil),             // 15: runsvc.v1.Record.ModelCallFinished
-	(*Record_ModelCallFailed)(nil),               // 16: runsvc.v1.Record.ModelCallFailed
-	(*Record_ToolCallStarted)(nil),               // 17: runsvc.v1.Record.ToolCallStarted
-	(*Record_ToolCallFinished)(nil),              // 18: runsvc.v1.Record.ToolCallFinished
-	(*Record_ToolCallFailed)(nil),                // 19: runsvc.v1.Record.ToolCallFailed
-	(*Record_Suspended)(nil),                     // 20: runsvc.v1.Record.Suspended
-	(*Record_Resumed)(nil),                       // 21: runsvc.v1.Record.Resumed
-	(*Record_AbortRequested)(nil),                // 22: runsvc.v1.Record.AbortRequested
-	(*Record_MessageQueued)(nil),                 // 23: runsvc.v1.Record.MessageQueued
-	(*Record_MessageConsumed)(nil),               // 24: runsvc.v1.Record.MessageConsumed
-	(*Record_DelegationStarted)(nil),             // 25: runsvc.v1.Record.DelegationStarted
-	(*Record_DelegationFinished)(nil),            // 26: runsvc.v1.Record.DelegationFinished
-	(*Record_Settled)(nil),                       // 27: runsvc.v1.Record.Settled
-	(*structpb.Struct)(nil),                      // 28: google.protobuf.Struct
-	(*structpb.Value)(nil),                       // 29: google.protobuf.Value
-	(*timestamppb.Timestamp)(nil),                // 30: google.protobuf.Timestamp
-	(*errdetails.BadRequest_FieldViolation)(nil), // 31: google.rpc.BadRequest.FieldViolation
-	(*status.Status)(nil),                        // 32: google.rpc.Status
-	(*durationpb.Duration)(nil),                  // 33: google.protobuf.Duration
+	(*ForkOrigin)(nil),                           // 11: runsvc.v1.ForkOrigin
+	(*Record_HistoryCompacted)(nil),              // 12: runsvc.v1.Record.HistoryCompacted
+	(*Record_Admitted)(nil),                      // 13: runsvc.v1.Record.Admitted
+	(*Record_AttemptStarted)(nil),                // 14: runsvc.v1.Record.AttemptStarted
+	(*Record_TurnStarted)(nil),                   // 15: runsvc.v1.Record.TurnStarted
+	(*Record_ModelCallStarted)(nil),              // 16: runsvc.v1.Record.ModelCallStarted
+	(*Record_ModelCallFinished)(nil),             // 17: runsvc.v1.Record.ModelCallFinished
+	(*Record_ModelCallFailed)(nil),               // 18: runsvc.v1.Record.ModelCallFailed
+	(*Record_ToolCallStarted)(nil),               // 19: runsvc.v1.Record.ToolCallStarted
+	(*Record_ToolCallFinished)(nil),              // 20: runsvc.v1.Record.ToolCallFinished
+	(*Record_ToolCallFailed)(nil),                // 21: runsvc.v1.Record.ToolCallFailed
+	(*Record_Suspended)(nil),                     // 22: runsvc.v1.Record.Suspended
+	(*Record_Resumed)(nil),                       // 23: runsvc.v1.Record.Resumed
+	(*Record_AbortRequested)(nil),                // 24: runsvc.v1.Record.AbortRequested
+	(*Record_MessageQueued)(nil),                 // 25: runsvc.v1.Record.MessageQueued
+	(*Record_MessageConsumed)(nil),               // 26: runsvc.v1.Record.MessageConsumed
+	(*Record_DelegationStarted)(nil),             // 27: runsvc.v1.Record.DelegationStarted
+	(*Record_DelegationFinished)(nil),            // 28: runsvc.v1.Record.DelegationFinished
+	(*Record_Settled)(nil),                       // 29: runsvc.v1.Record.Settled
+	(*structpb.Struct)(nil),                      // 30: google.protobuf.Struct
+	(*structpb.Value)(nil),                       // 31: google.protobuf.Value
+	(*timestamppb.Timestamp)(nil),                // 32: google.protobuf.Timestamp
+	(*errdetails.BadRequest_FieldViolation)(nil), // 33: google.rpc.BadRequest.FieldViolation
+	(*status.Status)(nil),                        // 34: google.rpc.Status
+	(*durationpb.Duration)(nil),                  // 35: google.protobuf.Duration
 }
 var file_runsvc_v1_record_proto_depIdxs = []int32{
-	28, // 0: runsvc.v1.ToolCall.arguments:type_name -> google.protobuf.Struct
-	29, // 1: runsvc.v1.ToolResult.output:type_name -> google.protobuf.Value
+	30, // 0: runsvc.v1.ToolCall.arguments:type_name -> google.protobuf.Struct
+	31, // 1: runsvc.v1.ToolResult.output:type_name -> google.protobuf.Value
 	6,  // 2: runsvc.v1.ToolResult.error:type_name -> runsvc.v1.ToolError
-	30, // 3: runsvc.v1.Record.time:type_name -> google.protobuf.Timestamp
-	11, // 4: runsvc.v1.Record.admitted:type_name -> runsvc.v1.Record.Admitted
-	12, // 5: runsvc.v1.Record.attempt_started:type_name -> runsvc.v1.Record.AttemptStarted
-	13, // 6: runsvc.v1.Record.turn_started:type_name -> runsvc.v1.Record.TurnStarted
-	14, // 7: runsvc.v1.Record.model_call_started:type_name -> runsvc.v1.Record.ModelCallStarted
-	15, // 8: runsvc.v1.Record.model_call_finished:type_name -> runsvc.v1.Record.ModelCallFinished
-	16, // 9: runsvc.v1.Record.model_call_failed:type_name -> runsvc.v1.Record.ModelCallFailed
-	17, // 10: runsvc.v1.Record.tool_call_started:type_name -> runsvc.v1.Record.ToolCallStarted
-	18, // 11: runsvc.v1.Record.tool_call_finished:type_name -> runsvc.v1.Record.ToolCallFinished
-	19, // 12: runsvc.v1.Record.tool_call_failed:type_name -> runsvc.v1.Record.ToolCallFailed
-	20, // 13: runsvc.v1.Record.suspended:type_name -> runsvc.v1.Record.Suspended
-	21, // 14: runsvc.v1.Record.resumed:type_name -> runsvc.v1.Record.Resumed
-	22, // 15: runsvc.v1.Record.abort_requested:type_name -> runsvc.v1.Record.AbortRequested
-	23, // 16: runsvc.v1.Record.message_queued:type_name -> runsvc.v1.Record.MessageQueued
-	24, // 17: runsvc.v1.Record.message_consumed:type_name -> runsvc.v1.Record.MessageConsumed
-	25, // 18: runsvc.v1.Record.delegation_started:type_name -> runsvc.v1.Record.DelegationStarted
-	26, // 19: runsvc.v1.Record.delegation_finished:type_name -> runsvc.v1.Record.DelegationFinished
-	27, // 20: runsvc.v1.Record.settled:type_name -> runsvc.v1.Record.Settled
-	4,  // 21: runsvc.v1.InDoubtAnswer.outcome:type_name -> runsvc.v1.InDoubtOutcome
-	29, // 22: runsvc.v1.InDoubtAnswer.output:type_name -> google.protobuf.Value
-	30, // 23: runsvc.v1.Record.Admitted.deadline_time:type_name -> google.protobuf.Timestamp
-	5,  // 24: runsvc.v1.Record.ModelCallFinished.tool_calls:type_name -> runsvc.v1.ToolCall
-	31, // 25: runsvc.v1.Record.ModelCallFinished.output_violations:type_name -> google.rpc.BadRequest.FieldViolation
-	32, // 26: runsvc.v1.Record.ModelCallFailed.failure:type_name -> google.rpc.Status
-	33, // 27: runsvc.v1.Record.ModelCallFailed.retry_after:type_name -> google.protobuf.Duration
-	29, // 28: runsvc.v1.Record.ToolCallFinished.output:type_name -> google.protobuf.Value
-	32, // 29: runsvc.v1.Record.ToolCallFinished.error:type_name -> google.rpc.Status
-	32, // 30: runsvc.v1.Record.ToolCallFailed.error:type_name -> google.rpc.Status
-	33, // 31: runsvc.v1.Record.ToolCallFailed.retry_after:type_name -> google.protobuf.Duration
-	2,  // 32: runsvc.v1.Record.Suspended.reason:type_name -> runsvc.v1.SuspensionReason
-	30, // 33: runsvc.v1.Record.Suspended.expire_time:type_name -> google.protobuf.Timestamp
-	2,  // 34: runsvc.v1.Record.Resumed.reason:type_name -> runsvc.v1.SuspensionReason
-	7,  // 35: runsvc.v1.Record.Resumed.tool_results:type_name -> runsvc.v1.ToolResult
-	10, // 36: runsvc.v1.Record.Resumed.in_doubt:type_name -> runsvc.v1.InDoubtAnswer
-	1,  // 37: runsvc.v1.Record.AbortRequested.cause:type_name -> runsvc.v1.AbortCause
-	3,  // 38: runsvc.v1.Record.MessageQueued.mode:type_name -> runsvc.v1.MessageMode
-	0,  // 39: runsvc.v1.Record.DelegationFinished.state:type_name -> runsvc.v1.RunState
-	32, // 40: runsvc.v1.Record.DelegationFinished.failure:type_name -> google.rpc.Status
-	0,  // 41: runsvc.v1.Record.Settled.state:type_name -> runsvc.v1.RunState
-	1,  // 42: runsvc.v1.Record.Settled.abort_cause:type_name -> runsvc.v1.AbortCause
-	32, // 43: runsvc.v1.Record.Settled.failure:type_name -> google.rpc.Status
-	44, // [44:44] is the sub-list for method output_type
-	44, // [44:44] is the sub-list for method input_type
-	44, // [44:44] is the sub-list for extension type_name
-	44, // [44:44] is the sub-list for extension extendee
-	0,  // [0:44] is the sub-list for field type_name
+	32, // 3: runsvc.v1.Record.time:type_name -> google.protobuf.Timestamp
+	13, // 4: runsvc.v1.Record.admitted:type_name -> runsvc.v1.Record.Admitted
+	14, // 5: runsvc.v1.Record.attempt_started:type_name -> runsvc.v1.Record.AttemptStarted
+	15, // 6: runsvc.v1.Record.turn_started:type_name -> runsvc.v1.Record.TurnStarted
+	16, // 7: runsvc.v1.Record.model_call_started:type_name -> runsvc.v1.Record.ModelCallStarted
+	17, // 8: runsvc.v1.Record.model_call_finished:type_name -> runsvc.v1.Record.ModelCallFinished
+	18, // 9: runsvc.v1.Record.model_call_failed:type_name -> runsvc.v1.Record.ModelCallFailed
+	19, // 10: runsvc.v1.Record.tool_call_started:type_name -> runsvc.v1.Record.ToolCallStarted
+	20, // 11: runsvc.v1.Record.tool_call_finished:type_name -> runsvc.v1.Record.ToolCallFinished
+	21, // 12: runsvc.v1.Record.tool_call_failed:type_name -> runsvc.v1.Record.ToolCallFailed
+	22, // 13: runsvc.v1.Record.suspended:type_name -> runsvc.v1.Record.Suspended
+	23, // 14: runsvc.v1.Record.resumed:type_name -> runsvc.v1.Record.Resumed
+	24, // 15: runsvc.v1.Record.abort_requested:type_name -> runsvc.v1.Record.AbortRequested
+	25, // 16: runsvc.v1.Record.message_queued:type_name -> runsvc.v1.Record.MessageQueued
+	26, // 17: runsvc.v1.Record.message_consumed:type_name -> runsvc.v1.Record.MessageConsumed
+	27, // 18: runsvc.v1.Record.delegation_started:type_name -> runsvc.v1.Record.DelegationStarted
+	28, // 19: runsvc.v1.Record.delegation_finished:type_name -> runsvc.v1.Record.DelegationFinished
+	29, // 20: runsvc.v1.Record.settled:type_name -> runsvc.v1.Record.Settled
+	12, // 21: runsvc.v1.Record.history_compacted:type_name -> runsvc.v1.Record.HistoryCompacted
+	4,  // 22: runsvc.v1.InDoubtAnswer.outcome:type_name -> runsvc.v1.InDoubtOutcome
+	31, // 23: runsvc.v1.InDoubtAnswer.output:type_name -> google.protobuf.Value
+	32, // 24: runsvc.v1.Record.Admitted.deadline_time:type_name -> google.protobuf.Timestamp
+	11, // 25: runsvc.v1.Record.Admitted.fork_of:type_name -> runsvc.v1.ForkOrigin
+	5,  // 26: runsvc.v1.Record.ModelCallFinished.tool_calls:type_name -> runsvc.v1.ToolCall
+	33, // 27: runsvc.v1.Record.ModelCallFinished.output_violations:type_name -> google.rpc.BadRequest.FieldViolation
+	34, // 28: runsvc.v1.Record.ModelCallFailed.failure:type_name -> google.rpc.Status
+	35, // 29: runsvc.v1.Record.ModelCallFailed.retry_after:type_name -> google.protobuf.Duration
+	31, // 30: runsvc.v1.Record.ToolCallFinished.output:type_name -> google.protobuf.Value
+	34, // 31: runsvc.v1.Record.ToolCallFinished.error:type_name -> google.rpc.Status
+	34, // 32: runsvc.v1.Record.ToolCallFailed.error:type_name -> google.rpc.Status
+	35, // 33: runsvc.v1.Record.ToolCallFailed.retry_after:type_name -> google.protobuf.Duration
+	2,  // 34: runsvc.v1.Record.Suspended.reason:type_name -> runsvc.v1.SuspensionReason
+	32, // 35: runsvc.v1.Record.Suspended.expire_time:type_name -> google.protobuf.Timestamp
+	2,  // 36: runsvc.v1.Record.Resumed.reason:type_name -> runsvc.v1.SuspensionReason
+	7,  // 37: runsvc.v1.Record.Resumed.tool_results:type_name -> runsvc.v1.ToolResult
+	10, // 38: runsvc.v1.Record.Resumed.in_doubt:type_name -> runsvc.v1.InDoubtAnswer
+	1,  // 39: runsvc.v1.Record.AbortRequested.cause:type_name -> runsvc.v1.AbortCause
+	3,  // 40: runsvc.v1.Record.MessageQueued.mode:type_name -> runsvc.v1.MessageMode
+	0,  // 41: runsvc.v1.Record.DelegationFinished.state:type_name -> runsvc.v1.RunState
+	34, // 42: runsvc.v1.Record.DelegationFinished.failure:type_name -> google.rpc.Status
+	0,  // 43: runsvc.v1.Record.Settled.state:type_name -> runsvc.v1.RunState
+	1,  // 44: runsvc.v1.Record.Settled.abort_cause:type_name -> runsvc.v1.AbortCause
+	34, // 45: runsvc.v1.Record.Settled.failure:type_name -> google.rpc.Status
+	46, // [46:46] is the sub-list for method output_type
+	46, // [46:46] is the sub-list for method input_type
+	46, // [46:46] is the sub-list for extension type_name
+	46, // [46:46] is the sub-list for extension extendee
+	0,  // [0:46] is the sub-list for field type_name
 }
 
 func init() { file_runsvc_v1_record_proto_init() }
@@ -2640,6 +2853,7 @@ func file_runsvc_v1_record_proto_init() {
 		(*Record_DelegationStarted_)(nil),
 		(*Record_DelegationFinished_)(nil),
 		(*Record_Settled_)(nil),
+		(*Record_HistoryCompacted_)(nil),
 	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
@@ -2647,7 +2861,7 @@ func file_runsvc_v1_record_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_runsvc_v1_record_proto_rawDesc), len(file_runsvc_v1_record_proto_rawDesc)),
 			NumEnums:      5,
-			NumMessages:   23,
+			NumMessages:   25,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

@@ -79,7 +79,9 @@ type Run struct {
 	ContinuesRunId string `protobuf:"bytes,23,opt,name=continues_run_id,json=continuesRunId,proto3" json:"continues_run_id,omitempty"`
 	// True while the Run waits for its thread's active Run to settle
 	// (strategy ENQUEUE or INTERRUPT); state is QUEUED meanwhile.
-	Waiting       bool `protobuf:"varint,24,opt,name=waiting,proto3" json:"waiting,omitempty"`
+	Waiting bool `protobuf:"varint,24,opt,name=waiting,proto3" json:"waiting,omitempty"`
+	// Where it was forked from, for a Run ForkRun started.
+	ForkOf        *ForkOrigin `protobuf:"bytes,40,opt,name=fork_of,json=forkOf,proto3" json:"fork_of,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -280,6 +282,13 @@ func (x *Run) GetWaiting() bool {
 		return x.Waiting
 	}
 	return false
+}
+
+func (x *Run) GetForkOf() *ForkOrigin {
+	if x != nil {
+		return x.ForkOf
+	}
+	return nil
 }
 
 // Thread is a conversation of Runs, one active at a time.
@@ -2643,11 +2652,200 @@ func (x *ImportRunResponse) GetCreated() bool {
 	return false
 }
 
+// ForkRunRequest is the request of RunService.ForkRun.
+type ForkRunRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The source Run.
+	RunId string `protobuf:"bytes,1,opt,name=run_id,json=runId,proto3" json:"run_id,omitempty"`
+	// Where to fork: exactly one.
+	//
+	// Types that are valid to be assigned to At:
+	//
+	//	*ForkRunRequest_Turn
+	//	*ForkRunRequest_AtSeq
+	At isForkRunRequest_At `protobuf_oneof:"at"`
+	// A new user message after the source's state; empty for none.
+	Input string `protobuf:"bytes,4,opt,name=input,proto3" json:"input,omitempty"`
+	// The Spec Version the fork runs: empty is the source's; otherwise the
+	// source's or a newer Version of the same Spec.
+	Version string `protobuf:"bytes,5,opt,name=version,proto3" json:"version,omitempty"`
+	// An idempotency key: the same key and body return the same fork. At
+	// most 128 characters.
+	RequestId string `protobuf:"bytes,6,opt,name=request_id,json=requestId,proto3" json:"request_id,omitempty"`
+	// A deadline shorter than the Spec's, if wanted.
+	Deadline      *durationpb.Duration `protobuf:"bytes,7,opt,name=deadline,proto3" json:"deadline,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ForkRunRequest) Reset() {
+	*x = ForkRunRequest{}
+	mi := &file_runsvc_v1_run_proto_msgTypes[37]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ForkRunRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ForkRunRequest) ProtoMessage() {}
+
+func (x *ForkRunRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_runsvc_v1_run_proto_msgTypes[37]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ForkRunRequest.ProtoReflect.Descriptor instead.
+func (*ForkRunRequest) Descriptor() ([]byte, []int) {
+	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{37}
+}
+
+func (x *ForkRunRequest) GetRunId() string {
+	if x != nil {
+		return x.RunId
+	}
+	return ""
+}
+
+func (x *ForkRunRequest) GetAt() isForkRunRequest_At {
+	if x != nil {
+		return x.At
+	}
+	return nil
+}
+
+func (x *ForkRunRequest) GetTurn() int32 {
+	if x != nil {
+		if x, ok := x.At.(*ForkRunRequest_Turn); ok {
+			return x.Turn
+		}
+	}
+	return 0
+}
+
+func (x *ForkRunRequest) GetAtSeq() int64 {
+	if x != nil {
+		if x, ok := x.At.(*ForkRunRequest_AtSeq); ok {
+			return x.AtSeq
+		}
+	}
+	return 0
+}
+
+func (x *ForkRunRequest) GetInput() string {
+	if x != nil {
+		return x.Input
+	}
+	return ""
+}
+
+func (x *ForkRunRequest) GetVersion() string {
+	if x != nil {
+		return x.Version
+	}
+	return ""
+}
+
+func (x *ForkRunRequest) GetRequestId() string {
+	if x != nil {
+		return x.RequestId
+	}
+	return ""
+}
+
+func (x *ForkRunRequest) GetDeadline() *durationpb.Duration {
+	if x != nil {
+		return x.Deadline
+	}
+	return nil
+}
+
+type isForkRunRequest_At interface {
+	isForkRunRequest_At()
+}
+
+type ForkRunRequest_Turn struct {
+	// Fork before turn `turn` (from 1): the fork makes that turn again.
+	Turn int32 `protobuf:"varint,2,opt,name=turn,proto3,oneof"`
+}
+
+type ForkRunRequest_AtSeq struct {
+	// Fork before the TurnStarted Record at this seq.
+	AtSeq int64 `protobuf:"varint,3,opt,name=at_seq,json=atSeq,proto3,oneof"`
+}
+
+func (*ForkRunRequest_Turn) isForkRunRequest_At() {}
+
+func (*ForkRunRequest_AtSeq) isForkRunRequest_At() {}
+
+// ForkRunResponse is the response of RunService.ForkRun.
+type ForkRunResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The fork.
+	Run *Run `protobuf:"bytes,1,opt,name=run,proto3" json:"run,omitempty"`
+	// False when `request_id` matched an existing Run.
+	Created       bool `protobuf:"varint,2,opt,name=created,proto3" json:"created,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ForkRunResponse) Reset() {
+	*x = ForkRunResponse{}
+	mi := &file_runsvc_v1_run_proto_msgTypes[38]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ForkRunResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ForkRunResponse) ProtoMessage() {}
+
+func (x *ForkRunResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_runsvc_v1_run_proto_msgTypes[38]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ForkRunResponse.ProtoReflect.Descriptor instead.
+func (*ForkRunResponse) Descriptor() ([]byte, []int) {
+	return file_runsvc_v1_run_proto_rawDescGZIP(), []int{38}
+}
+
+func (x *ForkRunResponse) GetRun() *Run {
+	if x != nil {
+		return x.Run
+	}
+	return nil
+}
+
+func (x *ForkRunResponse) GetCreated() bool {
+	if x != nil {
+		return x.Created
+	}
+	return false
+}
+
 var File_runsvc_v1_run_proto protoreflect.FileDescriptor
 
 const file_runsvc_v1_run_proto_rawDesc = "" +
 	"\n" +
-	"\x13runsvc/v1/run.proto\x12\trunsvc.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x17google/rpc/status.proto\x1a\x16runsvc/v1/record.proto\x1a\x14runsvc/v1/spec.proto\"\x92\a\n" +
+	"\x13runsvc/v1/run.proto\x12\trunsvc.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x17google/rpc/status.proto\x1a\x16runsvc/v1/record.proto\x1a\x14runsvc/v1/spec.proto\"\xc2\a\n" +
 	"\x03Run\x12\x15\n" +
 	"\x06run_id\x18\x01 \x01(\tR\x05runId\x12\x12\n" +
 	"\x04spec\x18\x02 \x01(\tR\x04spec\x12\x18\n" +
@@ -2680,7 +2878,8 @@ const file_runsvc_v1_run_proto_rawDesc = "" +
 	"\rdeadline_time\x18\x15 \x01(\v2\x1a.google.protobuf.TimestampR\fdeadlineTime\x12\x1b\n" +
 	"\tthread_id\x18\x16 \x01(\tR\bthreadId\x12(\n" +
 	"\x10continues_run_id\x18\x17 \x01(\tR\x0econtinuesRunId\x12\x18\n" +
-	"\awaiting\x18\x18 \x01(\bR\awaiting\"\x80\x02\n" +
+	"\awaiting\x18\x18 \x01(\bR\awaiting\x12.\n" +
+	"\afork_of\x18( \x01(\v2\x15.runsvc.v1.ForkOriginR\x06forkOf\"\x80\x02\n" +
 	"\x06Thread\x12\x1b\n" +
 	"\tthread_id\x18\x01 \x01(\tR\bthreadId\x12\"\n" +
 	"\ractive_run_id\x18\x02 \x01(\tR\vactiveRunId\x12\x1e\n" +
@@ -2840,7 +3039,20 @@ const file_runsvc_v1_run_proto_rawDesc = "" +
 	"\x04line\x18\x01 \x01(\tR\x04line\"O\n" +
 	"\x11ImportRunResponse\x12 \n" +
 	"\x03run\x18\x01 \x01(\v2\x0e.runsvc.v1.RunR\x03run\x12\x18\n" +
-	"\acreated\x18\x02 \x01(\bR\acreated2\xcc\b\n" +
+	"\acreated\x18\x02 \x01(\bR\acreated\"\xe2\x01\n" +
+	"\x0eForkRunRequest\x12\x15\n" +
+	"\x06run_id\x18\x01 \x01(\tR\x05runId\x12\x14\n" +
+	"\x04turn\x18\x02 \x01(\x05H\x00R\x04turn\x12\x17\n" +
+	"\x06at_seq\x18\x03 \x01(\x03H\x00R\x05atSeq\x12\x14\n" +
+	"\x05input\x18\x04 \x01(\tR\x05input\x12\x18\n" +
+	"\aversion\x18\x05 \x01(\tR\aversion\x12\x1d\n" +
+	"\n" +
+	"request_id\x18\x06 \x01(\tR\trequestId\x125\n" +
+	"\bdeadline\x18\a \x01(\v2\x19.google.protobuf.DurationR\bdeadlineB\x04\n" +
+	"\x02at\"M\n" +
+	"\x0fForkRunResponse\x12 \n" +
+	"\x03run\x18\x01 \x01(\v2\x0e.runsvc.v1.RunR\x03run\x12\x18\n" +
+	"\acreated\x18\x02 \x01(\bR\acreated2\x8e\t\n" +
 	"\n" +
 	"RunService\x12C\n" +
 	"\bStartRun\x12\x1a.runsvc.v1.StartRunRequest\x1a\x1b.runsvc.v1.StartRunResponse\x12=\n" +
@@ -2858,7 +3070,8 @@ const file_runsvc_v1_run_proto_rawDesc = "" +
 	"\tExportRun\x12\x1b.runsvc.v1.ExportRunRequest\x1a\x1c.runsvc.v1.ExportRunResponse0\x01\x12H\n" +
 	"\tImportRun\x12\x1b.runsvc.v1.ImportRunRequest\x1a\x1c.runsvc.v1.ImportRunResponse(\x01\x12F\n" +
 	"\tGetThread\x12\x1b.runsvc.v1.GetThreadRequest\x1a\x1c.runsvc.v1.GetThreadResponse\x12L\n" +
-	"\vListThreads\x12\x1d.runsvc.v1.ListThreadsRequest\x1a\x1e.runsvc.v1.ListThreadsResponseB1Z/github.com/runsvc/runsvc/gen/runsvc/v1;runsvcv1b\x06proto3"
+	"\vListThreads\x12\x1d.runsvc.v1.ListThreadsRequest\x1a\x1e.runsvc.v1.ListThreadsResponse\x12@\n" +
+	"\aForkRun\x12\x19.runsvc.v1.ForkRunRequest\x1a\x1a.runsvc.v1.ForkRunResponseB1Z/github.com/runsvc/runsvc/gen/runsvc/v1;runsvcv1b\x06proto3"
 
 var (
 	file_runsvc_v1_run_proto_rawDescOnce sync.Once
@@ -2872,7 +3085,7 @@ func file_runsvc_v1_run_proto_rawDescGZIP() []byte {
 	return file_runsvc_v1_run_proto_rawDescData
 }
 
-var file_runsvc_v1_run_proto_msgTypes = make([]protoimpl.MessageInfo, 37)
+var file_runsvc_v1_run_proto_msgTypes = make([]protoimpl.MessageInfo, 39)
 var file_runsvc_v1_run_proto_goTypes = []any{
 	(*Run)(nil),                   // 0: runsvc.v1.Run
 	(*Thread)(nil),                // 1: runsvc.v1.Thread
@@ -2911,103 +3124,111 @@ var file_runsvc_v1_run_proto_goTypes = []any{
 	(*ExportRunResponse)(nil),     // 34: runsvc.v1.ExportRunResponse
 	(*ImportRunRequest)(nil),      // 35: runsvc.v1.ImportRunRequest
 	(*ImportRunResponse)(nil),     // 36: runsvc.v1.ImportRunResponse
-	(RunState)(0),                 // 37: runsvc.v1.RunState
-	(AbortCause)(0),               // 38: runsvc.v1.AbortCause
-	(*status.Status)(nil),         // 39: google.rpc.Status
-	(*Usage)(nil),                 // 40: runsvc.v1.Usage
-	(*timestamppb.Timestamp)(nil), // 41: google.protobuf.Timestamp
-	(SuspensionReason)(0),         // 42: runsvc.v1.SuspensionReason
-	(*ToolCall)(nil),              // 43: runsvc.v1.ToolCall
-	(*durationpb.Duration)(nil),   // 44: google.protobuf.Duration
-	(ThreadStrategy)(0),           // 45: runsvc.v1.ThreadStrategy
-	(*Record)(nil),                // 46: runsvc.v1.Record
-	(MessageMode)(0),              // 47: runsvc.v1.MessageMode
-	(*ToolResult)(nil),            // 48: runsvc.v1.ToolResult
-	(*InDoubtAnswer)(nil),         // 49: runsvc.v1.InDoubtAnswer
-	(*structpb.Value)(nil),        // 50: google.protobuf.Value
+	(*ForkRunRequest)(nil),        // 37: runsvc.v1.ForkRunRequest
+	(*ForkRunResponse)(nil),       // 38: runsvc.v1.ForkRunResponse
+	(RunState)(0),                 // 39: runsvc.v1.RunState
+	(AbortCause)(0),               // 40: runsvc.v1.AbortCause
+	(*status.Status)(nil),         // 41: google.rpc.Status
+	(*Usage)(nil),                 // 42: runsvc.v1.Usage
+	(*timestamppb.Timestamp)(nil), // 43: google.protobuf.Timestamp
+	(*ForkOrigin)(nil),            // 44: runsvc.v1.ForkOrigin
+	(SuspensionReason)(0),         // 45: runsvc.v1.SuspensionReason
+	(*ToolCall)(nil),              // 46: runsvc.v1.ToolCall
+	(*durationpb.Duration)(nil),   // 47: google.protobuf.Duration
+	(ThreadStrategy)(0),           // 48: runsvc.v1.ThreadStrategy
+	(*Record)(nil),                // 49: runsvc.v1.Record
+	(MessageMode)(0),              // 50: runsvc.v1.MessageMode
+	(*ToolResult)(nil),            // 51: runsvc.v1.ToolResult
+	(*InDoubtAnswer)(nil),         // 52: runsvc.v1.InDoubtAnswer
+	(*structpb.Value)(nil),        // 53: google.protobuf.Value
 }
 var file_runsvc_v1_run_proto_depIdxs = []int32{
-	37, // 0: runsvc.v1.Run.state:type_name -> runsvc.v1.RunState
-	38, // 1: runsvc.v1.Run.abort_cause:type_name -> runsvc.v1.AbortCause
-	39, // 2: runsvc.v1.Run.failure:type_name -> google.rpc.Status
+	39, // 0: runsvc.v1.Run.state:type_name -> runsvc.v1.RunState
+	40, // 1: runsvc.v1.Run.abort_cause:type_name -> runsvc.v1.AbortCause
+	41, // 2: runsvc.v1.Run.failure:type_name -> google.rpc.Status
 	6,  // 3: runsvc.v1.Run.suspension:type_name -> runsvc.v1.Suspension
-	40, // 4: runsvc.v1.Run.usage:type_name -> runsvc.v1.Usage
-	41, // 5: runsvc.v1.Run.create_time:type_name -> google.protobuf.Timestamp
-	41, // 6: runsvc.v1.Run.update_time:type_name -> google.protobuf.Timestamp
-	41, // 7: runsvc.v1.Run.settle_time:type_name -> google.protobuf.Timestamp
-	41, // 8: runsvc.v1.Run.deadline_time:type_name -> google.protobuf.Timestamp
-	41, // 9: runsvc.v1.Thread.create_time:type_name -> google.protobuf.Timestamp
-	41, // 10: runsvc.v1.Thread.update_time:type_name -> google.protobuf.Timestamp
-	1,  // 11: runsvc.v1.GetThreadResponse.thread:type_name -> runsvc.v1.Thread
-	1,  // 12: runsvc.v1.ListThreadsResponse.threads:type_name -> runsvc.v1.Thread
-	42, // 13: runsvc.v1.Suspension.reason:type_name -> runsvc.v1.SuspensionReason
-	41, // 14: runsvc.v1.Suspension.expire_time:type_name -> google.protobuf.Timestamp
-	43, // 15: runsvc.v1.Suspension.tool_calls:type_name -> runsvc.v1.ToolCall
-	43, // 16: runsvc.v1.Suspension.approval_call:type_name -> runsvc.v1.ToolCall
-	44, // 17: runsvc.v1.StartRunRequest.deadline:type_name -> google.protobuf.Duration
-	45, // 18: runsvc.v1.StartRunRequest.thread_strategy:type_name -> runsvc.v1.ThreadStrategy
-	0,  // 19: runsvc.v1.StartRunResponse.run:type_name -> runsvc.v1.Run
-	0,  // 20: runsvc.v1.GetRunResponse.run:type_name -> runsvc.v1.Run
-	37, // 21: runsvc.v1.ListRunsRequest.states:type_name -> runsvc.v1.RunState
-	0,  // 22: runsvc.v1.ListRunsResponse.runs:type_name -> runsvc.v1.Run
-	44, // 23: runsvc.v1.WatchRunRequest.heartbeat_interval:type_name -> google.protobuf.Duration
-	46, // 24: runsvc.v1.WatchRunResponse.record:type_name -> runsvc.v1.Record
-	41, // 25: runsvc.v1.WatchRunResponse.heartbeat_time:type_name -> google.protobuf.Timestamp
-	15, // 26: runsvc.v1.WatchRunResponse.delta:type_name -> runsvc.v1.ModelDelta
-	16, // 27: runsvc.v1.ModelDelta.tool_call:type_name -> runsvc.v1.ToolCallDelta
-	44, // 28: runsvc.v1.StreamTextRequest.heartbeat_interval:type_name -> google.protobuf.Duration
-	41, // 29: runsvc.v1.StreamTextResponse.heartbeat_time:type_name -> google.protobuf.Timestamp
-	44, // 30: runsvc.v1.WaitRunRequest.wait:type_name -> google.protobuf.Duration
-	0,  // 31: runsvc.v1.WaitRunResponse.run:type_name -> runsvc.v1.Run
-	47, // 32: runsvc.v1.SendMessageRequest.mode:type_name -> runsvc.v1.MessageMode
-	48, // 33: runsvc.v1.ResumeRunRequest.tool_results:type_name -> runsvc.v1.ToolResult
-	49, // 34: runsvc.v1.ResumeRunRequest.in_doubt:type_name -> runsvc.v1.InDoubtAnswer
-	0,  // 35: runsvc.v1.ResumeRunResponse.run:type_name -> runsvc.v1.Run
-	0,  // 36: runsvc.v1.InterruptRunResponse.run:type_name -> runsvc.v1.Run
-	29, // 37: runsvc.v1.GetReportResponse.report:type_name -> runsvc.v1.Report
-	0,  // 38: runsvc.v1.Report.run:type_name -> runsvc.v1.Run
-	30, // 39: runsvc.v1.Report.tool_calls:type_name -> runsvc.v1.ToolCallReport
-	29, // 40: runsvc.v1.Report.children:type_name -> runsvc.v1.Report
-	44, // 41: runsvc.v1.Report.duration:type_name -> google.protobuf.Duration
-	43, // 42: runsvc.v1.ToolCallReport.call:type_name -> runsvc.v1.ToolCall
-	50, // 43: runsvc.v1.ToolCallReport.output:type_name -> google.protobuf.Value
-	39, // 44: runsvc.v1.ToolCallReport.error:type_name -> google.rpc.Status
-	0,  // 45: runsvc.v1.ImportRunResponse.run:type_name -> runsvc.v1.Run
-	7,  // 46: runsvc.v1.RunService.StartRun:input_type -> runsvc.v1.StartRunRequest
-	9,  // 47: runsvc.v1.RunService.GetRun:input_type -> runsvc.v1.GetRunRequest
-	11, // 48: runsvc.v1.RunService.ListRuns:input_type -> runsvc.v1.ListRunsRequest
-	13, // 49: runsvc.v1.RunService.WatchRun:input_type -> runsvc.v1.WatchRunRequest
-	17, // 50: runsvc.v1.RunService.StreamText:input_type -> runsvc.v1.StreamTextRequest
-	19, // 51: runsvc.v1.RunService.WaitRun:input_type -> runsvc.v1.WaitRunRequest
-	21, // 52: runsvc.v1.RunService.SendMessage:input_type -> runsvc.v1.SendMessageRequest
-	23, // 53: runsvc.v1.RunService.ResumeRun:input_type -> runsvc.v1.ResumeRunRequest
-	25, // 54: runsvc.v1.RunService.InterruptRun:input_type -> runsvc.v1.InterruptRunRequest
-	27, // 55: runsvc.v1.RunService.GetReport:input_type -> runsvc.v1.GetReportRequest
-	31, // 56: runsvc.v1.RunService.DeleteRun:input_type -> runsvc.v1.DeleteRunRequest
-	33, // 57: runsvc.v1.RunService.ExportRun:input_type -> runsvc.v1.ExportRunRequest
-	35, // 58: runsvc.v1.RunService.ImportRun:input_type -> runsvc.v1.ImportRunRequest
-	2,  // 59: runsvc.v1.RunService.GetThread:input_type -> runsvc.v1.GetThreadRequest
-	4,  // 60: runsvc.v1.RunService.ListThreads:input_type -> runsvc.v1.ListThreadsRequest
-	8,  // 61: runsvc.v1.RunService.StartRun:output_type -> runsvc.v1.StartRunResponse
-	10, // 62: runsvc.v1.RunService.GetRun:output_type -> runsvc.v1.GetRunResponse
-	12, // 63: runsvc.v1.RunService.ListRuns:output_type -> runsvc.v1.ListRunsResponse
-	14, // 64: runsvc.v1.RunService.WatchRun:output_type -> runsvc.v1.WatchRunResponse
-	18, // 65: runsvc.v1.RunService.StreamText:output_type -> runsvc.v1.StreamTextResponse
-	20, // 66: runsvc.v1.RunService.WaitRun:output_type -> runsvc.v1.WaitRunResponse
-	22, // 67: runsvc.v1.RunService.SendMessage:output_type -> runsvc.v1.SendMessageResponse
-	24, // 68: runsvc.v1.RunService.ResumeRun:output_type -> runsvc.v1.ResumeRunResponse
-	26, // 69: runsvc.v1.RunService.InterruptRun:output_type -> runsvc.v1.InterruptRunResponse
-	28, // 70: runsvc.v1.RunService.GetReport:output_type -> runsvc.v1.GetReportResponse
-	32, // 71: runsvc.v1.RunService.DeleteRun:output_type -> runsvc.v1.DeleteRunResponse
-	34, // 72: runsvc.v1.RunService.ExportRun:output_type -> runsvc.v1.ExportRunResponse
-	36, // 73: runsvc.v1.RunService.ImportRun:output_type -> runsvc.v1.ImportRunResponse
-	3,  // 74: runsvc.v1.RunService.GetThread:output_type -> runsvc.v1.GetThreadResponse
-	5,  // 75: runsvc.v1.RunService.ListThreads:output_type -> runsvc.v1.ListThreadsResponse
-	61, // [61:76] is the sub-list for method output_type
-	46, // [46:61] is the sub-list for method input_type
-	46, // [46:46] is the sub-list for extension type_name
-	46, // [46:46] is the sub-list for extension extendee
-	0,  // [0:46] is the sub-list for field type_name
+	42, // 4: runsvc.v1.Run.usage:type_name -> runsvc.v1.Usage
+	43, // 5: runsvc.v1.Run.create_time:type_name -> google.protobuf.Timestamp
+	43, // 6: runsvc.v1.Run.update_time:type_name -> google.protobuf.Timestamp
+	43, // 7: runsvc.v1.Run.settle_time:type_name -> google.protobuf.Timestamp
+	43, // 8: runsvc.v1.Run.deadline_time:type_name -> google.protobuf.Timestamp
+	44, // 9: runsvc.v1.Run.fork_of:type_name -> runsvc.v1.ForkOrigin
+	43, // 10: runsvc.v1.Thread.create_time:type_name -> google.protobuf.Timestamp
+	43, // 11: runsvc.v1.Thread.update_time:type_name -> google.protobuf.Timestamp
+	1,  // 12: runsvc.v1.GetThreadResponse.thread:type_name -> runsvc.v1.Thread
+	1,  // 13: runsvc.v1.ListThreadsResponse.threads:type_name -> runsvc.v1.Thread
+	45, // 14: runsvc.v1.Suspension.reason:type_name -> runsvc.v1.SuspensionReason
+	43, // 15: runsvc.v1.Suspension.expire_time:type_name -> google.protobuf.Timestamp
+	46, // 16: runsvc.v1.Suspension.tool_calls:type_name -> runsvc.v1.ToolCall
+	46, // 17: runsvc.v1.Suspension.approval_call:type_name -> runsvc.v1.ToolCall
+	47, // 18: runsvc.v1.StartRunRequest.deadline:type_name -> google.protobuf.Duration
+	48, // 19: runsvc.v1.StartRunRequest.thread_strategy:type_name -> runsvc.v1.ThreadStrategy
+	0,  // 20: runsvc.v1.StartRunResponse.run:type_name -> runsvc.v1.Run
+	0,  // 21: runsvc.v1.GetRunResponse.run:type_name -> runsvc.v1.Run
+	39, // 22: runsvc.v1.ListRunsRequest.states:type_name -> runsvc.v1.RunState
+	0,  // 23: runsvc.v1.ListRunsResponse.runs:type_name -> runsvc.v1.Run
+	47, // 24: runsvc.v1.WatchRunRequest.heartbeat_interval:type_name -> google.protobuf.Duration
+	49, // 25: runsvc.v1.WatchRunResponse.record:type_name -> runsvc.v1.Record
+	43, // 26: runsvc.v1.WatchRunResponse.heartbeat_time:type_name -> google.protobuf.Timestamp
+	15, // 27: runsvc.v1.WatchRunResponse.delta:type_name -> runsvc.v1.ModelDelta
+	16, // 28: runsvc.v1.ModelDelta.tool_call:type_name -> runsvc.v1.ToolCallDelta
+	47, // 29: runsvc.v1.StreamTextRequest.heartbeat_interval:type_name -> google.protobuf.Duration
+	43, // 30: runsvc.v1.StreamTextResponse.heartbeat_time:type_name -> google.protobuf.Timestamp
+	47, // 31: runsvc.v1.WaitRunRequest.wait:type_name -> google.protobuf.Duration
+	0,  // 32: runsvc.v1.WaitRunResponse.run:type_name -> runsvc.v1.Run
+	50, // 33: runsvc.v1.SendMessageRequest.mode:type_name -> runsvc.v1.MessageMode
+	51, // 34: runsvc.v1.ResumeRunRequest.tool_results:type_name -> runsvc.v1.ToolResult
+	52, // 35: runsvc.v1.ResumeRunRequest.in_doubt:type_name -> runsvc.v1.InDoubtAnswer
+	0,  // 36: runsvc.v1.ResumeRunResponse.run:type_name -> runsvc.v1.Run
+	0,  // 37: runsvc.v1.InterruptRunResponse.run:type_name -> runsvc.v1.Run
+	29, // 38: runsvc.v1.GetReportResponse.report:type_name -> runsvc.v1.Report
+	0,  // 39: runsvc.v1.Report.run:type_name -> runsvc.v1.Run
+	30, // 40: runsvc.v1.Report.tool_calls:type_name -> runsvc.v1.ToolCallReport
+	29, // 41: runsvc.v1.Report.children:type_name -> runsvc.v1.Report
+	47, // 42: runsvc.v1.Report.duration:type_name -> google.protobuf.Duration
+	46, // 43: runsvc.v1.ToolCallReport.call:type_name -> runsvc.v1.ToolCall
+	53, // 44: runsvc.v1.ToolCallReport.output:type_name -> google.protobuf.Value
+	41, // 45: runsvc.v1.ToolCallReport.error:type_name -> google.rpc.Status
+	0,  // 46: runsvc.v1.ImportRunResponse.run:type_name -> runsvc.v1.Run
+	47, // 47: runsvc.v1.ForkRunRequest.deadline:type_name -> google.protobuf.Duration
+	0,  // 48: runsvc.v1.ForkRunResponse.run:type_name -> runsvc.v1.Run
+	7,  // 49: runsvc.v1.RunService.StartRun:input_type -> runsvc.v1.StartRunRequest
+	9,  // 50: runsvc.v1.RunService.GetRun:input_type -> runsvc.v1.GetRunRequest
+	11, // 51: runsvc.v1.RunService.ListRuns:input_type -> runsvc.v1.ListRunsRequest
+	13, // 52: runsvc.v1.RunService.WatchRun:input_type -> runsvc.v1.WatchRunRequest
+	17, // 53: runsvc.v1.RunService.StreamText:input_type -> runsvc.v1.StreamTextRequest
+	19, // 54: runsvc.v1.RunService.WaitRun:input_type -> runsvc.v1.WaitRunRequest
+	21, // 55: runsvc.v1.RunService.SendMessage:input_type -> runsvc.v1.SendMessageRequest
+	23, // 56: runsvc.v1.RunService.ResumeRun:input_type -> runsvc.v1.ResumeRunRequest
+	25, // 57: runsvc.v1.RunService.InterruptRun:input_type -> runsvc.v1.InterruptRunRequest
+	27, // 58: runsvc.v1.RunService.GetReport:input_type -> runsvc.v1.GetReportRequest
+	31, // 59: runsvc.v1.RunService.DeleteRun:input_type -> runsvc.v1.DeleteRunRequest
+	33, // 60: runsvc.v1.RunService.ExportRun:input_type -> runsvc.v1.ExportRunRequest
+	35, // 61: runsvc.v1.RunService.ImportRun:input_type -> runsvc.v1.ImportRunRequest
+	2,  // 62: runsvc.v1.RunService.GetThread:input_type -> runsvc.v1.GetThreadRequest
+	4,  // 63: runsvc.v1.RunService.ListThreads:input_type -> runsvc.v1.ListThreadsRequest
+	37, // 64: runsvc.v1.RunService.ForkRun:input_type -> runsvc.v1.ForkRunRequest
+	8,  // 65: runsvc.v1.RunService.StartRun:output_type -> runsvc.v1.StartRunResponse
+	10, // 66: runsvc.v1.RunService.GetRun:output_type -> runsvc.v1.GetRunResponse
+	12, // 67: runsvc.v1.RunService.ListRuns:output_type -> runsvc.v1.ListRunsResponse
+	14, // 68: runsvc.v1.RunService.WatchRun:output_type -> runsvc.v1.WatchRunResponse
+	18, // 69: runsvc.v1.RunService.StreamText:output_type -> runsvc.v1.StreamTextResponse
+	20, // 70: runsvc.v1.RunService.WaitRun:output_type -> runsvc.v1.WaitRunResponse
+	22, // 71: runsvc.v1.RunService.SendMessage:output_type -> runsvc.v1.SendMessageResponse
+	24, // 72: runsvc.v1.RunService.ResumeRun:output_type -> runsvc.v1.ResumeRunResponse
+	26, // 73: runsvc.v1.RunService.InterruptRun:output_type -> runsvc.v1.InterruptRunResponse
+	28, // 74: runsvc.v1.RunService.GetReport:output_type -> runsvc.v1.GetReportResponse
+	32, // 75: runsvc.v1.RunService.DeleteRun:output_type -> runsvc.v1.DeleteRunResponse
+	34, // 76: runsvc.v1.RunService.ExportRun:output_type -> runsvc.v1.ExportRunResponse
+	36, // 77: runsvc.v1.RunService.ImportRun:output_type -> runsvc.v1.ImportRunResponse
+	3,  // 78: runsvc.v1.RunService.GetThread:output_type -> runsvc.v1.GetThreadResponse
+	5,  // 79: runsvc.v1.RunService.ListThreads:output_type -> runsvc.v1.ListThreadsResponse
+	38, // 80: runsvc.v1.RunService.ForkRun:output_type -> runsvc.v1.ForkRunResponse
+	65, // [65:81] is the sub-list for method output_type
+	49, // [49:65] is the sub-list for method input_type
+	49, // [49:49] is the sub-list for extension type_name
+	49, // [49:49] is the sub-list for extension extendee
+	0,  // [0:49] is the sub-list for field type_name
 }
 
 func init() { file_runsvc_v1_run_proto_init() }
@@ -3018,13 +3239,17 @@ func file_runsvc_v1_run_proto_init() {
 	file_runsvc_v1_record_proto_init()
 	file_runsvc_v1_spec_proto_init()
 	file_runsvc_v1_run_proto_msgTypes[23].OneofWrappers = []any{}
+	file_runsvc_v1_run_proto_msgTypes[37].OneofWrappers = []any{
+		(*ForkRunRequest_Turn)(nil),
+		(*ForkRunRequest_AtSeq)(nil),
+	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_runsvc_v1_run_proto_rawDesc), len(file_runsvc_v1_run_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   37,
+			NumMessages:   39,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -34,6 +34,7 @@ const (
 	RunService_ImportRun_FullMethodName    = "/runsvc.v1.RunService/ImportRun"
 	RunService_GetThread_FullMethodName    = "/runsvc.v1.RunService/GetThread"
 	RunService_ListThreads_FullMethodName  = "/runsvc.v1.RunService/ListThreads"
+	RunService_ForkRun_FullMethodName      = "/runsvc.v1.RunService/ForkRun"
 )
 
 // RunServiceClient is the client API for RunService service.
@@ -100,6 +101,16 @@ type RunServiceClient interface {
 	GetThread(ctx context.Context, in *GetThreadRequest, opts ...grpc.CallOption) (*GetThreadResponse, error)
 	// ListThreads lists the caller's threads, newest first.
 	ListThreads(ctx context.Context, in *ListThreadsRequest, opts ...grpc.CallOption) (*ListThreadsResponse, error)
+	// ForkRun starts a new Run from another Run's state at a turn boundary
+	// (time travel): the fork holds everything the source's earlier turns
+	// did, tool results included, so none of those calls is made again, and
+	// makes the chosen turn and what follows itself. The source is only
+	// read. The fork runs the source's Spec Version or a newer one of the
+	// same Spec, optionally with a new user message. With a `request_id`,
+	// repeating the same request returns the same fork. Fails RUN_NOT_FOUND
+	// for an unknown source and INVALID_REQUEST for a point that is not a
+	// turn boundary (the violation names the boundaries there are).
+	ForkRun(ctx context.Context, in *ForkRunRequest, opts ...grpc.CallOption) (*ForkRunResponse, error)
 }
 
 type runServiceClient struct {
@@ -290,6 +301,16 @@ func (c *runServiceClient) ListThreads(ctx context.Context, in *ListThreadsReque
 	return out, nil
 }
 
+func (c *runServiceClient) ForkRun(ctx context.Context, in *ForkRunRequest, opts ...grpc.CallOption) (*ForkRunResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ForkRunResponse)
+	err := c.cc.Invoke(ctx, RunService_ForkRun_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // RunServiceServer is the server API for RunService service.
 // All implementations must embed UnimplementedRunServiceServer
 // for forward compatibility.
@@ -354,6 +375,16 @@ type RunServiceServer interface {
 	GetThread(context.Context, *GetThreadRequest) (*GetThreadResponse, error)
 	// ListThreads lists the caller's threads, newest first.
 	ListThreads(context.Context, *ListThreadsRequest) (*ListThreadsResponse, error)
+	// ForkRun starts a new Run from another Run's state at a turn boundary
+	// (time travel): the fork holds everything the source's earlier turns
+	// did, tool results included, so none of those calls is made again, and
+	// makes the chosen turn and what follows itself. The source is only
+	// read. The fork runs the source's Spec Version or a newer one of the
+	// same Spec, optionally with a new user message. With a `request_id`,
+	// repeating the same request returns the same fork. Fails RUN_NOT_FOUND
+	// for an unknown source and INVALID_REQUEST for a point that is not a
+	// turn boundary (the violation names the boundaries there are).
+	ForkRun(context.Context, *ForkRunRequest) (*ForkRunResponse, error)
 	mustEmbedUnimplementedRunServiceServer()
 }
 
@@ -408,6 +439,9 @@ func (UnimplementedRunServiceServer) GetThread(context.Context, *GetThreadReques
 }
 func (UnimplementedRunServiceServer) ListThreads(context.Context, *ListThreadsRequest) (*ListThreadsResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method ListThreads not implemented")
+}
+func (UnimplementedRunServiceServer) ForkRun(context.Context, *ForkRunRequest) (*ForkRunResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ForkRun not implemented")
 }
 func (UnimplementedRunServiceServer) mustEmbedUnimplementedRunServiceServer() {}
 func (UnimplementedRunServiceServer) testEmbeddedByValue()                    {}
@@ -668,6 +702,24 @@ func _RunService_ListThreads_Handler(srv interface{}, ctx context.Context, dec f
 	return interceptor(ctx, in, info, handler)
 }
 
+func _RunService_ForkRun_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ForkRunRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(RunServiceServer).ForkRun(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: RunService_ForkRun_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(RunServiceServer).ForkRun(ctx, req.(*ForkRunRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // RunService_ServiceDesc is the grpc.ServiceDesc for RunService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -718,6 +770,10 @@ var RunService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "ListThreads",
 			Handler:    _RunService_ListThreads_Handler,
+		},
+		{
+			MethodName: "ForkRun",
+			Handler:    _RunService_ForkRun_Handler,
 		},
 	},
 	Streams: []grpc.StreamDesc{

@@ -313,7 +313,10 @@ type Spec struct {
 	// new import at every publish.
 	McpServers []*McpServer `protobuf:"bytes,21,rep,name=mcp_servers,json=mcpServers,proto3" json:"mcp_servers,omitempty"`
 	// What the final answer must be. Unset, the answer is free text.
-	Output        *OutputSpec `protobuf:"bytes,20,opt,name=output,proto3" json:"output,omitempty"`
+	Output *OutputSpec `protobuf:"bytes,20,opt,name=output,proto3" json:"output,omitempty"`
+	// Summarise older turns that would not fit the model's context window;
+	// unset, a request that does not fit is sent as it is.
+	Compaction    *Compaction `protobuf:"bytes,30,opt,name=compaction,proto3" json:"compaction,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -449,6 +452,13 @@ func (x *Spec) GetMcpServers() []*McpServer {
 func (x *Spec) GetOutput() *OutputSpec {
 	if x != nil {
 		return x.Output
+	}
+	return nil
+}
+
+func (x *Spec) GetCompaction() *Compaction {
+	if x != nil {
+		return x.Compaction
 	}
 	return nil
 }
@@ -599,8 +609,12 @@ type ModelRef struct {
 	// Whether one answer may hold several tool calls. Unset: the provider's
 	// default.
 	ParallelToolCalls *bool `protobuf:"varint,25,opt,name=parallel_tool_calls,json=parallelToolCalls,proto3,oneof" json:"parallel_tool_calls,omitempty"`
-	unknownFields     protoimpl.UnknownFields
-	sizeCache         protoimpl.SizeCache
+	// The model's context window in tokens. 0 uses runsvc's default for
+	// common model names (gpt-4o 128000, gpt-4.1 1047576, claude-* 200000,
+	// ...); a Spec with `compaction` whose model has neither is refused.
+	ContextWindow int64 `protobuf:"varint,26,opt,name=context_window,json=contextWindow,proto3" json:"context_window,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *ModelRef) Reset() {
@@ -724,6 +738,65 @@ func (x *ModelRef) GetParallelToolCalls() bool {
 	return false
 }
 
+func (x *ModelRef) GetContextWindow() int64 {
+	if x != nil {
+		return x.ContextWindow
+	}
+	return 0
+}
+
+// Compaction summarises a Run's older turns when the next model request
+// would not fit the model's context window. Tokens are counted as an upper
+// bound, not with the model's tokenizer: a byte-level BPE token covers at
+// least one byte, so a request's bytes plus a few tokens a message never
+// undercount. A HistoryCompacted Record
+// says which turns were summarised and holds the summary; the log keeps
+// everything. A provider's context-length refusal compacts once and retries.
+type Compaction struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The model that summarises; unset uses the Spec's model.
+	Model         *ModelRef `protobuf:"bytes,1,opt,name=model,proto3" json:"model,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Compaction) Reset() {
+	*x = Compaction{}
+	mi := &file_runsvc_v1_spec_proto_msgTypes[4]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Compaction) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Compaction) ProtoMessage() {}
+
+func (x *Compaction) ProtoReflect() protoreflect.Message {
+	mi := &file_runsvc_v1_spec_proto_msgTypes[4]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Compaction.ProtoReflect.Descriptor instead.
+func (*Compaction) Descriptor() ([]byte, []int) {
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{4}
+}
+
+func (x *Compaction) GetModel() *ModelRef {
+	if x != nil {
+		return x.Model
+	}
+	return nil
+}
+
 // Pricing is the price of a model's tokens in US dollars.
 type Pricing struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -737,7 +810,7 @@ type Pricing struct {
 
 func (x *Pricing) Reset() {
 	*x = Pricing{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[4]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -749,7 +822,7 @@ func (x *Pricing) String() string {
 func (*Pricing) ProtoMessage() {}
 
 func (x *Pricing) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[4]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -762,7 +835,7 @@ func (x *Pricing) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Pricing.ProtoReflect.Descriptor instead.
 func (*Pricing) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{4}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *Pricing) GetInputPerMillion() float64 {
@@ -791,7 +864,7 @@ type Script struct {
 
 func (x *Script) Reset() {
 	*x = Script{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[5]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -803,7 +876,7 @@ func (x *Script) String() string {
 func (*Script) ProtoMessage() {}
 
 func (x *Script) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[5]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -816,7 +889,7 @@ func (x *Script) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Script.ProtoReflect.Descriptor instead.
 func (*Script) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{5}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *Script) GetTurns() []*ScriptTurn {
@@ -845,7 +918,7 @@ type ScriptTurn struct {
 
 func (x *ScriptTurn) Reset() {
 	*x = ScriptTurn{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[6]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -857,7 +930,7 @@ func (x *ScriptTurn) String() string {
 func (*ScriptTurn) ProtoMessage() {}
 
 func (x *ScriptTurn) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[6]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -870,7 +943,7 @@ func (x *ScriptTurn) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScriptTurn.ProtoReflect.Descriptor instead.
 func (*ScriptTurn) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{6}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *ScriptTurn) GetText() string {
@@ -921,7 +994,7 @@ type ScriptToolCall struct {
 
 func (x *ScriptToolCall) Reset() {
 	*x = ScriptToolCall{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[7]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -933,7 +1006,7 @@ func (x *ScriptToolCall) String() string {
 func (*ScriptToolCall) ProtoMessage() {}
 
 func (x *ScriptToolCall) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[7]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -946,7 +1019,7 @@ func (x *ScriptToolCall) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScriptToolCall.ProtoReflect.Descriptor instead.
 func (*ScriptToolCall) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{7}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *ScriptToolCall) GetName() string {
@@ -976,7 +1049,7 @@ type ScriptUsage struct {
 
 func (x *ScriptUsage) Reset() {
 	*x = ScriptUsage{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[8]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -988,7 +1061,7 @@ func (x *ScriptUsage) String() string {
 func (*ScriptUsage) ProtoMessage() {}
 
 func (x *ScriptUsage) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[8]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1001,7 +1074,7 @@ func (x *ScriptUsage) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScriptUsage.ProtoReflect.Descriptor instead.
 func (*ScriptUsage) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{8}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *ScriptUsage) GetInputTokens() int64 {
@@ -1037,7 +1110,7 @@ type ScriptFailure struct {
 
 func (x *ScriptFailure) Reset() {
 	*x = ScriptFailure{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[9]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1049,7 +1122,7 @@ func (x *ScriptFailure) String() string {
 func (*ScriptFailure) ProtoMessage() {}
 
 func (x *ScriptFailure) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[9]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1062,7 +1135,7 @@ func (x *ScriptFailure) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScriptFailure.ProtoReflect.Descriptor instead.
 func (*ScriptFailure) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{9}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *ScriptFailure) GetHttpStatus() int32 {
@@ -1125,7 +1198,7 @@ type Tool struct {
 
 func (x *Tool) Reset() {
 	*x = Tool{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[10]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1137,7 +1210,7 @@ func (x *Tool) String() string {
 func (*Tool) ProtoMessage() {}
 
 func (x *Tool) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[10]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1150,7 +1223,7 @@ func (x *Tool) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Tool.ProtoReflect.Descriptor instead.
 func (*Tool) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{10}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *Tool) GetName() string {
@@ -1236,7 +1309,7 @@ type HttpTool struct {
 
 func (x *HttpTool) Reset() {
 	*x = HttpTool{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[11]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1248,7 +1321,7 @@ func (x *HttpTool) String() string {
 func (*HttpTool) ProtoMessage() {}
 
 func (x *HttpTool) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[11]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1261,7 +1334,7 @@ func (x *HttpTool) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HttpTool.ProtoReflect.Descriptor instead.
 func (*HttpTool) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{11}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *HttpTool) GetUrl() string {
@@ -1306,7 +1379,7 @@ type McpTool struct {
 
 func (x *McpTool) Reset() {
 	*x = McpTool{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[12]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1318,7 +1391,7 @@ func (x *McpTool) String() string {
 func (*McpTool) ProtoMessage() {}
 
 func (x *McpTool) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[12]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1331,7 +1404,7 @@ func (x *McpTool) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use McpTool.ProtoReflect.Descriptor instead.
 func (*McpTool) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{12}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *McpTool) GetUrl() string {
@@ -1409,7 +1482,7 @@ type McpServer struct {
 
 func (x *McpServer) Reset() {
 	*x = McpServer{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[13]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1421,7 +1494,7 @@ func (x *McpServer) String() string {
 func (*McpServer) ProtoMessage() {}
 
 func (x *McpServer) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[13]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1434,7 +1507,7 @@ func (x *McpServer) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use McpServer.ProtoReflect.Descriptor instead.
 func (*McpServer) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{13}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *McpServer) GetName() string {
@@ -1509,7 +1582,7 @@ type McpEnv struct {
 
 func (x *McpEnv) Reset() {
 	*x = McpEnv{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[14]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1521,7 +1594,7 @@ func (x *McpEnv) String() string {
 func (*McpEnv) ProtoMessage() {}
 
 func (x *McpEnv) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[14]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1534,7 +1607,7 @@ func (x *McpEnv) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use McpEnv.ProtoReflect.Descriptor instead.
 func (*McpEnv) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{14}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *McpEnv) GetName() string {
@@ -1585,7 +1658,7 @@ type Limits struct {
 
 func (x *Limits) Reset() {
 	*x = Limits{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[15]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1597,7 +1670,7 @@ func (x *Limits) String() string {
 func (*Limits) ProtoMessage() {}
 
 func (x *Limits) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[15]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1610,7 +1683,7 @@ func (x *Limits) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Limits.ProtoReflect.Descriptor instead.
 func (*Limits) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{15}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *Limits) GetMaxToolRounds() int32 {
@@ -1687,7 +1760,7 @@ type SuspensionExpiry struct {
 
 func (x *SuspensionExpiry) Reset() {
 	*x = SuspensionExpiry{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[16]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1699,7 +1772,7 @@ func (x *SuspensionExpiry) String() string {
 func (*SuspensionExpiry) ProtoMessage() {}
 
 func (x *SuspensionExpiry) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[16]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1712,7 +1785,7 @@ func (x *SuspensionExpiry) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SuspensionExpiry.ProtoReflect.Descriptor instead.
 func (*SuspensionExpiry) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{16}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *SuspensionExpiry) GetToolResults() *durationpb.Duration {
@@ -1756,7 +1829,7 @@ type Credential struct {
 
 func (x *Credential) Reset() {
 	*x = Credential{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[17]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1768,7 +1841,7 @@ func (x *Credential) String() string {
 func (*Credential) ProtoMessage() {}
 
 func (x *Credential) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[17]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1781,7 +1854,7 @@ func (x *Credential) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Credential.ProtoReflect.Descriptor instead.
 func (*Credential) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{17}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *Credential) GetName() string {
@@ -1805,7 +1878,7 @@ type BusConfig struct {
 
 func (x *BusConfig) Reset() {
 	*x = BusConfig{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[18]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1817,7 +1890,7 @@ func (x *BusConfig) String() string {
 func (*BusConfig) ProtoMessage() {}
 
 func (x *BusConfig) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[18]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1830,7 +1903,7 @@ func (x *BusConfig) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BusConfig.ProtoReflect.Descriptor instead.
 func (*BusConfig) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{18}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *BusConfig) GetEnabled() bool {
@@ -1858,7 +1931,7 @@ type PublishSpecRequest struct {
 
 func (x *PublishSpecRequest) Reset() {
 	*x = PublishSpecRequest{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[19]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1870,7 +1943,7 @@ func (x *PublishSpecRequest) String() string {
 func (*PublishSpecRequest) ProtoMessage() {}
 
 func (x *PublishSpecRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[19]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1883,7 +1956,7 @@ func (x *PublishSpecRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PublishSpecRequest.ProtoReflect.Descriptor instead.
 func (*PublishSpecRequest) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{19}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *PublishSpecRequest) GetSpec() *Spec {
@@ -1907,7 +1980,7 @@ type PublishSpecResponse struct {
 
 func (x *PublishSpecResponse) Reset() {
 	*x = PublishSpecResponse{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[20]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1919,7 +1992,7 @@ func (x *PublishSpecResponse) String() string {
 func (*PublishSpecResponse) ProtoMessage() {}
 
 func (x *PublishSpecResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[20]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1932,7 +2005,7 @@ func (x *PublishSpecResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PublishSpecResponse.ProtoReflect.Descriptor instead.
 func (*PublishSpecResponse) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{20}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *PublishSpecResponse) GetSpec() *Spec {
@@ -1962,7 +2035,7 @@ type GetSpecRequest struct {
 
 func (x *GetSpecRequest) Reset() {
 	*x = GetSpecRequest{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[21]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1974,7 +2047,7 @@ func (x *GetSpecRequest) String() string {
 func (*GetSpecRequest) ProtoMessage() {}
 
 func (x *GetSpecRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[21]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1987,7 +2060,7 @@ func (x *GetSpecRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetSpecRequest.ProtoReflect.Descriptor instead.
 func (*GetSpecRequest) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{21}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *GetSpecRequest) GetName() string {
@@ -2015,7 +2088,7 @@ type GetSpecResponse struct {
 
 func (x *GetSpecResponse) Reset() {
 	*x = GetSpecResponse{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[22]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2027,7 +2100,7 @@ func (x *GetSpecResponse) String() string {
 func (*GetSpecResponse) ProtoMessage() {}
 
 func (x *GetSpecResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[22]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2040,7 +2113,7 @@ func (x *GetSpecResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetSpecResponse.ProtoReflect.Descriptor instead.
 func (*GetSpecResponse) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{22}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *GetSpecResponse) GetSpec() *Spec {
@@ -2065,7 +2138,7 @@ type ListSpecsRequest struct {
 
 func (x *ListSpecsRequest) Reset() {
 	*x = ListSpecsRequest{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[23]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2077,7 +2150,7 @@ func (x *ListSpecsRequest) String() string {
 func (*ListSpecsRequest) ProtoMessage() {}
 
 func (x *ListSpecsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[23]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2090,7 +2163,7 @@ func (x *ListSpecsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListSpecsRequest.ProtoReflect.Descriptor instead.
 func (*ListSpecsRequest) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{23}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *ListSpecsRequest) GetName() string {
@@ -2127,7 +2200,7 @@ type ListSpecsResponse struct {
 
 func (x *ListSpecsResponse) Reset() {
 	*x = ListSpecsResponse{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[24]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2139,7 +2212,7 @@ func (x *ListSpecsResponse) String() string {
 func (*ListSpecsResponse) ProtoMessage() {}
 
 func (x *ListSpecsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[24]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2152,7 +2225,7 @@ func (x *ListSpecsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListSpecsResponse.ProtoReflect.Descriptor instead.
 func (*ListSpecsResponse) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{24}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *ListSpecsResponse) GetSpecs() []*Spec {
@@ -2173,7 +2246,7 @@ var File_runsvc_v1_spec_proto protoreflect.FileDescriptor
 
 const file_runsvc_v1_spec_proto_rawDesc = "" +
 	"\n" +
-	"\x14runsvc/v1/spec.proto\x12\trunsvc.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xb9\x05\n" +
+	"\x14runsvc/v1/spec.proto\x12\trunsvc.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xf0\x05\n" +
 	"\x04Spec\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\"\n" +
 	"\finstructions\x18\x02 \x01(\tR\finstructions\x12)\n" +
@@ -2192,13 +2265,16 @@ const file_runsvc_v1_spec_proto_rawDesc = "" +
 	"\tretention\x18\x19 \x01(\v2\x14.runsvc.v1.RetentionR\tretention\x125\n" +
 	"\vmcp_servers\x18\x15 \x03(\v2\x14.runsvc.v1.McpServerR\n" +
 	"mcpServers\x12-\n" +
-	"\x06output\x18\x14 \x01(\v2\x15.runsvc.v1.OutputSpecR\x06output\"=\n" +
+	"\x06output\x18\x14 \x01(\v2\x15.runsvc.v1.OutputSpecR\x06output\x125\n" +
+	"\n" +
+	"compaction\x18\x1e \x01(\v2\x15.runsvc.v1.CompactionR\n" +
+	"compaction\"=\n" +
 	"\n" +
 	"OutputSpec\x12/\n" +
 	"\x06schema\x18\x01 \x01(\v2\x17.google.protobuf.StructR\x06schema\"n\n" +
 	"\tRetention\x12<\n" +
 	"\fsettled_runs\x18\x01 \x01(\v2\x19.google.protobuf.DurationR\vsettledRuns\x12#\n" +
-	"\rdelete_memory\x18\x02 \x01(\bR\fdeleteMemory\"\xa5\x04\n" +
+	"\rdelete_memory\x18\x02 \x01(\bR\fdeleteMemory\"\xcc\x04\n" +
 	"\bModelRef\x12\x1a\n" +
 	"\bprovider\x18\x01 \x01(\tR\bprovider\x12\x14\n" +
 	"\x05model\x18\x02 \x01(\tR\x05model\x12)\n" +
@@ -2213,10 +2289,14 @@ const file_runsvc_v1_spec_proto_rawDesc = "" +
 	"\x04stop\x18\x17 \x03(\tR\x04stop\x12\x1f\n" +
 	"\vtool_choice\x18\x18 \x01(\tR\n" +
 	"toolChoice\x123\n" +
-	"\x13parallel_tool_calls\x18\x19 \x01(\bH\x02R\x11parallelToolCalls\x88\x01\x01B\x0e\n" +
+	"\x13parallel_tool_calls\x18\x19 \x01(\bH\x02R\x11parallelToolCalls\x88\x01\x01\x12%\n" +
+	"\x0econtext_window\x18\x1a \x01(\x03R\rcontextWindowB\x0e\n" +
 	"\f_temperatureB\b\n" +
 	"\x06_top_pB\x16\n" +
-	"\x14_parallel_tool_calls\"c\n" +
+	"\x14_parallel_tool_calls\"7\n" +
+	"\n" +
+	"Compaction\x12)\n" +
+	"\x05model\x18\x01 \x01(\v2\x13.runsvc.v1.ModelRefR\x05model\"c\n" +
 	"\aPricing\x12*\n" +
 	"\x11input_per_million\x18\x01 \x01(\x01R\x0finputPerMillion\x12,\n" +
 	"\x12output_per_million\x18\x02 \x01(\x01R\x10outputPerMillion\"5\n" +
@@ -2368,7 +2448,7 @@ func file_runsvc_v1_spec_proto_rawDescGZIP() []byte {
 }
 
 var file_runsvc_v1_spec_proto_enumTypes = make([]protoimpl.EnumInfo, 4)
-var file_runsvc_v1_spec_proto_msgTypes = make([]protoimpl.MessageInfo, 25)
+var file_runsvc_v1_spec_proto_msgTypes = make([]protoimpl.MessageInfo, 26)
 var file_runsvc_v1_spec_proto_goTypes = []any{
 	(ThreadStrategy)(0),           // 0: runsvc.v1.ThreadStrategy
 	(ToolKind)(0),                 // 1: runsvc.v1.ToolKind
@@ -2378,85 +2458,88 @@ var file_runsvc_v1_spec_proto_goTypes = []any{
 	(*OutputSpec)(nil),            // 5: runsvc.v1.OutputSpec
 	(*Retention)(nil),             // 6: runsvc.v1.Retention
 	(*ModelRef)(nil),              // 7: runsvc.v1.ModelRef
-	(*Pricing)(nil),               // 8: runsvc.v1.Pricing
-	(*Script)(nil),                // 9: runsvc.v1.Script
-	(*ScriptTurn)(nil),            // 10: runsvc.v1.ScriptTurn
-	(*ScriptToolCall)(nil),        // 11: runsvc.v1.ScriptToolCall
-	(*ScriptUsage)(nil),           // 12: runsvc.v1.ScriptUsage
-	(*ScriptFailure)(nil),         // 13: runsvc.v1.ScriptFailure
-	(*Tool)(nil),                  // 14: runsvc.v1.Tool
-	(*HttpTool)(nil),              // 15: runsvc.v1.HttpTool
-	(*McpTool)(nil),               // 16: runsvc.v1.McpTool
-	(*McpServer)(nil),             // 17: runsvc.v1.McpServer
-	(*McpEnv)(nil),                // 18: runsvc.v1.McpEnv
-	(*Limits)(nil),                // 19: runsvc.v1.Limits
-	(*SuspensionExpiry)(nil),      // 20: runsvc.v1.SuspensionExpiry
-	(*Credential)(nil),            // 21: runsvc.v1.Credential
-	(*BusConfig)(nil),             // 22: runsvc.v1.BusConfig
-	(*PublishSpecRequest)(nil),    // 23: runsvc.v1.PublishSpecRequest
-	(*PublishSpecResponse)(nil),   // 24: runsvc.v1.PublishSpecResponse
-	(*GetSpecRequest)(nil),        // 25: runsvc.v1.GetSpecRequest
-	(*GetSpecResponse)(nil),       // 26: runsvc.v1.GetSpecResponse
-	(*ListSpecsRequest)(nil),      // 27: runsvc.v1.ListSpecsRequest
-	(*ListSpecsResponse)(nil),     // 28: runsvc.v1.ListSpecsResponse
-	(*timestamppb.Timestamp)(nil), // 29: google.protobuf.Timestamp
-	(*structpb.Struct)(nil),       // 30: google.protobuf.Struct
-	(*durationpb.Duration)(nil),   // 31: google.protobuf.Duration
+	(*Compaction)(nil),            // 8: runsvc.v1.Compaction
+	(*Pricing)(nil),               // 9: runsvc.v1.Pricing
+	(*Script)(nil),                // 10: runsvc.v1.Script
+	(*ScriptTurn)(nil),            // 11: runsvc.v1.ScriptTurn
+	(*ScriptToolCall)(nil),        // 12: runsvc.v1.ScriptToolCall
+	(*ScriptUsage)(nil),           // 13: runsvc.v1.ScriptUsage
+	(*ScriptFailure)(nil),         // 14: runsvc.v1.ScriptFailure
+	(*Tool)(nil),                  // 15: runsvc.v1.Tool
+	(*HttpTool)(nil),              // 16: runsvc.v1.HttpTool
+	(*McpTool)(nil),               // 17: runsvc.v1.McpTool
+	(*McpServer)(nil),             // 18: runsvc.v1.McpServer
+	(*McpEnv)(nil),                // 19: runsvc.v1.McpEnv
+	(*Limits)(nil),                // 20: runsvc.v1.Limits
+	(*SuspensionExpiry)(nil),      // 21: runsvc.v1.SuspensionExpiry
+	(*Credential)(nil),            // 22: runsvc.v1.Credential
+	(*BusConfig)(nil),             // 23: runsvc.v1.BusConfig
+	(*PublishSpecRequest)(nil),    // 24: runsvc.v1.PublishSpecRequest
+	(*PublishSpecResponse)(nil),   // 25: runsvc.v1.PublishSpecResponse
+	(*GetSpecRequest)(nil),        // 26: runsvc.v1.GetSpecRequest
+	(*GetSpecResponse)(nil),       // 27: runsvc.v1.GetSpecResponse
+	(*ListSpecsRequest)(nil),      // 28: runsvc.v1.ListSpecsRequest
+	(*ListSpecsResponse)(nil),     // 29: runsvc.v1.ListSpecsResponse
+	(*timestamppb.Timestamp)(nil), // 30: google.protobuf.Timestamp
+	(*structpb.Struct)(nil),       // 31: google.protobuf.Struct
+	(*durationpb.Duration)(nil),   // 32: google.protobuf.Duration
 }
 var file_runsvc_v1_spec_proto_depIdxs = []int32{
 	7,  // 0: runsvc.v1.Spec.model:type_name -> runsvc.v1.ModelRef
-	14, // 1: runsvc.v1.Spec.tools:type_name -> runsvc.v1.Tool
-	19, // 2: runsvc.v1.Spec.limits:type_name -> runsvc.v1.Limits
-	20, // 3: runsvc.v1.Spec.suspension_expiry:type_name -> runsvc.v1.SuspensionExpiry
-	21, // 4: runsvc.v1.Spec.credentials:type_name -> runsvc.v1.Credential
-	22, // 5: runsvc.v1.Spec.bus:type_name -> runsvc.v1.BusConfig
-	29, // 6: runsvc.v1.Spec.create_time:type_name -> google.protobuf.Timestamp
+	15, // 1: runsvc.v1.Spec.tools:type_name -> runsvc.v1.Tool
+	20, // 2: runsvc.v1.Spec.limits:type_name -> runsvc.v1.Limits
+	21, // 3: runsvc.v1.Spec.suspension_expiry:type_name -> runsvc.v1.SuspensionExpiry
+	22, // 4: runsvc.v1.Spec.credentials:type_name -> runsvc.v1.Credential
+	23, // 5: runsvc.v1.Spec.bus:type_name -> runsvc.v1.BusConfig
+	30, // 6: runsvc.v1.Spec.create_time:type_name -> google.protobuf.Timestamp
 	0,  // 7: runsvc.v1.Spec.thread_strategy:type_name -> runsvc.v1.ThreadStrategy
 	6,  // 8: runsvc.v1.Spec.retention:type_name -> runsvc.v1.Retention
-	17, // 9: runsvc.v1.Spec.mcp_servers:type_name -> runsvc.v1.McpServer
+	18, // 9: runsvc.v1.Spec.mcp_servers:type_name -> runsvc.v1.McpServer
 	5,  // 10: runsvc.v1.Spec.output:type_name -> runsvc.v1.OutputSpec
-	30, // 11: runsvc.v1.OutputSpec.schema:type_name -> google.protobuf.Struct
-	31, // 12: runsvc.v1.Retention.settled_runs:type_name -> google.protobuf.Duration
-	9,  // 13: runsvc.v1.ModelRef.script:type_name -> runsvc.v1.Script
-	8,  // 14: runsvc.v1.ModelRef.pricing:type_name -> runsvc.v1.Pricing
-	31, // 15: runsvc.v1.ModelRef.call_timeout:type_name -> google.protobuf.Duration
-	10, // 16: runsvc.v1.Script.turns:type_name -> runsvc.v1.ScriptTurn
-	11, // 17: runsvc.v1.ScriptTurn.tool_calls:type_name -> runsvc.v1.ScriptToolCall
-	12, // 18: runsvc.v1.ScriptTurn.usage:type_name -> runsvc.v1.ScriptUsage
-	13, // 19: runsvc.v1.ScriptTurn.fail:type_name -> runsvc.v1.ScriptFailure
-	31, // 20: runsvc.v1.ScriptTurn.delay:type_name -> google.protobuf.Duration
-	30, // 21: runsvc.v1.ScriptToolCall.arguments:type_name -> google.protobuf.Struct
-	31, // 22: runsvc.v1.ScriptFailure.retry_after:type_name -> google.protobuf.Duration
-	1,  // 23: runsvc.v1.Tool.kind:type_name -> runsvc.v1.ToolKind
-	30, // 24: runsvc.v1.Tool.parameters:type_name -> google.protobuf.Struct
-	15, // 25: runsvc.v1.Tool.http:type_name -> runsvc.v1.HttpTool
-	16, // 26: runsvc.v1.Tool.mcp:type_name -> runsvc.v1.McpTool
-	31, // 27: runsvc.v1.Tool.timeout:type_name -> google.protobuf.Duration
-	2,  // 28: runsvc.v1.Tool.delivery:type_name -> runsvc.v1.Delivery
-	3,  // 29: runsvc.v1.Tool.in_doubt:type_name -> runsvc.v1.InDoubt
-	18, // 30: runsvc.v1.McpTool.env:type_name -> runsvc.v1.McpEnv
-	18, // 31: runsvc.v1.McpServer.env:type_name -> runsvc.v1.McpEnv
-	31, // 32: runsvc.v1.McpServer.timeout:type_name -> google.protobuf.Duration
-	31, // 33: runsvc.v1.Limits.deadline:type_name -> google.protobuf.Duration
-	31, // 34: runsvc.v1.SuspensionExpiry.tool_results:type_name -> google.protobuf.Duration
-	31, // 35: runsvc.v1.SuspensionExpiry.approval:type_name -> google.protobuf.Duration
-	31, // 36: runsvc.v1.SuspensionExpiry.question:type_name -> google.protobuf.Duration
-	31, // 37: runsvc.v1.SuspensionExpiry.children:type_name -> google.protobuf.Duration
-	4,  // 38: runsvc.v1.PublishSpecRequest.spec:type_name -> runsvc.v1.Spec
-	4,  // 39: runsvc.v1.PublishSpecResponse.spec:type_name -> runsvc.v1.Spec
-	4,  // 40: runsvc.v1.GetSpecResponse.spec:type_name -> runsvc.v1.Spec
-	4,  // 41: runsvc.v1.ListSpecsResponse.specs:type_name -> runsvc.v1.Spec
-	23, // 42: runsvc.v1.SpecService.PublishSpec:input_type -> runsvc.v1.PublishSpecRequest
-	25, // 43: runsvc.v1.SpecService.GetSpec:input_type -> runsvc.v1.GetSpecRequest
-	27, // 44: runsvc.v1.SpecService.ListSpecs:input_type -> runsvc.v1.ListSpecsRequest
-	24, // 45: runsvc.v1.SpecService.PublishSpec:output_type -> runsvc.v1.PublishSpecResponse
-	26, // 46: runsvc.v1.SpecService.GetSpec:output_type -> runsvc.v1.GetSpecResponse
-	28, // 47: runsvc.v1.SpecService.ListSpecs:output_type -> runsvc.v1.ListSpecsResponse
-	45, // [45:48] is the sub-list for method output_type
-	42, // [42:45] is the sub-list for method input_type
-	42, // [42:42] is the sub-list for extension type_name
-	42, // [42:42] is the sub-list for extension extendee
-	0,  // [0:42] is the sub-list for field type_name
+	8,  // 11: runsvc.v1.Spec.compaction:type_name -> runsvc.v1.Compaction
+	31, // 12: runsvc.v1.OutputSpec.schema:type_name -> google.protobuf.Struct
+	32, // 13: runsvc.v1.Retention.settled_runs:type_name -> google.protobuf.Duration
+	10, // 14: runsvc.v1.ModelRef.script:type_name -> runsvc.v1.Script
+	9,  // 15: runsvc.v1.ModelRef.pricing:type_name -> runsvc.v1.Pricing
+	32, // 16: runsvc.v1.ModelRef.call_timeout:type_name -> google.protobuf.Duration
+	7,  // 17: runsvc.v1.Compaction.model:type_name -> runsvc.v1.ModelRef
+	11, // 18: runsvc.v1.Script.turns:type_name -> runsvc.v1.ScriptTurn
+	12, // 19: runsvc.v1.ScriptTurn.tool_calls:type_name -> runsvc.v1.ScriptToolCall
+	13, // 20: runsvc.v1.ScriptTurn.usage:type_name -> runsvc.v1.ScriptUsage
+	14, // 21: runsvc.v1.ScriptTurn.fail:type_name -> runsvc.v1.ScriptFailure
+	32, // 22: runsvc.v1.ScriptTurn.delay:type_name -> google.protobuf.Duration
+	31, // 23: runsvc.v1.ScriptToolCall.arguments:type_name -> google.protobuf.Struct
+	32, // 24: runsvc.v1.ScriptFailure.retry_after:type_name -> google.protobuf.Duration
+	1,  // 25: runsvc.v1.Tool.kind:type_name -> runsvc.v1.ToolKind
+	31, // 26: runsvc.v1.Tool.parameters:type_name -> google.protobuf.Struct
+	16, // 27: runsvc.v1.Tool.http:type_name -> runsvc.v1.HttpTool
+	17, // 28: runsvc.v1.Tool.mcp:type_name -> runsvc.v1.McpTool
+	32, // 29: runsvc.v1.Tool.timeout:type_name -> google.protobuf.Duration
+	2,  // 30: runsvc.v1.Tool.delivery:type_name -> runsvc.v1.Delivery
+	3,  // 31: runsvc.v1.Tool.in_doubt:type_name -> runsvc.v1.InDoubt
+	19, // 32: runsvc.v1.McpTool.env:type_name -> runsvc.v1.McpEnv
+	19, // 33: runsvc.v1.McpServer.env:type_name -> runsvc.v1.McpEnv
+	32, // 34: runsvc.v1.McpServer.timeout:type_name -> google.protobuf.Duration
+	32, // 35: runsvc.v1.Limits.deadline:type_name -> google.protobuf.Duration
+	32, // 36: runsvc.v1.SuspensionExpiry.tool_results:type_name -> google.protobuf.Duration
+	32, // 37: runsvc.v1.SuspensionExpiry.approval:type_name -> google.protobuf.Duration
+	32, // 38: runsvc.v1.SuspensionExpiry.question:type_name -> google.protobuf.Duration
+	32, // 39: runsvc.v1.SuspensionExpiry.children:type_name -> google.protobuf.Duration
+	4,  // 40: runsvc.v1.PublishSpecRequest.spec:type_name -> runsvc.v1.Spec
+	4,  // 41: runsvc.v1.PublishSpecResponse.spec:type_name -> runsvc.v1.Spec
+	4,  // 42: runsvc.v1.GetSpecResponse.spec:type_name -> runsvc.v1.Spec
+	4,  // 43: runsvc.v1.ListSpecsResponse.specs:type_name -> runsvc.v1.Spec
+	24, // 44: runsvc.v1.SpecService.PublishSpec:input_type -> runsvc.v1.PublishSpecRequest
+	26, // 45: runsvc.v1.SpecService.GetSpec:input_type -> runsvc.v1.GetSpecRequest
+	28, // 46: runsvc.v1.SpecService.ListSpecs:input_type -> runsvc.v1.ListSpecsRequest
+	25, // 47: runsvc.v1.SpecService.PublishSpec:output_type -> runsvc.v1.PublishSpecResponse
+	27, // 48: runsvc.v1.SpecService.GetSpec:output_type -> runsvc.v1.GetSpecResponse
+	29, // 49: runsvc.v1.SpecService.ListSpecs:output_type -> runsvc.v1.ListSpecsResponse
+	47, // [47:50] is the sub-list for method output_type
+	44, // [44:47] is the sub-list for method input_type
+	44, // [44:44] is the sub-list for extension type_name
+	44, // [44:44] is the sub-list for extension extendee
+	0,  // [0:44] is the sub-list for field type_name
 }
 
 func init() { file_runsvc_v1_spec_proto_init() }
@@ -2471,7 +2554,7 @@ func file_runsvc_v1_spec_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_runsvc_v1_spec_proto_rawDesc), len(file_runsvc_v1_spec_proto_rawDesc)),
 			NumEnums:      4,
-			NumMessages:   25,
+			NumMessages:   26,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

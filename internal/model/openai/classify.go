@@ -71,6 +71,8 @@ func (c *call) statusFailure(resp *http.Response, body []byte, now time.Time) er
 			return c.misconfigured(fmt.Sprintf("the server requires an API key and the model names none (HTTP %d): %s", status, msg))
 		}
 		return c.misconfigured(fmt.Sprintf("the server refused the API key (HTTP %d): %s", status, msg))
+	case status == http.StatusBadRequest && code == "context_length_exceeded":
+		return model.ContextTooLong(c.refused(status, msg))
 	case status == http.StatusTooManyRequests && code == "insufficient_quota":
 		// Out of credit: waiting does not help, paying does.
 		return c.refused(status, msg)

@@ -23,6 +23,15 @@ type Call struct {
 type Turn struct {
 	Text  string
 	Calls []Call
+	// Refuse, when set, answers with this OpenAI error instead.
+	Refuse *Refusal
+}
+
+// Refusal is an OpenAI error response: an HTTP status and the error's
+// code and message, e.g. 400 context_length_exceeded.
+type Refusal struct {
+	Status        int
+	Code, Message string
 }
 
 // Server is a running fake.
@@ -52,6 +61,12 @@ func Start(t testing.TB, turns ...Turn) *Server {
 		f.requests = append(f.requests, req)
 		turn := turns[min(len(f.requests), len(turns))-1]
 		f.mu.Unlock()
+		if r := turn.Refuse; r != nil {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(r.Status)
+			_ = json.NewEncoder(w).Encode(map[string]any{"error": map[string]any{"message": r.Message, "type": "invalid_request_error", "code": r.Code}})
+			return
+		}
 		if stream, _ := req["stream"].(bool); stream {
 			writeStream(w, turn)
 			return

@@ -34,6 +34,16 @@ SUSPENSION_REASON_QUESTION: SuspensionReason
 SUSPENSION_REASON_TOOL_RESULTS: SuspensionReason
 SUSPENSION_REASON_UNSPECIFIED: SuspensionReason
 
+class ForkOrigin(_message.Message):
+    __slots__ = ["run_id", "seq", "turn"]
+    RUN_ID_FIELD_NUMBER: _ClassVar[int]
+    SEQ_FIELD_NUMBER: _ClassVar[int]
+    TURN_FIELD_NUMBER: _ClassVar[int]
+    run_id: str
+    seq: int
+    turn: int
+    def __init__(self, run_id: _Optional[str] = ..., seq: _Optional[int] = ..., turn: _Optional[int] = ...) -> None: ...
+
 class InDoubtAnswer(_message.Message):
     __slots__ = ["outcome", "output"]
     OUTCOME_FIELD_NUMBER: _ClassVar[int]
@@ -43,7 +53,7 @@ class InDoubtAnswer(_message.Message):
     def __init__(self, outcome: _Optional[_Union[InDoubtOutcome, str]] = ..., output: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ...) -> None: ...
 
 class Record(_message.Message):
-    __slots__ = ["abort_requested", "admitted", "attempt", "attempt_started", "delegation_finished", "delegation_started", "message_consumed", "message_queued", "model_call_failed", "model_call_finished", "model_call_started", "resumed", "seq", "settled", "suspended", "time", "tool_call_failed", "tool_call_finished", "tool_call_started", "turn_started"]
+    __slots__ = ["abort_requested", "admitted", "attempt", "attempt_started", "delegation_finished", "delegation_started", "history_compacted", "message_consumed", "message_queued", "model_call_failed", "model_call_finished", "model_call_started", "resumed", "seq", "settled", "suspended", "time", "tool_call_failed", "tool_call_finished", "tool_call_started", "turn_started"]
     class AbortRequested(_message.Message):
         __slots__ = ["cause", "reason"]
         CAUSE_FIELD_NUMBER: _ClassVar[int]
@@ -52,10 +62,11 @@ class Record(_message.Message):
         reason: str
         def __init__(self, cause: _Optional[_Union[AbortCause, str]] = ..., reason: _Optional[str] = ...) -> None: ...
     class Admitted(_message.Message):
-        __slots__ = ["deadline_time", "delegation_id", "depth", "input", "parent_run_id", "request_id", "root_run_id", "spec", "version"]
+        __slots__ = ["deadline_time", "delegation_id", "depth", "fork_of", "input", "parent_run_id", "request_id", "root_run_id", "spec", "version"]
         DEADLINE_TIME_FIELD_NUMBER: _ClassVar[int]
         DELEGATION_ID_FIELD_NUMBER: _ClassVar[int]
         DEPTH_FIELD_NUMBER: _ClassVar[int]
+        FORK_OF_FIELD_NUMBER: _ClassVar[int]
         INPUT_FIELD_NUMBER: _ClassVar[int]
         PARENT_RUN_ID_FIELD_NUMBER: _ClassVar[int]
         REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
@@ -65,13 +76,14 @@ class Record(_message.Message):
         deadline_time: _timestamp_pb2.Timestamp
         delegation_id: str
         depth: int
+        fork_of: ForkOrigin
         input: str
         parent_run_id: str
         request_id: str
         root_run_id: str
         spec: str
         version: str
-        def __init__(self, spec: _Optional[str] = ..., version: _Optional[str] = ..., input: _Optional[str] = ..., request_id: _Optional[str] = ..., deadline_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., parent_run_id: _Optional[str] = ..., root_run_id: _Optional[str] = ..., delegation_id: _Optional[str] = ..., depth: _Optional[int] = ...) -> None: ...
+        def __init__(self, spec: _Optional[str] = ..., version: _Optional[str] = ..., input: _Optional[str] = ..., request_id: _Optional[str] = ..., deadline_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., parent_run_id: _Optional[str] = ..., root_run_id: _Optional[str] = ..., delegation_id: _Optional[str] = ..., depth: _Optional[int] = ..., fork_of: _Optional[_Union[ForkOrigin, _Mapping]] = ...) -> None: ...
     class AttemptStarted(_message.Message):
         __slots__ = ["attempt", "worker_id"]
         ATTEMPT_FIELD_NUMBER: _ClassVar[int]
@@ -105,6 +117,23 @@ class Record(_message.Message):
         spec: str
         task: str
         def __init__(self, delegation_id: _Optional[str] = ..., child_run_id: _Optional[str] = ..., spec: _Optional[str] = ..., task: _Optional[str] = ..., call_id: _Optional[str] = ...) -> None: ...
+    class HistoryCompacted(_message.Message):
+        __slots__ = ["after_refusal", "input_tokens", "messages", "output_tokens", "summary", "through_turn", "turn"]
+        AFTER_REFUSAL_FIELD_NUMBER: _ClassVar[int]
+        INPUT_TOKENS_FIELD_NUMBER: _ClassVar[int]
+        MESSAGES_FIELD_NUMBER: _ClassVar[int]
+        OUTPUT_TOKENS_FIELD_NUMBER: _ClassVar[int]
+        SUMMARY_FIELD_NUMBER: _ClassVar[int]
+        THROUGH_TURN_FIELD_NUMBER: _ClassVar[int]
+        TURN_FIELD_NUMBER: _ClassVar[int]
+        after_refusal: bool
+        input_tokens: int
+        messages: int
+        output_tokens: int
+        summary: str
+        through_turn: int
+        turn: int
+        def __init__(self, turn: _Optional[int] = ..., through_turn: _Optional[int] = ..., messages: _Optional[int] = ..., summary: _Optional[str] = ..., after_refusal: bool = ..., input_tokens: _Optional[int] = ..., output_tokens: _Optional[int] = ...) -> None: ...
     class MessageConsumed(_message.Message):
         __slots__ = ["queued_seqs"]
         QUEUED_SEQS_FIELD_NUMBER: _ClassVar[int]
@@ -245,6 +274,7 @@ class Record(_message.Message):
     ATTEMPT_STARTED_FIELD_NUMBER: _ClassVar[int]
     DELEGATION_FINISHED_FIELD_NUMBER: _ClassVar[int]
     DELEGATION_STARTED_FIELD_NUMBER: _ClassVar[int]
+    HISTORY_COMPACTED_FIELD_NUMBER: _ClassVar[int]
     MESSAGE_CONSUMED_FIELD_NUMBER: _ClassVar[int]
     MESSAGE_QUEUED_FIELD_NUMBER: _ClassVar[int]
     MODEL_CALL_FAILED_FIELD_NUMBER: _ClassVar[int]
@@ -265,6 +295,7 @@ class Record(_message.Message):
     attempt_started: Record.AttemptStarted
     delegation_finished: Record.DelegationFinished
     delegation_started: Record.DelegationStarted
+    history_compacted: Record.HistoryCompacted
     message_consumed: Record.MessageConsumed
     message_queued: Record.MessageQueued
     model_call_failed: Record.ModelCallFailed
@@ -279,7 +310,7 @@ class Record(_message.Message):
     tool_call_finished: Record.ToolCallFinished
     tool_call_started: Record.ToolCallStarted
     turn_started: Record.TurnStarted
-    def __init__(self, seq: _Optional[int] = ..., time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., attempt: _Optional[int] = ..., admitted: _Optional[_Union[Record.Admitted, _Mapping]] = ..., attempt_started: _Optional[_Union[Record.AttemptStarted, _Mapping]] = ..., turn_started: _Optional[_Union[Record.TurnStarted, _Mapping]] = ..., model_call_started: _Optional[_Union[Record.ModelCallStarted, _Mapping]] = ..., model_call_finished: _Optional[_Union[Record.ModelCallFinished, _Mapping]] = ..., model_call_failed: _Optional[_Union[Record.ModelCallFailed, _Mapping]] = ..., tool_call_started: _Optional[_Union[Record.ToolCallStarted, _Mapping]] = ..., tool_call_finished: _Optional[_Union[Record.ToolCallFinished, _Mapping]] = ..., tool_call_failed: _Optional[_Union[Record.ToolCallFailed, _Mapping]] = ..., suspended: _Optional[_Union[Record.Suspended, _Mapping]] = ..., resumed: _Optional[_Union[Record.Resumed, _Mapping]] = ..., abort_requested: _Optional[_Union[Record.AbortRequested, _Mapping]] = ..., message_queued: _Optional[_Union[Record.MessageQueued, _Mapping]] = ..., message_consumed: _Optional[_Union[Record.MessageConsumed, _Mapping]] = ..., delegation_started: _Optional[_Union[Record.DelegationStarted, _Mapping]] = ..., delegation_finished: _Optional[_Union[Record.DelegationFinished, _Mapping]] = ..., settled: _Optional[_Union[Record.Settled, _Mapping]] = ...) -> None: ...
+    def __init__(self, seq: _Optional[int] = ..., time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., attempt: _Optional[int] = ..., admitted: _Optional[_Union[Record.Admitted, _Mapping]] = ..., attempt_started: _Optional[_Union[Record.AttemptStarted, _Mapping]] = ..., turn_started: _Optional[_Union[Record.TurnStarted, _Mapping]] = ..., model_call_started: _Optional[_Union[Record.ModelCallStarted, _Mapping]] = ..., model_call_finished: _Optional[_Union[Record.ModelCallFinished, _Mapping]] = ..., model_call_failed: _Optional[_Union[Record.ModelCallFailed, _Mapping]] = ..., tool_call_started: _Optional[_Union[Record.ToolCallStarted, _Mapping]] = ..., tool_call_finished: _Optional[_Union[Record.ToolCallFinished, _Mapping]] = ..., tool_call_failed: _Optional[_Union[Record.ToolCallFailed, _Mapping]] = ..., suspended: _Optional[_Union[Record.Suspended, _Mapping]] = ..., resumed: _Optional[_Union[Record.Resumed, _Mapping]] = ..., abort_requested: _Optional[_Union[Record.AbortRequested, _Mapping]] = ..., message_queued: _Optional[_Union[Record.MessageQueued, _Mapping]] = ..., message_consumed: _Optional[_Union[Record.MessageConsumed, _Mapping]] = ..., delegation_started: _Optional[_Union[Record.DelegationStarted, _Mapping]] = ..., delegation_finished: _Optional[_Union[Record.DelegationFinished, _Mapping]] = ..., settled: _Optional[_Union[Record.Settled, _Mapping]] = ..., history_compacted: _Optional[_Union[Record.HistoryCompacted, _Mapping]] = ...) -> None: ...
 
 class ToolCall(_message.Message):
     __slots__ = ["arguments", "call_id", "name", "provider_call_id"]

@@ -39,6 +39,32 @@ class ExportRunResponse(_message.Message):
     line: str
     def __init__(self, line: _Optional[str] = ...) -> None: ...
 
+class ForkRunRequest(_message.Message):
+    __slots__ = ["at_seq", "deadline", "input", "request_id", "run_id", "turn", "version"]
+    AT_SEQ_FIELD_NUMBER: _ClassVar[int]
+    DEADLINE_FIELD_NUMBER: _ClassVar[int]
+    INPUT_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    RUN_ID_FIELD_NUMBER: _ClassVar[int]
+    TURN_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    at_seq: int
+    deadline: _duration_pb2.Duration
+    input: str
+    request_id: str
+    run_id: str
+    turn: int
+    version: str
+    def __init__(self, run_id: _Optional[str] = ..., turn: _Optional[int] = ..., at_seq: _Optional[int] = ..., input: _Optional[str] = ..., version: _Optional[str] = ..., request_id: _Optional[str] = ..., deadline: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ...) -> None: ...
+
+class ForkRunResponse(_message.Message):
+    __slots__ = ["created", "run"]
+    CREATED_FIELD_NUMBER: _ClassVar[int]
+    RUN_FIELD_NUMBER: _ClassVar[int]
+    created: bool
+    run: Run
+    def __init__(self, run: _Optional[_Union[Run, _Mapping]] = ..., created: bool = ...) -> None: ...
+
 class GetReportRequest(_message.Message):
     __slots__ = ["child_depth", "run_id"]
     CHILD_DEPTH_FIELD_NUMBER: _ClassVar[int]
@@ -200,7 +226,7 @@ class ResumeRunResponse(_message.Message):
     def __init__(self, run: _Optional[_Union[Run, _Mapping]] = ...) -> None: ...
 
 class Run(_message.Message):
-    __slots__ = ["abort_cause", "answer", "attempt", "continues_run_id", "create_time", "deadline_time", "delegation_id", "failure", "input", "last_seq", "parent_run_id", "request_id", "root_run_id", "run_id", "settle_time", "spec", "state", "suspension", "thread_id", "turn", "update_time", "usage", "version", "waiting"]
+    __slots__ = ["abort_cause", "answer", "attempt", "continues_run_id", "create_time", "deadline_time", "delegation_id", "failure", "fork_of", "input", "last_seq", "parent_run_id", "request_id", "root_run_id", "run_id", "settle_time", "spec", "state", "suspension", "thread_id", "turn", "update_time", "usage", "version", "waiting"]
     ABORT_CAUSE_FIELD_NUMBER: _ClassVar[int]
     ANSWER_FIELD_NUMBER: _ClassVar[int]
     ATTEMPT_FIELD_NUMBER: _ClassVar[int]
@@ -209,6 +235,7 @@ class Run(_message.Message):
     DEADLINE_TIME_FIELD_NUMBER: _ClassVar[int]
     DELEGATION_ID_FIELD_NUMBER: _ClassVar[int]
     FAILURE_FIELD_NUMBER: _ClassVar[int]
+    FORK_OF_FIELD_NUMBER: _ClassVar[int]
     INPUT_FIELD_NUMBER: _ClassVar[int]
     LAST_SEQ_FIELD_NUMBER: _ClassVar[int]
     PARENT_RUN_ID_FIELD_NUMBER: _ClassVar[int]
@@ -233,6 +260,7 @@ class Run(_message.Message):
     deadline_time: _timestamp_pb2.Timestamp
     delegation_id: str
     failure: _status_pb2.Status
+    fork_of: _record_pb2.ForkOrigin
     input: str
     last_seq: int
     parent_run_id: str
@@ -249,7 +277,7 @@ class Run(_message.Message):
     usage: _record_pb2.Usage
     version: str
     waiting: bool
-    def __init__(self, run_id: _Optional[str] = ..., spec: _Optional[str] = ..., version: _Optional[str] = ..., state: _Optional[_Union[_record_pb2.RunState, str]] = ..., abort_cause: _Optional[_Union[_record_pb2.AbortCause, str]] = ..., failure: _Optional[_Union[_status_pb2.Status, _Mapping]] = ..., suspension: _Optional[_Union[Suspension, _Mapping]] = ..., answer: _Optional[str] = ..., usage: _Optional[_Union[_record_pb2.Usage, _Mapping]] = ..., input: _Optional[str] = ..., request_id: _Optional[str] = ..., parent_run_id: _Optional[str] = ..., root_run_id: _Optional[str] = ..., delegation_id: _Optional[str] = ..., attempt: _Optional[int] = ..., turn: _Optional[int] = ..., last_seq: _Optional[int] = ..., create_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., update_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., settle_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., deadline_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., thread_id: _Optional[str] = ..., continues_run_id: _Optional[str] = ..., waiting: bool = ...) -> None: ...
+    def __init__(self, run_id: _Optional[str] = ..., spec: _Optional[str] = ..., version: _Optional[str] = ..., state: _Optional[_Union[_record_pb2.RunState, str]] = ..., abort_cause: _Optional[_Union[_record_pb2.AbortCause, str]] = ..., failure: _Optional[_Union[_status_pb2.Status, _Mapping]] = ..., suspension: _Optional[_Union[Suspension, _Mapping]] = ..., answer: _Optional[str] = ..., usage: _Optional[_Union[_record_pb2.Usage, _Mapping]] = ..., input: _Optional[str] = ..., request_id: _Optional[str] = ..., parent_run_id: _Optional[str] = ..., root_run_id: _Optional[str] = ..., delegation_id: _Optional[str] = ..., attempt: _Optional[int] = ..., turn: _Optional[int] = ..., last_seq: _Optional[int] = ..., create_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., update_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., settle_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., deadline_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., thread_id: _Optional[str] = ..., continues_run_id: _Optional[str] = ..., waiting: bool = ..., fork_of: _Optional[_Union[_record_pb2.ForkOrigin, _Mapping]] = ...) -> None: ...
 
 class SendMessageRequest(_message.Message):
     __slots__ = ["mode", "run_id", "text"]

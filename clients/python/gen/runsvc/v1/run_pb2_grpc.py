@@ -91,6 +91,11 @@ class RunServiceStub(object):
                 request_serializer=runsvc_dot_v1_dot_run__pb2.ListThreadsRequest.SerializeToString,
                 response_deserializer=runsvc_dot_v1_dot_run__pb2.ListThreadsResponse.FromString,
                 )
+        self.ForkRun = channel.unary_unary(
+                '/runsvc.v1.RunService/ForkRun',
+                request_serializer=runsvc_dot_v1_dot_run__pb2.ForkRunRequest.SerializeToString,
+                response_deserializer=runsvc_dot_v1_dot_run__pb2.ForkRunResponse.FromString,
+                )
 
 
 class RunServiceServicer(object):
@@ -230,6 +235,21 @@ class RunServiceServicer(object):
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ForkRun(self, request, context):
+        """ForkRun starts a new Run from another Run's state at a turn boundary
+        (time travel): the fork holds everything the source's earlier turns
+        did, tool results included, so none of those calls is made again, and
+        makes the chosen turn and what follows itself. The source is only
+        read. The fork runs the source's Spec Version or a newer one of the
+        same Spec, optionally with a new user message. With a `request_id`,
+        repeating the same request returns the same fork. Fails RUN_NOT_FOUND
+        for an unknown source and INVALID_REQUEST for a point that is not a
+        turn boundary (the violation names the boundaries there are).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_RunServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -307,6 +327,11 @@ def add_RunServiceServicer_to_server(servicer, server):
                     servicer.ListThreads,
                     request_deserializer=runsvc_dot_v1_dot_run__pb2.ListThreadsRequest.FromString,
                     response_serializer=runsvc_dot_v1_dot_run__pb2.ListThreadsResponse.SerializeToString,
+            ),
+            'ForkRun': grpc.unary_unary_rpc_method_handler(
+                    servicer.ForkRun,
+                    request_deserializer=runsvc_dot_v1_dot_run__pb2.ForkRunRequest.FromString,
+                    response_serializer=runsvc_dot_v1_dot_run__pb2.ForkRunResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -572,5 +597,22 @@ class RunService(object):
         return grpc.experimental.unary_unary(request, target, '/runsvc.v1.RunService/ListThreads',
             runsvc_dot_v1_dot_run__pb2.ListThreadsRequest.SerializeToString,
             runsvc_dot_v1_dot_run__pb2.ListThreadsResponse.FromString,
+            options, channel_credentials,
+            insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
+
+    @staticmethod
+    def ForkRun(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(request, target, '/runsvc.v1.RunService/ForkRun',
+            runsvc_dot_v1_dot_run__pb2.ForkRunRequest.SerializeToString,
+            runsvc_dot_v1_dot_run__pb2.ForkRunResponse.FromString,
             options, channel_credentials,
             insecure, call_credentials, compression, wait_for_ready, timeout, metadata)

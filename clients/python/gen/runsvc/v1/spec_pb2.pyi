@@ -34,6 +34,12 @@ class BusConfig(_message.Message):
     enabled: bool
     def __init__(self, enabled: bool = ..., channels: _Optional[_Iterable[str]] = ...) -> None: ...
 
+class Compaction(_message.Message):
+    __slots__ = ["model"]
+    MODEL_FIELD_NUMBER: _ClassVar[int]
+    model: ModelRef
+    def __init__(self, model: _Optional[_Union[ModelRef, _Mapping]] = ...) -> None: ...
+
 class Credential(_message.Message):
     __slots__ = ["name"]
     NAME_FIELD_NUMBER: _ClassVar[int]
@@ -148,10 +154,11 @@ class McpTool(_message.Message):
     def __init__(self, url: _Optional[str] = ..., remote_name: _Optional[str] = ..., credential: _Optional[str] = ..., command: _Optional[str] = ..., args: _Optional[_Iterable[str]] = ..., env: _Optional[_Iterable[_Union[McpEnv, _Mapping]]] = ..., server: _Optional[str] = ...) -> None: ...
 
 class ModelRef(_message.Message):
-    __slots__ = ["api_key_credential", "base_url", "call_timeout", "max_output_tokens", "model", "parallel_tool_calls", "pricing", "provider", "script", "stop", "temperature", "tool_choice", "top_p"]
+    __slots__ = ["api_key_credential", "base_url", "call_timeout", "context_window", "max_output_tokens", "model", "parallel_tool_calls", "pricing", "provider", "script", "stop", "temperature", "tool_choice", "top_p"]
     API_KEY_CREDENTIAL_FIELD_NUMBER: _ClassVar[int]
     BASE_URL_FIELD_NUMBER: _ClassVar[int]
     CALL_TIMEOUT_FIELD_NUMBER: _ClassVar[int]
+    CONTEXT_WINDOW_FIELD_NUMBER: _ClassVar[int]
     MAX_OUTPUT_TOKENS_FIELD_NUMBER: _ClassVar[int]
     MODEL_FIELD_NUMBER: _ClassVar[int]
     PARALLEL_TOOL_CALLS_FIELD_NUMBER: _ClassVar[int]
@@ -165,6 +172,7 @@ class ModelRef(_message.Message):
     api_key_credential: str
     base_url: str
     call_timeout: _duration_pb2.Duration
+    context_window: int
     max_output_tokens: int
     model: str
     parallel_tool_calls: bool
@@ -175,7 +183,7 @@ class ModelRef(_message.Message):
     temperature: float
     tool_choice: str
     top_p: float
-    def __init__(self, provider: _Optional[str] = ..., model: _Optional[str] = ..., script: _Optional[_Union[Script, _Mapping]] = ..., base_url: _Optional[str] = ..., api_key_credential: _Optional[str] = ..., pricing: _Optional[_Union[Pricing, _Mapping]] = ..., call_timeout: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., temperature: _Optional[float] = ..., top_p: _Optional[float] = ..., max_output_tokens: _Optional[int] = ..., stop: _Optional[_Iterable[str]] = ..., tool_choice: _Optional[str] = ..., parallel_tool_calls: bool = ...) -> None: ...
+    def __init__(self, provider: _Optional[str] = ..., model: _Optional[str] = ..., script: _Optional[_Union[Script, _Mapping]] = ..., base_url: _Optional[str] = ..., api_key_credential: _Optional[str] = ..., pricing: _Optional[_Union[Pricing, _Mapping]] = ..., call_timeout: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., temperature: _Optional[float] = ..., top_p: _Optional[float] = ..., max_output_tokens: _Optional[int] = ..., stop: _Optional[_Iterable[str]] = ..., tool_choice: _Optional[str] = ..., parallel_tool_calls: bool = ..., context_window: _Optional[int] = ...) -> None: ...
 
 class OutputSpec(_message.Message):
     __slots__ = ["schema"]
@@ -262,8 +270,9 @@ class ScriptUsage(_message.Message):
     def __init__(self, input_tokens: _Optional[int] = ..., output_tokens: _Optional[int] = ...) -> None: ...
 
 class Spec(_message.Message):
-    __slots__ = ["bus", "create_time", "credentials", "delegates", "instructions", "limits", "mcp_servers", "model", "name", "output", "retention", "suspension_expiry", "thread_strategy", "tools", "version"]
+    __slots__ = ["bus", "compaction", "create_time", "credentials", "delegates", "instructions", "limits", "mcp_servers", "model", "name", "output", "retention", "suspension_expiry", "thread_strategy", "tools", "version"]
     BUS_FIELD_NUMBER: _ClassVar[int]
+    COMPACTION_FIELD_NUMBER: _ClassVar[int]
     CREATE_TIME_FIELD_NUMBER: _ClassVar[int]
     CREDENTIALS_FIELD_NUMBER: _ClassVar[int]
     DELEGATES_FIELD_NUMBER: _ClassVar[int]
@@ -279,6 +288,7 @@ class Spec(_message.Message):
     TOOLS_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
     bus: BusConfig
+    compaction: Compaction
     create_time: _timestamp_pb2.Timestamp
     credentials: _containers.RepeatedCompositeFieldContainer[Credential]
     delegates: _containers.RepeatedScalarFieldContainer[str]
@@ -293,7 +303,7 @@ class Spec(_message.Message):
     thread_strategy: ThreadStrategy
     tools: _containers.RepeatedCompositeFieldContainer[Tool]
     version: str
-    def __init__(self, name: _Optional[str] = ..., instructions: _Optional[str] = ..., model: _Optional[_Union[ModelRef, _Mapping]] = ..., tools: _Optional[_Iterable[_Union[Tool, _Mapping]]] = ..., delegates: _Optional[_Iterable[str]] = ..., limits: _Optional[_Union[Limits, _Mapping]] = ..., suspension_expiry: _Optional[_Union[SuspensionExpiry, _Mapping]] = ..., credentials: _Optional[_Iterable[_Union[Credential, _Mapping]]] = ..., bus: _Optional[_Union[BusConfig, _Mapping]] = ..., version: _Optional[str] = ..., create_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., thread_strategy: _Optional[_Union[ThreadStrategy, str]] = ..., retention: _Optional[_Union[Retention, _Mapping]] = ..., mcp_servers: _Optional[_Iterable[_Union[McpServer, _Mapping]]] = ..., output: _Optional[_Union[OutputSpec, _Mapping]] = ...) -> None: ...
+    def __init__(self, name: _Optional[str] = ..., instructions: _Optional[str] = ..., model: _Optional[_Union[ModelRef, _Mapping]] = ..., tools: _Optional[_Iterable[_Union[Tool, _Mapping]]] = ..., delegates: _Optional[_Iterable[str]] = ..., limits: _Optional[_Union[Limits, _Mapping]] = ..., suspension_expiry: _Optional[_Union[SuspensionExpiry, _Mapping]] = ..., credentials: _Optional[_Iterable[_Union[Credential, _Mapping]]] = ..., bus: _Optional[_Union[BusConfig, _Mapping]] = ..., version: _Optional[str] = ..., create_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., thread_strategy: _Optional[_Union[ThreadStrategy, str]] = ..., retention: _Optional[_Union[Retention, _Mapping]] = ..., mcp_servers: _Optional[_Iterable[_Union[McpServer, _Mapping]]] = ..., output: _Optional[_Union[OutputSpec, _Mapping]] = ..., compaction: _Optional[_Union[Compaction, _Mapping]] = ...) -> None: ...
 
 class SuspensionExpiry(_message.Message):
     __slots__ = ["approval", "children", "question", "tool_results"]

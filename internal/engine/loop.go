@@ -199,6 +199,13 @@ func (a *attempt) modelTurn(ctx context.Context) error {
 		return err
 	}
 
+	return a.callModel(ctx, turn, req, estimate)
+}
+
+// callModel makes the call req, streaming its pieces to watchers, and
+// records how it ended.
+func (a *attempt) callModel(ctx context.Context, turn int, req model.Request, estimate int64) error {
+	st, limits := a.state, a.spec.Limits.Effective()
 	provider, ok := a.e.Models[a.spec.Model.Provider]
 	if !ok {
 		return a.settle(ctx, runlog.StatusFailed, "", "", &errs.DependencyMissing{Dependency: "model provider " + a.spec.Model.Provider, Description: "this runsvc has no such provider"})

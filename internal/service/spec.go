@@ -73,46 +73,16 @@ func kindToProto(k spec.Kind) runsvcv1.ToolKind { return protoKinds[k] }
 // spec.Validate.
 func specFromProto(p *runsvcv1.Spec) (spec.Spec, []errs.FieldViolation) {
 	var bad []errs.FieldViolation
-	m := p.GetModel()
 	s := spec.Spec{
 		Name: p.GetName(), Instructions: p.GetInstructions(), Delegates: p.GetDelegates(),
-		Model: spec.Model{
-			Provider: m.GetProvider(), Model: m.GetModel(), BaseURL: m.GetBaseUrl(), APIKeyCredential: m.GetApiKeyCredential(),
-			CallTimeout:     durationField("model.call_timeout", m.GetCallTimeout(), &bad),
-			MaxOutputTokens: m.GetMaxOutputTokens(), Stop: m.GetStop(), ToolChoice: m.GetToolChoice(),
-			ContextWindow: m.GetContextWindow(),
-		},
-		Bus: spec.Bus{Enabled: p.GetBus().GetEnabled(), Channels: p.GetBus().GetChannels()},
-	}
-	if m != nil {
-		s.Model.Temperature, s.Model.TopP, s.Model.ParallelToolCalls = copied(m.Temperature), copied(m.TopP), copied(m.ParallelToolCalls)
+		Model: modelFromProto(p.GetModel(), &bad),
+		Bus:   spec.Bus{Enabled: p.GetBus().GetEnabled(), Channels: p.GetBus().GetChannels()},
 	}
 	strategy, ok := strategyFromProto[p.GetThreadStrategy()]
 	if !ok {
 		bad = append(bad, errs.FieldViolation{Field: "thread_strategy", Description: fmt.Sprintf("%v is not a thread strategy", p.GetThreadStrategy())})
 	}
 	s.ThreadStrategy = strategy
-	if pr := m.GetPricing(); pr != nil {
-		s.Model.Pricing = &spec.Pricing{InputPerMillion: pr.GetInputPerMillion(), OutputPerMillion: pr.GetOutputPerMillion()}
-	}
-	for i, t := range m.GetScript().GetTurns() {
-		path := fmt.Sprintf("model.script.turns[%d]", i)
-		turn := spec.Turn{
-			Text:  t.GetText(),
-			Usage: spec.Usage{InputTokens: t.GetUsage().GetInputTokens(), OutputTokens: t.GetUsage().GetOutputTokens()},
-			Delay: durationField(path+".delay", t.GetDelay(), &bad),
-		}
-		for j, c := range t.GetToolCalls() {
-			turn.ToolCalls = append(turn.ToolCalls, spec.ScriptCall{Name: c.GetName(), Arguments: structField(fmt.Sprintf("%s.tool_calls[%d].arguments", path, j), c.GetArguments(), &bad)})
-		}
-		if f := t.GetFail(); f != nil {
-			turn.Fail = &spec.Failure{
-				HTTPStatus: int(f.GetHttpStatus()), Times: int(f.GetTimes()), Message: f.GetMessage(),
-				RetryAfter: durationField(path+".fail.retry_after", f.GetRetryAfter(), &bad),
-			}
-		}
-		s.Model.Script = append(s.Model.Script, turn)
-	}
 	for i, t := range p.GetTools() {
 		path := fmt.Sprintf("tools[%d]", i)
 		kind, ok := kinds[t.GetKind()]
@@ -159,6 +129,42 @@ func specFromProto(p *runsvcv1.Spec) (spec.Spec, []errs.FieldViolation) {
 	}
 	s.Compaction = compactionFromProto(p.GetCompaction(), &bad)
 	return s, bad
+}
+
+// modelFromProto converts a Spec's model reference, its controls, pricing
+// and script, adding what is wrong to bad.
+func modelFromProto(m *runsvcv1.ModelRef, bad *[]errs.FieldViolation) spec.Model {
+	out := spec.Model{
+		Provider: m.GetProvider(), Model: m.GetModel(), BaseURL: m.GetBaseUrl(), APIKeyCredential: m.GetApiKeyCredential(),
+		CallTimeout:     durationField("model.call_timeout", m.GetCallTimeout(), bad),
+		MaxOutputTokens: m.GetMaxOutputTokens(), Stop: m.GetStop(), ToolChoice: m.GetToolChoice(),
+		ContextWindow: m.GetContextWindow(),
+	}
+	if m != nil {
+		out.Temperature, out.TopP, out.ParallelToolCalls = copied(m.Temperature), copied(m.TopP), copied(m.ParallelToolCalls)
+	}
+	if pr := m.GetPricing(); pr != nil {
+		out.Pricing = &spec.Pricing{InputPerMillion: pr.GetInputPerMillion(), OutputPerMillion: pr.GetOutputPerMillion()}
+	}
+	for i, t := range m.GetScript().GetTurns() {
+		path := fmt.Sprintf("model.script.turns[%d]", i)
+		turn := spec.Turn{
+			Text:  t.GetText(),
+			Usage: spec.Usage{InputTokens: t.GetUsage().GetInputTokens(), OutputTokens: t.GetUsage().GetOutputTokens()},
+			Delay: durationField(path+".delay", t.GetDelay(), bad),
+		}
+		for j, c := range t.GetToolCalls() {
+			turn.ToolCalls = append(turn.ToolCalls, spec.ScriptCall{Name: c.GetName(), Arguments: structField(fmt.Sprintf("%s.tool_calls[%d].arguments", path, j), c.GetArguments(), bad)})
+		}
+		if f := t.GetFail(); f != nil {
+			turn.Fail = &spec.Failure{
+				HTTPStatus: int(f.GetHttpStatus()), Times: int(f.GetTimes()), Message: f.GetMessage(),
+				RetryAfter: durationField(path+".fail.retry_after", f.GetRetryAfter(), bad),
+			}
+		}
+		out.Script = append(out.Script, turn)
+	}
+	return out
 }
 
 func specToProto(v *spec.Version) *runsvcv1.Spec {

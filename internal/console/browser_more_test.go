@@ -221,6 +221,35 @@ func threadChecks(t *testing.T, b browser, w *world) {
 	}
 	forkChecks(t, b, w, first)
 	waitingChecks(t, b, w)
+	threadPagingChecks(t, b, w)
+}
+
+// threadPagingChecks starts 51 Runs on one thread, one more than a page:
+// the next page of the thread's list is still the thread's, with its last
+// Run.
+func threadPagingChecks(t *testing.T, b browser, w *world) {
+	var last string
+	for i := 0; i < 51; i++ {
+		resp, err := w.runs.StartRun(testserver.Context(t), &runsvcv1.StartRunRequest{Spec: "chat", Input: fmt.Sprint(i), ThreadId: "t-many",
+			ThreadStrategy: runsvcv1.ThreadStrategy_THREAD_STRATEGY_ENQUEUE})
+		if err != nil {
+			t.Fatal(err)
+		}
+		last = resp.GetRun().GetRunId()
+	}
+	w.waitFor(t, last, runsvcv1.RunState_RUN_STATE_COMPLETED)
+	b.open(t, "/runs?thread=t-many")
+	if n := b.count(t, "tr.run"); n != 50 {
+		t.Fatalf("the first page of t-many has %d rows, want 50", n)
+	}
+	b.submit(t, `a[rel="next"]`)
+	rows := eval[[]string](t, b, `[...document.querySelectorAll("tr.run")].map(r => r.dataset.run)`)
+	if len(rows) != 1 || rows[0] != last {
+		t.Errorf("the next page lists %v, want only t-many's last Run %s", rows, last)
+	}
+	if got := eval[string](t, b, `document.querySelector("#thread").value`); got != "t-many" {
+		t.Errorf("the next page's filter form has thread %q", got)
+	}
 }
 
 // waitingChecks queues a Run behind a thread's suspended one: its page

@@ -208,6 +208,11 @@ func threadChecks(t *testing.T, b browser, w *world) {
 	if got := eval[string](t, b, `document.querySelector("#thread").value`); got != "t-blue" {
 		t.Errorf("the filter form kept thread %q", got)
 	}
+	live := eval[string](t, b, `new Promise(ok => { const es = new EventSource(document.querySelector("#counts").dataset.src);
+	  es.addEventListener("counts", e => { es.close(); ok(JSON.parse(e.data).COMPLETED); }); })`)
+	if got := b.text(t, "[data-state=COMPLETED]"); got != "2" || live != "2" {
+		t.Errorf("thread t-blue's COMPLETED count is %s on the page and %s live, want 2", got, live)
+	}
 	b.open(t, "/runs/"+second)
 	if href := eval[string](t, b, `document.querySelector("#run-thread a").getAttribute("href")`); href != "/runs?thread=t-blue" {
 		t.Errorf("thread link %q", href)

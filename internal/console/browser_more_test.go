@@ -176,3 +176,151 @@ func catalogueChecks(t *testing.T, b browser) {
 		}
 	}
 }
+
+// threadChecks starts two Runs on one thread, one on another and one on
+// none, then filters the Runs list by the first thread from the form: it
+// shows exactly that thread's Runs, oldest first. The second Run's page
+// links its thread and the Run it continues; a fork's page links its
+// source.
+func threadChecks(t *testing.T, b browser, w *world) {
+	b.signIn(t, w.keys["acme/admin"])
+	testserver.Publish(t, w.specs, `{"name": "chat", "model": {"provider": "scripted", "script": {"turns": [{"text": "ok"}]}}}`)
+	startOn := func(thread string) string {
+		resp, err := w.runs.StartRun(testserver.Context(t), &runsvcv1.StartRunRequest{Spec: "chat", Input: "hi", ThreadId: thread})
+		if err != nil {
+			t.Fatalf("StartRun(thread %q): %v", thread, err)
+		}
+		w.waitFor(t, resp.GetRun().GetRunId(), runsvcv1.RunState_RUN_STATE_COMPLETED)
+		return resp.GetRun().GetRunId()
+	}
+	first, second := startOn("t-blue"), startOn("t-blue")
+	other, none := startOn("t-green"), startOn("")
+	b.open(t, "/runs")
+	b.do(t, chromedp.SetValue(chromedp.CSS("#thread"), "t-blue"))
+	b.submit(t, `form[aria-label="Filter"] button`)
+	if got := eval[string](t, b, `location.search`); got != "?state=&spec=&thread=t-blue&since=&until=" {
+		t.Errorf("the form asked for %s", got)
+	}
+	rows := eval[[]string](t, b, `[...document.querySelectorAll("tr.run")].map(r => r.dataset.run)`)
+	if strings.Join(rows, ",") != first+","+second {
+		t.Errorf("thread t-blue lists %v, want [%s %s] (not %s nor %s)", rows, first, second, other, none)
+	}
+	if got := eval[string](t, b, `document.querySelector("#thread").value`); got != "t-blue" {
+		t.Errorf("the filter form kept thread %q", got)
+	}
+	live := eval[string](t, b, `new Promise(ok => { const es = new EventSource(document.querySelector("#counts").dataset.src);
+	  es.addEventListener("counts", e => { es.close(); ok(JSON.parse(e.data).COMPLETED); }); })`)
+	if got := b.text(t, "[data-state=COMPLETED]"); got != "2" || live != "2" {
+		t.Errorf("thread t-blue's COMPLETED count is %s on the page and %s live, want 2", got, live)
+	}
+	b.open(t, "/runs/"+second)
+	if href := eval[string](t, b, `document.querySelector("#run-thread a").getAttribute("href")`); href != "/runs?thread=t-blue" {
+		t.Errorf("thread link %q", href)
+	}
+	if got := b.text(t, "#run-continues a"); got != first {
+		t.Errorf("the second Run continues %q, want %s", got, first)
+	}
+	b.submit(t, "#run-thread a")
+	if n := b.count(t, "tr.run"); n != 2 {
+		t.Errorf("the thread link lists %d Runs, want 2", n)
+	}
+	forkChecks(t, b, w, first)
+	waitingChecks(t, b, w)
+	threadPagingChecks(t, b, w)
+}
+
+// threadPagingChecks starts 51 Runs on one thread, one more than a page:
+// the next page of the thread's list is still the thread's, with its last
+// Run.
+func threadPagingChecks(t *testing.T, b browser, w *world) {
+	var last string
+	for i := 0; i < 51; i++ {
+		resp, err := w.runs.StartRun(testserver.Context(t), &runsvcv1.StartRunRequest{Spec: "chat", Input: fmt.Sprint(i), ThreadId: "t-many",
+			ThreadStrategy: runsvcv1.ThreadStrategy_THREAD_STRATEGY_ENQUEUE})
+		if err != nil {
+			t.Fatal(err)
+		}
+		last = resp.GetRun().GetRunId()
+	}
+	w.waitFor(t, last, runsvcv1.RunState_RUN_STATE_COMPLETED)
+	b.open(t, "/runs?thread=t-many")
+	if n := b.count(t, "tr.run"); n != 50 {
+		t.Fatalf("the first page of t-many has %d rows, want 50", n)
+	}
+	b.submit(t, `a[rel="next"]`)
+	rows := eval[[]string](t, b, `[...document.querySelectorAll("tr.run")].map(r => r.dataset.run)`)
+	if len(rows) != 1 || rows[0] != last {
+		t.Errorf("the next page lists %v, want only t-many's last Run %s", rows, last)
+	}
+	if got := eval[string](t, b, `document.querySelector("#thread").value`); got != "t-many" {
+		t.Errorf("the next page's filter form has thread %q", got)
+	}
+}
+
+// waitingChecks queues a Run behind a thread's suspended one: its page
+// says it waits, the active one's does not, and it continues nothing yet.
+func waitingChecks(t *testing.T, b browser, w *world) {
+	ahead, err := w.runs.StartRun(testserver.Context(t), &runsvcv1.StartRunRequest{Spec: "support", Input: "hi", ThreadId: "t-wait"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.waitFor(t, ahead.GetRun().GetRunId(), runsvcv1.RunState_RUN_STATE_SUSPENDED)
+	queued, err := w.runs.StartRun(testserver.Context(t), &runsvcv1.StartRunRequest{Spec: "chat", Input: "next", ThreadId: "t-wait",
+		ThreadStrategy: runsvcv1.ThreadStrategy_THREAD_STRATEGY_ENQUEUE})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !queued.GetRun().GetWaiting() {
+		t.Fatalf("the enqueued Run does not wait: %v", queued.GetRun())
+	}
+	b.open(t, "/runs/"+queued.GetRun().GetRunId())
+	if n := b.count(t, "#run-waiting"); n != 1 {
+		t.Errorf("the waiting Run's page has %d waiting notes", n)
+	}
+	if n := b.count(t, "#run-continues"); n != 0 {
+		t.Error("a waiting Run shows what it continues")
+	}
+	b.open(t, "/runs/"+ahead.GetRun().GetRunId())
+	if n := b.count(t, "#run-waiting"); n != 0 {
+		t.Error("the active Run's page says it waits")
+	}
+}
+
+// forkChecks forks a Run before its first turn and reads the fork's
+// origin on its page.
+func forkChecks(t *testing.T, b browser, w *world, source string) {
+	resp, err := w.runs.ForkRun(testserver.Context(t), &runsvcv1.ForkRunRequest{RunId: source, At: &runsvcv1.ForkRunRequest_Turn{Turn: 1}})
+	if err != nil {
+		t.Fatalf("ForkRun: %v", err)
+	}
+	fork := resp.GetRun()
+	b.open(t, "/runs/"+fork.GetRunId())
+	want := fmt.Sprintf("%s before turn 1 (seq %d)", source, fork.GetForkOf().GetSeq())
+	if got := b.text(t, "#run-fork"); got != want {
+		t.Errorf("fork origin shows %q, want %q", got, want)
+	}
+	if href := eval[string](t, b, `document.querySelector("#run-fork a").getAttribute("href")`); href != fmt.Sprintf("/runs/%s#seq-%d", source, fork.GetForkOf().GetSeq()) {
+		t.Errorf("fork origin link %q", href)
+	}
+}
+
+// denyChecks denies a janitor's delete_repo from the page with a note: the
+// log has the denial and its note, and the tool server is never called.
+func denyChecks(t *testing.T, b browser, w *world) {
+	b.signIn(t, w.keys["acme/admin"])
+	id := w.start(t, "janitor")
+	w.waitFor(t, id, runsvcv1.RunState_RUN_STATE_SUSPENDED)
+	calls := w.deletes.Load()
+	b.open(t, "/runs/"+id)
+	b.do(t, chromedp.SetValue(chromedp.CSS("#note"), "keep it"))
+	b.submit(t, `#resume-approval button[value="deny"]`)
+	w.waitFor(t, id, runsvcv1.RunState_RUN_STATE_COMPLETED)
+	var denied bool
+	for _, r := range w.records(t, id) {
+		res := r.GetResumed()
+		denied = denied || (res.GetReason() == runsvcv1.SuspensionReason_SUSPENSION_REASON_APPROVAL && !res.GetApproved() && res.GetNote() == "keep it")
+	}
+	if !denied || w.deletes.Load() != calls {
+		t.Errorf("log: denied with the note %v; tool server calls %d, before %d", denied, w.deletes.Load(), calls)
+	}
+}

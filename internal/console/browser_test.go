@@ -176,6 +176,7 @@ func TestConsoleInBrowser(t *testing.T) {
 	}
 	t.Run("answering a client tool completes the Run", func(t *testing.T) { answerChecks(t, b, w, support) })
 	t.Run("approving from the page completes the Run", func(t *testing.T) { approveChecks(t, b, w, janitor) })
+	t.Run("denying from the page never calls the tool", func(t *testing.T) { denyChecks(t, b, w) })
 	t.Run("live text streams in", func(t *testing.T) { liveChecks(t, b, w) })
 	t.Run("answering a question completes the Run", func(t *testing.T) { questionChecks(t, b, w) })
 	t.Run("live counts update", func(t *testing.T) { countChecks(t, b, w) })
@@ -183,6 +184,7 @@ func TestConsoleInBrowser(t *testing.T) {
 	t.Run("specs, versions and their diff", func(t *testing.T) { specChecks(t, b, w) })
 	t.Run("the catalogue lists every reason", func(t *testing.T) { catalogueChecks(t, b) })
 	t.Run("reader sees no actions and a forged one is refused", func(t *testing.T) { readerChecks(t, b, w) })
+	t.Run("thread filter, thread, continues and fork links", func(t *testing.T) { threadChecks(t, b, w) })
 	t.Run("another tenant's Run is not found", func(t *testing.T) { tenantChecks(t, b, w, flaky) })
 }
 

@@ -31,6 +31,7 @@ var states = []runsvcv1.RunState{
 // runsView is the Runs list's data.
 type runsView struct {
 	State, Spec, Since, Until string
+	Thread                    string
 	States                    []string
 	Counts                    []count
 	Runs                      []*runsvcv1.Run
@@ -41,21 +42,22 @@ type runsView struct {
 // count is one state's number of Runs, "1000+" past the cap.
 type count struct{ State, N string }
 
-// filter is the list's query: state, Spec and a creation-time window.
+// filter is the list's query: state, Spec, thread and a creation-time
+// window.
 type filter struct {
 	state        runsvcv1.RunState
-	spec         string
+	spec, thread string
 	since, until time.Time
 }
 
 // parseFilter reads the query; a bad value is a sentence for the page.
 func parseFilter(r *http.Request) (filter, runsView, error) {
 	q := r.URL.Query()
-	v := runsView{State: q.Get("state"), Spec: q.Get("spec"), Since: q.Get("since"), Until: q.Get("until")}
+	v := runsView{State: q.Get("state"), Spec: q.Get("spec"), Thread: q.Get("thread"), Since: q.Get("since"), Until: q.Get("until")}
 	for _, s := range states {
 		v.States = append(v.States, strings.TrimPrefix(s.String(), "RUN_STATE_"))
 	}
-	f := filter{spec: v.Spec}
+	f := filter{spec: v.Spec, thread: v.Thread}
 	if v.State != "" {
 		n, ok := runsvcv1.RunState_value["RUN_STATE_"+v.State]
 		if !ok {
@@ -87,6 +89,7 @@ func parseTime(s string) (time.Time, error) {
 }
 
 // runsPage is the Runs list: one page of ListRuns, filtered, with counts.
+// A thread's Runs come oldest first, as ListRuns returns them.
 func (c *Console) runsPage(w http.ResponseWriter, r *http.Request, s *session) {
 	f, v, err := parseFilter(r)
 	if err != nil {
@@ -95,7 +98,7 @@ func (c *Console) runsPage(w http.ResponseWriter, r *http.Request, s *session) {
 	}
 	ctx, cancel := callCtx(r, s)
 	defer cancel()
-	req := &runsvcv1.ListRunsRequest{Spec: f.spec, PageSize: listPageSize, PageToken: r.URL.Query().Get("page")}
+	req := &runsvcv1.ListRunsRequest{Spec: f.spec, ThreadId: f.thread, PageSize: listPageSize, PageToken: r.URL.Query().Get("page")}
 	if f.state != runsvcv1.RunState_RUN_STATE_UNSPECIFIED {
 		req.States = []runsvcv1.RunState{f.state}
 	}
@@ -117,20 +120,21 @@ func (c *Console) runsPage(w http.ResponseWriter, r *http.Request, s *session) {
 		q.Set("page", tok)
 		v.Next = "/runs?" + q.Encode()
 	}
-	if v.Counts, err = c.counts(ctx, f.spec); err != nil {
+	if v.Counts, err = c.counts(ctx, f.spec, f.thread); err != nil {
 		c.rpcError(w, r, s, err)
 		return
 	}
 	c.render(w, r, s, http.StatusOK, "runs.html", "Runs", v)
 }
 
-// counts counts the Runs in each state, of one Spec when spec is set.
-func (c *Console) counts(ctx context.Context, spec string) ([]count, error) {
+// counts counts the Runs in each state, of one Spec when spec is set and
+// of one thread when thread is.
+func (c *Console) counts(ctx context.Context, spec, thread string) ([]count, error) {
 	out := make([]count, 0, len(states))
 	for _, st := range states {
 		n, tok := 0, ""
 		for {
-			resp, err := c.runs.ListRuns(ctx, &runsvcv1.ListRunsRequest{States: []runsvcv1.RunState{st}, Spec: spec, PageSize: 500, PageToken: tok})
+			resp, err := c.runs.ListRuns(ctx, &runsvcv1.ListRunsRequest{States: []runsvcv1.RunState{st}, Spec: spec, ThreadId: thread, PageSize: 500, PageToken: tok})
 			if err != nil {
 				return nil, err
 			}
@@ -157,9 +161,9 @@ func (c *Console) countEvents(w http.ResponseWriter, r *http.Request, s *session
 		return
 	}
 	ctx := withKey(r.Context(), s)
-	spec := r.URL.Query().Get("spec")
+	spec, thread := r.URL.Query().Get("spec"), r.URL.Query().Get("thread")
 	for {
-		counts, err := c.counts(ctx, spec)
+		counts, err := c.counts(ctx, spec, thread)
 		if err != nil {
 			return
 		}

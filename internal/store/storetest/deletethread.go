@@ -81,7 +81,7 @@ func testExpiredThreadRuns(t *testing.T, s store.Store) {
 	mustCreate(t, s, threadRun("run_b2", "th_busy", false)) // active, not settled
 	mustCreate(t, s, threadRun("run_w1", "th_wait", false))
 	mustCreate(t, s, threadRun("run_w2", "th_wait", false)) // waits behind run_w1
-	settle(t, s, "run_w1")                                   // run_w2 becomes active
+	settle(t, s, "run_w1")                                  // run_w2 becomes active
 	mustCreate(t, s, threadRun("run_i1", "th_idle", false))
 	settle(t, s, "run_i1")
 	mustCreate(t, s, threadRun("run_i2", "th_idle", false))

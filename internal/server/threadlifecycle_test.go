@@ -51,6 +51,14 @@ func deleteThread(t *testing.T, opts ...testserver.Option) {
 	first := start("one")
 	s.Wait(t, first)
 	second := start("two")
+
+	deleteBusyThread(t, s, clk, first, second)
+}
+
+// deleteBusyThread: the thread th-del has an active Run first and a Run
+// second waiting behind it.
+func deleteBusyThread(t *testing.T, s *testserver.Server, clk *clock.Fake, first, second string) {
+	ctx := testserver.Context(t)
 	threadRuns := func() int {
 		list, err := s.Runs.ListRuns(ctx, &runsvcv1.ListRunsRequest{ThreadId: "th-del"})
 		if err != nil {
@@ -58,7 +66,6 @@ func deleteThread(t *testing.T, opts ...testserver.Option) {
 		}
 		return len(list.GetRuns())
 	}
-
 	t.Run("busy thread refused, nothing changes", func(t *testing.T) {
 		_, err := s.Runs.DeleteRun(ctx, &runsvcv1.DeleteRunRequest{ThreadId: "th-del"})
 		c := client.Classify(err)
@@ -81,9 +88,7 @@ func deleteThread(t *testing.T, opts ...testserver.Option) {
 	loner := s.Settled(t, s.Start(t, "answer", "q").GetRunId()).GetRunId()
 
 	t.Run("sweep keeps a busy thread's settled Run", func(t *testing.T) {
-		sweeps := strings.Count(s.Log.String(), `"msg":"retention sweep"`)
-		clk.Advance(time.Minute)
-		waitFor(t, func() bool { return strings.Count(s.Log.String(), `"msg":"retention sweep"`) > sweeps })
+		sweepAfterAdvance(t, s, clk)
 		if _, err := s.Runs.GetRun(ctx, &runsvcv1.GetRunRequest{RunId: loner}); client.Classify(err).Reason != "RUN_NOT_FOUND" {
 			t.Fatalf("a settled Run on no thread after the sweep = %v, want RUN_NOT_FOUND: the sweep did not expire it", err)
 		}
@@ -111,6 +116,13 @@ func deleteThread(t *testing.T, opts ...testserver.Option) {
 		}
 	})
 
+	deleteThreadRefusals(t, s, first)
+}
+
+// deleteThreadRefusals are the refusals of DeleteRun{thread_id} once the
+// thread th-del was deleted; first was one of its Runs.
+func deleteThreadRefusals(t *testing.T, s *testserver.Server, first string) {
+	ctx := testserver.Context(t)
 	for _, tc := range []struct {
 		name   string
 		req    *runsvcv1.DeleteRunRequest
@@ -129,4 +141,24 @@ func deleteThread(t *testing.T, opts ...testserver.Option) {
 			}
 		})
 	}
+}
+
+// sweepAfterAdvance moves the fake clock a minute at a time until a whole
+// sweep ran after the first move: the sweeper waits on the clock only
+// between sweeps, so a move while it sweeps wakes nothing. At most 5
+// minutes, well inside the Runs' 15-minute deadline.
+func sweepAfterAdvance(t *testing.T, s *testserver.Server, clk *clock.Fake) {
+	t.Helper()
+	sweeps := func() int { return strings.Count(s.Log.String(), `"msg":"retention sweep"`) }
+	base := sweeps()
+	for range 5 {
+		clk.Advance(time.Minute)
+		for end := time.Now().Add(2 * time.Second); time.Now().Before(end) && sweeps() < base+2; {
+			time.Sleep(10 * time.Millisecond)
+		}
+		if sweeps() >= base+2 {
+			return
+		}
+	}
+	t.Fatalf("no whole retention sweep after moving the clock 5 minutes (%d sweeps logged, %d before)", sweeps(), base)
 }

@@ -24,18 +24,19 @@ func (a *app) runDelete(ctx context.Context, args []string) error {
 	fs := a.flags()
 	interrupt := fs.Bool("interrupt", false, "interrupt an active Run first and delete it once settled, instead of refusing")
 	spec := fs.String("spec", "", "delete every Run of this `SPEC` instead of one Run (give no RUN_ID)")
+	thread := fs.String("thread", "", "delete every Run of this `THREAD` and the thread instead of one Run (give no RUN_ID)")
 	pos, err := a.parse(fs, args, 0, 1)
 	if err != nil {
 		return err
 	}
-	req := &runsvcv1.DeleteRunRequest{Interrupt: *interrupt, Spec: *spec}
-	switch {
-	case len(pos) == 1 && *spec != "":
-		return usagef("give a RUN_ID or --spec, not both")
+	req := &runsvcv1.DeleteRunRequest{Interrupt: *interrupt, Spec: *spec, ThreadId: *thread}
+	switch given := len(pos) + min(len(*spec), 1) + min(len(*thread), 1); {
+	case given > 1:
+		return usagef("give only one of RUN_ID, --spec and --thread")
 	case len(pos) == 1:
 		req.RunId = pos[0]
-	case *spec == "":
-		return usagef("run delete needs a RUN_ID, or --spec SPEC for every Run of a Spec")
+	case given == 0:
+		return usagef("run delete needs a RUN_ID, or --spec SPEC for every Run of a Spec, or --thread THREAD for a thread")
 	}
 	if err := a.connect(); err != nil {
 		return err
@@ -47,9 +48,12 @@ func (a *app) runDelete(ctx context.Context, args []string) error {
 	if a.json {
 		return a.printJSON(resp)
 	}
-	if req.RunId != "" {
+	switch {
+	case req.RunId != "":
 		fmt.Fprintf(a.stdout, "deleted run %s\n", req.RunId)
-	} else {
+	case req.ThreadId != "":
+		fmt.Fprintf(a.stdout, "deleted thread %s and its %d runs\n", req.ThreadId, resp.GetDeletedCount())
+	default:
 		fmt.Fprintf(a.stdout, "deleted %d runs of spec %s\n", resp.GetDeletedCount(), req.Spec)
 	}
 	return nil
@@ -71,7 +75,10 @@ func (a *app) deleteHint(err error, req *runsvcv1.DeleteRunRequest) error {
 		return err
 	}
 	target := shellQuote(req.RunId)
-	if req.RunId == "" {
+	switch {
+	case req.ThreadId != "":
+		target = "--thread " + shellQuote(req.ThreadId)
+	case req.RunId == "":
 		target = "--spec " + shellQuote(req.Spec)
 	}
 	return &hintedError{err: err, hint: "to interrupt it and delete it: " + a.suggestion("run delete "+target+" --interrupt")}

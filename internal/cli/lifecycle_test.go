@@ -17,6 +17,8 @@ func TestRunDeleteExportImport(t *testing.T) {
 	c, d := newClient(t, src), newClient(t, dst)
 	c.publishHello()
 	id := c.startSuspended()
+	onThread := strings.TrimSpace(c.must("run", "start", "hello", "--input", "weather?", "--thread", "th-cli"))
+	c.must("run", "watch", onThread, "--until-suspended")
 
 	for _, tc := range []struct {
 		name   string
@@ -26,7 +28,10 @@ func TestRunDeleteExportImport(t *testing.T) {
 		stderr []string
 	}{
 		{"delete needs a target", []string{"run", "delete"}, 2, "", []string{"run delete needs a RUN_ID, or --spec SPEC"}},
-		{"delete run and spec", []string{"run", "delete", id, "--spec", "hello"}, 2, "", []string{"give a RUN_ID or --spec, not both"}},
+		{"delete run and spec", []string{"run", "delete", id, "--spec", "hello"}, 2, "", []string{"give only one of RUN_ID, --spec and --thread"}},
+		{"delete run and thread", []string{"run", "delete", id, "--thread", "th-cli"}, 2, "", []string{"give only one of RUN_ID, --spec and --thread"}},
+		{"delete busy thread refused", []string{"run", "delete", "--thread", "th-cli"}, 1, "", []string{"RUN_NOT_SETTLED", "run delete --thread th-cli --interrupt"}},
+		{"delete unknown thread", []string{"run", "delete", "--thread", "th-nope"}, 1, "", []string{"THREAD_NOT_FOUND"}},
 		{"delete active refused", []string{"run", "delete", id}, 1, "", []string{"RUN_NOT_SETTLED", "run delete " + id + " --interrupt"}},
 		{"export of an unknown run", []string{"run", "export", "run_nope"}, 1, "", []string{"RUN_NOT_FOUND"}},
 	} {
@@ -56,6 +61,7 @@ func TestRunDeleteExportImport(t *testing.T) {
 	if r := c.run("run", "get", id); r.code != 1 || !strings.Contains(r.stderr, "RUN_NOT_FOUND") {
 		t.Errorf("get after delete: exit %d, stderr %q", r.code, r.stderr)
 	}
+	contains(t, "stdout of run delete --thread", c.must("run", "delete", "--thread", "th-cli", "--interrupt"), "deleted thread th-cli and its 1 runs")
 	contains(t, "stdout of run delete --spec", c.must("run", "delete", "--spec", "hello"), "deleted 0 runs of spec hello")
 }
 

@@ -2,9 +2,11 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 
+	"github.com/runsvc/runsvc/internal/errs"
 	"github.com/runsvc/runsvc/internal/model"
 	"github.com/runsvc/runsvc/internal/runlog"
 )
@@ -15,7 +17,9 @@ const maxThreadDepth = 10000
 
 // threadHistory returns the conversation of the Runs a Run continues on its
 // thread, oldest first, read from their logs: nothing is copied into the
-// Run's own log, so the thread's history has one home.
+// Run's own log, so the thread's history has one home. A continued Run
+// that was deleted (DeleteRun on one Run of an idle thread) is where the
+// history starts: the Runs before it are no longer part of it.
 func (a *attempt) threadHistory(ctx context.Context) ([]model.Message, error) {
 	row, err := a.e.Store.GetRun(ctx, a.lease.Tenant, a.lease.RunID)
 	if err != nil {
@@ -26,15 +30,21 @@ func (a *attempt) threadHistory(ctx context.Context) ([]model.Message, error) {
 		if len(chain) == maxThreadDepth {
 			return nil, fmt.Errorf("thread %s is more than %d Runs deep", row.ThreadID, maxThreadDepth)
 		}
+		prev, err := a.e.Store.GetRun(ctx, a.lease.Tenant, id)
+		if deletedRun(err) {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
 		st, _, err := a.e.Writer.Load(ctx, a.lease.Tenant, id)
 		if err != nil {
 			return nil, err
 		}
-		chain = append(chain, st.Transcript)
-		prev, err := a.e.Store.GetRun(ctx, a.lease.Tenant, id)
-		if err != nil {
-			return nil, err
+		if st.Seq == 0 {
+			break // deleted between the two reads: its log is gone
 		}
+		chain = append(chain, st.Transcript)
 		id = prev.ContinuesRunID
 	}
 	var out []model.Message
@@ -42,6 +52,12 @@ func (a *attempt) threadHistory(ctx context.Context) ([]model.Message, error) {
 		out = append(out, modelMessages(answered(transcript))...)
 	}
 	return out, nil
+}
+
+// deletedRun reports whether err says a continued Run no longer exists.
+func deletedRun(err error) bool {
+	var nf *errs.RunNotFound
+	return errors.As(err, &nf)
 }
 
 // answered drops the tool calls of an earlier Run that never got a result

@@ -150,16 +150,19 @@ func (m *Manager) create(ctx context.Context, req StartRequest, sv *spec.Version
 	if p := req.Parent; p != nil {
 		adm.ParentRunID, adm.RootRunID, adm.DelegationID, adm.Depth = p.RunID, p.RootRunID, p.DelegationID, p.Depth
 	}
-	return m.admit(ctx, adm, runID, now, requestHash(req), onThread{id: req.ThreadID, strategy: strategy})
+	return m.admit(ctx, adm, runID, now, requestHash(req), onThread{ID: req.ThreadID, Strategy: strategy})
 }
 
-// onThread is the thread a new Run joins and the strategy it joins by;
-// the zero value joins none.
-type onThread struct{ id, strategy string }
+// onThread is the thread a new Run is started on (none when ID is empty)
+// and the strategy of the start.
+type onThread struct {
+	ID       string
+	Strategy string
+}
 
-// admit creates the Run adm admits, or returns the one its request id
-// started before (created false), or *errs.RequestIDReused when that one
-// was started by another request.
+// admit creates the Run adm admits, on thread when it names one, or
+// returns the one its request id started before (created false), or
+// *errs.RequestIDReused when that one was started by another request.
 func (m *Manager) admit(ctx context.Context, adm *runlog.Admitted, runID string, now time.Time, hash string, thread onThread) (Run, bool, error) {
 	st := runlog.New(runID)
 	recs := logwriter.Stamp(st, 0, now, adm)
@@ -174,16 +177,16 @@ func (m *Manager) admit(ctx context.Context, adm *runlog.Admitted, runID string,
 		Run: store.Run{
 			Tenant: adm.Tenant, RunID: runID, Spec: adm.Spec, Version: adm.Version, RequestID: adm.RequestID,
 			RequestHash: hash, ParentRunID: adm.ParentRunID, RootRunID: adm.RootRunID,
-			DelegationID: adm.DelegationID, CreateTime: now, Index: logwriter.Index(st), ThreadID: thread.id,
+			DelegationID: adm.DelegationID, CreateTime: now, Index: logwriter.Index(st), ThreadID: thread.ID,
 		},
 		Records:    stored,
-		RejectBusy: thread.strategy == "" || thread.strategy == StrategyReject,
+		RejectBusy: thread.Strategy == "" || thread.Strategy == StrategyReject,
 	})
 	if err != nil {
 		return Run{}, false, err
 	}
-	if created && row.Waiting && thread.strategy == StrategyInterrupt {
-		if err := m.interruptAhead(ctx, adm.Tenant, thread.id, row.RunID); err != nil {
+	if created && row.Waiting && thread.Strategy == StrategyInterrupt {
+		if err := m.interruptAhead(ctx, adm.Tenant, thread.ID, row.RunID); err != nil {
 			return Run{}, false, err
 		}
 	}

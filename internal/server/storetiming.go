@@ -328,6 +328,14 @@ func (t timedStore) DeleteRuns(ctx context.Context, ds []store.RunDeletion) ([]s
 	return r0, err
 }
 
+// DeleteThread implements store.Store, timed.
+func (t timedStore) DeleteThread(ctx context.Context, tenant, threadID string, ds []store.RunDeletion) ([]string, bool, error) {
+	start := time.Now()
+	r0, r1, err := t.Store.DeleteThread(ctx, tenant, threadID, ds)
+	t.observe("DeleteThread", start, err)
+	return r0, r1, err
+}
+
 // SettledGroups implements store.Store, timed.
 func (t timedStore) SettledGroups(ctx context.Context, settled []string) ([]store.RunGroup, error) {
 	start := time.Now()

@@ -16,6 +16,14 @@ func (s runServer) DeleteRun(ctx context.Context, req *runsvcv1.DeleteRunRequest
 	switch {
 	case req.GetRunId() != "" && req.GetSpec() != "":
 		return nil, errs.BadField("spec", "set run_id or spec, not both")
+	case req.GetThreadId() != "" && (req.GetRunId() != "" || req.GetSpec() != ""):
+		return nil, errs.BadField("thread_id", "set only one of run_id, spec and thread_id")
+	case req.GetThreadId() != "":
+		n, err := s.runs.DeleteThread(ctx, tenant, req.GetThreadId(), req.GetInterrupt())
+		if err != nil {
+			return nil, err
+		}
+		return &runsvcv1.DeleteRunResponse{DeletedCount: n}, nil
 	case req.GetSpec() != "":
 		n, err := s.runs.DeleteSpecRuns(ctx, tenant, req.GetSpec(), req.GetInterrupt())
 		if err != nil {
@@ -23,7 +31,7 @@ func (s runServer) DeleteRun(ctx context.Context, req *runsvcv1.DeleteRunRequest
 		}
 		return &runsvcv1.DeleteRunResponse{DeletedCount: n}, nil
 	case req.GetRunId() == "":
-		return nil, errs.BadField("run_id", "is required: the Run to delete (or set spec to delete every Run of a Spec)")
+		return nil, errs.BadField("run_id", "is required: the Run to delete (or set spec or thread_id to delete every Run of a Spec or thread)")
 	}
 	if err := s.runs.Delete(ctx, tenant, req.GetRunId(), req.GetInterrupt()); err != nil {
 		return nil, err

@@ -566,12 +566,20 @@ type Lifecycle interface {
 	// of the Runs it deleted; a Run it did not delete (gone already, or its
 	// log moved on) is not an error.
 	DeleteRuns(ctx context.Context, ds []RunDeletion) ([]string, error)
+	// DeleteThread deletes, in one transaction, the Runs of ds as
+	// DeleteRuns would (a batch of one thread's Runs), then the thread's
+	// row when no Run is left on it. It returns the ids of the Runs it
+	// deleted and whether the thread's row is gone (false also when there
+	// was none).
+	DeleteThread(ctx context.Context, tenant, threadID string, ds []RunDeletion) ([]string, bool, error)
 	// SettledGroups returns every (tenant, Spec, Version) that has a Run
 	// in one of the settled states.
 	SettledGroups(ctx context.Context, settled []string) ([]RunGroup, error)
 	// ExpiredRuns returns up to q.Limit Runs of q's group that are in a
 	// settled state and were last updated before q.Before, oldest first,
-	// leaving out any whose parent Run exists and is not settled.
+	// leaving out any whose parent Run exists and is not settled, and any
+	// on a thread that has a Run not settled (active or waiting): a
+	// thread's chain is kept whole until the thread is idle.
 	ExpiredRuns(ctx context.Context, q ExpiryQuery) ([]Run, error)
 	// Compact makes what deletions removed unrecoverable from the store's
 	// own files, as far as the database allows (docs/lifecycle.md).

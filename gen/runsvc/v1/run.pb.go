@@ -2356,7 +2356,13 @@ type DeleteRunRequest struct {
 	// of failing RUN_NOT_SETTLED.
 	Interrupt bool `protobuf:"varint,2,opt,name=interrupt,proto3" json:"interrupt,omitempty"`
 	// Delete every Run of this Spec (all its Versions) instead of one Run.
-	Spec          string `protobuf:"bytes,3,opt,name=spec,proto3" json:"spec,omitempty"`
+	Spec string `protobuf:"bytes,3,opt,name=spec,proto3" json:"spec,omitempty"`
+	// Delete every Run of this thread and then the thread itself instead of
+	// one Run (set only one of run_id, spec and thread_id). A thread with an
+	// active or waiting Run fails RUN_NOT_SETTLED and nothing is deleted,
+	// unless interrupt: then its waiting Runs and its active one are
+	// interrupted first. THREAD_NOT_FOUND for an unknown thread.
+	ThreadId      string `protobuf:"bytes,4,opt,name=thread_id,json=threadId,proto3" json:"thread_id,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2408,6 +2414,13 @@ func (x *DeleteRunRequest) GetInterrupt() bool {
 func (x *DeleteRunRequest) GetSpec() string {
 	if x != nil {
 		return x.Spec
+	}
+	return ""
+}
+
+func (x *DeleteRunRequest) GetThreadId() string {
+	if x != nil {
+		return x.ThreadId
 	}
 	return ""
 }
@@ -3024,11 +3037,12 @@ const file_runsvc_v1_run_proto_rawDesc = "" +
 	"\x06output\x18\x02 \x01(\v2\x16.google.protobuf.ValueR\x06output\x12(\n" +
 	"\x05error\x18\x03 \x01(\v2\x12.google.rpc.StatusR\x05error\x12\x12\n" +
 	"\x04turn\x18\x04 \x01(\x05R\x04turn\x12\x19\n" +
-	"\bin_doubt\x18\x05 \x01(\bR\ainDoubt\"[\n" +
+	"\bin_doubt\x18\x05 \x01(\bR\ainDoubt\"x\n" +
 	"\x10DeleteRunRequest\x12\x15\n" +
 	"\x06run_id\x18\x01 \x01(\tR\x05runId\x12\x1c\n" +
 	"\tinterrupt\x18\x02 \x01(\bR\tinterrupt\x12\x12\n" +
-	"\x04spec\x18\x03 \x01(\tR\x04spec\"8\n" +
+	"\x04spec\x18\x03 \x01(\tR\x04spec\x12\x1b\n" +
+	"\tthread_id\x18\x04 \x01(\tR\bthreadId\"8\n" +
 	"\x11DeleteRunResponse\x12#\n" +
 	"\rdeleted_count\x18\x01 \x01(\x03R\fdeletedCount\")\n" +
 	"\x10ExportRunRequest\x12\x15\n" +

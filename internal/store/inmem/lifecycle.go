@@ -10,9 +10,40 @@ import (
 
 // DeleteRuns implements store.Lifecycle.
 func (db *DB) DeleteRuns(ctx context.Context, ds []store.RunDeletion) ([]string, error) {
+	deleted, _, err := db.DeleteThread(ctx, "", "", ds)
+	return deleted, err
+}
+
+// DeleteThread implements store.Lifecycle; with no threadID it deletes
+// the Runs only.
+func (db *DB) DeleteThread(ctx context.Context, tenant, threadID string, ds []store.RunDeletion) ([]string, bool, error) {
 	if err := db.lock(ctx); err != nil {
-		return nil, err
+		return nil, false, err
 	}
+	deleted, topics := db.deleteRuns(ds)
+	threadGone := false
+	if _, ok := db.threads[runKey{tenant, threadID}]; ok && threadID != "" && !db.threadHasRuns(tenant, threadID) {
+		delete(db.threads, runKey{tenant, threadID})
+		threadGone = true
+	}
+	db.mu.Unlock()
+	db.publish(topics...)
+	return deleted, threadGone, nil
+}
+
+// threadHasRuns reports whether a Run is left on a thread; db.mu is held.
+func (db *DB) threadHasRuns(tenant, threadID string) bool {
+	for _, row := range db.runs {
+		if row.run.Tenant == tenant && row.run.ThreadID == threadID {
+			return true
+		}
+	}
+	return false
+}
+
+// deleteRuns deletes ds; db.mu is held. It returns the ids deleted and
+// the topics to publish.
+func (db *DB) deleteRuns(ds []store.RunDeletion) ([]string, []string) {
 	var deleted []string
 	var topics []string
 	for _, d := range ds {
@@ -38,9 +69,7 @@ func (db *DB) DeleteRuns(ctx context.Context, ds []store.RunDeletion) ([]string,
 		deleted = append(deleted, d.RunID)
 		topics = append(topics, store.RunTopic(d.Tenant, d.RunID))
 	}
-	db.mu.Unlock()
-	db.publish(topics...)
-	return deleted, nil
+	return deleted, topics
 }
 
 // SettledGroups implements store.Lifecycle.
@@ -77,6 +106,9 @@ func (db *DB) ExpiredRuns(ctx context.Context, q store.ExpiryQuery) ([]store.Run
 		if p, ok := db.runs[runKey{r.Tenant, r.ParentRunID}]; ok && r.ParentRunID != "" && !slices.Contains(q.Settled, p.run.Index.State) {
 			continue
 		}
+		if r.ThreadID != "" && db.threadBusy(r.Tenant, r.ThreadID, q.Settled) {
+			continue
+		}
 		out = append(out, row.copyRun())
 	}
 	sort.Slice(out, func(i, j int) bool {
@@ -89,6 +121,17 @@ func (db *DB) ExpiredRuns(ctx context.Context, q store.ExpiryQuery) ([]store.Run
 		out = out[:q.Limit]
 	}
 	return out, nil
+}
+
+// threadBusy reports whether a thread has a Run not in a settled state;
+// db.mu is held.
+func (db *DB) threadBusy(tenant, threadID string, settled []string) bool {
+	for _, row := range db.runs {
+		if row.run.Tenant == tenant && row.run.ThreadID == threadID && !slices.Contains(settled, row.run.Index.State) {
+			return true
+		}
+	}
+	return false
 }
 
 // Compact implements store.Lifecycle: deleted values are gone with the

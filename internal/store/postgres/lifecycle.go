@@ -17,9 +17,23 @@ func (db *DB) DeleteRuns(ctx context.Context, ds []store.RunDeletion) ([]string,
 	if len(ds) == 0 {
 		return nil, nil
 	}
+	deleted, _, err := db.deleteRuns(ctx, ds, "", "")
+	return deleted, err
+}
+
+// DeleteThread implements store.Lifecycle: one transaction deletes the
+// batch, then the thread's row if no Run is left on it.
+func (db *DB) DeleteThread(ctx context.Context, tenant, threadID string, ds []store.RunDeletion) ([]string, bool, error) {
+	return db.deleteRuns(ctx, ds, tenant, threadID)
+}
+
+// deleteRuns deletes ds in one transaction and, when threadID is set, the
+// thread's row once none of its Runs is left.
+func (db *DB) deleteRuns(ctx context.Context, ds []store.RunDeletion, tenant, threadID string) ([]string, bool, error) {
 	var deleted []string
+	threadGone := false
 	err := db.inTx(ctx, "delete runs", func(tx *txn) error {
-		deleted = nil
+		deleted, threadGone = nil, false
 		for _, d := range ds {
 			ok, err := deleteRun(ctx, tx, d)
 			if err != nil {
@@ -30,12 +44,19 @@ func (db *DB) DeleteRuns(ctx context.Context, ds []store.RunDeletion) ([]string,
 				tx.notify(store.RunTopic(d.Tenant, d.RunID))
 			}
 		}
-		return nil
+		if threadID == "" {
+			return nil
+		}
+		// The thread's row lock orders this with a start joining the thread.
+		tag, err := tx.Exec(ctx, `DELETE FROM threads WHERE tenant = $1 AND thread_id = $2
+			AND NOT EXISTS (SELECT 1 FROM runs WHERE tenant = $1 AND thread_id = $2)`, tenant, threadID)
+		threadGone = err == nil && tag.RowsAffected() == 1
+		return err
 	})
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	return deleted, nil
+	return deleted, threadGone, nil
 }
 
 func deleteRun(ctx context.Context, tx pgx.Tx, d store.RunDeletion) (bool, error) {
@@ -94,6 +115,8 @@ func (db *DB) ExpiredRuns(ctx context.Context, q store.ExpiryQuery) ([]store.Run
 		WHERE r.tenant = $1 AND r.spec = $2 AND r.version = $3 AND r.state = ANY($4) AND r.update_time < $5
 		AND NOT EXISTS (SELECT 1 FROM runs p WHERE p.tenant = r.tenant AND p.run_id = r.parent_run_id
 			AND r.parent_run_id <> '' AND NOT (p.state = ANY($4)))
+		AND NOT EXISTS (SELECT 1 FROM runs t WHERE t.tenant = r.tenant AND t.thread_id = r.thread_id
+			AND r.thread_id <> '' AND t.thread_id <> '' AND NOT (t.state = ANY($4)))
 		ORDER BY r.update_time, r.run_id LIMIT $6`,
 		q.Tenant, q.Spec, q.Version, q.Settled, store.Nanos(q.Before), limit)
 	if err != nil {

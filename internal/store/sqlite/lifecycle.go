@@ -19,14 +19,28 @@ func (db *DB) DeleteRuns(ctx context.Context, ds []store.RunDeletion) ([]string,
 	if len(ds) == 0 {
 		return nil, nil
 	}
+	deleted, _, err := db.deleteRuns(ctx, ds, "", "")
+	return deleted, err
+}
+
+// DeleteThread implements store.Lifecycle: one write deletes the batch,
+// then the thread's row if no Run is left on it.
+func (db *DB) DeleteThread(ctx context.Context, tenant, threadID string, ds []store.RunDeletion) ([]string, bool, error) {
+	return db.deleteRuns(ctx, ds, tenant, threadID)
+}
+
+// deleteRuns deletes ds in one write and, when threadID is set, the
+// thread's row once none of its Runs is left.
+func (db *DB) deleteRuns(ctx context.Context, ds []store.RunDeletion, tenant, threadID string) ([]string, bool, error) {
 	var deleted []string
+	threadGone := false
 	children := map[string][]string{}
 	var topics []string
 	for _, d := range ds {
 		topics = append(topics, store.RunTopic(d.Tenant, d.RunID))
 	}
 	err := db.execThen(ctx, "delete runs", func(tx *sql.Tx) error {
-		deleted, children = nil, map[string][]string{}
+		deleted, children, threadGone = nil, map[string][]string{}, false
 		for _, d := range ds {
 			ok, kids, err := db.deleteRun(tx, d)
 			if err != nil {
@@ -37,7 +51,17 @@ func (db *DB) DeleteRuns(ctx context.Context, ds []store.RunDeletion) ([]string,
 				children[d.Tenant] = append(children[d.Tenant], kids...)
 			}
 		}
-		return nil
+		if threadID == "" {
+			return nil
+		}
+		res, err := tx.Exec(`DELETE FROM threads WHERE tenant = ? AND thread_id = ?
+			AND NOT EXISTS (SELECT 1 FROM runs WHERE tenant = ? AND thread_id = ?)`, tenant, threadID, tenant, threadID)
+		if err != nil {
+			return unavailable("delete thread", err)
+		}
+		n, err := res.RowsAffected()
+		threadGone = n == 1
+		return unavailable("delete thread", err)
 	}, func() {
 		for _, d := range ds {
 			db.cache.drop(d.Tenant, d.RunID)
@@ -49,9 +73,9 @@ func (db *DB) DeleteRuns(ctx context.Context, ds []store.RunDeletion) ([]string,
 		}
 	}, topics...)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	return deleted, nil
+	return deleted, threadGone, nil
 }
 
 // The statements of a deletion, prepared when the store opens (hotWrites).
@@ -149,6 +173,9 @@ func (db *DB) ExpiredRuns(ctx context.Context, q store.ExpiryQuery) ([]store.Run
 	for _, s := range q.Settled {
 		args = append(args, s)
 	}
+	for _, s := range q.Settled {
+		args = append(args, s)
+	}
 	limit := q.Limit
 	if limit <= 0 {
 		limit = -1
@@ -157,7 +184,9 @@ func (db *DB) ExpiredRuns(ctx context.Context, q store.ExpiryQuery) ([]store.Run
 	cols := prefixed(runColumns, "r.")
 	rows, err := db.query(ctx, `SELECT `+cols+` FROM runs r WHERE r.tenant = ? AND r.spec = ? AND r.version = ? AND r.state IN (`+in+`)
 		AND r.update_time < ? AND NOT EXISTS (SELECT 1 FROM runs p WHERE p.tenant = r.tenant AND p.run_id = r.parent_run_id
-		AND r.parent_run_id != '' AND p.state NOT IN (`+in+`)) ORDER BY r.update_time, r.run_id LIMIT ?`, args...)
+		AND r.parent_run_id != '' AND p.state NOT IN (`+in+`))
+		AND NOT EXISTS (SELECT 1 FROM runs t WHERE t.tenant = r.tenant AND t.thread_id = r.thread_id
+		AND r.thread_id != '' AND t.thread_id != '' AND t.state NOT IN (`+in+`)) ORDER BY r.update_time, r.run_id LIMIT ?`, args...)
 	if err != nil {
 		return nil, unavailable("expired runs", err)
 	}

@@ -36,6 +36,7 @@ func Run(t *testing.T, open Opener) {
 	t.Run("SetIndexConditionalOnSeq", func(t *testing.T) { testSetIndex(t, open(t)) })
 	t.Run("CountRuns", func(t *testing.T) { testCountRuns(t, open(t)) })
 	runLifecycle(t, open)
+	runThreadLifecycle(t, open)
 	runThreads(t, open)
 }
 

@@ -12,14 +12,16 @@ from typing import ClassVar as _ClassVar, Iterable as _Iterable, Mapping as _Map
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class DeleteRunRequest(_message.Message):
-    __slots__ = ["interrupt", "run_id", "spec"]
+    __slots__ = ["interrupt", "run_id", "spec", "thread_id"]
     INTERRUPT_FIELD_NUMBER: _ClassVar[int]
     RUN_ID_FIELD_NUMBER: _ClassVar[int]
     SPEC_FIELD_NUMBER: _ClassVar[int]
+    THREAD_ID_FIELD_NUMBER: _ClassVar[int]
     interrupt: bool
     run_id: str
     spec: str
-    def __init__(self, run_id: _Optional[str] = ..., interrupt: bool = ..., spec: _Optional[str] = ...) -> None: ...
+    thread_id: str
+    def __init__(self, run_id: _Optional[str] = ..., interrupt: bool = ..., spec: _Optional[str] = ..., thread_id: _Optional[str] = ...) -> None: ...
 
 class DeleteRunResponse(_message.Message):
     __slots__ = ["deleted_count"]

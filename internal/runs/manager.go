@@ -150,13 +150,14 @@ func (m *Manager) create(ctx context.Context, req StartRequest, sv *spec.Version
 	if p := req.Parent; p != nil {
 		adm.ParentRunID, adm.RootRunID, adm.DelegationID, adm.Depth = p.RunID, p.RootRunID, p.DelegationID, p.Depth
 	}
-	return m.admit(ctx, adm, runID, now, requestHash(req))
+	return m.admit(ctx, adm, runID, now, requestHash(req), req.ThreadID, strategy)
 }
 
 // admit creates the Run adm admits, or returns the one its request id
 // started before (created false), or *errs.RequestIDReused when that one
-// was started by another request.
-func (m *Manager) admit(ctx context.Context, adm *runlog.Admitted, runID string, now time.Time, hash string) (Run, bool, error) {
+// was started by another request. A Run on a thread (threadID) joins it
+// by strategy.
+func (m *Manager) admit(ctx context.Context, adm *runlog.Admitted, runID string, now time.Time, hash, threadID, strategy string) (Run, bool, error) {
 	st := runlog.New(runID)
 	recs := logwriter.Stamp(st, 0, now, adm)
 	if err := st.ApplyAll(recs); err != nil {
@@ -170,7 +171,7 @@ func (m *Manager) admit(ctx context.Context, adm *runlog.Admitted, runID string,
 		Run: store.Run{
 			Tenant: adm.Tenant, RunID: runID, Spec: adm.Spec, Version: adm.Version, RequestID: adm.RequestID,
 			RequestHash: hash, ParentRunID: adm.ParentRunID, RootRunID: adm.RootRunID,
-			DelegationID: adm.DelegationID, CreateTime: now, Index: logwriter.Index(st), ThreadID: req.ThreadID,
+			DelegationID: adm.DelegationID, CreateTime: now, Index: logwriter.Index(st), ThreadID: threadID,
 		},
 		Records:    stored,
 		RejectBusy: strategy == "" || strategy == StrategyReject,
@@ -179,7 +180,7 @@ func (m *Manager) admit(ctx context.Context, adm *runlog.Admitted, runID string,
 		return Run{}, false, err
 	}
 	if created && row.Waiting && strategy == StrategyInterrupt {
-		if err := m.interruptAhead(ctx, req.Tenant, req.ThreadID, row.RunID); err != nil {
+		if err := m.interruptAhead(ctx, adm.Tenant, threadID, row.RunID); err != nil {
 			return Run{}, false, err
 		}
 	}

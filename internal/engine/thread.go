@@ -16,7 +16,7 @@ const maxThreadDepth = 10000
 // threadHistory returns the conversation of the Runs a Run continues on its
 // thread, oldest first, read from their logs: nothing is copied into the
 // Run's own log, so the thread's history has one home.
-func (a *attempt) threadHistory(ctx context.Context) ([]model.Message, error) {
+func (a *attempt) threadHistory(ctx context.Context) ([]runlog.Message, error) {
 	row, err := a.e.Store.GetRun(ctx, a.lease.Tenant, a.lease.RunID)
 	if err != nil {
 		return nil, err
@@ -37,9 +37,9 @@ func (a *attempt) threadHistory(ctx context.Context) ([]model.Message, error) {
 		}
 		id = prev.ContinuesRunID
 	}
-	var out []model.Message
+	var out []runlog.Message
 	for _, transcript := range slices.Backward(chain) {
-		out = append(out, modelMessages(answered(transcript))...)
+		out = append(out, answered(transcript)...)
 	}
 	return out, nil
 }

@@ -11,7 +11,6 @@ import (
 	"github.com/runsvc/runsvc/internal/clock"
 	"github.com/runsvc/runsvc/internal/errs"
 	"github.com/runsvc/runsvc/internal/logwriter"
-	"github.com/runsvc/runsvc/internal/model"
 	"github.com/runsvc/runsvc/internal/runlog"
 	"github.com/runsvc/runsvc/internal/spec"
 	"github.com/runsvc/runsvc/internal/store"
@@ -34,7 +33,7 @@ type attempt struct {
 	log    *slog.Logger
 	// history is the conversation of the Runs this one continues on its
 	// thread, before its own transcript.
-	history []model.Message
+	history []runlog.Message
 
 	lost atomic.Bool
 

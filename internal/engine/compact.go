@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/runsvc/runsvc/internal/errs"
@@ -40,14 +41,47 @@ func tokenBound(req model.Request) int64 {
 	return int64(n)
 }
 
-// summarised returns the messages the model gets for a transcript: the
-// compaction's summary in place of the messages it covers, then the rest.
-func summarised(st *runlog.State) (string, []runlog.Message) {
+// summarised returns the messages the model gets for the thread history
+// and the transcript: the compaction's summary in place of the messages it
+// covers (history first, then transcript), then the rest in order.
+func summarised(history []runlog.Message, st *runlog.State) []model.Message {
 	c := st.Compaction
 	if c == nil {
-		return "", st.Transcript
+		return modelMessages(slices.Concat(history, st.Transcript))
 	}
-	return fmt.Sprintf(summaryPrefix, c.ThroughTurn) + c.Summary, st.Transcript[c.Messages:]
+	h := min(c.HistoryMessages, len(history))
+	var summary model.Message
+	if c.HistoryMessages > 0 {
+		summary = model.Message{Role: model.RoleUser, Text: fmt.Sprintf(threadSummaryPrefix, c.HistoryMessages, c.ThroughTurn) + c.Summary}
+	} else {
+		summary = model.Message{Role: model.RoleUser, Text: fmt.Sprintf(summaryPrefix, c.ThroughTurn) + c.Summary}
+	}
+	if c.Messages > 0 {
+		// All the history is covered by then (or, in a log from before
+		// history was compacted, none of it, which stays before the
+		// summary as it was).
+		return slices.Concat(modelMessages(history[h:]), []model.Message{summary}, modelMessages(st.Transcript[c.Messages:]))
+	}
+	return slices.Concat([]model.Message{summary}, modelMessages(history[h:]), modelMessages(st.Transcript))
+}
+
+// threadSummaryPrefix introduces a summary that covers thread history.
+const threadSummaryPrefix = "Summary of the earlier conversation (%d messages of the thread's earlier Runs and turns 1 to %d of this Run were compacted):\n"
+
+// covered returns the thread history and transcript as one sequence, and
+// how many of its messages the newest compaction covers, with its summary.
+func covered(history []runlog.Message, st *runlog.State) ([]runlog.Message, int, string) {
+	all := slices.Concat(history, st.Transcript)
+	c := st.Compaction
+	if c == nil {
+		return all, 0, ""
+	}
+	if c.Messages > 0 && c.HistoryMessages < len(history) {
+		// A log from before history was compacted: its summary covers
+		// transcript only and the history is not cut any more.
+		return st.Transcript, c.Messages, c.Summary
+	}
+	return all, min(c.HistoryMessages, len(history)) + c.Messages, c.Summary
 }
 
 // compactionModel is the model that summarises and its context window.
@@ -70,27 +104,24 @@ func (a *attempt) overWindow(req model.Request) bool {
 	return a.spec.Compaction != nil && w > 0 && tokenBound(req) > w
 }
 
-// compactCut returns how many transcript messages a new compaction would
-// cover, 0 when there is nothing new to summarise: it keeps the newest
-// assistant message and what follows it, and covers no more than the
-// summarising model's window takes.
-func compactCut(st *runlog.State, budget int) int {
-	prev, prevSummary := 0, ""
-	if c := st.Compaction; c != nil {
-		prev, prevSummary = c.Messages, c.Summary
-	}
+// compactCut returns how many messages of all (the thread history, then
+// the transcript) a new compaction would cover, prev or less when there is
+// nothing new to summarise: it keeps the newest assistant message and what
+// follows it, and covers no more than the summarising model's window
+// takes.
+func compactCut(all []runlog.Message, prev int, prevSummary string, budget int) int {
 	cut := 0
-	for i := len(st.Transcript) - 1; i > prev; i-- {
-		if st.Transcript[i].Role == runlog.RoleAssistant {
+	for i := len(all) - 1; i > prev; i-- {
+		if all[i].Role == runlog.RoleAssistant {
 			cut = i
 			break
 		}
 	}
 	// Cover less while the summary request would not fit, down to one
 	// group (a user or assistant message with its tool results).
-	for cut > prev+1 && len(prevSummary)+len(render(st.Transcript[prev:cut])) > budget {
+	for cut > prev+1 && len(prevSummary)+len(render(all[prev:cut])) > budget {
 		i := cut - 1
-		for i > prev+1 && st.Transcript[i].Role == runlog.RoleTool {
+		for i > prev+1 && all[i].Role == runlog.RoleTool {
 			i--
 		}
 		cut = i
@@ -123,20 +154,12 @@ func (a *attempt) compact(ctx context.Context, turn int, afterRefusal bool) (boo
 	st := a.state
 	m, window := a.compactionModel()
 	budget := int(window) - len(compactionInstructions) - 64
-	cut := compactCut(st, budget)
-	prev, prevSummary, through := 0, "", 0
-	if c := st.Compaction; c != nil {
-		prev, prevSummary = c.Messages, c.Summary
-	}
+	all, prev, prevSummary := covered(a.history, st)
+	cut := compactCut(all, prev, prevSummary, budget)
 	if cut <= prev {
 		return false, nil
 	}
-	for _, msg := range st.Transcript[:cut] {
-		if msg.Role == runlog.RoleAssistant {
-			through++
-		}
-	}
-	text := render(st.Transcript[prev:cut])
+	text := render(all[prev:cut])
 	if prevSummary != "" {
 		text = "Summary so far:\n" + prevSummary + "\n\nThen:\n" + text
 	}
@@ -151,10 +174,19 @@ func (a *attempt) compact(ctx context.Context, turn int, afterRefusal bool) (boo
 		a.log.Warn("compaction failed; the request goes uncompacted", "turn", turn, "err", err)
 		return false, nil
 	}
-	return true, a.append(ctx, false, &runlog.HistoryCompacted{
-		Turn: turn, ThroughTurn: through, Messages: cut, Summary: resp.Text, AfterRefusal: afterRefusal,
+	op := &runlog.HistoryCompacted{
+		Turn: turn, Messages: cut, Summary: resp.Text, AfterRefusal: afterRefusal,
 		InputTokens: resp.Usage.InputTokens, OutputTokens: resp.Usage.OutputTokens,
-	})
+	}
+	if len(all) > len(st.Transcript) { // history and transcript
+		op.HistoryMessages, op.Messages = min(cut, len(a.history)), max(cut-len(a.history), 0)
+	}
+	for _, msg := range st.Transcript[:op.Messages] {
+		if msg.Role == runlog.RoleAssistant {
+			op.ThroughTurn++
+		}
+	}
+	return true, a.append(ctx, false, op)
 }
 
 // summarise makes the compaction model's call.
@@ -188,7 +220,8 @@ func (a *attempt) refusedTooLong(ctx context.Context, turn int, err error) (bool
 		return false, nil // compacted for this turn's refusal already
 	}
 	_, window := a.compactionModel()
-	if compactCut(st, int(window)) <= 0 || (st.Compaction != nil && compactCut(st, int(window)) <= st.Compaction.Messages) {
+	all, prev, prevSummary := covered(a.history, st)
+	if compactCut(all, prev, prevSummary, int(window)) <= prev {
 		return false, nil
 	}
 	a.log.Info("model refused the request as too long; compacting", "turn", turn)

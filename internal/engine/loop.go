@@ -313,12 +313,7 @@ func (a *attempt) conversation(ctx context.Context, st *runlog.State, consumed [
 	if a.spec.Instructions != "" {
 		msgs = append(msgs, model.Message{Role: model.RoleSystem, Text: a.spec.Instructions})
 	}
-	msgs = append(msgs, a.history...)
-	summary, transcript := summarised(st)
-	if summary != "" {
-		msgs = append(msgs, model.Message{Role: model.RoleUser, Text: summary})
-	}
-	msgs = append(msgs, modelMessages(transcript)...)
+	msgs = append(msgs, summarised(a.history, st)...)
 	for _, text := range consumed {
 		msgs = append(msgs, model.Message{Role: model.RoleUser, Text: text})
 	}

@@ -20,7 +20,7 @@ const maxThreadDepth = 10000
 // Run's own log, so the thread's history has one home. A continued Run
 // that was deleted (DeleteRun on one Run of an idle thread) is where the
 // history starts: the Runs before it are no longer part of it.
-func (a *attempt) threadHistory(ctx context.Context) ([]model.Message, error) {
+func (a *attempt) threadHistory(ctx context.Context) ([]runlog.Message, error) {
 	row, err := a.e.Store.GetRun(ctx, a.lease.Tenant, a.lease.RunID)
 	if err != nil {
 		return nil, err
@@ -47,9 +47,9 @@ func (a *attempt) threadHistory(ctx context.Context) ([]model.Message, error) {
 		chain = append(chain, st.Transcript)
 		id = prev.ContinuesRunID
 	}
-	var out []model.Message
+	var out []runlog.Message
 	for _, transcript := range slices.Backward(chain) {
-		out = append(out, modelMessages(answered(transcript))...)
+		out = append(out, answered(transcript)...)
 	}
 	return out, nil
 }

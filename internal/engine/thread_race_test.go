@@ -20,11 +20,13 @@ import (
 // strategy.
 const raceRounds = 50
 
-// slowSpec answers after a second, long enough that the second of two
-// racing starts finds the first still active; its second turn answers a
-// steer.
+// slowSpec answers after three seconds, long enough that the second of
+// two racing starts finds the first still active, and that an interrupt
+// lands before the answer even under -race on a loaded machine (at one
+// second, a few of 50 interrupted Runs completed first); its second turn
+// answers a steer.
 const slowSpec = `{"name": "slow", "model": {"provider": "scripted", "script": {"turns": [
-  {"text": "done", "delay": "1s"}, {"text": "steered"}]}}}`
+  {"text": "done", "delay": "3s"}, {"text": "steered"}]}}}`
 
 // TestThreadStrategiesRace races two StartRuns 50 times on one thread for
 // each strategy, on SQLite and on PostgreSQL: never two active Runs; reject

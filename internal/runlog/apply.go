@@ -364,6 +364,12 @@ func (s *State) abortRequested(op *AbortRequested) error {
 
 func (s *State) messageQueued(r Record, op *MessageQueued) error {
 	s.Queued = append(s.Queued, Queued{Seq: r.Seq, Text: op.Text, Mode: op.Mode})
+	if op.RequestID != "" {
+		if s.Steers == nil {
+			s.Steers = map[string]string{}
+		}
+		s.Steers[op.RequestID] = op.RequestHash
+	}
 	return nil
 }
 

@@ -79,8 +79,9 @@ func TestForkedFold(t *testing.T) {
 }
 
 // TestHistoryCompactedFold: a compaction replaces a prefix of the
-// transcript for the model; one that covers nothing new, or more than
-// there is, is corrupt.
+// transcript, or of the thread history before it, for the model; one that
+// covers nothing new, less history than before, or more than there is, is
+// corrupt.
 func TestHistoryCompactedFold(t *testing.T) {
 	base := twoTurns()[:7]
 	for _, tc := range []struct {
@@ -88,11 +89,20 @@ func TestHistoryCompactedFold(t *testing.T) {
 		ops      []runlog.Op
 		corrupt  bool
 		messages int
+		history  int
 	}{
 		{name: "one", ops: []runlog.Op{&runlog.HistoryCompacted{Turn: 2, ThroughTurn: 1, Messages: 1, Summary: "s"}}, messages: 1},
 		{name: "then more", ops: []runlog.Op{&runlog.HistoryCompacted{Turn: 2, Messages: 1, Summary: "s"}, &runlog.HistoryCompacted{Turn: 2, Messages: 3, Summary: "t"}}, messages: 3},
 		{name: "nothing new", ops: []runlog.Op{&runlog.HistoryCompacted{Turn: 2, Messages: 1}, &runlog.HistoryCompacted{Turn: 2, Messages: 1}}, corrupt: true},
 		{name: "too many", ops: []runlog.Op{&runlog.HistoryCompacted{Turn: 2, Messages: 4}}, corrupt: true},
+		{name: "thread history only", ops: []runlog.Op{&runlog.HistoryCompacted{Turn: 2, HistoryMessages: 5, Summary: "h"}}, history: 5},
+		{name: "history then transcript", ops: []runlog.Op{&runlog.HistoryCompacted{Turn: 2, HistoryMessages: 5, Summary: "h"},
+			&runlog.HistoryCompacted{Turn: 2, HistoryMessages: 6, Messages: 2, Summary: "t"}}, history: 6, messages: 2},
+		{name: "history shrinks", ops: []runlog.Op{&runlog.HistoryCompacted{Turn: 2, HistoryMessages: 5, Summary: "h"},
+			&runlog.HistoryCompacted{Turn: 2, HistoryMessages: 4, Messages: 2}}, corrupt: true},
+		{name: "no history news", ops: []runlog.Op{&runlog.HistoryCompacted{Turn: 2, HistoryMessages: 5, Summary: "h"},
+			&runlog.HistoryCompacted{Turn: 2, HistoryMessages: 5}}, corrupt: true},
+		{name: "negative history", ops: []runlog.Op{&runlog.HistoryCompacted{Turn: 2, HistoryMessages: -1, Messages: 1}}, corrupt: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ops := make([]runlog.Op, 0, len(base)+len(tc.ops))
@@ -107,7 +117,7 @@ func TestHistoryCompactedFold(t *testing.T) {
 				}
 				return
 			}
-			if err != nil || st.Compaction.Messages != tc.messages || len(st.Transcript) != 3 {
+			if err != nil || st.Compaction.Messages != tc.messages || st.Compaction.HistoryMessages != tc.history || len(st.Transcript) != 3 {
 				t.Errorf("err %v, compaction %+v, transcript %d messages", err, st.Compaction, len(st.Transcript))
 			}
 		})

@@ -243,6 +243,10 @@ type AbortRequested struct {
 type MessageQueued struct {
 	Text string      `json:"text"`
 	Mode MessageMode `json:"mode"`
+	// RequestID and RequestHash are set when a StartRun with strategy
+	// steer and a request id gave the message: its retry finds it here.
+	RequestID   string `json:"requestId,omitempty"`
+	RequestHash string `json:"requestHash,omitempty"`
 }
 
 // MessageConsumed records that queued messages reached the model.

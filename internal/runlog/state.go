@@ -38,6 +38,9 @@ type State struct {
 	Suspension *Suspended `json:"suspension,omitempty"`
 	// Queued are messages not yet given to the model.
 	Queued []Queued `json:"queued,omitempty"`
+	// Steers maps the request id of each start steered into this Run to
+	// its request's hash, so a retried steer is recognised.
+	Steers map[string]string `json:"steers,omitempty"`
 	// ToolCallsIssued counts every call the model asked for, for the
 	// circuit breaker.
 	ToolCallsIssued int `json:"toolCallsIssued,omitempty"`

@@ -16,6 +16,14 @@ import (
 // SendMessage queues a message for a Run and returns its Record's seq.
 // A settled Run fails *errs.RunAlreadySettled.
 func (m *Manager) SendMessage(ctx context.Context, tenant, runID, text string, mode runlog.MessageMode) (int64, error) {
+	return m.sendMessage(ctx, tenant, runID, &runlog.MessageQueued{Text: text, Mode: mode})
+}
+
+// sendMessage queues msg; a steered start's (msg.RequestID set) fails
+// errSteeredBefore when its request id steered this Run already with the
+// same request, *errs.RequestIDReused with another.
+func (m *Manager) sendMessage(ctx context.Context, tenant, runID string, msg *runlog.MessageQueued) (int64, error) {
+	text, mode := msg.Text, msg.Mode
 	switch {
 	case strings.TrimSpace(text) == "":
 		return 0, errs.BadField("text", "is required")
@@ -26,10 +34,16 @@ func (m *Manager) SendMessage(ctx context.Context, tenant, runID, text string, m
 		mode = runlog.ModeSteer
 	}
 	return m.mutate(ctx, tenant, runID, func(st *runlog.State) ([]runlog.Op, error) {
+		if hash, ok := st.Steers[msg.RequestID]; ok && msg.RequestID != "" {
+			if hash != msg.RequestHash {
+				return nil, &errs.RequestIDReused{RequestID: msg.RequestID, RunID: runID}
+			}
+			return nil, errSteeredBefore
+		}
 		if st.Settled() {
 			return nil, &errs.RunAlreadySettled{RunID: runID, State: string(st.Status), Action: "take a message"}
 		}
-		return []runlog.Op{&runlog.MessageQueued{Text: text, Mode: mode}}, nil
+		return []runlog.Op{&runlog.MessageQueued{Text: text, Mode: mode, RequestID: msg.RequestID, RequestHash: msg.RequestHash}}, nil
 	})
 }
 

@@ -57,6 +57,11 @@ func (m *Manager) startOrSteer(ctx context.Context, req StartRequest, sv *spec.V
 	active := ""
 	if found {
 		active = th.ActiveRunID
+		if req.RequestID != "" {
+			if run, ok, err := m.startedBefore(ctx, req, th); err != nil || ok {
+				return run, false, err
+			}
+		}
 	}
 	for range maxSteerTries {
 		if active != "" {
@@ -78,17 +83,74 @@ func (m *Manager) startOrSteer(ctx context.Context, req StartRequest, sv *spec.V
 // steer gives the input to the thread's active Run; ok is false when that
 // Run settled meanwhile.
 func (m *Manager) steer(ctx context.Context, req StartRequest, active string) (Run, bool, error) {
-	_, err := m.SendMessage(ctx, req.Tenant, active, req.Input, runlog.ModeSteer)
+	msg := &runlog.MessageQueued{Text: req.Input, Mode: runlog.ModeSteer}
+	if req.RequestID != "" {
+		msg.RequestID, msg.RequestHash = req.RequestID, requestHash(req)
+	}
+	_, err := m.sendMessage(ctx, req.Tenant, active, msg)
 	var settled *errs.RunAlreadySettled
 	if errors.As(err, &settled) {
 		return Run{}, false, nil
 	}
-	if err != nil {
+	if err != nil && !errors.Is(err, errSteeredBefore) {
 		return Run{}, false, err
 	}
 	run, err := m.Get(ctx, req.Tenant, active)
 	run.Steered = true
 	return run, err == nil, err
+}
+
+// errSteeredBefore says a steered start's request id steered the Run
+// already, with the same request: the retry's answer is that Run.
+var errSteeredBefore = errors.New("this request steered the run already")
+
+// steerLookback bounds how many of a thread's settled Runs, newest first,
+// a steered start with a request id searches for what that id did before.
+const steerLookback = 16
+
+// startedBefore finds what a steered start's request id did on its thread
+// before, durably from the Runs' logs and index: the Run it steered
+// (Steered set) or created, ok true; *errs.RequestIDReused when a
+// different request used the id. It looks at the active Run and the
+// steerLookback newest settled ones.
+func (m *Manager) startedBefore(ctx context.Context, req StartRequest, th store.Thread) (Run, bool, error) {
+	hash := requestHash(req)
+	ids := []string{th.ActiveRunID}
+	for id := th.LastRunID; id != "" && len(ids) <= steerLookback; {
+		ids = append(ids, id)
+		row, err := m.store.GetRun(ctx, req.Tenant, id)
+		if err != nil {
+			return Run{}, false, err
+		}
+		id = row.ContinuesRunID
+	}
+	for _, id := range ids {
+		if id == "" {
+			continue
+		}
+		row, err := m.store.GetRun(ctx, req.Tenant, id)
+		if err != nil {
+			return Run{}, false, err
+		}
+		st, _, err := m.writer.Load(ctx, req.Tenant, id)
+		if err != nil {
+			return Run{}, false, err
+		}
+		used, found := st.Steers[req.RequestID]
+		if row.RequestID == req.RequestID {
+			used, found = row.RequestHash, true
+		}
+		if !found {
+			continue
+		}
+		if used != hash {
+			return Run{}, false, &errs.RequestIDReused{RequestID: req.RequestID, RunID: id}
+		}
+		run, err := m.Get(ctx, req.Tenant, id)
+		run.Steered = run.RequestID != req.RequestID
+		return run, err == nil, err
+	}
+	return Run{}, false, nil
 }
 
 // interruptAhead interrupts the active Run of the thread a new waiting Run

@@ -176,3 +176,67 @@ func hasViolation(err error, field string) bool {
 	}
 	return false
 }
+
+// TestCompactionCoversThreadHistory: five Runs on one thread, each
+// fetching 300 bytes then answering, with a 1000-token window. The later
+// Runs' requests carry the earlier Runs' conversation, which alone
+// outgrows the window: compaction summarises thread history
+// (history_messages > 0), every request the model's server sees stays
+// under the window, and every Run completes with its answer.
+func TestCompactionCoversThreadHistory(t *testing.T) {
+	const window, runs = 1000, 5
+	var turns []fakeopenai.Turn
+	for i := range runs {
+		turns = append(turns,
+			fakeopenai.Turn{Calls: []fakeopenai.Call{{ID: fmt.Sprintf("p%d", i), Name: "fetch", Args: fmt.Sprintf(`{"page":%d}`, i)}}},
+			fakeopenai.Turn{Text: fmt.Sprintf("page %d read", i)})
+	}
+	main := fakeopenai.Start(t, turns...)
+	summariser := fakeopenai.Start(t, fakeopenai.Turn{Text: "SUMMARY: earlier pages were fetched, each a row of y."})
+	s := testserver.Start(t)
+	s.Publish(t, compactingSpec("thread-compacts", main.URL, window, summariser.URL))
+	s.StartWorker(t, "pages", map[string]testserver.ToolFunc{"fetch": func(map[string]any) (any, *runsvcv1.ToolError) {
+		return strings.Repeat("y", 300), nil
+	}})
+	historyCompactions := 0
+	for i := range runs {
+		resp, err := s.Runs.StartRun(testserver.Context(t), &runsvcv1.StartRunRequest{
+			Spec: "thread-compacts", Input: fmt.Sprintf("read page %d", i), ThreadId: "long-thread",
+		})
+		if err != nil {
+			t.Fatalf("StartRun %d: %v", i, err)
+		}
+		run := s.Settled(t, resp.GetRun().GetRunId())
+		if want := fmt.Sprintf("page %d read", i); run.GetState() != runsvcv1.RunState_RUN_STATE_COMPLETED || run.GetAnswer() != want {
+			t.Fatalf("run %d settled %v with %q (%v), want COMPLETED with %q", i, run.GetState(), run.GetAnswer(), run.GetFailure(), want)
+		}
+		for _, c := range compactions(s.Records(t, run.GetRunId())) {
+			if c.GetSummary() == "" || c.GetHistoryMessages() < 0 || c.GetMessages() < 0 || c.GetHistoryMessages()+c.GetMessages() == 0 {
+				t.Errorf("run %d compaction %v", i, c)
+			}
+			if c.GetHistoryMessages() > 0 {
+				historyCompactions++
+			}
+		}
+	}
+	reqs := main.Requests()
+	if len(reqs) != 2*runs {
+		t.Errorf("the model got %d requests, want %d", len(reqs), 2*runs)
+	}
+	largest, withSummary := 0, 0
+	for i, req := range reqs {
+		n := requestBound(req)
+		if n > window {
+			t.Errorf("request %d is up to %d tokens, over the %d window", i+1, n, window)
+		}
+		largest = max(largest, n)
+		if strings.Contains(fmt.Sprint(fakeopenai.Messages(req)), "SUMMARY: earlier pages were fetched") {
+			withSummary++
+		}
+	}
+	t.Logf("%d requests, the largest up to %d tokens of a %d window; %d compactions cover thread history; %d requests carry a summary; the summariser got %d",
+		len(reqs), largest, window, historyCompactions, withSummary, len(summariser.Requests()))
+	if historyCompactions == 0 || withSummary == 0 {
+		t.Errorf("%d compactions covered thread history, %d requests carry the summary; want both > 0", historyCompactions, withSummary)
+	}
+}

@@ -203,5 +203,6 @@ func compactedToProto(op *runlog.HistoryCompacted) *runsvcv1.Record_HistoryCompa
 	return &runsvcv1.Record_HistoryCompacted_{HistoryCompacted: &runsvcv1.Record_HistoryCompacted{
 		Turn: int32(op.Turn), ThroughTurn: int32(op.ThroughTurn), Messages: int32(op.Messages), Summary: op.Summary,
 		AfterRefusal: op.AfterRefusal, InputTokens: op.InputTokens, OutputTokens: op.OutputTokens,
+		HistoryMessages: int32(op.HistoryMessages),
 	}}
 }

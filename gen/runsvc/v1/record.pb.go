@@ -1148,9 +1148,13 @@ type Record_HistoryCompacted struct {
 	// The summarising call's input tokens.
 	InputTokens int64 `protobuf:"varint,6,opt,name=input_tokens,json=inputTokens,proto3" json:"input_tokens,omitempty"`
 	// The summarising call's output tokens.
-	OutputTokens  int64 `protobuf:"varint,7,opt,name=output_tokens,json=outputTokens,proto3" json:"output_tokens,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	OutputTokens int64 `protobuf:"varint,7,opt,name=output_tokens,json=outputTokens,proto3" json:"output_tokens,omitempty"`
+	// How many messages of the thread's history (the earlier Runs'
+	// conversation), from the first, the summary replaces; `messages`
+	// counts this Run's own transcript, covered only after all the history.
+	HistoryMessages int32 `protobuf:"varint,8,opt,name=history_messages,json=historyMessages,proto3" json:"history_messages,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
 }
 
 func (x *Record_HistoryCompacted) Reset() {
@@ -1228,6 +1232,13 @@ func (x *Record_HistoryCompacted) GetInputTokens() int64 {
 func (x *Record_HistoryCompacted) GetOutputTokens() int64 {
 	if x != nil {
 		return x.OutputTokens
+	}
+	return 0
+}
+
+func (x *Record_HistoryCompacted) GetHistoryMessages() int32 {
+	if x != nil {
+		return x.HistoryMessages
 	}
 	return 0
 }
@@ -2553,7 +2564,7 @@ const file_runsvc_v1_record_proto_rawDesc = "" +
 	"modelCalls\x12\x1d\n" +
 	"\n" +
 	"tool_calls\x18\x06 \x01(\x05R\ttoolCalls\x12+\n" +
-	"\x11transient_retries\x18\a \x01(\x05R\x10transientRetries\"\xce#\n" +
+	"\x11transient_retries\x18\a \x01(\x05R\x10transientRetries\"\xf9#\n" +
 	"\x06Record\x12\x10\n" +
 	"\x03seq\x18\x01 \x01(\x03R\x03seq\x12.\n" +
 	"\x04time\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\x04time\x12\x18\n" +
@@ -2576,7 +2587,7 @@ const file_runsvc_v1_record_proto_rawDesc = "" +
 	"\x12delegation_started\x18\x18 \x01(\v2#.runsvc.v1.Record.DelegationStartedH\x00R\x11delegationStarted\x12W\n" +
 	"\x13delegation_finished\x18\x19 \x01(\v2$.runsvc.v1.Record.DelegationFinishedH\x00R\x12delegationFinished\x125\n" +
 	"\asettled\x18\x1a \x01(\v2\x19.runsvc.v1.Record.SettledH\x00R\asettled\x12Q\n" +
-	"\x11history_compacted\x18( \x01(\v2\".runsvc.v1.Record.HistoryCompactedH\x00R\x10historyCompacted\x1a\xec\x01\n" +
+	"\x11history_compacted\x18( \x01(\v2\".runsvc.v1.Record.HistoryCompactedH\x00R\x10historyCompacted\x1a\x97\x02\n" +
 	"\x10HistoryCompacted\x12\x12\n" +
 	"\x04turn\x18\x01 \x01(\x05R\x04turn\x12!\n" +
 	"\fthrough_turn\x18\x02 \x01(\x05R\vthroughTurn\x12\x1a\n" +
@@ -2584,7 +2595,8 @@ const file_runsvc_v1_record_proto_rawDesc = "" +
 	"\asummary\x18\x04 \x01(\tR\asummary\x12#\n" +
 	"\rafter_refusal\x18\x05 \x01(\bR\fafterRefusal\x12!\n" +
 	"\finput_tokens\x18\x06 \x01(\x03R\vinputTokens\x12#\n" +
-	"\routput_tokens\x18\a \x01(\x03R\foutputTokens\x1a\xdd\x02\n" +
+	"\routput_tokens\x18\a \x01(\x03R\foutputTokens\x12)\n" +
+	"\x10history_messages\x18\b \x01(\x05R\x0fhistoryMessages\x1a\xdd\x02\n" +
 	"\bAdmitted\x12\x12\n" +
 	"\x04spec\x18\x01 \x01(\tR\x04spec\x12\x18\n" +
 	"\aversion\x18\x02 \x01(\tR\aversion\x12\x14\n" +

@@ -118,8 +118,9 @@ class Record(_message.Message):
         task: str
         def __init__(self, delegation_id: _Optional[str] = ..., child_run_id: _Optional[str] = ..., spec: _Optional[str] = ..., task: _Optional[str] = ..., call_id: _Optional[str] = ...) -> None: ...
     class HistoryCompacted(_message.Message):
-        __slots__ = ["after_refusal", "input_tokens", "messages", "output_tokens", "summary", "through_turn", "turn"]
+        __slots__ = ["after_refusal", "history_messages", "input_tokens", "messages", "output_tokens", "summary", "through_turn", "turn"]
         AFTER_REFUSAL_FIELD_NUMBER: _ClassVar[int]
+        HISTORY_MESSAGES_FIELD_NUMBER: _ClassVar[int]
         INPUT_TOKENS_FIELD_NUMBER: _ClassVar[int]
         MESSAGES_FIELD_NUMBER: _ClassVar[int]
         OUTPUT_TOKENS_FIELD_NUMBER: _ClassVar[int]
@@ -127,13 +128,14 @@ class Record(_message.Message):
         THROUGH_TURN_FIELD_NUMBER: _ClassVar[int]
         TURN_FIELD_NUMBER: _ClassVar[int]
         after_refusal: bool
+        history_messages: int
         input_tokens: int
         messages: int
         output_tokens: int
         summary: str
         through_turn: int
         turn: int
-        def __init__(self, turn: _Optional[int] = ..., through_turn: _Optional[int] = ..., messages: _Optional[int] = ..., summary: _Optional[str] = ..., after_refusal: bool = ..., input_tokens: _Optional[int] = ..., output_tokens: _Optional[int] = ...) -> None: ...
+        def __init__(self, turn: _Optional[int] = ..., through_turn: _Optional[int] = ..., messages: _Optional[int] = ..., summary: _Optional[str] = ..., after_refusal: bool = ..., input_tokens: _Optional[int] = ..., output_tokens: _Optional[int] = ..., history_messages: _Optional[int] = ...) -> None: ...
     class MessageConsumed(_message.Message):
         __slots__ = ["queued_seqs"]
         QUEUED_SEQS_FIELD_NUMBER: _ClassVar[int]

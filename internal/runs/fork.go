@@ -46,15 +46,7 @@ func (req ForkRequest) validate() error {
 	if (req.Turn > 0) == (req.AtSeq > 0) || req.Turn < 0 || req.AtSeq < 0 {
 		bad = append(bad, errs.FieldViolation{Field: "at", Description: "exactly one of turn or at_seq must be set, and positive"})
 	}
-	if len(req.Input) > MaxInputBytes {
-		bad = append(bad, errs.FieldViolation{Field: "input", Description: fmt.Sprintf("is %d bytes; at most %d are allowed", len(req.Input), MaxInputBytes)})
-	}
-	if len(req.RequestID) > MaxRequestIDBytes {
-		bad = append(bad, errs.FieldViolation{Field: "request_id", Description: fmt.Sprintf("is %d bytes; at most %d are allowed", len(req.RequestID), MaxRequestIDBytes)})
-	}
-	if req.Deadline < 0 || req.Deadline > spec.MaxDeadline {
-		bad = append(bad, errs.FieldViolation{Field: "deadline", Description: fmt.Sprintf("must be between 0 and %s", spec.MaxDeadline)})
-	}
+	bad = append(bad, admissionViolations(req.Input, req.RequestID, req.Deadline)...)
 	if len(bad) > 0 {
 		return &errs.InvalidRequest{Violations: bad}
 	}

@@ -102,15 +102,7 @@ func (m *Manager) Start(ctx context.Context, req StartRequest) (Run, bool, error
 	if req.Spec == "" {
 		bad = append(bad, errs.FieldViolation{Field: "spec", Description: "is required: the name of a published Spec"})
 	}
-	if len(req.Input) > MaxInputBytes {
-		bad = append(bad, errs.FieldViolation{Field: "input", Description: fmt.Sprintf("is %d bytes; at most %d are allowed", len(req.Input), MaxInputBytes)})
-	}
-	if len(req.RequestID) > MaxRequestIDBytes {
-		bad = append(bad, errs.FieldViolation{Field: "request_id", Description: fmt.Sprintf("is %d bytes; at most %d are allowed", len(req.RequestID), MaxRequestIDBytes)})
-	}
-	if req.Deadline < 0 || req.Deadline > spec.MaxDeadline {
-		bad = append(bad, errs.FieldViolation{Field: "deadline", Description: fmt.Sprintf("must be between 0 and %s", spec.MaxDeadline)})
-	}
+	bad = append(bad, admissionViolations(req.Input, req.RequestID, req.Deadline)...)
 	bad = append(bad, threadViolations(req)...)
 	if len(bad) > 0 {
 		return Run{}, false, &errs.InvalidRequest{Violations: bad}
@@ -195,6 +187,22 @@ func (m *Manager) admit(ctx context.Context, adm *runlog.Admitted, runID string,
 	}
 	run, err := fromStoreRun(row)
 	return run, created, err
+}
+
+// admissionViolations are what is wrong with the parts StartRun and ForkRun
+// share: the input's and request id's sizes and the deadline.
+func admissionViolations(input, requestID string, deadline time.Duration) []errs.FieldViolation {
+	var bad []errs.FieldViolation
+	if len(input) > MaxInputBytes {
+		bad = append(bad, errs.FieldViolation{Field: "input", Description: fmt.Sprintf("is %d bytes; at most %d are allowed", len(input), MaxInputBytes)})
+	}
+	if len(requestID) > MaxRequestIDBytes {
+		bad = append(bad, errs.FieldViolation{Field: "request_id", Description: fmt.Sprintf("is %d bytes; at most %d are allowed", len(requestID), MaxRequestIDBytes)})
+	}
+	if deadline < 0 || deadline > spec.MaxDeadline {
+		bad = append(bad, errs.FieldViolation{Field: "deadline", Description: fmt.Sprintf("must be between 0 and %s", spec.MaxDeadline)})
+	}
+	return bad
 }
 
 // requestHash identifies a start request's body, to tell a retry of it from

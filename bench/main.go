@@ -58,7 +58,7 @@ type config struct {
 	before, after string
 }
 
-var allPhases = []string{"errors", "floor", "runs", "postgres", "watch", "deltas", "held", "ops", "console", "retention"}
+var allPhases = []string{"errors", "floor", "runs", "postgres", "temporal", "watch", "deltas", "held", "ops", "console", "retention"}
 
 // report is everything measured, as written by -json.
 type report struct {
@@ -75,6 +75,7 @@ type report struct {
 	ErrorPath *errorPathResult `json:"errorPath,omitempty"`
 	Floor     *floorResult     `json:"floor,omitempty"`
 	Runs      *runsResult      `json:"runs,omitempty"`
+	Temporal  *temporalResult  `json:"temporal,omitempty"`
 	Watch     *watchResult     `json:"watch,omitempty"`
 	Deltas    *deltasResult    `json:"deltas,omitempty"`
 	Held      *heldResult      `json:"held,omitempty"`
@@ -201,19 +202,7 @@ func run() int {
 			fail("floor", err)
 		}
 	}
-	if cfg.phases["runs"] && ctx.Err() == nil {
-		if rep.Runs, err = runRuns(ctx, cfg); err != nil {
-			fail("runs", err)
-		}
-	}
-	if cfg.phases["postgres"] && ctx.Err() == nil {
-		if rep.Runs == nil {
-			rep.Runs = &runsResult{}
-		}
-		if err := runPostgres(ctx, cfg, rep.Runs); err != nil {
-			fail("postgres", err)
-		}
-	}
+	runRunsPhases(ctx, cfg, rep, fail)
 	runStreamPhases(ctx, cfg, rep, fail)
 	runServicePhases(ctx, cfg, rep, fail)
 	if cfg.phases["held"] && ctx.Err() == nil {
@@ -230,6 +219,30 @@ func run() int {
 		rep.Failures = append(rep.Failures, "interrupted")
 	}
 	return finish(rep, start, jsonOut)
+}
+
+// runRunsPhases runs the runs, postgres and temporal phases the flags
+// select.
+func runRunsPhases(ctx context.Context, cfg config, rep *report, fail func(string, error)) {
+	var err error
+	if cfg.phases["runs"] && ctx.Err() == nil {
+		if rep.Runs, err = runRuns(ctx, cfg); err != nil {
+			fail("runs", err)
+		}
+	}
+	if cfg.phases["postgres"] && ctx.Err() == nil {
+		if rep.Runs == nil {
+			rep.Runs = &runsResult{}
+		}
+		if err := runPostgres(ctx, cfg, rep.Runs); err != nil {
+			fail("postgres", err)
+		}
+	}
+	if cfg.phases["temporal"] && ctx.Err() == nil {
+		if rep.Temporal, err = runTemporal(ctx, cfg); err != nil {
+			fail("temporal", err)
+		}
+	}
 }
 
 // runServicePhases runs the ops, console and retention phases the flags select.

@@ -141,6 +141,9 @@ func printReport(w io.Writer, rep *report) {
 	if rs := rep.Runs; rs != nil {
 		printRuns(w, rs)
 	}
+	if t := rep.Temporal; t != nil {
+		printTemporal(w, t)
+	}
 	if wr := rep.Watch; wr != nil {
 		printWatch(w, wr)
 	}

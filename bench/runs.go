@@ -167,6 +167,11 @@ func postgresPhase(ctx context.Context, cfg config, fsync bool) (*runsPhase, err
 // wait for it to settle, then start the next, for d after a warm-up. With
 // profile set, it writes a CPU profile of the measured part there.
 func measureRuns(ctx context.Context, runs runsvcv1.RunServiceClient, conc int, warm, d time.Duration, profile string) (runsPhase, error) {
+	return measureSpec(ctx, runs, "bench-tools", conc, warm, d, profile)
+}
+
+// measureSpec is measureRuns with Runs of the published Spec spec.
+func measureSpec(ctx context.Context, runs runsvcv1.RunServiceClient, spec string, conc int, warm, d time.Duration, profile string) (runsPhase, error) {
 	var (
 		records atomic.Int64
 		mu      sync.Mutex
@@ -174,7 +179,7 @@ func measureRuns(ctx context.Context, runs runsvcv1.RunServiceClient, conc int, 
 	)
 	do := func(ctx context.Context) error {
 		t0 := time.Now()
-		run, err := startAndSettle(ctx, runs, "bench-tools")
+		run, err := startAndSettle(ctx, runs, spec)
 		if err == nil {
 			records.Add(run.GetLastSeq())
 			mu.Lock()

@@ -28,36 +28,97 @@ type compareResult struct {
 	P50         float64 `json:"p50Ratio"`
 }
 
-// runCompare builds runsvc at cfg.before (in a temporary git worktree) and
-// from this checkout (or at cfg.after), serves both on SQLite with a tool worker each, and
-// measures StartRun -> settled of the Runs phase's Spec on each in turns.
-func runCompare(ctx context.Context, cfg config) (*compareResult, error) {
+// compareTrees are the source trees of the two builds compared: before
+// is a temporary git worktree at cfg.before, after this checkout or a
+// worktree at cfg.after.
+type compareTrees struct {
+	dir string
+	// src holds the tree of "before" and of "after"; label their names
+	// as reported.
+	src, label map[string]string
+	cleanup    []func()
+}
+
+// prepareTrees checks cfg.before (and cfg.after when set) out into
+// worktrees under a fresh temporary directory; close removes them.
+func prepareTrees(cfg config) (*compareTrees, error) {
 	dir, err := os.MkdirTemp("", "runsvc-bench-compare-")
 	if err != nil {
 		return nil, err
 	}
-	defer os.RemoveAll(dir)
-	srcs := map[string]string{"before": "", "after": cfg.moduleRoot}
-	for name, rev := range map[string]string{"before": cfg.before, "after": cfg.after} {
+	t := &compareTrees{dir: dir, src: map[string]string{"after": cfg.moduleRoot},
+		label: map[string]string{"before": cfg.before, "after": "this checkout"}}
+	t.cleanup = append(t.cleanup, func() { _ = os.RemoveAll(dir) })
+	for _, name := range []string{"before", "after"} {
+		rev := map[string]string{"before": cfg.before, "after": cfg.after}[name]
 		if rev == "" {
 			continue
 		}
 		tree := filepath.Join(dir, name)
 		if out, err := exec.Command("git", "-C", cfg.moduleRoot, "worktree", "add", "--detach", tree, rev).CombinedOutput(); err != nil {
+			t.close()
 			return nil, fmt.Errorf("checking %s out: %v\n%s", rev, err, out)
 		}
-		defer func() { _ = exec.Command("git", "-C", cfg.moduleRoot, "worktree", "remove", "--force", tree).Run() }()
-		srcs[name] = tree
+		t.cleanup = append(t.cleanup, func() { _ = exec.Command("git", "-C", cfg.moduleRoot, "worktree", "remove", "--force", tree).Run() })
+		t.src[name], t.label[name] = tree, rev
 	}
-	bins := map[string]string{"before": filepath.Join(dir, "runsvc-before"), "after": filepath.Join(dir, "runsvc-after")}
-	for name, src := range srcs {
-		progress("compare: building runsvc %s", name)
-		build := exec.Command("go", "build", "-o", bins[name], "./cmd/runsvc")
-		build.Dir = src
+	return t, nil
+}
+
+// close removes the worktrees and the directory, last made first.
+func (t *compareTrees) close() {
+	for i := len(t.cleanup) - 1; i >= 0; i-- {
+		t.cleanup[i]()
+	}
+}
+
+// build builds pkg (e.g. "./cmd/runsvc") of both trees into the
+// directory, as prefix-before and prefix-after, and returns the paths.
+func (t *compareTrees) build(ctx context.Context, pkg, prefix string) (map[string]string, error) {
+	bins := map[string]string{}
+	for _, name := range []string{"before", "after"} {
+		progress("compare: building %s %s (%s)", pkg, name, shortRev(t.label[name]))
+		bins[name] = filepath.Join(t.dir, prefix+"-"+name)
+		build := exec.CommandContext(ctx, "go", "build", "-o", bins[name], pkg)
+		build.Dir = t.src[name]
 		if out, err := build.CombinedOutput(); err != nil {
-			return nil, fmt.Errorf("building %s: %v\n%s", name, err, out)
+			return nil, fmt.Errorf("building %s of %s: %v\n%s", pkg, name, err, out)
 		}
 	}
+	return bins, nil
+}
+
+// runComparisons runs what -compare asks for: the in-turns comparison of
+// two `runsvc serve` builds when the runs phase is selected, then the
+// selected phases of both bench builds in turns.
+func runComparisons(ctx context.Context, cfg config, rep *report, fail func(string, error)) {
+	trees, err := prepareTrees(cfg)
+	if err != nil {
+		fail("compare", err)
+		return
+	}
+	defer trees.close()
+	if cfg.phases["runs"] && ctx.Err() == nil {
+		if rep.Compare, err = runCompare(ctx, cfg, trees); err != nil {
+			fail("compare", err)
+		}
+	}
+	if ctx.Err() == nil {
+		if rep.PhaseCompare, err = runPhaseCompare(ctx, cfg, trees); err != nil {
+			fail("compare phases", err)
+		}
+	}
+}
+
+// runCompare serves the runsvc of both trees on SQLite with a tool worker
+// each, and measures StartRun -> settled of the Runs phase's Spec on each
+// in turns.
+func runCompare(ctx context.Context, cfg config, trees *compareTrees) (*compareResult, error) {
+	bins, err := trees.build(ctx, "./cmd/runsvc", "runsvc")
+	if err != nil {
+		return nil, err
+	}
+	dir := trees.dir
 	var vs []variant
 	for _, name := range []string{"before", "after"} {
 		port, err := pgtest.FreePort()
@@ -87,11 +148,7 @@ func runCompare(ctx context.Context, cfg config) (*compareResult, error) {
 	const conc = 16
 	progress("compare: Runs at concurrency %d, %s before and after in turns", conc, cfg.runsMeasure*2)
 	stats := interleaved(ctx, vs, conc, cfg.runsMeasure*2, cfg.runsWarm, cfg.rounds)
-	after := "this checkout"
-	if cfg.after != "" {
-		after = cfg.after
-	}
-	res := &compareResult{Before: cfg.before, After: after, Concurrency: conc, BeforeStat: stats["before"], AfterStat: stats["after"]}
+	res := &compareResult{Before: trees.label["before"], After: trees.label["after"], Concurrency: conc, BeforeStat: stats["before"], AfterStat: stats["after"]}
 	res.Throughput = ratio(res.AfterStat.PerSec, res.BeforeStat.PerSec)
 	res.P50 = ratio(res.AfterStat.P50Ms, res.BeforeStat.P50Ms)
 	return res, nil

@@ -56,6 +56,14 @@ type config struct {
 	// before is the commit the compare phase measures beside this
 	// checkout (or after); empty skips the phase.
 	before, after string
+	// compareRounds is how many times each bench runs the selected
+	// phases in the comparison; compareOnly skips this run's own
+	// measurement of them.
+	compareRounds int
+	compareOnly   bool
+	// setFlags are the flags given on the command line, by name, with
+	// their values: the comparison passes them on.
+	setFlags map[string]string
 }
 
 var allPhases = []string{"errors", "floor", "runs", "postgres", "temporal", "watch", "deltas", "held", "ops", "console", "retention"}
@@ -82,9 +90,11 @@ type report struct {
 	Ops       *opsResult       `json:"ops,omitempty"`
 	Console   *consoleResult   `json:"console,omitempty"`
 	Compare   *compareResult   `json:"compare,omitempty"`
-	Retention *retentionResult `json:"retention,omitempty"`
-	Targets   []target         `json:"targets"`
-	Failures  []string         `json:"failures,omitempty"`
+	// PhaseCompare is the selected phases of both benches, in turns.
+	PhaseCompare *phaseCompareResult `json:"phaseCompare,omitempty"`
+	Retention    *retentionResult    `json:"retention,omitempty"`
+	Targets      []target            `json:"targets"`
+	Failures     []string            `json:"failures,omitempty"`
 }
 
 func main() {
@@ -101,8 +111,10 @@ func parseFlags() (cfg config, jsonOut string, ok bool) {
 	runsFor := flag.Duration("runs-duration", 0, "time per concurrency in the Runs phases (default 5s, 2s with -quick)")
 	watchFor := flag.Duration("watch-duration", 0, "appending time per watcher count (default 3s, 1.5s with -quick)")
 	held := flag.Int("held-runs", 0, "suspended Runs in the held-state phase (default 10000, 1000 with -quick)")
-	before := flag.String("compare", "", "also measure the Runs phase of this earlier commit beside this checkout, in turns (the before/after ratio)")
+	before := flag.String("compare", "", "also run the selected phases of the bench built at this earlier commit and of this checkout's, in turns, and print their before/after ratios (with the runs phase, also SQLite c16 Runs of both runsvc serve builds in turns)")
 	after := flag.String("compare-with", "", "with -compare: measure this commit instead of the checkout")
+	rounds := flag.Int("compare-rounds", 2, "with -compare: how many times each bench runs the selected phases, the order swapping every round")
+	compareOnly := flag.Bool("compare-only", false, "with -compare: skip this run's own measurement of the phases; only the comparisons")
 	profile := flag.String("cpuprofile", filepath.Join(os.TempDir(), "runsvc-bench-runs-c16.pprof"), "where to write the CPU profile of the SQLite c16 Runs phase")
 	flag.Parse()
 
@@ -125,7 +137,11 @@ func parseFlags() (cfg config, jsonOut string, ok bool) {
 		cpuProfile:       *profile,
 		before:           *before,
 		after:            *after,
+		compareRounds:    max(1, *rounds),
+		compareOnly:      *compareOnly && *before != "",
+		setFlags:         map[string]string{},
 	}
+	flag.Visit(func(f *flag.Flag) { cfg.setFlags[f.Name] = f.Value.String() })
 	if *quick {
 		cfg.measure, cfg.warm, cfg.rounds = time.Second, 200*time.Millisecond, 4
 		cfg.runsMeasure, cfg.runsWarm = 2*time.Second, 500*time.Millisecond
@@ -186,6 +202,21 @@ func run() int {
 		progress("FAILED %s", msg)
 		rep.Failures = append(rep.Failures, msg)
 	}
+	if !cfg.compareOnly {
+		runPhases(ctx, cfg, rep, fail)
+	}
+	if cfg.before != "" && ctx.Err() == nil {
+		runComparisons(ctx, cfg, rep, fail)
+	}
+	if ctx.Err() != nil {
+		rep.Failures = append(rep.Failures, "interrupted")
+	}
+	return finish(rep, start, jsonOut)
+}
+
+// runPhases runs the phases the flags select, one after another.
+func runPhases(ctx context.Context, cfg config, rep *report, fail func(string, error)) {
+	var err error
 	if cfg.phases["errors"] && ctx.Err() == nil {
 		log, closeLog, err := benchLogger()
 		if err != nil {
@@ -210,15 +241,6 @@ func run() int {
 			fail("held", err)
 		}
 	}
-	if cfg.before != "" && ctx.Err() == nil {
-		if rep.Compare, err = runCompare(ctx, cfg); err != nil {
-			fail("compare", err)
-		}
-	}
-	if ctx.Err() != nil {
-		rep.Failures = append(rep.Failures, "interrupted")
-	}
-	return finish(rep, start, jsonOut)
 }
 
 // runRunsPhases runs the runs, postgres and temporal phases the flags

@@ -47,6 +47,9 @@ func printReport(w io.Writer, rep *report) {
 	if c := rep.Compare; c != nil {
 		printCompare(w, c)
 	}
+	if c := rep.PhaseCompare; c != nil {
+		printPhaseCompare(w, c)
+	}
 	if o := rep.Ops; o != nil {
 		printOps(w, o)
 	}

@@ -51,9 +51,10 @@ catalogue:
 ## check: everything CI checks besides the tests
 check: check-generated lint
 
-## bench: the benchmark suite (see BENCHMARKS.md); never part of make test
+## bench: the benchmark suite (see BENCHMARKS.md); never part of make test.
+## BENCHFLAGS passes flags, e.g. make bench BENCHFLAGS='-phases runs -compare main'
 bench:
-	$(GO) run ./bench
+	$(GO) run ./bench $(BENCHFLAGS)
 
 clean:
 	rm -rf bin runsvc-data

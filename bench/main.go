@@ -1,18 +1,30 @@
-// Command bench is runsvc's benchmark suite (issue 7): the cost of rich
-// errors against plain ones and against success, GetRun against a bare
-// grpc-go echo, scripted Runs per second with worker tools on SQLite and
-// PostgreSQL with a CPU profile, WatchRun delivery latency, and the memory
-// of suspended Runs with the time to resume them after a restart, and
-// StartRun's p99 while the retention sweep deletes settled Runs.
+// Command bench is runsvc's benchmark suite (issues 7 and 18): the cost of
+// rich errors against plain ones and against success, GetRun against a
+// bare grpc-go echo, scripted Runs per second with worker tools on SQLite
+// and PostgreSQL with a CPU profile, the Temporal-shaped Run (three
+// sequential turns of one worker-tool call each, then the answer) beside
+// the one-turn one, WatchRun and streamed-delta delivery latency, the
+// memory of suspended Runs with the time to resume them after a restart,
+// the cost of metrics and tracing, the console's Run page, and StartRun's
+// p99 while the retention sweep deletes settled Runs. A targets table
+// judges each target PASS or MISS, or says "not measured".
 //
 // Everything runs on 127.0.0.1, in one run, and stops on its own; ratios
 // are measured side by side so that a shared machine's drift hits both
 // sides. It prints one table, and with -json every number. `make bench`
-// runs it; it is never part of `make test`.
+// runs it (BENCHFLAGS passes flags); it is never part of `make test`.
 //
-//	go run ./bench                 # the full suite, about 3.5 minutes on 2 cores
-//	go run ./bench -quick          # shorter phases, about 70 seconds
+// -compare REV also builds the bench and runsvc at REV, runs the selected
+// phases of both benches in turns (-compare-rounds times each) and prints
+// every headline number's after/before ratio; a phase or number REV's
+// bench lacks is "absent". With the runs phase it also measures SQLite c16
+// Runs of both `runsvc serve` builds in turns.
+//
+//	go run ./bench                 # the full suite, about 4 minutes on 2 cores
+//	go run ./bench -quick          # shorter phases, about 80 seconds
 //	go run ./bench -phases errors,floor -json out.json
+//	go run ./bench -phases errors -quick -compare main -compare-only
+//	make bench BENCHFLAGS='-phases runs -compare main'
 package main
 
 import (

@@ -116,7 +116,7 @@ func main() {
 // parseFlags reads the command line into the benchmark's config and the
 // -json path; it reports false, having said why, for an unknown phase.
 func parseFlags() (cfg config, jsonOut string, ok bool) {
-	quick := flag.Bool("quick", false, "shorter phases (about 70 seconds): 1s per measurement, 1,000 held Runs")
+	quick := flag.Bool("quick", false, "shorter phases (about 80 seconds on a quiet machine): 1s per measurement, 1,000 held Runs")
 	phases := flag.String("phases", strings.Join(allPhases, ","), "comma-separated phases to run: "+strings.Join(allPhases, ", "))
 	jsonPath := flag.String("json", "", "write every number to this JSON file")
 	measure := flag.Duration("duration", 0, "time per variant and concurrency in the error and floor phases (default 3s, 1s with -quick)")

@@ -319,7 +319,7 @@ func median(vs []float64) float64 {
 
 // printPhaseCompare writes section 5c.
 func printPhaseCompare(w io.Writer, c *phaseCompareResult) {
-	section(w, fmt.Sprintf("5c. BEFORE/AFTER, the selected phases (%s): the bench of %s and of %s, each a process of its own, in turns, %d rounds (medians)",
+	section(w, fmt.Sprintf("5c. BEFORE/AFTER, the selected phases (%s): the bench of %s and of %s, each a process of its own, in turns, rounds: %d (medians)",
 		strings.Join(c.Phases, ","), shortRev(c.Before), shortRev(c.After), c.Rounds))
 	if len(c.Flags) > 0 {
 		fmt.Fprintf(w, "  both run with %s\n", strings.Join(c.Flags, " "))

@@ -5,6 +5,8 @@ import (
 	"io"
 	"log/slog"
 	"testing"
+
+	"github.com/runsvc/runsvc/internal/errdetails"
 )
 
 // BenchmarkErrorPath measures one RPC of each error-path case (success,
@@ -59,6 +61,33 @@ func BenchmarkMap(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				_ = es.mapper.Map(ctx, c.err()).Status.Err()
+			}
+		})
+	}
+}
+
+// BenchmarkChain measures the server's unary chain (Observe with the log
+// reporter, the Mapper, Recover) around a handler returning each case's
+// error, outside gRPC, logging as serve does (JSON at info, through the
+// log sink) into a discarded file:
+//
+//	go test ./bench -run '^$' -bench Chain -benchmem
+func BenchmarkChain(b *testing.B) {
+	log, closeLog, err := benchLogger()
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer closeLog()
+	m := errdetails.New(errdetails.Options{Logger: log})
+	for _, c := range errorCases() {
+		if c.err == nil || c.bypass || c.quiet {
+			continue
+		}
+		call := chainCall(m, c)
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				call()
 			}
 		})
 	}

@@ -4,7 +4,9 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/runsvc/runsvc/internal/errdetails"
 )
@@ -29,6 +31,8 @@ func BenchmarkErrorPath(b *testing.B) {
 		do := errorCall(conn, c)
 		b.Run(c.name, func(b *testing.B) {
 			b.ReportAllocs()
+			b.SetParallelism(8) // 16 clients on two cores, as the phase's c16
+			cpu := processCPU()
 			b.RunParallel(func(pb *testing.PB) {
 				ctx := context.Background()
 				for pb.Next() {
@@ -38,8 +42,19 @@ func BenchmarkErrorPath(b *testing.B) {
 					}
 				}
 			})
+			// CPU time per call, client and server together: on a shared
+			// machine steadier than ns/op, and what bounds throughput once
+			// the cores are busy.
+			b.ReportMetric(float64((processCPU()-cpu).Nanoseconds())/float64(b.N), "cpu-ns/op")
 		})
 	}
+}
+
+// processCPU is the CPU time (user and system) the process has used.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // BenchmarkMap measures mapping each case's error to its status, outside

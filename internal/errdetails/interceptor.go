@@ -133,7 +133,7 @@ func (m *Mapper) UnaryServerInterceptor() grpc.UnaryServerInterceptor {
 		if err == nil || ownService(info.FullMethod) {
 			return resp, err
 		}
-		return nil, m.fail(ctx, err, func(md metadata.MD) { _ = grpc.SetTrailer(ctx, md) })
+		return nil, m.fail(ctx, err, func(md metadata.MD) error { return grpc.SetTrailer(ctx, md) })
 	}
 }
 
@@ -145,7 +145,7 @@ func (m *Mapper) StreamServerInterceptor() grpc.StreamServerInterceptor {
 		if err == nil || ownService(info.FullMethod) {
 			return err
 		}
-		return m.fail(ss.Context(), err, ss.SetTrailer)
+		return m.fail(ss.Context(), err, func(md metadata.MD) error { ss.SetTrailer(md); return nil })
 	}
 }
 
@@ -158,16 +158,23 @@ func (m *Mapper) ServerInterceptors(reporters ...Reporter) ([]grpc.UnaryServerIn
 		[]grpc.StreamServerInterceptor{os, m.StreamServerInterceptor(), rs}
 }
 
-func (m *Mapper) fail(ctx context.Context, err error, setTrailer func(metadata.MD)) error {
+// fail maps an RPC's error and sets its trailers (see wire.go): the
+// pushback, and the encoded status, whose code and message it returns for
+// grpc to send. Where no trailer can be set (an interceptor called outside
+// a server), it returns the whole status instead.
+func (m *Mapper) fail(ctx context.Context, err error, setTrailer func(metadata.MD) error) error {
 	if callerGone(ctx, err) {
 		err = ctx.Err()
 	}
 	o := m.Map(ctx, err)
-	setTrailer(metadata.MD{PushbackTrailer: []string{o.Pushback()}})
 	if slot := slotFrom(ctx); slot != nil {
 		slot.outcome = &o
 	}
-	return o.Status.Err()
+	w := o.wireOf()
+	if setTrailer(w.trailer) != nil {
+		return o.Status.Err()
+	}
+	return w.err
 }
 
 // callerGone reports whether err is grpc's own status for the caller's

@@ -50,6 +50,8 @@ type Mapper struct {
 	debug  bool
 	log    *slog.Logger
 	memo   memo
+	// cancelled and deadline are the caller's own ends, built once.
+	cancelled, deadline Outcome
 }
 
 // New returns a Mapper.
@@ -61,6 +63,7 @@ func New(opts Options) *Mapper {
 	if m.log == nil {
 		m.log = slog.Default()
 	}
+	m.cancelled, m.deadline = m.callerEnded(context.Canceled), m.callerEnded(context.DeadlineExceeded)
 	return m
 }
 
@@ -77,6 +80,9 @@ type Outcome struct {
 	ErrorID string
 	// Cause is the unexpected error behind an INTERNAL one, for the log only.
 	Cause error
+	// wire is how the interceptors send Status, built once for the
+	// Outcomes the Mapper remembers; nil for the others (see wireOf).
+	wire *wireForm
 }
 
 // Pushback returns the value of the grpc-retry-pushback-ms trailer.
@@ -90,8 +96,11 @@ func (o Outcome) Pushback() string {
 // Map turns an RPC's error into its status. ctx is the RPC's context: only
 // its own cancellation or deadline becomes CANCELLED or DEADLINE_EXCEEDED.
 func (m *Mapper) Map(ctx context.Context, err error) Outcome {
-	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
-		return m.callerEnded(ctx.Err())
+	if ctxErr := ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
+		if errors.Is(ctxErr, context.DeadlineExceeded) {
+			return m.deadline
+		}
+		return m.cancelled
 	}
 	return m.Describe(err)
 }
@@ -142,6 +151,7 @@ func (m *Mapper) outcome(typed error, cause error) Outcome {
 		o.ErrorID = in.ErrorID
 	}
 	if key != "" {
+		o.wire = newWire(&o)
 		m.memo.put(key, o)
 	}
 	return o
@@ -169,7 +179,9 @@ func (m *Mapper) callerEnded(ctxErr error) Outcome {
 	}
 	info := encodeErrorInfo(reason, m.domain, nil)
 	st := status.FromProto(&spb.Status{Code: int32(code), Message: msg, Details: []*anypb.Any{info}})
-	return Outcome{Status: st, Reason: reason}
+	o := Outcome{Status: st, Reason: reason}
+	o.wire = newWire(&o)
+	return o
 }
 
 func (m *Mapper) build(r *row, typed error, message string, retryable bool, delay time.Duration, cause error) *status.Status {

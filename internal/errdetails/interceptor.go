@@ -41,7 +41,8 @@ type Call struct {
 	Message string
 	// Duration is how long the handler ran.
 	Duration time.Duration
-	// Outcome is the table's mapping, nil when the Mapper did not map.
+	// Outcome is the table's mapping, nil when the Mapper did not map. It
+	// may be shared with other calls: read it, never modify it.
 	Outcome *Outcome
 	// Request and Response are a unary call's, nil for streams (and
 	// Response nil on failure).
@@ -166,9 +167,9 @@ func (m *Mapper) fail(ctx context.Context, err error, setTrailer func(metadata.M
 	if callerGone(ctx, err) {
 		err = ctx.Err()
 	}
-	o := m.Map(ctx, err)
+	o := m.mapError(ctx, err)
 	if slot := slotFrom(ctx); slot != nil {
-		slot.outcome = &o
+		slot.outcome = o
 	}
 	w := o.wireOf()
 	if setTrailer(w.trailer) != nil {

@@ -1,6 +1,8 @@
 package errdetails
 
 import (
+	"sync/atomic"
+
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
@@ -29,6 +31,9 @@ type wireForm struct {
 	// trailer holds the pushback and, when the status has details, the
 	// marshalled status. It is shared: grpc copies what it is given.
 	trailer metadata.MD
+	// logged is the last LogReporter handler with this status's
+	// attributes formatted (see LogReporter.preformatted).
+	logged atomic.Pointer[preformattedLog]
 }
 
 // newWire encodes an Outcome for the wire. A status without details (or

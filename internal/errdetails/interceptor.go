@@ -49,20 +49,34 @@ type Call struct {
 	Request, Response any
 }
 
-// outcomeSlot is where the Mapper leaves its Outcome for Observe.
-type outcomeSlot struct{ outcome *Outcome }
+// slotContext is a call's context with the slot where the Mapper leaves
+// its Outcome for Observe: one allocation per call where context.WithValue
+// and a separate slot were two. Every other key is the parent's, so the
+// context derives and cancels as a context.WithValue one does.
+type slotContext struct {
+	context.Context
+	outcome *Outcome
+}
 
 type slotKey struct{}
 
-func slotFrom(ctx context.Context) *outcomeSlot {
-	s, _ := ctx.Value(slotKey{}).(*outcomeSlot)
+// Value returns the slot itself for slotKey, the parent's value otherwise.
+func (s *slotContext) Value(key any) any {
+	if _, ok := key.(slotKey); ok {
+		return s
+	}
+	return s.Context.Value(key)
+}
+
+func slotFrom(ctx context.Context) *slotContext {
+	s, _ := ctx.Value(slotKey{}).(*slotContext)
 	return s
 }
 
 // Observe returns the interceptors that report every call to reporters.
 // Put them first in the chain so that they see the mapped status.
 func Observe(reporters ...Reporter) (grpc.UnaryServerInterceptor, grpc.StreamServerInterceptor) {
-	report := func(ctx context.Context, c Call, slot *outcomeSlot, err error, start time.Time) {
+	report := func(ctx context.Context, c Call, slot *slotContext, err error, start time.Time) {
 		st := status.Convert(err)
 		c.Code, c.Message, c.Duration, c.Outcome = st.Code(), st.Message(), time.Since(start), slot.outcome
 		if slot.outcome != nil {
@@ -73,17 +87,15 @@ func Observe(reporters ...Reporter) (grpc.UnaryServerInterceptor, grpc.StreamSer
 		}
 	}
 	unary := func(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
-		slot, start := &outcomeSlot{}, time.Now()
-		ctx = context.WithValue(ctx, slotKey{}, slot)
-		resp, err := handler(ctx, req)
-		report(ctx, Call{Method: info.FullMethod, Request: req, Response: resp}, slot, err, start)
+		slot, start := &slotContext{Context: ctx}, time.Now()
+		resp, err := handler(slot, req)
+		report(slot, Call{Method: info.FullMethod, Request: req, Response: resp}, slot, err, start)
 		return resp, err
 	}
 	stream := func(srv any, ss grpc.ServerStream, info *grpc.StreamServerInfo, handler grpc.StreamHandler) error {
-		slot, start := &outcomeSlot{}, time.Now()
-		ctx := context.WithValue(ss.Context(), slotKey{}, slot)
-		err := handler(srv, &contextStream{ServerStream: ss, ctx: ctx})
-		report(ctx, Call{Method: info.FullMethod}, slot, err, start)
+		slot, start := &slotContext{Context: ss.Context()}, time.Now()
+		err := handler(srv, &contextStream{ServerStream: ss, ctx: slot})
+		report(slot, Call{Method: info.FullMethod}, slot, err, start)
 		return err
 	}
 	return unary, stream

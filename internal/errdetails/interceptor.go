@@ -41,27 +41,42 @@ type Call struct {
 	Message string
 	// Duration is how long the handler ran.
 	Duration time.Duration
-	// Outcome is the table's mapping, nil when the Mapper did not map.
+	// Outcome is the table's mapping, nil when the Mapper did not map. It
+	// may be shared with other calls: read it, never modify it.
 	Outcome *Outcome
 	// Request and Response are a unary call's, nil for streams (and
 	// Response nil on failure).
 	Request, Response any
 }
 
-// outcomeSlot is where the Mapper leaves its Outcome for Observe.
-type outcomeSlot struct{ outcome *Outcome }
+// slotContext is a call's context with the slot where the Mapper leaves
+// its Outcome for Observe: one allocation per call where context.WithValue
+// and a separate slot were two. Every other key is the parent's, so the
+// context derives and cancels as a context.WithValue one does.
+type slotContext struct {
+	context.Context
+	outcome *Outcome
+}
 
 type slotKey struct{}
 
-func slotFrom(ctx context.Context) *outcomeSlot {
-	s, _ := ctx.Value(slotKey{}).(*outcomeSlot)
+// Value returns the slot itself for slotKey, the parent's value otherwise.
+func (s *slotContext) Value(key any) any {
+	if _, ok := key.(slotKey); ok {
+		return s
+	}
+	return s.Context.Value(key)
+}
+
+func slotFrom(ctx context.Context) *slotContext {
+	s, _ := ctx.Value(slotKey{}).(*slotContext)
 	return s
 }
 
 // Observe returns the interceptors that report every call to reporters.
 // Put them first in the chain so that they see the mapped status.
 func Observe(reporters ...Reporter) (grpc.UnaryServerInterceptor, grpc.StreamServerInterceptor) {
-	report := func(ctx context.Context, c Call, slot *outcomeSlot, err error, start time.Time) {
+	report := func(ctx context.Context, c Call, slot *slotContext, err error, start time.Time) {
 		st := status.Convert(err)
 		c.Code, c.Message, c.Duration, c.Outcome = st.Code(), st.Message(), time.Since(start), slot.outcome
 		if slot.outcome != nil {
@@ -72,17 +87,15 @@ func Observe(reporters ...Reporter) (grpc.UnaryServerInterceptor, grpc.StreamSer
 		}
 	}
 	unary := func(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
-		slot, start := &outcomeSlot{}, time.Now()
-		ctx = context.WithValue(ctx, slotKey{}, slot)
-		resp, err := handler(ctx, req)
-		report(ctx, Call{Method: info.FullMethod, Request: req, Response: resp}, slot, err, start)
+		slot, start := &slotContext{Context: ctx}, time.Now()
+		resp, err := handler(slot, req)
+		report(slot, Call{Method: info.FullMethod, Request: req, Response: resp}, slot, err, start)
 		return resp, err
 	}
 	stream := func(srv any, ss grpc.ServerStream, info *grpc.StreamServerInfo, handler grpc.StreamHandler) error {
-		slot, start := &outcomeSlot{}, time.Now()
-		ctx := context.WithValue(ss.Context(), slotKey{}, slot)
-		err := handler(srv, &contextStream{ServerStream: ss, ctx: ctx})
-		report(ctx, Call{Method: info.FullMethod}, slot, err, start)
+		slot, start := &slotContext{Context: ss.Context()}, time.Now()
+		err := handler(srv, &contextStream{ServerStream: ss, ctx: slot})
+		report(slot, Call{Method: info.FullMethod}, slot, err, start)
 		return err
 	}
 	return unary, stream
@@ -133,7 +146,7 @@ func (m *Mapper) UnaryServerInterceptor() grpc.UnaryServerInterceptor {
 		if err == nil || ownService(info.FullMethod) {
 			return resp, err
 		}
-		return nil, m.fail(ctx, err, func(md metadata.MD) { _ = grpc.SetTrailer(ctx, md) })
+		return nil, m.fail(ctx, err, func(md metadata.MD) error { return grpc.SetTrailer(ctx, md) })
 	}
 }
 
@@ -145,7 +158,7 @@ func (m *Mapper) StreamServerInterceptor() grpc.StreamServerInterceptor {
 		if err == nil || ownService(info.FullMethod) {
 			return err
 		}
-		return m.fail(ss.Context(), err, ss.SetTrailer)
+		return m.fail(ss.Context(), err, func(md metadata.MD) error { ss.SetTrailer(md); return nil })
 	}
 }
 
@@ -158,16 +171,23 @@ func (m *Mapper) ServerInterceptors(reporters ...Reporter) ([]grpc.UnaryServerIn
 		[]grpc.StreamServerInterceptor{os, m.StreamServerInterceptor(), rs}
 }
 
-func (m *Mapper) fail(ctx context.Context, err error, setTrailer func(metadata.MD)) error {
+// fail maps an RPC's error and sets its trailers (see wire.go): the
+// pushback, and the encoded status, whose code and message it returns for
+// grpc to send. Where no trailer can be set (an interceptor called outside
+// a server), it returns the whole status instead.
+func (m *Mapper) fail(ctx context.Context, err error, setTrailer func(metadata.MD) error) error {
 	if callerGone(ctx, err) {
 		err = ctx.Err()
 	}
-	o := m.Map(ctx, err)
-	setTrailer(metadata.MD{PushbackTrailer: []string{o.Pushback()}})
+	o := m.mapError(ctx, err)
 	if slot := slotFrom(ctx); slot != nil {
-		slot.outcome = &o
+		slot.outcome = o
 	}
-	return o.Status.Err()
+	w := o.wireOf()
+	if setTrailer(w.trailer) != nil {
+		return o.Status.Err()
+	}
+	return w.err
 }
 
 // callerGone reports whether err is grpc's own status for the caller's

@@ -18,21 +18,20 @@ const memoSize = 4096
 // shared.
 type memo struct {
 	mu sync.RWMutex
-	m  map[string]Outcome
+	m  map[string]*Outcome
 }
 
 // memoKeyMax bounds a key; errors whose key would be longer (long
 // violation lists) are not remembered.
 const memoKeyMax = 2048
 
-// memoKey identifies everything a status shows, or returns "" for errors
-// not worth remembering: INTERNAL ones (each has its own errorId) and
-// those too long to key.
-func memoKey(r *row, typed error, message string, retryable bool, delay time.Duration) string {
+// memoKey appends to b what identifies everything a status shows, or
+// returns nil for errors not worth remembering: INTERNAL ones (each has
+// its own errorId) and those too long to key.
+func memoKey(b []byte, r *row, typed error, message string, retryable bool, delay time.Duration) []byte {
 	if r.reason == "INTERNAL" {
-		return ""
+		return nil
 	}
-	b := make([]byte, 0, 128)
 	b = append(b, r.reason...)
 	b = append(b, 0)
 	b = append(b, message...)
@@ -44,24 +43,25 @@ func memoKey(r *row, typed error, message string, retryable bool, delay time.Dur
 	for _, v := range violationsOf(typed) {
 		b = append(append(append(append(b, v.Field...), 0), v.Description...), 0)
 		if len(b) > memoKeyMax {
-			return ""
+			return nil
 		}
 	}
-	return string(b)
+	return b
 }
 
-func (c *memo) get(key string) (Outcome, bool) {
+// get returns the Outcome remembered under key, or nil. The lookup does
+// not copy key.
+func (c *memo) get(key []byte) *Outcome {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
-	o, ok := c.m[key]
-	return o, ok
+	return c.m[string(key)]
 }
 
-func (c *memo) put(key string, o Outcome) {
+func (c *memo) put(key string, o *Outcome) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.m == nil || len(c.m) >= memoSize {
-		c.m = make(map[string]Outcome, 64)
+		c.m = make(map[string]*Outcome, 64)
 	}
 	c.m[key] = o
 }

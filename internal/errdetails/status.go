@@ -50,6 +50,8 @@ type Mapper struct {
 	debug  bool
 	log    *slog.Logger
 	memo   memo
+	// cancelled and deadline are the caller's own ends, built once.
+	cancelled, deadline *Outcome
 }
 
 // New returns a Mapper.
@@ -61,6 +63,7 @@ func New(opts Options) *Mapper {
 	if m.log == nil {
 		m.log = slog.Default()
 	}
+	m.cancelled, m.deadline = m.callerEnded(context.Canceled), m.callerEnded(context.DeadlineExceeded)
 	return m
 }
 
@@ -77,6 +80,9 @@ type Outcome struct {
 	ErrorID string
 	// Cause is the unexpected error behind an INTERNAL one, for the log only.
 	Cause error
+	// wire is how the interceptors send Status, built once for the
+	// Outcomes the Mapper remembers; nil for the others (see wireOf).
+	wire *wireForm
 }
 
 // Pushback returns the value of the grpc-retry-pushback-ms trailer.
@@ -89,16 +95,26 @@ func (o Outcome) Pushback() string {
 
 // Map turns an RPC's error into its status. ctx is the RPC's context: only
 // its own cancellation or deadline becomes CANCELLED or DEADLINE_EXCEEDED.
-func (m *Mapper) Map(ctx context.Context, err error) Outcome {
-	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
-		return m.callerEnded(ctx.Err())
+func (m *Mapper) Map(ctx context.Context, err error) Outcome { return *m.mapError(ctx, err) }
+
+// mapError is Map; the Outcome it returns may be the one the Mapper
+// remembers, shared and never modified.
+func (m *Mapper) mapError(ctx context.Context, err error) *Outcome {
+	if ctxErr := ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
+		if errors.Is(ctxErr, context.DeadlineExceeded) {
+			return m.deadline
+		}
+		return m.cancelled
 	}
-	return m.Describe(err)
+	return m.describe(err)
 }
 
 // Describe maps an error that no caller's context is involved in, such as
 // a Run's recorded failure.
-func (m *Mapper) Describe(err error) Outcome {
+func (m *Mapper) Describe(err error) Outcome { return *m.describe(err) }
+
+// describe is Describe, sharing as mapError does.
+func (m *Mapper) describe(err error) *Outcome {
 	if o, ok := m.describeStored(err); ok {
 		return o
 	}
@@ -120,29 +136,34 @@ func (m *Mapper) Proto(err error) *spb.Status {
 	if err == nil {
 		return nil
 	}
-	return m.Describe(err).Status.Proto()
+	return m.describe(err).Status.Proto()
 }
 
-func (m *Mapper) outcome(typed error, cause error) Outcome {
+// outcome maps a typed error through the table, or returns the Outcome
+// remembered for an identical one. The key is built on the stack, so a
+// remembered error costs the Mapper no allocation.
+func (m *Mapper) outcome(typed error, cause error) *Outcome {
 	r := byKind[errs.Kind(typed)]
 	message := tidy(typed.Error(), attempts[0].message)
 	retryable, delay := r.retryOf(typed)
-	key := ""
+	var buf [256]byte
+	var key []byte
 	if !m.debug {
-		key = memoKey(r, typed, message, retryable, delay)
-		if key != "" {
-			if o, ok := m.memo.get(key); ok {
+		key = memoKey(buf[:0], r, typed, message, retryable, delay)
+		if key != nil {
+			if o := m.memo.get(key); o != nil {
 				return o
 			}
 		}
 	}
 	st := m.build(r, typed, message, retryable, delay, cause)
-	o := Outcome{Status: st, Reason: r.reason, Retryable: retryable, RetryDelay: delay, Cause: cause}
+	o := &Outcome{Status: st, Reason: r.reason, Retryable: retryable, RetryDelay: delay, Cause: cause}
 	if in, ok := typed.(*errs.Internal); ok {
 		o.ErrorID = in.ErrorID
 	}
-	if key != "" {
-		m.memo.put(key, o)
+	if key != nil {
+		o.wire = newWire(o)
+		m.memo.put(string(key), o)
 	}
 	return o
 }
@@ -162,14 +183,16 @@ func (r *row) retryOf(typed error) (bool, time.Duration) {
 	return retryable, delay
 }
 
-func (m *Mapper) callerEnded(ctxErr error) Outcome {
+func (m *Mapper) callerEnded(ctxErr error) *Outcome {
 	code, reason, msg := codes.Canceled, ReasonCancelled, "the call was cancelled by its caller"
 	if errors.Is(ctxErr, context.DeadlineExceeded) {
 		code, reason, msg = codes.DeadlineExceeded, ReasonDeadlineExceeded, "the caller's deadline passed before the call finished"
 	}
 	info := encodeErrorInfo(reason, m.domain, nil)
 	st := status.FromProto(&spb.Status{Code: int32(code), Message: msg, Details: []*anypb.Any{info}})
-	return Outcome{Status: st, Reason: reason}
+	o := &Outcome{Status: st, Reason: reason}
+	o.wire = newWire(o)
+	return o
 }
 
 func (m *Mapper) build(r *row, typed error, message string, retryable bool, delay time.Duration, cause error) *status.Status {

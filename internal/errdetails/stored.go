@@ -88,14 +88,29 @@ func (m *Mapper) FailureStatus(s *errs.Stored) *spb.Status {
 
 // describeStored maps an error that is, or wraps, a stored failure to
 // that failure's own status; ok is false for any other error.
-func (m *Mapper) describeStored(err error) (Outcome, bool) {
+func (m *Mapper) describeStored(err error) (*Outcome, bool) {
+	if !mayHoldStored(err) {
+		return nil, false
+	}
 	var s *errs.Stored
 	if !errors.As(err, &s) {
-		return Outcome{}, false
+		return nil, false
 	}
-	o := Outcome{Status: status.FromProto(m.FailureStatus(s)), Reason: s.Reason, Retryable: s.Retryable, RetryDelay: s.RetryAfter}
+	o := &Outcome{Status: status.FromProto(m.FailureStatus(s)), Reason: s.Reason, Retryable: s.Retryable, RetryDelay: s.RetryAfter}
 	if s.Reason == "INTERNAL" {
 		o.ErrorID = s.Metadata["errorId"]
 	}
 	return o, true
+}
+
+// mayHoldStored is false when errors.As cannot find a stored failure in
+// err: err is not one, and neither wraps another error nor has an As
+// method. It spares the typed errors of every failing RPC errors.As's
+// allocation of its target.
+func mayHoldStored(err error) bool {
+	switch err.(type) {
+	case *errs.Stored, interface{ Unwrap() error }, interface{ Unwrap() []error }, interface{ As(any) bool }:
+		return true
+	}
+	return false
 }

@@ -24,6 +24,9 @@ type watchPhase struct {
 	// Latency is from a record's time (set when it is appended) to its
 	// receipt by a watcher.
 	Latency dist `json:"latency"`
+	// Cost is the process's CPU and allocations per delivery, from the
+	// first append until every watcher has caught up.
+	Cost perDelivery `json:"cost"`
 }
 
 // watchResult is section 4 of the report.
@@ -50,6 +53,7 @@ func runWatch(ctx context.Context, cfg config) (*watchResult, error) {
 		if err != nil {
 			return nil, err
 		}
+		progress("watch: %d watchers: %.1f µs CPU and %.1f allocations per delivery, %d GCs", n, ph.Cost.CPUMicros, ph.Cost.Allocs, ph.Cost.GCs)
 		res.Phases = append(res.Phases, ph)
 	}
 	return res, nil
@@ -82,12 +86,14 @@ func measureWatch(ctx context.Context, runs runsvcv1.RunServiceClient, n int, ra
 	if ws.setupErr != nil {
 		return ph, fmt.Errorf("opening %d watchers: %w", n, ws.setupErr)
 	}
+	before := costNow()
 	sendLat, last, elapsed, err := appendTicks(ctx, runs, id, rate, d)
 	if err != nil {
 		return ph, err
 	}
 	// Let every watcher catch up with the last record, for up to 10s.
 	ws.waitCaughtUp(last, 10*time.Second)
+	ph.Cost = before.since(int(last-from) * n)
 	cancel()
 	ws.done.Wait()
 

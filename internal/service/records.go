@@ -1,7 +1,6 @@
 package service
 
 import (
-	"strconv"
 	"sync"
 
 	runsvcv1 "github.com/runsvc/runsvc/gen/runsvc/v1"
@@ -28,7 +27,10 @@ func (c *recordCache) cache() *lru.Cache[any] {
 // watchedRecord returns Record r's WatchRun message, encoded (an
 // *Encoded) unless it does not encode; send it with sendMsg.
 func (s *Service) watchedRecord(tenant, runID string, r runlog.Record) any {
-	key := lru.Key{Tenant: tenant, ID: runID + "/" + strconv.FormatInt(r.Seq, 10)}
+	// Every watcher looks up every Record: a key built with no string
+	// (runID + "/" + seq was 3% of the watch phase's CPU at 1,000
+	// watchers, with its garbage).
+	key := lru.Key{Tenant: tenant, ID: runID, Seq: r.Seq}
 	c := s.records.cache()
 	if p, ok := c.Get(key); ok {
 		return p

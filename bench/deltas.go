@@ -29,6 +29,9 @@ type deltasPhase struct {
 	// Latency is from the model server writing a piece to a watcher
 	// receiving the StreamText message that ends with it.
 	Latency dist `json:"latency"`
+	// Cost is the process's CPU and allocations per expected delivery,
+	// from the first piece after piece 0 to the last watcher's end.
+	Cost perDelivery `json:"cost"`
 }
 
 // deltasResult is section 4b of the report.
@@ -122,6 +125,7 @@ func runDeltas(ctx context.Context, cfg config) (*deltasResult, error) {
 		if err != nil {
 			return nil, err
 		}
+		progress("deltas: %d watchers: %.1f µs CPU and %.1f allocations per delivery, %d GCs", n, ph.Cost.CPUMicros, ph.Cost.Allocs, ph.Cost.GCs)
 		res.Phases = append(res.Phases, ph)
 	}
 	return res, nil
@@ -168,8 +172,10 @@ func measureDeltas(ctx context.Context, rs *inproc, n, pieces int, interval time
 		}()
 	}
 	ready.Wait()
+	before := costNow()
 	close(model.goOn)
 	done.Wait()
+	ph.Cost = before.since(ph.Expected)
 	if setupErr != nil {
 		return ph, setupErr
 	}

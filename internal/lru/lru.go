@@ -11,10 +11,13 @@ import (
 )
 
 // Key names a cached value within a tenant. ID is whatever identifies the
-// value there ("name\x00version", "runID/seq").
+// value there ("name\x00version", a run id); Seq, when used, numbers
+// values under one ID (a Record's seq), so that a hot key needs no string
+// built for each lookup.
 type Key struct {
 	Tenant string
 	ID     string
+	Seq    int64
 }
 
 // Cache is a bounded cache of V by Key.

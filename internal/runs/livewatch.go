@@ -37,13 +37,16 @@ func (m *Manager) WatchLive(ctx context.Context, tenant, runID string, from int6
 	if m.live == nil {
 		return m.Watch(ctx, tenant, runID, from, func(r runlog.Record) error { return send(Event{Record: &r}) })
 	}
-	lw := m.live.Watch(tenant, runID)
+	// One wake channel for the Records and the pieces: the watcher
+	// waits on it and its context only.
+	wake := make(chan struct{}, 1)
+	lw := m.live.WatchWaking(tenant, runID, wake)
 	defer lw.Close()
 	f := &follower{send: send, lw: lw, at: at, from: max(from, 1), open: -1}
 	if f.from <= 1 {
 		f.open = 0
 	}
-	return m.Watch(ctx, tenant, runID, from, f.record, f.between)
+	return m.watch(ctx, tenant, runID, from, f.record, f.between, wake)
 }
 
 // follower merges one watcher's Records and live pieces.
@@ -71,7 +74,7 @@ func (f *follower) record(r runlog.Record) error {
 	case *runlog.ModelCallFinished, *runlog.ModelCallFailed, *runlog.AttemptStarted, *runlog.Settled, *runlog.ModelCallStarted:
 		_, answered := r.Op.(*runlog.ModelCallFinished)
 		if answered && f.following != 0 && f.eligible(f.following, false) {
-			if _, err := f.between(); err != nil {
+			if err := f.between(); err != nil {
 				return err
 			}
 		}
@@ -88,12 +91,12 @@ func (f *follower) record(r runlog.Record) error {
 	return f.send(Event{Record: &r})
 }
 
-// between sends the pieces of the open call that the watcher has not had,
-// and returns the channel that closes when there are more.
-func (f *follower) between() (<-chan struct{}, error) {
+// between sends the pieces of the open call that the watcher has not had;
+// more poke the watch's wake channel.
+func (f *follower) between() error {
 	v := f.lw.Since(f.next)
 	if v.CallSeq == 0 || (v.CallSeq != f.following && !f.eligible(v.CallSeq, v.Done)) {
-		return v.Changed, nil
+		return nil
 	}
 	if v.CallSeq != f.following {
 		all := f.lw.Since(0)
@@ -102,19 +105,19 @@ func (f *follower) between() (<-chan struct{}, error) {
 		for _, d := range live.SoFar(all.CallSeq, all.Turn, all.Deltas, skip) {
 			f.streamed = true
 			if err := f.send(Event{Delta: d}); err != nil {
-				return nil, err
+				return err
 			}
 		}
-		return all.Changed, nil
+		return nil
 	}
 	for _, d := range v.Deltas {
 		f.streamed = true
 		if err := f.send(Event{Delta: d}); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	f.next = v.Next
-	return v.Changed, nil
+	return nil
 }
 
 // eligible reports whether the watcher may have the pieces of call seq:

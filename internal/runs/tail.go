@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/runsvc/runsvc/internal/errs"
+	"github.com/runsvc/runsvc/internal/live"
 	"github.com/runsvc/runsvc/internal/logwriter"
 	"github.com/runsvc/runsvc/internal/runlog"
 	"github.com/runsvc/runsvc/internal/store"
@@ -38,9 +39,12 @@ type tail struct {
 	next    int64           // the seq of the next Record to read
 	state   *runlog.State   // the log folded up to next-1
 	corrupt *errs.CorruptLog
-	changed chan struct{} // closed when Records arrive, then replaced
-	users   int
-	stop    context.CancelFunc
+	// wakes are the watchers' own channels, each poked (live.Poke) when
+	// Records arrive, so that a waiting watcher selects on channels no
+	// other watcher locks.
+	wakes []chan struct{}
+	users int
+	stop  context.CancelFunc
 }
 
 func newTails(s store.Store, w *logwriter.Writer) *tails {
@@ -48,24 +52,38 @@ func newTails(s store.Store, w *logwriter.Writer) *tails {
 }
 
 // acquire returns the tail of a Run, starting its reader for the first
-// user; release must follow.
-func (ts *tails) acquire(tenant, runID string) *tail {
+// user, and pokes wake whenever Records arrive; release must follow.
+func (ts *tails) acquire(tenant, runID string, wake chan struct{}) *tail {
 	key := tenant + "/" + runID
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
-	if t, ok := ts.byRun[key]; ok {
+	t, ok := ts.byRun[key]
+	if ok {
 		t.users++
-		return t
+	} else {
+		ctx, cancel := context.WithCancel(context.Background())
+		t = &tail{next: 1, state: runlog.New(runID), users: 1, stop: cancel}
+		ts.byRun[key] = t
+		sub := ts.store.Notifier().Subscribe(store.RunTopic(tenant, runID))
+		go ts.follow(ctx, sub, tenant, runID, t)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	t := &tail{next: 1, state: runlog.New(runID), changed: make(chan struct{}), users: 1, stop: cancel}
-	ts.byRun[key] = t
-	sub := ts.store.Notifier().Subscribe(store.RunTopic(tenant, runID))
-	go ts.follow(ctx, sub, tenant, runID, t)
+	t.mu.Lock()
+	t.wakes = append(t.wakes, wake)
+	t.mu.Unlock()
 	return t
 }
 
-func (ts *tails) release(tenant, runID string, t *tail) {
+func (ts *tails) release(tenant, runID string, t *tail, wake chan struct{}) {
+	t.mu.Lock()
+	for i, c := range t.wakes {
+		if c == wake {
+			last := len(t.wakes) - 1
+			t.wakes[i], t.wakes[last] = t.wakes[last], nil
+			t.wakes = t.wakes[:last]
+			break
+		}
+	}
+	t.mu.Unlock()
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
 	t.users--
@@ -143,8 +161,9 @@ func (ts *tails) readMore(ctx context.Context, tenant, runID string, t *tail) (b
 	}
 	t.corrupt = corrupt
 	if good > 0 || corrupt != nil {
-		close(t.changed)
-		t.changed = make(chan struct{})
+		for _, w := range t.wakes {
+			live.Poke(w)
+		}
 	}
 	return len(stored) == watchBatch && err == nil, err
 }
@@ -159,16 +178,15 @@ type tailView struct {
 	next int64
 	// corrupt is where the log stopped folding, once the watcher is there.
 	corrupt *errs.CorruptLog
-	changed <-chan struct{}
 }
 
 // since returns the tail's view from seq from: its Records when it covers
-// from (false when from is older than its window), with the channel that
-// closes when more arrive.
+// from (false when from is older than its window). Records arriving after
+// it poke the watcher's wake channel.
 func (t *tail) since(from int64) tailView {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	v := tailView{next: t.next, changed: t.changed}
+	v := tailView{next: t.next}
 	switch {
 	case from >= t.next:
 		v.covered = true

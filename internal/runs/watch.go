@@ -15,11 +15,16 @@ const watchBatch = 256
 // slow receiver slows its own watch and never loses Records: whatever the
 // shared tail no longer holds is read from the store. Only Records that
 // fold are sent: a corrupt log ends the watch, after its good Records,
-// with its *errs.CorruptLog (and its Run fails). When between is given,
-// it is called whenever the watcher has every Record there is, before it
-// waits; it may send more, and returns a channel that closes when it has
-// more to send.
-func (m *Manager) Watch(ctx context.Context, tenant, runID string, from int64, send func(runlog.Record) error, between ...func() (<-chan struct{}, error)) error {
+// with its *errs.CorruptLog (and its Run fails).
+func (m *Manager) Watch(ctx context.Context, tenant, runID string, from int64, send func(runlog.Record) error) error {
+	return m.watch(ctx, tenant, runID, from, send, nil, make(chan struct{}, 1))
+}
+
+// watch is Watch waiting on wake, a channel of capacity 1 of its own that
+// the Run's tail pokes when Records arrive (others may poke it too). When
+// between is given, it is called whenever the watcher has every Record
+// there is, before it waits; it may send more.
+func (m *Manager) watch(ctx context.Context, tenant, runID string, from int64, send func(runlog.Record) error, between func() error, wake chan struct{}) error {
 	run, err := m.Get(ctx, tenant, runID)
 	if err != nil {
 		return err
@@ -33,8 +38,8 @@ func (m *Manager) Watch(ctx context.Context, tenant, runID string, from int64, s
 	if run.Settled() && from > run.LastSeq {
 		return nil
 	}
-	t := m.tails.acquire(tenant, runID)
-	defer m.tails.release(tenant, runID, t)
+	t := m.tails.acquire(tenant, runID, wake)
+	defer m.tails.release(tenant, runID, t, wake)
 	for {
 		v := t.since(from)
 		if v.corrupt != nil {
@@ -58,15 +63,13 @@ func (m *Manager) Watch(ctx context.Context, tenant, runID string, from int64, s
 		if len(recs) > 0 {
 			continue
 		}
-		var more <-chan struct{}
-		for _, b := range between {
-			if more, err = b(); err != nil {
+		if between != nil {
+			if err := between(); err != nil {
 				return err
 			}
 		}
 		select {
-		case <-v.changed:
-		case <-more:
+		case <-wake:
 		case <-ctx.Done():
 			return ctx.Err()
 		}

@@ -14,6 +14,7 @@ import (
 
 	runsvcv1 "github.com/runsvc/runsvc/gen/runsvc/v1"
 	"github.com/runsvc/runsvc/internal/errs"
+	"github.com/runsvc/runsvc/internal/service"
 )
 
 // ResumeSeqTrailer is the trailer of a WatchRun ended by a drain: the seq
@@ -84,13 +85,24 @@ func (s *trackedStream) RecvMsg(m any) error {
 	return err
 }
 
-// SendMsg notes the seq after each Record sent.
+// SendMsg notes the seq after each Record sent, as a message or already
+// encoded (a *service.Encoded).
 func (s *trackedStream) SendMsg(m any) error {
 	err := s.ServerStream.SendMsg(m)
-	if r, ok := m.(*runsvcv1.WatchRunResponse); ok && err == nil && r.GetRecord() != nil {
-		s.next.Store(r.GetRecord().GetSeq() + 1)
+	if err != nil {
+		return err
 	}
-	return err
+	switch r := m.(type) {
+	case *service.Encoded:
+		if seq := r.RecordSeq(); seq > 0 {
+			s.next.Store(seq + 1)
+		}
+	case *runsvcv1.WatchRunResponse:
+		if r.GetRecord() != nil {
+			s.next.Store(r.GetRecord().GetSeq() + 1)
+		}
+	}
+	return nil
 }
 
 // drained is the error a drained stream ends with.

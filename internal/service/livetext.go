@@ -19,7 +19,18 @@ import (
 // once. The bytes are never written to after.
 type Encoded struct {
 	data []byte
+	// bufs is data as the Codec hands it to grpc, made once: grpc only
+	// reads it (its readers reslice their own copy) and freeing a
+	// SliceBuffer does nothing, so every send shares it instead of
+	// allocating a slice and an interface value for each watcher.
+	bufs mem.BufferSlice
+	// seq is the seq of the Record a WatchRun message holds, else 0.
+	seq int64
 }
+
+// RecordSeq returns the seq of the Record the message holds, or 0 when it
+// holds none (a piece, a StreamText message).
+func (e *Encoded) RecordSeq() int64 { return e.seq }
 
 // encode returns m in wire form, or m itself if it does not encode (the
 // stream's own Send then reports the problem).
@@ -28,16 +39,15 @@ func encode(m proto.Message) any {
 	if err != nil {
 		return m
 	}
-	return &Encoded{data: b}
+	return &Encoded{data: b, bufs: mem.BufferSlice{mem.SliceBuffer(b)}}
 }
 
 // marshalEncoded is Codec.Marshal for an *Encoded.
-func marshalEncoded(e *Encoded) mem.BufferSlice {
-	return mem.BufferSlice{mem.SliceBuffer(e.data)}
-}
+func marshalEncoded(e *Encoded) mem.BufferSlice { return e.bufs }
 
-// sendMsg sends a message a live Delta cached: as it is when the server's
-// codec is a Codec, which passes *Encoded through; else decoded again.
+// sendMsg sends a message encoded once for many watchers (a Record's or a
+// live Delta's): as it is when the server's codec is a Codec, which passes
+// *Encoded through; else decoded again into into.
 func (s *Service) sendMsg(stream grpc.ServerStream, m any, into proto.Message) error {
 	if e, ok := m.(*Encoded); ok && !s.passThrough {
 		if err := proto.Unmarshal(e.data, into); err != nil {

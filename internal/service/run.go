@@ -84,7 +84,7 @@ func (s runServer) WatchRun(req *runsvcv1.WatchRunRequest, stream grpc.ServerStr
 	at := runs.LiveFrom{Offset: req.GetFromOffset()}
 	if !req.GetIncludeDeltas() {
 		return s.runs.Watch(ctx, tenant, req.GetRunId(), req.GetFromSeq(), func(r runlog.Record) error {
-			return stream.Send(s.watchedRecord(tenant, req.GetRunId(), r))
+			return s.sendMsg(stream, s.watchedRecord(tenant, req.GetRunId(), r), &runsvcv1.WatchRunResponse{})
 		})
 	}
 	return s.runs.WatchLive(ctx, tenant, req.GetRunId(), req.GetFromSeq(), at, func(ev runs.Event) error {
@@ -94,7 +94,7 @@ func (s runServer) WatchRun(req *runsvcv1.WatchRunRequest, stream grpc.ServerStr
 			}
 			return s.sendMsg(stream, s.watchDelta(ev.Delta), &runsvcv1.WatchRunResponse{})
 		}
-		return stream.Send(s.watchedRecord(tenant, req.GetRunId(), *ev.Record))
+		return s.sendMsg(stream, s.watchedRecord(tenant, req.GetRunId(), *ev.Record), &runsvcv1.WatchRunResponse{})
 	})
 }
 

@@ -14,7 +14,7 @@ import (
 
 const (
 	insertRecordSQL = `INSERT INTO records (tenant, run_id, seq, time, attempt, kind, body) VALUES (?, ?, ?, ?, ?, ?, ?)`
-	runHeadSQL      = `SELECT last_seq, lease_owner, lease_token, waiting FROM runs WHERE tenant = ? AND run_id = ?`
+	runHeadSQL      = `SELECT last_seq, lease_owner, lease_token, waiting, thread_id FROM runs WHERE tenant = ? AND run_id = ?`
 )
 
 // appendUpdateSQL updates a Run's index after an append, releasing its
@@ -150,12 +150,12 @@ func (db *DB) Append(ctx context.Context, a store.Append) error {
 	var waiting int
 	return db.execThen(ctx, "append", func(tx *sql.Tx) error {
 		var last, token int64
-		var owner string
+		var owner, thread string
 		head, err := db.txStmt(tx, runHeadSQL)
 		if err != nil {
 			return unavailable("append", err)
 		}
-		err = head.QueryRow(a.Tenant, a.RunID).Scan(&last, &owner, &token, &waiting)
+		err = head.QueryRow(a.Tenant, a.RunID).Scan(&last, &owner, &token, &waiting, &thread)
 		if errors.Is(err, sql.ErrNoRows) {
 			return &errs.RunNotFound{RunID: a.RunID}
 		}
@@ -179,7 +179,7 @@ func (db *DB) Append(ctx context.Context, a store.Append) error {
 		if err != nil || !settled {
 			return unavailable("append", err)
 		}
-		next, err = settleThread(tx, a.Tenant, a.RunID, end.Time)
+		next, err = settleThread(tx, a.Tenant, a.RunID, thread, end.Time)
 		return err
 	}, func() {
 		if next != "" {

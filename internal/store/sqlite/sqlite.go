@@ -236,6 +236,16 @@ func (db *DB) writer(maxBatch int) {
 	}
 }
 
+// The statements that fence one write of a batch off the others.
+const (
+	savepointSQL  = `SAVEPOINT w`
+	rollbackToSQL = `ROLLBACK TO w`
+	releaseSQL    = `RELEASE w`
+)
+
+// commit runs a batch in one transaction, each write in a savepoint of its
+// own, and commits it. A batch of one needs no savepoint: when its write
+// fails the transaction rolls back.
 func (db *DB) commit(batch []*pendingWrite) {
 	results := make([]error, len(batch))
 	tx, err := db.write.Begin()
@@ -245,19 +255,15 @@ func (db *DB) commit(batch []*pendingWrite) {
 		}
 		return
 	}
-	for i, w := range batch {
-		if _, err := tx.Exec("SAVEPOINT w"); err != nil {
-			results[i] = unavailable(w.op, err)
-			continue
+	if len(batch) == 1 {
+		if err := batch[0].fn(tx); err != nil {
+			_ = tx.Rollback()
+			batch[0].err <- err
+			return
 		}
-		if err := w.fn(tx); err != nil {
-			results[i] = err
-			if _, rbErr := tx.Exec("ROLLBACK TO w"); rbErr != nil {
-				results[i] = unavailable(w.op, rbErr)
-			}
-		}
-		if _, err := tx.Exec("RELEASE w"); err != nil && results[i] == nil {
-			results[i] = unavailable(w.op, err)
+	} else {
+		for i, w := range batch {
+			results[i] = db.fenced(tx, w)
 		}
 	}
 	if err := tx.Commit(); err != nil {
@@ -275,6 +281,30 @@ func (db *DB) commit(batch []*pendingWrite) {
 		}
 		w.err <- results[i]
 	}
+}
+
+// fenced runs w in a savepoint, rolled back if w fails.
+func (db *DB) fenced(tx *sql.Tx, w *pendingWrite) error {
+	exec := func(q string) error {
+		s, err := db.txStmt(tx, q)
+		if err == nil {
+			_, err = s.Exec()
+		}
+		return err
+	}
+	if err := exec(savepointSQL); err != nil {
+		return unavailable(w.op, err)
+	}
+	result := w.fn(tx)
+	if result != nil {
+		if err := exec(rollbackToSQL); err != nil {
+			result = unavailable(w.op, err)
+		}
+	}
+	if err := exec(releaseSQL); err != nil && result == nil {
+		result = unavailable(w.op, err)
+	}
+	return result
 }
 
 // unavailable wraps a driver error; typed errors pass through.

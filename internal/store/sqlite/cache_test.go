@@ -1,7 +1,9 @@
 package sqlite
 
 import (
+	"context"
 	"fmt"
+	"reflect"
 	"testing"
 	"time"
 
@@ -43,5 +45,47 @@ func TestLastRecords(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestCacheFollowsSettle: after a Run settles (on no thread, releasing its
+// lease) its cached row is the row in the file.
+func TestCacheFollowsSettle(t *testing.T) {
+	db, err := Open(t.TempDir(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ctx := context.Background()
+	now := time.Now()
+	if _, _, err := db.CreateRun(ctx, store.NewRun{
+		Run:     store.Run{Tenant: "t", RunID: "r", Spec: "s", Version: "v", CreateTime: now, Index: store.Index{State: "QUEUED", Runnable: true}},
+		Records: []store.Record{{Seq: 1, Time: now, Kind: "admitted", Body: []byte(`{}`)}},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	leases, err := db.Claim(ctx, "w", now, time.Minute, 1)
+	if err != nil || len(leases) != 1 {
+		t.Fatalf("claim: %v %v", leases, err)
+	}
+	for i, a := range []store.Append{
+		{Records: []store.Record{{Seq: 2, Time: now.Add(time.Millisecond), Kind: "attempt_started", Body: []byte(`{}`)}}, Index: store.Index{State: "RUNNING", Runnable: true, Summary: []byte(`{"a":1}`)}},
+		{Records: []store.Record{{Seq: 3, Time: now.Add(2 * time.Millisecond), Kind: "settled", Body: []byte(`{}`)}}, Index: store.Index{State: "COMPLETED", Summary: []byte(`{"a":2}`)}, Release: true},
+	} {
+		a.Tenant, a.RunID, a.Lease = "t", "r", leases[0]
+		if err := db.Append(ctx, a); err != nil {
+			t.Fatal(err)
+		}
+		cached, ok, _ := db.cache.get("t", "r")
+		if !ok {
+			t.Fatalf("append %d: the Run is not cached", i)
+		}
+		stored, err := scanRun(db.queryRow(ctx, `SELECT `+runColumns+` FROM runs WHERE tenant = ? AND run_id = ?`, "t", "r"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(cached, stored) {
+			t.Errorf("append %d: cached %+v\nstored %+v", i, cached, stored)
+		}
 	}
 }

@@ -158,3 +158,26 @@ func cpuTime() time.Duration {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// BenchmarkGetSpec measures reading the newest Version of a Spec, as every
+// StartRun naming no version does.
+func BenchmarkGetSpec(b *testing.B) {
+	db, err := sqlite.Open(b.TempDir(), sqlite.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	ctx := context.Background()
+	for _, v := range []string{"v1", "v2"} {
+		if _, _, err := db.PutSpec(ctx, store.Spec{Tenant: "t", Name: "bench-tools", Version: v, Body: bytes.Repeat([]byte("x"), 600), CreateTime: time.Now()}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := db.GetSpec(ctx, "t", "bench-tools", ""); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

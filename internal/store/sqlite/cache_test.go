@@ -89,3 +89,30 @@ func TestCacheFollowsSettle(t *testing.T) {
 		}
 	}
 }
+
+// TestNewestSpecFollowsPuts: the cached newest Version of a name is the
+// one a PutSpec just added, never the one before it.
+func TestNewestSpecFollowsPuts(t *testing.T) {
+	db, err := Open(t.TempDir(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ctx := context.Background()
+	for i, step := range []struct{ put, want string }{
+		{"v1", "v1"}, {"", "v1"}, {"v2", "v2"}, {"v1", "v2"}, {"", "v2"}, {"v3", "v3"},
+	} {
+		if step.put != "" {
+			if _, _, err := db.PutSpec(ctx, store.Spec{Tenant: "t", Name: "s", Version: step.put, Body: []byte(step.put), CreateTime: time.Now()}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for range 2 { // a miss, then the cache
+			got, err := db.GetSpec(ctx, "t", "s", "")
+			if err != nil || got.Version != step.want || string(got.Body) != step.want {
+				t.Fatalf("step %d: newest %q %q %v, want %q", i, got.Version, got.Body, err, step.want)
+			}
+			got.Body[0] = 'x' // a caller's change stays its own
+		}
+	}
+}

@@ -49,6 +49,7 @@ type DB struct {
 	write  *sql.DB
 	reads  *stmtCache
 	cache  *runCache
+	newest newestSpecs
 	wstmts *stmtCache
 	hub    *notify.Hub
 	writes chan *pendingWrite

@@ -21,7 +21,8 @@ func (db *DB) SetIndex(ctx context.Context, tenant, runID string, lastSeq int64,
 	var next string
 	return db.execThen(ctx, "set index", func(tx *sql.Tx) error {
 		var last int64
-		err := tx.QueryRow(`SELECT last_seq FROM runs WHERE tenant = ? AND run_id = ?`, tenant, runID).Scan(&last)
+		var thread string
+		err := tx.QueryRow(`SELECT last_seq, thread_id FROM runs WHERE tenant = ? AND run_id = ?`, tenant, runID).Scan(&last, &thread)
 		if errors.Is(err, sql.ErrNoRows) {
 			return &errs.RunNotFound{RunID: runID}
 		}
@@ -36,7 +37,7 @@ func (db *DB) SetIndex(ctx context.Context, tenant, runID string, lastSeq int64,
 		if err != nil || !settled {
 			return unavailable("set index", err)
 		}
-		next, err = settleThread(tx, tenant, runID, now)
+		next, err = settleThread(tx, tenant, runID, thread, now)
 		return err
 	}, func() {
 		if next != "" {

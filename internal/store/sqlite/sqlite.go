@@ -49,6 +49,7 @@ type DB struct {
 	write  *sql.DB
 	reads  *stmtCache
 	cache  *runCache
+	newest newestSpecs
 	wstmts *stmtCache
 	hub    *notify.Hub
 	writes chan *pendingWrite
@@ -56,6 +57,12 @@ type DB struct {
 	stop   chan struct{}
 	done   chan struct{}
 	once   sync.Once
+	// ckpt is the checkpointer's connection; ckptKick asks it for a
+	// checkpoint, commits counts the writer's commits (writer only).
+	ckpt     *sql.DB
+	ckptKick chan struct{}
+	ckptDone chan struct{}
+	commits  int
 }
 
 var _ store.Store = (*DB)(nil)
@@ -97,7 +104,8 @@ func OpenFile(path string, opts Options) (*DB, error) {
 	q.Add("_time_format", "sqlite")
 	dsn := "file:" + path + "?" + q.Encode()
 
-	writeDB, err := sql.Open("sqlite", dsn+"&_txlock=immediate")
+	// The checkpointer, not the writer's commits, checkpoints the WAL.
+	writeDB, err := sql.Open("sqlite", dsn+"&_txlock=immediate&_pragma=wal_autocheckpoint(0)")
 	if err != nil {
 		return nil, err
 	}
@@ -113,17 +121,27 @@ func OpenFile(path string, opts Options) (*DB, error) {
 	}
 	read.SetMaxOpenConns(8)
 	read.SetMaxIdleConns(8)
+	ckpt, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		_ = read.Close()
+		_ = writeDB.Close()
+		return nil, err
+	}
+	ckpt.SetMaxOpenConns(1)
 	db := &DB{
 		read: read, write: writeDB, hub: notify.NewHub(),
 		reads: &stmtCache{db: read}, wstmts: &stmtCache{db: writeDB}, cache: newRunCache(),
 		writes: make(chan *pendingWrite, 1024), maint: make(chan *maintenance), stop: make(chan struct{}), done: make(chan struct{}),
+		ckpt: ckpt, ckptKick: make(chan struct{}, 1), ckptDone: make(chan struct{}),
 	}
 	if err := db.prepareWrites(); err != nil {
 		_ = read.Close()
 		_ = writeDB.Close()
+		_ = ckpt.Close()
 		return nil, fmt.Errorf("preparing statements: %w", err)
 	}
 	go db.writer(opts.MaxBatch)
+	go db.checkpointer(ckpt)
 	return db, nil
 }
 
@@ -162,7 +180,8 @@ func (db *DB) Notifier() store.Notifier { return db.hub }
 func (db *DB) Close() error {
 	db.once.Do(func() { close(db.stop) })
 	<-db.done
-	return errors.Join(db.read.Close(), db.write.Close())
+	<-db.ckptDone
+	return errors.Join(db.read.Close(), db.ckpt.Close(), db.write.Close())
 }
 
 // pendingWrite is one unit of work for the writer goroutine.
@@ -233,9 +252,20 @@ func (db *DB) writer(maxBatch int) {
 			}
 		}
 		db.commit(batch)
+		db.committed()
 	}
 }
 
+// The statements that fence one write of a batch off the others.
+const (
+	savepointSQL  = `SAVEPOINT w`
+	rollbackToSQL = `ROLLBACK TO w`
+	releaseSQL    = `RELEASE w`
+)
+
+// commit runs a batch in one transaction, each write in a savepoint of its
+// own, and commits it. A batch of one needs no savepoint: when its write
+// fails the transaction rolls back.
 func (db *DB) commit(batch []*pendingWrite) {
 	results := make([]error, len(batch))
 	tx, err := db.write.Begin()
@@ -245,19 +275,15 @@ func (db *DB) commit(batch []*pendingWrite) {
 		}
 		return
 	}
-	for i, w := range batch {
-		if _, err := tx.Exec("SAVEPOINT w"); err != nil {
-			results[i] = unavailable(w.op, err)
-			continue
+	if len(batch) == 1 {
+		if err := batch[0].fn(tx); err != nil {
+			_ = tx.Rollback()
+			batch[0].err <- err
+			return
 		}
-		if err := w.fn(tx); err != nil {
-			results[i] = err
-			if _, rbErr := tx.Exec("ROLLBACK TO w"); rbErr != nil {
-				results[i] = unavailable(w.op, rbErr)
-			}
-		}
-		if _, err := tx.Exec("RELEASE w"); err != nil && results[i] == nil {
-			results[i] = unavailable(w.op, err)
+	} else {
+		for i, w := range batch {
+			results[i] = db.fenced(tx, w)
 		}
 	}
 	if err := tx.Commit(); err != nil {
@@ -275,6 +301,30 @@ func (db *DB) commit(batch []*pendingWrite) {
 		}
 		w.err <- results[i]
 	}
+}
+
+// fenced runs w in a savepoint, rolled back if w fails.
+func (db *DB) fenced(tx *sql.Tx, w *pendingWrite) error {
+	exec := func(q string) error {
+		s, err := db.txStmt(tx, q)
+		if err == nil {
+			_, err = s.Exec()
+		}
+		return err
+	}
+	if err := exec(savepointSQL); err != nil {
+		return unavailable(w.op, err)
+	}
+	result := w.fn(tx)
+	if result != nil {
+		if err := exec(rollbackToSQL); err != nil {
+			result = unavailable(w.op, err)
+		}
+	}
+	if err := exec(releaseSQL); err != nil && result == nil {
+		result = unavailable(w.op, err)
+	}
+	return result
 }
 
 // unavailable wraps a driver error; typed errors pass through.

@@ -60,6 +60,7 @@ func (db *DB) txStmt(tx *sql.Tx, query string) (*sql.Stmt, error) {
 
 // hotWrites are prepared on the writer connection when the store opens.
 var hotWrites = []string{
+	savepointSQL, rollbackToSQL, releaseSQL,
 	insertRecordSQL, runHeadSQL,
 	appendUpdateSQL(false), appendUpdateSQL(true),
 	claimSQL(claimRunnable), claimSQL(claimWaking),

@@ -51,13 +51,13 @@ func joinThread(tx *sql.Tx, r *store.Run, reject bool) (int, error) {
 	return t.Runs + 1, unavailable("create run", err)
 }
 
-// settleThread runs in the transaction that settles a Run: when it was its
+// settleThread runs in the transaction that settles a Run on thread (the
+// caller read it with the Run's row; "" for none): when it was its
 // thread's active Run, the oldest waiting one becomes active, continuing
 // from it, and claimable. It returns that Run's id, or "".
-func settleThread(tx *sql.Tx, tenant, runID string, now time.Time) (string, error) {
-	var thread string
-	if err := tx.QueryRow(`SELECT thread_id FROM runs WHERE tenant = ? AND run_id = ?`, tenant, runID).Scan(&thread); err != nil || thread == "" {
-		return "", unavailable("settle", err)
+func settleThread(tx *sql.Tx, tenant, runID, thread string, now time.Time) (string, error) {
+	if thread == "" {
+		return "", nil
 	}
 	if _, err := tx.Exec(`UPDATE runs SET waiting = 0 WHERE tenant = ? AND run_id = ?`, tenant, runID); err != nil {
 		return "", unavailable("settle", err)

@@ -247,9 +247,11 @@ type RunCount struct {
 
 // Lease is a worker's exclusive right to write a Run's log.
 type Lease struct {
-	Tenant  string
-	RunID   string
-	Owner   string
+	Tenant string
+	RunID  string
+	Owner  string
+	// Token tells one lease of the Run from the next: it counts the Run's
+	// leases, so the first one it ever had has token 1.
 	Token   int64
 	Expires time.Time
 }

@@ -188,6 +188,11 @@ func (db *DB) Append(ctx context.Context, a store.Append) error {
 		return unavailable(ctx, "append", err)
 	}
 	if tag.RowsAffected() == 0 {
+		if tx != nil {
+			// Give the connection back first: asking the pool for another
+			// while holding one starves it when many settles conflict.
+			_ = tx.Rollback(ctx)
+		}
 		return db.whyNotAppended(ctx, a)
 	}
 	if settled {

@@ -64,7 +64,7 @@ func (db *DB) CreateRun(ctx context.Context, nr store.NewRun) (store.Run, bool, 
 	if r.UpdateTime.IsZero() {
 		r.UpdateTime = r.CreateTime
 	}
-	topics := store.AppendTopics(r.Tenant, r.RunID, r.Index.Runnable, nr.Records)
+	topics := store.AppendTopics(r.Tenant, r.RunID, r.Index.Runnable && r.LeaseOwner == "", nr.Records)
 	err := db.execThen(ctx, "create run", func(tx *sql.Tx) error {
 		if r.RequestID != "" {
 			row := tx.QueryRow(`SELECT `+runColumns+` FROM runs WHERE tenant = ? AND request_id = ?`, r.Tenant, r.RequestID)
@@ -87,12 +87,15 @@ func (db *DB) CreateRun(ctx context.Context, nr store.NewRun) (store.Run, bool, 
 			}
 			r.ThreadSeq = p
 		}
+		r.LeaseOwner, r.LeaseExpires = store.AdmissionLease(r)
 		_, err := tx.Exec(`INSERT INTO runs (tenant, run_id, spec, version, request_id, request_hash, parent_run_id, root_run_id, delegation_id,
-			state, runnable, wake_at, summary, last_seq, create_time, update_time, suspension, thread_id, thread_seq, continues_run_id, waiting)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			state, runnable, wake_at, summary, last_seq, create_time, update_time, suspension, thread_id, thread_seq, continues_run_id, waiting,
+			lease_owner, lease_token, lease_expires)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			r.Tenant, r.RunID, r.Spec, r.Version, r.RequestID, r.RequestHash, r.ParentRunID, r.RootRunID, r.DelegationID,
 			r.Index.State, boolInt(r.Index.Runnable), store.Nanos(r.Index.WakeAt), r.Index.Summary, r.LastSeq, store.Nanos(r.CreateTime), store.Nanos(r.UpdateTime), r.Index.Suspension,
-			r.ThreadID, r.ThreadSeq, r.ContinuesRunID, boolInt(r.Waiting))
+			r.ThreadID, r.ThreadSeq, r.ContinuesRunID, boolInt(r.Waiting),
+			r.LeaseOwner, boolInt(r.LeaseOwner != ""), store.Nanos(r.LeaseExpires))
 		if err != nil {
 			return unavailable("create run", err)
 		}

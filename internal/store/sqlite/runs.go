@@ -145,9 +145,6 @@ func (db *DB) Append(ctx context.Context, a store.Append) error {
 	}
 	topics := store.AppendTopics(a.Tenant, a.RunID, a.Claimable(), a.Records)
 	settled := store.SettledState(a.Index.State)
-	if settled {
-		topics = append(topics, store.TopicRunnable)
-	}
 	end := a.Records[len(a.Records)-1]
 	var next string
 	var waiting int
@@ -186,7 +183,10 @@ func (db *DB) Append(ctx context.Context, a store.Append) error {
 		return err
 	}, func() {
 		if next != "" {
+			// The thread's next Run became claimable: only then does a
+			// settle wake the workers (a claim finding nothing is a write).
 			db.cache.drop(a.Tenant, next)
+			db.hub.Publish(store.TopicRunnable)
 		}
 		if waiting == 1 || settled {
 			db.cache.drop(a.Tenant, a.RunID)

@@ -98,7 +98,7 @@ func (a *attempt) run(ctx context.Context) error {
 	}
 	a.number = st.Attempt + 1
 	a.w.Use(logwriter.Worker(a.lease, a.number))
-	if err := a.append(ctx, false, &runlog.AttemptStarted{Attempt: a.number, WorkerID: a.e.cfg.WorkerID}); err != nil {
+	if err := a.started(ctx); err != nil {
 		return err
 	}
 	if a.number > 1 {
@@ -118,6 +118,20 @@ func (a *attempt) run(ctx context.Context) error {
 			return ctx.Err()
 		}
 	}
+}
+
+// started records the Attempt. On the Run's first lease no earlier
+// Attempt can have died, so the record waits for the Attempt's first
+// append, which comes before any model or tool call (one sync fewer per
+// Run); on any later lease it is stored at once, before anything else
+// runs, so that a Run that crashes its process is counted and MaxAttempts
+// stops it (at most one crash in the first Attempt goes uncounted).
+func (a *attempt) started(ctx context.Context) error {
+	op := &runlog.AttemptStarted{Attempt: a.number, WorkerID: a.e.cfg.WorkerID}
+	if a.lease.Token == 1 && a.number == 1 {
+		return a.later(op)
+	}
+	return a.append(ctx, false, op)
 }
 
 // heartbeat renews the lease until ctx ends; a refused renewal stops the

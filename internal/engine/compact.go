@@ -169,6 +169,13 @@ func (a *attempt) compact(ctx context.Context, turn int, afterRefusal bool) (boo
 	req := model.Request{RunID: st.RunID, Turn: turn, Attempt: 1, Model: m, Messages: []model.Message{
 		{Role: model.RoleSystem, Text: compactionInstructions}, {Role: model.RoleUser, Text: text},
 	}}
+	if a.w.Pending() {
+		// A model call waits: what is folded goes first (AttemptStarted
+		// among it, which counts the Attempt).
+		if err := a.append(ctx, false); err != nil {
+			return true, err
+		}
+	}
 	resp, err := a.summarise(ctx, req)
 	if err != nil {
 		a.log.Warn("compaction failed; the request goes uncompacted", "turn", turn, "err", err)

@@ -117,6 +117,13 @@ type Engine struct {
 	Deps
 	cfg Config
 	wg  sync.WaitGroup
+	// slots holds one token per Attempt running (or reserved for a Run
+	// being admitted), up to MaxConcurrent.
+	slots chan struct{}
+	// mu guards runCtx: the context of Run while it runs, nil before and
+	// after, which adopted Attempts run in.
+	mu     sync.Mutex
+	runCtx context.Context
 	// schemaCache holds each Version's compiled schemas.
 	schemaCache *lru.Cache[*spec.Schemas]
 	// describedCache holds the compiled schemas tools' providers describe,
@@ -141,7 +148,11 @@ func New(d Deps, cfg Config) *Engine {
 	if d.Observer == nil {
 		d.Observer = nopObserver{}
 	}
-	return &Engine{Deps: d, cfg: cfg.withDefaults(), schemaCache: lru.New[*spec.Schemas](schemaCacheSize), describedCache: lru.New[*schema.Schema](schemaCacheSize)}
+	cfg = cfg.withDefaults()
+	return &Engine{
+		Deps: d, cfg: cfg, slots: make(chan struct{}, cfg.MaxConcurrent),
+		schemaCache: lru.New[*spec.Schemas](schemaCacheSize), describedCache: lru.New[*schema.Schema](schemaCacheSize),
+	}
 }
 
 // Run claims and runs Runs until ctx ends, then waits for its Attempts to
@@ -150,8 +161,17 @@ func New(d Deps, cfg Config) *Engine {
 func (e *Engine) Run(ctx context.Context) {
 	sub := e.Store.Notifier().Subscribe(store.TopicRunnable)
 	defer sub.Close()
-	slots := make(chan struct{}, e.cfg.MaxConcurrent)
+	slots := e.slots
 	defer e.wg.Wait()
+	e.mu.Lock()
+	e.runCtx = ctx
+	e.mu.Unlock()
+	defer func() {
+		// No reservation is made once Run ends, so that Wait sees them all.
+		e.mu.Lock()
+		e.runCtx = nil
+		e.mu.Unlock()
+	}()
 	for {
 		// Wait for one free slot, then take every other free one, up to a
 		// batch, and claim that many Runs in one transaction.
@@ -193,16 +213,62 @@ func (e *Engine) Run(ctx context.Context) {
 		}
 		for _, lease := range leases {
 			e.wg.Add(1)
-			go func() {
-				defer e.wg.Done()
-				defer func() { <-slots }()
-				actx, end := e.Observer.StartAttempt(ctx, AttemptInfo{Tenant: lease.Tenant, RunID: lease.RunID, Worker: e.cfg.WorkerID})
-				defer end()
-				e.Log.Info("attempt started", "runId", lease.RunID, "worker", e.cfg.WorkerID)
-				e.attempt(actx, lease)
-			}()
+			go e.runAttempt(ctx, lease)
 		}
 	}
+}
+
+// runAttempt runs an Attempt in a slot taken for it (and counted in wg),
+// and gives both back.
+func (e *Engine) runAttempt(ctx context.Context, lease *store.Lease) {
+	defer e.wg.Done()
+	defer func() { <-e.slots }()
+	actx, end := e.Observer.StartAttempt(ctx, AttemptInfo{Tenant: lease.Tenant, RunID: lease.RunID, Worker: e.cfg.WorkerID})
+	defer end()
+	e.Log.Info("attempt started", "runId", lease.RunID, "worker", e.cfg.WorkerID)
+	e.attempt(actx, lease)
+}
+
+// Reserve implements runs.Local: it takes a free slot while Run runs.
+func (e *Engine) Reserve() (string, time.Duration, bool) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.runCtx == nil || e.runCtx.Err() != nil {
+		return "", 0, false
+	}
+	select {
+	case e.slots <- struct{}{}:
+	default:
+		return "", 0, false
+	}
+	e.wg.Add(1)
+	return e.cfg.WorkerID, e.cfg.LeaseTTL, true
+}
+
+// Adopt implements runs.Local: it runs an Attempt of a Run admitted under
+// lease, in the slot Reserve took. Were Run to have ended meanwhile, the
+// Attempt stops at once and gives the lease back.
+func (e *Engine) Adopt(lease *store.Lease) {
+	e.mu.Lock()
+	ctx := e.runCtx
+	e.mu.Unlock()
+	if ctx == nil {
+		ctx = stoppedContext()
+	}
+	go e.runAttempt(ctx, lease)
+}
+
+// Unreserve implements runs.Local: it gives a reserved slot back.
+func (e *Engine) Unreserve() {
+	<-e.slots
+	e.wg.Done()
+}
+
+// stoppedContext is a context that has ended.
+func stoppedContext() context.Context {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	return ctx
 }
 
 // claimBatch bounds how many Runs one claim transaction takes.

@@ -50,6 +50,7 @@ func startCore(t *testing.T) *core {
 		Store: db, Writer: writer, Runs: mgr, Specs: reg, Models: model.Providers{spec.ProviderScripted: scripted.New(clk)},
 		Memory: memory.New(db, clk), Clock: clk, Log: log,
 	}, engine.Config{WorkerID: "core", PollInterval: time.Second, RetryBase: 10 * time.Millisecond, RetryMax: 100 * time.Millisecond})
+	mgr.UseLocal(eng)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { defer close(done); eng.Run(ctx) }()

@@ -53,6 +53,16 @@ func (l *Log) Stored() int64 { return l.stored.Load() }
 // Pending reports whether Records are folded but not stored.
 func (l *Log) Pending() bool { return len(l.pendingRecs) > 0 }
 
+// PendingOp reports whether an op folded but not stored yet matches.
+func (l *Log) PendingOp(match func(runlog.Op) bool) bool {
+	for _, op := range l.pendingOps {
+		if match(op) {
+			return true
+		}
+	}
+	return false
+}
+
 func (l *Log) clean() bool { return len(l.pendingRecs) == 0 && l.state.Seq == l.stored.Load() }
 
 // Later folds ops into the State now; they are stored with the next

@@ -44,6 +44,8 @@ type Manager struct {
 	clock  clock.Clock
 	log    *slog.Logger
 	live   *live.Hub
+	// local, when set, takes Runs as they are admitted (UseLocal).
+	local Local
 	// deleted counts DeleteRun's deletions since the sweeper last
 	// compacted the store.
 	deleted atomic.Int64
@@ -165,7 +167,7 @@ func (m *Manager) admit(ctx context.Context, adm *runlog.Admitted, runID string,
 	if err != nil {
 		return Run{}, false, err
 	}
-	row, created, err := m.store.CreateRun(ctx, store.NewRun{
+	nr := store.NewRun{
 		Run: store.Run{
 			Tenant: adm.Tenant, RunID: runID, Spec: adm.Spec, Version: adm.Version, RequestID: adm.RequestID,
 			RequestHash: hash, ParentRunID: adm.ParentRunID, RootRunID: adm.RootRunID,
@@ -173,7 +175,11 @@ func (m *Manager) admit(ctx context.Context, adm *runlog.Admitted, runID string,
 		},
 		Records:    stored,
 		RejectBusy: thread.Strategy == "" || thread.Strategy == StrategyReject,
-	})
+	}
+	slot := m.reserve()
+	slot.lease(&nr.Run, now)
+	row, created, err := m.store.CreateRun(ctx, nr)
+	slot.end(row, created, err)
 	if err != nil {
 		return Run{}, false, err
 	}

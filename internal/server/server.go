@@ -330,6 +330,9 @@ func (s *Server) assemble() error {
 		Workers: hub, Memory: mem, Bus: messages, Secrets: secrets, Policy: pol, Clock: cfg.Clock, Log: s.log,
 		Observer: s.observer(), Live: streaming,
 	}, cfg.Engine)
+	// A Run started here while the engine has room is admitted leased to
+	// it: no claim, no wake-up between StartRun and the first Attempt.
+	manager.UseLocal(s.engine)
 
 	// The codec reports undecodable and oversized requests through the
 	// table, and sends the live pieces of streamed answers encoded once.

@@ -124,6 +124,13 @@ type Run struct {
 
 // NewRun is a Run to create with its first Records. Its UpdateTime is its
 // CreateTime unless set (an imported Run keeps its own).
+//
+// A Run.LeaseOwner (with Run.LeaseExpires) admits the Run already leased
+// to that worker, its first lease (token 1), in the same transaction, as
+// a Claim right after would: no other worker claims it before the lease
+// expires, and then any worker may, so the replica admitting a Run can
+// run it without claiming it. A Run created Waiting is not leased. The
+// Run returned has LeaseOwner set only when it was leased.
 type NewRun struct {
 	Run
 	Records []Record
@@ -131,6 +138,16 @@ type NewRun struct {
 	// *errs.ThreadBusy when the thread has an active Run; otherwise such a
 	// Run is created Waiting, behind the Runs already on the thread.
 	RejectBusy bool
+}
+
+// AdmissionLease is the lease a new Run r is created under (see NewRun),
+// once its thread decided whether it waits: its LeaseOwner until its
+// LeaseExpires, or none ("") when it asks for none or is Waiting.
+func AdmissionLease(r Run) (string, time.Time) {
+	if r.LeaseOwner == "" || r.Waiting {
+		return "", time.Time{}
+	}
+	return r.LeaseOwner, FromNanos(Nanos(r.LeaseExpires))
 }
 
 // Thread is a conversation: the Runs started on it, one active at a time.
@@ -247,9 +264,11 @@ type RunCount struct {
 
 // Lease is a worker's exclusive right to write a Run's log.
 type Lease struct {
-	Tenant  string
-	RunID   string
-	Owner   string
+	Tenant string
+	RunID  string
+	Owner  string
+	// Token tells one lease of the Run from the next: it counts the Run's
+	// leases, so the first one it ever had has token 1.
 	Token   int64
 	Expires time.Time
 }

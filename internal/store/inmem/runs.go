@@ -65,7 +65,6 @@ func (db *DB) CreateRun(ctx context.Context, nr store.NewRun) (store.Run, bool, 
 		r.UpdateTime = r.CreateTime
 	}
 	r.Index.WakeAt, r.Index.Summary = stamp(r.Index.WakeAt), clone(r.Index.Summary)
-	r.LeaseOwner, r.LeaseExpires = "", time.Time{}
 	r.ThreadSeq, r.Waiting, r.ContinuesRunID = 0, false, ""
 	if r.ThreadID != "" {
 		if err := db.joinThread(&r, nr.RejectBusy); err != nil {
@@ -73,11 +72,15 @@ func (db *DB) CreateRun(ctx context.Context, nr store.NewRun) (store.Run, bool, 
 			return store.Run{}, false, err
 		}
 	}
+	var token int64
+	if r.LeaseOwner, r.LeaseExpires = store.AdmissionLease(r); r.LeaseOwner != "" {
+		token = 1
+	}
 	db.ord++
-	db.runs[key] = &runRow{run: r, ord: db.ord, records: copyRecords(nr.Records)}
+	db.runs[key] = &runRow{run: r, ord: db.ord, records: copyRecords(nr.Records), token: token}
 	out := db.runs[key].copyRun()
 	db.mu.Unlock()
-	db.publish(store.AppendTopics(r.Tenant, r.RunID, r.Index.Runnable, nr.Records)...)
+	db.publish(store.AppendTopics(r.Tenant, r.RunID, r.Index.Runnable && r.LeaseOwner == "", nr.Records)...)
 	return out, true, nil
 }
 

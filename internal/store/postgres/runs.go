@@ -60,13 +60,20 @@ func (db *DB) CreateRun(ctx context.Context, nr store.NewRun) (store.Run, bool, 
 				return err
 			}
 		}
+		r.LeaseOwner, r.LeaseExpires = store.AdmissionLease(r)
+		var token int64
+		if r.LeaseOwner != "" {
+			token = 1
+		}
 		tag, err := tx.Exec(ctx, `INSERT INTO runs (tenant, run_id, spec, version, request_id, request_hash, parent_run_id, root_run_id, delegation_id,
-			state, runnable, wake_at, summary, last_seq, create_time, update_time, suspension, thread_id, thread_seq, continues_run_id, waiting)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)
+			state, runnable, wake_at, summary, last_seq, create_time, update_time, suspension, thread_id, thread_seq, continues_run_id, waiting,
+			lease_owner, lease_token, lease_expires)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24)
 			ON CONFLICT DO NOTHING`,
 			r.Tenant, r.RunID, r.Spec, r.Version, r.RequestID, r.RequestHash, r.ParentRunID, r.RootRunID, r.DelegationID,
 			r.Index.State, r.Index.Runnable, store.Nanos(r.Index.WakeAt), r.Index.Summary, int64(len(nr.Records)), store.Nanos(r.CreateTime), store.Nanos(updated), r.Index.Suspension,
-			r.ThreadID, r.ThreadSeq, r.ContinuesRunID, r.Waiting)
+			r.ThreadID, r.ThreadSeq, r.ContinuesRunID, r.Waiting,
+			r.LeaseOwner, token, store.Nanos(r.LeaseExpires))
 		if err != nil {
 			return err
 		}
@@ -88,7 +95,7 @@ func (db *DB) CreateRun(ctx context.Context, nr store.NewRun) (store.Run, bool, 
 			return err
 		}
 		created = true
-		tx.notify(store.AppendTopics(r.Tenant, r.RunID, r.Index.Runnable, nr.Records)...)
+		tx.notify(store.AppendTopics(r.Tenant, r.RunID, r.Index.Runnable && r.LeaseOwner == "", nr.Records)...)
 		return nil
 	})
 	if errors.Is(err, errFoundExisting) {
@@ -188,6 +195,11 @@ func (db *DB) Append(ctx context.Context, a store.Append) error {
 		return unavailable(ctx, "append", err)
 	}
 	if tag.RowsAffected() == 0 {
+		if tx != nil {
+			// Give the connection back first: asking the pool for another
+			// while holding one starves it when many settles conflict.
+			_ = tx.Rollback(ctx)
+		}
 		return db.whyNotAppended(ctx, a)
 	}
 	if settled {

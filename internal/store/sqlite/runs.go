@@ -64,7 +64,7 @@ func (db *DB) CreateRun(ctx context.Context, nr store.NewRun) (store.Run, bool, 
 	if r.UpdateTime.IsZero() {
 		r.UpdateTime = r.CreateTime
 	}
-	topics := store.AppendTopics(r.Tenant, r.RunID, r.Index.Runnable, nr.Records)
+	topics := store.AppendTopics(r.Tenant, r.RunID, r.Index.Runnable && r.LeaseOwner == "", nr.Records)
 	err := db.execThen(ctx, "create run", func(tx *sql.Tx) error {
 		if r.RequestID != "" {
 			row := tx.QueryRow(`SELECT `+runColumns+` FROM runs WHERE tenant = ? AND request_id = ?`, r.Tenant, r.RequestID)
@@ -87,12 +87,15 @@ func (db *DB) CreateRun(ctx context.Context, nr store.NewRun) (store.Run, bool, 
 			}
 			r.ThreadSeq = p
 		}
+		r.LeaseOwner, r.LeaseExpires = store.AdmissionLease(r)
 		_, err := tx.Exec(`INSERT INTO runs (tenant, run_id, spec, version, request_id, request_hash, parent_run_id, root_run_id, delegation_id,
-			state, runnable, wake_at, summary, last_seq, create_time, update_time, suspension, thread_id, thread_seq, continues_run_id, waiting)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			state, runnable, wake_at, summary, last_seq, create_time, update_time, suspension, thread_id, thread_seq, continues_run_id, waiting,
+			lease_owner, lease_token, lease_expires)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			r.Tenant, r.RunID, r.Spec, r.Version, r.RequestID, r.RequestHash, r.ParentRunID, r.RootRunID, r.DelegationID,
 			r.Index.State, boolInt(r.Index.Runnable), store.Nanos(r.Index.WakeAt), r.Index.Summary, r.LastSeq, store.Nanos(r.CreateTime), store.Nanos(r.UpdateTime), r.Index.Suspension,
-			r.ThreadID, r.ThreadSeq, r.ContinuesRunID, boolInt(r.Waiting))
+			r.ThreadID, r.ThreadSeq, r.ContinuesRunID, boolInt(r.Waiting),
+			r.LeaseOwner, boolInt(r.LeaseOwner != ""), store.Nanos(r.LeaseExpires))
 		if err != nil {
 			return unavailable("create run", err)
 		}
@@ -142,9 +145,6 @@ func (db *DB) Append(ctx context.Context, a store.Append) error {
 	}
 	topics := store.AppendTopics(a.Tenant, a.RunID, a.Claimable(), a.Records)
 	settled := store.SettledState(a.Index.State)
-	if settled {
-		topics = append(topics, store.TopicRunnable)
-	}
 	end := a.Records[len(a.Records)-1]
 	var next, thread string
 	var waiting int
@@ -183,7 +183,10 @@ func (db *DB) Append(ctx context.Context, a store.Append) error {
 		return err
 	}, func() {
 		if next != "" {
+			// The thread's next Run became claimable: only then does a
+			// settle wake the workers (a claim finding nothing is a write).
 			db.cache.drop(a.Tenant, next)
+			db.hub.Publish(store.TopicRunnable)
 		}
 		// Settling a Run on a thread changes its row further
 		// (settleThread); settling one on none changes only what any

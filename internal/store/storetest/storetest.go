@@ -26,6 +26,7 @@ func Run(t *testing.T, open Opener) {
 	t.Run("Leases", func(t *testing.T) { testLeases(t, open(t)) })
 	t.Run("ClaimNeverDoubleLeases", func(t *testing.T) { testClaimRace(t, open(t)) })
 	t.Run("ClaimMany", func(t *testing.T) { testClaimMany(t, open(t)) })
+	runAdmission(t, open)
 	t.Run("WakeTimes", func(t *testing.T) { testWake(t, open(t)) })
 	t.Run("ListRuns", func(t *testing.T) { testListRuns(t, open(t)) })
 	t.Run("Tenancy", func(t *testing.T) { testTenancy(t, open(t)) })
@@ -247,8 +248,8 @@ func testLeases(t *testing.T, s store.Store) {
 	mustCreate(t, s, newRun("run_a", true))
 	const ttl = 10 * time.Second
 	l1, err := claimOne(t, s, "w1", t0, ttl)
-	if err != nil || l1 == nil || l1.RunID != "run_a" || l1.Owner != "w1" || l1.Tenant != tenant {
-		t.Fatalf("claim: %+v %v", l1, err)
+	if err != nil || l1 == nil || l1.RunID != "run_a" || l1.Owner != "w1" || l1.Tenant != tenant || l1.Token != 1 {
+		t.Fatalf("claim: %+v %v (want the Run's first lease, token 1)", l1, err)
 	}
 	if l, err := claimOne(t, s, "w2", t0.Add(time.Second), ttl); err != nil || l != nil {
 		t.Fatalf("claimed a leased run: %+v %v", l, err)

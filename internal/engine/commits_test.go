@@ -1,0 +1,127 @@
+package engine_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/runsvc/runsvc/internal/clock"
+	"github.com/runsvc/runsvc/internal/engine"
+	"github.com/runsvc/runsvc/internal/errdetails"
+	"github.com/runsvc/runsvc/internal/errs"
+	"github.com/runsvc/runsvc/internal/logwriter"
+	"github.com/runsvc/runsvc/internal/model"
+	"github.com/runsvc/runsvc/internal/model/scripted"
+	"github.com/runsvc/runsvc/internal/policy"
+	"github.com/runsvc/runsvc/internal/runs"
+	"github.com/runsvc/runsvc/internal/spec"
+	"github.com/runsvc/runsvc/internal/spec/versions"
+	"github.com/runsvc/runsvc/internal/store"
+	"github.com/runsvc/runsvc/internal/store/sqlite"
+	"github.com/runsvc/runsvc/internal/tool"
+)
+
+// counting counts the writes that reach a store: writes of Records
+// (CreateRun, Append), each a commit of its own unless a group commit
+// shares it, and lease writes (Claim, Renew, Release).
+type counting struct {
+	store.Store
+	records, leases atomic.Int64
+}
+
+func (s *counting) CreateRun(ctx context.Context, r store.NewRun) (store.Run, bool, error) {
+	s.records.Add(1)
+	return s.Store.CreateRun(ctx, r)
+}
+
+func (s *counting) Append(ctx context.Context, a store.Append) error {
+	s.records.Add(1)
+	return s.Store.Append(ctx, a)
+}
+
+func (s *counting) Claim(ctx context.Context, owner string, now time.Time, ttl time.Duration, limit int) ([]*store.Lease, error) {
+	s.leases.Add(1)
+	return s.Store.Claim(ctx, owner, now, ttl, limit)
+}
+
+func (s *counting) Renew(ctx context.Context, l *store.Lease, now time.Time, ttl time.Duration) error {
+	s.leases.Add(1)
+	return s.Store.Renew(ctx, l, now, ttl)
+}
+
+func (s *counting) Release(ctx context.Context, l *store.Lease) error {
+	s.leases.Add(1)
+	return s.Store.Release(ctx, l)
+}
+
+// stepTool answers every call at once, as the bench's worker tool does.
+type stepTool struct{}
+
+func (stepTool) Execute(context.Context, tool.Call) (json.RawMessage, error) {
+	return json.RawMessage(`{"ok":true}`), nil
+}
+
+// BenchmarkRunCommits runs the Runs phase's shape (one turn of three
+// worker-tool calls, then the answer) one Run at a time on SQLite with
+// synchronous=FULL, and reports beside its time the store writes a Run
+// makes: record writes (each a durable commit) and lease writes (claims,
+// found something or not, renewals, releases). They are the numbers that
+// do not drift with the machine's load.
+//
+//	go test ./internal/engine -run '^$' -bench RunCommits -benchtime 200x
+func BenchmarkRunCommits(b *testing.B) {
+	errs.SetFailureEncoder(errdetails.StoredFailure)
+	db, err := sqlite.Open(b.TempDir(), sqlite.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	s := &counting{Store: db}
+	clk, log := clock.Real{}, slog.New(slog.NewTextHandler(io.Discard, nil))
+	reg := versions.New(s, clk)
+	writer := logwriter.New(s, clk, log)
+	mgr := runs.New(s, writer, reg, policy.AllowAll{}, clk, log)
+	eng := engine.New(engine.Deps{
+		Store: s, Writer: writer, Runs: mgr, Specs: reg, Models: model.Providers{spec.ProviderScripted: scripted.New(clk)},
+		Tools: map[spec.Kind]tool.Executor{spec.KindWorker: stepTool{}}, Clock: clk, Log: log,
+	}, engine.Config{WorkerID: "bench"})
+	mgr.UseLocal(eng)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); eng.Run(ctx) }()
+	defer func() { cancel(); <-done }()
+	step := func(i int) spec.ScriptCall {
+		args, _ := json.Marshal(map[string]int{"i": i})
+		return spec.ScriptCall{Name: "step", Arguments: args}
+	}
+	sp := spec.Spec{
+		Name: "bench-tools", Instructions: "Use the tool three times, then answer.",
+		Model: spec.Model{Provider: spec.ProviderScripted, Script: []spec.Turn{
+			{Text: "Looking.", ToolCalls: []spec.ScriptCall{step(1), step(2), step(3)}},
+			{Text: "Done after three steps."},
+		}},
+		Tools: []spec.Tool{{Name: "step", Kind: spec.KindWorker, Description: "One step."}},
+	}
+	if _, _, err := reg.Publish(ctx, store.DefaultTenant, sp); err != nil {
+		b.Fatal(err)
+	}
+	records, leases := s.records.Load(), s.leases.Load()
+	b.ResetTimer()
+	for range b.N {
+		run, _, err := mgr.Start(ctx, runs.StartRequest{Tenant: store.DefaultTenant, Spec: sp.Name, Input: "go"})
+		if err != nil {
+			b.Fatal(err)
+		}
+		got, err := mgr.WaitSettled(ctx, store.DefaultTenant, run.RunID, 10*time.Second)
+		if err != nil || !got.Settled() {
+			b.Fatalf("run %s: %v, settled %v", run.RunID, err, got.Settled())
+		}
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(s.records.Load()-records)/float64(b.N), "record-writes/run")
+	b.ReportMetric(float64(s.leases.Load()-leases)/float64(b.N), "lease-writes/run")
+}

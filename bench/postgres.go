@@ -202,6 +202,7 @@ func startDiag(ctx context.Context, conn *pgx.Conn) *serverDiag {
 		_, err = conn.Exec(ctx, `SELECT pg_stat_statements_reset()`)
 		d.statements = err == nil
 	}
+	_, _ = conn.Exec(ctx, `SELECT pg_stat_reset_shared('wal')`)
 	d.cpu0 = serverCPU(ctx, conn)
 	return d
 }
@@ -219,6 +220,8 @@ func (d *serverDiag) report(ctx context.Context, conn *pgx.Conn) {
 	}
 	var runs float64
 	_ = conn.QueryRow(ctx, `SELECT coalesce(sum(rows), 0)::float8 FROM pg_stat_statements WHERE query LIKE 'INSERT INTO runs %'`).Scan(&runs)
+	var records, syncs, writes float64
+	_ = conn.QueryRow(ctx, `SELECT wal_records::float8, wal_sync::float8, wal_write::float8 FROM pg_stat_wal`).Scan(&records, &syncs, &writes)
 	rows, err := conn.Query(ctx, `SELECT calls, total_exec_time, rows, regexp_replace(left(query, 90), '\s+', ' ', 'g')
 		FROM pg_stat_statements WHERE query NOT LIKE '%pg_stat%' ORDER BY calls DESC LIMIT 25`)
 	if err != nil {
@@ -228,6 +231,7 @@ func (d *serverDiag) report(ctx context.Context, conn *pgx.Conn) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "postgres diagnostics: %.0f Runs created; server CPU %.2fs over %.1fs (%.2f cores, %.2f ms/Run)\n",
 		runs, cpu.Seconds(), wall.Seconds(), cpu.Seconds()/wall.Seconds(), float64(cpu.Milliseconds())/max(runs, 1))
+	fmt.Fprintf(&b, "  WAL per Run: %.1f records, %.2f writes, %.2f syncs\n", records/max(runs, 1), writes/max(runs, 1), syncs/max(runs, 1))
 	fmt.Fprintf(&b, "  %-9s %-9s %-8s %s\n", "calls/Run", "exec ms", "rows/call", "statement")
 	total := 0.0
 	for rows.Next() {

@@ -21,6 +21,9 @@ var pgCompareRev = flag.String("pg-compare", "", "with the postgres phase: inste
 // pgProfile is -pg-cpuprofile.
 var pgProfile = flag.String("pg-cpuprofile", "", "write a CPU profile of the PostgreSQL fsync=on Runs phase to this file")
 
+// pgStatements is -pg-statements.
+var pgStatements = flag.Bool("pg-statements", false, "preload pg_stat_statements in the PostgreSQL phases' clusters and print the statements a Run makes (diagnostic; costs the server some CPU)")
+
 // pgCompare is the before/after of two builds on PostgreSQL.
 type pgCompare struct {
 	Before, After         string

@@ -82,8 +82,9 @@ func startPostgres(fsync bool) (*pgCluster, error) {
 		"-c synchronous_commit=on",
 		"-c full_page_writes=" + durable,
 	}, " ")
-	if _, err := os.Stat(filepath.Join(filepath.Dir(bin), "lib", "pg_stat_statements.so")); err == nil {
-		// What the phase's diagnostics read; it costs no round trip.
+	if _, err := os.Stat(filepath.Join(filepath.Dir(bin), "lib", "pg_stat_statements.so")); err == nil && *pgStatements {
+		// What the phase's diagnostics read; it costs no round trip, but
+		// some CPU per statement, so only when asked for.
 		opts += " -c shared_preload_libraries=pg_stat_statements"
 	}
 	if out, err := c.run("pg_ctl", "-D", c.dataDir(), "-l", filepath.Join(c.dir, "server.log"), "-w", "-t", "60", "-o", opts, "start"); err != nil {
@@ -185,9 +186,10 @@ func (s *waitSampler) stop() []waitEvent {
 }
 
 // serverDiag is what the PostgreSQL phase prints on stderr besides its
-// table, to find the round trips a Run makes: the statements
-// pg_stat_statements counted over the phase (warm-up included), per Run
-// created, and the CPU the server's processes used meanwhile.
+// table, per Run created over the phase (warm-up included): the CPU the
+// server's processes used, its WAL, how many updates of the runs table
+// were HOT (wrote no index entry) and, with -pg-statements, the
+// statements pg_stat_statements counted: the round trips a Run makes.
 type serverDiag struct {
 	statements bool
 	cpu0       map[int]time.Duration
@@ -207,32 +209,40 @@ func startDiag(ctx context.Context, conn *pgx.Conn) *serverDiag {
 	return d
 }
 
-// report prints the statements by calls per Run and the server's CPU.
+// report prints the server's CPU, WAL and row updates per Run and, with
+// pg_stat_statements, the statements by calls per Run.
 func (d *serverDiag) report(ctx context.Context, conn *pgx.Conn) {
 	cpu := time.Duration(0)
 	for pid, t := range serverCPU(ctx, conn) {
 		cpu += t - d.cpu0[pid]
 	}
 	wall := time.Since(d.start)
-	if !d.statements {
-		progress("postgres diagnostics: server CPU %.2fs over %.1fs (%.2f cores)", cpu.Seconds(), wall.Seconds(), cpu.Seconds()/wall.Seconds())
-		return
-	}
-	var runs float64
-	_ = conn.QueryRow(ctx, `SELECT coalesce(sum(rows), 0)::float8 FROM pg_stat_statements WHERE query LIKE 'INSERT INTO runs %'`).Scan(&runs)
-	var records, syncs, writes float64
+	var runs, records, syncs, writes, updates, hot float64
+	_ = conn.QueryRow(ctx, `SELECT count(*)::float8 FROM runs`).Scan(&runs)
+	runs = max(runs, 1)
 	_ = conn.QueryRow(ctx, `SELECT wal_records::float8, wal_sync::float8, wal_write::float8 FROM pg_stat_wal`).Scan(&records, &syncs, &writes)
+	_ = conn.QueryRow(ctx, `SELECT n_tup_upd::float8, n_tup_hot_upd::float8 FROM pg_stat_user_tables WHERE relname = 'runs'`).Scan(&updates, &hot)
+	var b strings.Builder
+	fmt.Fprintf(&b, "postgres diagnostics: %.0f Runs created; server CPU %.2fs over %.1fs (%.2f cores, %.2f ms/Run)\n",
+		runs, cpu.Seconds(), wall.Seconds(), cpu.Seconds()/wall.Seconds(), float64(cpu.Milliseconds())/runs)
+	fmt.Fprintf(&b, "  per Run: WAL %.1f records, %.2f writes, %.2f syncs; runs rows updated %.2f times, %.2f of them HOT",
+		records/runs, writes/runs, syncs/runs, updates/runs, hot/runs)
+	if d.statements {
+		d.statementsPerRun(ctx, conn, &b, runs)
+	}
+	progress("%s", b.String())
+}
+
+// statementsPerRun writes the statements pg_stat_statements counted, by
+// calls per Run.
+func (d *serverDiag) statementsPerRun(ctx context.Context, conn *pgx.Conn, b *strings.Builder, runs float64) {
 	rows, err := conn.Query(ctx, `SELECT calls, total_exec_time, rows, regexp_replace(left(query, 90), '\s+', ' ', 'g')
 		FROM pg_stat_statements WHERE query NOT LIKE '%pg_stat%' ORDER BY calls DESC LIMIT 25`)
 	if err != nil {
 		return
 	}
 	defer rows.Close()
-	var b strings.Builder
-	fmt.Fprintf(&b, "postgres diagnostics: %.0f Runs created; server CPU %.2fs over %.1fs (%.2f cores, %.2f ms/Run)\n",
-		runs, cpu.Seconds(), wall.Seconds(), cpu.Seconds()/wall.Seconds(), float64(cpu.Milliseconds())/max(runs, 1))
-	fmt.Fprintf(&b, "  WAL per Run: %.1f records, %.2f writes, %.2f syncs\n", records/max(runs, 1), writes/max(runs, 1), syncs/max(runs, 1))
-	fmt.Fprintf(&b, "  %-9s %-9s %-8s %s\n", "calls/Run", "exec ms", "rows/call", "statement")
+	fmt.Fprintf(b, "\n  %-9s %-9s %-8s %s\n", "calls/Run", "exec ms", "rows/call", "statement")
 	total := 0.0
 	for rows.Next() {
 		var calls, nrows int64
@@ -242,10 +252,9 @@ func (d *serverDiag) report(ctx context.Context, conn *pgx.Conn) {
 			return
 		}
 		total += float64(calls)
-		fmt.Fprintf(&b, "  %-9.2f %-9.3f %-8.2f %s\n", float64(calls)/max(runs, 1), ms/float64(max(calls, 1)), float64(nrows)/float64(max(calls, 1)), q)
+		fmt.Fprintf(b, "  %-9.2f %-9.3f %-8.2f %s\n", float64(calls)/runs, ms/float64(max(calls, 1)), float64(nrows)/float64(max(calls, 1)), q)
 	}
-	fmt.Fprintf(&b, "  %.2f statements per Run in these rows", total/max(runs, 1))
-	progress("%s", b.String())
+	fmt.Fprintf(b, "  %.2f statements per Run in these rows", total/runs)
 }
 
 // serverCPU returns the user+system CPU time of each of the server's

@@ -19,8 +19,7 @@ func (db *DB) SetIndex(ctx context.Context, tenant, runID string, lastSeq int64,
 		return unavailable(ctx, "set index", err)
 	}
 	defer func() { _ = tx.Rollback(ctx) }()
-	tag, err := tx.Exec(ctx, `UPDATE runs SET state = $3, runnable = ($4 AND NOT waiting), wake_at = $5, summary = $6, update_time = $7, suspension = $9,
-		runnable_since = CASE WHEN NOT runnable AND $4 AND NOT waiting THEN $7 ELSE runnable_since END
+	tag, err := tx.Exec(ctx, `UPDATE runs SET state = $3, runnable = ($4 AND NOT waiting), wake_at = $5, summary = $6, update_time = $7, suspension = $9
 		WHERE tenant = $1 AND run_id = $2 AND last_seq = $8`,
 		tenant, runID, idx.State, idx.Runnable, store.Nanos(idx.WakeAt), idx.Summary, store.Nanos(now), lastSeq, idx.Suspension)
 	if err != nil {

@@ -9,17 +9,13 @@ import (
 )
 
 // claims pick the Runs a worker takes, in order: runnable ones first, the
-// longest waiting first, then idle ones past their wake time. A Run waits
-// since it became runnable (runnable_since) or was created so; unlike
-// update_time, which orders them on SQLite, neither changes on an
-// ordinary append, so appends are HOT updates (see migration 5). SKIP
-// LOCKED makes concurrent claimers (and appenders) pass each other's rows,
-// and the row locks held until the UPDATE commits mean no Run is leased
-// twice.
+// longest waiting first, then idle ones past their wake time. SKIP LOCKED
+// makes concurrent claimers (and appenders) pass each other's rows, and
+// the row locks held until the UPDATE commits mean no Run is leased twice.
 var claims = []string{
 	`UPDATE runs SET lease_owner = $1, lease_token = lease_token + 1, lease_expires = $2
 	WHERE (tenant, run_id) IN (SELECT tenant, run_id FROM runs WHERE runnable AND lease_expires <= $3
-		ORDER BY GREATEST(create_time, runnable_since) LIMIT $4 FOR UPDATE SKIP LOCKED)
+		ORDER BY update_time LIMIT $4 FOR UPDATE SKIP LOCKED)
 	RETURNING tenant, run_id, lease_token`,
 	`UPDATE runs SET lease_owner = $1, lease_token = lease_token + 1, lease_expires = $2
 	WHERE (tenant, run_id) IN (SELECT tenant, run_id FROM runs WHERE wake_at > 0 AND wake_at <= $3 AND lease_expires <= $3

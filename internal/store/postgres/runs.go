@@ -204,8 +204,7 @@ func appendStatement(a store.Append, noThread bool) (string, []any) {
 		thread = ` AND thread_id = '' AND NOT waiting`
 	}
 	return `WITH head AS (
-			UPDATE runs SET last_seq = $3, state = $4, runnable = ($5 AND NOT waiting), wake_at = $6, summary = $7, update_time = $8, suspension = $17,
-				runnable_since = CASE WHEN NOT runnable AND $5 AND NOT waiting THEN $8 ELSE runnable_since END` + release + `
+			UPDATE runs SET last_seq = $3, state = $4, runnable = ($5 AND NOT waiting), wake_at = $6, summary = $7, update_time = $8, suspension = $17` + release + `
 			WHERE tenant = $1 AND run_id = $2 AND last_seq = $9 AND ($10 = '' OR (lease_owner = $10 AND lease_token = $11))` + thread + `
 			RETURNING 1)
 		INSERT INTO records (tenant, run_id, seq, time, attempt, kind, body)

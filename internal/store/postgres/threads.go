@@ -75,7 +75,7 @@ func settleThread(ctx context.Context, tx pgx.Tx, tenant, runID string, now time
 		return false, err
 	}
 	if next != "" {
-		if _, err := tx.Exec(ctx, `UPDATE runs SET waiting = FALSE, runnable = TRUE, continues_run_id = $3, update_time = $4, runnable_since = $4 WHERE tenant = $1 AND run_id = $2`,
+		if _, err := tx.Exec(ctx, `UPDATE runs SET waiting = FALSE, runnable = TRUE, continues_run_id = $3, update_time = $4 WHERE tenant = $1 AND run_id = $2`,
 			tenant, next, runID, store.Nanos(now)); err != nil {
 			return false, err
 		}

@@ -190,13 +190,14 @@ func resumeAll(ctx context.Context, q *serveProc, runIDs, callIDs []string, conc
 	return int(completed.Load()), err
 }
 
-// startServe starts `runsvc serve` and returns once it reports SERVING.
-func startServe(ctx context.Context, bin, addr, data, logPath string) (*serveProc, error) {
+// startServe starts `runsvc serve`, with extra flags after its own, and
+// returns once it reports SERVING.
+func startServe(ctx context.Context, bin, addr, data, logPath string, extra ...string) (*serveProc, error) {
 	logFile, err := os.Create(logPath)
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.Command(bin, "serve", "--listen", addr, "--data", data)
+	cmd := exec.Command(bin, append([]string{"serve", "--listen", addr, "--data", data}, extra...)...)
 	cmd.Stdout, cmd.Stderr = logFile, logFile
 	// The server dies with the benchmark, however that ends.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}

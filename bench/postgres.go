@@ -82,6 +82,11 @@ func startPostgres(fsync bool) (*pgCluster, error) {
 		"-c synchronous_commit=on",
 		"-c full_page_writes=" + durable,
 	}, " ")
+	if _, err := os.Stat(filepath.Join(filepath.Dir(bin), "lib", "pg_stat_statements.so")); err == nil && *pgStatements {
+		// What the phase's diagnostics read; it costs no round trip, but
+		// some CPU per statement, so only when asked for.
+		opts += " -c shared_preload_libraries=pg_stat_statements"
+	}
 	if out, err := c.run("pg_ctl", "-D", c.dataDir(), "-l", filepath.Join(c.dir, "server.log"), "-w", "-t", "60", "-o", opts, "start"); err != nil {
 		log, _ := os.ReadFile(filepath.Join(c.dir, "server.log"))
 		c.remove()
@@ -125,6 +130,7 @@ type waitSampler struct {
 	cancel context.CancelFunc
 	done   chan struct{}
 	counts map[string]int
+	diag   *serverDiag
 }
 
 // sampleWaits starts sampling the wait events of the server's client
@@ -135,10 +141,11 @@ func sampleWaits(ctx context.Context, dsn string) (*waitSampler, error) {
 		return nil, err
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	s := &waitSampler{cancel: cancel, done: make(chan struct{}), counts: map[string]int{}}
+	s := &waitSampler{cancel: cancel, done: make(chan struct{}), counts: map[string]int{}, diag: startDiag(ctx, conn)}
 	go func() {
 		defer close(s.done)
 		defer conn.Close(context.WithoutCancel(ctx))
+		defer s.diag.report(context.WithoutCancel(ctx), conn)
 		for ctx.Err() == nil {
 			rows, err := conn.Query(ctx, `SELECT coalesce(wait_event_type, '-') || ':' || coalesce(wait_event, '-') || ' ' || coalesce(state, '-'), count(*)
 				FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid() GROUP BY 1`)
@@ -175,5 +182,107 @@ func (s *waitSampler) stop() []waitEvent {
 		out = append(out, waitEvent{Event: e, Samples: n, Share: float64(n) / float64(max(total, 1))})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Samples > out[j].Samples })
+	return out
+}
+
+// serverDiag is what the PostgreSQL phase prints on stderr besides its
+// table, per Run created over the phase (warm-up included): the CPU the
+// server's processes used, its WAL, how many updates of the runs table
+// were HOT (wrote no index entry) and, with -pg-statements, the
+// statements pg_stat_statements counted: the round trips a Run makes.
+type serverDiag struct {
+	statements bool
+	cpu0       map[int]time.Duration
+	start      time.Time
+}
+
+// startDiag resets pg_stat_statements (when the server preloads it) and
+// reads the CPU time of the server's processes.
+func startDiag(ctx context.Context, conn *pgx.Conn) *serverDiag {
+	d := &serverDiag{start: time.Now()}
+	if _, err := conn.Exec(ctx, `CREATE EXTENSION IF NOT EXISTS pg_stat_statements`); err == nil {
+		_, err = conn.Exec(ctx, `SELECT pg_stat_statements_reset()`)
+		d.statements = err == nil
+	}
+	_, _ = conn.Exec(ctx, `SELECT pg_stat_reset_shared('wal')`)
+	d.cpu0 = serverCPU(ctx, conn)
+	return d
+}
+
+// report prints the server's CPU, WAL and row updates per Run and, with
+// pg_stat_statements, the statements by calls per Run.
+func (d *serverDiag) report(ctx context.Context, conn *pgx.Conn) {
+	cpu := time.Duration(0)
+	for pid, t := range serverCPU(ctx, conn) {
+		cpu += t - d.cpu0[pid]
+	}
+	wall := time.Since(d.start)
+	var runs, records, syncs, writes, updates, hot float64
+	_ = conn.QueryRow(ctx, `SELECT count(*)::float8 FROM runs`).Scan(&runs)
+	runs = max(runs, 1)
+	_ = conn.QueryRow(ctx, `SELECT wal_records::float8, wal_sync::float8, wal_write::float8 FROM pg_stat_wal`).Scan(&records, &syncs, &writes)
+	_ = conn.QueryRow(ctx, `SELECT n_tup_upd::float8, n_tup_hot_upd::float8 FROM pg_stat_user_tables WHERE relname = 'runs'`).Scan(&updates, &hot)
+	var b strings.Builder
+	fmt.Fprintf(&b, "postgres diagnostics: %.0f Runs created; server CPU %.2fs over %.1fs (%.2f cores, %.2f ms/Run)\n",
+		runs, cpu.Seconds(), wall.Seconds(), cpu.Seconds()/wall.Seconds(), float64(cpu.Milliseconds())/runs)
+	fmt.Fprintf(&b, "  per Run: WAL %.1f records, %.2f writes, %.2f syncs; runs rows updated %.2f times, %.2f of them HOT",
+		records/runs, writes/runs, syncs/runs, updates/runs, hot/runs)
+	if d.statements {
+		d.statementsPerRun(ctx, conn, &b, runs)
+	}
+	progress("%s", b.String())
+}
+
+// statementsPerRun writes the statements pg_stat_statements counted, by
+// calls per Run.
+func (d *serverDiag) statementsPerRun(ctx context.Context, conn *pgx.Conn, b *strings.Builder, runs float64) {
+	rows, err := conn.Query(ctx, `SELECT calls, total_exec_time, rows, regexp_replace(left(query, 90), '\s+', ' ', 'g')
+		FROM pg_stat_statements WHERE query NOT LIKE '%pg_stat%' ORDER BY calls DESC LIMIT 25`)
+	if err != nil {
+		return
+	}
+	defer rows.Close()
+	fmt.Fprintf(b, "\n  %-9s %-9s %-8s %s\n", "calls/Run", "exec ms", "rows/call", "statement")
+	total := 0.0
+	for rows.Next() {
+		var calls, nrows int64
+		var ms float64
+		var q string
+		if rows.Scan(&calls, &ms, &nrows, &q) != nil {
+			return
+		}
+		total += float64(calls)
+		fmt.Fprintf(b, "  %-9.2f %-9.3f %-8.2f %s\n", float64(calls)/runs, ms/float64(max(calls, 1)), float64(nrows)/float64(max(calls, 1)), q)
+	}
+	fmt.Fprintf(b, "  %.2f statements per Run in these rows", total/runs)
+}
+
+// serverCPU returns the user+system CPU time of each of the server's
+// processes, read from /proc (the server runs on this machine).
+func serverCPU(ctx context.Context, conn *pgx.Conn) map[int]time.Duration {
+	out := map[int]time.Duration{}
+	rows, err := conn.Query(ctx, `SELECT pid FROM pg_stat_activity`)
+	if err != nil {
+		return out
+	}
+	pids, err := pgx.CollectRows(rows, pgx.RowTo[int32])
+	if err != nil {
+		return out
+	}
+	for _, pid := range pids {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			continue
+		}
+		// Fields after the command's closing parenthesis; utime and stime
+		// are the 14th and 15th of the line, in clock ticks (100 a second).
+		f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
+		if len(f) < 13 {
+			continue
+		}
+		u, _ := strconv.ParseInt(f[11], 10, 64)
+		st, _ := strconv.ParseInt(f[12], 10, 64)
+		out[int(pid)] = time.Duration(u+st) * 10 * time.Millisecond
+	}
 	return out
 }

@@ -93,7 +93,14 @@ func (n *notifier) flush() {
 	n.mu.Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), notifyTimeout)
 	defer cancel()
-	if _, err := n.pool.Exec(ctx, `SELECT pg_notify('`+channel+`', t) FROM unnest($1::text[]) AS t`, topics); err != nil {
+	// NOTIFY gives the transaction an xid, so its commit would wait for a
+	// WAL flush like a write's: turned off for this transaction alone, the
+	// notifications are delivered at commit all the same and the flush
+	// happens in the background. They are hints that lose nothing if a
+	// crash drops them: the data they announce was flushed by its own
+	// commit, and every listener signals everything when it reconnects.
+	if _, err := n.pool.Exec(ctx, `SELECT pg_notify('`+channel+`', t)
+		FROM (SELECT set_config('synchronous_commit', 'off', true)) AS async, unnest($1::text[]) AS t`, topics); err != nil {
 		// The other replicas' listeners lose their connection too when the
 		// server is down, and signal everything once they are back.
 		n.log.Warn("postgres store: sending notifications failed", "topics", len(topics), "err", err)

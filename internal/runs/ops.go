@@ -277,7 +277,7 @@ func (m *Manager) Wait(ctx context.Context, tenant, runID string, wait time.Dura
 }
 
 func (m *Manager) wait(ctx context.Context, tenant, runID string, wait time.Duration, done func(Run) bool) (Run, error) {
-	sub := m.store.Notifier().Subscribe(store.RunTopic(tenant, runID))
+	sub := m.store.Notifier().Subscribe(store.RunEndTopic(tenant, runID))
 	defer sub.Close()
 	timer := time.NewTimer(wait)
 	defer timer.Stop()

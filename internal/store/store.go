@@ -461,30 +461,48 @@ func RunTopic(tenant, runID string) string { return "run/" + tenant + "/" + runI
 // outsider (Attempt 0): an interrupt, a message, a resume, a child's end.
 func OutsiderTopic(tenant, runID string) string { return "runx/" + tenant + "/" + runID }
 
+// RunEndTopic is signalled when a Run may have settled or suspended: an
+// append of a settled or suspended Record, a change of its index alone,
+// its deletion. A waiter for either (WaitRun) follows it instead of
+// RunTopic, so that it does not read the Run again after every append.
+func RunEndTopic(tenant, runID string) string { return "rune/" + tenant + "/" + runID }
+
 // AppendTopics returns the topics an append of recs to a Run signals:
 // TopicRunnable only when the Run can be claimed now (runnable, and no
 // worker keeps holding it), so that a running Run's appends do not wake
-// idle workers for nothing.
+// idle workers for nothing; RunEndTopic only when a Record settles or
+// suspends it.
 func AppendTopics(tenant, runID string, claimable bool, recs []Record) []string {
 	topics := []string{RunTopic(tenant, runID)}
 	if claimable {
 		topics = append(topics, TopicRunnable)
 	}
+	outsider, end := false, false
 	for _, r := range recs {
-		if r.Attempt == 0 {
-			return append(topics, OutsiderTopic(tenant, runID))
-		}
+		outsider = outsider || r.Attempt == 0
+		end = end || r.Kind == "settled" || r.Kind == "suspended"
+	}
+	if outsider {
+		topics = append(topics, OutsiderTopic(tenant, runID))
+	}
+	if end {
+		topics = append(topics, RunEndTopic(tenant, runID))
 	}
 	return topics
+}
+
+// DeletedTopics returns the topics a Run's deletion signals.
+func DeletedTopics(tenant, runID string) []string {
+	return []string{RunTopic(tenant, runID), RunEndTopic(tenant, runID)}
 }
 
 // IndexTopics returns the topics a change of a Run's index alone signals:
 // the Run's, and TopicRunnable when it can be claimed.
 func IndexTopics(tenant, runID string, idx Index) []string {
 	if idx.Runnable {
-		return []string{RunTopic(tenant, runID), TopicRunnable}
+		return []string{RunTopic(tenant, runID), RunEndTopic(tenant, runID), TopicRunnable}
 	}
-	return []string{RunTopic(tenant, runID)}
+	return []string{RunTopic(tenant, runID), RunEndTopic(tenant, runID)}
 }
 
 // MemoryTopic is signalled when a memory is written.

@@ -67,7 +67,7 @@ func (db *DB) deleteRuns(ds []store.RunDeletion) ([]string, []string) {
 			delete(db.memory, d.Tenant+"\x00"+ns)
 		}
 		deleted = append(deleted, d.RunID)
-		topics = append(topics, store.RunTopic(d.Tenant, d.RunID))
+		topics = append(topics, store.DeletedTopics(d.Tenant, d.RunID)...)
 	}
 	return deleted, topics
 }

@@ -361,7 +361,7 @@ func (db *DB) SetIndex(ctx context.Context, tenant, runID string, lastSeq int64,
 	row.run.UpdateTime = stamp(now)
 	promoted := store.SettledState(idx.State) && db.settleThread(row, now)
 	db.mu.Unlock()
-	topics := []string{store.RunTopic(tenant, runID)}
+	topics := []string{store.RunTopic(tenant, runID), store.RunEndTopic(tenant, runID)}
 	if idx.Runnable || promoted {
 		topics = append(topics, store.TopicRunnable)
 	}

@@ -41,7 +41,7 @@ func (db *DB) deleteRuns(ctx context.Context, ds []store.RunDeletion, tenant, th
 			}
 			if ok {
 				deleted = append(deleted, d.RunID)
-				tx.notify(store.RunTopic(d.Tenant, d.RunID))
+				tx.notify(store.DeletedTopics(d.Tenant, d.RunID)...)
 			}
 		}
 		if threadID == "" {

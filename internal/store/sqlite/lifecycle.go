@@ -37,7 +37,7 @@ func (db *DB) deleteRuns(ctx context.Context, ds []store.RunDeletion, tenant, th
 	children := map[string][]string{}
 	var topics []string
 	for _, d := range ds {
-		topics = append(topics, store.RunTopic(d.Tenant, d.RunID))
+		topics = append(topics, store.DeletedTopics(d.Tenant, d.RunID)...)
 	}
 	err := db.execThen(ctx, "delete runs", func(tx *sql.Tx) error {
 		deleted, children, threadGone = nil, map[string][]string{}, false

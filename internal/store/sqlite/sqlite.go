@@ -57,12 +57,6 @@ type DB struct {
 	stop   chan struct{}
 	done   chan struct{}
 	once   sync.Once
-	// ckpt is the checkpointer's connection; ckptKick asks it for a
-	// checkpoint, commits counts the writer's commits (writer only).
-	ckpt     *sql.DB
-	ckptKick chan struct{}
-	ckptDone chan struct{}
-	commits  int
 }
 
 var _ store.Store = (*DB)(nil)
@@ -104,8 +98,7 @@ func OpenFile(path string, opts Options) (*DB, error) {
 	q.Add("_time_format", "sqlite")
 	dsn := "file:" + path + "?" + q.Encode()
 
-	// The checkpointer, not the writer's commits, checkpoints the WAL.
-	writeDB, err := sql.Open("sqlite", dsn+"&_txlock=immediate&_pragma=wal_autocheckpoint(0)")
+	writeDB, err := sql.Open("sqlite", dsn+"&_txlock=immediate")
 	if err != nil {
 		return nil, err
 	}
@@ -121,27 +114,17 @@ func OpenFile(path string, opts Options) (*DB, error) {
 	}
 	read.SetMaxOpenConns(8)
 	read.SetMaxIdleConns(8)
-	ckpt, err := sql.Open("sqlite", dsn)
-	if err != nil {
-		_ = read.Close()
-		_ = writeDB.Close()
-		return nil, err
-	}
-	ckpt.SetMaxOpenConns(1)
 	db := &DB{
 		read: read, write: writeDB, hub: notify.NewHub(),
 		reads: &stmtCache{db: read}, wstmts: &stmtCache{db: writeDB}, cache: newRunCache(),
 		writes: make(chan *pendingWrite, 1024), maint: make(chan *maintenance), stop: make(chan struct{}), done: make(chan struct{}),
-		ckpt: ckpt, ckptKick: make(chan struct{}, 1), ckptDone: make(chan struct{}),
 	}
 	if err := db.prepareWrites(); err != nil {
 		_ = read.Close()
 		_ = writeDB.Close()
-		_ = ckpt.Close()
 		return nil, fmt.Errorf("preparing statements: %w", err)
 	}
 	go db.writer(opts.MaxBatch)
-	go db.checkpointer(ckpt)
 	return db, nil
 }
 
@@ -180,8 +163,7 @@ func (db *DB) Notifier() store.Notifier { return db.hub }
 func (db *DB) Close() error {
 	db.once.Do(func() { close(db.stop) })
 	<-db.done
-	<-db.ckptDone
-	return errors.Join(db.read.Close(), db.ckpt.Close(), db.write.Close())
+	return errors.Join(db.read.Close(), db.write.Close())
 }
 
 // pendingWrite is one unit of work for the writer goroutine.
@@ -252,7 +234,6 @@ func (db *DB) writer(maxBatch int) {
 			}
 		}
 		db.commit(batch)
-		db.committed()
 	}
 }
 

@@ -138,17 +138,27 @@ func runPostgres(ctx context.Context, cfg config, res *runsResult) error {
 	return nil
 }
 
+// postgresRuns starts a fresh PostgreSQL cluster and an in-process
+// runsvc with a tool worker on it; stop ends both.
+func postgresRuns(ctx context.Context, fsync bool) (pg *pgCluster, rs *inproc, stop func(), err error) {
+	pg, err = startPostgres(fsync)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	rs, err = startToolsInproc(ctx, pg.dsn())
+	if err != nil {
+		pg.stop()
+		return nil, nil, nil, err
+	}
+	return pg, rs, func() { rs.stop(); pg.stop() }, nil
+}
+
 func postgresPhase(ctx context.Context, cfg config, fsync bool) (*runsPhase, error) {
-	pg, err := startPostgres(fsync)
+	pg, rs, stop, err := postgresRuns(ctx, fsync)
 	if err != nil {
 		return nil, err
 	}
-	defer pg.stop()
-	rs, err := startToolsInproc(ctx, pg.dsn())
-	if err != nil {
-		return nil, err
-	}
-	defer rs.stop()
+	defer stop()
 	mode := "fsync=on"
 	if !fsync {
 		mode = "fsync=off"

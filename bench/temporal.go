@@ -74,16 +74,11 @@ func runTemporal(ctx context.Context, cfg config) (*temporalResult, error) {
 // temporalPostgres measures the Temporal-shaped Run on a fresh PostgreSQL
 // cluster with fsync on.
 func temporalPostgres(ctx context.Context, cfg config) (*runsPhase, error) {
-	pg, err := startPostgres(true)
+	pg, rs, stop, err := postgresRuns(ctx, true)
 	if err != nil {
 		return nil, err
 	}
-	defer pg.stop()
-	rs, err := startToolsInproc(ctx, pg.dsn())
-	if err != nil {
-		return nil, err
-	}
-	defer rs.stop()
+	defer stop()
 	if err := publish(ctx, rs.specs, temporalSpec); err != nil {
 		return nil, err
 	}

@@ -497,7 +497,8 @@ func DeletedTopics(tenant, runID string) []string {
 }
 
 // IndexTopics returns the topics a change of a Run's index alone signals:
-// the Run's, and TopicRunnable when it can be claimed.
+// the Run's, its RunEndTopic (the change may settle or suspend it), and
+// TopicRunnable when it can be claimed.
 func IndexTopics(tenant, runID string, idx Index) []string {
 	if idx.Runnable {
 		return []string{RunTopic(tenant, runID), RunEndTopic(tenant, runID), TopicRunnable}

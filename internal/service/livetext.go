@@ -47,9 +47,13 @@ func marshalEncoded(e *Encoded) mem.BufferSlice { return e.bufs }
 
 // sendMsg sends a message encoded once for many watchers (a Record's or a
 // live Delta's): as it is when the server's codec is a Codec, which passes
-// *Encoded through; else decoded again into into.
-func (s *Service) sendMsg(stream grpc.ServerStream, m any, into proto.Message) error {
+// *Encoded through; else decoded again into a message from into. into is a
+// constructor, not a message, so that the common pass-through send
+// allocates nothing (an empty message per send was one allocation per
+// delivery in the watch phase).
+func (s *Service) sendMsg(stream grpc.ServerStream, m any, into func() proto.Message) error {
 	if e, ok := m.(*Encoded); ok && !s.passThrough {
+		into := into()
 		if err := proto.Unmarshal(e.data, into); err != nil {
 			return err
 		}
@@ -57,6 +61,11 @@ func (s *Service) sendMsg(stream grpc.ServerStream, m any, into proto.Message) e
 	}
 	return stream.SendMsg(m)
 }
+
+// newWatchRunResponse and newStreamTextResponse are sendMsg's into for
+// the two streams.
+func newWatchRunResponse() proto.Message   { return &runsvcv1.WatchRunResponse{} }
+func newStreamTextResponse() proto.Message { return &runsvcv1.StreamTextResponse{} }
 
 // deltaToProto converts a piece, its text scrubbed of secrets.
 func (s *Service) deltaToProto(d *live.Delta) *runsvcv1.ModelDelta {
@@ -145,7 +154,7 @@ func (t *textStream) delta(d *live.Delta) error {
 		return t.stream.SendMsg(&runsvcv1.StreamTextResponse{Text: t.s.scrub.String(text), Turn: int32(d.Turn), Seq: d.CallSeq, Offset: offset})
 	}
 	t.sent = end
-	return t.s.sendMsg(t.stream, t.s.textDelta(d), &runsvcv1.StreamTextResponse{})
+	return t.s.sendMsg(t.stream, t.s.textDelta(d), newStreamTextResponse)
 }
 
 // streamText runs StreamText: committed texts and live pieces, from the

@@ -80,21 +80,21 @@ func (s runServer) WatchRun(req *runsvcv1.WatchRunRequest, stream grpc.ServerStr
 		return errs.BadField("from_seq", "and from_offset must not be negative")
 	}
 	ctx := stream.Context()
-	tenant := tenantOf(ctx)
+	tenant, runID := tenantOf(ctx), req.GetRunId()
 	at := runs.LiveFrom{Offset: req.GetFromOffset()}
 	if !req.GetIncludeDeltas() {
-		return s.runs.Watch(ctx, tenant, req.GetRunId(), req.GetFromSeq(), func(r runlog.Record) error {
-			return s.sendMsg(stream, s.watchedRecord(tenant, req.GetRunId(), r), &runsvcv1.WatchRunResponse{})
+		return s.runs.Watch(ctx, tenant, runID, req.GetFromSeq(), func(r runlog.Record) error {
+			return s.sendMsg(stream, s.watchedRecord(tenant, runID, r), newWatchRunResponse)
 		})
 	}
-	return s.runs.WatchLive(ctx, tenant, req.GetRunId(), req.GetFromSeq(), at, func(ev runs.Event) error {
+	return s.runs.WatchLive(ctx, tenant, runID, req.GetFromSeq(), at, func(ev runs.Event) error {
 		if ev.Delta != nil {
 			if ev.Delta.Discarded || ev.Delta.Offset < req.GetFromOffset() {
 				return stream.Send(&runsvcv1.WatchRunResponse{Delta: s.deltaToProto(ev.Delta)})
 			}
-			return s.sendMsg(stream, s.watchDelta(ev.Delta), &runsvcv1.WatchRunResponse{})
+			return s.sendMsg(stream, s.watchDelta(ev.Delta), newWatchRunResponse)
 		}
-		return s.sendMsg(stream, s.watchedRecord(tenant, req.GetRunId(), *ev.Record), &runsvcv1.WatchRunResponse{})
+		return s.sendMsg(stream, s.watchedRecord(tenant, runID, *ev.Record), newWatchRunResponse)
 	})
 }
 

@@ -15,7 +15,8 @@ import (
 )
 
 // tailWindow is how many of a Run's newest Records a tail keeps for its
-// watchers; a watcher further behind reads the store itself.
+// watchers at least (twice as many at most); a watcher further behind
+// reads the store itself.
 const tailWindow = 1024
 
 // tailRetry is how soon a tail whose store read failed reads again.
@@ -174,8 +175,11 @@ func (t *tail) show(shown *tailShown, recs []runlog.Record, corrupt *errs.Corrup
 	next := &tailShown{recs: shown.recs, next: shown.next, corrupt: corrupt}
 	if len(recs) > 0 {
 		next.recs = append(next.recs, recs...)
-		if over := len(next.recs) - tailWindow; over > 0 {
-			next.recs = append([]runlog.Record(nil), next.recs[over:]...)
+		// The window is cut back to tailWindow once it holds twice that:
+		// cut at every append once full, it was a copy of 1,024 Records
+		// (57 KB, all pointers for the GC to scan) per Record appended.
+		if over := len(next.recs) - tailWindow; len(next.recs) >= 2*tailWindow {
+			next.recs = append(make([]runlog.Record, 0, 2*tailWindow), next.recs[over:]...)
 		}
 		next.next = recs[len(recs)-1].Seq + 1
 	}

@@ -35,6 +35,10 @@ type attempt struct {
 	// thread, before its own transcript.
 	history []runlog.Message
 
+	// ahead are the calls of the current response started before their
+	// turn (ahead.go).
+	ahead aheadCalls
+
 	lost atomic.Bool
 
 	abortOnce sync.Once
@@ -47,6 +51,7 @@ func (e *Engine) attempt(ctx context.Context, lease *store.Lease) {
 	defer cancel()
 	go a.heartbeat(ctx, cancel)
 	err := a.run(ctx)
+	a.ahead.stop()
 	if a.w != nil && a.w.Pending() && !a.lost.Load() {
 		fctx, fcancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 		if ferr := a.append(fctx, false); ferr != nil && !errors.Is(ferr, errEndAttempt) {

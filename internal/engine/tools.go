@@ -76,7 +76,10 @@ func (a *attempt) toolCall(ctx context.Context, c *runlog.Call) error {
 	if a.inDoubt(c, decl) {
 		return a.resolveInDoubt(ctx, c, decl)
 	}
-	if c.Approval == nil {
+	switch {
+	case a.ahead.has(c.ID):
+		// Started ahead: the policy allowed it then.
+	case c.Approval == nil:
 		switch d := a.e.Policy.ToolCall(ctx, a.subject(), c.Name, c.Arguments); d.Outcome {
 		case policy.Deny:
 			return a.answer(ctx, c, decl, nil, &errs.AccessDenied{Subject: "tool " + c.Name, Reason: d.Reason})
@@ -85,7 +88,7 @@ func (a *attempt) toolCall(ctx context.Context, c *runlog.Call) error {
 		case policy.Approve:
 			return a.suspend(ctx, &runlog.Suspended{Reason: runlog.ReasonApproval, CallID: c.ID, ApprovalReason: d.Reason})
 		}
-	} else if !c.Approval.Approved {
+	case !c.Approval.Approved:
 		msg := "a person denied this call"
 		if c.Approval.Note != "" {
 			msg += ": " + c.Approval.Note
@@ -152,49 +155,36 @@ func (a *attempt) suspend(ctx context.Context, s *runlog.Suspended) error {
 // execute runs a call on its executor and records the outcome. A tool's
 // own failure becomes its result (or fails the Run when the tool is
 // raise_on_error); a failure to reach it is retried within the Run's retry
-// budget.
+// budget. Once the call is recorded as started, the calls after it in the
+// same response that may run beside it are started too (ahead.go); a call
+// started so waits here for its own outcome.
 func (a *attempt) execute(ctx context.Context, c *runlog.Call, decl spec.Tool) error {
-	call := tool.Call{
-		Tenant: a.state.Admission.Tenant, RunID: a.state.RunID, CallID: c.ID, Name: c.Name,
-		Arguments: c.Arguments, Tool: decl,
-	}
-	if name := credentialOf(decl); name != "" {
-		v, err := a.e.Secrets.Resolve(ctx, secret.Scope(call.Tenant, a.spec.Name), name)
-		if err != nil {
+	f := a.ahead.take(c.ID)
+	if f == nil {
+		var err error
+		if f, err = a.prepare(ctx, c, decl); err != nil {
 			return a.answer(ctx, c, decl, nil, err)
 		}
-		call.Credential = v
-	}
-	if decl.MCP != nil && len(decl.MCP.Env) > 0 {
-		env, err := tool.ResolveEnv(ctx, a.e.Secrets, secret.Scope(call.Tenant, a.spec.Name), decl.MCP.Env)
-		if err != nil {
-			return a.answer(ctx, c, decl, nil, err)
-		}
-		call.Env = env
-	}
-	run, err := a.executor(decl)
-	if err != nil {
-		return a.answer(ctx, c, decl, nil, err)
 	}
 	if err := a.callStarted(ctx, c, decl); err != nil {
+		f.abandon()
 		return err
 	}
-	timeout := toolTimeout(decl)
-	deadline := a.e.Clock.Now().Add(timeout)
-	if limit := a.state.Admission.Deadline.Add(a.e.cfg.OrphanGrace); limit.Before(deadline) {
-		deadline = limit
+	if !f.launched() {
+		a.launch(ctx, f, c, decl)
+		a.startAhead(ctx, c)
 	}
-	call.Deadline = deadline
-	callCtx, cancel := a.opContext(ctx, deadline)
-	callCtx, observed := a.e.Observer.StartToolCall(callCtx, ToolCallInfo{RunID: call.RunID, CallID: c.ID, Name: c.Name, Kind: decl.Kind})
 	flushed := a.flushWhileCalling(ctx)
-	out, err := run(callCtx, call)
-	observed(err)
-	timedOut := errors.Is(callCtx.Err(), context.DeadlineExceeded)
-	cancel()
+	f.wait()
 	if ferr := flushed(); ferr != nil {
 		return ferr
 	}
+	return a.landed(ctx, c, decl, f)
+}
+
+// landed records how a call ended.
+func (a *attempt) landed(ctx context.Context, c *runlog.Call, decl spec.Tool, f *flight) error {
+	out, err := f.out, f.err
 	switch {
 	case err == nil:
 		if len(out) == 0 {
@@ -205,12 +195,12 @@ func (a *attempt) execute(ctx context.Context, c *runlog.Call, decl spec.Tool) e
 		return ctx.Err()
 	case a.abortSeen():
 		return nil // the loop closes the call as orphaned
-	case timedOut && !a.e.Clock.Now().Before(a.state.Admission.Deadline):
+	case f.timedOut && !a.e.Clock.Now().Before(a.state.Admission.Deadline):
 		return nil // past the deadline and its grace: the loop closes it
-	case timedOut && decl.AtMostOnce():
-		return a.answer(ctx, c, decl, nil, &errs.ToolInDoubt{Tool: c.Name, CallID: c.ID, Why: fmt.Sprintf("it gave no answer within %s", timeout)})
-	case timedOut:
-		err = timeoutFailure(decl, c.Name, timeout)
+	case f.timedOut && decl.AtMostOnce():
+		return a.answer(ctx, c, decl, nil, &errs.ToolInDoubt{Tool: c.Name, CallID: c.ID, Why: fmt.Sprintf("it gave no answer within %s", f.timeout)})
+	case f.timedOut:
+		err = timeoutFailure(decl, c.Name, f.timeout)
 	}
 	delay, retryable := errs.IsRetryable(err)
 	if toolsOwn(err) || !retryable || errs.Typed(err) == nil {
@@ -227,6 +217,48 @@ func (a *attempt) execute(ctx context.Context, c *runlog.Call, decl spec.Tool) e
 		return a.sleep(ctx, wait)
 	}
 	return a.settle(ctx, runlog.StatusFailed, "", "", err, &runlog.ToolCallFinished{CallID: c.ID, Name: c.Name, Error: &stored})
+}
+
+// prepare resolves what a call needs before it can be made: its
+// credential, its MCP server's environment, the executor of its kind. An
+// error is the call's result.
+func (a *attempt) prepare(ctx context.Context, c *runlog.Call, decl spec.Tool) (*flight, error) {
+	call := tool.Call{
+		Tenant: a.state.Admission.Tenant, RunID: a.state.RunID, CallID: c.ID, Name: c.Name,
+		Arguments: c.Arguments, Tool: decl,
+	}
+	if name := credentialOf(decl); name != "" {
+		v, err := a.e.Secrets.Resolve(ctx, secret.Scope(call.Tenant, a.spec.Name), name)
+		if err != nil {
+			return nil, err
+		}
+		call.Credential = v
+	}
+	if decl.MCP != nil && len(decl.MCP.Env) > 0 {
+		env, err := tool.ResolveEnv(ctx, a.e.Secrets, secret.Scope(call.Tenant, a.spec.Name), decl.MCP.Env)
+		if err != nil {
+			return nil, err
+		}
+		call.Env = env
+	}
+	run, err := a.executor(decl)
+	if err != nil {
+		return nil, err
+	}
+	return &flight{call: call, run: run, timeout: toolTimeout(decl), done: make(chan struct{})}, nil
+}
+
+// launch gives a prepared call its deadline (its timeout, within the
+// Run's deadline and orphan grace) and its observer, ready to be made.
+func (a *attempt) launch(ctx context.Context, f *flight, c *runlog.Call, decl spec.Tool) {
+	deadline := a.e.Clock.Now().Add(f.timeout)
+	if limit := a.state.Admission.Deadline.Add(a.e.cfg.OrphanGrace); limit.Before(deadline) {
+		deadline = limit
+	}
+	f.call.Deadline = deadline
+	callCtx, cancel := a.opContext(ctx, deadline)
+	callCtx, observed := a.e.Observer.StartToolCall(callCtx, ToolCallInfo{RunID: f.call.RunID, CallID: c.ID, Name: c.Name, Kind: decl.Kind})
+	f.ctx, f.cancel, f.observed = callCtx, cancel, observed
 }
 
 // flushPendingAfter is how long a call runs with its ToolCallStarted (and

@@ -83,25 +83,26 @@ func Observe(reporters ...Reporter) (grpc.UnaryServerInterceptor, grpc.StreamSer
 	unary := func(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
 		slot, start := &slotContext{Context: ctx}, time.Now()
 		resp, err := handler(slot, req)
-		report(slot, Call{Method: info.FullMethod, Request: req, Response: resp}, slot, err, start)
+		report(slot, Call{Method: info.FullMethod, Request: req, Response: resp}, slot.outcome, err, start)
 		return resp, err
 	}
 	stream := func(srv any, ss grpc.ServerStream, info *grpc.StreamServerInfo, handler grpc.StreamHandler) error {
 		slot, start := &slotContext{Context: ss.Context()}, time.Now()
 		err := handler(srv, &contextStream{ServerStream: ss, ctx: slot})
-		report(slot, Call{Method: info.FullMethod}, slot, err, start)
+		report(slot, Call{Method: info.FullMethod}, slot.outcome, err, start)
 		return err
 	}
 	return unary, stream
 }
 
-// reportTo returns the func that tells reporters how a call ended.
-func reportTo(reporters []Reporter) func(ctx context.Context, c Call, slot *slotContext, err error, start time.Time) {
-	return func(ctx context.Context, c Call, slot *slotContext, err error, start time.Time) {
+// reportTo returns the func that tells reporters how a call ended: with
+// err, as the Mapper made it from the Outcome o (nil when it did not map).
+func reportTo(reporters []Reporter) func(ctx context.Context, c Call, o *Outcome, err error, start time.Time) {
+	return func(ctx context.Context, c Call, o *Outcome, err error, start time.Time) {
 		st := status.Convert(err)
-		c.Code, c.Message, c.Duration, c.Outcome = st.Code(), st.Message(), time.Since(start), slot.outcome
-		if slot.outcome != nil {
-			c.Reason = slot.outcome.Reason
+		c.Code, c.Message, c.Duration, c.Outcome = st.Code(), st.Message(), time.Since(start), o
+		if o != nil {
+			c.Reason = o.Reason
 		}
 		for _, r := range reporters {
 			r.Report(ctx, c)
@@ -195,22 +196,25 @@ func (m *Mapper) ObservedUnaryServerInterceptor(reporters ...Reporter) grpc.Unar
 }
 
 // observedUnary is Observe, the Mapper and, when recovering, Recover, as
-// one unary interceptor.
+// one unary interceptor. The Outcome goes straight from the Mapper to the
+// report, so the call's context needs no slot for it.
 func (m *Mapper) observedUnary(reporters []Reporter, recovering bool) grpc.UnaryServerInterceptor {
 	report := reportTo(reporters)
 	return func(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
-		slot, start := &slotContext{Context: ctx}, time.Now()
+		start := time.Now()
 		var resp any
 		var err error
 		if recovering {
-			resp, err = recovered(slot, req, handler)
+			resp, err = recovered(ctx, req, handler)
 		} else {
-			resp, err = handler(slot, req)
+			resp, err = handler(ctx, req)
 		}
+		var o *Outcome
 		if err != nil && !ownService(info.FullMethod) {
-			resp, err = nil, m.fail(slot, err, func(md metadata.MD) error { return grpc.SetTrailer(slot, md) })
+			o = m.failed(ctx, err)
+			resp, err = nil, o.send(func(md metadata.MD) error { return grpc.SetTrailer(ctx, md) })
 		}
-		report(slot, Call{Method: info.FullMethod, Request: req, Response: resp}, slot, err, start)
+		report(ctx, Call{Method: info.FullMethod, Request: req, Response: resp}, o, err, start)
 		return resp, err
 	}
 }
@@ -220,13 +224,24 @@ func (m *Mapper) observedUnary(reporters []Reporter, recovering bool) grpc.Unary
 // grpc to send. Where no trailer can be set (an interceptor called outside
 // a server), it returns the whole status instead.
 func (m *Mapper) fail(ctx context.Context, err error, setTrailer func(metadata.MD) error) error {
-	if callerGone(ctx, err) {
-		err = ctx.Err()
-	}
-	o := m.mapError(ctx, err)
+	o := m.failed(ctx, err)
 	if slot := slotFrom(ctx); slot != nil {
 		slot.outcome = o
 	}
+	return o.send(setTrailer)
+}
+
+// failed maps an RPC's error, seen as fail sees it.
+func (m *Mapper) failed(ctx context.Context, err error) *Outcome {
+	if callerGone(ctx, err) {
+		err = ctx.Err()
+	}
+	return m.mapError(ctx, err)
+}
+
+// send sets the Outcome's trailers and returns the error for grpc to send
+// (see fail).
+func (o *Outcome) send(setTrailer func(metadata.MD) error) error {
 	w := o.wireOf()
 	if setTrailer(w.trailer) != nil {
 		return o.Status.Err()

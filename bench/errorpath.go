@@ -41,6 +41,10 @@ type errorCase struct {
 	// quiet sends the case through an interceptor whose log discards its
 	// lines, to show what the per-error log line costs.
 	quiet bool
+	// chained sends a plain status through the server's chain without the
+	// Mapper (Observe with the log reporter, and Recover): what every
+	// failed RPC of the server pays besides the table's details.
+	chained bool
 	// prebuilt returns, bypassing the interceptor, the status the table
 	// gives err, built once at start, with its pushback trailer: what
 	// carrying the details costs on the wire alone.
@@ -84,6 +88,8 @@ func errorCases() []errorCase {
 			err: retry},
 		{name: "diag-retry-prebuilt", rich: true, diag: true, bypass: true, prebuilt: true, code: codes.Unavailable, details: "ErrorInfo,RetryInfo",
 			err: retry},
+		{name: "diag-plain-chain", rich: true, diag: true, chained: true, code: codes.Unavailable,
+			err: func() error { return status.Error(codes.Unavailable, "upstream unavailable: connection refused") }},
 	}
 }
 
@@ -103,10 +109,16 @@ func startErrorServer(log *slog.Logger) (*errorServer, error) {
 	srv := grpc.NewServer(grpc.ChainUnaryInterceptor(unary...))
 	desc := grpc.ServiceDesc{ServiceName: errorService, HandlerType: (*any)(nil)}
 	quietIC := quiet.UnaryServerInterceptor()
+	observe, _ := errdetails.Observe(mapper.LogReporter())
+	recoverIC, _ := errdetails.Recover()
+	chainIC := chainUnary([]grpc.UnaryServerInterceptor{observe, recoverIC})
 	for _, c := range errorCases() {
 		var ic grpc.UnaryServerInterceptor
-		if c.quiet {
+		switch {
+		case c.quiet:
 			ic = quietIC
+		case c.chained:
+			ic = chainIC
 		}
 		if c.prebuilt {
 			o := mapper.Map(context.Background(), c.err())
@@ -320,7 +332,7 @@ func allocsPerRPC(ctx context.Context, do call, n int) (float64, float64) {
 // trailers set on a stand-in for grpc's stream) and Recover. The plain
 // case bypasses both and costs nothing here.
 func mappingCost(m *errdetails.Mapper, c errorCase) (mapAllocs, mapNs, icAllocs, icNs float64) {
-	if c.err == nil || c.bypass {
+	if c.err == nil || c.bypass || c.chained {
 		return 0, 0, 0, 0
 	}
 	ctx := context.Background()

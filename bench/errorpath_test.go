@@ -69,7 +69,7 @@ func BenchmarkMap(b *testing.B) {
 	defer es.srv.Stop()
 	ctx := context.Background()
 	for _, c := range errorCases() {
-		if c.err == nil || c.bypass {
+		if c.err == nil || c.bypass || c.chained {
 			continue
 		}
 		b.Run(c.name, func(b *testing.B) {
@@ -95,7 +95,7 @@ func BenchmarkChain(b *testing.B) {
 	defer closeLog()
 	m := errdetails.New(errdetails.Options{Logger: log})
 	for _, c := range errorCases() {
-		if c.err == nil || c.bypass || c.quiet {
+		if c.err == nil || c.bypass || c.quiet || c.chained {
 			continue
 		}
 		call := chainCall(m, c)

@@ -103,7 +103,9 @@ func printErrorPath(w io.Writer, ep *errorPathResult) {
 	fmt.Fprintln(w, "  allocs/RPC and bytes/RPC: whole process (client + server) per sequential call; Map: Mapper.Map + Status.Err;")
 	fmt.Fprintln(w, "  interceptor: the unary interceptor around a handler returning the error, with its trailer and log line, outside gRPC.")
 	fmt.Fprintln(w, "  diagnostics, not judged: diag-retry-nolog is rich-retry through an interceptor whose logger discards; diag-retry-prebuilt")
-	fmt.Fprintln(w, "  returns rich-retry's status built once at start (with its pushback trailer), bypassing the interceptor: the wire cost alone.")
+	fmt.Fprintln(w, "  returns rich-retry's status built once at start (with its pushback trailer), bypassing the interceptor: the wire cost alone;")
+	fmt.Fprintln(w, "  diag-plain-chain is plain through Observe (the log reporter) and Recover without the Mapper: what a failed RPC of the")
+	fmt.Fprintln(w, "  server pays besides the table; rich-* thr/plain divided by its thr/plain is what the table's details cost.")
 }
 
 // printFloor writes section 2: the bare echo against GetRun per concurrency.

@@ -20,7 +20,10 @@ import (
 //	Mapper's interceptors  map an error through the table and set the pushback trailer
 //	Recover()              turns a panic into an error for the Mapper
 //
-// Interceptors placed after Recover (admission) see only plain errors.
+// Interceptors placed after Recover (admission) see only plain errors. On
+// the unary path, where every RPC pays for each link of grpc-go's chain,
+// ServerInterceptors and ObservedUnaryServerInterceptor run the first
+// links as one interceptor doing the same steps in the same order.
 
 // Reporter is told how each RPC ended. Reporters must be quick: they run on
 // the request path, after the handler.
@@ -76,29 +79,35 @@ func slotFrom(ctx context.Context) *slotContext {
 // Observe returns the interceptors that report every call to reporters.
 // Put them first in the chain so that they see the mapped status.
 func Observe(reporters ...Reporter) (grpc.UnaryServerInterceptor, grpc.StreamServerInterceptor) {
-	report := func(ctx context.Context, c Call, slot *slotContext, err error, start time.Time) {
-		st := status.Convert(err)
-		c.Code, c.Message, c.Duration, c.Outcome = st.Code(), st.Message(), time.Since(start), slot.outcome
-		if slot.outcome != nil {
-			c.Reason = slot.outcome.Reason
-		}
-		for _, r := range reporters {
-			r.Report(ctx, c)
-		}
-	}
+	report := reportTo(reporters)
 	unary := func(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
 		slot, start := &slotContext{Context: ctx}, time.Now()
 		resp, err := handler(slot, req)
-		report(slot, Call{Method: info.FullMethod, Request: req, Response: resp}, slot, err, start)
+		report(slot, Call{Method: info.FullMethod, Request: req, Response: resp}, slot.outcome, err, start)
 		return resp, err
 	}
 	stream := func(srv any, ss grpc.ServerStream, info *grpc.StreamServerInfo, handler grpc.StreamHandler) error {
 		slot, start := &slotContext{Context: ss.Context()}, time.Now()
 		err := handler(srv, &contextStream{ServerStream: ss, ctx: slot})
-		report(slot, Call{Method: info.FullMethod}, slot, err, start)
+		report(slot, Call{Method: info.FullMethod}, slot.outcome, err, start)
 		return err
 	}
 	return unary, stream
+}
+
+// reportTo returns the func that tells reporters how a call ended: with
+// err, as the Mapper made it from the Outcome o (nil when it did not map).
+func reportTo(reporters []Reporter) func(ctx context.Context, c Call, o *Outcome, err error, start time.Time) {
+	return func(ctx context.Context, c Call, o *Outcome, err error, start time.Time) {
+		st := status.Convert(err)
+		c.Code, c.Message, c.Duration, c.Outcome = st.Code(), st.Message(), time.Since(start), o
+		if o != nil {
+			c.Reason = o.Reason
+		}
+		for _, r := range reporters {
+			r.Report(ctx, c)
+		}
+	}
 }
 
 // contextStream is a ServerStream with another context.
@@ -114,13 +123,8 @@ func (s *contextStream) Context() context.Context { return s.ctx }
 // error carrying the value and stack, which the Mapper makes INTERNAL (the
 // stack goes to the log only).
 func Recover() (grpc.UnaryServerInterceptor, grpc.StreamServerInterceptor) {
-	unary := func(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (resp any, err error) {
-		defer func() {
-			if p := recover(); p != nil {
-				resp, err = nil, panicked(p)
-			}
-		}()
-		return handler(ctx, req)
+	unary := func(ctx context.Context, req any, _ *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
+		return recovered(ctx, req, handler)
 	}
 	stream := func(srv any, ss grpc.ServerStream, info *grpc.StreamServerInfo, handler grpc.StreamHandler) (err error) {
 		defer func() {
@@ -131,6 +135,16 @@ func Recover() (grpc.UnaryServerInterceptor, grpc.StreamServerInterceptor) {
 		return handler(srv, ss)
 	}
 	return unary, stream
+}
+
+// recovered calls a unary handler, turning its panic into an error.
+func recovered(ctx context.Context, req any, handler grpc.UnaryHandler) (resp any, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			resp, err = nil, panicked(p)
+		}
+	}()
+	return handler(ctx, req)
 }
 
 // ownService reports whether a method belongs to grpc's own services
@@ -163,12 +177,46 @@ func (m *Mapper) StreamServerInterceptor() grpc.StreamServerInterceptor {
 }
 
 // ServerInterceptors returns the whole chain, outermost first: Observe
-// with reporters, the Mapper, Recover. Append admission and the like.
+// with reporters, the Mapper, Recover. Append admission and the like. The
+// three unary ones come as one interceptor that does what the three do in
+// turn (see ObservedUnaryServerInterceptor).
 func (m *Mapper) ServerInterceptors(reporters ...Reporter) ([]grpc.UnaryServerInterceptor, []grpc.StreamServerInterceptor) {
-	ou, os := Observe(reporters...)
-	ru, rs := Recover()
-	return []grpc.UnaryServerInterceptor{ou, m.UnaryServerInterceptor(), ru},
+	_, os := Observe(reporters...)
+	_, rs := Recover()
+	return []grpc.UnaryServerInterceptor{m.observedUnary(reporters, true)},
 		[]grpc.StreamServerInterceptor{os, m.StreamServerInterceptor(), rs}
+}
+
+// ObservedUnaryServerInterceptor is Observe's unary interceptor with the
+// Mapper's right inside it, as one: the same calls and order, but
+// grpc-go's chain allocates a handler closure per interceptor on every
+// call, and these two run on every RPC of the server.
+func (m *Mapper) ObservedUnaryServerInterceptor(reporters ...Reporter) grpc.UnaryServerInterceptor {
+	return m.observedUnary(reporters, false)
+}
+
+// observedUnary is Observe, the Mapper and, when recovering, Recover, as
+// one unary interceptor. The Outcome goes straight from the Mapper to the
+// report, so the call's context needs no slot for it.
+func (m *Mapper) observedUnary(reporters []Reporter, recovering bool) grpc.UnaryServerInterceptor {
+	report := reportTo(reporters)
+	return func(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
+		start := time.Now()
+		var resp any
+		var err error
+		if recovering {
+			resp, err = recovered(ctx, req, handler)
+		} else {
+			resp, err = handler(ctx, req)
+		}
+		var o *Outcome
+		if err != nil && !ownService(info.FullMethod) {
+			o = m.failed(ctx, err)
+			resp, err = nil, o.send(func(md metadata.MD) error { return grpc.SetTrailer(ctx, md) })
+		}
+		report(ctx, Call{Method: info.FullMethod, Request: req, Response: resp}, o, err, start)
+		return resp, err
+	}
 }
 
 // fail maps an RPC's error and sets its trailers (see wire.go): the
@@ -176,13 +224,24 @@ func (m *Mapper) ServerInterceptors(reporters ...Reporter) ([]grpc.UnaryServerIn
 // grpc to send. Where no trailer can be set (an interceptor called outside
 // a server), it returns the whole status instead.
 func (m *Mapper) fail(ctx context.Context, err error, setTrailer func(metadata.MD) error) error {
-	if callerGone(ctx, err) {
-		err = ctx.Err()
-	}
-	o := m.mapError(ctx, err)
+	o := m.failed(ctx, err)
 	if slot := slotFrom(ctx); slot != nil {
 		slot.outcome = o
 	}
+	return o.send(setTrailer)
+}
+
+// failed maps an RPC's error, seen as fail sees it.
+func (m *Mapper) failed(ctx context.Context, err error) *Outcome {
+	if callerGone(ctx, err) {
+		err = ctx.Err()
+	}
+	return m.mapError(ctx, err)
+}
+
+// send sets the Outcome's trailers and returns the error for grpc to send
+// (see fail).
+func (o *Outcome) send(setTrailer func(metadata.MD) error) error {
 	w := o.wireOf()
 	if setTrailer(w.trailer) != nil {
 		return o.Status.Err()

@@ -39,10 +39,9 @@ func (l *LogReporter) Report(ctx context.Context, c Call) {
 		return
 	}
 	h, attrs := l.preformatted(c), make([]slog.Attr, 0, 10)
-	attrs = append(attrs, slog.String("method", c.Method))
 	if h == nil {
 		h = l.Log.Handler()
-		attrs = append(attrs, slog.String("code", c.Code.String()))
+		attrs = append(attrs, slog.String("method", c.Method), slog.String("code", c.Code.String()))
 		if c.Reason != "" {
 			attrs = append(attrs, slog.String("reason", c.Reason))
 		}
@@ -72,30 +71,50 @@ func (l *LogReporter) Report(ctx context.Context, c Call) {
 }
 
 // preformatted returns the log's handler with the code, reason and
-// message of the call's Outcome already formatted, when the Outcome is
-// one the Mapper remembers: a storm of one error (OVERLOADED,
-// STORE_UNAVAILABLE) then escapes its message once, not once a line
-// (JSON escaping was a fifth of BenchmarkChain). It returns nil for any
-// other call.
+// message of the call's Outcome, and the call's method, already
+// formatted, when the Outcome is one the Mapper remembers: a storm of one
+// error (OVERLOADED, STORE_UNAVAILABLE) then escapes its message and
+// method once, not once a line (JSON escaping was a fifth of
+// BenchmarkChain, the method a third of what was left of the line). It
+// returns nil for any other call.
 func (l *LogReporter) preformatted(c Call) slog.Handler {
 	o := c.Outcome
 	if o == nil || o.wire == nil || o.ErrorID != "" || o.Reason != c.Reason ||
 		o.Status.Code() != c.Code || o.Status.Message() != c.Message {
 		return nil
 	}
-	if p := o.wire.logged.Load(); p != nil && p.log == l.Log {
-		return p.handler
+	known := o.wire.logged.Load()
+	if known != nil {
+		for _, p := range *known {
+			if p.log == l.Log && p.method == c.Method {
+				return p.handler
+			}
+		}
 	}
 	h := l.Log.Handler().WithAttrs([]slog.Attr{
 		slog.String("code", c.Code.String()), slog.String("reason", c.Reason), slog.String("message", c.Message),
+		slog.String("method", c.Method),
 	})
-	o.wire.logged.Store(&preformattedLog{log: l.Log, handler: h})
+	// The list is replaced, never changed, so readers need no lock; a
+	// handler lost to a racing Store is only made again. Past
+	// maxPreformatted methods (a server has about thirty) it starts over.
+	next := []preformattedLog{{log: l.Log, method: c.Method, handler: h}}
+	if known != nil && len(*known) < maxPreformatted {
+		next = append(next, *known...)
+	}
+	o.wire.logged.Store(&next)
 	return h
 }
 
-// preformattedLog is a handler of log with an Outcome's attributes.
+// maxPreformatted bounds the handlers one Outcome keeps, one per logger
+// and method.
+const maxPreformatted = 32
+
+// preformattedLog is a handler of log with an Outcome's attributes and a
+// method.
 type preformattedLog struct {
 	log     *slog.Logger
+	method  string
 	handler slog.Handler
 }
 

@@ -31,9 +31,9 @@ type wireForm struct {
 	// trailer holds the pushback and, when the status has details, the
 	// marshalled status. It is shared: grpc copies what it is given.
 	trailer metadata.MD
-	// logged is the last LogReporter handler with this status's
-	// attributes formatted (see LogReporter.preformatted).
-	logged atomic.Pointer[preformattedLog]
+	// logged are the LogReporter handlers with this status's attributes
+	// formatted, one per logger and method (see LogReporter.preformatted).
+	logged atomic.Pointer[[]preformattedLog]
 }
 
 // newWire encodes an Outcome for the wire. A status without details (or

@@ -3,6 +3,7 @@ package errdetails_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"strings"
 	"testing"
@@ -136,6 +137,39 @@ func TestLogLineOfARememberedStatus(t *testing.T) {
 			if _, ok := got["duration"]; !ok {
 				t.Errorf("reporter %d: no duration in %s", i, line)
 			}
+		}
+	}
+}
+
+// TestLogLineOfARememberedStatusNamesItsMethod: one remembered status
+// failing many methods, more than a status keeps formatted, in turns,
+// logs each line with the method that failed.
+func TestLogLineOfARememberedStatusNamesItsMethod(t *testing.T) {
+	var buf syncBuffer
+	m := errdetails.New(errdetails.Options{Logger: slog.New(slog.NewJSONHandler(&buf, nil))})
+	unary, _ := m.ServerInterceptors(m.LogReporter())
+	err := &errs.Overloaded{Resource: "unary calls", RetryAfter: time.Second}
+	handler := func(context.Context, any) (any, error) { return nil, err }
+	var methods []string
+	for round := range 3 {
+		for i := range 40 {
+			method := fmt.Sprintf("/runsvc.v1.RunService/Method%d", (i*7+round)%40)
+			ctx := grpc.NewContextWithServerTransportStream(context.Background(), &trailerStream{})
+			_, _ = unary[0](ctx, nil, &grpc.UnaryServerInfo{FullMethod: method}, handler)
+			methods = append(methods, method)
+		}
+	}
+	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
+	if len(lines) != len(methods) {
+		t.Fatalf("%d lines for %d failed calls", len(lines), len(methods))
+	}
+	for i, line := range lines {
+		var got map[string]any
+		if err := json.Unmarshal([]byte(line), &got); err != nil {
+			t.Fatalf("%v: %s", err, line)
+		}
+		if got["method"] != methods[i] || got["reason"] != "OVERLOADED" {
+			t.Fatalf("line %d is %s, want method %s and reason OVERLOADED", i, line, methods[i])
 		}
 	}
 }

@@ -7,8 +7,9 @@ type RunNotFound struct {
 	RunID string `meta:"runId"`
 }
 
-// Error returns the error's message.
-func (e *RunNotFound) Error() string { return fmt.Sprintf("run %s not found", e.RunID) }
+// Error returns the error's message, joined with + rather than Sprintf:
+// a client polling a Run that does not exist makes one per call.
+func (e *RunNotFound) Error() string { return "run " + e.RunID + " not found" }
 
 // SpecNotFound is a Spec name, or a Version of it, that was never published.
 type SpecNotFound struct {

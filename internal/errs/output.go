@@ -13,7 +13,7 @@ type OutputInvalid struct {
 
 // Error returns the error's message.
 func (e *OutputInvalid) Error() string {
-	return fmt.Sprintf("the final answer does not match the output schema of spec '%s': %s", e.Spec, describeViolations(e.Violations))
+	return fmt.Sprintf("the final answer does not match the output schema of spec '%s': %s", e.Spec, describeViolations("", e.Violations))
 }
 
 // FieldViolations returns the answer's mismatches.

@@ -1,9 +1,11 @@
 package errs
 
-import (
-	"fmt"
-	"time"
-)
+import "time"
+
+// The messages of these errors are joined with + rather than fmt.Sprintf:
+// they are the storms of a failing dependency, every one of which the
+// error table formats again (errdetails keys its memo of statuses on the
+// message), and Sprintf's boxed arguments were three allocations of each.
 
 // Retryable reports whether trying the failed operation again may succeed,
 // and after how long. Errors that implement it decide per instance.
@@ -24,7 +26,7 @@ type InferenceRateLimited struct {
 
 // Error returns the error's message.
 func (e *InferenceRateLimited) Error() string {
-	return fmt.Sprintf("model %s is rate limited: %s", modelName(e.Provider, e.Model), e.Message)
+	return "model " + modelName(e.Provider, e.Model) + " is rate limited: " + e.Message
 }
 
 // modelName is "provider/model", or the provider alone when no model is
@@ -52,7 +54,7 @@ type InferenceFailed struct {
 
 // Error returns the error's message.
 func (e *InferenceFailed) Error() string {
-	return fmt.Sprintf("model call to %s failed: %s", modelName(e.Provider, e.Model), e.Message)
+	return "model call to " + modelName(e.Provider, e.Model) + " failed: " + e.Message
 }
 
 // RetryDelay implements Retryable: always worth another try.
@@ -68,7 +70,7 @@ type TransientFailure struct {
 
 // Error returns the error's message.
 func (e *TransientFailure) Error() string {
-	return fmt.Sprintf("%s failed transiently: %s", e.Operation, e.Message)
+	return e.Operation + " failed transiently: " + e.Message
 }
 
 // RetryDelay implements Retryable.
@@ -84,7 +86,7 @@ type StoreUnavailable struct {
 
 // Error returns the error's message.
 func (e *StoreUnavailable) Error() string {
-	return fmt.Sprintf("the store is unavailable (%s)", e.Operation)
+	return "the store is unavailable (" + e.Operation + ")"
 }
 
 // Unwrap returns the underlying store error.
@@ -100,7 +102,7 @@ type Overloaded struct {
 }
 
 // Error returns the error's message.
-func (e *Overloaded) Error() string { return fmt.Sprintf("server overloaded: %s", e.Resource) }
+func (e *Overloaded) Error() string { return "server overloaded: " + e.Resource }
 
 // RetryDelay implements Retryable.
 func (e *Overloaded) RetryDelay() (time.Duration, bool) { return e.RetryAfter, true }
@@ -114,7 +116,7 @@ type ToolFailed struct {
 }
 
 // Error returns the error's message.
-func (e *ToolFailed) Error() string { return fmt.Sprintf("tool %s failed: %s", e.Tool, e.Message) }
+func (e *ToolFailed) Error() string { return "tool " + e.Tool + " failed: " + e.Message }
 
 // RetryDelay implements Retryable.
 func (e *ToolFailed) RetryDelay() (time.Duration, bool) { return e.RetryAfter, true }
@@ -131,7 +133,7 @@ type MCPFailed struct {
 
 // Error returns the error's message.
 func (e *MCPFailed) Error() string {
-	return fmt.Sprintf("MCP server %s failed on %s: %s", e.Server, e.Tool, e.Message)
+	return "MCP server " + e.Server + " failed on " + e.Tool + ": " + e.Message
 }
 
 // RetryDelay implements Retryable.

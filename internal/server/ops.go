@@ -49,9 +49,9 @@ func (s *Server) observer() engine.Observer {
 func (s *Server) interceptors(mapper *errdetails.Mapper, codec *service.Codec) ([]grpc.UnaryServerInterceptor, []grpc.StreamServerInterceptor) {
 	logs := mapper.LogReporter()
 	logs.Tenant = s.callerTenant
-	observeU, observeS := errdetails.Observe(logs, s.metrics)
+	_, observeS := errdetails.Observe(logs, s.metrics)
 	recoverU, recoverS := errdetails.Recover()
-	unary := []grpc.UnaryServerInterceptor{observeU, mapper.UnaryServerInterceptor(), codec.UnaryServerInterceptor(), recoverU}
+	unary := []grpc.UnaryServerInterceptor{mapper.ObservedUnaryServerInterceptor(logs, s.metrics), codec.UnaryServerInterceptor(), recoverU}
 	stream := []grpc.StreamServerInterceptor{observeS, mapper.StreamServerInterceptor(), codec.StreamServerInterceptor(), s.metrics.StreamServerInterceptor(), s.drainer.StreamServerInterceptor(),
 		heartbeats{every: s.cfg.Ops.HeartbeatInterval}.StreamServerInterceptor(), recoverS}
 	return unary, stream

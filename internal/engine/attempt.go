@@ -159,10 +159,15 @@ func (a *attempt) heartbeat(ctx context.Context, stop context.CancelFunc) {
 }
 
 // watchOutsiders follows the log for an abort request from outside and
-// cancels the operation in flight when one arrives.
+// cancels the operation in flight when one arrives. It reads on from the
+// Records it read itself, not from what the Attempt stored: a store made
+// while a call runs (flushWhileCalling) folds outsiders' Records in and
+// stores after them, and reading after it would skip an abort request
+// among them, leaving the call to run to its end.
 func (a *attempt) watchOutsiders(ctx context.Context) func() {
 	sub := a.e.Store.Notifier().Subscribe(store.OutsiderTopic(a.lease.Tenant, a.lease.RunID))
 	ctx, cancel := context.WithCancel(ctx)
+	next := a.w.Stored() + 1
 	go func() {
 		defer sub.Close()
 		for {
@@ -171,7 +176,7 @@ func (a *attempt) watchOutsiders(ctx context.Context) func() {
 				return
 			case <-sub.C():
 			}
-			recs, err := a.e.Store.ReadLog(ctx, a.lease.Tenant, a.lease.RunID, a.w.Stored()+1, 0)
+			recs, err := a.e.Store.ReadLog(ctx, a.lease.Tenant, a.lease.RunID, next, 0)
 			if err != nil {
 				continue
 			}
@@ -180,6 +185,7 @@ func (a *attempt) watchOutsiders(ctx context.Context) func() {
 					a.abortOnce.Do(func() { close(a.aborted) })
 					return
 				}
+				next = r.Seq + 1
 			}
 		}
 	}()

@@ -277,7 +277,16 @@ func (a *attempt) flushWhileCalling(ctx context.Context) func() error {
 		case <-t.C:
 			// The Log alone: the call may read a.state meanwhile, which
 			// changes only once it returned.
-			result <- a.w.Append(ctx, false, logwriter.Ops())
+			err := a.w.Append(ctx, false, logwriter.Ops())
+			var conflict *errs.SeqConflict
+			if errors.As(err, &conflict) {
+				// Outsiders wrote again as it folded their Records in
+				// (a message, then an interrupt): the Records stay
+				// pending, folded after theirs, and go with the next
+				// append, which the call's end makes anyway.
+				err = nil
+			}
+			result <- err
 		}
 	}()
 	return func() error {

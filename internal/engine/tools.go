@@ -229,10 +229,13 @@ func (a *attempt) execute(ctx context.Context, c *runlog.Call, decl spec.Tool) e
 	return a.settle(ctx, runlog.StatusFailed, "", "", err, &runlog.ToolCallFinished{CallID: c.ID, Name: c.Name, Error: &stored})
 }
 
-// flushPendingAfter is how long a call runs with its ToolCallStarted (and
-// the results before it) folded but not stored before they are stored
-// anyway, so that watchers of a slow call see it start. The bench's
-// worker-tool calls take 0.1-2 ms at c1-c16: most never need the flush.
+// flushPendingAfter is how long a call runs with its start folded but not
+// stored (a tool call's ToolCallStarted, or a model call's TurnStarted
+// and ModelCallStarted, with the results before them) before they are
+// stored anyway, so that watchers of a slow call see it start. The
+// bench's worker-tool calls take 0.1-2 ms at c1-c16 and its scripted
+// model calls less: most never need the flush; a real LLM's call takes
+// longer, and its start is stored while it runs, not before.
 const flushPendingAfter = 5 * time.Millisecond
 
 // callStarted records that a call is being made. An at-most-once call's

@@ -96,12 +96,13 @@ func (a *attempt) run(ctx context.Context) error {
 	if a.history, err = a.threadHistory(ctx); err != nil {
 		return err
 	}
-	if st.Attempt >= a.e.cfg.MaxAttempts {
+	made := st.Attempt + a.unrecorded()
+	if made >= a.e.cfg.MaxAttempts {
 		id := errs.NewErrorID()
-		a.log.Error("run gave up after too many attempts", "attempts", st.Attempt, "errorId", id)
+		a.log.Error("run gave up after too many attempts", "attempts", made, "errorId", id)
 		return a.settle(ctx, runlog.StatusFailed, "", "", &errs.Internal{ErrorID: id})
 	}
-	a.number = st.Attempt + 1
+	a.number = made + 1
 	a.w.Use(logwriter.Worker(a.lease, a.number))
 	if err := a.started(ctx); err != nil {
 		return err
@@ -126,17 +127,40 @@ func (a *attempt) run(ctx context.Context) error {
 }
 
 // started records the Attempt. On the Run's first lease no earlier
-// Attempt can have died, so the record waits for the Attempt's first
-// append, which comes before any model or tool call (one sync fewer per
-// Run); on any later lease it is stored at once, before anything else
-// runs, so that a Run that crashes its process is counted and MaxAttempts
-// stops it (at most one crash in the first Attempt goes uncounted).
+// Attempt can have died, so the record is only folded: it is stored with
+// the Attempt's first append, which may come after the first model call
+// (one sync fewer per Run). On any later lease it is stored at once,
+// before anything else runs, so that a Run that crashes its process is
+// counted; with it goes the record of a first Attempt that stored nothing
+// (unrecorded), so that MaxAttempts bounds every Attempt, the first one
+// included.
 func (a *attempt) started(ctx context.Context) error {
 	op := &runlog.AttemptStarted{Attempt: a.number, WorkerID: a.e.cfg.WorkerID}
 	if a.lease.Token == 1 && a.number == 1 {
 		return a.later(op)
 	}
-	return a.append(ctx, false, op)
+	var ops []runlog.Op
+	if a.unrecorded() == 1 {
+		// Its worker is unknown: the lease that named it is gone.
+		ops = append(ops, &runlog.AttemptStarted{Attempt: 1})
+	}
+	return a.append(ctx, false, append(ops, op)...)
+}
+
+// unrecorded is 1 when an earlier lease of the Run held a first Attempt
+// that stored nothing, else 0. A first Attempt's AttemptStarted waits for
+// its first append, which may come after its model call (or 5 ms into
+// it); a lease after the first (Lease.Token counts them) that finds no
+// Attempt in the log therefore follows one that died before storing, most
+// likely in that call, and counts it. A first lease that ended without
+// running an Attempt at all (its process stopped before it started one)
+// is counted too: it costs the Run one of its MaxAttempts, never lets a
+// poison Run be made once more than MaxAttempts.
+func (a *attempt) unrecorded() int {
+	if a.lease.Token > 1 && a.state.Attempt == 0 {
+		return 1
+	}
+	return 0
 }
 
 // heartbeat renews the lease until ctx ends; a refused renewal stops the
@@ -164,10 +188,15 @@ func (a *attempt) heartbeat(ctx context.Context, stop context.CancelFunc) {
 }
 
 // watchOutsiders follows the log for an abort request from outside and
-// cancels the operation in flight when one arrives.
+// cancels the operation in flight when one arrives. It reads on from the
+// Records it read itself, not from what the Attempt stored: a store made
+// while a call runs (flushWhileCalling) folds outsiders' Records in and
+// stores after them, and reading after it would skip an abort request
+// among them, leaving the call to run to its end.
 func (a *attempt) watchOutsiders(ctx context.Context) func() {
 	sub := a.e.Store.Notifier().Subscribe(store.OutsiderTopic(a.lease.Tenant, a.lease.RunID))
 	ctx, cancel := context.WithCancel(ctx)
+	next := a.w.Stored() + 1
 	go func() {
 		defer sub.Close()
 		for {
@@ -176,7 +205,7 @@ func (a *attempt) watchOutsiders(ctx context.Context) func() {
 				return
 			case <-sub.C():
 			}
-			recs, err := a.e.Store.ReadLog(ctx, a.lease.Tenant, a.lease.RunID, a.w.Stored()+1, 0)
+			recs, err := a.e.Store.ReadLog(ctx, a.lease.Tenant, a.lease.RunID, next, 0)
 			if err != nil {
 				continue
 			}
@@ -185,6 +214,7 @@ func (a *attempt) watchOutsiders(ctx context.Context) func() {
 					a.abortOnce.Do(func() { close(a.aborted) })
 					return
 				}
+				next = r.Seq + 1
 			}
 		}
 	}()
@@ -250,9 +280,13 @@ func (a *attempt) ended(err error) error {
 }
 
 // later folds ops into the Attempt's State now and stores them with the
-// next append, which always comes before anything that waits (a model
-// call, a tool call, a suspension, a sleep). Fewer, larger appends cost
-// fewer syncs; a crash in between only means the work is redone.
+// next append. That append comes before a suspension, a sleep, an
+// at-most-once tool call and any tool the model asked for; a model call
+// and an at-least-once tool call run with Records pending, stored by
+// flushWhileCalling once the call has run flushPendingAfter. Fewer,
+// larger appends cost fewer syncs; a crash in between only means the
+// work is redone (and a first Attempt is counted by the next lease, see
+// unrecorded).
 func (a *attempt) later(ops ...runlog.Op) error {
 	err := a.w.Later(ops...)
 	a.state = a.w.State()

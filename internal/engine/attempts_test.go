@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"slices"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -16,6 +17,7 @@ import (
 	"github.com/runsvc/runsvc/internal/errs"
 	"github.com/runsvc/runsvc/internal/logwriter"
 	"github.com/runsvc/runsvc/internal/model"
+	"github.com/runsvc/runsvc/internal/model/scripted"
 	"github.com/runsvc/runsvc/internal/policy"
 	"github.com/runsvc/runsvc/internal/runlog"
 	"github.com/runsvc/runsvc/internal/runs"
@@ -80,8 +82,9 @@ func (m hanging) Complete(ctx context.Context, _ model.Request) (model.Response,
 // TestMaxAttemptsStopsARunThatKillsItsWorker: a Run whose every Attempt
 // dies in its model call (a poison Run killing its process) is made at
 // most MaxAttempts times, then fails INTERNAL without another call: each
-// Attempt is stored before its model call, the first one (recorded with
-// its first turn) included.
+// Attempt after the first is stored before its model call, and the first
+// one, whose record waits for its first append, is recorded by the second
+// (TestAFirstAttemptThatStoredNothingIsCounted).
 func TestMaxAttemptsStopsARunThatKillsItsWorker(t *testing.T) {
 	const maxAttempts = 3
 	errs.SetFailureEncoder(errdetails.StoredFailure)
@@ -129,5 +132,82 @@ func TestMaxAttemptsStopsARunThatKillsItsWorker(t *testing.T) {
 	}
 	if n := len(calls); n != 0 {
 		t.Errorf("the model was called %d more times after %d Attempts died", n, maxAttempts)
+	}
+}
+
+// dying is a model call during which its process dies: the store goes
+// dead as the call starts, before anything of the Attempt is stored.
+type dying struct {
+	s     *crashing
+	calls chan struct{}
+}
+
+func (m dying) Complete(ctx context.Context, _ model.Request) (model.Response, error) {
+	m.s.dead.Store(true)
+	m.calls <- struct{}{}
+	<-ctx.Done()
+	return model.Response{}, ctx.Err()
+}
+
+// TestAFirstAttemptThatStoredNothingIsCounted: a first Attempt stores its
+// AttemptStarted only with its first append, which comes after its model
+// call starts; when its process dies in that call, the next lease records
+// it (with no worker, whose lease is gone) before its own, so the
+// takeover is Attempt 2 and MaxAttempts counts both.
+func TestAFirstAttemptThatStoredNothingIsCounted(t *testing.T) {
+	errs.SetFailureEncoder(errdetails.StoredFailure)
+	db, log, clk := inmem.New(), slog.New(slog.NewTextHandler(io.Discard, nil)), clock.Real{}
+	reg := versions.New(db, clk)
+	mgr := runs.New(db, logwriter.New(db, clk, log), reg, policy.AllowAll{}, clk, log)
+	worker := func(s store.Store, m model.Model, id string) (stop func()) {
+		eng := engine.New(engine.Deps{Store: s, Writer: logwriter.New(s, clk, log), Runs: mgr, Specs: reg, Models: model.Providers{spec.ProviderScripted: m}, Clock: clk, Log: log},
+			engine.Config{WorkerID: id, PollInterval: 20 * time.Millisecond, LeaseTTL: 300 * time.Millisecond})
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		go func() { defer close(done); eng.Run(ctx) }()
+		return func() { cancel(); <-done }
+	}
+	if _, _, err := reg.Publish(context.Background(), store.DefaultTenant, spec.Spec{Name: "once", Model: spec.Model{Provider: spec.ProviderScripted, Script: []spec.Turn{{Text: "done"}}}}); err != nil {
+		t.Fatal(err)
+	}
+	run, _, err := mgr.Start(context.Background(), runs.StartRequest{Tenant: store.DefaultTenant, Spec: "once", Input: "go"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := &crashing{Store: db}
+	calls := make(chan struct{}, 1)
+	stop := worker(first, dying{s: first, calls: calls}, "w1")
+	select {
+	case <-calls:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the first attempt never called the model")
+	}
+	stop()
+	defer worker(db, scripted.New(clk), "w2")()
+	var got runs.Run
+	waitFor(t, func() bool {
+		got, err = mgr.Get(context.Background(), store.DefaultTenant, run.RunID)
+		return err == nil && got.Settled()
+	})
+	if got.Status != runlog.StatusCompleted {
+		t.Fatalf("the Run ended %s with %v, want COMPLETED", got.Status, got.Failed())
+	}
+	stored, err := db.ReadLog(context.Background(), store.DefaultTenant, run.RunID, 1, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := logwriter.FromStore(run.RunID, stored)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var attempts []runlog.AttemptStarted
+	for _, r := range recs {
+		if op, ok := r.Op.(*runlog.AttemptStarted); ok {
+			attempts = append(attempts, *op)
+		}
+	}
+	want := []runlog.AttemptStarted{{Attempt: 1}, {Attempt: 2, WorkerID: "w2"}}
+	if !slices.Equal(attempts, want) {
+		t.Errorf("attempts recorded %+v, want %+v", attempts, want)
 	}
 }

@@ -195,7 +195,16 @@ func (a *attempt) modelTurn(ctx context.Context) error {
 		}
 	}
 	ops = append(ops, &runlog.ModelCallStarted{Turn: turn, ReservedTokens: estimate, ReservedCost: reservedCost})
-	if err := a.append(ctx, false, ops...); err != nil {
+	// Folded, not stored: the turn's start goes out with the model's
+	// answer (with its first tool call's start, or with Settled), or
+	// while the call runs if it takes longer than flushPendingAfter
+	// (callModel). Nothing the call does depends on it being stored: a
+	// crash before then redoes the call (and the at-least-once calls
+	// whose results are pending with it), and the next lease counts the
+	// Attempt (unrecorded). What a crash loses is the reservation and
+	// the count of the call in Usage.ModelCalls; the call's tokens were
+	// never counted, stored or not, as no answer was.
+	if err := a.later(ops...); err != nil {
 		return err
 	}
 
@@ -203,7 +212,10 @@ func (a *attempt) modelTurn(ctx context.Context) error {
 }
 
 // callModel makes the call req, streaming its pieces to watchers, and
-// records how it ended.
+// records how it ended. The Records folded before it (its
+// ModelCallStarted last) are stored by flushWhileCalling if the call is
+// still running after flushPendingAfter, so a watcher of a slow model sees
+// the turn start while it runs; a fast call's go out with its answer.
 func (a *attempt) callModel(ctx context.Context, turn int, req model.Request, estimate int64) error {
 	st, limits := a.state, a.spec.Limits.Effective()
 	provider, ok := a.e.Models[a.spec.Model.Provider]
@@ -215,15 +227,22 @@ func (a *attempt) callModel(ctx context.Context, turn int, req model.Request, es
 	callCtx, observed := a.e.Observer.StartModelCall(callCtx, ModelCallInfo{RunID: st.RunID, Spec: a.spec.Name, Turn: turn, Model: a.spec.Model})
 	var stream *live.Stream
 	if a.e.Live != nil {
-		stream = a.e.Live.Begin(a.lease.Tenant, st.RunID, a.w.Stored(), turn)
+		// The seq the ModelCallStarted was folded at, the newest of the
+		// State: it is stored there unless an outsider's Record comes
+		// first (see docs/storage.md, "When Records are stored").
+		stream = a.e.Live.Begin(a.lease.Tenant, st.RunID, st.Seq, turn)
 		req.OnDelta = stream.Add
 	}
+	flushed := a.flushWhileCalling(ctx)
 	resp, err := provider.Complete(callCtx, req)
 	if stream != nil {
 		stream.End()
 	}
 	observed(resp, err)
 	cancel()
+	if ferr := flushed(); ferr != nil {
+		return ferr
+	}
 	if err != nil {
 		return a.modelFailed(ctx, turn, err)
 	}

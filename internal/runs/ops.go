@@ -189,7 +189,7 @@ func (m *Manager) requestInterrupt(ctx context.Context, tenant, runID, reason st
 			return nil, nil
 		}
 		ops := []runlog.Op{&runlog.AbortRequested{Cause: runlog.CauseInterrupted, Reason: reason}}
-		if st.Status == runlog.StatusQueued || st.Status == runlog.StatusSuspended {
+		if st.Status == runlog.StatusSuspended || (st.Status == runlog.StatusQueued && !m.leased(ctx, tenant, runID)) {
 			ops = append(ops, &runlog.Settled{State: runlog.StatusAborted, AbortCause: runlog.CauseInterrupted})
 		}
 		return ops, nil
@@ -199,6 +199,18 @@ func (m *Manager) requestInterrupt(ctx context.Context, tenant, runID, reason st
 		return nil
 	}
 	return err
+}
+
+// leased reports whether a worker holds the Run's lease. A QUEUED Run may
+// be one a worker is already making: a first Attempt's AttemptStarted is
+// stored with its first append, which may come only after its first model
+// call (up to 5 ms into it, or with its answer). Settling such a Run from
+// outside would throw that call away unrecorded; it gets the request
+// alone, which its worker sees and settles (or, if the worker died, the
+// next lease's Attempt).
+func (m *Manager) leased(ctx context.Context, tenant, runID string) bool {
+	r, err := m.store.GetRun(ctx, tenant, runID)
+	return err == nil && r.LeaseOwner != "" && m.clock.Now().Before(r.LeaseExpires)
 }
 
 // AfterSettle tells a settled Run's parent about its ending and interrupts

@@ -231,9 +231,17 @@ func (a *attempt) callModel(ctx context.Context, turn int, req model.Request, es
 		// State: it is stored there unless an outsider's Record comes
 		// first (see docs/storage.md, "When Records are stored").
 		stream = a.e.Live.Begin(a.lease.Tenant, st.RunID, st.Seq, turn)
-		req.OnDelta = stream.Add
 	}
-	flushed := a.flushWhileCalling(ctx)
+	flushed, soon := a.flushWhileCalling(ctx)
+	if stream != nil {
+		// Watchers get a call's pieces once they have its
+		// ModelCallStarted: a call that streams before flushPendingAfter
+		// stores its start at its first piece, not 5 ms in.
+		req.OnDelta = func(d model.Delta) {
+			soon()
+			stream.Add(d)
+		}
+	}
 	resp, err := provider.Complete(callCtx, req)
 	if stream != nil {
 		stream.End()

@@ -174,7 +174,7 @@ func (a *attempt) execute(ctx context.Context, c *runlog.Call, decl spec.Tool) e
 		a.launch(ctx, f, c, decl)
 		a.startAhead(ctx, c)
 	}
-	flushed := a.flushWhileCalling(ctx)
+	flushed, _ := a.flushWhileCalling(ctx)
 	f.wait()
 	if ferr := flushed(); ferr != nil {
 		return ferr
@@ -291,21 +291,17 @@ func isModelAnswer(op runlog.Op) bool {
 }
 
 // flushWhileCalling stores the Attempt's pending Records if the call in
-// flight is still running after flushPendingAfter. The returned function,
-// called once the call returned and before anything else touches the
-// Log, waits for such a store and returns how it failed (errEndAttempt
-// when the Attempt must end).
-func (a *attempt) flushWhileCalling(ctx context.Context) func() error {
+// flight is still running after flushPendingAfter, or when soon is called
+// before then (a model call's first streamed piece, which watchers get
+// only once its start is stored). flushed, called once the call returned
+// and before anything else touches the Log, waits for such a store and
+// returns how it failed (errEndAttempt when the Attempt must end).
+func (a *attempt) flushWhileCalling(ctx context.Context) (flushed func() error, soon func()) {
 	if !a.w.Pending() {
-		return func() error { return nil }
+		return func() error { return nil }, func() {}
 	}
 	result := make(chan error, 1)
-	// Real time, not the Engine's clock: how soon a watcher sees a call
-	// start is not a matter of the Run's time. A timer's function, not a
-	// goroutine waiting on it: most calls return first and stop it, and
-	// then no goroutine was started at all (five calls per Run in the
-	// bench's Runs phase).
-	t := time.AfterFunc(flushPendingAfter, func() {
+	store := func() {
 		// The Log alone: the call may read a.state meanwhile, which
 		// changes only once it returned.
 		err := a.w.Append(ctx, false, logwriter.Ops())
@@ -318,8 +314,14 @@ func (a *attempt) flushWhileCalling(ctx context.Context) func() error {
 			err = nil
 		}
 		result <- err
-	})
-	return func() error {
+	}
+	// Real time, not the Engine's clock: how soon a watcher sees a call
+	// start is not a matter of the Run's time. A timer's function, not a
+	// goroutine waiting on it: most calls return first and stop it, and
+	// then no goroutine was started at all (five calls per Run in the
+	// bench's Runs phase).
+	t := time.AfterFunc(flushPendingAfter, store)
+	flushed = func() error {
 		var err error
 		if !t.Stop() {
 			err = <-result // the store had begun: wait for it
@@ -327,6 +329,12 @@ func (a *attempt) flushWhileCalling(ctx context.Context) func() error {
 		a.state = a.w.State()
 		return a.ended(err)
 	}
+	soon = func() {
+		if t.Stop() {
+			go store() // the timer will not fire now: store in its place
+		}
+	}
+	return flushed, soon
 }
 
 // answer records a call's result. A failure is the result the model sees,

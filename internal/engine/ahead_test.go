@@ -3,21 +3,14 @@ package engine_test
 import (
 	"context"
 	"encoding/json"
-	"io"
-	"log/slog"
 	"slices"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/runsvc/runsvc/internal/clock"
 	"github.com/runsvc/runsvc/internal/engine"
 	"github.com/runsvc/runsvc/internal/errdetails"
 	"github.com/runsvc/runsvc/internal/errs"
-	"github.com/runsvc/runsvc/internal/logwriter"
-	"github.com/runsvc/runsvc/internal/model"
-	"github.com/runsvc/runsvc/internal/model/scripted"
-	"github.com/runsvc/runsvc/internal/policy"
 	"github.com/runsvc/runsvc/internal/runlog"
 	"github.com/runsvc/runsvc/internal/runs"
 	"github.com/runsvc/runsvc/internal/spec"
@@ -208,18 +201,6 @@ func startRowEngine(t *testing.T, row *rowTool) rowEngine {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = db.Close() })
-	clk, log := clock.Real{}, slog.New(slog.NewTextHandler(io.Discard, nil))
-	reg := versions.New(db, clk)
-	writer := logwriter.New(db, clk, log)
-	mgr := runs.New(db, writer, reg, policy.AllowAll{}, clk, log)
-	eng := engine.New(engine.Deps{
-		Store: db, Writer: writer, Runs: mgr, Specs: reg, Models: model.Providers{spec.ProviderScripted: scripted.New(clk)},
-		Tools: map[spec.Kind]tool.Executor{spec.KindWorker: row}, Clock: clk, Log: log,
-	}, engine.Config{WorkerID: "row"})
-	mgr.UseLocal(eng)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { defer close(done); eng.Run(ctx) }()
-	t.Cleanup(func() { cancel(); <-done })
+	reg, mgr := startEngine(t, db, row, "row")
 	return rowEngine{db: db, specs: reg, runs: mgr}
 }

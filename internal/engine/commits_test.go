@@ -79,21 +79,10 @@ func BenchmarkRunCommits(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer db.Close()
+	b.Cleanup(func() { _ = db.Close() })
 	s := &counting{Store: db}
-	clk, log := clock.Real{}, slog.New(slog.NewTextHandler(io.Discard, nil))
-	reg := versions.New(s, clk)
-	writer := logwriter.New(s, clk, log)
-	mgr := runs.New(s, writer, reg, policy.AllowAll{}, clk, log)
-	eng := engine.New(engine.Deps{
-		Store: s, Writer: writer, Runs: mgr, Specs: reg, Models: model.Providers{spec.ProviderScripted: scripted.New(clk)},
-		Tools: map[spec.Kind]tool.Executor{spec.KindWorker: stepTool{}}, Clock: clk, Log: log,
-	}, engine.Config{WorkerID: "bench"})
-	mgr.UseLocal(eng)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { defer close(done); eng.Run(ctx) }()
-	defer func() { cancel(); <-done }()
+	reg, mgr := startEngine(b, s, stepTool{}, "bench")
+	ctx := context.Background()
 	step := func(i int) spec.ScriptCall {
 		args, _ := json.Marshal(map[string]int{"i": i})
 		return spec.ScriptCall{Name: "step", Arguments: args}
@@ -124,4 +113,24 @@ func BenchmarkRunCommits(b *testing.B) {
 	b.StopTimer()
 	b.ReportMetric(float64(s.records.Load()-records)/float64(b.N), "record-writes/run")
 	b.ReportMetric(float64(s.leases.Load()-leases)/float64(b.N), "lease-writes/run")
+}
+
+// startEngine runs an engine on s, with the scripted model, whose worker
+// tools are worker, until the test ends.
+func startEngine(tb testing.TB, s store.Store, worker tool.Executor, id string) (*versions.Registry, *runs.Manager) {
+	tb.Helper()
+	clk, log := clock.Real{}, slog.New(slog.NewTextHandler(io.Discard, nil))
+	reg := versions.New(s, clk)
+	writer := logwriter.New(s, clk, log)
+	mgr := runs.New(s, writer, reg, policy.AllowAll{}, clk, log)
+	eng := engine.New(engine.Deps{
+		Store: s, Writer: writer, Runs: mgr, Specs: reg, Models: model.Providers{spec.ProviderScripted: scripted.New(clk)},
+		Tools: map[spec.Kind]tool.Executor{spec.KindWorker: worker}, Clock: clk, Log: log,
+	}, engine.Config{WorkerID: id})
+	mgr.UseLocal(eng)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); eng.Run(ctx) }()
+	tb.Cleanup(func() { cancel(); <-done })
+	return reg, mgr
 }

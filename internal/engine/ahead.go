@@ -100,11 +100,12 @@ func (h aheadCalls) stop() {
 	}
 }
 
-// startAhead starts the calls after c in its response that may run beside
-// it, up to the first one that may not. c itself has been recorded as
-// started; the model's answer that issued them all is stored.
-func (a *attempt) startAhead(ctx context.Context, c *runlog.Call) {
-	if decl, err := a.declared(c.Name); err != nil || !runsBeside(decl) {
+// startAhead starts the calls after c (a call to decl) in its response
+// that may run beside it, up to the first one that may not. c itself has
+// been recorded as started; the model's answer that issued them all is
+// stored.
+func (a *attempt) startAhead(ctx context.Context, c *runlog.Call, decl spec.Tool) {
+	if !runsBeside(decl) {
 		return
 	}
 	after := false

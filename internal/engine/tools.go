@@ -172,7 +172,7 @@ func (a *attempt) execute(ctx context.Context, c *runlog.Call, decl spec.Tool) e
 	}
 	if !f.launched() {
 		a.launch(ctx, f, c, decl)
-		a.startAhead(ctx, c)
+		a.startAhead(ctx, c, decl)
 	}
 	flushed, _ := a.flushWhileCalling(ctx)
 	f.wait()

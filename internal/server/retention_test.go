@@ -114,8 +114,8 @@ func cloneRuns(t *testing.T, st store.Store, model string, n int) {
 	t.Helper()
 	// Setup, not what the test measures: 10,000 CreateRuns under -race
 	// beside the rest of make test took over testserver.Context's minute
-	// once in CI on two cores.
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	// once in CI on two cores. It still ends with the test.
+	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Minute)
 	defer cancel()
 	row, err := st.GetRun(ctx, store.DefaultTenant, model)
 	if err != nil {

@@ -201,6 +201,6 @@ func startRowEngine(t *testing.T, row *rowTool) rowEngine {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = db.Close() })
-	reg, mgr := startEngine(t, db, row, "row")
+	reg, mgr := startEngine(t, db, row, "row", nil)
 	return rowEngine{db: db, specs: reg, runs: mgr}
 }

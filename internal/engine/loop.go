@@ -236,9 +236,12 @@ func (a *attempt) callModel(ctx context.Context, turn int, req model.Request, es
 	if stream != nil {
 		// Watchers get a call's pieces once they have its
 		// ModelCallStarted: a call that streams before flushPendingAfter
-		// stores its start at its first piece, not 5 ms in.
+		// stores its start at its first piece watched, not 5 ms in. Unwatched
+		// pieces leave the start to go out with the answer, in one commit.
 		req.OnDelta = func(d model.Delta) {
-			soon()
+			if stream.Watched() {
+				soon()
+			}
 			stream.Add(d)
 		}
 	}

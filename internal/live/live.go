@@ -11,6 +11,7 @@ package live
 import (
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/runsvc/runsvc/internal/model"
@@ -73,6 +74,9 @@ type run struct {
 	// time in the deltas phase at 100 watchers).
 	wakes []chan struct{}
 	users int
+	// watchers counts the Watchers alone, read without r.mu by
+	// Stream.Watched on every piece.
+	watchers atomic.Int32
 }
 
 // call is one model call's pieces so far.
@@ -162,6 +166,11 @@ func (s *Stream) Add(d model.Delta) {
 	r.signal()
 }
 
+// Watched says whether a Watcher follows the Run's pieces now. The engine
+// asks it on every piece: a call no one watches need not store its start
+// early, since no one waits for the ModelCallStarted to see the pieces.
+func (s *Stream) Watched() bool { return s.r.watchers.Load() > 0 }
+
 // End says the call is over. Its pieces stay for watchers that join
 // before its Record reaches them, until the Run's next call or its last
 // watcher and publisher are gone.
@@ -192,6 +201,7 @@ func (h *Hub) Watch(tenant, runID string) *Watcher { return h.WatchWaking(tenant
 // until Close.
 func (h *Hub) WatchWaking(tenant, runID string, wake chan struct{}) *Watcher {
 	w := &Watcher{hub: h, tenant: tenant, runID: runID, r: h.get(tenant, runID), wake: wake}
+	w.r.watchers.Add(1)
 	if wake != nil {
 		w.r.mu.Lock()
 		w.r.wakes = append(w.r.wakes, wake)
@@ -202,6 +212,7 @@ func (h *Hub) WatchWaking(tenant, runID string, wake chan struct{}) *Watcher {
 
 // Close stops following.
 func (w *Watcher) Close() {
+	w.r.watchers.Add(-1)
 	if w.wake != nil {
 		r := w.r
 		r.mu.Lock()

@@ -12,6 +12,7 @@ import (
 	"github.com/runsvc/runsvc/internal/errs"
 	"github.com/runsvc/runsvc/internal/logwriter"
 	"github.com/runsvc/runsvc/internal/runlog"
+	"github.com/runsvc/runsvc/internal/runs"
 	"github.com/runsvc/runsvc/internal/spec"
 	"github.com/runsvc/runsvc/internal/store"
 )
@@ -24,13 +25,16 @@ var errEndAttempt = errors.New("attempt ended")
 // Run's log through w, under logwriter.Worker's policy; state is w's
 // State, refreshed after every write.
 type attempt struct {
-	e      *Engine
-	lease  *store.Lease
-	number int
-	w      *logwriter.Log
-	state  *runlog.State
-	spec   *spec.Version
-	log    *slog.Logger
+	e     *Engine
+	lease *store.Lease
+	// admission, when set, is the Run as this process just admitted it:
+	// the Attempt starts from it and reads neither the log nor the row.
+	admission *runs.Admission
+	number    int
+	w         *logwriter.Log
+	state     *runlog.State
+	spec      *spec.Version
+	log       *slog.Logger
 	// history is the conversation of the Runs this one continues on its
 	// thread, before its own transcript.
 	history []runlog.Message
@@ -45,8 +49,8 @@ type attempt struct {
 	aborted   chan struct{}
 }
 
-func (e *Engine) attempt(ctx context.Context, lease *store.Lease) {
-	a := &attempt{e: e, lease: lease, log: e.Log.With("runId", lease.RunID, "worker", e.cfg.WorkerID), aborted: make(chan struct{})}
+func (e *Engine) attempt(ctx context.Context, lease *store.Lease, adm *runs.Admission) {
+	a := &attempt{e: e, lease: lease, admission: adm, log: e.Log.With("runId", lease.RunID, "worker", e.cfg.WorkerID), aborted: make(chan struct{})}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	go a.heartbeat(ctx, cancel)
@@ -74,8 +78,18 @@ func (e *Engine) attempt(ctx context.Context, lease *store.Lease) {
 	}
 }
 
+// open opens the Run's log for the Attempt: from the admission when this
+// process just admitted the Run, else read and folded.
+func (a *attempt) open(ctx context.Context) (*logwriter.Log, error) {
+	p := logwriter.Worker(a.lease, 0)
+	if adm := a.admission; adm != nil {
+		return a.e.Writer.OpenFolded(a.lease.Tenant, a.lease.RunID, p, adm.State), nil
+	}
+	return a.e.Writer.Open(ctx, a.lease.Tenant, a.lease.RunID, p)
+}
+
 func (a *attempt) run(ctx context.Context) error {
-	w, err := a.e.Writer.Open(ctx, a.lease.Tenant, a.lease.RunID, logwriter.Worker(a.lease, 0))
+	w, err := a.open(ctx)
 	var corrupt *errs.CorruptLog
 	if errors.As(err, &corrupt) {
 		return nil // the writer failed the Run; nothing more is written

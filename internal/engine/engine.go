@@ -213,20 +213,20 @@ func (e *Engine) Run(ctx context.Context) {
 		}
 		for _, lease := range leases {
 			e.wg.Add(1)
-			go e.runAttempt(ctx, lease)
+			go e.runAttempt(ctx, lease, nil)
 		}
 	}
 }
 
 // runAttempt runs an Attempt in a slot taken for it (and counted in wg),
 // and gives both back.
-func (e *Engine) runAttempt(ctx context.Context, lease *store.Lease) {
+func (e *Engine) runAttempt(ctx context.Context, lease *store.Lease, adm *runs.Admission) {
 	defer e.wg.Done()
 	defer func() { <-e.slots }()
 	actx, end := e.Observer.StartAttempt(ctx, AttemptInfo{Tenant: lease.Tenant, RunID: lease.RunID, Worker: e.cfg.WorkerID})
 	defer end()
 	e.Log.Info("attempt started", "runId", lease.RunID, "worker", e.cfg.WorkerID)
-	e.attempt(actx, lease)
+	e.attempt(actx, lease, adm)
 }
 
 // Reserve implements runs.Local: it takes a free slot while Run runs.
@@ -248,14 +248,14 @@ func (e *Engine) Reserve() (string, time.Duration, bool) {
 // Adopt implements runs.Local: it runs an Attempt of a Run admitted under
 // lease, in the slot Reserve took. Were Run to have ended meanwhile, the
 // Attempt stops at once and gives the lease back.
-func (e *Engine) Adopt(lease *store.Lease) {
+func (e *Engine) Adopt(lease *store.Lease, adm *runs.Admission) {
 	e.mu.Lock()
 	ctx := e.runCtx
 	e.mu.Unlock()
 	if ctx == nil {
 		ctx = stoppedContext()
 	}
-	go e.runAttempt(ctx, lease)
+	go e.runAttempt(ctx, lease, adm)
 }
 
 // Unreserve implements runs.Local: it gives a reserved slot back.

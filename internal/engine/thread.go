@@ -9,6 +9,7 @@ import (
 	"github.com/runsvc/runsvc/internal/errs"
 	"github.com/runsvc/runsvc/internal/model"
 	"github.com/runsvc/runsvc/internal/runlog"
+	"github.com/runsvc/runsvc/internal/store"
 )
 
 // maxThreadDepth bounds how many earlier Runs of a thread a Run's
@@ -21,7 +22,7 @@ const maxThreadDepth = 10000
 // that was deleted (DeleteRun on one Run of an idle thread) is where the
 // history starts: the Runs before it are no longer part of it.
 func (a *attempt) threadHistory(ctx context.Context) ([]runlog.Message, error) {
-	row, err := a.e.Store.GetRun(ctx, a.lease.Tenant, a.lease.RunID)
+	row, err := a.runRow(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -104,4 +105,13 @@ func modelMessages(transcript []runlog.Message) []model.Message {
 		out = append(out, msg)
 	}
 	return out
+}
+
+// runRow returns the Run's row: as admitted, when this process just
+// admitted it, else read.
+func (a *attempt) runRow(ctx context.Context) (store.Run, error) {
+	if adm := a.admission; adm != nil {
+		return adm.Row, nil
+	}
+	return a.e.Store.GetRun(ctx, a.lease.Tenant, a.lease.RunID)
 }

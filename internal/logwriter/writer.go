@@ -67,9 +67,16 @@ func (w *Writer) Open(ctx context.Context, tenant, runID string, p Policy) (*Log
 	if err != nil {
 		return nil, err
 	}
+	return w.OpenFolded(tenant, runID, p, st), nil
+}
+
+// OpenFolded is Open for a Run whose log the caller has folded to st and
+// knows to be stored up to st.Seq (its admission), so nothing is read.
+// The returned Log owns st.
+func (w *Writer) OpenFolded(tenant, runID string, p Policy, st *runlog.State) *Log {
 	l := &Log{w: w, tenant: tenant, runID: runID, policy: p, state: st}
 	l.stored.Store(st.Seq)
-	return l, nil
+	return l
 }
 
 // Mutate appends what decide returns for the Run's current State as an

@@ -3,6 +3,7 @@ package runs
 import (
 	"time"
 
+	"github.com/runsvc/runsvc/internal/runlog"
 	"github.com/runsvc/runsvc/internal/store"
 )
 
@@ -18,12 +19,22 @@ type Local interface {
 	// ok is false when the worker has no free slot or is stopping. Every
 	// reservation ends with Adopt or Unreserve.
 	Reserve() (owner string, ttl time.Duration, ok bool)
-	// Adopt runs, in the reserved slot, a Run admitted under lease.
-	Adopt(lease *store.Lease)
+	// Adopt runs, in the reserved slot, a Run admitted under lease. adm
+	// is what the admission wrote, so the worker need not read it back;
+	// the worker owns adm.State from here on.
+	Adopt(lease *store.Lease, adm *Admission)
 	// Unreserve gives back a reserved slot whose Run was not admitted
 	// leased (it failed, its request id found an earlier Run, or it waits
 	// on its thread).
 	Unreserve()
+}
+
+// Admission is a Run as its admission stored it.
+type Admission struct {
+	// State is the Run's log folded, up to and with its Admitted Record.
+	State *runlog.State
+	// Row is the Run's row as CreateRun returned it.
+	Row store.Run
 }
 
 // UseLocal makes the Manager admit Runs leased to l while l has room.
@@ -57,9 +68,9 @@ func (r *reservation) lease(run *store.Run, now time.Time) {
 	}
 }
 
-// end hands the created Run to the worker when it was admitted leased to
-// it, or gives the slot back.
-func (r *reservation) end(row store.Run, created bool, err error) {
+// end hands the created Run, whose log folds to st, to the worker when it
+// was admitted leased to it, or gives the slot back.
+func (r *reservation) end(row store.Run, st *runlog.State, created bool, err error) {
 	if r == nil {
 		return
 	}
@@ -67,5 +78,6 @@ func (r *reservation) end(row store.Run, created bool, err error) {
 		r.local.Unreserve()
 		return
 	}
-	r.local.Adopt(&store.Lease{Tenant: row.Tenant, RunID: row.RunID, Owner: r.owner, Token: 1, Expires: row.LeaseExpires})
+	r.local.Adopt(&store.Lease{Tenant: row.Tenant, RunID: row.RunID, Owner: r.owner, Token: 1, Expires: row.LeaseExpires},
+		&Admission{State: st, Row: row})
 }

@@ -179,7 +179,7 @@ func (m *Manager) admit(ctx context.Context, adm *runlog.Admitted, runID string,
 	slot := m.reserve()
 	slot.lease(&nr.Run, now)
 	row, created, err := m.store.CreateRun(ctx, nr)
-	slot.end(row, created, err)
+	slot.end(row, st, created, err)
 	if err != nil {
 		return Run{}, false, err
 	}

@@ -44,12 +44,10 @@ func (l *keepingLocal) Adopt(lease *store.Lease, adm *runs.Admission) {
 	l.Engine.Adopt(lease, adm)
 }
 
-// TestAnAdoptedRunStartsFromWhatWasStored checks that what a Run's
-// admission hands the local worker, which then reads nothing back, is
-// what reading the Run gives: its log folded to the same State, and its
-// row (with the thread fields a continued Run's history is read from)
-// as stored.
-func TestAnAdoptedRunStartsFromWhatWasStored(t *testing.T) {
+// startKeepingEngine runs an engine on a SQLite store as the Manager's
+// local worker, through a keepingLocal, until the test ends.
+func startKeepingEngine(t *testing.T) (*sqlite.DB, *versions.Registry, *runs.Manager, *keepingLocal) {
+	t.Helper()
 	errs.SetFailureEncoder(errdetails.StoredFailure)
 	db, err := sqlite.Open(t.TempDir(), sqlite.Options{})
 	if err != nil {
@@ -70,7 +68,17 @@ func TestAnAdoptedRunStartsFromWhatWasStored(t *testing.T) {
 	done := make(chan struct{})
 	go func() { defer close(done); eng.Run(ctx) }()
 	t.Cleanup(func() { cancel(); <-done })
+	return db, reg, mgr, local
+}
 
+// TestAnAdoptedRunStartsFromWhatWasStored checks that what a Run's
+// admission hands the local worker, which then reads nothing back, is
+// what reading the Run gives: its log folded to the same State, and its
+// row (with the thread fields a continued Run's history is read from)
+// as stored.
+func TestAnAdoptedRunStartsFromWhatWasStored(t *testing.T) {
+	db, reg, mgr, local := startKeepingEngine(t)
+	ctx := context.Background()
 	sp := spec.Spec{
 		Name: "answers", Instructions: "Answer.",
 		Model: spec.Model{Provider: spec.ProviderScripted, Script: []spec.Turn{{Text: "Done."}}},

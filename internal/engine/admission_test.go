@@ -3,12 +3,9 @@ package engine_test
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"fmt"
 	"io"
 	"log/slog"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -141,95 +138,5 @@ func TestAnAdoptedRunStartsFromWhatWasStored(t *testing.T) {
 				t.Errorf("admission row %+v differs from the stored row %+v", a, r)
 			}
 		})
-	}
-}
-
-// commitFails is a store whose CreateRun, while failing is set, writes
-// nothing yet tells Written, as a store whose commit then failed would.
-type commitFails struct {
-	store.Store
-	failing  atomic.Bool
-	releases atomic.Int64
-}
-
-func (s *commitFails) CreateRun(ctx context.Context, nr store.NewRun) (store.Run, bool, error) {
-	if !s.failing.Load() {
-		return s.Store.CreateRun(ctx, nr)
-	}
-	r := nr.Run
-	r.LastSeq = int64(len(nr.Records))
-	r.LeaseOwner, r.LeaseExpires = store.AdmissionLease(r)
-	if nr.Written != nil {
-		nr.Written(r)
-	}
-	return store.Run{}, false, &errs.StoreUnavailable{Operation: "create run", Cause: errors.New("the commit failed")}
-}
-
-func (s *commitFails) Release(ctx context.Context, l *store.Lease) error {
-	s.releases.Add(1)
-	return s.Store.Release(ctx, l)
-}
-
-// countingTool answers every call at once and counts them.
-type countingTool struct{ calls atomic.Int64 }
-
-func (c *countingTool) Execute(context.Context, tool.Call) (json.RawMessage, error) {
-	c.calls.Add(1)
-	return json.RawMessage(`{"ok":true}`), nil
-}
-
-// TestAHandedOverRunWhoseCommitFailsIsDropped: a Run handed to the local
-// worker before its admission committed, whose commit then fails, makes
-// StartRun fail, calls no tool, stores nothing, gives back no lease (it
-// has none) and frees its slot: the next Run runs, and the engine stops.
-func TestAHandedOverRunWhoseCommitFailsIsDropped(t *testing.T) {
-	errs.SetFailureEncoder(errdetails.StoredFailure)
-	db, err := sqlite.Open(t.TempDir(), sqlite.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = db.Close() })
-	s := &commitFails{Store: db}
-	worker := &countingTool{}
-	reg, mgr := startEngine(t, s, worker, "drops", nil)
-	ctx := context.Background()
-	sp := spec.Spec{
-		Name: "calls-first", Instructions: "Use the tool, then answer.",
-		Model: spec.Model{Provider: spec.ProviderScripted, Script: []spec.Turn{
-			{Text: "Calling.", ToolCalls: []spec.ScriptCall{{Name: "step", Arguments: json.RawMessage(`{}`)}}},
-			{Text: "Done."},
-		}},
-		Tools: []spec.Tool{{Name: "step", Kind: spec.KindWorker, Description: "One step."}},
-	}
-	if _, _, err := reg.Publish(ctx, store.DefaultTenant, sp); err != nil {
-		t.Fatal(err)
-	}
-	s.failing.Store(true)
-	for i := range 4 {
-		_, _, err := mgr.Start(ctx, runs.StartRequest{Tenant: store.DefaultTenant, RunID: fmt.Sprintf("run_lost_%d", i), Spec: sp.Name, Input: "go"})
-		var unavailable *errs.StoreUnavailable
-		if !errors.As(err, &unavailable) {
-			t.Fatalf("StartRun whose commit failed: %v, want StoreUnavailable", err)
-		}
-	}
-	s.failing.Store(false)
-	run, _, err := mgr.Start(ctx, runs.StartRequest{Tenant: store.DefaultTenant, RunID: "run_kept", Spec: sp.Name, Input: "go"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := mgr.WaitSettled(ctx, store.DefaultTenant, run.RunID, 20*time.Second)
-	if err != nil || got.Status != runlog.StatusCompleted {
-		t.Fatalf("the next Run: %v, state %q", err, got.Status)
-	}
-	if n := worker.calls.Load(); n != 1 {
-		t.Errorf("the tool was called %d times, want once (by the Run that was stored)", n)
-	}
-	if n := s.releases.Load(); n != 0 {
-		t.Errorf("%d leases given back, want none (the dropped Runs had none; the stored one's goes with its last append)", n)
-	}
-	for i := range 4 {
-		if _, err := db.GetRun(ctx, store.DefaultTenant, fmt.Sprintf("run_lost_%d", i)); err == nil {
-			t.Errorf("run_lost_%d was stored", i)
-		}
 	}
 }

@@ -105,7 +105,7 @@ func (h aheadCalls) stop() {
 // been recorded as started; the model's answer that issued them all is
 // stored.
 func (a *attempt) startAhead(ctx context.Context, c *runlog.Call, decl spec.Tool) {
-	if !runsBeside(decl) || a.admitted(ctx) != nil {
+	if !runsBeside(decl) {
 		return
 	}
 	after := false

@@ -267,32 +267,9 @@ func (a *attempt) append(ctx context.Context, release bool, ops ...runlog.Op) er
 // Run, a corrupt log (which the writer failed) or a lost lease ends the
 // Attempt.
 func (a *attempt) write(ctx context.Context, release bool, decide logwriter.Decide) error {
-	if err := a.admitted(ctx); err != nil {
-		return err
-	}
 	err := a.w.Append(ctx, release, decide)
 	a.state = a.w.State()
 	return a.ended(err)
-}
-
-// admitted waits, for a Run this process handed over before its
-// admission committed (runs.Admission.Stored), until the commit is known:
-// nothing of the Run is stored after it or sent to a tool before. A Run
-// that was not stored ends the Attempt (errEndAttempt), with no lease to
-// give back.
-func (a *attempt) admitted(ctx context.Context) error {
-	if a.admission == nil {
-		return nil
-	}
-	stored, err := a.admission.Stored(ctx)
-	switch {
-	case err != nil:
-		return err
-	case !stored:
-		a.lost.Store(true)
-		return errEndAttempt
-	}
-	return nil
 }
 
 // ended turns a write's failure into how the Attempt goes on.

@@ -153,9 +153,6 @@ type delegateArgs struct {
 // children of this and the following delegate calls of the turn and waits
 // for them together.
 func (a *attempt) delegate(ctx context.Context, c *runlog.Call, decl spec.Tool) error {
-	if err := a.admitted(ctx); err != nil {
-		return err
-	}
 	if c.DelegationID != "" {
 		d := a.state.Delegation(c.DelegationID)
 		if d.Finished != nil {

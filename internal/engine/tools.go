@@ -159,9 +159,6 @@ func (a *attempt) suspend(ctx context.Context, s *runlog.Suspended) error {
 // same response that may run beside it are started too (ahead.go); a call
 // started so waits here for its own outcome.
 func (a *attempt) execute(ctx context.Context, c *runlog.Call, decl spec.Tool) error {
-	if err := a.admitted(ctx); err != nil {
-		return err
-	}
 	f := a.ahead.take(c.ID)
 	if f == nil {
 		var err error
@@ -307,10 +304,7 @@ func (a *attempt) flushWhileCalling(ctx context.Context) (flushed func() error, 
 	store := func() {
 		// The Log alone: the call may read a.state meanwhile, which
 		// changes only once it returned.
-		err := a.admitted(ctx)
-		if err == nil {
-			err = a.w.Append(ctx, false, logwriter.Ops())
-		}
+		err := a.w.Append(ctx, false, logwriter.Ops())
 		var conflict *errs.SeqConflict
 		if errors.As(err, &conflict) {
 			// Outsiders wrote again as it folded their Records in (a

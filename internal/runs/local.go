@@ -1,7 +1,6 @@
 package runs
 
 import (
-	"context"
 	"time"
 
 	"github.com/runsvc/runsvc/internal/runlog"
@@ -30,40 +29,12 @@ type Local interface {
 	Unreserve()
 }
 
-// Admission is a Run as its admission stored it, or is storing it.
+// Admission is a Run as its admission stored it.
 type Admission struct {
 	// State is the Run's log folded, up to and with its Admitted Record.
 	State *runlog.State
-	// Row is the Run's row as the store wrote it.
+	// Row is the Run's row as CreateRun returned it.
 	Row store.Run
-
-	// committed, when not nil, closes once the admission's commit is
-	// known, with stored set; nil for a Run handed over after its commit.
-	committed chan struct{}
-	stored    bool
-}
-
-// Stored waits until the admission's commit is known and says whether
-// the Run was stored; ctx's error when ctx ends first. The store may hand
-// a Run over before its commit (store.NewRun.Written): until Stored says
-// true, nothing of the Run may be sent outside the process (a tool call,
-// a child Run). Appends need not wait: the store queues them behind the
-// commit, and they fail when the Run was not stored.
-func (a *Admission) Stored(ctx context.Context) (bool, error) {
-	if a.committed == nil {
-		return true, nil
-	}
-	select {
-	case <-a.committed:
-		return a.stored, nil
-	default:
-	}
-	select {
-	case <-a.committed:
-		return a.stored, nil
-	case <-ctx.Done():
-		return false, ctx.Err()
-	}
 }
 
 // UseLocal makes the Manager admit Runs leased to l while l has room.
@@ -75,8 +46,6 @@ type reservation struct {
 	local Local
 	owner string
 	ttl   time.Duration
-	// adopted is the Admission handed over before the commit, if any.
-	adopted *Admission
 }
 
 // reserve asks the local worker for a slot; nil when there is no room (or
@@ -99,32 +68,10 @@ func (r *reservation) lease(run *store.Run, now time.Time) {
 	}
 }
 
-// written returns the store.NewRun.Written hook that hands the Run, whose
-// log folds to st, to the worker as soon as the store has written it
-// leased to the worker; nil when there is no reservation.
-func (r *reservation) written(st *runlog.State) func(store.Run) {
-	if r == nil {
-		return nil
-	}
-	return func(row store.Run) {
-		if row.LeaseOwner != r.owner {
-			return
-		}
-		r.adopted = &Admission{State: st, Row: row, committed: make(chan struct{})}
-		r.local.Adopt(&store.Lease{Tenant: row.Tenant, RunID: row.RunID, Owner: r.owner, Token: 1, Expires: row.LeaseExpires}, r.adopted)
-	}
-}
-
-// end tells a Run handed over before its commit whether it was stored, or
-// hands the created Run, whose log folds to st, to the worker when it was
-// admitted leased to it, or gives the slot back.
+// end hands the created Run, whose log folds to st, to the worker when it
+// was admitted leased to it, or gives the slot back.
 func (r *reservation) end(row store.Run, st *runlog.State, created bool, err error) {
 	if r == nil {
-		return
-	}
-	if adm := r.adopted; adm != nil {
-		adm.stored = err == nil && created
-		close(adm.committed)
 		return
 	}
 	if err != nil || !created || row.LeaseOwner != r.owner {

@@ -178,7 +178,6 @@ func (m *Manager) admit(ctx context.Context, adm *runlog.Admitted, runID string,
 	}
 	slot := m.reserve()
 	slot.lease(&nr.Run, now)
-	nr.Written = slot.written(st)
 	row, created, err := m.store.CreateRun(ctx, nr)
 	slot.end(row, st, created, err)
 	if err != nil {

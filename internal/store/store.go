@@ -138,13 +138,6 @@ type NewRun struct {
 	// *errs.ThreadBusy when the thread has an active Run; otherwise such a
 	// Run is created Waiting, behind the Runs already on the thread.
 	RejectBusy bool
-	// Written, when set, is told the Run's row (as CreateRun would return
-	// it) once the store has written the Run in the transaction that is to
-	// commit it, just before the commit, so that the caller can start on
-	// the Run while the commit is made durable. It is called at most once,
-	// only for a Run created; CreateRun's result still says whether the
-	// commit happened. A store may also not call it at all.
-	Written func(Run)
 }
 
 // AdmissionLease is the lease a new Run r is created under (see NewRun),

@@ -103,11 +103,6 @@ func (db *DB) CreateRun(ctx context.Context, nr store.NewRun) (store.Run, bool, 
 			return err
 		}
 		created = true
-		if nr.Written != nil {
-			// The batch commits once this returns: a write queued now,
-			// such as the Run's first append, goes in the next batch.
-			nr.Written(r)
-		}
 		return nil
 	}, func() {
 		if created {

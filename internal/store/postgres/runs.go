@@ -36,6 +36,9 @@ func scanRun(row pgx.Row) (store.Run, error) {
 // id was used before, nothing is created and the existing Run is returned
 // with created false, also when two creations race.
 func (db *DB) CreateRun(ctx context.Context, nr store.NewRun) (store.Run, bool, error) {
+	if nr.Run.ThreadID == "" {
+		return db.createUnthreaded(ctx, nr)
+	}
 	r := nr.Run
 	updated := r.UpdateTime
 	if updated.IsZero() {
@@ -45,20 +48,18 @@ func (db *DB) CreateRun(ctx context.Context, nr store.NewRun) (store.Run, bool, 
 	created := false
 	err := db.inTx(ctx, "create run", func(tx *txn) error {
 		r = nr.Run
-		if r.ThreadID != "" {
-			if r.RequestID != "" {
-				found, err := scanRun(tx.QueryRow(ctx, `SELECT `+runColumns+` FROM runs WHERE tenant = $1 AND request_id = $2`, r.Tenant, r.RequestID))
-				if err == nil {
-					existing = found
-					return nil
-				}
-				if !errors.Is(err, pgx.ErrNoRows) {
-					return err
-				}
+		if r.RequestID != "" {
+			found, err := scanRun(tx.QueryRow(ctx, `SELECT `+runColumns+` FROM runs WHERE tenant = $1 AND request_id = $2`, r.Tenant, r.RequestID))
+			if err == nil {
+				existing = found
+				return nil
 			}
-			if err := joinThread(ctx, tx, &r, nr.RejectBusy); err != nil {
+			if !errors.Is(err, pgx.ErrNoRows) {
 				return err
 			}
+		}
+		if err := joinThread(ctx, tx, &r, nr.RejectBusy); err != nil {
+			return err
 		}
 		r.LeaseOwner, r.LeaseExpires = store.AdmissionLease(r)
 		var token int64
@@ -82,7 +83,7 @@ func (db *DB) CreateRun(ctx context.Context, nr store.NewRun) (store.Run, bool, 
 			// statement waited on it, so visible now), or a run id taken.
 			if r.RequestID != "" {
 				existing, err = scanRun(tx.QueryRow(ctx, `SELECT `+runColumns+` FROM runs WHERE tenant = $1 AND request_id = $2`, r.Tenant, r.RequestID))
-				if err == nil && r.ThreadID != "" {
+				if err == nil {
 					return errFoundExisting // undo the thread's change
 				}
 				if !errors.Is(err, pgx.ErrNoRows) {
@@ -110,6 +111,83 @@ func (db *DB) CreateRun(ctx context.Context, nr store.NewRun) (store.Run, bool, 
 	r.LastSeq = int64(len(nr.Records))
 	r.UpdateTime = updated
 	return r, true, nil
+}
+
+// createRunStatement creates a Run on no thread and its first Records in
+// one statement. Its one row is the Run created (true) or, when the
+// request id was used before this statement's snapshot, the Run that has
+// it (false); no row when it conflicted with a Run committed since (a
+// creation that raced it) or with a run id taken.
+const createRunStatement = `WITH ins AS (
+		INSERT INTO runs (tenant, run_id, spec, version, request_id, request_hash, parent_run_id, root_run_id, delegation_id,
+			state, runnable, wake_at, summary, last_seq, create_time, update_time, suspension, thread_id, thread_seq, continues_run_id, waiting,
+			lease_owner, lease_token, lease_expires)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, '', 0, $18, $19, $20, $21, $22)
+		ON CONFLICT DO NOTHING
+		RETURNING ` + runColumns + `),
+	recs AS (
+		INSERT INTO records (tenant, run_id, seq, time, attempt, kind, body)
+		SELECT $1, $2, r.* FROM unnest($23::bigint[], $24::bigint[], $25::integer[], $26::text[], $27::bytea[]) AS r
+		WHERE EXISTS (SELECT 1 FROM ins))
+	SELECT true, * FROM ins
+	UNION ALL
+	SELECT false, ` + runColumns + ` FROM runs
+	WHERE tenant = $1 AND request_id = $5 AND $5 <> '' AND NOT EXISTS (SELECT 1 FROM ins)`
+
+// flagRow scans a leading boolean column into flag and the rest into the
+// destinations given.
+type flagRow struct {
+	pgx.Row
+	flag *bool
+}
+
+// Scan scans the flag, then dest.
+func (f flagRow) Scan(dest ...any) error {
+	return f.Row.Scan(append([]any{f.flag}, dest...)...)
+}
+
+// createUnthreaded is CreateRun of a Run on no thread: one statement, and
+// a second only when it lost a race for the request id (or the run id
+// was taken), to read the Run that won.
+func (db *DB) createUnthreaded(ctx context.Context, nr store.NewRun) (store.Run, bool, error) {
+	r := nr.Run
+	if r.UpdateTime.IsZero() {
+		r.UpdateTime = r.CreateTime
+	}
+	r.LeaseOwner, r.LeaseExpires = store.AdmissionLease(r)
+	var token int64
+	if r.LeaseOwner != "" {
+		token = 1
+	}
+	seqs, times, attempts, kinds, bodies := recordColumns(nr.Records)
+	var created bool
+	got, err := scanRun(flagRow{Row: db.pool.QueryRow(ctx, createRunStatement,
+		r.Tenant, r.RunID, r.Spec, r.Version, r.RequestID, r.RequestHash, r.ParentRunID, r.RootRunID, r.DelegationID,
+		r.Index.State, r.Index.Runnable, store.Nanos(r.Index.WakeAt), r.Index.Summary, int64(len(nr.Records)), store.Nanos(r.CreateTime),
+		store.Nanos(r.UpdateTime), r.Index.Suspension, r.ContinuesRunID, r.Waiting, r.LeaseOwner, token, store.Nanos(r.LeaseExpires),
+		seqs, times, attempts, kinds, bodies), flag: &created})
+	switch {
+	case err == nil && created:
+		db.announce(store.AppendTopics(r.Tenant, r.RunID, r.Index.Runnable && r.LeaseOwner == "", nr.Records)...)
+		r.LastSeq = int64(len(nr.Records))
+		return r, true, nil
+	case err == nil:
+		return got, false, nil
+	case !errors.Is(err, pgx.ErrNoRows):
+		return store.Run{}, false, unavailable(ctx, "create run", err)
+	}
+	// A conflict with a Run committed after the statement's snapshot: the
+	// request id's, which a second statement sees, or a run id taken.
+	if r.RequestID != "" {
+		existing, err := scanRun(db.pool.QueryRow(ctx, `SELECT `+runColumns+` FROM runs WHERE tenant = $1 AND request_id = $2`, r.Tenant, r.RequestID))
+		if err == nil {
+			return existing, false, nil
+		}
+		if !errors.Is(err, pgx.ErrNoRows) {
+			return store.Run{}, false, unavailable(ctx, "create run", err)
+		}
+	}
+	return store.Run{}, false, unavailable(ctx, "create run", fmt.Errorf("run %s already exists", r.RunID))
 }
 
 // errFoundExisting rolls a thread's Run creation back when its request id

@@ -3,27 +3,20 @@ package engine_test
 import (
 	"context"
 	"encoding/json"
-	"io"
-	"log/slog"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/runsvc/runsvc/internal/clock"
 	"github.com/runsvc/runsvc/internal/engine"
 	"github.com/runsvc/runsvc/internal/errdetails"
 	"github.com/runsvc/runsvc/internal/errs"
 	"github.com/runsvc/runsvc/internal/logwriter"
-	"github.com/runsvc/runsvc/internal/model"
-	"github.com/runsvc/runsvc/internal/model/scripted"
-	"github.com/runsvc/runsvc/internal/policy"
 	"github.com/runsvc/runsvc/internal/runlog"
 	"github.com/runsvc/runsvc/internal/runs"
 	"github.com/runsvc/runsvc/internal/spec"
 	"github.com/runsvc/runsvc/internal/spec/versions"
 	"github.com/runsvc/runsvc/internal/store"
 	"github.com/runsvc/runsvc/internal/store/sqlite"
-	"github.com/runsvc/runsvc/internal/tool"
 )
 
 // keepingLocal is the engine as the Manager's local worker, keeping a copy
@@ -51,20 +44,11 @@ func startKeepingEngine(t *testing.T) (*sqlite.DB, *versions.Registry, *runs.Man
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = db.Close() })
-	clk, log := clock.Real{}, slog.New(slog.NewTextHandler(io.Discard, nil))
-	reg := versions.New(db, clk)
-	writer := logwriter.New(db, clk, log)
-	mgr := runs.New(db, writer, reg, policy.AllowAll{}, clk, log)
-	eng := engine.New(engine.Deps{
-		Store: db, Writer: writer, Runs: mgr, Specs: reg, Models: model.Providers{spec.ProviderScripted: scripted.New(clk)},
-		Tools: map[spec.Kind]tool.Executor{spec.KindWorker: stepTool{}}, Clock: clk, Log: log,
-	}, engine.Config{WorkerID: "keeping"})
-	local := &keepingLocal{Engine: eng, kept: map[string]runs.Admission{}}
-	mgr.UseLocal(local)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { defer close(done); eng.Run(ctx) }()
-	t.Cleanup(func() { cancel(); <-done })
+	var local *keepingLocal
+	reg, mgr := startEngineAs(t, db, stepTool{}, "keeping", nil, func(e *engine.Engine) runs.Local {
+		local = &keepingLocal{Engine: e, kept: map[string]runs.Admission{}}
+		return local
+	})
 	return db, reg, mgr, local
 }
 

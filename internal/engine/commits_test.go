@@ -159,6 +159,12 @@ func BenchmarkRunCommits(b *testing.B) {
 // tools are worker, until the test ends. hub, when not nil, carries what
 // model calls stream, as in the server.
 func startEngine(tb testing.TB, s store.Store, worker tool.Executor, id string, hub *live.Hub) (*versions.Registry, *runs.Manager) {
+	return startEngineAs(tb, s, worker, id, hub, nil)
+}
+
+// startEngineAs is startEngine whose Manager hands Runs to local(engine),
+// or to the engine itself when local is nil.
+func startEngineAs(tb testing.TB, s store.Store, worker tool.Executor, id string, hub *live.Hub, local func(*engine.Engine) runs.Local) (*versions.Registry, *runs.Manager) {
 	tb.Helper()
 	clk, log := clock.Real{}, slog.New(slog.NewTextHandler(io.Discard, nil))
 	reg := versions.New(s, clk)
@@ -168,7 +174,11 @@ func startEngine(tb testing.TB, s store.Store, worker tool.Executor, id string, 
 		Store: s, Writer: writer, Runs: mgr, Specs: reg, Models: model.Providers{spec.ProviderScripted: scripted.New(clk)},
 		Tools: map[spec.Kind]tool.Executor{spec.KindWorker: worker}, Clock: clk, Log: log, Live: hub,
 	}, engine.Config{WorkerID: id})
-	mgr.UseLocal(eng)
+	if local == nil {
+		mgr.UseLocal(eng)
+	} else {
+		mgr.UseLocal(local(eng))
+	}
 	if hub != nil {
 		mgr.UseLive(hub)
 	}

@@ -32,6 +32,17 @@ func scanRun(row pgx.Row) (store.Run, error) {
 	return r, nil
 }
 
+// rowQuerier is what runs one query for one row: the pool or a
+// transaction.
+type rowQuerier interface {
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+}
+
+// runByRequestID reads the tenant's Run that has requestID.
+func runByRequestID(ctx context.Context, q rowQuerier, tenant, requestID string) (store.Run, error) {
+	return scanRun(q.QueryRow(ctx, `SELECT `+runColumns+` FROM runs WHERE tenant = $1 AND request_id = $2`, tenant, requestID))
+}
+
 // CreateRun creates a Run with its first Records. When the Run's request
 // id was used before, nothing is created and the existing Run is returned
 // with created false, also when two creations race.
@@ -49,7 +60,7 @@ func (db *DB) CreateRun(ctx context.Context, nr store.NewRun) (store.Run, bool, 
 	err := db.inTx(ctx, "create run", func(tx *txn) error {
 		r = nr.Run
 		if r.RequestID != "" {
-			found, err := scanRun(tx.QueryRow(ctx, `SELECT `+runColumns+` FROM runs WHERE tenant = $1 AND request_id = $2`, r.Tenant, r.RequestID))
+			found, err := runByRequestID(ctx, tx, r.Tenant, r.RequestID)
 			if err == nil {
 				existing = found
 				return nil
@@ -82,7 +93,7 @@ func (db *DB) CreateRun(ctx context.Context, nr store.NewRun) (store.Run, bool, 
 			// A conflict: the request id's Run (committed before this
 			// statement waited on it, so visible now), or a run id taken.
 			if r.RequestID != "" {
-				existing, err = scanRun(tx.QueryRow(ctx, `SELECT `+runColumns+` FROM runs WHERE tenant = $1 AND request_id = $2`, r.Tenant, r.RequestID))
+				existing, err = runByRequestID(ctx, tx, r.Tenant, r.RequestID)
 				if err == nil {
 					return errFoundExisting // undo the thread's change
 				}
@@ -179,7 +190,7 @@ func (db *DB) createUnthreaded(ctx context.Context, nr store.NewRun) (store.Run,
 	// A conflict with a Run committed after the statement's snapshot: the
 	// request id's, which a second statement sees, or a run id taken.
 	if r.RequestID != "" {
-		existing, err := scanRun(db.pool.QueryRow(ctx, `SELECT `+runColumns+` FROM runs WHERE tenant = $1 AND request_id = $2`, r.Tenant, r.RequestID))
+		existing, err := runByRequestID(ctx, db.pool, r.Tenant, r.RequestID)
 		if err == nil {
 			return existing, false, nil
 		}

@@ -293,17 +293,28 @@ func (m *Manager) wait(ctx context.Context, tenant, runID string, wait time.Dura
 	defer sub.Close()
 	timer := time.NewTimer(wait)
 	defer timer.Stop()
-	for {
-		run, err := m.Get(ctx, tenant, runID)
-		if err != nil || done(run) {
-			return run, err
-		}
+	run, err := m.Get(ctx, tenant, runID)
+	for err == nil && !done(run) {
 		select {
 		case <-sub.C():
+			run, err = m.signalled(ctx, sub, run)
 		case <-timer.C:
 			return m.Get(ctx, tenant, runID)
 		case <-ctx.Done():
 			return Run{}, ctx.Err()
 		}
 	}
+	return run, err
+}
+
+// signalled returns the Run after a signal of its end: the row the signal
+// carried when it is newer than last (what the waiter read before, so the
+// Run was in that state after the wait began), or else the stored one.
+func (m *Manager) signalled(ctx context.Context, sub store.Subscription, last Run) (Run, error) {
+	if row, ok := sub.Run(); ok && row.LastSeq > last.LastSeq {
+		if run, err := fromStoreRun(row); err == nil {
+			return run, nil
+		}
+	}
+	return m.Get(ctx, last.Tenant, last.RunID)
 }

@@ -477,18 +477,28 @@ func AppendTopics(tenant, runID string, claimable bool, recs []Record) []string 
 	if claimable {
 		topics = append(topics, TopicRunnable)
 	}
-	outsider, end := false, false
+	outsider := false
 	for _, r := range recs {
 		outsider = outsider || r.Attempt == 0
-		end = end || r.Kind == "settled" || r.Kind == "suspended"
 	}
 	if outsider {
 		topics = append(topics, OutsiderTopic(tenant, runID))
 	}
-	if end {
+	if EndsRun(recs) {
 		topics = append(topics, RunEndTopic(tenant, runID))
 	}
 	return topics
+}
+
+// EndsRun reports whether recs settle or suspend their Run: an append of
+// them signals RunEndTopic.
+func EndsRun(recs []Record) bool {
+	for _, r := range recs {
+		if r.Kind == "settled" || r.Kind == "suspended" {
+			return true
+		}
+	}
+	return false
 }
 
 // DeletedTopics returns the topics a Run's deletion signals.
@@ -523,7 +533,8 @@ func ToolResultTopic(tenant, callID string) string { return "toolr/" + tenant + 
 const TopicRunnable = "runnable"
 
 // Notifier signals changes. A signal means "look again": it may be
-// coalesced with others and carries nothing, so subscribers read the store.
+// coalesced with others and carries nothing but, from a write of this
+// process, the row it left its Run in (Subscription.Run).
 type Notifier interface {
 	// Subscribe follows a topic until the subscription is closed.
 	Subscribe(topic string) Subscription
@@ -533,6 +544,12 @@ type Notifier interface {
 type Subscription interface {
 	// C receives after every change; signals coalesce.
 	C() <-chan struct{}
+	// Run returns the row of the Run as the latest write that announced it
+	// with its signal left it; false when no signal carried a row. Only a
+	// store's own writes of this process carry one, and a later write (of
+	// another replica, whose signal carries none) may have changed the Run
+	// since: a caller compares its LastSeq with what it read before.
+	Run() (Run, bool)
 	// Close ends the subscription.
 	Close()
 }

@@ -6,6 +6,7 @@ package notify
 
 import (
 	"sync"
+	"sync/atomic"
 
 	"github.com/runsvc/runsvc/internal/store"
 )
@@ -27,9 +28,19 @@ type subscription struct {
 	topic string
 	ch    chan struct{}
 	once  sync.Once
+	// run is the row the latest PublishRun to the topic carried; shared,
+	// never changed, by every subscriber it reached.
+	run atomic.Pointer[store.Run]
 }
 
 func (s *subscription) C() <-chan struct{} { return s.ch }
+
+func (s *subscription) Run() (store.Run, bool) {
+	if r := s.run.Load(); r != nil {
+		return *r, true
+	}
+	return store.Run{}, false
+}
 
 // signal wakes the subscriber without blocking; a pending signal absorbs
 // this one.
@@ -73,6 +84,21 @@ func (h *Hub) Publish(topics ...string) {
 	defer h.mu.RUnlock()
 	for _, t := range topics {
 		for s := range h.topics[t] {
+			s.signal()
+		}
+	}
+}
+
+// PublishRun is Publish for a write that left a Run as run: each
+// subscriber of the topics keeps the row (Subscription.Run) before it is
+// signalled, so that a waiter for the Run's end need not read it back.
+func (h *Hub) PublishRun(run store.Run, topics ...string) {
+	row := &run
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	for _, t := range topics {
+		for s := range h.topics[t] {
+			s.run.Store(row)
 			s.signal()
 		}
 	}

@@ -173,6 +173,13 @@ func (db *DB) announce(topics ...string) {
 	db.notifier.send(topics)
 }
 
+// announceRun is announce for a write that left a Run as run: this
+// process's subscribers get the row with their signal.
+func (db *DB) announceRun(run store.Run, topics ...string) {
+	db.hub.PublishRun(run, topics...)
+	db.notifier.send(topics)
+}
+
 // channel is the one LISTEN/NOTIFY channel; payloads are topics.
 const channel = "runsvc"
 

@@ -252,7 +252,10 @@ func (db *DB) Append(ctx context.Context, a store.Append) error {
 	// one statement too (3 round trips fewer: BEGIN, the thread's check,
 	// COMMIT); a Run on a thread matches nothing and goes to appendSettling.
 	settled := store.SettledState(a.Index.State)
-	query, args := appendStatement(a, settled)
+	if store.EndsRun(a.Records) {
+		return db.appendEnding(ctx, a, settled)
+	}
+	query, args := appendStatement(a, settled, false)
 	tag, err := db.pool.Exec(ctx, query, args...)
 	if isUniqueViolation(err) {
 		return &errs.SeqConflict{RunID: a.RunID, Seq: a.Records[0].Seq}
@@ -270,9 +273,30 @@ func (db *DB) Append(ctx context.Context, a store.Append) error {
 	return nil
 }
 
+// appendEnding is an append that settles or suspends a Run: its statement
+// returns the row it leaves, which this process's waiters for the Run's
+// end get with their signal instead of reading it again (WaitRun).
+func (db *DB) appendEnding(ctx context.Context, a store.Append, settled bool) error {
+	query, args := appendStatement(a, settled, true)
+	row, err := scanRun(db.pool.QueryRow(ctx, query, args...))
+	switch {
+	case isUniqueViolation(err):
+		return &errs.SeqConflict{RunID: a.RunID, Seq: a.Records[0].Seq}
+	case errors.Is(err, pgx.ErrNoRows) && settled:
+		return db.appendSettling(ctx, a)
+	case errors.Is(err, pgx.ErrNoRows):
+		return db.whyNotAppended(ctx, a)
+	case err != nil:
+		return unavailable(ctx, "append", err)
+	}
+	db.announceRun(row, store.AppendTopics(a.Tenant, a.RunID, a.Claimable(), a.Records)...)
+	return nil
+}
+
 // appendStatement is the one statement of an append; with noThread it
-// matches only a Run on no thread.
-func appendStatement(a store.Append, noThread bool) (string, []any) {
+// matches only a Run on no thread, and with row it returns the row it
+// leaves (no row when it matched none).
+func appendStatement(a store.Append, noThread, row bool) (string, []any) {
 	seqs, times, attempts, kinds, bodies := recordColumns(a.Records)
 	end := a.Records[len(a.Records)-1]
 	owner, token := "", int64(0)
@@ -287,13 +311,19 @@ func appendStatement(a store.Append, noThread bool) (string, []any) {
 	if noThread {
 		thread = ` AND thread_id = '' AND NOT waiting`
 	}
+	returning, insert, tail := "1", "", ""
+	if row {
+		returning, insert, tail = runColumns, ", ins AS (", `
+			RETURNING 1)
+		SELECT `+runColumns+` FROM head`
+	}
 	return `WITH head AS (
 			UPDATE runs SET last_seq = $3, state = $4, runnable = ($5 AND NOT waiting), wake_at = $6, summary = $7, update_time = $8, suspension = $17` + release + `
 			WHERE tenant = $1 AND run_id = $2 AND last_seq = $9 AND ($10 = '' OR (lease_owner = $10 AND lease_token = $11))` + thread + `
-			RETURNING 1)
+			RETURNING ` + returning + `)` + insert + `
 		INSERT INTO records (tenant, run_id, seq, time, attempt, kind, body)
 		SELECT $1, $2, r.* FROM unnest($12::bigint[], $13::bigint[], $14::integer[], $15::text[], $16::bytea[]) AS r
-		WHERE EXISTS (SELECT 1 FROM head)`,
+		WHERE EXISTS (SELECT 1 FROM head)` + tail,
 		[]any{a.Tenant, a.RunID, end.Seq, a.Index.State, a.Index.Runnable, store.Nanos(a.Index.WakeAt), a.Index.Summary, store.Nanos(end.Time),
 			a.Records[0].Seq - 1, owner, token, seqs, times, attempts, kinds, bodies, a.Index.Suspension}
 }
@@ -306,7 +336,7 @@ func (db *DB) appendSettling(ctx context.Context, a store.Append) error {
 		return unavailable(ctx, "append", err)
 	}
 	defer func() { _ = tx.Rollback(ctx) }()
-	query, args := appendStatement(a, false)
+	query, args := appendStatement(a, false, false)
 	tag, err := tx.Exec(ctx, query, args...)
 	if isUniqueViolation(err) {
 		return &errs.SeqConflict{RunID: a.RunID, Seq: a.Records[0].Seq}

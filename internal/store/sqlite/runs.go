@@ -15,6 +15,11 @@ import (
 const (
 	insertRecordSQL = `INSERT INTO records (tenant, run_id, seq, time, attempt, kind, body) VALUES (?, ?, ?, ?, ?, ?, ?)`
 	runHeadSQL      = `SELECT last_seq, lease_owner, lease_token, waiting, thread_id FROM runs WHERE tenant = ? AND run_id = ?`
+	runByRequestSQL = `SELECT ` + runColumns + ` FROM runs WHERE tenant = ? AND request_id = ?`
+	insertRunSQL    = `INSERT INTO runs (tenant, run_id, spec, version, request_id, request_hash, parent_run_id, root_run_id, delegation_id,
+		state, runnable, wake_at, summary, last_seq, create_time, update_time, suspension, thread_id, thread_seq, continues_run_id, waiting,
+		lease_owner, lease_token, lease_expires)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 )
 
 // appendUpdateSQL updates a Run's index after an append, releasing its
@@ -67,8 +72,11 @@ func (db *DB) CreateRun(ctx context.Context, nr store.NewRun) (store.Run, bool, 
 	topics := store.AppendTopics(r.Tenant, r.RunID, r.Index.Runnable && r.LeaseOwner == "", nr.Records)
 	err := db.execThen(ctx, "create run", func(tx *sql.Tx) error {
 		if r.RequestID != "" {
-			row := tx.QueryRow(`SELECT `+runColumns+` FROM runs WHERE tenant = ? AND request_id = ?`, r.Tenant, r.RequestID)
-			found, err := scanRun(row)
+			byRequest, err := db.txStmt(tx, runByRequestSQL)
+			if err != nil {
+				return unavailable("create run", err)
+			}
+			found, err := scanRun(byRequest.QueryRow(r.Tenant, r.RequestID))
 			if err == nil {
 				existing = found
 				return nil
@@ -88,10 +96,11 @@ func (db *DB) CreateRun(ctx context.Context, nr store.NewRun) (store.Run, bool, 
 			r.ThreadSeq = p
 		}
 		r.LeaseOwner, r.LeaseExpires = store.AdmissionLease(r)
-		_, err := tx.Exec(`INSERT INTO runs (tenant, run_id, spec, version, request_id, request_hash, parent_run_id, root_run_id, delegation_id,
-			state, runnable, wake_at, summary, last_seq, create_time, update_time, suspension, thread_id, thread_seq, continues_run_id, waiting,
-			lease_owner, lease_token, lease_expires)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		insert, err := db.txStmt(tx, insertRunSQL)
+		if err != nil {
+			return unavailable("create run", err)
+		}
+		_, err = insert.Exec(
 			r.Tenant, r.RunID, r.Spec, r.Version, r.RequestID, r.RequestHash, r.ParentRunID, r.RootRunID, r.DelegationID,
 			r.Index.State, boolInt(r.Index.Runnable), store.Nanos(r.Index.WakeAt), r.Index.Summary, r.LastSeq, store.Nanos(r.CreateTime), store.Nanos(r.UpdateTime), r.Index.Suspension,
 			r.ThreadID, r.ThreadSeq, r.ContinuesRunID, boolInt(r.Waiting),

@@ -61,7 +61,7 @@ func (db *DB) txStmt(tx *sql.Tx, query string) (*sql.Stmt, error) {
 // hotWrites are prepared on the writer connection when the store opens.
 var hotWrites = []string{
 	savepointSQL, rollbackToSQL, releaseSQL,
-	insertRecordSQL, runHeadSQL,
+	insertRecordSQL, runHeadSQL, insertRunSQL, runByRequestSQL,
 	appendUpdateSQL(false), appendUpdateSQL(true),
 	claimSQL(claimRunnable), claimSQL(claimWaking),
 	deleteRunSQL, deleteRecordsSQL, deleteCallsSQL, unlinkChildrenSQL,

@@ -83,3 +83,51 @@ func TestUnbuildableSpecs(t *testing.T) {
 		})
 	}
 }
+
+// TestNewestVersionIsReadEachTimeAndDecodedOnce: Get without a version
+// returns the newest Version the store has, a newer one as soon as it is
+// published, and the same decoded Version while it stays the newest.
+func TestNewestVersionIsReadEachTimeAndDecodedOnce(t *testing.T) {
+	ctx := context.Background()
+	reg := versions.New(inmem.New(), clock.NewFake(time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)))
+	publish := func(text string) *spec.Version {
+		v, _, err := reg.Publish(ctx, "acme", spec.Spec{Name: "triage", Model: spec.Model{Provider: spec.ProviderScripted, Script: []spec.Turn{{Text: text}}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	first := publish("one")
+	var previous *spec.Version
+	tests := []struct {
+		name string
+		// publish, when set, publishes a new Version first.
+		publish string
+		// same is whether Get returns the Version the step before got.
+		same bool
+	}{
+		{name: "the only Version"},
+		{name: "the same again", same: true},
+		{name: "a newer one once published", publish: "two"},
+		{name: "the newer one again", same: true},
+	}
+	want := first.Version
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.publish != "" {
+				want = publish(tt.publish).Version
+			}
+			got, err := reg.Get(ctx, "acme", "triage", "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Version != want {
+				t.Errorf("Get newest = %s, want %s", got.Version, want)
+			}
+			if (got == previous) != tt.same {
+				t.Errorf("the same decoded Version as before: %v, want %v", got == previous, tt.same)
+			}
+			previous = got
+		})
+	}
+}

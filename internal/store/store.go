@@ -544,11 +544,12 @@ type Notifier interface {
 type Subscription interface {
 	// C receives after every change; signals coalesce.
 	C() <-chan struct{}
-	// Run returns the row of the Run as the latest write that announced it
-	// with its signal left it; false when no signal carried a row. Only a
-	// store's own writes of this process carry one, and a later write (of
-	// another replica, whose signal carries none) may have changed the Run
-	// since: a caller compares its LastSeq with what it read before.
+	// Run returns, for a Run's RunEndTopic, the row the latest write that
+	// ended the Run and announced it with its signal left; false when no
+	// signal carried a row. Only a store's own writes in this process carry
+	// one, and a later write (another replica's, whose signal carries none)
+	// may have changed the Run since: a caller compares its LastSeq with
+	// what it read before.
 	Run() (Run, bool)
 	// Close ends the subscription.
 	Close()

@@ -89,16 +89,19 @@ func (h *Hub) Publish(topics ...string) {
 	}
 }
 
-// PublishRun is Publish for a write that left a Run as run: each
-// subscriber of the topics keeps the row (Subscription.Run) before it is
-// signalled, so that a waiter for the Run's end need not read it back.
+// PublishRun is Publish for a write that settled or suspended a Run, run
+// being the row it left: each subscriber of the Run's RunEndTopic among
+// topics keeps the row (Subscription.Run) before it is signalled, so that
+// a waiter for the Run's end need not read it back.
 func (h *Hub) PublishRun(run store.Run, topics ...string) {
-	row := &run
+	row, end := &run, store.RunEndTopic(run.Tenant, run.RunID)
 	h.mu.RLock()
 	defer h.mu.RUnlock()
 	for _, t := range topics {
 		for s := range h.topics[t] {
-			s.run.Store(row)
+			if t == end {
+				s.run.Store(row)
+			}
 			s.signal()
 		}
 	}

@@ -7,17 +7,19 @@ import (
 	"github.com/runsvc/runsvc/internal/store/notify"
 )
 
-// TestPublishRunGivesTheRowToTheTopicsSubscribers: PublishRun signals the
-// subscribers of its topics with the row; a plain Publish signals without
-// replacing it; a subscriber of another topic, or one that subscribed
-// after, has none.
-func TestPublishRunGivesTheRowToTheTopicsSubscribers(t *testing.T) {
+// TestPublishRunGivesTheRowToTheRunsEndSubscribers: PublishRun signals
+// the subscribers of its topics, and those of the Run's RunEndTopic get
+// the row; a plain Publish signals without replacing it; a subscriber of
+// another topic, or one that subscribed after, has none.
+func TestPublishRunGivesTheRowToTheRunsEndSubscribers(t *testing.T) {
 	hub := notify.NewHub()
-	end := hub.Subscribe("end")
+	endTopic, logTopic := store.RunEndTopic("acme", "run_a"), store.RunTopic("acme", "run_a")
+	end := hub.Subscribe(endTopic)
+	log := hub.Subscribe(logTopic)
 	other := hub.Subscribe("other")
-	hub.PublishRun(store.Run{RunID: "run_a", LastSeq: 7}, "end")
-	hub.Publish("end", "other")
-	late := hub.Subscribe("end")
+	hub.PublishRun(store.Run{Tenant: "acme", RunID: "run_a", LastSeq: 7}, logTopic, endTopic)
+	hub.Publish(endTopic, "other")
+	late := hub.Subscribe(endTopic)
 	tests := []struct {
 		name    string
 		sub     store.Subscription
@@ -25,7 +27,8 @@ func TestPublishRunGivesTheRowToTheTopicsSubscribers(t *testing.T) {
 		row     bool
 		lastSeq int64
 	}{
-		{name: "a subscriber of the topic", sub: end, signal: true, row: true, lastSeq: 7},
+		{name: "a subscriber of the Run's end", sub: end, signal: true, row: true, lastSeq: 7},
+		{name: "a subscriber of the Run's log", sub: log, signal: true},
 		{name: "a subscriber of another topic", sub: other, signal: true},
 		{name: "a subscriber that came after", sub: late},
 	}

@@ -58,6 +58,9 @@ func TestAnEndingAppendSignalsItsRow(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%v: %#v", err, err)
 			}
+			if recs, err := db.ReadLog(ctx, store.DefaultTenant, "run_a", 2, 0); err != nil || len(recs) != 1 || recs[0].Kind != tt.kind {
+				t.Fatalf("ReadLog from seq 2 = %v, %v; want the appended %s Record", recs, err, tt.kind)
+			}
 			wait(t, "the append, in the writing process", here)
 			wait(t, "the append, in the other replica", there)
 			if _, ok := there.Run(); ok {

@@ -3,8 +3,6 @@ package server_test
 import (
 	"context"
 	"fmt"
-	"io"
-	"net/http"
 	"regexp"
 	"sort"
 	"strconv"
@@ -242,25 +240,28 @@ func oldSettled(t *testing.T, st store.Store, cutoff time.Time) []string {
 	}
 }
 
-// scrapeCounter reads one unlabelled counter from a /metrics endpoint.
+// scrapeCounter reads one sample (a name with its labels, if any) from a
+// /metrics endpoint; t fails when it is not there.
 func scrapeCounter(t *testing.T, addr, name string) float64 {
 	t.Helper()
-	resp, err := http.Get("http://" + addr + "/metrics")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := regexp.MustCompile(`(?m)^` + name + ` (\S+)$`).FindSubmatch(body)
-	if m == nil {
+	v, ok := metricValue(t, addr, name)
+	if !ok {
 		t.Fatalf("%s is not in /metrics", name)
 	}
-	v, err := strconv.ParseFloat(string(m[1]), 64)
+	return v
+}
+
+// metricValue reads one sample from a /metrics endpoint; false when the
+// endpoint has none of that name and labels.
+func metricValue(t *testing.T, addr, name string) (float64, bool) {
+	t.Helper()
+	m := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(name) + ` (\S+)$`).FindStringSubmatch(scrape(t, addr))
+	if m == nil {
+		return 0, false
+	}
+	v, err := strconv.ParseFloat(m[1], 64)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return v
+	return v, true
 }

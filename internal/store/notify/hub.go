@@ -82,26 +82,27 @@ func (h *Hub) Subscribe(topic string) store.Subscription {
 func (h *Hub) Publish(topics ...string) {
 	h.mu.RLock()
 	defer h.mu.RUnlock()
-	for _, t := range topics {
-		for s := range h.topics[t] {
-			s.signal()
-		}
-	}
+	h.signal(topics)
 }
 
 // PublishRun is Publish for a write that settled or suspended a Run, run
-// being the row it left: each subscriber of the Run's RunEndTopic among
-// topics keeps the row (Subscription.Run) before it is signalled, so that
-// a waiter for the Run's end need not read it back.
+// being the row it left: each subscriber of the Run's RunEndTopic keeps
+// the row (Subscription.Run) before it is signalled, so that a waiter for
+// the Run's end need not read it back.
 func (h *Hub) PublishRun(run store.Run, topics ...string) {
-	row, end := &run, store.RunEndTopic(run.Tenant, run.RunID)
+	row := &run
 	h.mu.RLock()
 	defer h.mu.RUnlock()
+	for s := range h.topics[store.RunEndTopic(run.Tenant, run.RunID)] {
+		s.run.Store(row)
+	}
+	h.signal(topics)
+}
+
+// signal wakes the subscribers of topics; h.mu is held.
+func (h *Hub) signal(topics []string) {
 	for _, t := range topics {
 		for s := range h.topics[t] {
-			if t == end {
-				s.run.Store(row)
-			}
 			s.signal()
 		}
 	}

@@ -264,13 +264,20 @@ func (db *DB) Append(ctx context.Context, a store.Append) error {
 		return unavailable(ctx, "append", err)
 	}
 	if tag.RowsAffected() == 0 {
-		if settled {
-			return db.appendSettling(ctx, a)
-		}
-		return db.whyNotAppended(ctx, a)
+		return db.notAppended(ctx, a, settled)
 	}
 	db.announce(store.AppendTopics(a.Tenant, a.RunID, a.Claimable(), a.Records)...)
 	return nil
+}
+
+// notAppended follows an append's statement that matched no Run row: a
+// settling append of a Run on a thread goes on in appendSettling, any
+// other is told why it did not match.
+func (db *DB) notAppended(ctx context.Context, a store.Append, settled bool) error {
+	if settled {
+		return db.appendSettling(ctx, a)
+	}
+	return db.whyNotAppended(ctx, a)
 }
 
 // appendEnding is an append that settles or suspends a Run: its statement
@@ -282,10 +289,8 @@ func (db *DB) appendEnding(ctx context.Context, a store.Append, settled bool) er
 	switch {
 	case isUniqueViolation(err):
 		return &errs.SeqConflict{RunID: a.RunID, Seq: a.Records[0].Seq}
-	case errors.Is(err, pgx.ErrNoRows) && settled:
-		return db.appendSettling(ctx, a)
 	case errors.Is(err, pgx.ErrNoRows):
-		return db.whyNotAppended(ctx, a)
+		return db.notAppended(ctx, a, settled)
 	case err != nil:
 		return unavailable(ctx, "append", err)
 	}

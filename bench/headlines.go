@@ -49,6 +49,9 @@ func headlines(rep *report) []headline {
 			add(ph.Latency.P99Ms, "watch %d watchers p99 ms", ph.Watchers)
 			add(ph.Latency.P50Ms, "watch %d watchers p50 ms", ph.Watchers)
 			add(ph.AppendsPerSec, "watch %d watchers appends/s", ph.Watchers)
+			if ph.Floor != nil {
+				add(ph.Floor.Latency.P99Ms, "watch floor %d watchers p99 ms", ph.Watchers)
+			}
 		}
 	}
 	if d := rep.Deltas; d != nil {

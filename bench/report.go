@@ -165,6 +165,27 @@ func printWatch(w io.Writer, wr *watchResult) {
 		fmt.Fprintf(tw, "%d\t%.0f\t%d/%d\t%s\t%s\t%s\t%s\t%s\t\n", ph.Watchers, ph.AppendsPerSec, ph.Delivered, ph.Expected, fmtMs(ph.Latency.P50Ms), fmtMs(ph.Latency.P99Ms), fmtMs(ph.Latency.MaxMs), fmtMs(ph.SendMessage.P50Ms), fmtMs(ph.SendMessage.P99Ms))
 	}
 	tw.Flush()
+	printFanoutFloor(w, wr.Phases)
+}
+
+// printFanoutFloor writes the watch phase's floor: the same watchers and
+// pace on a bare grpc-go fan-out, beside runsvc's numbers.
+func printFanoutFloor(w io.Writer, phases []watchPhase) {
+	fmt.Fprintln(w, "  the same watchers and pace on a bare grpc-go fan-out (no store, no interceptors, each record encoded once, one broadcast wakes every stream):")
+	tw := tabs(w)
+	fmt.Fprintln(tw, "watchers\tappends/s\tdelivered\tp50 ms\tp99 ms\tmax ms\tCPU µs/delivery\trunsvc CPU µs/delivery\trunsvc p99 / floor p99\t")
+	for _, ph := range phases {
+		f := ph.Floor
+		if f == nil {
+			continue
+		}
+		ratio := "-"
+		if f.Latency.P99Ms > 0 {
+			ratio = fmt.Sprintf("%.2fx", ph.Latency.P99Ms/f.Latency.P99Ms)
+		}
+		fmt.Fprintf(tw, "%d\t%.0f\t%d/%d\t%s\t%s\t%s\t%.1f\t%.1f\t%s\t\n", ph.Watchers, f.AppendsPerSec, f.Delivered, f.Expected, fmtMs(f.Latency.P50Ms), fmtMs(f.Latency.P99Ms), fmtMs(f.Latency.MaxMs), f.Cost.CPUMicros, ph.Cost.CPUMicros, ratio)
+	}
+	tw.Flush()
 }
 
 // printDeltas writes section 4b: streamed pieces from the model server

@@ -28,6 +28,8 @@ type watchPhase struct {
 	// Cost is the process's CPU and allocations per delivery, from the
 	// first append until every watcher has caught up.
 	Cost perDelivery `json:"cost"`
+	// Floor is the same watchers and pace on a bare grpc-go fan-out.
+	Floor *fanoutFloor `json:"floor,omitempty"`
 }
 
 // watchResult is section 4 of the report.
@@ -55,6 +57,10 @@ func runWatch(ctx context.Context, cfg config) (*watchResult, error) {
 			return nil, err
 		}
 		progress("watch: %d watchers: %.1f µs CPU and %.1f allocations per delivery, %d GCs", n, ph.Cost.CPUMicros, ph.Cost.Allocs, ph.Cost.GCs)
+		progress("watch: %d watchers on a bare grpc-go fan-out", n)
+		if ph.Floor, err = measureFanoutFloor(ctx, n, cfg.appendRate, cfg.watchMeasure); err != nil {
+			return nil, err
+		}
 		res.Phases = append(res.Phases, ph)
 	}
 	return res, nil

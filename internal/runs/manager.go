@@ -10,6 +10,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"github.com/runsvc/runsvc/internal/live"
 	"log/slog"
@@ -109,10 +110,36 @@ func (m *Manager) Start(ctx context.Context, req StartRequest) (Run, bool, error
 	if len(bad) > 0 {
 		return Run{}, false, &errs.InvalidRequest{Violations: bad}
 	}
-	sv, err := m.specs.Get(ctx, req.Tenant, req.Spec, req.Version)
+	sv, remembered, err := m.startVersion(ctx, req)
 	if err != nil {
 		return Run{}, false, err
 	}
+	run, created, err := m.startOn(ctx, req, sv, remembered)
+	if remembered && errors.Is(err, store.ErrVersionSuperseded) {
+		// Another replica published a newer Version since this one
+		// remembered the newest: read it, and start on what was read.
+		if sv, err = m.specs.ReadNewest(ctx, req.Tenant, req.Spec); err != nil {
+			return Run{}, false, err
+		}
+		return m.startOn(ctx, req, sv, false)
+	}
+	return run, created, err
+}
+
+// startVersion is the Spec Version a start asks for: the newest when it
+// names none, remembered when the Registry had it in memory (see
+// versions.Registry.Newest).
+func (m *Manager) startVersion(ctx context.Context, req StartRequest) (*spec.Version, bool, error) {
+	if req.Version != "" {
+		sv, err := m.specs.Get(ctx, req.Tenant, req.Spec, req.Version)
+		return sv, false, err
+	}
+	return m.specs.Newest(ctx, req.Tenant, req.Spec)
+}
+
+// startOn starts the Run on Version sv, by the start's thread strategy;
+// remembered is startVersion's.
+func (m *Manager) startOn(ctx context.Context, req StartRequest, sv *spec.Version, remembered bool) (Run, bool, error) {
 	if d := m.policy.StartRun(ctx, policy.Subject{Tenant: req.Tenant, Spec: req.Spec}); d.Outcome != policy.Allow {
 		return Run{}, false, &errs.AccessDenied{Subject: "spec " + req.Spec, Reason: d.Reason}
 	}
@@ -121,13 +148,15 @@ func (m *Manager) Start(ctx context.Context, req StartRequest) (Run, bool, error
 		strategy = sv.ThreadStrategy
 	}
 	if req.ThreadID != "" && strategy == StrategySteer {
-		return m.startOrSteer(ctx, req, sv)
+		return m.startOrSteer(ctx, req, sv, remembered)
 	}
-	return m.create(ctx, req, sv, strategy)
+	return m.create(ctx, req, sv, remembered, strategy)
 }
 
-// create makes the Run a start asks for, on its thread if it names one.
-func (m *Manager) create(ctx context.Context, req StartRequest, sv *spec.Version, strategy string) (Run, bool, error) {
+// create makes the Run a start asks for, on its thread if it names one;
+// remembered says sv is the newest Version as the Registry remembered it,
+// which the store checks.
+func (m *Manager) create(ctx context.Context, req StartRequest, sv *spec.Version, remembered bool, strategy string) (Run, bool, error) {
 	now := m.clock.Now().UTC()
 	deadline := sv.Limits.Effective().Deadline
 	if req.Deadline > 0 && req.Deadline < deadline {
@@ -144,7 +173,7 @@ func (m *Manager) create(ctx context.Context, req StartRequest, sv *spec.Version
 	if p := req.Parent; p != nil {
 		adm.ParentRunID, adm.RootRunID, adm.DelegationID, adm.Depth = p.RunID, p.RootRunID, p.DelegationID, p.Depth
 	}
-	return m.admit(ctx, adm, runID, now, requestHash(req), onThread{ID: req.ThreadID, Strategy: strategy})
+	return m.admit(ctx, adm, runID, now, requestHash(req), onThread{ID: req.ThreadID, Strategy: strategy}, remembered)
 }
 
 // onThread is the thread a new Run is started on (none when ID is empty)
@@ -157,7 +186,9 @@ type onThread struct {
 // admit creates the Run adm admits, on thread when it names one, or
 // returns the one its request id started before (created false), or
 // *errs.RequestIDReused when that one was started by another request.
-func (m *Manager) admit(ctx context.Context, adm *runlog.Admitted, runID string, now time.Time, hash string, thread onThread) (Run, bool, error) {
+// newest asks the store to refuse adm's Version with
+// store.ErrVersionSuperseded if it is no longer the Spec's newest.
+func (m *Manager) admit(ctx context.Context, adm *runlog.Admitted, runID string, now time.Time, hash string, thread onThread, newest bool) (Run, bool, error) {
 	st := runlog.New(runID)
 	recs := logwriter.Stamp(st, 0, now, adm)
 	if err := st.ApplyAll(recs); err != nil {
@@ -173,8 +204,9 @@ func (m *Manager) admit(ctx context.Context, adm *runlog.Admitted, runID string,
 			RequestHash: hash, ParentRunID: adm.ParentRunID, RootRunID: adm.RootRunID,
 			DelegationID: adm.DelegationID, CreateTime: now, Index: logwriter.Index(st), ThreadID: thread.ID,
 		},
-		Records:    stored,
-		RejectBusy: thread.Strategy == "" || thread.Strategy == StrategyReject,
+		Records:       stored,
+		RejectBusy:    thread.Strategy == "" || thread.Strategy == StrategyReject,
+		NewestVersion: newest,
 	}
 	slot := m.reserve()
 	slot.lease(&nr.Run, now)

@@ -49,7 +49,7 @@ const maxSteerTries = 8
 // steer, or, when the thread has none, starts the Run as reject would; a
 // start that loses that race to another steers into the winner. The store
 // decides who wins, so two racing steers never both start a Run.
-func (m *Manager) startOrSteer(ctx context.Context, req StartRequest, sv *spec.Version) (Run, bool, error) {
+func (m *Manager) startOrSteer(ctx context.Context, req StartRequest, sv *spec.Version, remembered bool) (Run, bool, error) {
 	th, found, err := m.store.GetThread(ctx, req.Tenant, req.ThreadID)
 	if err != nil {
 		return Run{}, false, err
@@ -70,7 +70,7 @@ func (m *Manager) startOrSteer(ctx context.Context, req StartRequest, sv *spec.V
 				return run, false, err
 			}
 		}
-		run, created, err := m.create(ctx, req, sv, StrategyReject)
+		run, created, err := m.create(ctx, req, sv, remembered, StrategyReject)
 		var busy *errs.ThreadBusy
 		if !errors.As(err, &busy) {
 			return run, created, err

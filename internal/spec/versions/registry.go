@@ -23,6 +23,11 @@ type Registry struct {
 	// cache holds Versions by tenant and name\x00version: a Version never
 	// changes once published.
 	cache *lru.Cache[*spec.Version]
+	// newest remembers each Spec's newest Version by tenant and name,
+	// only for a store that checks a remembered one when it creates a Run
+	// (store.ChecksNewestVersion): there reading the newest is a round
+	// trip per StartRun.
+	newest *lru.Cache[string]
 	// network refuses tool URLs naming an address it does not allow.
 	network *netpolicy.Policy
 	// importer lists the tools of the MCP servers Specs import.
@@ -92,8 +97,15 @@ const versionCacheSize = 4096
 
 // New returns a Registry over a store.
 func New(s store.Store, clk clock.Clock) *Registry {
-	return &Registry{store: s, clock: clk, cache: lru.New[*spec.Version](versionCacheSize)}
+	r := &Registry{store: s, clock: clk, cache: lru.New[*spec.Version](versionCacheSize)}
+	if s.ChecksNewestVersion() {
+		r.newest = lru.New[string](versionCacheSize)
+	}
+	return r
 }
+
+// nameKey is the newest cache's key of a Spec name.
+func nameKey(tenant, name string) lru.Key { return lru.Key{Tenant: tenant, ID: name} }
 
 func versionKey(tenant, name, version string) lru.Key {
 	return lru.Key{Tenant: tenant, ID: name + "\x00" + version}
@@ -163,6 +175,9 @@ func (r *Registry) Publish(ctx context.Context, tenant string, s spec.Spec, unre
 	if err != nil {
 		return nil, false, err
 	}
+	if created {
+		r.Forget(tenant, s.Name)
+	}
 	if s.Bus.Enabled {
 		if err := r.store.DeclareChannels(ctx, tenant, s.Name, append([]string{s.Name}, s.Bus.Channels...)); err != nil {
 			return nil, false, err
@@ -196,6 +211,45 @@ func (r *Registry) Get(ctx context.Context, tenant, name, version string) (*spec
 	}
 	r.cache.Add(versionKey(tenant, name, v.Version), v)
 	return v, nil
+}
+
+// Newest returns a Spec's newest Version or *errs.SpecNotFound.
+// remembered is true when the Version came from this Registry's memory,
+// not the store, which happens only for a store that checks it
+// (store.ChecksNewestVersion): create the Run with
+// store.NewRun.NewestVersion, and on store.ErrVersionSuperseded take
+// ReadNewest's instead.
+func (r *Registry) Newest(ctx context.Context, tenant, name string) (v *spec.Version, remembered bool, err error) {
+	if r.newest != nil {
+		if version, ok := r.newest.Get(nameKey(tenant, name)); ok {
+			if v, ok := r.cache.Get(versionKey(tenant, name, version)); ok {
+				return v, true, nil
+			}
+		}
+	}
+	v, err = r.ReadNewest(ctx, tenant, name)
+	return v, false, err
+}
+
+// ReadNewest reads a Spec's newest Version from the store and remembers
+// it in place of what Newest remembered, or is *errs.SpecNotFound.
+func (r *Registry) ReadNewest(ctx context.Context, tenant, name string) (*spec.Version, error) {
+	r.Forget(tenant, name)
+	v, err := r.Get(ctx, tenant, name, "")
+	if err != nil {
+		return nil, err
+	}
+	if r.newest != nil {
+		r.newest.Add(nameKey(tenant, name), v.Version)
+	}
+	return v, nil
+}
+
+// Forget drops the newest Version remembered for a Spec name.
+func (r *Registry) Forget(tenant, name string) {
+	if r.newest != nil {
+		r.newest.Remove(nameKey(tenant, name))
+	}
 }
 
 // List lists Specs: the newest Version of each, or every Version of one.

@@ -10,6 +10,7 @@ import (
 	"github.com/runsvc/runsvc/internal/errs"
 	"github.com/runsvc/runsvc/internal/spec"
 	"github.com/runsvc/runsvc/internal/spec/versions"
+	"github.com/runsvc/runsvc/internal/store"
 	"github.com/runsvc/runsvc/internal/store/inmem"
 )
 
@@ -131,3 +132,70 @@ func TestNewestVersionIsReadEachTimeAndDecodedOnce(t *testing.T) {
 		})
 	}
 }
+
+// checkingStore is a store whose CreateRun would check a remembered newest
+// Version, counting the Spec reads.
+type checkingStore struct {
+	store.Store
+	reads int
+}
+
+func (s *checkingStore) ChecksNewestVersion() bool { return true }
+
+func (s *checkingStore) GetSpec(ctx context.Context, tenant, name, version string) (store.Spec, error) {
+	s.reads++
+	return s.Store.GetSpec(ctx, tenant, name, version)
+}
+
+// TestNewestIsRememberedOnlyWhereTheStoreChecksIt: Newest reads a Spec's
+// newest once and then remembers it, for a store that checks what is
+// remembered; a Version published here replaces it, and a store that
+// does not check is read every time.
+func TestNewestIsRememberedOnlyWhereTheStoreChecksIt(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range []struct {
+		name   string
+		checks bool
+	}{{"a store that checks", true}, {"a store that does not", false}} {
+		checks := c.checks
+		t.Run(c.name, func(t *testing.T) {
+			counted := &checkingStore{Store: inmem.New()}
+			var s store.Store = counted
+			if !checks {
+				s = readCounter{counted}
+			}
+			reg := versions.New(s, clock.NewFake(time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)))
+			publish := func(text string) string {
+				v, _, err := reg.Publish(ctx, "acme", spec.Spec{Name: "triage", Model: spec.Model{Provider: spec.ProviderScripted, Script: []spec.Turn{{Text: text}}}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return v.Version
+			}
+			want := publish("one")
+			steps := []struct {
+				publish    string
+				remembered bool
+			}{{}, {remembered: true}, {publish: "two"}, {remembered: true}}
+			for i, st := range steps {
+				if st.publish != "" {
+					want = publish(st.publish)
+				}
+				before := counted.reads
+				v, remembered, err := reg.Newest(ctx, "acme", "triage")
+				if err != nil || v.Version != want {
+					t.Fatalf("step %d: Newest = %v, %v; want %s", i, v, err, want)
+				}
+				wantRemembered := st.remembered && checks
+				if remembered != wantRemembered || (counted.reads > before) == wantRemembered {
+					t.Errorf("step %d: remembered %v after %d reads, want remembered %v", i, remembered, counted.reads-before, wantRemembered)
+				}
+			}
+		})
+	}
+}
+
+// readCounter is checkingStore reporting that it does not check.
+type readCounter struct{ *checkingStore }
+
+func (readCounter) ChecksNewestVersion() bool { return false }

@@ -222,3 +222,7 @@ func (db *DB) Changes(ctx context.Context, tenant, namespace string, after int64
 	sort.Slice(out, func(i, j int) bool { return out[i].Version < out[j].Version })
 	return out, nil
 }
+
+// ChecksNewestVersion is false: the store lives in this process, and
+// GetSpec's newest is exact.
+func (db *DB) ChecksNewestVersion() bool { return false }

@@ -69,6 +69,11 @@ func (db *DB) CreateRun(ctx context.Context, nr store.NewRun) (store.Run, bool, 
 				return err
 			}
 		}
+		if nr.NewestVersion {
+			if err := checkNewest(ctx, tx, r); err != nil {
+				return err
+			}
+		}
 		if err := joinThread(ctx, tx, &r, nr.RejectBusy); err != nil {
 			return err
 		}
@@ -113,6 +118,9 @@ func (db *DB) CreateRun(ctx context.Context, nr store.NewRun) (store.Run, bool, 
 	if errors.Is(err, errFoundExisting) {
 		return existing, false, nil
 	}
+	if errors.Is(err, store.ErrVersionSuperseded) {
+		return store.Run{}, false, store.ErrVersionSuperseded
+	}
 	if err != nil {
 		return store.Run{}, false, err
 	}
@@ -124,16 +132,26 @@ func (db *DB) CreateRun(ctx context.Context, nr store.NewRun) (store.Run, bool, 
 	return r, true, nil
 }
 
+// newerVersionExists is true when the Spec named by the placeholder name
+// of the tenant placeholder tenant has a Version published after the one
+// placeholder version names (false when that one is not stored).
+func newerVersionExists(tenant, name, version string) string {
+	return `EXISTS (SELECT 1 FROM specs newer WHERE newer.tenant = ` + tenant + ` AND newer.name = ` + name + `
+		AND newer.ord > (SELECT asked.ord FROM specs asked WHERE asked.tenant = ` + tenant + ` AND asked.name = ` + name + ` AND asked.version = ` + version + `))`
+}
+
 // createRunStatement creates a Run on no thread and its first Records in
 // one statement. Its one row is the Run created (true) or, when the
 // request id was used before this statement's snapshot, the Run that has
 // it (false); no row when it conflicted with a Run committed since (a
-// creation that raced it) or with a run id taken.
-const createRunStatement = `WITH ins AS (
+// creation that raced it) or with a run id taken, or when $28 asks for
+// the newest Version and a newer one than $4 is stored.
+var createRunStatement = `WITH ins AS (
 		INSERT INTO runs (tenant, run_id, spec, version, request_id, request_hash, parent_run_id, root_run_id, delegation_id,
 			state, runnable, wake_at, summary, last_seq, create_time, update_time, suspension, thread_id, thread_seq, continues_run_id, waiting,
 			lease_owner, lease_token, lease_expires)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, '', 0, $18, $19, $20, $21, $22)
+		SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, '', 0, $18, $19, $20, $21, $22
+		WHERE NOT $28::boolean OR NOT ` + newerVersionExists("$1", "$3", "$4") + `
 		ON CONFLICT DO NOTHING
 		RETURNING ` + runColumns + `),
 	recs AS (
@@ -176,7 +194,7 @@ func (db *DB) createUnthreaded(ctx context.Context, nr store.NewRun) (store.Run,
 		r.Tenant, r.RunID, r.Spec, r.Version, r.RequestID, r.RequestHash, r.ParentRunID, r.RootRunID, r.DelegationID,
 		r.Index.State, r.Index.Runnable, store.Nanos(r.Index.WakeAt), r.Index.Summary, int64(len(nr.Records)), store.Nanos(r.CreateTime),
 		store.Nanos(r.UpdateTime), r.Index.Suspension, r.ContinuesRunID, r.Waiting, r.LeaseOwner, token, store.Nanos(r.LeaseExpires),
-		seqs, times, attempts, kinds, bodies), flag: &created})
+		seqs, times, attempts, kinds, bodies, nr.NewestVersion), flag: &created})
 	switch {
 	case err == nil && created:
 		db.announce(store.AppendTopics(r.Tenant, r.RunID, r.Index.Runnable && r.LeaseOwner == "", nr.Records)...)
@@ -198,7 +216,25 @@ func (db *DB) createUnthreaded(ctx context.Context, nr store.NewRun) (store.Run,
 			return store.Run{}, false, unavailable(ctx, "create run", err)
 		}
 	}
+	if nr.NewestVersion {
+		if err := checkNewest(ctx, db.pool, r); err != nil {
+			return store.Run{}, false, err
+		}
+	}
 	return store.Run{}, false, unavailable(ctx, "create run", fmt.Errorf("run %s already exists", r.RunID))
+}
+
+// checkNewest is store.ErrVersionSuperseded when r's Spec has a Version
+// newer than r's.
+func checkNewest(ctx context.Context, q rowQuerier, r store.Run) error {
+	var newer bool
+	if err := q.QueryRow(ctx, `SELECT `+newerVersionExists("$1", "$2", "$3"), r.Tenant, r.Spec, r.Version).Scan(&newer); err != nil {
+		return unavailable(ctx, "create run", err)
+	}
+	if newer {
+		return store.ErrVersionSuperseded
+	}
+	return nil
 }
 
 // errFoundExisting rolls a thread's Run creation back when its request id

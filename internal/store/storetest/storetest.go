@@ -27,6 +27,7 @@ func Run(t *testing.T, open Opener) {
 	t.Run("ClaimNeverDoubleLeases", func(t *testing.T) { testClaimRace(t, open(t)) })
 	t.Run("ClaimMany", func(t *testing.T) { testClaimMany(t, open(t)) })
 	runAdmission(t, open)
+	runNewestVersion(t, open)
 	t.Run("WakeTimes", func(t *testing.T) { testWake(t, open(t)) })
 	t.Run("ListRuns", func(t *testing.T) { testListRuns(t, open(t)) })
 	t.Run("Tenancy", func(t *testing.T) { testTenancy(t, open(t)) })

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/runsvc/runsvc/internal/errs"
 	"github.com/runsvc/runsvc/internal/store"
@@ -82,15 +84,7 @@ func (db *DB) CreateRun(ctx context.Context, nr store.NewRun) (store.Run, bool, 
 		if r.LeaseOwner != "" {
 			token = 1
 		}
-		tag, err := tx.Exec(ctx, `INSERT INTO runs (tenant, run_id, spec, version, request_id, request_hash, parent_run_id, root_run_id, delegation_id,
-			state, runnable, wake_at, summary, last_seq, create_time, update_time, suspension, thread_id, thread_seq, continues_run_id, waiting,
-			lease_owner, lease_token, lease_expires)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24)
-			ON CONFLICT DO NOTHING`,
-			r.Tenant, r.RunID, r.Spec, r.Version, r.RequestID, r.RequestHash, r.ParentRunID, r.RootRunID, r.DelegationID,
-			r.Index.State, r.Index.Runnable, store.Nanos(r.Index.WakeAt), r.Index.Summary, int64(len(nr.Records)), store.Nanos(r.CreateTime), store.Nanos(updated), r.Index.Suspension,
-			r.ThreadID, r.ThreadSeq, r.ContinuesRunID, r.Waiting,
-			r.LeaseOwner, token, store.Nanos(r.LeaseExpires))
+		tag, err := insertThreadRun(ctx, tx, r, int64(len(nr.Records)), updated, token)
 		if err != nil {
 			return err
 		}
@@ -138,6 +132,21 @@ func (db *DB) CreateRun(ctx context.Context, nr store.NewRun) (store.Run, bool, 
 func newerVersionExists(tenant, name, version string) string {
 	return `EXISTS (SELECT 1 FROM specs newer WHERE newer.tenant = ` + tenant + ` AND newer.name = ` + name + `
 		AND newer.ord > (SELECT asked.ord FROM specs asked WHERE asked.tenant = ` + tenant + ` AND asked.name = ` + name + ` AND asked.version = ` + version + `))`
+}
+
+// insertThreadRun inserts the row of Run r, on a thread, with lastSeq
+// Records, updated at updated, its lease's token token; a conflict
+// inserts nothing.
+func insertThreadRun(ctx context.Context, tx *txn, r store.Run, lastSeq int64, updated time.Time, token int64) (pgconn.CommandTag, error) {
+	return tx.Exec(ctx, `INSERT INTO runs (tenant, run_id, spec, version, request_id, request_hash, parent_run_id, root_run_id, delegation_id,
+		state, runnable, wake_at, summary, last_seq, create_time, update_time, suspension, thread_id, thread_seq, continues_run_id, waiting,
+		lease_owner, lease_token, lease_expires)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24)
+		ON CONFLICT DO NOTHING`,
+		r.Tenant, r.RunID, r.Spec, r.Version, r.RequestID, r.RequestHash, r.ParentRunID, r.RootRunID, r.DelegationID,
+		r.Index.State, r.Index.Runnable, store.Nanos(r.Index.WakeAt), r.Index.Summary, lastSeq, store.Nanos(r.CreateTime), store.Nanos(updated), r.Index.Suspension,
+		r.ThreadID, r.ThreadSeq, r.ContinuesRunID, r.Waiting,
+		r.LeaseOwner, token, store.Nanos(r.LeaseExpires))
 }
 
 // createRunStatement creates a Run on no thread and its first Records in

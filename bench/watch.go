@@ -194,19 +194,31 @@ func (w *watchers) waitCaughtUp(last int64, limit time.Duration) {
 // second for d and returns each call's latency, the last record's seq and
 // how long the appending took.
 func appendTicks(ctx context.Context, runs runsvcv1.RunServiceClient, id string, rate float64, d time.Duration) (sendLat []time.Duration, last int64, elapsed time.Duration, err error) {
-	interval := time.Duration(float64(time.Second) / rate)
-	tick := time.NewTicker(interval)
+	return tickAppends(rate, d, func() (int64, error) {
+		resp, err := runs.SendMessage(ctx, &runsvcv1.SendMessageRequest{RunId: id, Text: "tick"})
+		if err != nil {
+			return 0, fmt.Errorf("SendMessage: %w", err)
+		}
+		return resp.GetSeq(), nil
+	})
+}
+
+// tickAppends calls add, which appends a record and returns its seq, at
+// rate per second for d; it returns each call's latency, the last seq and
+// how long the appending took, or add's first error.
+func tickAppends(rate float64, d time.Duration, add func() (int64, error)) (lat []time.Duration, last int64, elapsed time.Duration, err error) {
+	tick := time.NewTicker(time.Duration(float64(time.Second) / rate))
 	defer tick.Stop()
 	start := time.Now()
 	for time.Since(start) < d {
 		<-tick.C
 		t0 := time.Now()
-		resp, err := runs.SendMessage(ctx, &runsvcv1.SendMessageRequest{RunId: id, Text: "tick"})
+		seq, err := add()
 		if err != nil {
-			return nil, 0, 0, fmt.Errorf("SendMessage: %w", err)
+			return nil, 0, 0, err
 		}
-		sendLat = append(sendLat, time.Since(t0))
-		last = resp.GetSeq()
+		lat = append(lat, time.Since(t0))
+		last = seq
 	}
-	return sendLat, last, time.Since(start), nil
+	return lat, last, time.Since(start), nil
 }

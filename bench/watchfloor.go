@@ -134,17 +134,9 @@ func measureFanoutFloor(ctx context.Context, n int, rate float64, d time.Duratio
 		return nil, fmt.Errorf("opening %d watchers on the fan-out floor: %w", n, ws.setupErr)
 	}
 	before := costNow()
-	tick := time.NewTicker(time.Duration(float64(time.Second) / rate))
-	defer tick.Stop()
-	last, added, start := from, 0, time.Now()
-	for time.Since(start) < d {
-		<-tick.C
-		last = b.add()
-		added++
-	}
-	elapsed := time.Since(start)
+	addLat, last, elapsed, _ := tickAppends(rate, d, func() (int64, error) { return b.add(), nil })
 	ws.waitCaughtUp(last, 10*time.Second)
-	f := &fanoutFloor{Cost: before.since(int(last-from) * n), AppendsPerSec: float64(added) / elapsed.Seconds()}
+	f := &fanoutFloor{Cost: before.since(int(last-from) * n), AppendsPerSec: float64(len(addLat)) / elapsed.Seconds()}
 	cancel()
 	ws.done.Wait()
 	f.Delivered, f.Expected, f.Latency = len(ws.lat), int(last-from)*n, distribution(ws.lat)

@@ -233,11 +233,15 @@ func (db *DB) createUnthreaded(ctx context.Context, nr store.NewRun) (store.Run,
 	return store.Run{}, false, unavailable(ctx, "create run", fmt.Errorf("run %s already exists", r.RunID))
 }
 
+// checkNewestStatement is true when the Spec $2 of tenant $1 has a
+// Version newer than $3.
+var checkNewestStatement = `SELECT ` + newerVersionExists("$1", "$2", "$3")
+
 // checkNewest is store.ErrVersionSuperseded when r's Spec has a Version
 // newer than r's.
 func checkNewest(ctx context.Context, q rowQuerier, r store.Run) error {
 	var newer bool
-	if err := q.QueryRow(ctx, `SELECT `+newerVersionExists("$1", "$2", "$3"), r.Tenant, r.Spec, r.Version).Scan(&newer); err != nil {
+	if err := q.QueryRow(ctx, checkNewestStatement, r.Tenant, r.Spec, r.Version).Scan(&newer); err != nil {
 		return unavailable(ctx, "create run", err)
 	}
 	if newer {

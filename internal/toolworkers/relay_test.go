@@ -155,9 +155,13 @@ func TestRoutedCallMovesWhenTheWorkerLeaves(t *testing.T) {
 		if o := wait(t, done); o.err != nil || string(o.out) != `"from c"` {
 			t.Fatalf("Execute on B = %s, %v; want \"from c\"", o.out, o.err)
 		}
+		// A's relay may claim the call once more after giving it back, when
+		// a poll that began before wa left reaches the store after the
+		// release; it finds no worker and gives it back again. So C's claim
+		// is the second or a later one.
 		got, found, err := st.GetToolCall(ctxT(t), tenant, first.Call.ID)
-		if err != nil || !found || got.Owner != "replica-c" || got.Claims != 2 || !got.Done {
-			t.Errorf("the call in the store: %+v %v %v; want done by replica-c on its second claim", got, found, err)
+		if err != nil || !found || got.Owner != "replica-c" || got.Claims < 2 || !got.Done {
+			t.Errorf("the call in the store: %+v %v %v; want done by replica-c on a later claim than A's", got, found, err)
 		}
 	})
 	t.Run("from a replica that died holding it", func(t *testing.T) {

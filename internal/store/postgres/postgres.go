@@ -184,14 +184,15 @@ func (db *DB) announceRun(run store.Run, topics ...string) {
 const channel = "runsvc"
 
 // unavailable maps a driver error to *errs.StoreUnavailable: typed errors
-// pass through, and when ctx itself ended its error is returned instead,
+// and the store's own answers (store.ErrVersionSuperseded) pass through,
+// and when ctx itself ended its error is returned instead,
 // so that the caller's own cancellation or deadline is never mistaken for
 // an outage (nor an internal timeout for the caller's).
 func unavailable(ctx context.Context, op string, err error) error {
 	if err == nil {
 		return nil
 	}
-	if errs.Typed(err) != nil {
+	if errs.Typed(err) != nil || errors.Is(err, store.ErrVersionSuperseded) {
 		return err
 	}
 	if ctxErr := ctx.Err(); ctxErr != nil {

@@ -112,9 +112,6 @@ func (db *DB) CreateRun(ctx context.Context, nr store.NewRun) (store.Run, bool, 
 	if errors.Is(err, errFoundExisting) {
 		return existing, false, nil
 	}
-	if errors.Is(err, store.ErrVersionSuperseded) {
-		return store.Run{}, false, store.ErrVersionSuperseded
-	}
 	if err != nil {
 		return store.Run{}, false, err
 	}

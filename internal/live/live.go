@@ -6,15 +6,22 @@
 //
 // Every piece is one *Delta shared by all watchers, so the wire form of a
 // piece is encoded once (Delta.Encoded) whatever the number of watchers.
+//
+// A Hub made with NewScrubbingHub publishes pieces already scrubbed of
+// secrets, across piece boundaries: a secret the model streams in pieces
+// never reaches a watcher, and offsets count the text watchers get, which
+// is the text the turn's Record stores.
 package live
 
 import (
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/runsvc/runsvc/internal/model"
+	"github.com/runsvc/runsvc/internal/secret"
 )
 
 // Wire forms a Delta caches, one slot each.
@@ -57,10 +64,18 @@ func (d *Delta) Encoded(slot int, encode func(*Delta) any) any {
 type Hub struct {
 	mu    sync.Mutex
 	byRun map[string]*run
+	scrub *secret.Scrubber
 }
 
-// NewHub returns an empty Hub.
+// NewHub returns an empty Hub that publishes pieces as they come.
 func NewHub() *Hub { return &Hub{byRun: map[string]*run{}} }
+
+// NewScrubbingHub returns an empty Hub that removes every secret s knows
+// from the pieces before it publishes them: it holds back the end of the
+// text (and of each tool call's arguments) for as long as it could begin
+// a secret in any of the forms s knows, and publishes it scrubbed when the
+// next piece settles it or the call ends (see secret.Pieces).
+func NewScrubbingHub(s *secret.Scrubber) *Hub { return &Hub{byRun: map[string]*run{}, scrub: s} }
 
 // run is one Run's streaming state.
 type run struct {
@@ -120,6 +135,10 @@ type Stream struct {
 	r             *run
 	c             *call
 	ended         bool
+	// text and args scrub the text and each tool call's arguments
+	// (by index) across pieces; nil when the Hub does not scrub.
+	text *secret.Pieces
+	args map[int]*secret.Pieces
 }
 
 // Begin starts publishing the call whose ModelCallStarted Record has seq
@@ -131,7 +150,11 @@ func (h *Hub) Begin(tenant, runID string, callSeq int64, turn int) *Stream {
 	r.call = c
 	r.signal()
 	r.mu.Unlock()
-	return &Stream{hub: h, tenant: tenant, runID: runID, r: r, c: c}
+	st := &Stream{hub: h, tenant: tenant, runID: runID, r: r, c: c}
+	if h.scrub != nil {
+		st.text, st.args = h.scrub.Pieces(), map[int]*secret.Pieces{}
+	}
+	return st
 }
 
 // signal wakes the watchers; r.mu is held.
@@ -152,7 +175,9 @@ func Poke(wake chan struct{}) {
 	}
 }
 
-// Add publishes one piece; it is a model.Request's OnDelta.
+// Add publishes one piece; it is a model.Request's OnDelta. A scrubbing
+// Hub publishes what of it can no longer be part of a secret, and nothing
+// when that is nothing.
 func (s *Stream) Add(d model.Delta) {
 	r := s.r
 	r.mu.Lock()
@@ -160,10 +185,60 @@ func (s *Stream) Add(d model.Delta) {
 	if s.ended || r.call != s.c {
 		return
 	}
+	if s.text != nil {
+		var ok bool
+		if d, ok = s.scrubbed(d); !ok {
+			return
+		}
+	}
+	s.publish(d)
+	r.signal()
+}
+
+// publish appends a piece to the call; r.mu is held.
+func (s *Stream) publish(d model.Delta) {
 	c := s.c
 	c.deltas = append(c.deltas, &Delta{CallSeq: c.seq, Turn: c.turn, Offset: c.length, Text: d.Text, ToolCall: d.ToolCall})
 	c.length += int64(len(d.Text))
-	r.signal()
+}
+
+// scrubbed returns what of d may be published now, and whether there is
+// anything: text or arguments not held back, or a tool call's id or name.
+func (s *Stream) scrubbed(d model.Delta) (model.Delta, bool) {
+	out := model.Delta{Text: s.text.Write(d.Text)}
+	if tc := d.ToolCall; tc != nil {
+		p := s.args[tc.Index]
+		if p == nil {
+			p = s.hub.scrub.Pieces()
+			s.args[tc.Index] = p
+		}
+		args := p.Write(tc.Arguments)
+		if args != "" || tc.ID != "" || tc.Name != "" {
+			out.ToolCall = &model.ToolCallDelta{Index: tc.Index, ID: tc.ID, Name: tc.Name, Arguments: args}
+		}
+	}
+	return out, out.Text != "" || out.ToolCall != nil
+}
+
+// flush publishes what the scrub held back, the call being over; r.mu is
+// held.
+func (s *Stream) flush() {
+	if s.text == nil {
+		return
+	}
+	if rest := s.text.Flush(); rest != "" {
+		s.publish(model.Delta{Text: rest})
+	}
+	indexes := make([]int, 0, len(s.args))
+	for i := range s.args {
+		indexes = append(indexes, i)
+	}
+	slices.Sort(indexes)
+	for _, i := range indexes {
+		if rest := s.args[i].Flush(); rest != "" {
+			s.publish(model.Delta{ToolCall: &model.ToolCallDelta{Index: i, Arguments: rest}})
+		}
+	}
 }
 
 // Watched says whether a Watcher follows the Run's pieces now. The engine
@@ -179,6 +254,9 @@ func (s *Stream) End() {
 	r.mu.Lock()
 	if !s.ended {
 		s.ended = true
+		if r.call == s.c {
+			s.flush()
+		}
 		s.c.done = true
 		r.signal()
 	}

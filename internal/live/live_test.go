@@ -2,10 +2,12 @@ package live_test
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/runsvc/runsvc/internal/live"
 	"github.com/runsvc/runsvc/internal/model"
+	"github.com/runsvc/runsvc/internal/secret"
 )
 
 func TestHubSharesOnePiecePerDelta(t *testing.T) {
@@ -92,5 +94,47 @@ func TestSoFar(t *testing.T) {
 				t.Errorf("tool calls %+v, want %+v", calls, want)
 			}
 		})
+	}
+}
+
+// TestScrubbingHubHoldsSecretsSplitAcrossPieces: a secret streamed a
+// byte at a time, in the text and in a tool call's arguments, reaches no
+// watcher; offsets count the scrubbed text, and what was held back goes
+// out when the call ends.
+func TestScrubbingHubHoldsSecretsSplitAcrossPieces(t *testing.T) {
+	const key = "sk-Pr0beS3cr3t"
+	scrub := secret.NewScrubber()
+	scrub.Add(key)
+	h := live.NewScrubbingHub(scrub)
+	w := h.Watch("t", "r")
+	defer w.Close()
+	s := h.Begin("t", "r", 7, 1)
+	text, args := "key="+key+" ok", `{"token":"`+key+`"}`
+	for i := range len(text) {
+		s.Add(model.Delta{Text: text[i : i+1]})
+	}
+	s.Add(model.Delta{ToolCall: &model.ToolCallDelta{Index: 0, ID: "c1", Name: "get"}})
+	for i := range len(args) {
+		s.Add(model.Delta{ToolCall: &model.ToolCallDelta{Index: 0, Arguments: args[i : i+1]}})
+	}
+	check := func(when string, deltas []*live.Delta) {
+		var offset int64
+		for _, d := range deltas {
+			if strings.Contains(d.Text, "sk-") || d.ToolCall != nil && strings.Contains(d.ToolCall.Arguments, "sk-") {
+				t.Errorf("%s: a piece holds a part of the secret: %+v", when, d)
+			}
+			if d.ToolCall == nil && d.Offset != offset {
+				t.Errorf("%s: piece at offset %d, want %d", when, d.Offset, offset)
+			}
+			offset += int64(len(d.Text))
+		}
+	}
+	check("while streaming", w.Since(0).Deltas)
+	s.End()
+	v := w.Since(0)
+	check("after the end", v.Deltas)
+	merged := live.SoFar(v.CallSeq, v.Turn, v.Deltas, 0)
+	if len(merged) != 2 || merged[0].Text != scrub.String(text) || merged[1].ToolCall.Arguments != scrub.String(args) || merged[1].ToolCall.Name != "get" {
+		t.Errorf("merged %q and %+v, want %q and %q", merged[0].Text, merged[1].ToolCall, scrub.String(text), scrub.String(args))
 	}
 }

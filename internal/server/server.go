@@ -312,7 +312,7 @@ func (s *Server) assemble() error {
 	writer := logwriter.New(s.store, cfg.Clock, s.log)
 	writer.Scrub(scrub)
 	manager := runs.New(s.store, writer, reg, pol, cfg.Clock, s.log)
-	streaming := live.NewHub()
+	streaming := live.NewScrubbingHub(scrub)
 	manager.UseLive(streaming)
 	mem := memory.New(s.store, cfg.Clock)
 	messages := bus.New(s.store, reg, cfg.Clock)

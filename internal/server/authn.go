@@ -79,8 +79,8 @@ func (a *authenticator) admit(ctx context.Context, method string) (context.Conte
 func (a *authenticator) identify(ctx context.Context) (auth.Identity, error) {
 	md, _ := metadata.FromIncomingContext(ctx)
 	if vals := md.Get("authorization"); len(vals) > 0 {
-		token, ok := strings.CutPrefix(vals[0], "Bearer ")
-		if !ok || token == "" {
+		token, ok := bearerToken(vals[0])
+		if !ok {
 			return auth.Identity{}, &errs.Unauthenticated{Reason: "the authorization header is not 'Bearer <api key>'"}
 		}
 		if id, ok := a.keys.ByKey(token); ok {
@@ -95,6 +95,18 @@ func (a *authenticator) identify(ctx context.Context) (auth.Identity, error) {
 		return auth.Identity{}, &errs.Unauthenticated{Reason: "the client certificate's identity is not in the keys file"}
 	}
 	return auth.Identity{}, &errs.Unauthenticated{Reason: "no API key (authorization: Bearer <key>) and no client certificate"}
+}
+
+// bearerToken returns the token of an authorization header of the
+// Bearer scheme. The scheme's name is case-insensitive and one or more
+// spaces may follow it (RFC 9110 §11.1, §11.4).
+func bearerToken(header string) (string, bool) {
+	scheme, token, ok := strings.Cut(header, " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return "", false
+	}
+	token = strings.TrimLeft(token, " ")
+	return token, token != ""
 }
 
 // certNames returns the CN and URI SANs of a verified client certificate.

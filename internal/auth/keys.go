@@ -151,9 +151,11 @@ func parse(b []byte) ([]entry, error) {
 }
 
 // Watch reloads the file whenever its modification time or size changes,
-// checking every interval, until ctx ends. A file that no longer parses is
-// logged and the previous keys stay.
-func (k *Keys) Watch(ctx context.Context, interval time.Duration) {
+// checking every interval, until ctx ends, and calls reloaded (when not
+// nil) after each reload, so that what was admitted under the previous
+// keys can be checked again. A file that no longer parses is logged and
+// the previous keys stay.
+func (k *Keys) Watch(ctx context.Context, interval time.Duration, reloaded func()) {
 	t := time.NewTicker(interval)
 	defer t.Stop()
 	for {
@@ -175,6 +177,9 @@ func (k *Keys) Watch(ctx context.Context, interval time.Duration) {
 			continue
 		}
 		k.log.Info("keys file reloaded", "path", k.path, "identities", len(*k.entries.Load()))
+		if reloaded != nil {
+			reloaded()
+		}
 	}
 }
 

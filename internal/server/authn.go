@@ -28,6 +28,9 @@ type authenticator struct {
 	// are registered: an authenticated call of any other method goes on to
 	// the unknown-method handler (METHOD_NOT_FOUND), not ROLE_DENIED.
 	registered atomic.Pointer[map[string]bool]
+	// open are the streams in progress, checked again when the keys
+	// reload (see revalidate).
+	open openStreams
 }
 
 // setMethods records the methods the server serves.
@@ -166,7 +169,15 @@ func (a *authenticator) StreamServerInterceptor() grpc.StreamServerInterceptor {
 			return err
 		}
 		defer release()
-		return handler(srv, identityStream{ServerStream: ss, ctx: ctx})
+		ctx, revoke := context.WithCancelCause(ctx)
+		defer revoke(nil)
+		id, _ := auth.FromContext(ctx)
+		defer a.open.add(&openStream{incoming: ss.Context(), method: info.FullMethod, id: id, revoke: revoke})()
+		err = handler(srv, identityStream{ServerStream: ss, ctx: ctx})
+		if cause := revokedCause(ctx); cause != nil {
+			return cause
+		}
+		return err
 	}
 }
 

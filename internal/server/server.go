@@ -437,7 +437,7 @@ func (s *Server) Serve(ctx context.Context) error {
 		s.hub.Run(hubCtx)
 	}()
 	if s.keys != nil {
-		go s.keys.Watch(hubCtx, keysPoll)
+		go s.keys.Watch(hubCtx, keysPoll, s.auth.revalidate)
 	}
 	sweepCtx, stopSweep := context.WithCancel(context.WithoutCancel(ctx))
 	sweepDone := make(chan struct{})

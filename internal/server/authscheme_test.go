@@ -1,6 +1,8 @@
 package server_test
 
 import (
+	"strconv"
+	"strings"
 	"testing"
 
 	"google.golang.org/grpc/metadata"
@@ -34,11 +36,12 @@ func TestAuthorizationSchemeIsCaseInsensitive(t *testing.T) {
 		{"bearer rsk_not-a-key", "UNAUTHENTICATED"},
 	}
 	for _, c := range cases {
-		t.Run(c.header[:min(len(c.header), 12)], func(t *testing.T) {
+		scheme, _, _ := strings.Cut(c.header, "rsk_")
+		t.Run(strconv.Quote(scheme), func(t *testing.T) {
 			ctx := metadata.AppendToOutgoingContext(ctxT(t), "authorization", c.header)
 			_, err := runs.ListRuns(ctx, &runsvcv1.ListRunsRequest{})
 			if got := reasonOf(err); got != c.want {
-				t.Errorf("ListRuns with %q: reason %q (%v), want %q", c.header[:min(len(c.header), 12)], got, err, c.want)
+				t.Errorf("ListRuns with %q: reason %q (%v), want %q", scheme, got, err, c.want)
 			}
 			stream, err := runs.WatchRun(ctx, &runsvcv1.WatchRunRequest{RunId: "no-such-run"})
 			if err == nil {
@@ -49,7 +52,7 @@ func TestAuthorizationSchemeIsCaseInsensitive(t *testing.T) {
 				want = "RUN_NOT_FOUND"
 			}
 			if got := reasonOf(err); got != want {
-				t.Errorf("WatchRun with %q: reason %q (%v), want %q", c.header[:min(len(c.header), 12)], got, err, want)
+				t.Errorf("WatchRun with %q: reason %q (%v), want %q", scheme, got, err, want)
 			}
 		})
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/protobuf/encoding/protojson"
@@ -61,45 +62,7 @@ func TestRevokedKeyEndsItsStreams(t *testing.T) {
 		t.Fatal(err)
 	}
 	dctx := as(ctx, doomedKey)
-	openers := map[string]func(context.Context) (func() error, error){
-		"StreamText": func(ctx context.Context) (func() error, error) {
-			s, err := runs.StreamText(ctx, &runsvcv1.StreamTextRequest{RunId: runID, HeartbeatInterval: durationpb.New(100 * time.Millisecond)})
-			return firstThenDrain(s, err)
-		},
-		"Receive": func(ctx context.Context) (func() error, error) {
-			s, err := bus.Receive(ctx, &runsvcv1.ReceiveRequest{Channel: "quiet"})
-			return firstThenDrain(s, err)
-		},
-		"WatchMemory": func(ctx context.Context) (func() error, error) {
-			s, err := memory.WatchMemory(ctx, &runsvcv1.WatchMemoryRequest{Scope: ns, IncludeExisting: true})
-			return firstThenDrain(s, err)
-		},
-		"WatchRun": func(ctx context.Context) (func() error, error) {
-			s, err := runs.WatchRun(ctx, &runsvcv1.WatchRunRequest{RunId: runID})
-			return firstThenDrain(s, err)
-		},
-		"ServeTools": func(ctx context.Context) (func() error, error) {
-			s, err := runsvcv1.NewToolServiceClient(conn).ServeTools(ctx)
-			if err != nil {
-				return nil, err
-			}
-			reg := &runsvcv1.ServeToolsRequest_Register{WorkerName: "w", Tools: []*runsvcv1.ToolDefinition{{Name: "idle"}}}
-			if err := testserver.Register(s, reg); err != nil {
-				return nil, err
-			}
-			return func() error { return drainRecv(s.Recv) }, nil
-		},
-	}
-	ends := map[string]chan error{}
-	for name, open := range openers {
-		rest, err := open(dctx)
-		if err != nil {
-			t.Fatalf("opening %s with the key: %v", name, err)
-		}
-		end := make(chan error, 1)
-		ends[name] = end
-		go func() { end <- rest() }()
-	}
+	ends := openLongStreams(t, dctx, conn, runID, ns)
 	// A stream of the key that stays must go on.
 	kept, err := runs.WatchRun(actx, &runsvcv1.WatchRunRequest{RunId: runID})
 	if err != nil {
@@ -133,6 +96,53 @@ func TestRevokedKeyEndsItsStreams(t *testing.T) {
 	if _, err := runs.GetRun(dctx, &runsvcv1.GetRunRequest{RunId: runID}); errdetails.Classify(err).Reason != "UNAUTHENTICATED" {
 		t.Errorf("a new call with the removed key: %v, want UNAUTHENTICATED", err)
 	}
+}
+
+// openLongStreams opens one stream of each long kind with ctx's key,
+// each once it got a first message, and returns how each ends.
+func openLongStreams(t *testing.T, ctx context.Context, conn *grpc.ClientConn, runID string, ns *runsvcv1.MemoryScope) map[string]chan error {
+	t.Helper()
+	runs, memory, bus := runsvcv1.NewRunServiceClient(conn), runsvcv1.NewMemoryServiceClient(conn), runsvcv1.NewBusServiceClient(conn)
+	openers := map[string]func(context.Context) (func() error, error){
+		"StreamText": func(ctx context.Context) (func() error, error) {
+			s, err := runs.StreamText(ctx, &runsvcv1.StreamTextRequest{RunId: runID, HeartbeatInterval: durationpb.New(100 * time.Millisecond)})
+			return firstThenDrain(s, err)
+		},
+		"Receive": func(ctx context.Context) (func() error, error) {
+			s, err := bus.Receive(ctx, &runsvcv1.ReceiveRequest{Channel: "quiet"})
+			return firstThenDrain(s, err)
+		},
+		"WatchMemory": func(ctx context.Context) (func() error, error) {
+			s, err := memory.WatchMemory(ctx, &runsvcv1.WatchMemoryRequest{Scope: ns, IncludeExisting: true})
+			return firstThenDrain(s, err)
+		},
+		"WatchRun": func(ctx context.Context) (func() error, error) {
+			s, err := runs.WatchRun(ctx, &runsvcv1.WatchRunRequest{RunId: runID})
+			return firstThenDrain(s, err)
+		},
+		"ServeTools": func(ctx context.Context) (func() error, error) {
+			s, err := runsvcv1.NewToolServiceClient(conn).ServeTools(ctx)
+			if err != nil {
+				return nil, err
+			}
+			reg := &runsvcv1.ServeToolsRequest_Register{WorkerName: "w", Tools: []*runsvcv1.ToolDefinition{{Name: "idle"}}}
+			if err := testserver.Register(s, reg); err != nil {
+				return nil, err
+			}
+			return func() error { return drainRecv(s.Recv) }, nil
+		},
+	}
+	ends := map[string]chan error{}
+	for name, open := range openers {
+		rest, err := open(ctx)
+		if err != nil {
+			t.Fatalf("opening %s with the key: %v", name, err)
+		}
+		end := make(chan error, 1)
+		ends[name] = end
+		go func() { end <- rest() }()
+	}
+	return ends
 }
 
 // publishRequest is the PublishSpecRequest of a Spec in JSON.

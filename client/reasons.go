@@ -3,7 +3,7 @@
 package client
 
 // CatalogueVersion is the version of the error catalogue these reasons come from.
-const CatalogueVersion = "0.3.0"
+const CatalogueVersion = "0.4.0"
 
 // DefaultDomain is the ErrorInfo domain of a runsvc server that configures none.
 const DefaultDomain = "runsvc"
@@ -68,6 +68,8 @@ const (
 	ReasonBudgetOverrun = "BUDGET_OVERRUN"
 	// ReasonToolLoopLimit: The Run made more tool calls than max_tool_rounds allows (the circuit breaker).
 	ReasonToolLoopLimit = "TOOL_LOOP_LIMIT"
+	// ReasonAttemptsExhausted: The Run failed because diedAttempts of its Attempts died (their process crashed, their lease was lost, their worker drained) and the server's --max-attempts (maxAttempts) allows no more. Attempts that suspended the Run for a resume, an answer or an approval are not counted. Find what kills the worker (the log names the Run); starting the Run again may meet the same fate.
+	ReasonAttemptsExhausted = "ATTEMPTS_EXHAUSTED"
 	// ReasonInferenceRateLimited: The model provider rate-limited the call; retry after RetryInfo's delay.
 	ReasonInferenceRateLimited = "INFERENCE_RATE_LIMITED"
 	// ReasonInferenceFailed: A model call failed transiently (5xx, timeouts, lost connections); a new try may succeed. A refusal of the request as made is INFERENCE_REJECTED.
@@ -151,6 +153,7 @@ var Reasons = []string{
 	ReasonBudgetExceeded,
 	ReasonBudgetOverrun,
 	ReasonToolLoopLimit,
+	ReasonAttemptsExhausted,
 	ReasonInferenceRateLimited,
 	ReasonInferenceFailed,
 	ReasonTransientFailure,

@@ -59,7 +59,7 @@ func serveFlags(o *serveOptions) *flag.FlagSet {
 	fs.StringVar(&cfg.WorkerID, "worker-id", "", "this replica's worker `NAME` in leases and logs; default host-pid")
 	fs.DurationVar(&cfg.Engine.LeaseTTL, "lease-ttl", 15*time.Second, "how long (a `DURATION`) a crashed worker's Runs wait before another worker takes them over")
 	fs.IntVar(&cfg.Engine.MaxConcurrent, "max-concurrent-runs", 256, "Runs (`N`) this replica executes at once")
-	fs.IntVar(&cfg.Engine.MaxAttempts, "max-attempts", 0, "Attempts (`N`) one Run may take (takeovers after crashes) before it fails; 0 means the default, 10")
+	fs.IntVar(&cfg.Engine.MaxAttempts, "max-attempts", 0, "Attempts (`N`) of one Run that may die (a crash, a lost lease, a drain) before it fails ATTEMPTS_EXHAUSTED; resumes, answers and approvals are not counted; 0 means the default, 10")
 	fs.DurationVar(&cfg.DrainTimeout, "drain-timeout", 20*time.Second, "how long (a `DURATION`) a shutdown waits for unary calls in flight; long streams end at once")
 	opsFlags(fs, &cfg.Ops)
 	fs.Var(&o.networks, "allow-network", "a network (`CIDR`) http and MCP tools may connect to, repeatable or comma-separated; default every address but the cloud metadata ones")

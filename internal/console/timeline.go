@@ -40,10 +40,14 @@ type timeline struct {
 	callStart map[string]time.Time
 	args      map[string]string
 	items     []item
-	// handedOver is true when, since the last AttemptStarted, the Run
-	// suspended or an outsider wrote: a next Attempt is then a new claim,
-	// not a takeover of a worker that stopped.
-	handedOver bool
+	// waited is true once the newest Attempt left the Run waiting (it
+	// suspended it, or began on a Run still suspended and did not resume
+	// it itself): a next Attempt is then a new claim, not a takeover of
+	// one that died. It is runlog's AttemptWaited, so the console counts
+	// what --max-attempts counts; runWaits is whether the Run waits now.
+	waited, runWaits bool
+	// takeovers counts the Attempts that followed one that died.
+	takeovers int
 }
 
 func newTimeline(sp *runsvcv1.Spec) *timeline {
@@ -92,18 +96,17 @@ func retryAfter(d *durationpb.Duration) string {
 // add folds one Record into the timeline.
 func (t *timeline) add(r *runsvcv1.Record) {
 	it := item{Seq: r.GetSeq(), Time: stamp(r.GetTime()), Attempt: r.GetAttempt()}
-	if _, ok := r.GetBody().(*runsvcv1.Record_Suspended_); ok || r.GetAttempt() == 0 {
-		t.handedOver = true
-	}
+	t.waiting(r)
 	switch b := r.GetBody().(type) {
 	case *runsvcv1.Record_Admitted_:
 		t.admitted(&it, b.Admitted)
 	case *runsvcv1.Record_AttemptStarted_:
 		it.Class, it.Title = "attempt", fmt.Sprintf("Attempt %d", b.AttemptStarted.GetAttempt())
-		if b.AttemptStarted.GetAttempt() > 1 && !t.handedOver {
-			it.Class, it.Title = "takeover", it.Title+" — takeover: the previous Attempt stopped while the Run was running"
+		if b.AttemptStarted.GetAttempt() > 1 && !t.waited {
+			it.Class, it.Title = "takeover", it.Title+" — takeover: the previous Attempt died while the Run was running"
+			t.takeovers++
 		}
-		t.handedOver = false
+		t.waited = t.runWaits
 		it.Fields = []pair{{"worker", b.AttemptStarted.GetWorkerId()}}
 	case *runsvcv1.Record_TurnStarted_:
 		it.Class, it.Title = "turn", fmt.Sprintf("Turn %d", b.TurnStarted.GetTurn())
@@ -134,6 +137,20 @@ func (t *timeline) add(r *runsvcv1.Record) {
 		t.other(&it, r)
 	}
 	t.items = append(t.items, it)
+}
+
+// waiting follows whether the Run waits, and whether the newest Attempt
+// left it waiting, as runlog's fold does.
+func (t *timeline) waiting(r *runsvcv1.Record) {
+	switch r.GetBody().(type) {
+	case *runsvcv1.Record_Suspended_:
+		t.runWaits, t.waited = true, true
+	case *runsvcv1.Record_Resumed_:
+		t.runWaits = false
+		if r.GetAttempt() != 0 {
+			t.waited = false // the Attempt resumed the Run itself
+		}
+	}
 }
 
 func (t *timeline) admitted(it *item, a *runsvcv1.Record_Admitted) {
@@ -309,6 +326,9 @@ type runView struct {
 	Actions  actions
 	Cost     string
 	Duration string
+
+	// Takeovers counts the Attempts that followed one that died.
+	Takeovers int
 }
 
 // runPage is a Run's timeline.
@@ -353,7 +373,7 @@ func (c *Console) runView(ctx context.Context, id string, s *session) (*runView,
 	for _, rec := range recs {
 		tl.add(rec)
 	}
-	v := &runView{Run: run, State: strings.TrimPrefix(run.GetState().String(), "RUN_STATE_"), Failure: failureOf(run.GetFailure()), Items: tl.items}
+	v := &runView{Run: run, State: strings.TrimPrefix(run.GetState().String(), "RUN_STATE_"), Failure: failureOf(run.GetFailure()), Items: tl.items, Takeovers: tl.takeovers}
 	v.Live = run.GetSettleTime() == nil
 	v.Actions = actionsFor(run, s)
 	v.Cost = fmt.Sprintf("$%.6f", run.GetUsage().GetCostUsd())

@@ -18,20 +18,28 @@ func attempt(seq int64, n int32) *runsvcv1.Record {
 }
 
 // TestTakeover: a second Attempt after a suspension is a new claim; one
-// while the Run was running is a takeover.
+// while the Run was running is a takeover, whoever else wrote meanwhile;
+// the page counts the takeovers as runlog counts died Attempts.
 func TestTakeover(t *testing.T) {
 	admitted := &runsvcv1.Record{Seq: 1, Body: &runsvcv1.Record_Admitted_{Admitted: &runsvcv1.Record_Admitted{Spec: "s"}}}
 	turn := &runsvcv1.Record{Seq: 3, Attempt: 1, Body: &runsvcv1.Record_TurnStarted_{TurnStarted: &runsvcv1.Record_TurnStarted{Turn: 1}}}
 	suspended := &runsvcv1.Record{Seq: 3, Attempt: 1, Body: &runsvcv1.Record_Suspended_{Suspended: &runsvcv1.Record_Suspended{}}}
 	resumed := &runsvcv1.Record{Seq: 4, Body: &runsvcv1.Record_Resumed_{Resumed: &runsvcv1.Record_Resumed{}}}
+	caughtUp := &runsvcv1.Record{Seq: 6, Attempt: 2, Body: &runsvcv1.Record_Resumed_{Resumed: &runsvcv1.Record_Resumed{}}}
+	queued := &runsvcv1.Record{Seq: 4, Body: &runsvcv1.Record_MessageQueued_{MessageQueued: &runsvcv1.Record_MessageQueued{Text: "also"}}}
 	cases := []struct {
-		name     string
-		recs     []*runsvcv1.Record
-		takeover bool
+		name      string
+		recs      []*runsvcv1.Record
+		takeover  bool
+		takeovers int
 	}{
-		{"crash mid-turn", []*runsvcv1.Record{admitted, attempt(2, 1), turn, attempt(4, 2)}, true},
-		{"after a resume", []*runsvcv1.Record{admitted, attempt(2, 1), suspended, resumed, attempt(5, 2)}, false},
-		{"first attempt", []*runsvcv1.Record{admitted, attempt(2, 1)}, false},
+		{"crash mid-turn", []*runsvcv1.Record{admitted, attempt(2, 1), turn, attempt(4, 2)}, true, 1},
+		{"after a resume", []*runsvcv1.Record{admitted, attempt(2, 1), suspended, resumed, attempt(5, 2)}, false, 0},
+		{"first attempt", []*runsvcv1.Record{admitted, attempt(2, 1)}, false, 0},
+		{"crash after an outsider's message", []*runsvcv1.Record{admitted, attempt(2, 1), turn, queued, attempt(5, 2)}, true, 1},
+		{"woken still suspended", []*runsvcv1.Record{admitted, attempt(2, 1), suspended, attempt(4, 2), attempt(5, 3)}, false, 0},
+		{"crash after catching up", []*runsvcv1.Record{admitted, attempt(2, 1), suspended, attempt(5, 2), caughtUp, attempt(7, 3)}, true, 1},
+		{"unrecorded first", []*runsvcv1.Record{admitted, {Seq: 2, Attempt: 2, Body: &runsvcv1.Record_AttemptStarted_{AttemptStarted: &runsvcv1.Record_AttemptStarted{Attempt: 1}}}, attempt(3, 2)}, true, 1},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -40,8 +48,8 @@ func TestTakeover(t *testing.T) {
 				tl.add(r)
 			}
 			last := tl.items[len(tl.items)-1]
-			if got := last.Class == "takeover"; got != c.takeover {
-				t.Fatalf("last row %q (%s), takeover %v, want %v", last.Title, last.Class, got, c.takeover)
+			if got := last.Class == "takeover"; got != c.takeover || tl.takeovers != c.takeovers {
+				t.Fatalf("last row %q (%s), takeover %v, %d takeovers; want %v, %d", last.Title, last.Class, got, tl.takeovers, c.takeover, c.takeovers)
 			}
 		})
 	}

@@ -110,19 +110,18 @@ func (a *attempt) run(ctx context.Context) error {
 	if a.history, err = a.threadHistory(ctx); err != nil {
 		return err
 	}
-	made := st.Attempt + a.unrecorded()
-	if made >= a.e.cfg.MaxAttempts {
-		id := errs.NewErrorID()
-		a.log.Error("run gave up after too many attempts", "attempts", made, "errorId", id)
-		return a.settle(ctx, runlog.StatusFailed, "", "", &errs.Internal{ErrorID: id})
+	tookOver := st.NextAttemptFollowsDeath() || a.unrecorded() == 1
+	if died := a.died(); died >= a.e.cfg.MaxAttempts {
+		a.log.Error("run gave up: too many of its attempts died", "diedAttempts", died, "maxAttempts", a.e.cfg.MaxAttempts)
+		return a.settle(ctx, runlog.StatusFailed, "", "", &errs.AttemptsExhausted{RunID: st.RunID, Died: died, Max: a.e.cfg.MaxAttempts})
 	}
-	a.number = made + 1
+	a.number = st.Attempt + a.unrecorded() + 1
 	a.w.Use(logwriter.Worker(a.lease, a.number))
 	if err := a.started(ctx); err != nil {
 		return err
 	}
-	if a.number > 1 {
-		a.log.Info("took over run", "attempt", a.number)
+	if tookOver {
+		a.log.Info("took over run", "attempt", a.number, "diedAttempts", a.state.DiedAttempts)
 		if o, ok := a.e.Observer.(TakeoverObserver); ok {
 			o.TookOver(ctx, AttemptInfo{Tenant: a.lease.Tenant, RunID: a.lease.RunID, Worker: a.e.cfg.WorkerID, Attempt: a.number})
 		}
@@ -146,8 +145,8 @@ func (a *attempt) run(ctx context.Context) error {
 // (one sync fewer per Run). On any later lease it is stored at once,
 // before anything else runs, so that a Run that crashes its process is
 // counted; with it goes the record of a first Attempt that stored nothing
-// (unrecorded), so that MaxAttempts bounds every Attempt, the first one
-// included.
+// (unrecorded), so that MaxAttempts bounds every Attempt that died, the
+// first one included.
 func (a *attempt) started(ctx context.Context) error {
 	op := &runlog.AttemptStarted{Attempt: a.number, WorkerID: a.e.cfg.WorkerID}
 	if a.lease.Token == 1 && a.number == 1 {
@@ -161,6 +160,19 @@ func (a *attempt) started(ctx context.Context) error {
 	return a.append(ctx, false, append(ops, op)...)
 }
 
+// died is how many of the Run's Attempts died before this one: ended
+// without settling the Run or leaving it suspended (a crash, a lost lease,
+// a drain). MaxAttempts bounds it; Attempts that suspended the Run, each
+// followed by one that a resume, an answer or a timer needed, do not
+// count.
+func (a *attempt) died() int {
+	n := a.state.DiedAttempts + a.unrecorded()
+	if a.state.NextAttemptFollowsDeath() {
+		n++
+	}
+	return n
+}
+
 // unrecorded is 1 when an earlier lease of the Run held a first Attempt
 // that stored nothing, else 0. A first Attempt's AttemptStarted waits for
 // its first append, which may come after its model call (or 5 ms into
@@ -168,8 +180,9 @@ func (a *attempt) started(ctx context.Context) error {
 // Attempt in the log therefore follows one that died before storing, most
 // likely in that call, and counts it. A first lease that ended without
 // running an Attempt at all (its process stopped before it started one)
-// is counted too: it costs the Run one of its MaxAttempts, never lets a
-// poison Run be made once more than MaxAttempts.
+// is counted too (as one that died): it costs the Run one of its
+// MaxAttempts, never lets a poison Run be made once more than
+// MaxAttempts.
 func (a *attempt) unrecorded() int {
 	if a.lease.Token > 1 && a.state.Attempt == 0 {
 		return 1

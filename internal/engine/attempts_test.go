@@ -81,7 +81,8 @@ func (m hanging) Complete(ctx context.Context, _ model.Request) (model.Response,
 
 // TestMaxAttemptsStopsARunThatKillsItsWorker: a Run whose every Attempt
 // dies in its model call (a poison Run killing its process) is made at
-// most MaxAttempts times, then fails INTERNAL without another call: each
+// most MaxAttempts times, then fails ATTEMPTS_EXHAUSTED, with the count
+// and the limit, without another call: each
 // Attempt after the first is stored before its model call, and the first
 // one, whose record waits for its first append, is recorded by the second
 // (TestAFirstAttemptThatStoredNothingIsCounted).
@@ -127,8 +128,9 @@ func TestMaxAttemptsStopsARunThatKillsItsWorker(t *testing.T) {
 		got, err = mgr.Get(context.Background(), store.DefaultTenant, run.RunID)
 		return err == nil && got.Settled()
 	})
-	if got.Status != runlog.StatusFailed || !errors.Is(got.Failed(), &errs.Internal{}) {
-		t.Errorf("the Run ended %s with %v, want FAILED INTERNAL", got.Status, got.Failed())
+	if f := got.Failure; got.Status != runlog.StatusFailed || f == nil || f.Reason != "ATTEMPTS_EXHAUSTED" ||
+		f.Metadata["diedAttempts"] != fmt.Sprint(maxAttempts) || f.Metadata["maxAttempts"] != fmt.Sprint(maxAttempts) {
+		t.Errorf("the Run ended %s with %+v, want FAILED ATTEMPTS_EXHAUSTED after %d died Attempts", got.Status, got.Failure, maxAttempts)
 	}
 	if n := len(calls); n != 0 {
 		t.Errorf("the model was called %d more times after %d Attempts died", n, maxAttempts)

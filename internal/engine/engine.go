@@ -37,7 +37,11 @@ type Config struct {
 	// MaxConcurrent bounds the Attempts this worker runs at once.
 	// Default 256.
 	MaxConcurrent int
-	// MaxAttempts bounds the Attempts of one Run. Default 10.
+	// MaxAttempts bounds the Attempts of one Run that die: end without
+	// settling it or leaving it suspended (a crash, a lost lease, a
+	// drain). The Run then fails ATTEMPTS_EXHAUSTED. Attempts that a
+	// resume, an answer or a timer starts after a suspension are not
+	// counted. Default 10.
 	MaxAttempts int
 	// PollInterval is how often an idle worker looks for expired leases
 	// and due wake-ups when nothing signals it. Default 1s.

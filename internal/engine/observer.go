@@ -30,8 +30,10 @@ type Observer interface {
 }
 
 // TakeoverObserver is an Observer that also hears of lease takeovers: an
-// Attempt starting on a Run an earlier Attempt left unsettled (a crashed
-// or drained worker's). Optional, so that Observers need not implement it.
+// Attempt starting on a Run whose earlier Attempt died, leaving it neither
+// settled nor suspended (a crashed, drained or cut-off worker's). An
+// Attempt that continues a suspended Run (a resume, an answer, a timer)
+// is no takeover. Optional, so that Observers need not implement it.
 type TakeoverObserver interface {
 	TookOver(ctx context.Context, a AttemptInfo)
 }

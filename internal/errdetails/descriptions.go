@@ -4,7 +4,7 @@ package errdetails
 // (errors.json): its minor number grows when a reason is added, its major
 // number if a reason's code or retry bit ever changed. The Python and Node
 // packages take their version from it.
-const CatalogueVersion = "0.3.0"
+const CatalogueVersion = "0.4.0"
 
 // description is the catalogue's prose for one reason.
 type description struct {
@@ -70,6 +70,8 @@ var descriptions = map[string]description{
 	"OUTPUT_INVALID":     {"The Run's final answer did not match the Spec's output schema, even after the model was asked once more with the mismatches; BadRequest fields are the answer's JSON paths.", "0.2.0"},
 	// Added in 0.3.0 (issue 19, data lifecycle).
 	"RUN_NOT_SETTLED": {"DeleteRun on a Run that is still active (runState); nothing changed. Interrupt it first, or set interrupt in the request.", "0.3.0"},
+	// Added in 0.4.0 (issue 30, long-lived work).
+	"ATTEMPTS_EXHAUSTED": {"The Run failed because diedAttempts of its Attempts died (their process crashed, their lease was lost, their worker drained) and the server's --max-attempts (maxAttempts) allows no more. Attempts that suspended the Run for a resume, an answer or an approval are not counted. Find what kills the worker (the log names the Run); starting the Run again may meet the same fate.", "0.4.0"},
 }
 
 // describe returns a reason's description, empty for one without.

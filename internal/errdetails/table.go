@@ -55,6 +55,7 @@ var table = []row{
 	{err: &errs.BudgetExceeded{}, reason: "BUDGET_EXCEEDED", code: codes.ResourceExhausted, details: quota, name: "budgets/{dimension}"},
 	{err: &errs.BudgetOverrun{}, reason: "BUDGET_OVERRUN", code: codes.ResourceExhausted, details: quota, name: "budgets/{dimension}", retry: always},
 	{err: &errs.ToolLoopLimit{}, reason: "TOOL_LOOP_LIMIT", code: codes.ResourceExhausted, details: quota, name: "limits/max_tool_rounds"},
+	{err: &errs.AttemptsExhausted{}, reason: "ATTEMPTS_EXHAUSTED", code: codes.ResourceExhausted, details: quota, name: "limits/max_attempts"},
 
 	// Upstreams: models, tools, the store, admission.
 	{err: &errs.InferenceRateLimited{}, reason: "INFERENCE_RATE_LIMITED", code: codes.ResourceExhausted, details: quota, name: "models/{provider}/{model}", retry: always},

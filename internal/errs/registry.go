@@ -36,6 +36,8 @@ func init() {
 		&RunNotSettled{},
 		// Threads (issue 15).
 		&ThreadBusy{}, &ThreadNotFound{},
+		// Long-lived work (issue 30).
+		&AttemptsExhausted{},
 	} {
 		t := reflect.TypeOf(e).Elem()
 		kinds[t.Name()] = func() error { return reflect.New(t).Interface().(error) }

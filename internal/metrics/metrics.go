@@ -68,7 +68,7 @@ func New(reasonOf func(error) string) *Metrics {
 	m.toolCalls = f.counter("runsvc_tool_calls_total", "Tool calls runsvc executed, by kind and outcome (ok or the reason).", "kind", "outcome")
 	m.toolLatency = f.histogram("runsvc_tool_call_duration_seconds", "Tool call latency, by kind.", prometheus.DefBuckets, "kind")
 	m.retries = f.counter("runsvc_retries_total", "Model and tool calls retried after a transient failure, by what (model or tool) and reason.", "what", "reason")
-	m.takeovers = f.counter("runsvc_lease_takeovers_total", "Attempts this worker started on a Run an earlier Attempt left unsettled (a crashed or drained worker's).").WithLabelValues()
+	m.takeovers = f.counter("runsvc_lease_takeovers_total", "Attempts this worker started on a Run whose earlier Attempt died, leaving it neither settled nor suspended (a crashed or drained worker's).").WithLabelValues()
 	m.storeLatency = f.histogram("runsvc_store_operation_duration_seconds", "Store operation latency, by operation (the store.Store method) and outcome (ok or error).", []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5}, "operation", "outcome")
 	m.swept = f.counter("runsvc_retention_runs_deleted_total", "Settled Runs the retention sweep deleted.")
 	m.sweeps = f.histogram("runsvc_retention_sweep_duration_seconds", "Retention sweeps, by outcome (ok or error).", []float64{.001, .01, .1, .5, 1, 5, 15, 60, 300}, "outcome")

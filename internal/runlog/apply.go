@@ -117,7 +117,11 @@ func (s *State) attemptStarted(r Record, op *AttemptStarted) error {
 	if op.Attempt != s.Attempt+1 {
 		return s.corrupt(r, errs.CorruptNonConsecutiveAttempt, "attempt %d follows attempt %d", op.Attempt, s.Attempt)
 	}
+	if s.NextAttemptFollowsDeath() {
+		s.DiedAttempts++
+	}
 	s.Attempt = op.Attempt
+	s.AttemptWaited = s.Status == StatusSuspended
 	s.Open = nil // what the previous Attempt left open is redone
 	if s.Status == StatusQueued {
 		s.Status = StatusRunning
@@ -294,6 +298,7 @@ func (s *State) suspended(r Record, op *Suspended) error {
 	sus := *op
 	s.Suspension = &sus
 	s.Status = StatusSuspended
+	s.AttemptWaited = true
 	return nil
 }
 
@@ -324,6 +329,11 @@ func (s *State) resumed(r Record, op *Resumed) error {
 	}
 	s.Suspension = nil
 	s.Status = StatusRunning
+	if r.Attempt != 0 {
+		// The Attempt resumed the Run itself (its children had settled):
+		// it goes on working, and may yet die.
+		s.AttemptWaited = false
+	}
 	return nil
 }
 

@@ -57,6 +57,18 @@ type State struct {
 	// Compaction is the newest summary of the transcript's older messages,
 	// which the model gets in their place.
 	Compaction *Compaction `json:"compaction,omitempty"`
+	// DiedAttempts counts the Attempts that died: they ended without
+	// settling the Run or leaving it suspended (their process crashed,
+	// their lease was lost, their worker drained). An Attempt that
+	// suspended is not counted, whatever then continues the Run (a
+	// resume, an answer, a timer). The newest Attempt is counted only once
+	// the next one starts; NextAttemptFollowsDeath tells it before.
+	DiedAttempts int `json:"diedAttempts,omitempty"`
+	// AttemptWaited is true once the newest Attempt has left the Run
+	// waiting: it suspended it, or it began on a Run still suspended and
+	// did not resume it itself. An Attempt that started after it follows
+	// one that ended as it should, not one that died.
+	AttemptWaited bool `json:"attemptWaited,omitempty"`
 }
 
 // Usage is what a Run consumed.
@@ -242,6 +254,11 @@ func (o *Open) String() string {
 	}
 	return "call " + o.CallID
 }
+
+// NextAttemptFollowsDeath reports whether an Attempt starting now
+// follows one that died: the newest Attempt ended (its lease is gone)
+// without settling the Run or leaving it waiting.
+func (s *State) NextAttemptFollowsDeath() bool { return s.Attempt > 0 && !s.AttemptWaited }
 
 // Runnable reports whether a worker should take the Run now: it is queued
 // or running, or someone asked it to stop.

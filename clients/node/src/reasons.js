@@ -2,7 +2,7 @@
 // The reasons of runsvc's errors (docs/errors.md).
 
 /** The error catalogue's version; the package's too. */
-export const CATALOGUE_VERSION = "0.3.0";
+export const CATALOGUE_VERSION = "0.4.0";
 
 /** The default ErrorInfo domain. */
 export const DEFAULT_DOMAIN = "runsvc";
@@ -38,6 +38,7 @@ export const Reason = Object.freeze({
   BUDGET_EXCEEDED: "BUDGET_EXCEEDED",
   BUDGET_OVERRUN: "BUDGET_OVERRUN",
   TOOL_LOOP_LIMIT: "TOOL_LOOP_LIMIT",
+  ATTEMPTS_EXHAUSTED: "ATTEMPTS_EXHAUSTED",
   INFERENCE_RATE_LIMITED: "INFERENCE_RATE_LIMITED",
   INFERENCE_FAILED: "INFERENCE_FAILED",
   TRANSIENT_FAILURE: "TRANSIENT_FAILURE",
@@ -95,6 +96,7 @@ export const REASONS = Object.freeze([
   "BUDGET_EXCEEDED",
   "BUDGET_OVERRUN",
   "TOOL_LOOP_LIMIT",
+  "ATTEMPTS_EXHAUSTED",
   "INFERENCE_RATE_LIMITED",
   "INFERENCE_FAILED",
   "TRANSIENT_FAILURE",

@@ -66,6 +66,13 @@ type ServerSetting struct {
 	// SilentTools are worker tools a connected worker registers and never
 	// answers.
 	SilentTools []string `json:"silentTools,omitempty"`
+	// MaxAttempts is the server's --max-attempts; 0 is the default.
+	MaxAttempts int `json:"maxAttempts,omitempty"`
+	// LoseLeases refuses every lease renewal, as if another replica had
+	// taken the Run, and makes leases last 1s: an Attempt still working a
+	// third of the way into its lease dies, and the Run is claimed again
+	// when the lease expires.
+	LoseLeases bool `json:"loseLeases,omitempty"`
 	// WithoutProviders and WithoutToolKinds leave model providers and
 	// tool kinds ("http", "mcp") out of the server.
 	WithoutProviders []string `json:"withoutProviders,omitempty"`

@@ -22,6 +22,7 @@ import (
 
 	runsvcv1 "github.com/runsvc/runsvc/gen/runsvc/v1"
 	"github.com/runsvc/runsvc/internal/auth"
+	"github.com/runsvc/runsvc/internal/errs"
 	"github.com/runsvc/runsvc/internal/model"
 	"github.com/runsvc/runsvc/internal/server"
 	"github.com/runsvc/runsvc/internal/spec"
@@ -114,10 +115,20 @@ func option(t testing.TB, set scenario.ServerSetting) (testserver.Option, error)
 	default:
 		return nil, errors.New("storeFault " + set.StoreFault + " is not one of: ListRuns")
 	}
+	if set.LoseLeases {
+		if wrap != nil {
+			return nil, errors.New("loseLeases and storeFault do not go together")
+		}
+		wrap = func(s store.Store) store.Store { return leaseLosingStore{s} }
+	}
 	return func(c *server.Config) {
 		c.Security.KeysFile = keys
 		c.MaxStreams = set.MaxStreams
 		c.WrapStore = wrap
+		c.Engine.MaxAttempts = set.MaxAttempts
+		if set.LoseLeases {
+			c.Engine.LeaseTTL = time.Second
+		}
 		for _, p := range set.WithoutProviders {
 			if c.Models == nil {
 				c.Models = model.Providers{}
@@ -155,6 +166,14 @@ type faultyStore struct{ store.Store }
 
 func (faultyStore) ListRuns(context.Context, string, store.RunQuery) ([]store.Run, string, error) {
 	return nil, "", errors.New("injected store fault: /var/lib/runsvc/runsvc.db is not a database")
+}
+
+// leaseLosingStore refuses every lease renewal, as a store whose lease
+// another replica took would: each Attempt that renews its lease dies.
+type leaseLosingStore struct{ store.Store }
+
+func (leaseLosingStore) Renew(_ context.Context, l *store.Lease, _ time.Time, _ time.Duration) error {
+	return &errs.LeaseLost{RunID: l.RunID, WorkerID: l.Owner}
 }
 
 // corruptSpec suspends for a client tool, so its log stays still.

@@ -105,6 +105,10 @@ func (s toolServer) InvokeTool(ctx context.Context, req *runsvcv1.InvokeToolRequ
 func (s toolServer) ServeTools(stream grpc.BidiStreamingServer[runsvcv1.ServeToolsRequest, runsvcv1.ServeToolsResponse]) error {
 	ctx := stream.Context()
 	first, err := stream.Recv()
+	if errors.Is(err, io.EOF) {
+		// The worker half-closed without registering: its mistake.
+		return errs.BadField("register", "the stream ended before its first message, which must be register")
+	}
 	if err != nil {
 		return err
 	}

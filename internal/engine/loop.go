@@ -141,6 +141,13 @@ func (a *attempt) abort(ctx context.Context, cause runlog.AbortCause) error {
 // modelTurn makes the next model call: a new turn, or a retry of the
 // current one after a transient failure.
 func (a *attempt) modelTurn(ctx context.Context) error {
+	if a.outsiders.Swap(false) {
+		// A message came while the last call ran (a steer): this model
+		// call gets it, not the next.
+		if err := a.foldForeign(ctx); err != nil {
+			return err
+		}
+	}
 	st := a.state
 	limits := a.spec.Limits.Effective()
 	var ops []runlog.Op

@@ -33,6 +33,14 @@ func (a *attempt) step(ctx context.Context) (bool, error) {
 
 // next does the next thing the log calls for.
 func (a *attempt) next(ctx context.Context) (bool, error) {
+	if a.outsiders.Swap(false) {
+		// Outsiders wrote while the last step ran (a steer, an abort):
+		// what comes next is decided with their Records, so the next
+		// model call gets a steer, not the one after.
+		if err := a.foldForeign(ctx); err != nil {
+			return true, err
+		}
+	}
 	st := a.state
 	now := a.e.Clock.Now()
 	switch {
@@ -141,13 +149,6 @@ func (a *attempt) abort(ctx context.Context, cause runlog.AbortCause) error {
 // modelTurn makes the next model call: a new turn, or a retry of the
 // current one after a transient failure.
 func (a *attempt) modelTurn(ctx context.Context) error {
-	if a.outsiders.Swap(false) {
-		// A message came while the last call ran (a steer): this model
-		// call gets it, not the next.
-		if err := a.foldForeign(ctx); err != nil {
-			return err
-		}
-	}
 	st := a.state
 	limits := a.spec.Limits.Effective()
 	var ops []runlog.Op

@@ -47,6 +47,9 @@ type attempt struct {
 
 	abortOnce sync.Once
 	aborted   chan struct{}
+	// outsiders is set when watchOutsiders sees an outsider's Record (a
+	// message) that this Attempt may not have folded yet.
+	outsiders atomic.Bool
 }
 
 func (e *Engine) attempt(ctx context.Context, lease *store.Lease, adm *runs.Admission) {
@@ -240,6 +243,9 @@ func (a *attempt) watchOutsiders(ctx context.Context) func() {
 				if r.Attempt == 0 && r.Kind == (&runlog.AbortRequested{}).Kind() {
 					a.abortOnce.Do(func() { close(a.aborted) })
 					return
+				}
+				if r.Attempt == 0 {
+					a.outsiders.Store(true)
 				}
 				next = r.Seq + 1
 			}

@@ -76,7 +76,7 @@ func object(props map[string]any, required ...string) map[string]any {
 func str(desc string) map[string]any { return map[string]any{"type": "string", "description": desc} }
 
 // builtin returns the executor of a built-in tool that runs in place.
-func (a *attempt) builtin(name string) (func(context.Context, tool.Call) (json.RawMessage, error), error) {
+func (a *attempt) builtin(name string) (executorFunc, error) {
 	tenant := a.state.Admission.Tenant
 	switch name {
 	case spec.BuiltinMemoryGet, spec.BuiltinMemorySet:

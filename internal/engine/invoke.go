@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"sort"
 	"time"
 
@@ -10,7 +11,6 @@ import (
 	"github.com/runsvc/runsvc/internal/errs"
 	"github.com/runsvc/runsvc/internal/ids"
 	"github.com/runsvc/runsvc/internal/policy"
-	"github.com/runsvc/runsvc/internal/secret"
 	"github.com/runsvc/runsvc/internal/spec"
 	"github.com/runsvc/runsvc/internal/tool"
 )
@@ -76,40 +76,29 @@ func (e *Engine) Invoke(ctx context.Context, tenant string, sv *spec.Version, na
 	if sv != nil {
 		subject.Spec = sv.Name
 	}
-	switch d := e.Policy.ToolCall(ctx, subject, name, args); d.Outcome {
-	case policy.Deny, policy.Approve:
-		return inv, &errs.AccessDenied{Subject: "tool " + name, Reason: d.Reason}
-	case policy.Narrow:
-		return inv, &errs.ToolNarrowed{Tool: name, Reason: d.Reason}
-	}
-	x, err := e.toolExecutor(decl.Kind)
-	if err != nil {
+	var approval *errNeedsApproval
+	switch err := e.toolPolicy(ctx, subject, name, args); {
+	case errors.As(err, &approval):
+		inv.Failure = approvalRefusal(name, approval)
+		return inv, nil
+	case err != nil:
 		return inv, err
 	}
 	call := tool.Call{Tenant: tenant, CallID: inv.CallID, Name: name, Arguments: args, Tool: decl}
-	if name := credentialOf(decl); name != "" {
-		v, err := e.Secrets.Resolve(ctx, secret.Scope(tenant, sv.Name), name)
-		if err != nil {
-			return inv, err
-		}
-		call.Credential = v
+	f, err := e.prepareCall(ctx, call, subject.Spec, timeout, nil)
+	if err != nil {
+		return inv, err
 	}
-	if timeout == 0 {
-		timeout = toolTimeout(decl)
-	}
-	call.Deadline = e.Clock.Now().Add(timeout)
-	cctx, cancel := clock.WithDeadline(ctx, e.Clock, call.Deadline)
-	defer cancel()
-	out, err := x.Execute(cctx, call)
-	switch {
-	case err == nil:
-		inv.Output = out
-	case ctx.Err() != nil:
+	f.call.Deadline = e.Clock.Now().Add(f.timeout)
+	f.ctx, f.cancel = clock.WithDeadline(ctx, e.Clock, f.call.Deadline)
+	f.observed = func(error) {}
+	f.make()
+	if ctx.Err() != nil {
 		return inv, ctx.Err()
-	case cctx.Err() != nil:
-		inv.Failure = &errs.TransientFailure{Operation: "tool " + name, Message: "no answer within " + timeout.String()}
-	default:
-		inv.Failure = err
+	}
+	inv.Output, inv.Failure = f.out, callOutcome(f)
+	if inv.Failure != nil {
+		inv.Output = nil
 	}
 	return inv, nil
 }

@@ -33,6 +33,14 @@ func (a *attempt) step(ctx context.Context) (bool, error) {
 
 // next does the next thing the log calls for.
 func (a *attempt) next(ctx context.Context) (bool, error) {
+	if a.outsiders.Swap(false) {
+		// Outsiders wrote while the last step ran (a steer, an abort):
+		// what comes next is decided with their Records, so the next
+		// model call gets a steer, not the one after.
+		if err := a.foldForeign(ctx); err != nil {
+			return true, err
+		}
+	}
 	st := a.state
 	now := a.e.Clock.Now()
 	switch {

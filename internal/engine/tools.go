@@ -12,7 +12,6 @@ import (
 	"github.com/runsvc/runsvc/internal/logwriter"
 	"github.com/runsvc/runsvc/internal/policy"
 	"github.com/runsvc/runsvc/internal/runlog"
-	"github.com/runsvc/runsvc/internal/secret"
 	"github.com/runsvc/runsvc/internal/spec"
 	"github.com/runsvc/runsvc/internal/tool"
 )
@@ -80,13 +79,12 @@ func (a *attempt) toolCall(ctx context.Context, c *runlog.Call) error {
 	case a.ahead.has(c.ID):
 		// Started ahead: the policy allowed it then.
 	case c.Approval == nil:
-		switch d := a.e.Policy.ToolCall(ctx, a.subject(), c.Name, c.Arguments); d.Outcome {
-		case policy.Deny:
-			return a.answer(ctx, c, decl, nil, &errs.AccessDenied{Subject: "tool " + c.Name, Reason: d.Reason})
-		case policy.Narrow:
-			return a.answer(ctx, c, decl, nil, &errs.ToolNarrowed{Tool: c.Name, Reason: d.Reason})
-		case policy.Approve:
-			return a.suspend(ctx, &runlog.Suspended{Reason: runlog.ReasonApproval, CallID: c.ID, ApprovalReason: d.Reason})
+		var approval *errNeedsApproval
+		switch err := a.e.toolPolicy(ctx, a.subject(), c.Name, c.Arguments); {
+		case errors.As(err, &approval):
+			return a.suspend(ctx, &runlog.Suspended{Reason: runlog.ReasonApproval, CallID: c.ID, ApprovalReason: approval.reason})
+		case err != nil:
+			return a.answer(ctx, c, decl, nil, err)
 		}
 	case !c.Approval.Approved:
 		msg := "a person denied this call"
@@ -197,11 +195,8 @@ func (a *attempt) landed(ctx context.Context, c *runlog.Call, decl spec.Tool, f 
 		return nil // the loop closes the call as orphaned
 	case f.timedOut && !a.e.Clock.Now().Before(a.state.Admission.Deadline):
 		return nil // past the deadline and its grace: the loop closes it
-	case f.timedOut && decl.AtMostOnce():
-		return a.answer(ctx, c, decl, nil, &errs.ToolInDoubt{Tool: c.Name, CallID: c.ID, Why: fmt.Sprintf("it gave no answer within %s", f.timeout)})
-	case f.timedOut:
-		err = timeoutFailure(decl, c.Name, f.timeout)
 	}
+	err = callOutcome(f)
 	delay, retryable := errs.IsRetryable(err)
 	if toolsOwn(err) || !retryable || errs.Typed(err) == nil {
 		return a.answer(ctx, c, decl, nil, err)
@@ -219,33 +214,14 @@ func (a *attempt) landed(ctx context.Context, c *runlog.Call, decl spec.Tool, f 
 	return a.settle(ctx, runlog.StatusFailed, "", "", err, &runlog.ToolCallFinished{CallID: c.ID, Name: c.Name, Error: &stored})
 }
 
-// prepare resolves what a call needs before it can be made: its
-// credential, its MCP server's environment, the executor of its kind. An
-// error is the call's result.
+// prepare resolves what a call of the Run needs before it can be made
+// (prepareCall). An error is the call's result.
 func (a *attempt) prepare(ctx context.Context, c *runlog.Call, decl spec.Tool) (*flight, error) {
 	call := tool.Call{
 		Tenant: a.state.Admission.Tenant, RunID: a.state.RunID, CallID: c.ID, Name: c.Name,
 		Arguments: c.Arguments, Tool: decl,
 	}
-	if name := credentialOf(decl); name != "" {
-		v, err := a.e.Secrets.Resolve(ctx, secret.Scope(call.Tenant, a.spec.Name), name)
-		if err != nil {
-			return nil, err
-		}
-		call.Credential = v
-	}
-	if decl.MCP != nil && len(decl.MCP.Env) > 0 {
-		env, err := tool.ResolveEnv(ctx, a.e.Secrets, secret.Scope(call.Tenant, a.spec.Name), decl.MCP.Env)
-		if err != nil {
-			return nil, err
-		}
-		call.Env = env
-	}
-	run, err := a.executor(decl)
-	if err != nil {
-		return nil, err
-	}
-	return &flight{call: call, run: run, timeout: toolTimeout(decl), done: make(chan struct{})}, nil
+	return a.e.prepareCall(ctx, call, a.spec.Name, 0, a.builtin)
 }
 
 // launch gives a prepared call its deadline (its timeout, within the
@@ -341,7 +317,9 @@ func (a *attempt) flushWhileCalling(ctx context.Context) (flushed func() error, 
 // unless the tool is raise_on_error: then it fails the Run.
 func (a *attempt) answer(ctx context.Context, c *runlog.Call, decl spec.Tool, out json.RawMessage, failure error) error {
 	var ops []runlog.Op
-	if a.state.Open == nil || a.state.Open.CallID != c.ID {
+	if (a.state.Open == nil || a.state.Open.CallID != c.ID) && !a.inDoubt(c, decl) {
+		// A call in doubt is closed as an earlier Attempt started it: it
+		// is not made again, so it does not start again.
 		ops = append(ops, &runlog.ToolCallStarted{CallID: c.ID, Name: c.Name})
 	}
 	done := &runlog.ToolCallFinished{CallID: c.ID, Name: c.Name, Output: out}
@@ -391,18 +369,6 @@ func credentialOf(t spec.Tool) string {
 		return t.MCP.Credential
 	}
 	return ""
-}
-
-// executor finds what runs a tool of the declared kind.
-func (a *attempt) executor(decl spec.Tool) (func(context.Context, tool.Call) (json.RawMessage, error), error) {
-	if decl.Kind == spec.KindBuiltin {
-		return a.builtin(decl.Name)
-	}
-	x, err := a.e.toolExecutor(decl.Kind)
-	if err != nil {
-		return nil, err
-	}
-	return x.Execute, nil
 }
 
 // toolExecutor returns what runs tools of a kind, or

@@ -278,7 +278,7 @@ func (s *State) toolCallFinished(r Record, op *ToolCallFinished) error {
 		return s.corrupt(r, errs.CorruptToolCallMismatch, "result for call %s, which the newest model response did not issue", op.CallID)
 	case c.Finished:
 		return s.corrupt(r, errs.CorruptDuplicateToolInvoke, "call %s answered twice", op.CallID)
-	case !s.callOpen(op.CallID):
+	case !s.callOpen(op.CallID) && !s.closableInDoubt(c):
 		return s.corrupt(r, errs.CorruptNoOpenToolCall, "call %s finished but it is not open", op.CallID)
 	}
 	s.Open = nil
@@ -286,6 +286,14 @@ func (s *State) toolCallFinished(r Record, op *ToolCallFinished) error {
 	s.Usage.ToolCalls++
 	s.Transcript = append(s.Transcript, Message{Role: RoleTool, CallID: c.ID, ProviderCallID: c.ProviderID, Name: c.Name, Text: ResultText(c.Name, op.Output, op.Error)})
 	return nil
+}
+
+// closableInDoubt reports whether c may be closed without being started
+// again: an earlier Attempt started it and none answered it, so it may
+// have happened, and it is closed (in doubt, or as a person says) without
+// being made again. Nothing else may be open, and it is the next call.
+func (s *State) closableInDoubt(c *Call) bool {
+	return s.Open == nil && c.StartedAttempt != 0 && c.StartedAttempt < s.Attempt && c == s.NextCall()
 }
 
 func (s *State) suspended(r Record, op *Suspended) error {

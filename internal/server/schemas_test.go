@@ -365,3 +365,26 @@ func TestRegisterCompilesSchemas(t *testing.T) {
 		}
 	}
 }
+
+// TestServeToolsHalfClosedBeforeRegister: a worker that half-closes its
+// stream before registering made a mistake, and is told so:
+// INVALID_REQUEST naming register, not INTERNAL.
+func TestServeToolsHalfClosedBeforeRegister(t *testing.T) {
+	srv := testserver.Start(t)
+	stream, err := srv.Tools.ServeTools(testserver.Context(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := stream.CloseSend(); err != nil {
+		t.Fatal(err)
+	}
+	_, err = stream.Recv()
+	st := status.Convert(err)
+	reason, fields := badRequest(t, st)
+	if st.Code() != codes.InvalidArgument || reason != "INVALID_REQUEST" || fields["register"] == "" {
+		t.Fatalf("ServeTools half-closed before register = %v %s %v, want INVALID_ARGUMENT INVALID_REQUEST naming register", st.Code(), reason, fields)
+	}
+	if strings.Contains(srv.Log.String(), `"level":"ERROR"`) {
+		t.Errorf("the client's mistake was logged at ERROR:\n%s", srv.Log.String())
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"time"
 
 	"google.golang.org/grpc"
 
@@ -105,23 +106,19 @@ func (s toolServer) InvokeTool(ctx context.Context, req *runsvcv1.InvokeToolRequ
 func (s toolServer) ServeTools(stream grpc.BidiStreamingServer[runsvcv1.ServeToolsRequest, runsvcv1.ServeToolsResponse]) error {
 	ctx := stream.Context()
 	first, err := stream.Recv()
+	if errors.Is(err, io.EOF) {
+		// The worker half-closed without registering: its mistake.
+		return errs.BadField("register", "the stream ended before its first message, which must be register")
+	}
 	if err != nil {
+		return err
+	}
+	defs, err := registration(first.GetRegister())
+	if err != nil {
+		awaitHalfClose(stream, rejectGrace)
 		return err
 	}
 	reg := first.GetRegister()
-	if reg == nil {
-		return errs.BadField("register", "the first message on ServeTools must be register")
-	}
-	if len(reg.GetTools()) == 0 {
-		return errs.BadField("register.tools", "name at least one tool")
-	}
-	if n := len(reg.GetTools()); n > maxRegisteredTools {
-		return errs.BadField("register.tools", "names %d tools; one worker may register at most %d", n, maxRegisteredTools)
-	}
-	defs, err := registeredTools(reg)
-	if err != nil {
-		return err
-	}
 	w := s.hub.Connect(tenantOf(ctx), reg.GetWorkerName(), defs, int(reg.GetMaxConcurrency()))
 	defer s.hub.Disconnect(w)
 	if err := stream.Send(&runsvcv1.ServeToolsResponse{Message: &runsvcv1.ServeToolsResponse_Registered_{
@@ -146,6 +143,48 @@ func (s toolServer) ServeTools(stream grpc.BidiStreamingServer[runsvcv1.ServeToo
 		case <-ctx.Done():
 			return ctx.Err()
 		}
+	}
+}
+
+// registration is the tools reg registers, or an InvalidRequest saying
+// why it is refused.
+func registration(reg *runsvcv1.ServeToolsRequest_Register) ([]toolworkers.Definition, error) {
+	if reg == nil {
+		return nil, errs.BadField("register", "the first message on ServeTools must be register")
+	}
+	if len(reg.GetTools()) == 0 {
+		return nil, errs.BadField("register.tools", "name at least one tool")
+	}
+	if n := len(reg.GetTools()); n > maxRegisteredTools {
+		return nil, errs.BadField("register.tools", "names %d tools; one worker may register at most %d", n, maxRegisteredTools)
+	}
+	return registeredTools(reg)
+}
+
+// rejectGrace is how long a refused registration waits for the worker to
+// half-close its side before the status ends the stream.
+const rejectGrace = 2 * time.Second
+
+// awaitHalfClose reads, and drops, what the client still sends until it
+// half-closes the stream, for at most grace. A handler that returns while
+// the client's side is open makes grpc-go reset the stream (RST_STREAM
+// NO_ERROR) right after the status, and a proxy (HAProxy) may pass the
+// reset on as CANCEL ahead of the status: a client that half-closed after
+// its register message (most do) then reads the status, whatever the
+// proxy. One that keeps sending is cut off after grace, as before.
+func awaitHalfClose(stream grpc.ServerStream, grace time.Duration) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for stream.RecvMsg(new(runsvcv1.ServeToolsRequest)) == nil {
+		}
+	}()
+	t := time.NewTimer(grace)
+	defer t.Stop()
+	select {
+	case <-done:
+	case <-t.C:
+	case <-stream.Context().Done():
 	}
 }
 

@@ -53,6 +53,9 @@ func judge(err error, p *probe) verdict {
 	switch {
 	case errors.Is(err, errClosed):
 		return verdict{message: "runsvc is shutting down", retryable: true}
+	case s.notMCP != "" && s.netErr == nil:
+		// It answered, and not with MCP: another try gets the same.
+		return verdict{message: s.notMCP, drop: true}
 	case errors.Is(err, mcp.ErrSessionMissing), errors.Is(err, mcp.ErrConnectionClosed):
 		return verdict{message: "the session with the server was lost", retryable: true, drop: true, resend: !s.delivered}
 	case s.netErr != nil && (isTimeout(s.netErr) || isTimeout(err)):

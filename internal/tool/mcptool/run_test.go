@@ -6,6 +6,9 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -219,6 +222,9 @@ func TestPublishImportFailures(t *testing.T) {
 	}
 	self := stdioTool(t, "default", "pid", `{}`, nil).Tool.MCP
 	stdio := fmt.Sprintf(`"command": %q, "args": [%q], "env": [{"name": %q, "value": "1"}]`, self.Command, self.Args[0], stdioServerEnv)
+	plain := notMCP(t, "text/plain; charset=utf-8", "hello from a plain web server\n")
+	html := notMCP(t, "text/html; charset=utf-8", "<!doctype html><html><body><h1>It works!</h1></body></html>")
+	jsonNotRPC := notMCP(t, "application/json", `{"status": "ok"}`)
 	tests := []struct {
 		name      string
 		server    string
@@ -228,6 +234,9 @@ func TestPublishImportFailures(t *testing.T) {
 		message   string
 	}{
 		{name: "nothing listening", server: fmt.Sprintf(`"url": "http://127.0.0.1:%d/mcp", "import": ["*"]`, port), code: codes.Unavailable, reason: "MCP_FAILED", retryable: true, message: "listing the tools of MCP server \"local\""},
+		{name: "an http server answering plain text", server: fmt.Sprintf(`"url": %q, "import": ["*"]`, plain), code: codes.FailedPrecondition, reason: "MCP_REJECTED", message: "listing the tools of MCP server \"local\""},
+		{name: "an http server answering HTML", server: fmt.Sprintf(`"url": %q, "import": ["*"]`, html), code: codes.FailedPrecondition, reason: "MCP_REJECTED", message: "listing the tools of MCP server \"local\""},
+		{name: "an http server answering JSON that is not JSON-RPC", server: fmt.Sprintf(`"url": %q, "import": ["*"]`, jsonNotRPC), code: codes.FailedPrecondition, reason: "MCP_REJECTED", message: "listing the tools of MCP server \"local\""},
 		{name: "command not found", server: `"command": "/nonexistent/mcp-server", "import": ["*"]`, code: codes.FailedPrecondition, reason: "MCP_REJECTED", message: "cannot be run"},
 		{name: "a name the server lacks", server: stdio + `, "import": ["pid", "nope"]`, code: codes.InvalidArgument, reason: "SPEC_INVALID", message: `mcp_servers[0].import[1]: MCP server "local" has no tool "nope"; it has die, env, pid, refuse, slow`},
 		{name: "an env credential not declared", server: `"command": "true", "env": [{"name": "K", "credential": "undeclared"}], "import": ["*"]`, code: codes.InvalidArgument, reason: "SPEC_INVALID", message: `mcp_servers[0].env[0].credential: credential "undeclared" is referenced but not declared`},
@@ -247,6 +256,19 @@ func TestPublishImportFailures(t *testing.T) {
 			}
 		})
 	}
+}
+
+// notMCP is the URL of a web server on loopback that answers every
+// request with body, of content type ctype, status 200: it answered, and
+// it does not speak MCP.
+func notMCP(t *testing.T, ctype, body string) string {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", ctype)
+		_, _ = io.WriteString(w, body)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL + "/mcp"
 }
 
 // violations lists a status's BadRequest violations as "field: description".

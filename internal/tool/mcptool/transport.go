@@ -1,15 +1,19 @@
 package mcptool
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
+	"mime"
 	"net/http"
 	"net/url"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/propagation"
 	"go.opentelemetry.io/otel/trace"
@@ -26,6 +30,7 @@ type probe struct {
 	retryAfter time.Duration
 	netErr     error
 	delivered  bool
+	notMCP     string
 }
 
 // seen is what a probe recorded.
@@ -36,6 +41,10 @@ type seen struct {
 	// delivered: the server accepted a request of the call (a POST
 	// answered 2xx), so it may have run the tool.
 	delivered bool
+	// notMCP says how a server answered a POST with something that is
+	// not JSON-RPC (a web page, plain text): it answered, and it does not
+	// speak MCP.
+	notMCP string
 }
 
 func (p *probe) response(req *http.Request, resp *http.Response) {
@@ -60,7 +69,7 @@ func (p *probe) seen() seen {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return seen{status: p.status, retryAfter: p.retryAfter, netErr: p.netErr, delivered: p.delivered}
+	return seen{status: p.status, retryAfter: p.retryAfter, netErr: p.netErr, delivered: p.delivered, notMCP: p.notMCP}
 }
 
 type probeKey struct{}
@@ -108,8 +117,51 @@ func (t *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 		return resp, err
 	}
 	p.response(req, resp)
+	if req.Method == http.MethodPost && resp.StatusCode/100 == 2 {
+		resp.Body = p.sniff(resp)
+	}
 	resp.Body = &watchedBody{ReadCloser: resp.Body, p: p}
 	return resp, nil
+}
+
+// maxSniffed bounds the JSON answer sniff reads ahead of the SDK, which
+// reads it whole anyway.
+const maxSniffed = 4 << 20
+
+// sniff notes in p when a POST's 2xx answer is not JSON-RPC: a content
+// type MCP does not use, or a JSON body that is no JSON-RPC message. It
+// returns the body to read in the response's place.
+func (p *probe) sniff(resp *http.Response) io.ReadCloser {
+	ctype, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	switch ctype {
+	case "text/event-stream":
+		return resp.Body
+	case "application/json":
+	default:
+		p.answered(fmt.Sprintf("the server answered with %q, not JSON-RPC", ctype))
+		return resp.Body
+	}
+	body, err := io.ReadAll(io.LimitReader(resp.Body, maxSniffed))
+	rest := io.MultiReader(bytes.NewReader(body), resp.Body)
+	if err != nil || len(bytes.TrimSpace(body)) == 0 || len(body) == maxSniffed {
+		return readCloser{rest, resp.Body}
+	}
+	if _, derr := jsonrpc.DecodeMessage(body); derr != nil {
+		p.answered("the server answered with JSON that is not a JSON-RPC message")
+	}
+	return readCloser{rest, resp.Body}
+}
+
+func (p *probe) answered(notMCP string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.notMCP = notMCP
+}
+
+// readCloser reads from one reader and closes another.
+type readCloser struct {
+	io.Reader
+	io.Closer
 }
 
 // watchedBody reports a response body broken off mid-way, such as a

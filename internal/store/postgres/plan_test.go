@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -37,6 +38,8 @@ type planCase struct {
 	index string
 	// ordered: the plan must not sort (the index gives the order).
 	ordered bool
+	// keyset: the page's position bounds the index range searched.
+	keyset bool
 }
 
 // listPlanCases are ListRuns with every filter the API offers, on its
@@ -69,7 +72,8 @@ func listPlanCases() []planCase {
 			q := c.q
 			q.PageToken = page.token
 			query, args := listRunsSQL(store.DefaultTenant, q, deep, 51)
-			out = append(out, planCase{name: "ListRuns " + c.name + ", " + page.name, query: query, args: args, index: c.index, ordered: c.ordered})
+			keyset := page.token != "" && q.ThreadID == ""
+			out = append(out, planCase{name: "ListRuns " + c.name + ", " + page.name, query: query, args: args, index: c.index, ordered: c.ordered, keyset: keyset})
 		}
 	}
 	return append(out, planCase{name: "NextWake", query: nextWakeSQL, index: "runs_due", ordered: true})
@@ -163,8 +167,12 @@ func literal(v any) string {
 	}
 }
 
+// keysetCond is an index condition bounded by a page's position.
+var keysetCond = regexp.MustCompile(`Index Cond: \(.*ROW\(create_time, run_id\) < ROW\(`)
+
 // checkPlan fails t when plan reads all of runs, uses another index than
-// c's, or sorts where c is ordered.
+// c's, sorts where c is ordered, or searches a deep page's index from its
+// start.
 func checkPlan(t *testing.T, c planCase, plan []string) {
 	t.Helper()
 	all := strings.Join(plan, "\n")
@@ -173,6 +181,9 @@ func checkPlan(t *testing.T, c planCase, plan []string) {
 	}
 	if c.ordered && strings.Contains(all, "Sort") {
 		t.Errorf("%s sorts:\n%s", c.name, all)
+	}
+	if c.keyset && !keysetCond.MatchString(all) {
+		t.Errorf("%s reads the index from the newest, not from the page's position:\n%s", c.name, all)
 	}
 	if c.index != "" && !strings.Contains(all, " "+c.index+" ") {
 		t.Errorf("%s does not use %s:\n%s", c.name, c.index, all)

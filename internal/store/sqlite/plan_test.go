@@ -34,6 +34,8 @@ type planCase struct {
 	index string
 	// ordered: the plan must not sort (the index gives the order).
 	ordered bool
+	// keyset: the page's position bounds the index range searched.
+	keyset bool
 	// firstKey: an ordered scan of index that stops at its first entry
 	// (LIMIT 1) is the plan, not a search.
 	firstKey bool
@@ -68,7 +70,8 @@ func listPlanCases() []planCase {
 			q := c.q
 			q.PageToken = page.token
 			query, args := listRunsSQL(store.DefaultTenant, q, deep, 51)
-			out = append(out, planCase{name: "ListRuns " + c.name + ", " + page.name, query: query, args: args, index: c.index, ordered: c.ordered})
+			keyset := page.token != "" && q.ThreadID == ""
+			out = append(out, planCase{name: "ListRuns " + c.name + ", " + page.name, query: query, args: args, index: c.index, ordered: c.ordered, keyset: keyset})
 		}
 	}
 	return append(out,
@@ -140,7 +143,8 @@ func explain(ctx context.Context, t *testing.T, db *sql.DB, c planCase) []string
 }
 
 // checkPlan fails t when plan scans runs, uses another index than c's,
-// or sorts where c is ordered.
+// sorts where c is ordered, or searches a deep page's index from its
+// start.
 func checkPlan(t *testing.T, c planCase, plan []string) {
 	t.Helper()
 	all := strings.Join(plan, "; ")
@@ -153,6 +157,9 @@ func checkPlan(t *testing.T, c planCase, plan []string) {
 		if c.ordered && strings.Contains(line, "TEMP B-TREE") {
 			t.Errorf("%s sorts: %s", c.name, all)
 		}
+	}
+	if c.keyset && !strings.Contains(all, "(create_time,run_id)<(?,?)") {
+		t.Errorf("%s reads the index from the newest, not from the page's position: %s", c.name, all)
 	}
 	if c.index != "" && !strings.Contains(all, "INDEX "+c.index+" ") && !strings.HasSuffix(all, "INDEX "+c.index) {
 		t.Errorf("%s does not use %s: %s", c.name, c.index, all)

@@ -59,6 +59,9 @@ type listsPhase struct {
 	Deep       dist `json:"deep"`
 	AbsentSpec dist `json:"absentSpec"`
 	Suspended  dist `json:"suspended"`
+	// GetRun, of one Run by its id, is the floor of a call to this
+	// server and store, timed in the same turns.
+	GetRun dist `json:"getRun"`
 	// PublishEmpty is PublishSpec on an empty store beside, PublishFull on
 	// this one with listVersions stored, in turns; PublishRatio
 	// PublishFull.P50 / PublishEmpty.P50.
@@ -238,11 +241,19 @@ func measureLists(ctx context.Context, cfg config, name, dsn string) (*listsPhas
 		{Spec: "absent"},
 		{States: []runsvcv1.RunState{runsvcv1.RunState_RUN_STATE_SUSPENDED}},
 	}
-	lat, err := interleave(storeCalls, len(reqs), func(i int) error { _, err := p.runs.ListRuns(ctx, reqs[i]); return err })
+	floor := &runsvcv1.GetRunRequest{RunId: listRunID(deep)}
+	lat, err := interleave(storeCalls, len(reqs)+1, func(i int) error {
+		if i == len(reqs) {
+			_, err := p.runs.GetRun(ctx, floor)
+			return err
+		}
+		_, err := p.runs.ListRuns(ctx, reqs[i])
+		return err
+	})
 	if err != nil {
 		return nil, fmt.Errorf("ListRuns: %w", err)
 	}
-	ph.Deep, ph.AbsentSpec, ph.Suspended = distribution(lat[0]), distribution(lat[1]), distribution(lat[2])
+	ph.Deep, ph.AbsentSpec, ph.Suspended, ph.GetRun = distribution(lat[0]), distribution(lat[1]), distribution(lat[2]), distribution(lat[3])
 	empty, err := emptyServer(ctx, dsn)
 	if err != nil {
 		return nil, err
@@ -374,13 +385,13 @@ func printStore(w io.Writer, r *storeResult) {
 	}
 	tw.Flush()
 	tw = tabs(w)
-	fmt.Fprintln(tw, "store\tRuns\tfill s\t90% deep p50\tabsent spec p50\tSUSPENDED p50\tpublish empty p50\tpublish 6,000 p50\tratio\t")
+	fmt.Fprintln(tw, "store\tRuns\tfill s\tGetRun p50\t90% deep p50\tabsent spec p50\tSUSPENDED p50\tpublish empty p50\tpublish 6,000 p50\tratio\t")
 	for _, l := range r.Lists {
-		fmt.Fprintf(tw, "%s\t%d\t%.0f\t%s\t%s\t%s\t%s\t%s\t%.2f\t\n", l.Store, l.Runs, l.FillSeconds, fmtMs(l.Deep.P50Ms), fmtMs(l.AbsentSpec.P50Ms),
+		fmt.Fprintf(tw, "%s\t%d\t%.0f\t%s\t%s\t%s\t%s\t%s\t%s\t%.2f\t\n", l.Store, l.Runs, l.FillSeconds, fmtMs(l.GetRun.P50Ms), fmtMs(l.Deep.P50Ms), fmtMs(l.AbsentSpec.P50Ms),
 			fmtMs(l.Suspended.P50Ms), fmtMs(l.PublishEmpty.P50Ms), fmtMs(l.PublishFull.P50Ms), l.PublishRatio)
 	}
 	if r.Skipped != "" {
-		fmt.Fprintf(tw, "postgres\tskipped: %s\t\t\t\t\t\t\t\t\n", r.Skipped)
+		fmt.Fprintf(tw, "postgres\tskipped: %s\t\t\t\t\t\t\t\t\t\n", r.Skipped)
 	}
 	tw.Flush()
 }

@@ -59,6 +59,9 @@ func printReport(w io.Writer, rep *report) {
 	if r := rep.Retention; r != nil {
 		printRetention(w, r)
 	}
+	if s := rep.Store; s != nil {
+		printStore(w, s)
+	}
 	printTargets(w, rep)
 }
 

@@ -64,10 +64,11 @@ func (h *healthReporter) run(ctx context.Context) {
 	}
 }
 
-// probe asks the store a cheap question and updates the status.
+// probe pings the store, a question whose cost does not grow with what
+// the store holds, and updates the status.
 func (h *healthReporter) probe(ctx context.Context) {
 	pctx, cancel := context.WithTimeout(ctx, healthProbeTimeout)
-	_, _, err := h.store.NextWake(pctx)
+	err := h.store.Ping(pctx)
 	cancel()
 	ok := err == nil
 	h.mu.Lock()

@@ -166,6 +166,14 @@ func (t timedStore) NextWake(ctx context.Context) (time.Time, bool, error) {
 	return r0, r1, err
 }
 
+// Ping implements store.Store, timed.
+func (t timedStore) Ping(ctx context.Context) error {
+	start := time.Now()
+	err := t.Store.Ping(ctx)
+	t.observe("Ping", start, err)
+	return err
+}
+
 // SetValue implements store.Store, timed.
 func (t timedStore) SetValue(ctx context.Context, tenant, namespace, key string, value []byte, now time.Time) (store.Entry, error) {
 	start := time.Now()

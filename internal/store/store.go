@@ -33,6 +33,9 @@ type Store interface {
 	// Notifier tells subscribers when something they follow changed, in
 	// this process and, for a shared store, in every replica.
 	Notifier() Notifier
+	// Ping asks the store one question whose cost does not depend on what
+	// it holds (the health probe's): an error when it does not answer.
+	Ping(ctx context.Context) error
 	// Close releases the store.
 	Close() error
 }

@@ -318,6 +318,9 @@ func (db *DB) Release(ctx context.Context, l *store.Lease) error {
 	return nil
 }
 
+// Ping implements store.Store: the store answers unless ctx ended.
+func (db *DB) Ping(ctx context.Context) error { return ctx.Err() }
+
 // NextWake implements store.Leases.
 func (db *DB) NextWake(ctx context.Context) (time.Time, bool, error) {
 	if err := db.lock(ctx); err != nil {

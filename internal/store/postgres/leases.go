@@ -2,7 +2,10 @@ package postgres
 
 import (
 	"context"
+	"errors"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/runsvc/runsvc/internal/errs"
 	"github.com/runsvc/runsvc/internal/store"
@@ -82,14 +85,26 @@ func (db *DB) Release(ctx context.Context, l *store.Lease) error {
 	})
 }
 
+// nextWakeSQL is the earliest time a Run with a wake time may be claimed:
+// the first key of the index runs_due, however many Runs sleep.
+const nextWakeSQL = `SELECT GREATEST(wake_at, lease_expires) FROM runs WHERE wake_at > 0 ORDER BY GREATEST(wake_at, lease_expires) LIMIT 1`
+
 // NextWake returns the earliest wake time of an idle Run, of any tenant.
 func (db *DB) NextWake(ctx context.Context) (time.Time, bool, error) {
-	var at *int64
-	if err := db.pool.QueryRow(ctx, `SELECT MIN(GREATEST(wake_at, lease_expires)) FROM runs WHERE wake_at > 0`).Scan(&at); err != nil {
-		return time.Time{}, false, unavailable(ctx, "next wake", err)
-	}
-	if at == nil {
+	var at int64
+	err := db.pool.QueryRow(ctx, nextWakeSQL).Scan(&at)
+	if errors.Is(err, pgx.ErrNoRows) {
 		return time.Time{}, false, nil
 	}
-	return store.FromNanos(*at), true, nil
+	if err != nil {
+		return time.Time{}, false, unavailable(ctx, "next wake", err)
+	}
+	return store.FromNanos(at), true, nil
+}
+
+// Ping asks the database for an empty answer on a pooled connection: it
+// fails when the database does not answer, at a cost that does not depend
+// on what it holds.
+func (db *DB) Ping(ctx context.Context) error {
+	return unavailable(ctx, "ping", db.pool.Ping(ctx))
 }

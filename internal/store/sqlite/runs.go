@@ -285,37 +285,8 @@ func (db *DB) ListRuns(ctx context.Context, tenant string, q store.RunQuery) ([]
 	if err := pagetoken.Decode(q.PageToken, &after); err != nil {
 		return nil, "", err
 	}
-	where := []string{"tenant = ?"}
-	args := []any{tenant}
-	if len(q.States) > 0 {
-		where = append(where, "state IN ("+placeholders(len(q.States))+")")
-		for _, s := range q.States {
-			args = append(args, s)
-		}
-	}
-	if q.Spec != "" {
-		where = append(where, "spec = ?")
-		args = append(args, q.Spec)
-	}
-	if q.ParentRunID != "" {
-		where = append(where, "parent_run_id = ?")
-		args = append(args, q.ParentRunID)
-	}
-	order := ` ORDER BY create_time DESC, run_id DESC LIMIT ?`
-	if q.ThreadID != "" {
-		where = append(where, "thread_id = ?")
-		args = append(args, q.ThreadID)
-		order = ` ORDER BY thread_seq LIMIT ?`
-		if q.PageToken != "" {
-			where = append(where, "thread_seq > ?")
-			args = append(args, after.Created)
-		}
-	} else if q.PageToken != "" {
-		where = append(where, "(create_time < ? OR (create_time = ? AND run_id < ?))")
-		args = append(args, after.Created, after.Created, after.RunID)
-	}
-	args = append(args, size+1)
-	rows, err := db.query(ctx, `SELECT `+runColumns+` FROM runs WHERE `+strings.Join(where, " AND ")+order, args...)
+	query, args := listRunsSQL(tenant, q, after, size+1)
+	rows, err := db.query(ctx, query, args...)
 	if err != nil {
 		return nil, "", unavailable("list runs", err)
 	}
@@ -341,4 +312,62 @@ func (db *DB) ListRuns(ctx context.Context, tenant string, q store.RunQuery) ([]
 		next = pagetoken.Encode(after)
 	}
 	return out, next, nil
+}
+
+// listRunsSQL is ListRuns' query for up to limit Runs of q after the
+// position after. Every filter has an index in the list's order, so a
+// page is a range of one index (TestListPlans): several states are one
+// range per state, merged; the partial indexes' conditions are spelled
+// out; and the position is a row value, which the planner turns into a
+// range where separate comparisons of its columns scan the tenant.
+func listRunsSQL(tenant string, q store.RunQuery, after pagetoken.RunPosition, limit int) (string, []any) {
+	order := ` ORDER BY create_time DESC, run_id DESC LIMIT ?`
+	if q.ThreadID != "" {
+		order = ` ORDER BY thread_seq LIMIT ?`
+	}
+	if len(q.States) <= 1 {
+		where, args := listRunsWhere(tenant, q, after)
+		return `SELECT ` + runColumns + ` FROM runs WHERE ` + where + order, append(args, limit)
+	}
+	var branches []string
+	var args []any
+	for _, state := range q.States {
+		one := q
+		one.States = []string{state}
+		where, more := listRunsWhere(tenant, one, after)
+		branches = append(branches, `SELECT * FROM (SELECT `+runColumns+` FROM runs WHERE `+where+order+`)`)
+		args = append(append(args, more...), limit)
+	}
+	return strings.Join(branches, " UNION ALL ") + order, append(args, limit)
+}
+
+// listRunsWhere is the condition of listRunsSQL for at most one state.
+func listRunsWhere(tenant string, q store.RunQuery, after pagetoken.RunPosition) (string, []any) {
+	where := []string{"tenant = ?"}
+	args := []any{tenant}
+	if len(q.States) == 1 {
+		where = append(where, "state = ?")
+		args = append(args, q.States[0])
+	}
+	if q.Spec != "" {
+		where = append(where, "spec = ?")
+		args = append(args, q.Spec)
+	}
+	if q.ParentRunID != "" {
+		where = append(where, "parent_run_id = ? AND parent_run_id != ''")
+		args = append(args, q.ParentRunID)
+	}
+	switch {
+	case q.ThreadID != "":
+		where = append(where, "thread_id = ? AND thread_id != ''")
+		args = append(args, q.ThreadID)
+		if q.PageToken != "" {
+			where = append(where, "thread_seq > ?")
+			args = append(args, after.Created)
+		}
+	case q.PageToken != "":
+		where = append(where, "(create_time, run_id) < (?, ?)")
+		args = append(args, after.Created, after.RunID)
+	}
+	return strings.Join(where, " AND "), args
 }

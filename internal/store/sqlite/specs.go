@@ -12,12 +12,16 @@ import (
 	"github.com/runsvc/runsvc/internal/store/pagetoken"
 )
 
+// nextOrdSQL is the tenant's largest publish order (0 for none): the last
+// key of its range of the index specs_ord.
+const nextOrdSQL = `SELECT COALESCE(MAX(ord), 0) FROM specs WHERE tenant = ?`
+
 // PutSpec stores a Version unless it exists.
 func (db *DB) PutSpec(ctx context.Context, s store.Spec) (store.Spec, bool, error) {
 	created := false
 	err := db.execThen(ctx, "put spec", func(tx *sql.Tx) error {
 		var n int64
-		if err := tx.QueryRow(`SELECT COALESCE(MAX(ord), 0) FROM specs WHERE tenant = ?`, s.Tenant).Scan(&n); err != nil {
+		if err := tx.QueryRow(nextOrdSQL, s.Tenant).Scan(&n); err != nil {
 			return unavailable("put spec", err)
 		}
 		res, err := tx.Exec(`INSERT INTO specs (tenant, name, version, body, create_time, ord) VALUES (?, ?, ?, ?, ?, ?)

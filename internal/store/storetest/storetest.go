@@ -410,9 +410,18 @@ func testClaimMany(t *testing.T, s store.Store) {
 
 func testWake(t *testing.T, s store.Store) {
 	c := ctx(t)
+	if err := s.Ping(c); err != nil {
+		t.Fatalf("Ping: %v", err)
+	}
+	if _, ok, err := s.NextWake(c); ok || err != nil {
+		t.Fatalf("NextWake of an empty store: %v %v", ok, err)
+	}
 	nr := newRun("run_a", false)
 	nr.Index.State, nr.Index.WakeAt = "SUSPENDED", t0.Add(time.Hour)
 	mustCreate(t, s, nr)
+	later := newRun("run_b", false)
+	later.Index.State, later.Index.WakeAt = "SUSPENDED", t0.Add(2*time.Hour)
+	mustCreate(t, s, later)
 	if l, _ := claimOne(t, s, "w", t0.Add(time.Minute), time.Minute); l != nil {
 		t.Fatal("claimed an idle run before its wake time")
 	}
@@ -423,6 +432,11 @@ func testWake(t *testing.T, s store.Store) {
 	l, err := claimOne(t, s, "w", t0.Add(time.Hour), time.Minute)
 	if err != nil || l == nil || l.RunID != "run_a" {
 		t.Fatalf("claim at wake time: %+v %v", l, err)
+	}
+	// A leased Run past its wake time may be claimed when its lease ends.
+	at, ok, err = s.NextWake(c)
+	if err != nil || !ok || !at.Equal(t0.Add(time.Hour+time.Minute)) {
+		t.Fatalf("NextWake with the due Run leased = %v %v %v, want its lease's end", at, ok, err)
 	}
 }
 
@@ -465,14 +479,23 @@ func testListRuns(t *testing.T, s store.Store) {
 		{store.RunQuery{Spec: "s"}, "[run_4 run_2 run_0]"},
 		{store.RunQuery{ParentRunID: "run_0"}, "[run_4]"},
 		{store.RunQuery{States: []string{"QUEUED", "COMPLETED"}, Spec: "other"}, "[run_3 run_1]"},
+		{store.RunQuery{States: []string{"QUEUED", "COMPLETED"}, PageSize: 2}, "[run_4 run_3 run_2 run_1 run_0]"},
+		{store.RunQuery{States: []string{"COMPLETED", "QUEUED"}, PageSize: 1}, "[run_4 run_3 run_2 run_1 run_0]"},
 	} {
-		page, _, err := s.ListRuns(c, tenant, tc.q)
-		if err != nil {
-			t.Fatal(err)
-		}
 		var got []string
-		for _, r := range page {
-			got = append(got, r.RunID)
+		for token := "first"; token != ""; {
+			q := tc.q
+			if token != "first" {
+				q.PageToken = token
+			}
+			page, next, err := s.ListRuns(c, tenant, q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range page {
+				got = append(got, r.RunID)
+			}
+			token = next
 		}
 		if fmt.Sprint(got) != tc.want {
 			t.Errorf("%+v: %v, want %s", tc.q, got, tc.want)

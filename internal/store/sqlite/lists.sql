@@ -1,0 +1,15 @@
+-- Migration 5: what sleeping Runs and lists cost grows with what they
+-- return, not with what the store holds.
+
+-- NextWake is the smallest key of this index: a Run with a wake time may
+-- be claimed once that time passed and no lease holds it.
+CREATE INDEX IF NOT EXISTS runs_due ON runs (MAX(wake_at, lease_expires)) WHERE wake_at > 0;
+
+-- ListRuns' filters, each in the list's order so that a page is a range.
+CREATE INDEX IF NOT EXISTS runs_spec ON runs (tenant, spec, create_time DESC, run_id DESC);
+CREATE INDEX IF NOT EXISTS runs_state_newest ON runs (tenant, state, create_time DESC, run_id DESC);
+DROP INDEX IF EXISTS runs_parent;
+CREATE INDEX IF NOT EXISTS runs_parent ON runs (tenant, parent_run_id, create_time DESC, run_id DESC) WHERE parent_run_id != '';
+
+-- PutSpec's next publish order is the tenant's largest.
+CREATE INDEX IF NOT EXISTS specs_ord ON specs (tenant, ord);

@@ -39,9 +39,12 @@ var schemaV3 string
 //go:embed threads.sql
 var schemaV4 string
 
+//go:embed history.sql
+var schemaV5 string
+
 // migrations are applied in order; PRAGMA user_version records how many
 // ran. Never edit one that shipped: append another.
-var migrations = []string{schemaV1, schemaV2, schemaV3, schemaV4}
+var migrations = []string{schemaV1, schemaV2, schemaV3, schemaV4, schemaV5}
 
 // DB is a Store on one SQLite file.
 type DB struct {

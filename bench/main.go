@@ -78,7 +78,7 @@ type config struct {
 	setFlags map[string]string
 }
 
-var allPhases = []string{"errors", "floor", "runs", "postgres", "temporal", "watch", "deltas", "held", "ops", "console", "retention"}
+var allPhases = []string{"errors", "floor", "runs", "postgres", "temporal", "watch", "deltas", "held", "ops", "console", "retention", "threadlen"}
 
 // report is everything measured, as written by -json.
 type report struct {
@@ -105,6 +105,7 @@ type report struct {
 	// PhaseCompare is the selected phases of both benches, in turns.
 	PhaseCompare *phaseCompareResult `json:"phaseCompare,omitempty"`
 	Retention    *retentionResult    `json:"retention,omitempty"`
+	ThreadLen    *threadLenResult    `json:"threadLen,omitempty"`
 	Targets      []target            `json:"targets"`
 	Failures     []string            `json:"failures,omitempty"`
 }
@@ -295,6 +296,11 @@ func runServicePhases(ctx context.Context, cfg config, rep *report, fail func(st
 	if cfg.phases["retention"] && ctx.Err() == nil {
 		if rep.Retention, err = runRetention(ctx, cfg); err != nil {
 			fail("retention", err)
+		}
+	}
+	if cfg.phases["threadlen"] && ctx.Err() == nil {
+		if rep.ThreadLen, err = runThreadLen(ctx); err != nil {
+			fail("threadlen", err)
 		}
 	}
 }

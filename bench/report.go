@@ -59,6 +59,9 @@ func printReport(w io.Writer, rep *report) {
 	if r := rep.Retention; r != nil {
 		printRetention(w, r)
 	}
+	if t := rep.ThreadLen; t != nil {
+		printThreadLen(w, t)
+	}
 	printTargets(w, rep)
 }
 

@@ -78,7 +78,7 @@ type config struct {
 	setFlags map[string]string
 }
 
-var allPhases = []string{"errors", "floor", "runs", "postgres", "temporal", "watch", "deltas", "held", "ops", "console", "retention", "store"}
+var allPhases = []string{"errors", "floor", "runs", "postgres", "temporal", "watch", "deltas", "held", "ops", "console", "retention", "store", "threadlen"}
 
 // report is everything measured, as written by -json.
 type report struct {
@@ -106,6 +106,7 @@ type report struct {
 	PhaseCompare *phaseCompareResult `json:"phaseCompare,omitempty"`
 	Retention    *retentionResult    `json:"retention,omitempty"`
 	Store        *storeResult        `json:"store,omitempty"`
+	ThreadLen    *threadLenResult    `json:"threadLen,omitempty"`
 	Targets      []target            `json:"targets"`
 	Failures     []string            `json:"failures,omitempty"`
 }
@@ -301,6 +302,11 @@ func runServicePhases(ctx context.Context, cfg config, rep *report, fail func(st
 	if cfg.phases["store"] && ctx.Err() == nil {
 		if rep.Store, err = runStore(ctx, cfg); err != nil {
 			fail("store", err)
+		}
+	}
+	if cfg.phases["threadlen"] && ctx.Err() == nil {
+		if rep.ThreadLen, err = runThreadLen(ctx); err != nil {
+			fail("threadlen", err)
 		}
 	}
 }

@@ -62,6 +62,9 @@ func printReport(w io.Writer, rep *report) {
 	if s := rep.Store; s != nil {
 		printStore(w, s)
 	}
+	if t := rep.ThreadLen; t != nil {
+		printThreadLen(w, t)
+	}
 	printTargets(w, rep)
 }
 

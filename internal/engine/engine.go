@@ -133,6 +133,8 @@ type Engine struct {
 	// describedCache holds the compiled schemas tools' providers describe,
 	// by content (nil for one that does not compile).
 	describedCache *lru.Cache[*schema.Schema]
+	// histories holds threads' histories (threadhistory.go).
+	histories *lru.Cache[*cachedHistory]
 }
 
 // New returns an Engine.
@@ -156,6 +158,7 @@ func New(d Deps, cfg Config) *Engine {
 	return &Engine{
 		Deps: d, cfg: cfg, slots: make(chan struct{}, cfg.MaxConcurrent),
 		schemaCache: lru.New[*spec.Schemas](schemaCacheSize), describedCache: lru.New[*schema.Schema](schemaCacheSize),
+		histories: lru.New[*cachedHistory](historyCacheSize),
 	}
 }
 

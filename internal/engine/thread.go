@@ -3,8 +3,6 @@ package engine
 import (
 	"context"
 	"errors"
-	"fmt"
-	"slices"
 
 	"github.com/runsvc/runsvc/internal/errs"
 	"github.com/runsvc/runsvc/internal/model"
@@ -12,47 +10,26 @@ import (
 	"github.com/runsvc/runsvc/internal/store"
 )
 
-// maxThreadDepth bounds how many earlier Runs of a thread a Run's
-// history is read from.
-const maxThreadDepth = 10000
-
 // threadHistory returns the conversation of the Runs a Run continues on its
-// thread, oldest first, read from their logs: nothing is copied into the
-// Run's own log, so the thread's history has one home. A continued Run
-// that was deleted (DeleteRun on one Run of an idle thread) is where the
-// history starts: the Runs before it are no longer part of it.
+// thread, oldest first: each one's transcript without the tool calls it
+// left unanswered. A continued Run that was deleted (DeleteRun on one Run
+// of an idle thread) is where the history starts: the Runs before it are
+// no longer part of it. What it reads does not grow with the thread
+// (historyReader): the thread's row, then this process's cache, or the
+// continued Run's log, or the thread's stored history in one query.
 func (a *attempt) threadHistory(ctx context.Context) ([]runlog.Message, error) {
 	row, err := a.runRow(ctx)
+	if err != nil || row.ContinuesRunID == "" {
+		return nil, err
+	}
+	// The thread's deletions are read before any history: a Run deleted
+	// after this read makes what is read now unreachable in the cache.
+	th, _, err := a.e.Store.GetThread(ctx, a.lease.Tenant, row.ThreadID)
 	if err != nil {
 		return nil, err
 	}
-	var chain [][]runlog.Message
-	for id := row.ContinuesRunID; id != ""; {
-		if len(chain) == maxThreadDepth {
-			return nil, fmt.Errorf("thread %s is more than %d Runs deep", row.ThreadID, maxThreadDepth)
-		}
-		prev, err := a.e.Store.GetRun(ctx, a.lease.Tenant, id)
-		if deletedRun(err) {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
-		st, _, err := a.e.Writer.Load(ctx, a.lease.Tenant, id)
-		if err != nil {
-			return nil, err
-		}
-		if st.Seq == 0 {
-			break // deleted between the two reads: its log is gone
-		}
-		chain = append(chain, st.Transcript)
-		id = prev.ContinuesRunID
-	}
-	var out []runlog.Message
-	for _, transcript := range slices.Backward(chain) {
-		out = append(out, answered(transcript)...)
-	}
-	return out, nil
+	h := historyReader{e: a.e, tenant: a.lease.Tenant, threadID: row.ThreadID, deletions: th.Deletions}
+	return h.through(ctx, row.ContinuesRunID)
 }
 
 // deletedRun reports whether err says a continued Run no longer exists.

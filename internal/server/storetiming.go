@@ -118,6 +118,22 @@ func (t timedStore) ListThreads(ctx context.Context, tenant string, q store.Thre
 	return r0, r1, err
 }
 
+// PutHistoryParts implements store.Store, timed.
+func (t timedStore) PutHistoryParts(ctx context.Context, parts []store.HistoryPart) error {
+	start := time.Now()
+	err := t.Store.PutHistoryParts(ctx, parts)
+	t.observe("PutHistoryParts", start, err)
+	return err
+}
+
+// HistoryParts implements store.Store, timed.
+func (t timedStore) HistoryParts(ctx context.Context, tenant, threadID string, before int) ([]store.HistoryPart, error) {
+	start := time.Now()
+	r0, err := t.Store.HistoryParts(ctx, tenant, threadID, before)
+	t.observe("HistoryParts", start, err)
+	return r0, err
+}
+
 // SetIndex implements store.Store, timed.
 func (t timedStore) SetIndex(ctx context.Context, tenant, runID string, lastSeq int64, idx store.Index, now time.Time) error {
 	start := time.Now()

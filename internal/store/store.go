@@ -184,6 +184,23 @@ type Thread struct {
 	LastRunID string
 	// Runs counts the Runs started on the thread.
 	Runs int
+	// Deletions counts the thread's Runs deleted so far: a history read
+	// before a deletion may hold a Run that is gone.
+	Deletions int64
+}
+
+// HistoryPart is one settled Run's part of its thread's history, as the
+// engine encoded it (Body is opaque to the store): a copy, derived from
+// the Run's log, that lets a later Run of the thread read the history
+// before it in one query instead of one log per earlier Run.
+type HistoryPart struct {
+	Tenant    string
+	ThreadID  string
+	ThreadSeq int
+	RunID     string
+	// ContinuesRunID is the Run's: the part before this one.
+	ContinuesRunID string
+	Body           []byte
 }
 
 // ThreadQuery selects threads to list, newest first.
@@ -203,6 +220,14 @@ type Threads interface {
 	GetThread(ctx context.Context, tenant, threadID string) (Thread, bool, error)
 	// ListThreads lists threads newest first.
 	ListThreads(ctx context.Context, tenant string, q ThreadQuery) ([]Thread, string, error)
+	// PutHistoryParts stores each Run's history part, in one transaction,
+	// unless one is stored for the Run or the Run no longer exists.
+	// Deleting a Run deletes its part in the same transaction and counts
+	// in its thread's Deletions, so no part outlives its Run.
+	PutHistoryParts(ctx context.Context, parts []HistoryPart) error
+	// HistoryParts returns the parts stored for a thread's Runs before
+	// position before (ThreadSeq < before), oldest first.
+	HistoryParts(ctx context.Context, tenant, threadID string, before int) ([]HistoryPart, error)
 }
 
 // SettledState reports whether an index state is a final one, after which

@@ -35,7 +35,8 @@ type DB struct {
 	messages  []*busRow
 	adverts   map[advertKey]advertRow
 	toolCalls map[runKey]*callRow
-	threads   map[runKey]*store.Thread // tenant + thread id
+	threads   map[runKey]*store.Thread     // tenant + thread id
+	history   map[runKey]store.HistoryPart // tenant + run id
 	ord       int64
 }
 
@@ -47,6 +48,7 @@ func New() *DB {
 		hub: notify.NewHub(), specs: map[string][]specRow{}, specOrd: map[string]int64{}, runs: map[runKey]*runRow{},
 		memory: map[string]map[string]store.Entry{}, channels: map[string]map[string]bool{},
 		adverts: map[advertKey]advertRow{}, toolCalls: map[runKey]*callRow{}, threads: map[runKey]*store.Thread{},
+		history: map[runKey]store.HistoryPart{},
 	}
 }
 

@@ -53,6 +53,12 @@ func (db *DB) deleteRuns(ds []store.RunDeletion) ([]string, []string) {
 			continue
 		}
 		delete(db.runs, k)
+		if row.run.ThreadID != "" {
+			delete(db.history, k)
+			if t := db.threads[runKey{d.Tenant, row.run.ThreadID}]; t != nil {
+				t.Deletions++
+			}
+		}
 		for ck, c := range db.toolCalls {
 			if ck.tenant == d.Tenant && c.call.RunID == d.RunID {
 				delete(db.toolCalls, ck)

@@ -108,3 +108,39 @@ func (db *DB) ListThreads(ctx context.Context, tenant string, q store.ThreadQuer
 	}
 	return out, next, nil
 }
+
+// PutHistoryParts implements store.Threads.
+func (db *DB) PutHistoryParts(ctx context.Context, parts []store.HistoryPart) error {
+	if err := db.lock(ctx); err != nil {
+		return err
+	}
+	defer db.mu.Unlock()
+	for _, p := range parts {
+		k := runKey{p.Tenant, p.RunID}
+		if _, ok := db.runs[k]; !ok {
+			continue
+		}
+		if _, ok := db.history[k]; !ok {
+			p.Body = clone(p.Body)
+			db.history[k] = p
+		}
+	}
+	return nil
+}
+
+// HistoryParts implements store.Threads.
+func (db *DB) HistoryParts(ctx context.Context, tenant, threadID string, before int) ([]store.HistoryPart, error) {
+	if err := db.lock(ctx); err != nil {
+		return nil, err
+	}
+	defer db.mu.Unlock()
+	var out []store.HistoryPart
+	for _, p := range db.history {
+		if p.Tenant == tenant && p.ThreadID == threadID && p.ThreadSeq < before {
+			p.Body = clone(p.Body)
+			out = append(out, p)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ThreadSeq < out[j].ThreadSeq })
+	return out, nil
+}

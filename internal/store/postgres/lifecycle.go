@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"errors"
 	"strings"
 
 	"github.com/jackc/pgx/v5"
@@ -60,9 +61,24 @@ func (db *DB) deleteRuns(ctx context.Context, ds []store.RunDeletion, tenant, th
 }
 
 func deleteRun(ctx context.Context, tx pgx.Tx, d store.RunDeletion) (bool, error) {
-	tag, err := tx.Exec(ctx, `DELETE FROM runs WHERE tenant = $1 AND run_id = $2 AND last_seq = $3`, d.Tenant, d.RunID, d.LastSeq)
-	if err != nil || tag.RowsAffected() == 0 {
+	var thread string
+	err := tx.QueryRow(ctx, `DELETE FROM runs WHERE tenant = $1 AND run_id = $2 AND last_seq = $3 RETURNING thread_id`,
+		d.Tenant, d.RunID, d.LastSeq).Scan(&thread)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return false, nil
+	}
+	if err != nil {
 		return false, err
+	}
+	if thread != "" {
+		// The thread's history loses the Run's part, and histories read
+		// before now may hold it.
+		if _, err := tx.Exec(ctx, `DELETE FROM thread_history WHERE tenant = $1 AND run_id = $2`, d.Tenant, d.RunID); err != nil {
+			return false, err
+		}
+		if _, err := tx.Exec(ctx, `UPDATE threads SET deletions = deletions + 1 WHERE tenant = $1 AND thread_id = $2`, d.Tenant, thread); err != nil {
+			return false, err
+		}
 	}
 	for _, q := range []string{
 		`DELETE FROM records WHERE tenant = $1 AND run_id = $2`,

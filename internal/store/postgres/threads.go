@@ -12,13 +12,13 @@ import (
 	"github.com/runsvc/runsvc/internal/store/pagetoken"
 )
 
-const threadColumns = `tenant, thread_id, create_time, update_time, active_run_id, last_run_id, runs`
+const threadColumns = `tenant, thread_id, create_time, update_time, active_run_id, last_run_id, runs, deletions`
 
 func scanThread(row pgx.Row) (store.Thread, error) {
 	var t store.Thread
 	var created, updated int64
 	var runs int32
-	if err := row.Scan(&t.Tenant, &t.ThreadID, &created, &updated, &t.ActiveRunID, &t.LastRunID, &runs); err != nil {
+	if err := row.Scan(&t.Tenant, &t.ThreadID, &created, &updated, &t.ActiveRunID, &t.LastRunID, &runs, &t.Deletions); err != nil {
 		return store.Thread{}, err
 	}
 	t.CreateTime, t.UpdateTime, t.Runs = store.FromNanos(created), store.FromNanos(updated), int(runs)
@@ -136,4 +136,41 @@ func (db *DB) ListThreads(ctx context.Context, tenant string, q store.ThreadQuer
 		next = pagetoken.Encode(after)
 	}
 	return out, next, nil
+}
+
+// PutHistoryParts implements store.Threads. A part is stored only while
+// its Run's row exists: the share lock on that row orders the insert with
+// the Run's deletion, which deletes the part after it.
+func (db *DB) PutHistoryParts(ctx context.Context, parts []store.HistoryPart) error {
+	if len(parts) == 0 {
+		return nil
+	}
+	var b pgx.Batch
+	for _, p := range parts {
+		b.Queue(`INSERT INTO thread_history (tenant, run_id, thread_id, thread_seq, continues_run_id, body)
+			SELECT $1, $2, $3, $4, $5, $6 FROM runs WHERE tenant = $1 AND run_id = $2 FOR KEY SHARE
+			ON CONFLICT DO NOTHING`, p.Tenant, p.RunID, p.ThreadID, p.ThreadSeq, p.ContinuesRunID, bytesOrEmpty(p.Body))
+	}
+	return unavailable(ctx, "put history parts", db.pool.SendBatch(ctx, &b).Close())
+}
+
+// HistoryParts implements store.Threads.
+func (db *DB) HistoryParts(ctx context.Context, tenant, threadID string, before int) ([]store.HistoryPart, error) {
+	rows, err := db.pool.Query(ctx, `SELECT thread_seq, run_id, continues_run_id, body FROM thread_history
+		WHERE tenant = $1 AND thread_id = $2 AND thread_seq < $3 ORDER BY thread_seq`, tenant, threadID, before)
+	if err != nil {
+		return nil, unavailable(ctx, "history parts", err)
+	}
+	defer rows.Close()
+	var out []store.HistoryPart
+	for rows.Next() {
+		p := store.HistoryPart{Tenant: tenant, ThreadID: threadID}
+		var seq int32
+		if err := rows.Scan(&seq, &p.RunID, &p.ContinuesRunID, &p.Body); err != nil {
+			return nil, unavailable(ctx, "history parts", err)
+		}
+		p.ThreadSeq = int(seq)
+		out = append(out, p)
+	}
+	return out, unavailable(ctx, "history parts", rows.Err())
 }

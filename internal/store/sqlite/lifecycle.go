@@ -80,7 +80,7 @@ func (db *DB) deleteRuns(ctx context.Context, ds []store.RunDeletion, tenant, th
 
 // The statements of a deletion, prepared when the store opens (hotWrites).
 const (
-	deleteRunSQL     = `DELETE FROM runs WHERE tenant = ? AND run_id = ? AND last_seq = ?`
+	deleteRunSQL     = `DELETE FROM runs WHERE tenant = ? AND run_id = ? AND last_seq = ? RETURNING thread_id`
 	deleteRecordsSQL = `DELETE FROM records WHERE tenant = ? AND run_id = ?`
 	// A Run's calls are "<runId>/<callId>": the range keeps to the index.
 	deleteCallsSQL = `DELETE FROM tool_calls WHERE tenant = ? AND call_id >= ? AND call_id < ? AND run_id = ?`
@@ -98,12 +98,27 @@ func (db *DB) deleteRun(tx *sql.Tx, d store.RunDeletion) (bool, []string, error)
 		}
 		return s.Exec(args...)
 	}
-	res, err := exec(deleteRunSQL, d.Tenant, d.RunID, d.LastSeq)
+	del, err := db.txStmt(tx, deleteRunSQL)
 	if err != nil {
 		return false, nil, err
 	}
-	if n, err := res.RowsAffected(); err != nil || n == 0 {
+	var thread string
+	err = del.QueryRow(d.Tenant, d.RunID, d.LastSeq).Scan(&thread)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil, nil
+	}
+	if err != nil {
 		return false, nil, err
+	}
+	if thread != "" {
+		// The thread's history loses the Run's part, and histories read
+		// before now may hold it.
+		if _, err := exec(deleteHistorySQL, d.Tenant, d.RunID); err != nil {
+			return false, nil, err
+		}
+		if _, err := exec(countDeletionSQL, d.Tenant, thread); err != nil {
+			return false, nil, err
+		}
 	}
 	if _, err := exec(deleteRecordsSQL, d.Tenant, d.RunID); err != nil {
 		return false, nil, err

@@ -65,6 +65,7 @@ var hotWrites = []string{
 	appendUpdateSQL(false), appendUpdateSQL(true),
 	claimSQL(claimRunnable), claimSQL(claimWaking),
 	deleteRunSQL, deleteRecordsSQL, deleteCallsSQL, unlinkChildrenSQL,
+	putHistorySQL, deleteHistorySQL, countDeletionSQL,
 }
 
 func (db *DB) prepareWrites() error {

@@ -11,12 +11,12 @@ import (
 	"github.com/runsvc/runsvc/internal/store/pagetoken"
 )
 
-const threadColumns = `tenant, thread_id, create_time, update_time, active_run_id, last_run_id, runs`
+const threadColumns = `tenant, thread_id, create_time, update_time, active_run_id, last_run_id, runs, deletions`
 
 func scanThread(row scanner) (store.Thread, error) {
 	var t store.Thread
 	var created, updated int64
-	if err := row.Scan(&t.Tenant, &t.ThreadID, &created, &updated, &t.ActiveRunID, &t.LastRunID, &t.Runs); err != nil {
+	if err := row.Scan(&t.Tenant, &t.ThreadID, &created, &updated, &t.ActiveRunID, &t.LastRunID, &t.Runs, &t.Deletions); err != nil {
 		return store.Thread{}, err
 	}
 	t.CreateTime, t.UpdateTime = store.FromNanos(created), store.FromNanos(updated)
@@ -133,4 +133,58 @@ func (db *DB) ListThreads(ctx context.Context, tenant string, q store.ThreadQuer
 		next = pagetoken.Encode(after)
 	}
 	return out, next, nil
+}
+
+// The statements of a thread's history, the writes prepared when the
+// store opens (hotWrites). A part is stored only while its Run's row
+// exists: the single writer orders it with the Run's deletion, which
+// deletes the part.
+const (
+	putHistorySQL = `INSERT INTO thread_history (tenant, run_id, thread_id, thread_seq, continues_run_id, body)
+		SELECT ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM runs WHERE tenant = ? AND run_id = ?) ON CONFLICT DO NOTHING`
+	deleteHistorySQL = `DELETE FROM thread_history WHERE tenant = ? AND run_id = ?`
+	countDeletionSQL = `UPDATE threads SET deletions = deletions + 1 WHERE tenant = ? AND thread_id = ?`
+	historyPartsSQL  = `SELECT thread_seq, run_id, continues_run_id, body FROM thread_history
+		WHERE tenant = ? AND thread_id = ? AND thread_seq < ? ORDER BY thread_seq`
+)
+
+// PutHistoryParts implements store.Threads.
+func (db *DB) PutHistoryParts(ctx context.Context, parts []store.HistoryPart) error {
+	if len(parts) == 0 {
+		return nil
+	}
+	return db.exec(ctx, "put history parts", func(tx *sql.Tx) error {
+		s, err := db.txStmt(tx, putHistorySQL)
+		if err != nil {
+			return unavailable("put history parts", err)
+		}
+		for _, p := range parts {
+			body := p.Body
+			if body == nil {
+				body = []byte{}
+			}
+			if _, err := s.Exec(p.Tenant, p.RunID, p.ThreadID, p.ThreadSeq, p.ContinuesRunID, body, p.Tenant, p.RunID); err != nil {
+				return unavailable("put history parts", err)
+			}
+		}
+		return nil
+	})
+}
+
+// HistoryParts implements store.Threads.
+func (db *DB) HistoryParts(ctx context.Context, tenant, threadID string, before int) ([]store.HistoryPart, error) {
+	rows, err := db.query(ctx, historyPartsSQL, tenant, threadID, before)
+	if err != nil {
+		return nil, unavailable("history parts", err)
+	}
+	defer rows.Close()
+	var out []store.HistoryPart
+	for rows.Next() {
+		p := store.HistoryPart{Tenant: tenant, ThreadID: threadID}
+		if err := rows.Scan(&p.ThreadSeq, &p.RunID, &p.ContinuesRunID, &p.Body); err != nil {
+			return nil, unavailable("history parts", err)
+		}
+		out = append(out, p)
+	}
+	return out, unavailable("history parts", rows.Err())
 }

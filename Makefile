@@ -6,7 +6,7 @@ GO      ?= go
 BIN     ?= bin/runsvc
 PKGS    := ./...
 
-.PHONY: run build test test-short generate check-generated lint breaking check bench clean catalogue
+.PHONY: run build test test-short generate check-generated check-tidy lint breaking check bench clean catalogue
 
 ## run: start runsvc on its embedded defaults (SQLite in ./runsvc-data, scripted model, 127.0.0.1:50051)
 run:
@@ -33,6 +33,10 @@ check-generated: generate
 	git diff --exit-code -- gen/
 	@test -z "$$(git status --porcelain -- gen/)" || (git status --porcelain -- gen/; echo "gen/ has files make generate did not expect"; exit 1)
 
+## check-tidy: fail when go mod tidy would change go.mod or go.sum (it prints the diff)
+check-tidy:
+	@$(GO) mod tidy -diff || (echo "go.mod or go.sum is not tidy: run go mod tidy"; exit 1)
+
 ## lint: buf lint, gofmt, go vet and staticcheck
 lint:
 	$(GO) tool buf lint
@@ -49,7 +53,7 @@ catalogue:
 	$(GO) run ./internal/catalogue/gen
 
 ## check: everything CI checks besides the tests
-check: check-generated lint
+check: check-tidy check-generated lint
 
 ## bench: the benchmark suite (see BENCHMARKS.md); never part of make test.
 ## BENCHFLAGS passes flags, e.g. make bench BENCHFLAGS='-phases runs -compare main'

@@ -151,7 +151,7 @@ func fitBadRequest(st *spb.Status, vs []errs.FieldViolation, l limits) *spb.Stat
 	with := func(n int) *spb.Status {
 		br := encodeBadRequest(all)
 		if n < len(all) {
-			cut := fieldViolation{description: fmt.Sprintf("%d more violations were cut to keep the error under %d bytes", len(all)-n, WireBudget)}
+			cut := fieldViolation{description: cutNote(len(all) - n)}
 			br = encodeBadRequest(append(append(make([]fieldViolation, 0, n+1), all[:n]...), cut))
 		}
 		details := append(append(make([]*anypb.Any, 0, len(st.Details)+1), st.Details...), br)
@@ -173,6 +173,15 @@ func fitBadRequest(st *spb.Status, vs []errs.FieldViolation, l limits) *spb.Stat
 		}
 	}
 	return with(lo)
+}
+
+// cutNote is the last violation of a BadRequest that lost n violations to
+// the wire budget.
+func cutNote(n int) string {
+	if n == 1 {
+		return fmt.Sprintf("1 more violation was cut to keep the error under %d bytes", WireBudget)
+	}
+	return fmt.Sprintf("%d more violations were cut to keep the error under %d bytes", n, WireBudget)
 }
 
 // tidy makes s fit for a message or description: valid UTF-8, at most n

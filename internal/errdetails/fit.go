@@ -142,7 +142,9 @@ func (m *Mapper) assemble(f fitted, l limits) *spb.Status {
 
 // fitBadRequest appends to st a BadRequest with as many violations as fit
 // in WireBudget; when some are cut, the last violation says how many. It
-// returns nil when not even the note of the cut fits.
+// returns nil when not even the first violation fits beside the note of
+// the cut, so that a tighter attempt shortens it rather than sending the
+// note alone.
 func fitBadRequest(st *spb.Status, vs []errs.FieldViolation, l limits) *spb.Status {
 	all := make([]fieldViolation, len(vs))
 	for i, v := range vs {
@@ -160,10 +162,10 @@ func fitBadRequest(st *spb.Status, vs []errs.FieldViolation, l limits) *spb.Stat
 	if whole := with(len(all)); WireSize(whole) <= WireBudget {
 		return whole
 	}
-	if WireSize(with(0)) > WireBudget {
+	if WireSize(with(min(1, len(all)))) > WireBudget {
 		return nil
 	}
-	lo, hi := 0, len(all) // the largest n that fits is in [lo, hi)
+	lo, hi := min(1, len(all)), len(all) // the largest n that fits is in [lo, hi)
 	for lo+1 < hi {
 		mid := (lo + hi) / 2
 		if WireSize(with(mid)) <= WireBudget {

@@ -162,9 +162,22 @@ func (v *view) record(ctx context.Context, rec *runsvcv1.Record, live bool) {
 		v.delegationFinished(b.DelegationFinished)
 	case *runsvcv1.Record_Settled_:
 		v.settled(b.Settled.GetState(), b.Settled.GetAbortCause(), b.Settled.GetAnswer(), b.Settled.GetFailure())
+	case *runsvcv1.Record_HistoryCompacted_:
+		v.historyCompacted(b.HistoryCompacted)
 	default:
 		v.printf("record %d of an unknown kind\n", rec.GetSeq())
 	}
+}
+
+// historyCompacted says why the conversation was summarised and what the
+// summary stands for.
+func (v *view) historyCompacted(h *runsvcv1.Record_HistoryCompacted) {
+	why := "did not fit the model's context"
+	if h.GetAfterRefusal() {
+		why = "was refused as too long"
+	}
+	v.printf("  history compacted: turn %d's model request %s, so a summary now stands for turns 1-%d (%s)\n",
+		h.GetTurn(), why, h.GetThroughTurn(), plural(int(h.GetMessages()), "message", "messages"))
 }
 
 // admitted shows the Run's spec, its parent if it was delegated, its

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	edpb "google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/protobuf/types/known/timestamppb"
 
 	runsvcv1 "github.com/runsvc/runsvc/gen/runsvc/v1"
@@ -33,5 +34,29 @@ func TestWatchShowsHistoryCompacted(t *testing.T) {
 				t.Errorf("run watch printed %q, want it to end with %q", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestWatchSaysWhyTheModelIsAskedAgain: an answer that fails the output
+// schema is shown with its violations and what follows: a re-ask the
+// first time, the Run's failure the next.
+func TestWatchSaysWhyTheModelIsAskedAgain(t *testing.T) {
+	var out bytes.Buffer
+	v := (&app{stdout: &out}).newView("run_1", nil)
+	answer := func(turn int32) *runsvcv1.Record {
+		return &runsvcv1.Record{Time: timestamppb.Now(), Body: &runsvcv1.Record_ModelCallFinished_{ModelCallFinished: &runsvcv1.Record_ModelCallFinished{
+			Turn: turn, Text: `{"city": 3}`,
+			OutputViolations: []*edpb.BadRequest_FieldViolation{{Field: "answer.city", Description: "must be a string"}},
+		}}}
+	}
+	v.record(context.Background(), answer(1), false)
+	v.record(context.Background(), answer(2), false)
+	for _, want := range []string{
+		"the answer does not match the Spec's output schema (answer.city: must be a string); the model is asked again with these\n",
+		"the answer does not match the Spec's output schema (answer.city: must be a string); the Run fails OUTPUT_INVALID\n",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("run watch printed\n%s\nwant a line ending %q", out.String(), want)
+		}
 	}
 }

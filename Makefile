@@ -6,15 +6,24 @@ GO      ?= go
 BIN     ?= bin/runsvc
 PKGS    := ./...
 
-.PHONY: run build test test-short generate check-generated lint breaking check bench clean catalogue
+# The commit `runsvc version` prints, stamped from git so that it shows even
+# where GOFLAGS holds -buildvcs=false (which leaves the build info without
+# it). Recursive (=): git runs only when a build expands them.
+COMMIT   = $(shell git rev-parse HEAD 2>/dev/null)
+MODIFIED = $(shell test -n "$$(git status --porcelain 2>/dev/null)" && echo true)
+LDFLAGS  = -X main.stampedCommit=$(COMMIT) -X main.stampedModified=$(MODIFIED)
 
-## run: start runsvc on its embedded defaults (SQLite in ./runsvc-data, scripted model, 127.0.0.1:50051)
-run:
-	$(GO) run ./cmd/runsvc serve
+.PHONY: run build test test-short generate check-generated check-tidy lint breaking check bench clean catalogue
 
-## build: build the binary into bin/runsvc
+## run: start runsvc on its embedded defaults (SQLite in ./runsvc-data, scripted model, 127.0.0.1:50051);
+## RUNFLAGS passes serve flags. The binary replaces the recipe's shell, so Ctrl-C reaches runsvc alone
+## beside make, which reports no error when runsvc drains and exits 0.
+run: build
+	exec $(BIN) serve $(RUNFLAGS)
+
+## build: build the binary into bin/runsvc, stamped with the commit whatever GOFLAGS says
 build:
-	$(GO) build -o $(BIN) ./cmd/runsvc
+	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/runsvc
 
 ## test: every test, with the race detector, through gotestsum (pinned in go.mod) so that the summary lists every skipped test with its reason: suites needing PostgreSQL, Python, Node, nginx or HAProxy say "skipped: <tool> not installed" there, or fail with RUNSVC_REQUIRE_ALL=1
 test:
@@ -33,6 +42,10 @@ check-generated: generate
 	git diff --exit-code -- gen/
 	@test -z "$$(git status --porcelain -- gen/)" || (git status --porcelain -- gen/; echo "gen/ has files make generate did not expect"; exit 1)
 
+## check-tidy: fail when go mod tidy would change go.mod or go.sum (it prints the diff)
+check-tidy:
+	@$(GO) mod tidy -diff || (echo "go.mod or go.sum is not tidy: run go mod tidy"; exit 1)
+
 ## lint: buf lint, gofmt, go vet and staticcheck
 lint:
 	$(GO) tool buf lint
@@ -49,7 +62,7 @@ catalogue:
 	$(GO) run ./internal/catalogue/gen
 
 ## check: everything CI checks besides the tests
-check: check-generated lint
+check: check-tidy check-generated lint
 
 ## bench: the benchmark suite (see BENCHMARKS.md); never part of make test.
 ## BENCHFLAGS passes flags, e.g. make bench BENCHFLAGS='-phases runs -compare main'

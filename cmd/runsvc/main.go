@@ -18,6 +18,7 @@ Usage:
   runsvc delegate ...        start a child Run of a delegate Spec and await it
   runsvc memory ...          read, write and watch the memory Runs share
   runsvc bus ...             send and receive messages between Runs
+  runsvc thread ...          list and show threads: conversations of Runs
   runsvc errors [--json]     print the error catalogue: every reason, its code and retry bit
   runsvc version             print the version, commit and Go version (also --version)
   runsvc keys mint ...       mint an API key and print its keys-file entry

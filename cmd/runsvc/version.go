@@ -6,10 +6,22 @@ import (
 	"runtime/debug"
 )
 
+// stampedCommit and stampedModified ("true" for a modified tree) are
+// stamped by `make build` (-ldflags -X) from git: the build info has no
+// commit when GOFLAGS holds -buildvcs=false.
+var stampedCommit, stampedModified string
+
 // printVersion writes the module version, the VCS commit (and whether the
-// tree was modified) and the Go version, from the binary's build info.
+// tree was modified) and the Go version, from the binary's build info, or
+// from what make stamped when the build info has no commit.
 func printVersion(w io.Writer) {
 	version, commit, modified, goVersion := "(devel)", "unknown", "", "unknown"
+	if stampedCommit != "" {
+		commit = stampedCommit
+	}
+	if stampedModified == "true" {
+		modified = " (modified)"
+	}
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		goVersion = bi.GoVersion
 		if v := bi.Main.Version; v != "" {

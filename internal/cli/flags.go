@@ -88,16 +88,21 @@ var globalFlag = map[string]bool{"addr": true, "json": true, "timeout": true, "t
 
 func (a *app) printFlags(flags []*flag.Flag) { printFlags(a.stdout, flags, "") }
 
-// printFlags writes one "--name VALUE" line and one indented usage line
-// per flag, the usage ending with the flag's environment variable (when
-// envPrefix is not empty) and its default.
+// printFlags writes one "--name VALUE" line (a one-letter flag as "-o
+// VALUE") and one indented usage line per flag, the usage ending with the
+// flag's environment variable (when envPrefix is not empty) and its
+// default.
 func printFlags(w io.Writer, flags []*flag.Flag, envPrefix string) {
 	for _, f := range flags {
 		name, use := flag.UnquoteUsage(f)
 		if name == "value" {
 			name = ""
 		}
-		fmt.Fprintf(w, "  --%s", f.Name)
+		dashes := "--"
+		if len(f.Name) == 1 {
+			dashes = "-"
+		}
+		fmt.Fprintf(w, "  %s%s", dashes, f.Name)
 		if name != "" {
 			fmt.Fprintf(w, " %s", name)
 		}

@@ -21,7 +21,7 @@ func (a *app) runResume(ctx context.Context, args []string) error {
 	approve := fs.Bool("approve", false, "approve the tool call waiting for approval")
 	deny := fs.Bool("deny", false, "deny the tool call waiting for approval; the model is told")
 	note := fs.String("note", "", "with --deny: a `TEXT` the model is given")
-	inDoubt := fs.String("in-doubt", "", "say whether the tool call in doubt happened: `happened`, did_not_happen (runsvc makes it now) or skip")
+	inDoubt := fs.String("in-doubt", "", "what became of the tool call in doubt, an `OUTCOME`: happened, did_not_happen (runsvc makes it now) or skip")
 	output := fs.String("output", "", "with --in-doubt happened: the call's result, a `JSON` value")
 	var w watchFlags
 	watch := fs.Bool("watch", false, "then follow the Run like \"run watch\"")

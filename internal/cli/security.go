@@ -36,7 +36,7 @@ func (a *app) securityFlags(fs *flag.FlagSet) {
 	fs.StringVar(&a.sec.ca, "ca", a.sec.ca, "CA certificate `FILE` that signed the server's certificate; implies --tls (env RUNSVC_CA)")
 	fs.StringVar(&a.sec.cert, "cert", a.sec.cert, "client certificate `FILE` for mTLS; implies --tls (env RUNSVC_CERT)")
 	fs.StringVar(&a.sec.key, "key", a.sec.key, "client private key `FILE` for --cert (env RUNSVC_KEY)")
-	fs.StringVar(&a.sec.token, "token", a.sec.token, "API key sent as 'authorization: Bearer'; prefer RUNSVC_TOKEN, which stays out of the process list (env RUNSVC_TOKEN)")
+	fs.StringVar(&a.sec.token, "token", a.sec.token, "an API `KEY`, sent as 'authorization: Bearer KEY'; prefer RUNSVC_TOKEN, which stays out of the process list (env RUNSVC_TOKEN)")
 }
 
 // dialOptions returns the transport credentials and the token.

@@ -88,7 +88,22 @@ limits: {deadline: 100h}
 	{
 		name: "unknown field", file: "field.json", code: 2,
 		content: `{"name": "f", "modle": {}}`,
-		stderr:  []string{"field.json: modle: unknown field"},
+		stderr:  []string{"field.json: modle: unknown field; did you mean model?"},
+	},
+	{
+		name: "unknown nested fields", file: "fields.yaml", code: 2,
+		content: "name: f\nmodel: {provider: scripted}\ntools: [{name: t, kind: client, descripton: x}]\n",
+		stderr:  []string{"fields.yaml: tools[0].descripton: unknown field; did you mean description?"},
+	},
+	{
+		name: "unknown snake_case field", file: "limits.yaml", code: 2,
+		content: "name: f\nmodel: {provider: scripted}\nlimits: {max_turn: 3}\n",
+		stderr:  []string{"limits.yaml: limits.max_turn: unknown field; did you mean max_turns?"},
+	},
+	{
+		name: "unknown field nothing near", file: "far.yaml", code: 2,
+		content: "name: f\nmodel: {provider: scripted}\nzzzzzzzzzz: 1\n",
+		stderr:  []string{"far.yaml: zzzzzzzzzz: unknown field\n"},
 	},
 	{
 		name: "not yaml", file: "broken.yaml", code: 2,

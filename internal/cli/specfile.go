@@ -103,7 +103,8 @@ func plainJSON(v any) any {
 // the JSON document of a message: durations as Go writes them ("5m",
 // "1h30m", "250ms") become protojson's seconds ("300s"), and enum values
 // may drop their prefix and be in any case (tool kind `client` is
-// TOOL_KIND_CLIENT). Unknown fields are reported with their path.
+// TOOL_KIND_CLIENT). Unknown fields are reported with their path and the
+// nearest field's name, as unknown flags are.
 func friendly(md protoreflect.MessageDescriptor, obj map[string]any, path string) error {
 	for key, val := range obj {
 		fd := md.Fields().ByJSONName(key)
@@ -112,7 +113,7 @@ func friendly(md protoreflect.MessageDescriptor, obj map[string]any, path string
 		}
 		at := joinPath(path, key)
 		if fd == nil {
-			return fmt.Errorf("%s: unknown field", at)
+			return unknownField(md, key, at)
 		}
 		if fd.IsMap() {
 			continue
@@ -134,6 +135,27 @@ func friendly(md protoreflect.MessageDescriptor, obj map[string]any, path string
 		obj[key] = v
 	}
 	return nil
+}
+
+// unknownField is the error for a key md has no field for, suggesting the
+// nearest field in the key's own style: snake_case when the key has an
+// underscore, camelCase otherwise.
+func unknownField(md protoreflect.MessageDescriptor, key, at string) error {
+	fields := md.Fields()
+	names := make([]string, 0, fields.Len())
+	byLower := make(map[string]string, fields.Len())
+	for i := 0; i < fields.Len(); i++ {
+		name := fields.Get(i).JSONName()
+		if strings.Contains(key, "_") {
+			name = string(fields.Get(i).Name())
+		}
+		names = append(names, strings.ToLower(name))
+		byLower[strings.ToLower(name)] = name
+	}
+	if near, ok := nearest(key, names); ok {
+		return fmt.Errorf("%s: unknown field; did you mean %s?", at, byLower[near])
+	}
+	return fmt.Errorf("%s: unknown field", at)
 }
 
 func friendlyValue(fd protoreflect.FieldDescriptor, val any, path string) (any, error) {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	edpb "google.golang.org/genproto/googleapis/rpc/errdetails"
 	spb "google.golang.org/genproto/googleapis/rpc/status"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/timestamppb"
@@ -43,6 +44,9 @@ type view struct {
 	// abort is why the Run is being aborted, once the watch has seen the
 	// request: it says why open tool calls closed without a result.
 	abort runsvcv1.AbortCause
+	// reasked is true once an answer failed the output schema: the next
+	// such answer fails the Run.
+	reasked bool
 }
 
 func (a *app) newView(runID string, initial *runsvcv1.Run) *view {
@@ -162,9 +166,22 @@ func (v *view) record(ctx context.Context, rec *runsvcv1.Record, live bool) {
 		v.delegationFinished(b.DelegationFinished)
 	case *runsvcv1.Record_Settled_:
 		v.settled(b.Settled.GetState(), b.Settled.GetAbortCause(), b.Settled.GetAnswer(), b.Settled.GetFailure())
+	case *runsvcv1.Record_HistoryCompacted_:
+		v.historyCompacted(b.HistoryCompacted)
 	default:
 		v.printf("record %d of an unknown kind\n", rec.GetSeq())
 	}
+}
+
+// historyCompacted says why the conversation was summarised and what the
+// summary stands for.
+func (v *view) historyCompacted(h *runsvcv1.Record_HistoryCompacted) {
+	why := "did not fit the model's context"
+	if h.GetAfterRefusal() {
+		why = "was refused as too long"
+	}
+	v.printf("  history compacted: turn %d's model request %s, so a summary now stands for turns 1-%d (%s)\n",
+		h.GetTurn(), why, h.GetThroughTurn(), plural(int(h.GetMessages()), "message", "messages"))
 }
 
 // admitted shows the Run's spec, its parent if it was delegated, its
@@ -216,6 +233,26 @@ func (v *view) modelFinished(f *runsvcv1.Record_ModelCallFinished, at *timestamp
 		v.calls[c.GetCallId()] = c
 		v.printf("  calls %s [%s] %s\n", c.GetName(), c.GetCallId(), compactJSON(c.GetArguments()))
 	}
+	v.outputViolations(f.GetOutputViolations())
+}
+
+// outputViolations says why the next turn re-asks the model: its answer
+// failed the Spec's output schema. The first such answer is asked for
+// again; the next fails the Run.
+func (v *view) outputViolations(vs []*edpb.BadRequest_FieldViolation) {
+	if len(vs) == 0 {
+		return
+	}
+	var why []string
+	for _, fv := range vs {
+		why = append(why, fv.GetField()+": "+fv.GetDescription())
+	}
+	then := "the model is asked again with these"
+	if v.reasked {
+		then = "the Run fails OUTPUT_INVALID"
+	}
+	v.reasked = true
+	v.printf("  the answer does not match the Spec's output schema (%s); %s\n", clip(strings.Join(why, "; "), outputClip), then)
 }
 
 func (v *view) toolFinished(f *runsvcv1.Record_ToolCallFinished, at *timestamppb.Timestamp) {

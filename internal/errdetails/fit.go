@@ -142,7 +142,9 @@ func (m *Mapper) assemble(f fitted, l limits) *spb.Status {
 
 // fitBadRequest appends to st a BadRequest with as many violations as fit
 // in WireBudget; when some are cut, the last violation says how many. It
-// returns nil when not even the note of the cut fits.
+// returns nil when not even the first violation fits beside the note of
+// the cut, so that a tighter attempt shortens it rather than sending the
+// note alone.
 func fitBadRequest(st *spb.Status, vs []errs.FieldViolation, l limits) *spb.Status {
 	all := make([]fieldViolation, len(vs))
 	for i, v := range vs {
@@ -151,7 +153,7 @@ func fitBadRequest(st *spb.Status, vs []errs.FieldViolation, l limits) *spb.Stat
 	with := func(n int) *spb.Status {
 		br := encodeBadRequest(all)
 		if n < len(all) {
-			cut := fieldViolation{description: fmt.Sprintf("%d more violations were cut to keep the error under %d bytes", len(all)-n, WireBudget)}
+			cut := fieldViolation{description: cutNote(len(all) - n)}
 			br = encodeBadRequest(append(append(make([]fieldViolation, 0, n+1), all[:n]...), cut))
 		}
 		details := append(append(make([]*anypb.Any, 0, len(st.Details)+1), st.Details...), br)
@@ -160,10 +162,10 @@ func fitBadRequest(st *spb.Status, vs []errs.FieldViolation, l limits) *spb.Stat
 	if whole := with(len(all)); WireSize(whole) <= WireBudget {
 		return whole
 	}
-	if WireSize(with(0)) > WireBudget {
+	if WireSize(with(min(1, len(all)))) > WireBudget {
 		return nil
 	}
-	lo, hi := 0, len(all) // the largest n that fits is in [lo, hi)
+	lo, hi := min(1, len(all)), len(all) // the largest n that fits is in [lo, hi)
 	for lo+1 < hi {
 		mid := (lo + hi) / 2
 		if WireSize(with(mid)) <= WireBudget {
@@ -173,6 +175,15 @@ func fitBadRequest(st *spb.Status, vs []errs.FieldViolation, l limits) *spb.Stat
 		}
 	}
 	return with(lo)
+}
+
+// cutNote is the last violation of a BadRequest that lost n violations to
+// the wire budget.
+func cutNote(n int) string {
+	if n == 1 {
+		return fmt.Sprintf("1 more violation was cut to keep the error under %d bytes", WireBudget)
+	}
+	return fmt.Sprintf("%d more violations were cut to keep the error under %d bytes", n, WireBudget)
 }
 
 // tidy makes s fit for a message or description: valid UTF-8, at most n

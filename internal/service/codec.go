@@ -96,11 +96,13 @@ func (c *Codec) Decode(b []byte, m proto.Message) *errs.InvalidRequest {
 	switch {
 	case strings.Contains(text, "invalid UTF-8"):
 		field, _ := invalidString(m.ProtoReflect().Descriptor(), b, "", 0)
-		return errs.BadField(field, "is not valid UTF-8: every string and Struct key must be")
+		return errs.BadField(field, "is not valid UTF-8; runsvc accepts only UTF-8 in strings and Struct keys")
 	case strings.Contains(text, "recursion depth"):
 		return errs.BadField("", "the request nests messages deeper than %d levels (a Struct or ListValue level counts as more than one)", 10000)
 	}
-	return errs.BadField("", "the request is not a %s in protobuf wire format: %s", name, strings.TrimPrefix(text, "proto: "))
+	// protobuf's own text ("proto: cannot parse invalid wire-format data",
+	// with a non-breaking space) says nothing more and is no runsvc sentence.
+	return errs.BadField("", "the request does not decode as a %s: its bytes are not valid protobuf wire format (cut short, or a length or field type that does not fit)", name)
 }
 
 // maxPathDepth bounds how deep invalidString looks.

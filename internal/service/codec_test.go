@@ -54,3 +54,26 @@ func TestCodecForgetsWhatItReported(t *testing.T) {
 		})
 	}
 }
+
+// TestDecodeSaysWhatIsWrongInItsOwnWords: a request that does not decode
+// is refused with a whole runsvc sentence, never protobuf's library text.
+func TestDecodeSaysWhatIsWrongInItsOwnWords(t *testing.T) {
+	tests := []struct {
+		name, field, want string
+		body              []byte
+	}{
+		{"garbage", "", "the request does not decode as a runsvc.v1.GetRunRequest: its bytes are not valid protobuf wire format (cut short, or a length or field type that does not fit)", []byte{0x0a, 0xff}},
+		{"invalid UTF-8", "run_id", "is not valid UTF-8; runsvc accepts only UTF-8 in strings and Struct keys", []byte{0x0a, 0x02, 0xc3, 0x28}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			bad := NewCodec(1000).Decode(tt.body, &runsvcv1.GetRunRequest{})
+			if bad == nil || len(bad.Violations) != 1 {
+				t.Fatalf("Decode = %v, want one violation", bad)
+			}
+			if v := bad.Violations[0]; v.Field != tt.field || v.Description != tt.want {
+				t.Errorf("violation %q: %q\nwant %q: %q", v.Field, v.Description, tt.field, tt.want)
+			}
+		})
+	}
+}

@@ -63,6 +63,19 @@ func (l *Log) PendingOp(match func(runlog.Op) bool) bool {
 	return false
 }
 
+// Close gives the Log's State back to its Writer, which keeps it so that
+// the next writer of the Run (this process's next Attempt or outsider)
+// reads only the Records stored after it instead of folding the whole log
+// again. Only a State that is exactly the stored log (nothing folded but
+// not stored, no failed write) of an unsettled Run is kept. The Log and
+// its State must not be used after.
+func (l *Log) Close() {
+	if st := l.state; st != nil && l.clean() && !st.Settled() {
+		l.w.states.put(l.tenant, st) // another writer may take it from here on
+	}
+	l.state = nil
+}
+
 func (l *Log) clean() bool { return len(l.pendingRecs) == 0 && l.state.Seq == l.stored.Load() }
 
 // Later folds ops into the State now; they are stored with the next

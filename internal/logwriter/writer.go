@@ -87,10 +87,8 @@ func (w *Writer) Mutate(ctx context.Context, tenant, runID string, decide Decide
 		return 0, err
 	}
 	err = l.Append(ctx, false, decide)
-	st, seq := l.state, l.state.Seq
-	if l.clean() && !st.Settled() {
-		w.states.put(tenant, st) // another writer may take it from here on
-	}
+	seq := l.state.Seq
+	l.Close()
 	if err != nil {
 		return 0, err
 	}

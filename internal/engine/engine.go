@@ -129,6 +129,8 @@ type Engine struct {
 	// describedCache holds the compiled schemas tools' providers describe,
 	// by content (nil for one that does not compile).
 	describedCache *lru.Cache[*schema.Schema]
+	// conversations keeps each Run's conversation between its Attempts.
+	conversations conversations
 }
 
 // New returns an Engine.

@@ -78,7 +78,7 @@ type config struct {
 	setFlags map[string]string
 }
 
-var allPhases = []string{"errors", "floor", "runs", "postgres", "temporal", "watch", "deltas", "held", "ops", "console", "retention"}
+var allPhases = []string{"errors", "floor", "runs", "postgres", "temporal", "watch", "deltas", "held", "ops", "console", "retention", "longlived"}
 
 // report is everything measured, as written by -json.
 type report struct {
@@ -105,6 +105,7 @@ type report struct {
 	// PhaseCompare is the selected phases of both benches, in turns.
 	PhaseCompare *phaseCompareResult `json:"phaseCompare,omitempty"`
 	Retention    *retentionResult    `json:"retention,omitempty"`
+	Longlived    *longlivedResult    `json:"longlived,omitempty"`
 	Targets      []target            `json:"targets"`
 	Failures     []string            `json:"failures,omitempty"`
 }
@@ -251,6 +252,11 @@ func runPhases(ctx context.Context, cfg config, rep *report, fail func(string, e
 	if cfg.phases["held"] && ctx.Err() == nil {
 		if rep.Held, err = runHeld(ctx, cfg); err != nil {
 			fail("held", err)
+		}
+	}
+	if cfg.phases["longlived"] && ctx.Err() == nil {
+		if rep.Longlived, err = runLonglived(ctx, cfg); err != nil {
+			fail("longlived", err)
 		}
 	}
 }

@@ -59,6 +59,9 @@ func printReport(w io.Writer, rep *report) {
 	if r := rep.Retention; r != nil {
 		printRetention(w, r)
 	}
+	if l := rep.Longlived; l != nil {
+		printLonglived(w, l)
+	}
 	printTargets(w, rep)
 }
 

@@ -97,6 +97,11 @@ func runLonglived(ctx context.Context, cfg config) (*longlivedResult, error) {
 	}
 	res := &longlivedResult{Turns: turns}
 	progress("long-lived: one Run of %d client-tool turns", turns)
+	// A first Run of a few turns warms the server up, so that turns 2-11
+	// of the measured one are not its first.
+	if _, _, err := clientToolTurns(ctx, p.runs, longlivedWarmTurns, ""); err != nil {
+		return nil, fmt.Errorf("client-tool warm-up: %w", err)
+	}
 	prof := filepath.Join(os.TempDir(), "runsvc-bench-longlived.pprof")
 	client, took, err := clientToolTurns(ctx, p.runs, turns, prof)
 	if err != nil {
@@ -115,10 +120,15 @@ func runLonglived(ctx context.Context, cfg config) (*longlivedResult, error) {
 	return res, nil
 }
 
+// longlivedWarmTurns is how many turns the warm-up Run takes before it
+// is interrupted.
+const longlivedWarmTurns = 30
+
 // clientToolTurns starts a Run of bench-longlived-client and answers its
 // calls one by one; a turn is from ResumeRun until WaitRun finds the Run
 // suspended on the next call (or settled). The second half is profiled
-// into profile.
+// into profile when set. A Run given fewer turns than its script is
+// interrupted after them.
 func clientToolTurns(ctx context.Context, runs runsvcv1.RunServiceClient, turns int, profile string) ([]time.Duration, time.Duration, error) {
 	resp, err := runs.StartRun(ctx, &runsvcv1.StartRunRequest{Spec: "bench-longlived-client", Input: "go"})
 	if err != nil {
@@ -133,7 +143,7 @@ func clientToolTurns(ctx context.Context, runs runsvcv1.RunServiceClient, turns 
 	out := make([]time.Duration, 0, turns)
 	start := time.Now()
 	for i := range turns {
-		if i == turns/2 {
+		if i == turns/2 && profile != "" {
 			stop, err := startProfile(profile)
 			if err != nil {
 				return nil, 0, err
@@ -153,10 +163,15 @@ func clientToolTurns(ctx context.Context, runs runsvcv1.RunServiceClient, turns 
 		}
 		out = append(out, time.Since(t0))
 	}
+	took := time.Since(start)
+	if turns < longlivedTurns {
+		_, err := runs.InterruptRun(ctx, &runsvcv1.InterruptRunRequest{RunId: runID, Reason: "warm-up over"})
+		return out, took, err
+	}
 	if run.GetState() != runsvcv1.RunState_RUN_STATE_COMPLETED {
 		return nil, 0, fmt.Errorf("run %s ended %v after %d turns: %v", runID, run.GetState(), turns, run.GetFailure())
 	}
-	return out, time.Since(start), nil
+	return out, took, nil
 }
 
 // startProfile starts a CPU profile into file; stop ends it.

@@ -68,10 +68,15 @@ func (l *Log) PendingOp(match func(runlog.Op) bool) bool {
 // reads only the Records stored after it instead of folding the whole log
 // again. Only a State that is exactly the stored log (nothing folded but
 // not stored, no failed write) of an unsettled Run is kept. The Log and
-// its State must not be used after.
+// its State must not be used after. A Log whose write gave the lease up
+// must be closed soon after: the Run's next writer waits for it (up to
+// closingWait) rather than fold the whole log.
 func (l *Log) Close() {
 	if st := l.state; st != nil && l.clean() && !st.Settled() {
 		l.w.states.put(l.tenant, st) // another writer may take it from here on
+	}
+	if l.released {
+		l.w.states.closed(l.tenant, l.runID)
 	}
 	l.state = nil
 }
@@ -151,6 +156,9 @@ func (l *Log) write(ctx context.Context, recs []runlog.Record, release bool) err
 	}
 	l.pendingOps, l.pendingRecs = nil, nil
 	l.stored.Store(l.state.Seq)
+	if release && !l.released {
+		l.w.states.lastWrite(l.tenant, l.runID) // Close gives the State back next
+	}
 	l.released = l.released || release
 	if l.state.Settled() && l.w.settled != nil {
 		l.w.settled(ctx, l.state)

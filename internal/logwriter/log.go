@@ -75,9 +75,7 @@ func (l *Log) Close() {
 	if st := l.state; st != nil && l.clean() && !st.Settled() {
 		l.w.states.put(l.tenant, st) // another writer may take it from here on
 	}
-	if l.released {
-		l.w.states.closed(l.tenant, l.runID)
-	}
+	l.w.states.closed(l.tenant, l.runID) // a no-op unless a write released the lease
 	l.state = nil
 }
 
@@ -148,6 +146,11 @@ func (l *Log) write(ctx context.Context, recs []runlog.Record, release bool) err
 	if err != nil {
 		return err
 	}
+	if release {
+		// Marked before the commit, which may let the Run's next writer
+		// in before Append returns here: Close gives the State back next.
+		l.w.states.lastWrite(l.tenant, l.runID)
+	}
 	err = l.w.store.Append(ctx, store.Append{
 		Tenant: l.tenant, RunID: l.runID, Records: stored, Index: Index(l.state), Lease: l.policy.Lease, Release: release,
 	})
@@ -156,9 +159,6 @@ func (l *Log) write(ctx context.Context, recs []runlog.Record, release bool) err
 	}
 	l.pendingOps, l.pendingRecs = nil, nil
 	l.stored.Store(l.state.Seq)
-	if release && !l.released {
-		l.w.states.lastWrite(l.tenant, l.runID) // Close gives the State back next
-	}
 	l.released = l.released || release
 	if l.state.Settled() && l.w.settled != nil {
 		l.w.settled(ctx, l.state)

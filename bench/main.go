@@ -78,7 +78,7 @@ type config struct {
 	setFlags map[string]string
 }
 
-var allPhases = []string{"errors", "floor", "runs", "postgres", "temporal", "watch", "deltas", "held", "ops", "console", "retention", "store", "threadlen"}
+var allPhases = []string{"errors", "floor", "runs", "postgres", "temporal", "watch", "deltas", "held", "ops", "console", "retention", "store", "threadlen", "longlived"}
 
 // report is everything measured, as written by -json.
 type report struct {
@@ -107,6 +107,7 @@ type report struct {
 	Retention    *retentionResult    `json:"retention,omitempty"`
 	Store        *storeResult        `json:"store,omitempty"`
 	ThreadLen    *threadLenResult    `json:"threadLen,omitempty"`
+	Longlived    *longlivedResult    `json:"longlived,omitempty"`
 	Targets      []target            `json:"targets"`
 	Failures     []string            `json:"failures,omitempty"`
 }
@@ -253,6 +254,11 @@ func runPhases(ctx context.Context, cfg config, rep *report, fail func(string, e
 	if cfg.phases["held"] && ctx.Err() == nil {
 		if rep.Held, err = runHeld(ctx, cfg); err != nil {
 			fail("held", err)
+		}
+	}
+	if cfg.phases["longlived"] && ctx.Err() == nil {
+		if rep.Longlived, err = runLonglived(ctx, cfg); err != nil {
+			fail("longlived", err)
 		}
 	}
 }

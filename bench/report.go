@@ -65,6 +65,9 @@ func printReport(w io.Writer, rep *report) {
 	if t := rep.ThreadLen; t != nil {
 		printThreadLen(w, t)
 	}
+	if l := rep.Longlived; l != nil {
+		printLonglived(w, l)
+	}
 	printTargets(w, rep)
 }
 

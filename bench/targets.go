@@ -102,6 +102,7 @@ func evaluate(rep *report) []target {
 	out = append(out, retentionTarget(rep.Retention))
 	out = append(out, storeTargets(rep.Store)...)
 	out = append(out, threadLenTarget(rep.ThreadLen))
+	out = append(out, longlivedTargets(rep.Longlived)...)
 	if h := rep.Held; h != nil && h.RSSMB > 0 {
 		out = append(out, goal{name: fmt.Sprintf("RSS with %d suspended Runs", h.Runs), op: "<", limit: 200, unit: "MB"}.at(h.RSSMB, "runsvc serve, VmRSS"))
 	} else {

@@ -38,6 +38,9 @@ type attempt struct {
 	// history is the conversation of the Runs this one continues on its
 	// thread, before its own transcript.
 	history []runlog.Message
+	// conv is what the model got last, kept for the next turn
+	// (conversation.go).
+	conv *conversation
 
 	// ahead are the calls of the current response started before their
 	// turn (ahead.go).
@@ -78,6 +81,12 @@ func (e *Engine) attempt(ctx context.Context, lease *store.Lease, adm *runs.Admi
 		if err := e.Store.Release(rctx, lease); err != nil {
 			a.log.Warn("releasing the lease failed; it will expire", "err", err)
 		}
+	}
+	a.keepConversation()
+	if a.w != nil {
+		// The Run's next turn (a resume, an answer, a message) then reads
+		// only what is stored after this Attempt, not the whole log.
+		a.w.Close()
 	}
 }
 

@@ -135,6 +135,8 @@ type Engine struct {
 	describedCache *lru.Cache[*schema.Schema]
 	// histories holds threads' histories (threadhistory.go).
 	histories *lru.Cache[*cachedHistory]
+	// conversations keeps each Run's conversation between its Attempts.
+	conversations conversations
 }
 
 // New returns an Engine.

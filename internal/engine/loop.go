@@ -347,11 +347,7 @@ func (a *attempt) sleep(ctx context.Context, d time.Duration) error {
 // conversation is what the model sees: the instructions, the transcript,
 // the queued messages this call consumes, and the tools on offer.
 func (a *attempt) conversation(ctx context.Context, st *runlog.State, consumed []string) ([]model.Message, []model.Tool) {
-	msgs := make([]model.Message, 0, len(a.history)+len(st.Transcript)+len(consumed)+1)
-	if a.spec.Instructions != "" {
-		msgs = append(msgs, model.Message{Role: model.RoleSystem, Text: a.spec.Instructions})
-	}
-	msgs = append(msgs, summarised(a.history, st)...)
+	msgs := a.messages(st) // kept from turn to turn (conversation.go)
 	for _, text := range consumed {
 		msgs = append(msgs, model.Message{Role: model.RoleUser, Text: text})
 	}

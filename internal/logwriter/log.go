@@ -63,6 +63,22 @@ func (l *Log) PendingOp(match func(runlog.Op) bool) bool {
 	return false
 }
 
+// Close gives the Log's State back to its Writer, which keeps it so that
+// the next writer of the Run (this process's next Attempt or outsider)
+// reads only the Records stored after it instead of folding the whole log
+// again. Only a State that is exactly the stored log (nothing folded but
+// not stored, no failed write) of an unsettled Run is kept. The Log and
+// its State must not be used after. A Log whose write gave the lease up
+// must be closed soon after: the Run's next writer waits for it (up to
+// closingWait) rather than fold the whole log.
+func (l *Log) Close() {
+	if st := l.state; st != nil && l.clean() && !st.Settled() {
+		l.w.states.put(l.tenant, st) // another writer may take it from here on
+	}
+	l.w.states.closed(l.tenant, l.runID) // a no-op unless a write released the lease
+	l.state = nil
+}
+
 func (l *Log) clean() bool { return len(l.pendingRecs) == 0 && l.state.Seq == l.stored.Load() }
 
 // Later folds ops into the State now; they are stored with the next
@@ -129,6 +145,11 @@ func (l *Log) write(ctx context.Context, recs []runlog.Record, release bool) err
 	stored, err := ToStore(recs)
 	if err != nil {
 		return err
+	}
+	if release {
+		// Marked before the commit, which may let the Run's next writer
+		// in before Append returns here: Close gives the State back next.
+		l.w.states.lastWrite(l.tenant, l.runID)
 	}
 	err = l.w.store.Append(ctx, store.Append{
 		Tenant: l.tenant, RunID: l.runID, Records: stored, Index: Index(l.state), Lease: l.policy.Lease, Release: release,

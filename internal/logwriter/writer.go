@@ -87,10 +87,8 @@ func (w *Writer) Mutate(ctx context.Context, tenant, runID string, decide Decide
 		return 0, err
 	}
 	err = l.Append(ctx, false, decide)
-	st, seq := l.state, l.state.Seq
-	if l.clean() && !st.Settled() {
-		w.states.put(tenant, st) // another writer may take it from here on
-	}
+	seq := l.state.Seq
+	l.Close()
 	if err != nil {
 		return 0, err
 	}
@@ -116,7 +114,7 @@ const noForeign = -1
 // fold of the whole log, with the Records after seq since (none when
 // since is noForeign). A corrupt log fails its Run.
 func (w *Writer) current(ctx context.Context, tenant, runID string, since int64) (*runlog.State, []runlog.Record, error) {
-	if st := w.states.take(tenant, runID); st != nil && (since == noForeign || st.Seq <= since) {
+	if st := w.states.take(ctx, tenant, runID); st != nil && (since == noForeign || st.Seq <= since) {
 		stored, err := w.store.ReadLog(ctx, tenant, runID, st.Seq+1, 0)
 		if err == nil {
 			if recs, err := FromStore(runID, stored); err == nil && st.ApplyAll(recs) == nil {

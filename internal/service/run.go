@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"google.golang.org/grpc"
@@ -62,7 +63,10 @@ func (s runServer) ListRuns(ctx context.Context, req *runsvcv1.ListRunsRequest) 
 		if !ok {
 			return nil, errs.BadField("states", "states[%d] = %v is not a run state", i, st)
 		}
-		q.States = append(q.States, string(status))
+		// Each state once: the stores read one index range per state.
+		if !slices.Contains(q.States, string(status)) {
+			q.States = append(q.States, string(status))
+		}
 	}
 	list, next, err := s.runs.List(ctx, tenantOf(ctx), q)
 	if err != nil {

@@ -99,13 +99,15 @@ func outcomeOf(err error) outcome {
 // when the policy requires approval; InvokeTool, which cannot, refuses
 // the call without making it. Built-in and client tools only a Run can
 // call (InvokeTool refuses them as a bad name).
-func TestOneToolCallPipeline(t *testing.T) {
+// pipelineEngine starts an Engine on an in-memory store whose http, mcp
+// and worker tools all run on x; it stops with the test.
+func pipelineEngine(t *testing.T, x *byArgs) (*engine.Engine, *runs.Manager, *inmem.DB, *versions.Registry) {
+	t.Helper()
 	errs.SetFailureEncoder(errdetails.StoredFailure)
 	db, log, clk := inmem.New(), slog.New(slog.NewTextHandler(io.Discard, nil)), clock.Real{}
 	reg := versions.New(db, clk)
 	writer := logwriter.New(db, clk, log)
 	mgr := runs.New(db, writer, reg, policy.AllowAll{}, clk, log)
-	x := &byArgs{given: map[string]tool.Call{}}
 	kinds := map[spec.Kind]tool.Executor{spec.KindHTTP: x, spec.KindMCP: x, spec.KindWorker: x}
 	eng := engine.New(engine.Deps{
 		Store: db, Writer: writer, Runs: mgr, Specs: reg, Models: model.Providers{spec.ProviderScripted: scripted.New(clk)},
@@ -116,6 +118,24 @@ func TestOneToolCallPipeline(t *testing.T) {
 	done := make(chan struct{})
 	go func() { defer close(done); eng.Run(ctx) }()
 	t.Cleanup(func() { cancel(); <-done })
+	return eng, mgr, db, reg
+}
+
+// sameServerEnv checks that InvokeTool's call and a Run's handed an MCP
+// server the same credential and env, the stdio one its resolved TOKEN.
+func sameServerEnv(t *testing.T, x *byArgs, decl spec.Tool, invoked, ran string) {
+	t.Helper()
+	x.mu.Lock()
+	a, b := x.given[invoked], x.given[ran]
+	x.mu.Unlock()
+	if a.Credential != b.Credential || !maps.Equal(a.Env, b.Env) || (decl.MCP.Command != "" && a.Env["TOKEN"] != "value-of-api") {
+		t.Errorf("InvokeTool gave the server credential %q env %v, a Run %q %v", a.Credential, a.Env, b.Credential, b.Env)
+	}
+}
+
+func TestOneToolCallPipeline(t *testing.T) {
+	x := &byArgs{given: map[string]tool.Call{}}
+	eng, mgr, db, reg := pipelineEngine(t, x)
 
 	const timeout = 100 * time.Millisecond
 	kindsUnderTest := []struct {
@@ -185,12 +205,7 @@ func TestOneToolCallPipeline(t *testing.T) {
 					t.Errorf("a Run's call: %+v, want %+v", got, wantRun)
 				}
 				if decl.Kind == spec.KindMCP && o.do == "ok" {
-					x.mu.Lock()
-					a, b := x.given[inv.CallID], x.given[runCall]
-					x.mu.Unlock()
-					if a.Credential != b.Credential || !maps.Equal(a.Env, b.Env) || (decl.MCP.Command != "" && a.Env["TOKEN"] != "value-of-api") {
-						t.Errorf("InvokeTool gave the server credential %q env %v, a Run %q %v", a.Credential, a.Env, b.Credential, b.Env)
-					}
+					sameServerEnv(t, x, decl, inv.CallID, runCall)
 				}
 			})
 		}

@@ -50,6 +50,9 @@ func phoneChecks(t *testing.T, b browser, id string, failed *runsvcv1.Run) {
 	if got := b.text(t, row+" .reason"); got != want.Reason {
 		t.Errorf("the failed Run's outcome shows reason %q, want %q", got, want.Reason)
 	}
+	if lines := eval[int](t, b, fmt.Sprintf("document.querySelector(%q).getClientRects().length", row+" .reason")); lines != 1 {
+		t.Errorf("the failed Run's reason is broken over %d lines", lines)
+	}
 	if got := b.text(t, row); !strings.Contains(got, excerptOf(want.Message, 40)) {
 		t.Errorf("the failed Run's outcome %q lacks its message %q", got, want.Message)
 	}

@@ -92,7 +92,7 @@ const (
 	ReasonLeaseLost = "LEASE_LOST"
 	// ReasonRunDeadlineExceeded: The Run's own deadline passed (a Run's failure, never the caller's deadline).
 	ReasonRunDeadlineExceeded = "RUN_DEADLINE_EXCEEDED"
-	// ReasonAwaitTimeout: Waiting for a memory key timed out; missingKeys lists every key still missing.
+	// ReasonAwaitTimeout: Waiting for a memory key timed out; namespace names the memory waited on and missingKeys lists every key still missing.
 	ReasonAwaitTimeout = "AWAIT_TIMEOUT"
 	// ReasonDelegationTimeout: A delegated Run did not settle within its timeout.
 	ReasonDelegationTimeout = "DELEGATION_TIMEOUT"

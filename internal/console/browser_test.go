@@ -168,6 +168,7 @@ func TestConsoleInBrowser(t *testing.T) {
 			t.Errorf("Runs created after 2999: %d rows", n)
 		}
 	})
+	t.Run("at phone width the Runs list reads whole, with outcomes", func(t *testing.T) { phoneChecks(t, b, flaky, failed) })
 	if screenshotsWanted() {
 		t.Run("screenshots", func(t *testing.T) {
 			b.signIn(t, w.keys["acme/admin"])

@@ -21,8 +21,9 @@ const layout = "templates/layout.html"
 // funcs are the helpers templates may call; every value they return is
 // still escaped by html/template.
 var funcs = template.FuncMap{
-	"stamp": stamp,
-	"lower": strings.ToLower,
+	"stamp":   stamp,
+	"outcome": outcome,
+	"lower":   strings.ToLower,
 	"short": func(s string) string {
 		return strings.TrimPrefix(strings.TrimPrefix(s, "RUN_STATE_"), "SUSPENSION_REASON_")
 	},

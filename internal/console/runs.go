@@ -183,3 +183,42 @@ func (c *Console) countEvents(w http.ResponseWriter, r *http.Request, s *session
 		}
 	}
 }
+
+// outcomeMax bounds how much of an answer or failure message the list
+// shows.
+const outcomeMax = 120
+
+// outcomeView is a settled Run's result in one line of the list: the
+// failure's reason (for its catalogue link) and a sentence.
+type outcomeView struct{ Reason, Text string }
+
+// outcome is what a settled Run came to: its answer, or its failure's
+// reason and message, or its abort cause; nil while it is not settled.
+func outcome(run *runsvcv1.Run) *outcomeView {
+	if run.GetSettleTime() == nil {
+		return nil
+	}
+	out := &outcomeView{}
+	if f := failureOf(run.GetFailure()); f != nil {
+		out.Reason, out.Text = f.Reason, f.Message
+	}
+	switch run.GetState() {
+	case runsvcv1.RunState_RUN_STATE_COMPLETED:
+		out.Text = "answered: " + run.GetAnswer()
+	case runsvcv1.RunState_RUN_STATE_ABORTED:
+		if c := run.GetAbortCause(); c != runsvcv1.AbortCause_ABORT_CAUSE_UNSPECIFIED && out.Text == "" {
+			out.Text = "aborted: " + strings.ToLower(strings.TrimPrefix(c.String(), "ABORT_CAUSE_"))
+		}
+	}
+	out.Text = clip(out.Text, outcomeMax)
+	return out
+}
+
+// clip cuts s to at most n runes, marking the cut with an ellipsis.
+func clip(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}

@@ -376,9 +376,24 @@ func (c *Console) runView(ctx context.Context, id string, s *session) (*runView,
 	v := &runView{Run: run, State: strings.TrimPrefix(run.GetState().String(), "RUN_STATE_"), Failure: failureOf(run.GetFailure()), Items: tl.items, Takeovers: tl.takeovers}
 	v.Live = run.GetSettleTime() == nil
 	v.Actions = actionsFor(run, s)
-	v.Cost = fmt.Sprintf("$%.6f", run.GetUsage().GetCostUsd())
+	v.Cost = costText(run.GetUsage())
 	if run.GetSettleTime() != nil {
 		v.Duration = duration(run.GetSettleTime().AsTime().Sub(run.GetCreateTime().AsTime()))
 	}
 	return v, nil
+}
+
+// costText is a Run's cost: "no pricing" when its model calls had no
+// price (a Spec without pricing), else the priced calls' cost and how
+// many calls had no price.
+func costText(u *runsvcv1.Usage) string {
+	unpriced := u.GetUnpricedCalls()
+	if unpriced > 0 && u.GetCostUsd() == 0 {
+		return "no pricing"
+	}
+	cost := fmt.Sprintf("$%.6f", u.GetCostUsd())
+	if unpriced > 0 {
+		cost += fmt.Sprintf(" + %d unpriced calls", unpriced)
+	}
+	return cost
 }

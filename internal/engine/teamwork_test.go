@@ -183,7 +183,7 @@ func TestMemory(t *testing.T) {
 		_, err := srv.Memory.GetValue(ctx, &runsvcv1.GetValueRequest{Scope: scope, Keys: []string{"x", "y"}, Wait: durationpb.New(time.Second)})
 		took := time.Since(start)
 		c := errdetails.Classify(err)
-		if c.Reason != "AWAIT_TIMEOUT" || c.Message != "Timeout waiting for :x after 1 seconds" || c.Metadata["missingKeys"] != "x, y" {
+		if c.Reason != "AWAIT_TIMEOUT" || c.Message != "Timeout waiting for :x in ns/team after 1 seconds" || c.Metadata["namespace"] != "ns/team" || c.Metadata["missingKeys"] != "x, y" {
 			t.Fatalf("got %+v", c)
 		}
 		if took < 2*time.Second {

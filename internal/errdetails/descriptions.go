@@ -50,7 +50,7 @@ var descriptions = map[string]description{
 	"SEQ_CONFLICT":             {"Two writers appended the same sequence number to a Run's log; only a worker inside runsvc meets it.", "0.1.0"},
 	"LEASE_LOST":               {"A worker lost its lease on a Run to another; only a worker inside runsvc meets it.", "0.1.0"},
 	"RUN_DEADLINE_EXCEEDED":    {"The Run's own deadline passed (a Run's failure, never the caller's deadline).", "0.1.0"},
-	"AWAIT_TIMEOUT":            {"Waiting for a memory key timed out; missingKeys lists every key still missing.", "0.1.0"},
+	"AWAIT_TIMEOUT":            {"Waiting for a memory key timed out; namespace names the memory waited on and missingKeys lists every key still missing.", "0.1.0"},
 	"DELEGATION_TIMEOUT":       {"A delegated Run did not settle within its timeout.", "0.1.0"},
 	"BUS_NOT_CONFIGURED":       {"The robot (Spec) has no bus configured.", "0.1.0"},
 	"CHANNEL_NOT_FOUND":        {"No bus channel has that name.", "0.1.0"},

@@ -21,15 +21,21 @@ func (e *RunDeadlineExceeded) Error() string {
 // The wait applies to each missing key in turn; Key is the first that
 // never came.
 type AwaitTimeout struct {
-	Key  string        `meta:"key"`
-	Wait time.Duration `meta:"waitSeconds"`
+	Key string `meta:"key"`
+	// Namespace is the memory waited on: "ns/<namespace>" for a named
+	// namespace, "family/<root run id>" for a Run family's memory.
+	Namespace string        `meta:"namespace"`
+	Wait      time.Duration `meta:"waitSeconds"`
 	// MissingKeys lists every key still missing after waiting for each.
 	MissingKeys []string `meta:"missingKeys"`
 }
 
 // Error returns the error's message.
 func (e *AwaitTimeout) Error() string {
-	return fmt.Sprintf("Timeout waiting for :%s after %s seconds", e.Key, formatSeconds(e.Wait))
+	if e.Namespace == "" { // a record stored before the namespace was kept
+		return fmt.Sprintf("Timeout waiting for :%s after %s seconds", e.Key, formatSeconds(e.Wait))
+	}
+	return fmt.Sprintf("Timeout waiting for :%s in %s after %s seconds", e.Key, e.Namespace, formatSeconds(e.Wait))
 }
 
 // DelegationTimeout is a wait for a delegation that ran out; the child

@@ -131,7 +131,7 @@ func (s *Service) Get(ctx context.Context, tenant, namespace string, keys []stri
 		}
 	}
 	if len(missing) > 0 {
-		return nil, &errs.AwaitTimeout{Key: missing[0], Wait: wait, MissingKeys: missing}
+		return nil, &errs.AwaitTimeout{Key: missing[0], Namespace: namespace, Wait: wait, MissingKeys: missing}
 	}
 	return ordered(keys, found), nil
 }

@@ -374,7 +374,7 @@ func getWaitsForEachMissingKey(t *testing.T) {
 	if at.Wait != wait {
 		t.Errorf("Wait = %v, want %v", at.Wait, wait)
 	}
-	if want := "Timeout waiting for :first after 0.2 seconds"; at.Error() != want {
+	if want := "Timeout waiting for :first in ns/w after 0.2 seconds"; at.Error() != want {
 		t.Errorf("Error() = %q, want %q", at.Error(), want)
 	}
 	if r.elapsed < 2*wait {

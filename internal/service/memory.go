@@ -88,7 +88,7 @@ func (s memoryServer) getBeforeDeadline(ctx context.Context, ns string, keys []s
 	if len(missing) == 0 {
 		return entries, nil
 	}
-	return nil, &errs.AwaitTimeout{Key: missing[0], Wait: time.Since(began).Round(time.Millisecond), MissingKeys: missing}
+	return nil, &errs.AwaitTimeout{Key: missing[0], Namespace: ns, Wait: time.Since(began).Round(time.Millisecond), MissingKeys: missing}
 }
 
 func (s memoryServer) WatchMemory(req *runsvcv1.WatchMemoryRequest, stream grpc.ServerStreamingServer[runsvcv1.WatchMemoryResponse]) error {

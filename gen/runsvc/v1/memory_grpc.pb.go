@@ -36,7 +36,7 @@ type MemoryServiceClient interface {
 	SetValue(ctx context.Context, in *SetValueRequest, opts ...grpc.CallOption) (*SetValueResponse, error)
 	// GetValue reads keys. With `wait`, it blocks up to `wait` for each
 	// missing key in turn, failing DEADLINE_EXCEEDED / AWAIT_TIMEOUT with
-	// "Timeout waiting for :<key> after <t> seconds".
+	// "Timeout waiting for :<key> in <namespace> after <t> seconds".
 	GetValue(ctx context.Context, in *GetValueRequest, opts ...grpc.CallOption) (*GetValueResponse, error)
 	// WatchMemory streams changes to keys matching glob patterns.
 	WatchMemory(ctx context.Context, in *WatchMemoryRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[WatchMemoryResponse], error)
@@ -101,7 +101,7 @@ type MemoryServiceServer interface {
 	SetValue(context.Context, *SetValueRequest) (*SetValueResponse, error)
 	// GetValue reads keys. With `wait`, it blocks up to `wait` for each
 	// missing key in turn, failing DEADLINE_EXCEEDED / AWAIT_TIMEOUT with
-	// "Timeout waiting for :<key> after <t> seconds".
+	// "Timeout waiting for :<key> in <namespace> after <t> seconds".
 	GetValue(context.Context, *GetValueRequest) (*GetValueResponse, error)
 	// WatchMemory streams changes to keys matching glob patterns.
 	WatchMemory(*WatchMemoryRequest, grpc.ServerStreamingServer[WatchMemoryResponse]) error

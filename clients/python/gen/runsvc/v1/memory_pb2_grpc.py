@@ -49,7 +49,7 @@ class MemoryServiceServicer(object):
     def GetValue(self, request, context):
         """GetValue reads keys. With `wait`, it blocks up to `wait` for each
         missing key in turn, failing DEADLINE_EXCEEDED / AWAIT_TIMEOUT with
-        "Timeout waiting for :<key> after <t> seconds".
+        "Timeout waiting for :<key> in <namespace> after <t> seconds".
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -1,12 +1,10 @@
 package blackbox_test
 
 import (
-	"context"
 	"testing"
 	"time"
 
 	"google.golang.org/grpc/codes"
-	"google.golang.org/protobuf/types/known/durationpb"
 	"google.golang.org/protobuf/types/known/structpb"
 
 	runsvcv1 "github.com/runsvc/runsvc/gen/runsvc/v1"
@@ -39,47 +37,7 @@ func TestSIGTERMEndsEveryLongStream(t *testing.T) {
 	if _, err := bus.SendMessage(ctx, &runsvcv1.BusServiceSendMessageRequest{Sender: "listener", Channel: "quiet", Content: structpb.NewStringValue("hi")}); err != nil {
 		t.Fatal(err)
 	}
-	// Each opener returns once its stream got a first message, so that it
-	// is open on the server, and a func that reads it to its end.
-	openers := map[string]func(context.Context) (func() error, error){
-		"StreamText": func(ctx context.Context) (func() error, error) {
-			s, err := runs.StreamText(ctx, &runsvcv1.StreamTextRequest{RunId: run.GetRunId(), HeartbeatInterval: durationpb.New(100 * time.Millisecond)})
-			return firstThenDrain(s, err)
-		},
-		"Receive": func(ctx context.Context) (func() error, error) {
-			s, err := bus.Receive(ctx, &runsvcv1.ReceiveRequest{Channel: "quiet"})
-			return firstThenDrain(s, err)
-		},
-		"WatchMemory": func(ctx context.Context) (func() error, error) {
-			s, err := memory.WatchMemory(ctx, &runsvcv1.WatchMemoryRequest{Scope: ns, IncludeExisting: true})
-			return firstThenDrain(s, err)
-		},
-		"WatchRun": func(ctx context.Context) (func() error, error) {
-			s, err := runs.WatchRun(ctx, &runsvcv1.WatchRunRequest{RunId: run.GetRunId()})
-			return firstThenDrain(s, err)
-		},
-		"ServeTools": func(ctx context.Context) (func() error, error) {
-			s, err := runsvcv1.NewToolServiceClient(conn).ServeTools(ctx)
-			if err != nil {
-				return nil, err
-			}
-			reg := &runsvcv1.ServeToolsRequest_Register{WorkerName: "w", Tools: []*runsvcv1.ToolDefinition{{Name: "idle"}}}
-			if err := testserver.Register(s, reg); err != nil {
-				return nil, err
-			}
-			return func() error { return drainRecv(s.Recv) }, nil
-		},
-	}
-	ends := map[string]chan error{}
-	for name, open := range openers {
-		rest, err := open(ctx)
-		if err != nil {
-			t.Fatalf("opening %s: %v", name, err)
-		}
-		end := make(chan error, 1)
-		ends[name] = end
-		go func() { end <- rest() }()
-	}
+	ends := openLongStreams(t, ctx, conn, run.GetRunId(), ns)
 	start := time.Now()
 	if code := p.Stop(t); code != 0 {
 		t.Errorf("exit code %d\n%s", code, p.Log())

@@ -136,7 +136,7 @@ func openLongStreams(t *testing.T, ctx context.Context, conn *grpc.ClientConn, r
 	for name, open := range openers {
 		rest, err := open(ctx)
 		if err != nil {
-			t.Fatalf("opening %s with the key: %v", name, err)
+			t.Fatalf("opening %s: %v", name, err)
 		}
 		end := make(chan error, 1)
 		ends[name] = end

@@ -39,12 +39,13 @@ type endpoint struct {
 	held                           chan string
 	release                        chan struct{}
 	delay                          time.Duration // before each answer
-	// inFlight counts the POSTs being answered now.
+	// inFlight counts the POSTs being answered now, but for those to the
+	// deduplicating path: a kill during one of those proves nothing.
 	inFlight atomic.Int64
 }
 
-// waitInFlight waits up to within for a POST being answered, and reports
-// whether one is.
+// waitInFlight waits up to within for a POST being answered (but for one
+// to the deduplicating path), and reports whether one is.
 func (e *endpoint) waitInFlight(within time.Duration) bool {
 	deadline := time.Now().Add(within)
 	for e.inFlight.Load() == 0 {
@@ -69,15 +70,17 @@ func (e *endpoint) serve(w http.ResponseWriter, r *http.Request) {
 	if key == "" || key != id {
 		e.t.Errorf("Idempotency-Key %q, Runsvc-Call-Id %q: want both set and equal", key, id)
 	}
-	e.inFlight.Add(1)
-	defer e.inFlight.Add(-1)
+	dedupe := strings.HasSuffix(r.URL.Path, "/dedupe")
+	if !dedupe {
+		e.inFlight.Add(1)
+		defer e.inFlight.Add(-1)
+	}
 	e.mu.Lock()
 	e.posts[key]++
 	n := e.posts[key]
 	if e.answered[key] > 0 {
 		e.afterAnswer[key]++
 	}
-	dedupe := strings.HasSuffix(r.URL.Path, "/dedupe")
 	replay := dedupe && n > 1
 	if !replay {
 		e.effects[key]++

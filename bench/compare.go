@@ -3,30 +3,11 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
-
-	runsvcv1 "github.com/runsvc/runsvc/gen/runsvc/v1"
-	"github.com/runsvc/runsvc/internal/store/postgres/pgtest"
 )
-
-// compareResult is section 5b: the Runs measurement of an earlier commit
-// and of this checkout, as two `runsvc serve` processes measured in turns
-// in the same run, so that the ratio is not drift.
-type compareResult struct {
-	// Before is the commit measured as the baseline, After this checkout.
-	Before      string  `json:"before"`
-	After       string  `json:"after"`
-	Concurrency int     `json:"concurrency"`
-	BeforeStat  stat    `json:"beforeStat"`
-	AfterStat   stat    `json:"afterStat"`
-	Throughput  float64 `json:"throughputRatio"`
-	P50         float64 `json:"p50Ratio"`
-}
 
 // compareTrees are the source trees of the two builds compared: before
 // is a temporary git worktree at cfg.before, after this checkout or a
@@ -88,9 +69,8 @@ func (t *compareTrees) build(ctx context.Context, pkg, prefix string) (map[strin
 	return bins, nil
 }
 
-// runComparisons runs what -compare asks for: the in-turns comparison of
-// two `runsvc serve` builds when the runs phase is selected, then the
-// selected phases of both bench builds in turns.
+// runComparisons runs what -compare asks for: the selected phases of both
+// bench builds in turns.
 func runComparisons(ctx context.Context, cfg config, rep *report, fail func(string, error)) {
 	trees, err := prepareTrees(cfg)
 	if err != nil {
@@ -98,68 +78,11 @@ func runComparisons(ctx context.Context, cfg config, rep *report, fail func(stri
 		return
 	}
 	defer trees.close()
-	if cfg.phases["runs"] && ctx.Err() == nil {
-		if rep.Compare, err = runCompare(ctx, cfg, trees); err != nil {
-			fail("compare", err)
-		}
-	}
 	if ctx.Err() == nil {
 		if rep.PhaseCompare, err = runPhaseCompare(ctx, cfg, trees); err != nil {
 			fail("compare phases", err)
 		}
 	}
-}
-
-// runCompare serves the runsvc of both trees on SQLite with a tool worker
-// each, and measures StartRun -> settled of the Runs phase's Spec on each
-// in turns.
-func runCompare(ctx context.Context, cfg config, trees *compareTrees) (*compareResult, error) {
-	bins, err := trees.build(ctx, "./cmd/runsvc", "runsvc")
-	if err != nil {
-		return nil, err
-	}
-	dir := trees.dir
-	var vs []variant
-	for _, name := range []string{"before", "after"} {
-		port, err := pgtest.FreePort()
-		if err != nil {
-			return nil, err
-		}
-		data := filepath.Join(dir, name+"-data")
-		p, err := startServe(ctx, bins[name], "127.0.0.1:"+strconv.Itoa(port), data, filepath.Join(dir, name+".log"))
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
-		}
-		defer p.stop()
-		if err := publish(ctx, runsvcv1.NewSpecServiceClient(p.conn), toolSpec); err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
-		}
-		w, err := startWorker(runsvcv1.NewToolServiceClient(p.conn), "step")
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
-		}
-		defer w.stop()
-		runs := p.runs
-		vs = append(vs, variant{name: name, do: func(ctx context.Context) error {
-			_, err := startAndSettle(ctx, runs, "bench-tools")
-			return err
-		}})
-	}
-	const conc = 16
-	progress("compare: Runs at concurrency %d, %s before and after in turns", conc, cfg.runsMeasure*2)
-	stats := interleaved(ctx, vs, conc, cfg.runsMeasure*2, cfg.runsWarm, cfg.rounds)
-	res := &compareResult{Before: trees.label["before"], After: trees.label["after"], Concurrency: conc, BeforeStat: stats["before"], AfterStat: stats["after"]}
-	res.Throughput = ratio(res.AfterStat.PerSec, res.BeforeStat.PerSec)
-	res.P50 = ratio(res.AfterStat.P50Ms, res.BeforeStat.P50Ms)
-	return res, nil
-}
-
-func printCompare(w io.Writer, c *compareResult) {
-	fmt.Fprintf(w, "\n5b. BEFORE/AFTER: Runs (StartRun -> settled, the Runs phase's Spec) on SQLite at concurrency %d, two `runsvc serve` processes measured in turns\n", c.Concurrency)
-	fmt.Fprintf(w, "build                  runs/s  p50 ms  p99 ms\n")
-	fmt.Fprintf(w, "%-22s %-7.0f %-7s %s\n", shortRev(c.Before), c.BeforeStat.PerSec, fmtMs(c.BeforeStat.P50Ms), fmtMs(c.BeforeStat.P99Ms))
-	fmt.Fprintf(w, "%-22s %-7.0f %-7s %s\n", shortRev(c.After), c.AfterStat.PerSec, fmtMs(c.AfterStat.P50Ms), fmtMs(c.AfterStat.P99Ms))
-	fmt.Fprintf(w, "after/before: throughput %.2fx, p50 %.2fx\n", c.Throughput, c.P50)
 }
 
 // shortRev abbreviates a full commit hash; anything else is kept.

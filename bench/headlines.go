@@ -41,9 +41,6 @@ func headlines(rep *report) []headline {
 		}
 		out = append(out, runsHeadlines("runs", phases)...)
 	}
-	if t := rep.Temporal; t != nil {
-		out = append(out, runsHeadlines("temporal", t.Phases)...)
-	}
 	if wr := rep.Watch; wr != nil {
 		for _, ph := range wr.Phases {
 			add(ph.Latency.P99Ms, "watch %d watchers p99 ms", ph.Watchers)

@@ -1,13 +1,13 @@
-// Command bench is runsvc's benchmark suite (issues 7 and 18): the cost of
-// rich errors against plain ones and against success, GetRun against a
-// bare grpc-go echo, scripted Runs per second with worker tools on SQLite
-// and PostgreSQL with a CPU profile, the Temporal-shaped Run (three
-// sequential turns of one worker-tool call each, then the answer) beside
-// the one-turn one, WatchRun and streamed-delta delivery latency, the
-// memory of suspended Runs with the time to resume them after a restart,
-// the cost of metrics and tracing, the console's Run page, and StartRun's
-// p99 while the retention sweep deletes settled Runs. A targets table
-// judges each target PASS or MISS, or says "not measured".
+// Command bench is runsvc's benchmark suite: every phase measures
+// numbers that a target of an issue judges. The cost of rich errors against
+// plain ones and against success, GetRun against a bare grpc-go echo,
+// scripted Runs per second with worker tools on SQLite and PostgreSQL with
+// a CPU profile, WatchRun and streamed-delta delivery latency, the memory
+// of suspended Runs with the time to resume them after a restart, the cost
+// of metrics and tracing, the console's Run page, StartRun's p99 while the
+// retention sweep deletes settled Runs, sleeping Runs and lists at scale,
+// Runs on a long thread and the turns of a long Run. A targets table judges
+// each target PASS or MISS, or says "not measured".
 //
 // Everything runs on 127.0.0.1, in one run, and stops on its own; ratios
 // are measured side by side so that a shared machine's drift hits both
@@ -17,8 +17,7 @@
 // -compare REV also builds the bench and runsvc at REV, runs the selected
 // phases of both benches in turns (-compare-rounds times each) and prints
 // every headline number's after/before ratio; a phase or number REV's
-// bench lacks is "absent". With the runs phase it also measures SQLite c16
-// Runs of both `runsvc serve` builds in turns.
+// bench lacks is "absent".
 //
 //	go run ./bench                 # the full suite, about 4 minutes on 2 cores
 //	go run ./bench -quick          # shorter phases, about 80 seconds
@@ -78,7 +77,7 @@ type config struct {
 	setFlags map[string]string
 }
 
-var allPhases = []string{"errors", "floor", "runs", "postgres", "temporal", "watch", "deltas", "held", "ops", "console", "retention", "store", "threadlen", "longlived"}
+var allPhases = []string{"errors", "floor", "runs", "postgres", "watch", "deltas", "held", "ops", "console", "retention", "store", "threadlen", "longlived"}
 
 // report is everything measured, as written by -json.
 type report struct {
@@ -95,13 +94,11 @@ type report struct {
 	ErrorPath *errorPathResult `json:"errorPath,omitempty"`
 	Floor     *floorResult     `json:"floor,omitempty"`
 	Runs      *runsResult      `json:"runs,omitempty"`
-	Temporal  *temporalResult  `json:"temporal,omitempty"`
 	Watch     *watchResult     `json:"watch,omitempty"`
 	Deltas    *deltasResult    `json:"deltas,omitempty"`
 	Held      *heldResult      `json:"held,omitempty"`
 	Ops       *opsResult       `json:"ops,omitempty"`
 	Console   *consoleResult   `json:"console,omitempty"`
-	Compare   *compareResult   `json:"compare,omitempty"`
 	// PhaseCompare is the selected phases of both benches, in turns.
 	PhaseCompare *phaseCompareResult `json:"phaseCompare,omitempty"`
 	Retention    *retentionResult    `json:"retention,omitempty"`
@@ -126,7 +123,7 @@ func parseFlags() (cfg config, jsonOut string, ok bool) {
 	runsFor := flag.Duration("runs-duration", 0, "time per concurrency in the Runs phases (default 5s, 2s with -quick)")
 	watchFor := flag.Duration("watch-duration", 0, "appending time per watcher count (default 3s, 1.5s with -quick)")
 	held := flag.Int("held-runs", 0, "suspended Runs in the held-state phase (default 10000, 1000 with -quick)")
-	before := flag.String("compare", "", "also run the selected phases of the bench built at this earlier commit and of this checkout's, in turns, and print their before/after ratios (with the runs phase, also SQLite c16 Runs of both runsvc serve builds in turns)")
+	before := flag.String("compare", "", "also run the selected phases of the bench built at this earlier commit and of this checkout's, in turns, and print their before/after ratios")
 	after := flag.String("compare-with", "", "with -compare: measure this commit instead of the checkout")
 	rounds := flag.Int("compare-rounds", 2, "with -compare: how many times each bench runs the selected phases, the order swapping every round")
 	compareOnly := flag.Bool("compare-only", false, "with -compare: skip this run's own measurement of the phases; only the comparisons")
@@ -263,8 +260,7 @@ func runPhases(ctx context.Context, cfg config, rep *report, fail func(string, e
 	}
 }
 
-// runRunsPhases runs the runs, postgres and temporal phases the flags
-// select.
+// runRunsPhases runs the runs and postgres phases the flags select.
 func runRunsPhases(ctx context.Context, cfg config, rep *report, fail func(string, error)) {
 	var err error
 	if cfg.phases["runs"] && ctx.Err() == nil {
@@ -278,11 +274,6 @@ func runRunsPhases(ctx context.Context, cfg config, rep *report, fail func(strin
 		}
 		if err := runPostgres(ctx, cfg, rep.Runs); err != nil {
 			fail("postgres", err)
-		}
-	}
-	if cfg.phases["temporal"] && ctx.Err() == nil {
-		if rep.Temporal, err = runTemporal(ctx, cfg); err != nil {
-			fail("temporal", err)
 		}
 	}
 }

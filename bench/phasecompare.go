@@ -70,7 +70,7 @@ type childBench struct {
 }
 
 // compareOwnFlags are this run's flags never passed to a child bench.
-var compareOwnFlags = []string{"compare", "compare-with", "compare-rounds", "compare-only", "json", "phases", "cpuprofile", "pg-compare", "pg-cpuprofile"}
+var compareOwnFlags = []string{"compare", "compare-with", "compare-rounds", "compare-only", "json", "phases", "cpuprofile"}
 
 // runPhaseCompare builds the bench of both trees and runs each with the
 // selected phases and -json, alternately (the order swapping every

@@ -15,8 +15,8 @@ func TestParseBenchHelp(t *testing.T) {
 	}{
 		{
 			name:       "this bench",
-			help:       "Usage of bench:\n  -compare string\n    \tearlier commit\n  -phases string\n    \tcomma-separated phases to run: errors, temporal (default \"errors,temporal\")\n  -quick\n    \tshorter phases (default 3s, 1s with -quick)\n",
-			wantPhases: []string{"errors", "temporal"}, wantFlags: []string{"compare", "phases", "quick"},
+			help:       "Usage of bench:\n  -compare string\n    \tearlier commit\n  -phases string\n    \tcomma-separated phases to run: errors, ops (default \"errors,ops\")\n  -quick\n    \tshorter phases (default 3s, 1s with -quick)\n",
+			wantPhases: []string{"errors", "ops"}, wantFlags: []string{"compare", "phases", "quick"},
 		},
 		{
 			name:       "an older bench, phases last and another default after it",
@@ -132,8 +132,8 @@ type headlinesCase struct {
 }
 
 func headlinesCases() []headlinesCase {
-	withTemporal := sqliteRuns(1000, 10)
-	withTemporal.Temporal = &temporalResult{Phases: []runsPhase{{Store: "sqlite", Concurrency: 1, RunsPerSec: 200}}}
+	withOps := sqliteRuns(1000, 10)
+	withOps.Ops = &opsResult{Ratio: 0.95}
 	withErrors := &report{ErrorPath: &errorPathResult{Ratios: map[int]map[string]errorRatios{
 		16: {"rich-retry": {ThroughputVsPlain: 0.8, P50VsPlain: 1.2}, "rich-old": {ThroughputVsPlain: 0.5, P50VsPlain: 2}},
 	}}}
@@ -151,8 +151,8 @@ func headlinesCases() []headlinesCase {
 		},
 		{
 			name:   "a phase the earlier bench lacks is absent before",
-			before: []*report{sqliteRuns(1000, 10)}, after: []*report{withTemporal},
-			key: "temporal sqlite c1 runs/s", wantBeforeAbs: true,
+			before: []*report{sqliteRuns(1000, 10)}, after: []*report{withOps},
+			key: "ops on/off runs/s", wantBeforeAbs: true,
 		},
 		{
 			name:   "a failed run (nil report) counts in no round",

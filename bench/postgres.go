@@ -82,11 +82,6 @@ func startPostgres(fsync bool) (*pgCluster, error) {
 		"-c synchronous_commit=on",
 		"-c full_page_writes=" + durable,
 	}, " ")
-	if _, err := os.Stat(filepath.Join(filepath.Dir(bin), "lib", "pg_stat_statements.so")); err == nil && *pgStatements {
-		// What the phase's diagnostics read; it costs no round trip, but
-		// some CPU per statement, so only when asked for.
-		opts += " -c shared_preload_libraries=pg_stat_statements"
-	}
 	if out, err := c.run("pg_ctl", "-D", c.dataDir(), "-l", filepath.Join(c.dir, "server.log"), "-w", "-t", "60", "-o", opts, "start"); err != nil {
 		log, _ := os.ReadFile(filepath.Join(c.dir, "server.log"))
 		c.remove()
@@ -188,29 +183,22 @@ func (s *waitSampler) stop() []waitEvent {
 // serverDiag is what the PostgreSQL phase prints on stderr besides its
 // table, per Run created over the phase (warm-up included): the CPU the
 // server's processes used, its WAL, how many updates of the runs table
-// were HOT (wrote no index entry) and, with -pg-statements, the
-// statements pg_stat_statements counted: the round trips a Run makes.
+// were HOT (wrote no index entry).
 type serverDiag struct {
-	statements bool
-	cpu0       map[int]time.Duration
-	start      time.Time
+	cpu0  map[int]time.Duration
+	start time.Time
 }
 
-// startDiag resets pg_stat_statements (when the server preloads it) and
-// reads the CPU time of the server's processes.
+// startDiag resets the WAL statistics and reads the CPU time of the
+// server's processes.
 func startDiag(ctx context.Context, conn *pgx.Conn) *serverDiag {
 	d := &serverDiag{start: time.Now()}
-	if _, err := conn.Exec(ctx, `CREATE EXTENSION IF NOT EXISTS pg_stat_statements`); err == nil {
-		_, err = conn.Exec(ctx, `SELECT pg_stat_statements_reset()`)
-		d.statements = err == nil
-	}
 	_, _ = conn.Exec(ctx, `SELECT pg_stat_reset_shared('wal')`)
 	d.cpu0 = serverCPU(ctx, conn)
 	return d
 }
 
-// report prints the server's CPU, WAL and row updates per Run and, with
-// pg_stat_statements, the statements by calls per Run.
+// report prints the server's CPU, WAL and row updates per Run.
 func (d *serverDiag) report(ctx context.Context, conn *pgx.Conn) {
 	cpu := time.Duration(0)
 	for pid, t := range serverCPU(ctx, conn) {
@@ -227,34 +215,7 @@ func (d *serverDiag) report(ctx context.Context, conn *pgx.Conn) {
 		runs, cpu.Seconds(), wall.Seconds(), cpu.Seconds()/wall.Seconds(), float64(cpu.Milliseconds())/runs)
 	fmt.Fprintf(&b, "  per Run: WAL %.1f records, %.2f writes, %.2f syncs; runs rows updated %.2f times, %.2f of them HOT",
 		records/runs, writes/runs, syncs/runs, updates/runs, hot/runs)
-	if d.statements {
-		d.statementsPerRun(ctx, conn, &b, runs)
-	}
 	progress("%s", b.String())
-}
-
-// statementsPerRun writes the statements pg_stat_statements counted, by
-// calls per Run.
-func (d *serverDiag) statementsPerRun(ctx context.Context, conn *pgx.Conn, b *strings.Builder, runs float64) {
-	rows, err := conn.Query(ctx, `SELECT calls, total_exec_time, rows, regexp_replace(left(query, 90), '\s+', ' ', 'g')
-		FROM pg_stat_statements WHERE query NOT LIKE '%pg_stat%' ORDER BY calls DESC LIMIT 25`)
-	if err != nil {
-		return
-	}
-	defer rows.Close()
-	fmt.Fprintf(b, "\n  %-9s %-9s %-8s %s\n", "calls/Run", "exec ms", "rows/call", "statement")
-	total := 0.0
-	for rows.Next() {
-		var calls, nrows int64
-		var ms float64
-		var q string
-		if rows.Scan(&calls, &ms, &nrows, &q) != nil {
-			return
-		}
-		total += float64(calls)
-		fmt.Fprintf(b, "  %-9.2f %-9.3f %-8.2f %s\n", float64(calls)/runs, ms/float64(max(calls, 1)), float64(nrows)/float64(max(calls, 1)), q)
-	}
-	fmt.Fprintf(b, "  %.2f statements per Run in these rows", total/runs)
 }
 
 // serverCPU returns the user+system CPU time of each of the server's

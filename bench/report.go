@@ -32,9 +32,6 @@ func printReport(w io.Writer, rep *report) {
 	if rs := rep.Runs; rs != nil {
 		printRuns(w, rs)
 	}
-	if t := rep.Temporal; t != nil {
-		printTemporal(w, t)
-	}
 	if wr := rep.Watch; wr != nil {
 		printWatch(w, wr)
 	}
@@ -43,9 +40,6 @@ func printReport(w io.Writer, rep *report) {
 	}
 	if h := rep.Held; h != nil {
 		printHeld(w, h)
-	}
-	if c := rep.Compare; c != nil {
-		printCompare(w, c)
 	}
 	if c := rep.PhaseCompare; c != nil {
 		printPhaseCompare(w, c)

@@ -114,10 +114,6 @@ func runRuns(ctx context.Context, cfg config) (*runsResult, error) {
 // (as pgtest runs it) to show what durability costs there. Each samples
 // the server's wait events while it runs.
 func runPostgres(ctx context.Context, cfg config, res *runsResult) error {
-	if *pgCompareRev != "" {
-		_, err := runPostgresCompare(ctx, cfg, *pgCompareRev, cfg.after)
-		return err
-	}
 	for _, fsync := range []bool{true, false} {
 		ph, err := postgresPhase(ctx, cfg, fsync)
 		var skip skipError
@@ -168,7 +164,7 @@ func postgresPhase(ctx context.Context, cfg config, fsync bool) (*runsPhase, err
 	if err != nil {
 		return nil, err
 	}
-	ph, err := measureRuns(ctx, rs.runs, 16, cfg.runsWarm, cfg.runsMeasure, map[bool]string{true: *pgProfile}[fsync])
+	ph, err := measureRuns(ctx, rs.runs, 16, cfg.runsWarm, cfg.runsMeasure, "")
 	ph.WaitEvents = sampler.stop()
 	if err != nil {
 		return nil, err

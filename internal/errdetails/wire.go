@@ -19,7 +19,7 @@ import (
 // the client reads the same bytes in the same trailer (status.Details,
 // every client library, proxies), and anything in the process reading
 // the returned error (Observe, otelgrpc, metrics) sees the same code and
-// message. BENCHMARKS.md "Rich errors" has the cost it saves.
+// message. BENCHMARKS.md ("The floors", rich errors) has the cost it saves.
 
 // statusDetailsTrailer is the trailer grpc carries a google.rpc.Status in.
 const statusDetailsTrailer = "grpc-status-details-bin"

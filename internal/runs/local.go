@@ -37,10 +37,6 @@ type Admission struct {
 	Row store.Run
 }
 
-// UseLocal makes the Manager admit Runs leased to l while l has room.
-// Set it before the first Start.
-func (m *Manager) UseLocal(l Local) { m.local = l }
-
 // reservation is a slot of the local worker held for one admission.
 type reservation struct {
 	local Local

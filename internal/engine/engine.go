@@ -177,8 +177,7 @@ func (e *Engine) Run(ctx context.Context) {
 	slots := e.slots.ch
 	defer e.slots.wg.Wait()
 	e.slots.running(ctx)
-	// No reservation is made once Run ends, so that Wait sees them all.
-	defer e.slots.running(nil)
+	defer e.slots.stopped()
 	for {
 		// Wait for one free slot, then take every other free one, up to a
 		// batch, and claim that many Runs in one transaction.

@@ -46,10 +46,18 @@ func (s *Slots) bind(cfg Config, run func(context.Context, *store.Lease, *runs.A
 	s.run = run
 }
 
-// running records the context Engine.Run runs in, nil once it returns.
+// running records the context Engine.Run runs in.
 func (s *Slots) running(ctx context.Context) {
 	s.mu.Lock()
 	s.runCtx = ctx
+	s.mu.Unlock()
+}
+
+// stopped records that Engine.Run returned: no slot is reserved from here
+// on, so that its wait sees every Attempt.
+func (s *Slots) stopped() {
+	s.mu.Lock()
+	s.runCtx = nil
 	s.mu.Unlock()
 }
 

@@ -20,17 +20,17 @@ import (
 )
 
 // keepingLocal is the engine's slots as the Manager's local worker,
-// keeping a copy of each Admission it is handed before the Attempt
+// keeping a copy of each Handover it is given before the Attempt
 // touches it.
 type keepingLocal struct {
 	*engine.Slots
 	mu   sync.Mutex
-	kept map[string]runs.Admission
+	kept map[string]runs.Handover
 }
 
-func (l *keepingLocal) Adopt(lease *store.Lease, adm *runs.Admission) {
+func (l *keepingLocal) Adopt(lease *store.Lease, adm *runs.Handover) {
 	l.mu.Lock()
-	l.kept[lease.RunID] = runs.Admission{State: adm.State.Clone(), Row: adm.Row}
+	l.kept[lease.RunID] = runs.Handover{State: adm.State.Clone(), Row: adm.Row}
 	l.mu.Unlock()
 	l.Slots.Adopt(lease, adm)
 }
@@ -47,7 +47,7 @@ func startKeepingEngine(t *testing.T) (*sqlite.DB, *versions.Registry, *runs.Man
 	t.Cleanup(func() { _ = db.Close() })
 	var local *keepingLocal
 	reg, mgr := startEngineAs(t, db, stepTool{}, "keeping", nil, func(sl *engine.Slots) runs.Local {
-		local = &keepingLocal{Slots: sl, kept: map[string]runs.Admission{}}
+		local = &keepingLocal{Slots: sl, kept: map[string]runs.Handover{}}
 		return local
 	})
 	return db, reg, mgr, local

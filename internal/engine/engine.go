@@ -226,7 +226,7 @@ func (e *Engine) Run(ctx context.Context) {
 
 // runAttempt runs an Attempt in a slot taken for it (and counted in wg),
 // and gives both back.
-func (e *Engine) runAttempt(ctx context.Context, lease *store.Lease, adm *runs.Admission) {
+func (e *Engine) runAttempt(ctx context.Context, lease *store.Lease, adm *runs.Handover) {
 	defer e.slots.wg.Done()
 	defer func() { <-e.slots.ch }()
 	actx, end := e.Observer.StartAttempt(ctx, AttemptInfo{Tenant: lease.Tenant, RunID: lease.RunID, Worker: e.cfg.WorkerID})

@@ -27,7 +27,7 @@ type Slots struct {
 	mu     sync.Mutex
 	runCtx context.Context
 	// run is the Engine's: it runs an Attempt in a slot taken for it.
-	run func(ctx context.Context, lease *store.Lease, adm *runs.Admission)
+	run func(ctx context.Context, lease *store.Lease, adm *runs.Handover)
 }
 
 // NewSlots returns the slots of an Engine to be made with cfg.
@@ -39,7 +39,7 @@ func NewSlots(cfg Config) *Slots {
 // bind makes s the slots of the Engine whose Config is cfg and whose
 // Attempts run. Slots serve one Engine, made with their Config: anything
 // else is a mistake in assembling the process.
-func (s *Slots) bind(cfg Config, run func(context.Context, *store.Lease, *runs.Admission)) {
+func (s *Slots) bind(cfg Config, run func(context.Context, *store.Lease, *runs.Handover)) {
 	if s.run != nil || s.cfg != cfg {
 		panic("engine: Slots are given to one Engine, made with the Config of NewSlots")
 	}
@@ -81,7 +81,7 @@ func (s *Slots) Reserve() (string, time.Duration, bool) {
 // Adopt implements runs.Local: the Engine runs an Attempt of a Run
 // admitted under lease, in the slot Reserve took. Were Engine.Run to have
 // ended meanwhile, the Attempt stops at once and gives the lease back.
-func (s *Slots) Adopt(lease *store.Lease, adm *runs.Admission) {
+func (s *Slots) Adopt(lease *store.Lease, adm *runs.Handover) {
 	s.mu.Lock()
 	ctx := s.runCtx
 	s.mu.Unlock()

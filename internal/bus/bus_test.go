@@ -45,7 +45,7 @@ func open(t *testing.T) *bus.Service {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = db.Close() })
-	reg := versions.New(db, clock.Real{})
+	reg := versions.New(db, clock.Real{}, versions.Options{})
 	for _, p := range []struct {
 		tenant string
 		spec   spec.Spec
@@ -429,7 +429,7 @@ func TestReceiveWithFilterDoesNotSpin(t *testing.T) {
 	}
 	t.Cleanup(func() { _ = db.Close() })
 	cs := &countingStore{Store: db}
-	reg := versions.New(cs, clock.Real{})
+	reg := versions.New(cs, clock.Real{}, versions.Options{})
 	if _, _, err := reg.Publish(ctxT(t), tenant, robot("dispatcher", true, "alerts")); err != nil {
 		t.Fatal(err)
 	}

@@ -19,19 +19,20 @@ import (
 	"github.com/runsvc/runsvc/internal/store/sqlite"
 )
 
-// keepingLocal is the engine as the Manager's local worker, keeping a copy
-// of each Admission it is handed before the Attempt touches it.
+// keepingLocal is the engine's slots as the Manager's local worker,
+// keeping a copy of each Handover it is given before the Attempt
+// touches it.
 type keepingLocal struct {
-	*engine.Engine
+	*engine.Slots
 	mu   sync.Mutex
-	kept map[string]runs.Admission
+	kept map[string]runs.Handover
 }
 
-func (l *keepingLocal) Adopt(lease *store.Lease, adm *runs.Admission) {
+func (l *keepingLocal) Adopt(lease *store.Lease, adm *runs.Handover) {
 	l.mu.Lock()
-	l.kept[lease.RunID] = runs.Admission{State: adm.State.Clone(), Row: adm.Row}
+	l.kept[lease.RunID] = runs.Handover{State: adm.State.Clone(), Row: adm.Row}
 	l.mu.Unlock()
-	l.Engine.Adopt(lease, adm)
+	l.Slots.Adopt(lease, adm)
 }
 
 // startKeepingEngine runs an engine on a SQLite store as the Manager's
@@ -45,8 +46,8 @@ func startKeepingEngine(t *testing.T) (*sqlite.DB, *versions.Registry, *runs.Man
 	}
 	t.Cleanup(func() { _ = db.Close() })
 	var local *keepingLocal
-	reg, mgr := startEngineAs(t, db, stepTool{}, "keeping", nil, func(e *engine.Engine) runs.Local {
-		local = &keepingLocal{Engine: e, kept: map[string]runs.Admission{}}
+	reg, mgr := startEngineAs(t, db, stepTool{}, "keeping", nil, func(sl *engine.Slots) runs.Local {
+		local = &keepingLocal{Slots: sl, kept: map[string]runs.Handover{}}
 		return local
 	})
 	return db, reg, mgr, local

@@ -23,18 +23,17 @@ var errEndAttempt = errors.New("attempt ended")
 
 // attempt is one worker's turn at a Run, under a lease. It writes the
 // Run's log through w, under logwriter.Worker's policy; state is w's
-// State, refreshed after every write.
+// State, refreshed after every write. newAttempt makes it, with
+// everything it works from.
 type attempt struct {
-	e     *Engine
-	lease *store.Lease
+	*held
 	// admission, when set, is the Run as this process just admitted it:
 	// the Attempt starts from it and reads neither the log nor the row.
-	admission *runs.Admission
+	admission *runs.Handover
 	number    int
 	w         *logwriter.Log
 	state     *runlog.State
 	spec      *spec.Version
-	log       *slog.Logger
 	// history is the conversation of the Runs this one continues on its
 	// thread, before its own transcript.
 	history []runlog.Message
@@ -46,8 +45,6 @@ type attempt struct {
 	// turn (ahead.go).
 	ahead aheadCalls
 
-	lost atomic.Bool
-
 	abortOnce sync.Once
 	aborted   chan struct{}
 	// outsiders is set when watchOutsiders sees an outsider's Record (a
@@ -55,79 +52,112 @@ type attempt struct {
 	outsiders atomic.Bool
 }
 
-func (e *Engine) attempt(ctx context.Context, lease *store.Lease, adm *runs.Admission) {
-	a := &attempt{e: e, lease: lease, admission: adm, log: e.Log.With("runId", lease.RunID, "worker", e.cfg.WorkerID), aborted: make(chan struct{})}
+// held is a Run's lease while this worker holds it: renewed by heartbeat
+// from before the Run's log is opened until the Attempt ends, and lost
+// when a renewal or a write is refused.
+type held struct {
+	e     *Engine
+	lease *store.Lease
+	log   *slog.Logger
+	lost  atomic.Bool
+}
+
+func (e *Engine) attempt(ctx context.Context, lease *store.Lease, adm *runs.Handover) {
+	h := &held{e: e, lease: lease, log: e.Log.With("runId", lease.RunID, "worker", e.cfg.WorkerID)}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	go a.heartbeat(ctx, cancel)
-	err := a.run(ctx)
-	a.ahead.stop()
-	if a.w != nil && a.w.Pending() && !a.lost.Load() {
-		fctx, fcancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-		if ferr := a.append(fctx, false); ferr != nil && !errors.Is(ferr, errEndAttempt) {
-			a.log.Warn("storing the last records of the attempt failed; they will be redone", "err", ferr)
-		}
-		fcancel()
+	go h.heartbeat(ctx, cancel)
+	w, err := h.open(ctx, adm)
+	var a *attempt
+	if err == nil {
+		a, err = e.newAttempt(ctx, h, w, adm)
+	}
+	if a != nil {
+		err = a.run(ctx)
+		a.ahead.stop()
+		a.flushLast(ctx)
 	}
 	switch {
 	case err == nil, errors.Is(err, errEndAttempt):
 	case ctx.Err() != nil:
 	default:
-		a.log.Error("attempt failed", "err", err)
+		h.log.Error("attempt failed", "err", err)
 	}
-	if (a.w == nil || !a.w.Released()) && !a.lost.Load() {
+	if (w == nil || !w.Released()) && !h.lost.Load() {
 		rctx, rcancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 		defer rcancel()
 		if err := e.Store.Release(rctx, lease); err != nil {
-			a.log.Warn("releasing the lease failed; it will expire", "err", err)
+			h.log.Warn("releasing the lease failed; it will expire", "err", err)
 		}
 	}
-	a.keepConversation()
-	if a.w != nil {
+	if a != nil {
+		a.keepConversation()
+	}
+	if w != nil {
 		// The Run's next turn (a resume, an answer, a message) then reads
 		// only what is stored after this Attempt, not the whole log.
-		a.w.Close()
+		w.Close()
+	}
+}
+
+// flushLast stores what the Attempt folded but did not store yet, unless
+// it lost its lease.
+func (a *attempt) flushLast(ctx context.Context) {
+	if !a.w.Pending() || a.lost.Load() {
+		return
+	}
+	fctx, fcancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer fcancel()
+	if ferr := a.append(fctx, false); ferr != nil && !errors.Is(ferr, errEndAttempt) {
+		a.log.Warn("storing the last records of the attempt failed; they will be redone", "err", ferr)
 	}
 }
 
 // open opens the Run's log for the Attempt: from the admission when this
-// process just admitted the Run, else read and folded.
-func (a *attempt) open(ctx context.Context) (*logwriter.Log, error) {
-	p := logwriter.Worker(a.lease, 0)
-	if adm := a.admission; adm != nil {
-		return a.e.Writer.OpenFolded(a.lease.Tenant, a.lease.RunID, p, adm.State), nil
+// process just admitted the Run, else read and folded. A corrupt log
+// (the writer failed the Run) opens nothing and is no error.
+func (h *held) open(ctx context.Context, adm *runs.Handover) (*logwriter.Log, error) {
+	p := logwriter.Worker(h.lease, 0)
+	if adm != nil {
+		return h.e.Writer.OpenFolded(h.lease.Tenant, h.lease.RunID, p, adm.State), nil
 	}
-	return a.e.Writer.Open(ctx, a.lease.Tenant, a.lease.RunID, p)
+	w, err := h.e.Writer.Open(ctx, h.lease.Tenant, h.lease.RunID, p)
+	var corrupt *errs.CorruptLog
+	if errors.As(err, &corrupt) {
+		return nil, nil // the writer failed the Run; nothing more is written
+	}
+	return w, err
+}
+
+// newAttempt makes the Attempt of the Run whose log w opened under h,
+// with everything it works from: the folded State, the Spec Version, the
+// thread's history and the Attempt's number. It returns nil when w is
+// nil or the Run has settled: there is nothing to do.
+func (e *Engine) newAttempt(ctx context.Context, h *held, w *logwriter.Log, adm *runs.Handover) (*attempt, error) {
+	if w == nil || w.State().Settled() {
+		return nil, nil
+	}
+	st := w.State()
+	sv, err := e.Specs.Get(ctx, st.Admission.Tenant, st.Admission.Spec, st.Admission.Version)
+	if err != nil {
+		return nil, err
+	}
+	a := &attempt{held: h, admission: adm, w: w, state: st, spec: sv, aborted: make(chan struct{})}
+	a.knowCredentials(ctx)
+	if a.history, err = a.threadHistory(ctx); err != nil {
+		return nil, err
+	}
+	a.number = st.Attempt + a.unrecorded() + 1
+	return a, nil
 }
 
 func (a *attempt) run(ctx context.Context) error {
-	w, err := a.open(ctx)
-	var corrupt *errs.CorruptLog
-	if errors.As(err, &corrupt) {
-		return nil // the writer failed the Run; nothing more is written
-	}
-	if err != nil {
-		return err
-	}
-	a.w, a.state = w, w.State()
 	st := a.state
-	if st.Settled() {
-		return nil
-	}
-	a.spec, err = a.e.Specs.Get(ctx, st.Admission.Tenant, st.Admission.Spec, st.Admission.Version)
-	if err != nil {
-		return err
-	}
-	a.knowCredentials(ctx)
-	if a.history, err = a.threadHistory(ctx); err != nil {
-		return err
-	}
 	tookOver := st.NextAttemptFollowsDeath() || a.unrecorded() == 1
 	if died := a.died(); died >= a.e.cfg.MaxAttempts {
 		a.log.Error("run gave up: too many of its attempts died", "diedAttempts", died, "maxAttempts", a.e.cfg.MaxAttempts)
 		return a.settle(ctx, runlog.StatusFailed, "", "", &errs.AttemptsExhausted{RunID: st.RunID, Died: died, Max: a.e.cfg.MaxAttempts})
 	}
-	a.number = st.Attempt + a.unrecorded() + 1
 	a.w.Use(logwriter.Worker(a.lease, a.number))
 	if err := a.started(ctx); err != nil {
 		return err
@@ -204,24 +234,24 @@ func (a *attempt) unrecorded() int {
 
 // heartbeat renews the lease until ctx ends; a refused renewal stops the
 // Attempt at once.
-func (a *attempt) heartbeat(ctx context.Context, stop context.CancelFunc) {
-	every := a.e.cfg.LeaseTTL / 3
+func (h *held) heartbeat(ctx context.Context, stop context.CancelFunc) {
+	every := h.e.cfg.LeaseTTL / 3
 	for {
 		select {
 		case <-ctx.Done():
 			return
-		case <-a.e.Clock.After(every):
+		case <-h.e.Clock.After(every):
 		}
-		err := a.e.Store.Renew(ctx, a.lease, a.e.Clock.Now(), a.e.cfg.LeaseTTL)
+		err := h.e.Store.Renew(ctx, h.lease, h.e.Clock.Now(), h.e.cfg.LeaseTTL)
 		var lost *errs.LeaseLost
 		if errors.As(err, &lost) {
-			a.lost.Store(true)
-			a.log.Warn("lease lost; stopping the attempt")
+			h.lost.Store(true)
+			h.log.Warn("lease lost; stopping the attempt")
 			stop()
 			return
 		}
 		if err != nil && ctx.Err() == nil {
-			a.log.Warn("renewing the lease failed; will retry", "err", err)
+			h.log.Warn("renewing the lease failed; will retry", "err", err)
 		}
 	}
 }

@@ -90,11 +90,11 @@ func TestMaxAttemptsStopsARunThatKillsItsWorker(t *testing.T) {
 	const maxAttempts = 3
 	errs.SetFailureEncoder(errdetails.StoredFailure)
 	db, log, clk := inmem.New(), slog.New(slog.NewTextHandler(io.Discard, nil)), clock.Real{}
-	reg := versions.New(db, clk)
-	mgr := runs.New(db, logwriter.New(db, clk, log), reg, policy.AllowAll{}, clk, log)
+	reg := versions.New(db, clk, versions.Options{})
+	mgr := runs.New(runs.Deps{Store: db, Specs: reg, Policy: policy.AllowAll{}, Clock: clk, Log: log})
 	calls := make(chan struct{}, maxAttempts+1)
 	worker := func(s *crashing, id string) (stop func()) {
-		eng := engine.New(engine.Deps{Store: s, Writer: logwriter.New(s, clk, log), Runs: mgr, Specs: reg, Models: model.Providers{spec.ProviderScripted: hanging{calls: calls}}, Clock: clk, Log: log},
+		eng := engine.New(engine.Deps{Store: s, Writer: logwriter.New(s, logwriter.Options{Clock: clk, Log: log}), Runs: mgr, Specs: reg, Models: model.Providers{spec.ProviderScripted: hanging{calls: calls}}, Clock: clk, Log: log},
 			engine.Config{WorkerID: id, PollInterval: 20 * time.Millisecond, LeaseTTL: 300 * time.Millisecond, MaxAttempts: maxAttempts})
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan struct{})
@@ -159,10 +159,10 @@ func (m dying) Complete(ctx context.Context, _ model.Request) (model.Response, e
 func TestAFirstAttemptThatStoredNothingIsCounted(t *testing.T) {
 	errs.SetFailureEncoder(errdetails.StoredFailure)
 	db, log, clk := inmem.New(), slog.New(slog.NewTextHandler(io.Discard, nil)), clock.Real{}
-	reg := versions.New(db, clk)
-	mgr := runs.New(db, logwriter.New(db, clk, log), reg, policy.AllowAll{}, clk, log)
+	reg := versions.New(db, clk, versions.Options{})
+	mgr := runs.New(runs.Deps{Store: db, Specs: reg, Policy: policy.AllowAll{}, Clock: clk, Log: log})
 	worker := func(s store.Store, m model.Model, id string) (stop func()) {
-		eng := engine.New(engine.Deps{Store: s, Writer: logwriter.New(s, clk, log), Runs: mgr, Specs: reg, Models: model.Providers{spec.ProviderScripted: m}, Clock: clk, Log: log},
+		eng := engine.New(engine.Deps{Store: s, Writer: logwriter.New(s, logwriter.Options{Clock: clk, Log: log}), Runs: mgr, Specs: reg, Models: model.Providers{spec.ProviderScripted: m}, Clock: clk, Log: log},
 			engine.Config{WorkerID: id, PollInterval: 20 * time.Millisecond, LeaseTTL: 300 * time.Millisecond})
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan struct{})

@@ -16,7 +16,6 @@ import (
 	"github.com/runsvc/runsvc/internal/errdetails"
 	"github.com/runsvc/runsvc/internal/errs"
 	"github.com/runsvc/runsvc/internal/live"
-	"github.com/runsvc/runsvc/internal/logwriter"
 	"github.com/runsvc/runsvc/internal/model"
 	"github.com/runsvc/runsvc/internal/model/scripted"
 	"github.com/runsvc/runsvc/internal/policy"
@@ -162,26 +161,23 @@ func startEngine(tb testing.TB, s store.Store, worker tool.Executor, id string, 
 	return startEngineAs(tb, s, worker, id, hub, nil)
 }
 
-// startEngineAs is startEngine whose Manager hands Runs to local(engine),
-// or to the engine itself when local is nil.
-func startEngineAs(tb testing.TB, s store.Store, worker tool.Executor, id string, hub *live.Hub, local func(*engine.Engine) runs.Local) (*versions.Registry, *runs.Manager) {
+// startEngineAs is startEngine whose Manager hands Runs to local(slots),
+// or to the engine's slots themselves when local is nil.
+func startEngineAs(tb testing.TB, s store.Store, worker tool.Executor, id string, hub *live.Hub, local func(*engine.Slots) runs.Local) (*versions.Registry, *runs.Manager) {
 	tb.Helper()
 	clk, log := clock.Real{}, slog.New(slog.NewTextHandler(io.Discard, nil))
-	reg := versions.New(s, clk)
-	writer := logwriter.New(s, clk, log)
-	mgr := runs.New(s, writer, reg, policy.AllowAll{}, clk, log)
+	reg := versions.New(s, clk, versions.Options{})
+	cfg := engine.Config{WorkerID: id}
+	slots := engine.NewSlots(cfg)
+	var to runs.Local = slots
+	if local != nil {
+		to = local(slots)
+	}
+	mgr := runs.New(runs.Deps{Store: s, Specs: reg, Policy: policy.AllowAll{}, Clock: clk, Log: log, Live: hub, Local: to})
 	eng := engine.New(engine.Deps{
-		Store: s, Writer: writer, Runs: mgr, Specs: reg, Models: model.Providers{spec.ProviderScripted: scripted.New(clk)},
-		Tools: map[spec.Kind]tool.Executor{spec.KindWorker: worker}, Clock: clk, Log: log, Live: hub,
-	}, engine.Config{WorkerID: id})
-	if local == nil {
-		mgr.UseLocal(eng)
-	} else {
-		mgr.UseLocal(local(eng))
-	}
-	if hub != nil {
-		mgr.UseLive(hub)
-	}
+		Store: s, Writer: mgr.Writer(), Runs: mgr, Specs: reg, Models: model.Providers{spec.ProviderScripted: scripted.New(clk)},
+		Tools: map[spec.Kind]tool.Executor{spec.KindWorker: worker}, Clock: clk, Log: log, Live: hub, Slots: slots,
+	}, cfg)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { defer close(done); eng.Run(ctx) }()

@@ -38,7 +38,7 @@ func TestIncrementalConversationIsTheFullRebuild(t *testing.T) {
 		histories := [][]runlog.Message{nil, history, history[:1]}
 		sv := &spec.Version{Spec: spec.Spec{Instructions: "Be brief."}}
 		runID := recs[0].Op.(*runlog.Admitted).RootRunID
-		a := &attempt{e: e, lease: &store.Lease{Tenant: "default", RunID: runID}, spec: sv}
+		a := &attempt{held: &held{e: e, lease: &store.Lease{Tenant: "default", RunID: runID}}, spec: sv}
 		st := runlog.New(runID)
 		for k, r := range recs {
 			if err := st.Apply(r); err != nil {
@@ -48,7 +48,7 @@ func TestIncrementalConversationIsTheFullRebuild(t *testing.T) {
 			switch rng.IntN(6) {
 			case 0: // the Attempt ends and the next goes on from what it kept
 				a.keepConversation()
-				a = &attempt{e: e, lease: a.lease, spec: sv, history: a.history}
+				a = &attempt{held: a.held, spec: sv, history: a.history}
 			case 1: // the next Attempt folds the log afresh (the State was not kept)
 				a.keepConversation()
 				fresh, err := runlog.Fold(runID, recs[:k+1])
@@ -56,7 +56,7 @@ func TestIncrementalConversationIsTheFullRebuild(t *testing.T) {
 					t.Fatalf("%s: a prefix of a log that folds is corrupt: %v", name, err)
 				}
 				st = fresh
-				a = &attempt{e: e, lease: a.lease, spec: sv, history: a.history, state: st}
+				a = &attempt{held: a.held, spec: sv, history: a.history, state: st}
 			case 2: // rarely, the thread's history or the instructions change
 				if rng.IntN(8) == 0 {
 					a.history = histories[rng.IntN(len(histories))]

@@ -9,7 +9,6 @@ package engine
 import (
 	"context"
 	"log/slog"
-	"sync"
 	"time"
 
 	"github.com/runsvc/runsvc/internal/clock"
@@ -105,6 +104,11 @@ type Deps struct {
 	// Observer sees attempts, model and tool calls and settled Runs, for
 	// metrics and traces; nil observes nothing.
 	Observer Observer
+	// Slots are the Engine's Attempt slots, made by NewSlots with the
+	// Engine's Config and given to the Run manager too (as its
+	// runs.Local) when Runs admitted here are to be handed to this
+	// Engine; nil makes slots only the Engine uses.
+	Slots *Slots
 }
 
 // Runs is what the engine needs of the Run manager (runs.Manager): to
@@ -120,14 +124,9 @@ type Runs interface {
 type Engine struct {
 	Deps
 	cfg Config
-	wg  sync.WaitGroup
-	// slots holds one token per Attempt running (or reserved for a Run
-	// being admitted), up to MaxConcurrent.
-	slots chan struct{}
-	// mu guards runCtx: the context of Run while it runs, nil before and
-	// after, which adopted Attempts run in.
-	mu     sync.Mutex
-	runCtx context.Context
+	// slots are the Deps' Slots: the Attempts running, or reserved for
+	// Runs being admitted.
+	slots *Slots
 	// schemaCache holds each Version's compiled schemas.
 	schemaCache *lru.Cache[*spec.Schemas]
 	// describedCache holds the compiled schemas tools' providers describe,
@@ -157,11 +156,16 @@ func New(d Deps, cfg Config) *Engine {
 		d.Observer = nopObserver{}
 	}
 	cfg = cfg.withDefaults()
-	return &Engine{
-		Deps: d, cfg: cfg, slots: make(chan struct{}, cfg.MaxConcurrent),
+	if d.Slots == nil {
+		d.Slots = NewSlots(cfg)
+	}
+	e := &Engine{
+		Deps: d, cfg: cfg, slots: d.Slots,
 		schemaCache: lru.New[*spec.Schemas](schemaCacheSize), describedCache: lru.New[*schema.Schema](schemaCacheSize),
 		histories: lru.New[*cachedHistory](historyCacheSize),
 	}
+	e.slots.bind(cfg, e.runAttempt)
+	return e
 }
 
 // Run claims and runs Runs until ctx ends, then waits for its Attempts to
@@ -170,17 +174,10 @@ func New(d Deps, cfg Config) *Engine {
 func (e *Engine) Run(ctx context.Context) {
 	sub := e.Store.Notifier().Subscribe(store.TopicRunnable)
 	defer sub.Close()
-	slots := e.slots
-	defer e.wg.Wait()
-	e.mu.Lock()
-	e.runCtx = ctx
-	e.mu.Unlock()
-	defer func() {
-		// No reservation is made once Run ends, so that Wait sees them all.
-		e.mu.Lock()
-		e.runCtx = nil
-		e.mu.Unlock()
-	}()
+	slots := e.slots.ch
+	defer e.slots.wg.Wait()
+	e.slots.running(ctx)
+	defer e.slots.stopped()
 	for {
 		// Wait for one free slot, then take every other free one, up to a
 		// batch, and claim that many Runs in one transaction.
@@ -221,7 +218,7 @@ func (e *Engine) Run(ctx context.Context) {
 			continue
 		}
 		for _, lease := range leases {
-			e.wg.Add(1)
+			e.slots.wg.Add(1)
 			go e.runAttempt(ctx, lease, nil)
 		}
 	}
@@ -229,55 +226,13 @@ func (e *Engine) Run(ctx context.Context) {
 
 // runAttempt runs an Attempt in a slot taken for it (and counted in wg),
 // and gives both back.
-func (e *Engine) runAttempt(ctx context.Context, lease *store.Lease, adm *runs.Admission) {
-	defer e.wg.Done()
-	defer func() { <-e.slots }()
+func (e *Engine) runAttempt(ctx context.Context, lease *store.Lease, adm *runs.Handover) {
+	defer e.slots.wg.Done()
+	defer func() { <-e.slots.ch }()
 	actx, end := e.Observer.StartAttempt(ctx, AttemptInfo{Tenant: lease.Tenant, RunID: lease.RunID, Worker: e.cfg.WorkerID})
 	defer end()
 	e.Log.Info("attempt started", "runId", lease.RunID, "worker", e.cfg.WorkerID)
 	e.attempt(actx, lease, adm)
-}
-
-// Reserve implements runs.Local: it takes a free slot while Run runs.
-func (e *Engine) Reserve() (string, time.Duration, bool) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if e.runCtx == nil || e.runCtx.Err() != nil {
-		return "", 0, false
-	}
-	select {
-	case e.slots <- struct{}{}:
-	default:
-		return "", 0, false
-	}
-	e.wg.Add(1)
-	return e.cfg.WorkerID, e.cfg.LeaseTTL, true
-}
-
-// Adopt implements runs.Local: it runs an Attempt of a Run admitted under
-// lease, in the slot Reserve took. Were Run to have ended meanwhile, the
-// Attempt stops at once and gives the lease back.
-func (e *Engine) Adopt(lease *store.Lease, adm *runs.Admission) {
-	e.mu.Lock()
-	ctx := e.runCtx
-	e.mu.Unlock()
-	if ctx == nil {
-		ctx = stoppedContext()
-	}
-	go e.runAttempt(ctx, lease, adm)
-}
-
-// Unreserve implements runs.Local: it gives a reserved slot back.
-func (e *Engine) Unreserve() {
-	<-e.slots
-	e.wg.Done()
-}
-
-// stoppedContext is a context that has ended.
-func stoppedContext() context.Context {
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	return ctx
 }
 
 // claimBatch bounds how many Runs one claim transaction takes.

@@ -42,12 +42,12 @@ func (x stuckTool) Execute(ctx context.Context, c tool.Call) (json.RawMessage, e
 func TestInDoubtCloseStartsNothing(t *testing.T) {
 	errs.SetFailureEncoder(errdetails.StoredFailure)
 	db, log, clk := inmem.New(), slog.New(slog.NewTextHandler(io.Discard, nil)), clock.Real{}
-	reg := versions.New(db, clk)
-	mgr := runs.New(db, logwriter.New(db, clk, log), reg, policy.AllowAll{}, clk, log)
+	reg := versions.New(db, clk, versions.Options{})
+	mgr := runs.New(runs.Deps{Store: db, Specs: reg, Policy: policy.AllowAll{}, Clock: clk, Log: log})
 	calls := make(chan string, 4)
 	worker := func(s *crashing, id string) (stop func()) {
 		eng := engine.New(engine.Deps{
-			Store: s, Writer: logwriter.New(s, clk, log), Runs: mgr, Specs: reg, Models: model.Providers{spec.ProviderScripted: scripted.New(clk)},
+			Store: s, Writer: logwriter.New(s, logwriter.Options{Clock: clk, Log: log}), Runs: mgr, Specs: reg, Models: model.Providers{spec.ProviderScripted: scripted.New(clk)},
 			Tools: map[spec.Kind]tool.Executor{spec.KindWorker: stuckTool{calls: calls}}, Clock: clk, Log: log,
 		}, engine.Config{WorkerID: id, PollInterval: 20 * time.Millisecond, LeaseTTL: 300 * time.Millisecond})
 		ctx, cancel := context.WithCancel(context.Background())

@@ -13,7 +13,6 @@ import (
 	"github.com/runsvc/runsvc/internal/engine"
 	"github.com/runsvc/runsvc/internal/errdetails"
 	"github.com/runsvc/runsvc/internal/errs"
-	"github.com/runsvc/runsvc/internal/logwriter"
 	"github.com/runsvc/runsvc/internal/memory"
 	"github.com/runsvc/runsvc/internal/model"
 	"github.com/runsvc/runsvc/internal/model/scripted"
@@ -43,14 +42,16 @@ func startCore(t *testing.T) *core {
 	clk := clock.NewFake(coreStart)
 	db := inmem.New()
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	reg := versions.New(db, clk)
-	writer := logwriter.New(db, clk, log)
-	mgr := runs.New(db, writer, reg, policy.AllowAll{}, clk, log)
+	reg := versions.New(db, clk, versions.Options{})
+	cfg := engine.Config{WorkerID: "core", PollInterval: time.Second, RetryBase: 10 * time.Millisecond, RetryMax: 100 * time.Millisecond}
+	slots := engine.NewSlots(cfg)
+	mgr := runs.New(runs.Deps{Store: db, Specs: reg, Policy: policy.AllowAll{}, Clock: clk, Log: log, Local: slots})
+	writer := mgr.Writer()
 	eng := engine.New(engine.Deps{
 		Store: db, Writer: writer, Runs: mgr, Specs: reg, Models: model.Providers{spec.ProviderScripted: scripted.New(clk)},
 		Memory: memory.New(db, clk), Clock: clk, Log: log,
-	}, engine.Config{WorkerID: "core", PollInterval: time.Second, RetryBase: 10 * time.Millisecond, RetryMax: 100 * time.Millisecond})
-	mgr.UseLocal(eng)
+		Slots: slots,
+	}, cfg)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { defer close(done); eng.Run(ctx) }()

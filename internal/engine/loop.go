@@ -283,6 +283,9 @@ func (a *attempt) modelAnswered(ctx context.Context, turn int, resp model.Respon
 	if len(resp.ToolCalls) == 0 {
 		done.OutputViolations = a.outputViolations(resp.Text)
 	}
+	if len(done.OutputViolations) > 0 {
+		done.Reask = outputReask(done.OutputViolations, a.state.OutputRejections)
+	}
 	limits := a.spec.Limits.Effective()
 	usage := a.state.Usage
 	tokens := usage.Tokens() + resp.Usage.InputTokens + resp.Usage.OutputTokens

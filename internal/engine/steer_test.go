@@ -14,7 +14,6 @@ import (
 	"github.com/runsvc/runsvc/internal/engine"
 	"github.com/runsvc/runsvc/internal/errdetails"
 	"github.com/runsvc/runsvc/internal/errs"
-	"github.com/runsvc/runsvc/internal/logwriter"
 	"github.com/runsvc/runsvc/internal/model"
 	"github.com/runsvc/runsvc/internal/model/scripted"
 	"github.com/runsvc/runsvc/internal/policy"
@@ -63,16 +62,18 @@ func (m *seenModel) Complete(ctx context.Context, req model.Request) (model.Resp
 func TestSteerWhileAWorkerToolRuns(t *testing.T) {
 	errs.SetFailureEncoder(errdetails.StoredFailure)
 	db, log, clk := inmem.New(), slog.New(slog.NewTextHandler(io.Discard, nil)), clock.Real{}
-	reg := versions.New(db, clk)
-	writer := logwriter.New(db, clk, log)
-	mgr := runs.New(db, writer, reg, policy.AllowAll{}, clk, log)
+	reg := versions.New(db, clk, versions.Options{})
+	cfg := engine.Config{WorkerID: "steer", PollInterval: 20 * time.Millisecond}
+	slots := engine.NewSlots(cfg)
+	mgr := runs.New(runs.Deps{Store: db, Specs: reg, Policy: policy.AllowAll{}, Clock: clk, Log: log, Local: slots})
+	writer := mgr.Writer()
 	x := heldTool{started: make(chan struct{}, 1), release: make(chan struct{})}
 	m := &seenModel{Model: scripted.New(clk)}
 	eng := engine.New(engine.Deps{
 		Store: db, Writer: writer, Runs: mgr, Specs: reg, Models: model.Providers{spec.ProviderScripted: m},
 		Tools: map[spec.Kind]tool.Executor{spec.KindWorker: x}, Clock: clk, Log: log,
-	}, engine.Config{WorkerID: "steer", PollInterval: 20 * time.Millisecond})
-	mgr.UseLocal(eng)
+		Slots: slots,
+	}, cfg)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { defer close(done); eng.Run(ctx) }()

@@ -14,7 +14,6 @@ import (
 	"github.com/runsvc/runsvc/internal/errdetails"
 	"github.com/runsvc/runsvc/internal/errs"
 	"github.com/runsvc/runsvc/internal/live"
-	"github.com/runsvc/runsvc/internal/logwriter"
 	"github.com/runsvc/runsvc/internal/model"
 	"github.com/runsvc/runsvc/internal/policy"
 	"github.com/runsvc/runsvc/internal/runlog"
@@ -62,11 +61,10 @@ func (paced) Complete(ctx context.Context, req model.Request) (model.Response, e
 func TestTakeoverMidStreamDiscardsThePartialTurn(t *testing.T) {
 	errs.SetFailureEncoder(errdetails.StoredFailure)
 	db, log, clk := inmem.New(), slog.New(slog.NewTextHandler(io.Discard, nil)), clock.Real{}
-	reg := versions.New(db, clk)
-	writer := logwriter.New(db, clk, log)
-	mgr := runs.New(db, writer, reg, policy.AllowAll{}, clk, log)
+	reg := versions.New(db, clk, versions.Options{})
 	hub := live.NewHub()
-	mgr.UseLive(hub)
+	mgr := runs.New(runs.Deps{Store: db, Specs: reg, Policy: policy.AllowAll{}, Clock: clk, Log: log, Live: hub})
+	writer := mgr.Writer()
 	worker := func(id string, m model.Model) (stop func()) {
 		eng := engine.New(engine.Deps{Store: db, Writer: writer, Runs: mgr, Specs: reg, Models: model.Providers{spec.ProviderScripted: m}, Clock: clk, Log: log, Live: hub},
 			engine.Config{WorkerID: id, PollInterval: 20 * time.Millisecond, LeaseTTL: time.Second})

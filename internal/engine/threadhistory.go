@@ -114,9 +114,9 @@ func (h historyReader) storeLater(ctx context.Context, parts []store.HistoryPart
 	if len(parts) == 0 {
 		return
 	}
-	h.e.wg.Add(1) // inside an Attempt, which the group counts already
+	h.e.slots.wg.Add(1) // inside an Attempt, which the group counts already
 	go func() {
-		defer h.e.wg.Done()
+		defer h.e.slots.wg.Done()
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), historyWriteTimeout)
 		defer cancel()
 		if err := h.e.Store.PutHistoryParts(ctx, parts); err != nil {

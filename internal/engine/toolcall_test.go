@@ -15,7 +15,6 @@ import (
 	"github.com/runsvc/runsvc/internal/engine"
 	"github.com/runsvc/runsvc/internal/errdetails"
 	"github.com/runsvc/runsvc/internal/errs"
-	"github.com/runsvc/runsvc/internal/logwriter"
 	"github.com/runsvc/runsvc/internal/model"
 	"github.com/runsvc/runsvc/internal/model/scripted"
 	"github.com/runsvc/runsvc/internal/policy"
@@ -105,15 +104,17 @@ func pipelineEngine(t *testing.T, x *byArgs) (*engine.Engine, *runs.Manager, *in
 	t.Helper()
 	errs.SetFailureEncoder(errdetails.StoredFailure)
 	db, log, clk := inmem.New(), slog.New(slog.NewTextHandler(io.Discard, nil)), clock.Real{}
-	reg := versions.New(db, clk)
-	writer := logwriter.New(db, clk, log)
-	mgr := runs.New(db, writer, reg, policy.AllowAll{}, clk, log)
+	reg := versions.New(db, clk, versions.Options{})
+	cfg := engine.Config{WorkerID: "pipeline", PollInterval: 20 * time.Millisecond}
+	slots := engine.NewSlots(cfg)
+	mgr := runs.New(runs.Deps{Store: db, Specs: reg, Policy: policy.AllowAll{}, Clock: clk, Log: log, Local: slots})
+	writer := mgr.Writer()
 	kinds := map[spec.Kind]tool.Executor{spec.KindHTTP: x, spec.KindMCP: x, spec.KindWorker: x}
 	eng := engine.New(engine.Deps{
 		Store: db, Writer: writer, Runs: mgr, Specs: reg, Models: model.Providers{spec.ProviderScripted: scripted.New(clk)},
 		Tools: kinds, Secrets: fixedSecrets{}, Policy: byArgsPolicy{}, Clock: clk, Log: log,
-	}, engine.Config{WorkerID: "pipeline", PollInterval: 20 * time.Millisecond})
-	mgr.UseLocal(eng)
+		Slots: slots,
+	}, cfg)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { defer close(done); eng.Run(ctx) }()

@@ -14,7 +14,6 @@ import (
 	"github.com/runsvc/runsvc/internal/engine"
 	"github.com/runsvc/runsvc/internal/errdetails"
 	"github.com/runsvc/runsvc/internal/errs"
-	"github.com/runsvc/runsvc/internal/logwriter"
 	"github.com/runsvc/runsvc/internal/model"
 	"github.com/runsvc/runsvc/internal/model/scripted"
 	"github.com/runsvc/runsvc/internal/policy"
@@ -88,14 +87,16 @@ func TestAResumedTurnReadsOnlyWhatIsNew(t *testing.T) {
 	s := &fromSeqs{Store: db}
 	ended := attemptsEnded{ended: make(chan string, 16)}
 	clk, log := clock.Real{}, slog.New(slog.NewTextHandler(io.Discard, nil))
-	reg := versions.New(s, clk)
-	writer := logwriter.New(s, clk, log)
-	mgr := runs.New(s, writer, reg, policy.AllowAll{}, clk, log)
+	reg := versions.New(s, clk, versions.Options{})
+	cfg := engine.Config{WorkerID: "turns"}
+	slots := engine.NewSlots(cfg)
+	mgr := runs.New(runs.Deps{Store: s, Specs: reg, Policy: policy.AllowAll{}, Clock: clk, Log: log, Local: slots})
+	writer := mgr.Writer()
 	eng := engine.New(engine.Deps{
 		Store: s, Writer: writer, Runs: mgr, Specs: reg, Models: model.Providers{spec.ProviderScripted: scripted.New(clk)},
 		Clock: clk, Log: log, Observer: ended,
-	}, engine.Config{WorkerID: "turns"})
-	mgr.UseLocal(eng)
+		Slots: slots,
+	}, cfg)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { defer close(done); eng.Run(ctx) }()

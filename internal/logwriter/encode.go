@@ -9,8 +9,9 @@ import (
 	"github.com/runsvc/runsvc/internal/store"
 )
 
-// Summary is the part of a folded Run that GetRun and ListRuns show; the
-// store keeps it beside the log so reads need not fold.
+// Summary is what the store's index keeps of a folded Run, beside its
+// log, so that GetRun and ListRuns read it without folding; its one job
+// is that index entry (runs.Run carries it decoded).
 type Summary struct {
 	Status     runlog.Status     `json:"status"`
 	AbortCause runlog.AbortCause `json:"abortCause,omitempty"`

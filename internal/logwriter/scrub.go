@@ -4,14 +4,7 @@ import (
 	"bytes"
 
 	"github.com/runsvc/runsvc/internal/runlog"
-	"github.com/runsvc/runsvc/internal/secret"
 )
-
-// Scrub makes the Writer remove every secret s knows from each Record
-// before it is folded and stored: tool results and errors, model text and
-// failures read "[redacted]" instead, in the log, the index and every
-// State a reader sees (DESIGN §6). Set it before the first write.
-func (w *Writer) Scrub(s *secret.Scrubber) { w.scrubber = s }
 
 // scrub returns ops with the known secrets removed; an op that holds
 // none is kept as it is.

@@ -27,12 +27,12 @@ func TestScrub(t *testing.T) {
 		{name: "not scrubbed", scrub: false, want: 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			db, w, runID := newRun(t)
+			var o logwriter.Options
 			if tc.scrub {
-				s := secret.NewScrubber()
-				s.Add(key)
-				w.Scrub(s)
+				o.Scrubber = secret.NewScrubber()
+				o.Scrubber.Add(key)
 			}
+			db, w, runID := newRunWith(t, o)
 			ops := logwriter.Ops(&runlog.MessageQueued{Text: "use " + key, Mode: runlog.ModeFollowUp},
 				&runlog.Settled{State: runlog.StatusFailed, Failure: &failure})
 			if _, err := w.Mutate(ctx, tenant, runID, ops); err != nil {

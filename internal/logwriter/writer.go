@@ -43,21 +43,31 @@ type Writer struct {
 	scrubber *secret.Scrubber
 }
 
-// New returns a Writer on s.
-func New(s store.Store, clk clock.Clock, log *slog.Logger) *Writer {
-	if clk == nil {
-		clk = clock.Real{}
-	}
-	if log == nil {
-		log = slog.Default()
-	}
-	return &Writer{store: s, clock: clk, log: log}
+// Options are what a Writer does besides writing; every one is optional.
+type Options struct {
+	Clock clock.Clock
+	Log   *slog.Logger
+	// Scrubber, when set, removes every secret it knows from each Record
+	// before it is folded and stored: tool results and errors, model text
+	// and failures read "[redacted]" instead, in the log, the index and
+	// every State a reader sees (DESIGN §6).
+	Scrubber *secret.Scrubber
+	// OnSettle, when set, runs after every write that settles a Run, a
+	// corrupt log's failure included (telling a parent, stopping
+	// children).
+	OnSettle func(context.Context, *runlog.State)
 }
 
-// OnSettle sets what runs after every write that settles a Run, a corrupt
-// log's failure included (telling a parent, stopping children). Set it
-// before the first write.
-func (w *Writer) OnSettle(f func(context.Context, *runlog.State)) { w.settled = f }
+// New returns a Writer on s.
+func New(s store.Store, o Options) *Writer {
+	if o.Clock == nil {
+		o.Clock = clock.Real{}
+	}
+	if o.Log == nil {
+		o.Log = slog.Default()
+	}
+	return &Writer{store: s, clock: o.Clock, log: o.Log, settled: o.OnSettle, scrubber: o.Scrubber}
+}
 
 // Open reads and folds a Run's log for a writer with policy p, which owns
 // the returned Log. A corrupt log fails its Run and returns its

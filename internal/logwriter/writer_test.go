@@ -20,6 +20,12 @@ const tenant = store.DefaultTenant
 // newRun opens a SQLite store with one admitted Run and a Writer on it.
 func newRun(t *testing.T) (store.Store, *logwriter.Writer, string) {
 	t.Helper()
+	return newRunWith(t, logwriter.Options{})
+}
+
+// newRunWith is newRun with a Writer made with o.
+func newRunWith(t *testing.T, o logwriter.Options) (store.Store, *logwriter.Writer, string) {
+	t.Helper()
 	db, err := sqlite.Open(t.TempDir(), sqlite.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -38,7 +44,7 @@ func newRun(t *testing.T) (store.Store, *logwriter.Writer, string) {
 	if _, _, err := db.CreateRun(context.Background(), store.NewRun{Run: store.Run{Tenant: tenant, RunID: "run_a", Spec: "s", Version: "v1", RootRunID: "run_a", CreateTime: now, Index: logwriter.Index(st)}, Records: stored}); err != nil {
 		t.Fatal(err)
 	}
-	return db, logwriter.New(db, nil, nil), "run_a"
+	return db, logwriter.New(db, o), "run_a"
 }
 
 // TestWorkerPolicy: a worker's append that meets an outsider's Record
@@ -134,10 +140,9 @@ func TestOutsidersContend(t *testing.T) {
 // the corruption, appends nothing, and leaves the index FAILED with it;
 // the Run's OnSettle hook hears of it once.
 func TestCorruptLogFailsBesideTheLog(t *testing.T) {
-	s, w, runID := newRun(t)
-	ctx := context.Background()
 	var settled []runlog.Status
-	w.OnSettle(func(_ context.Context, st *runlog.State) { settled = append(settled, st.Status) })
+	s, w, runID := newRunWith(t, logwriter.Options{OnSettle: func(_ context.Context, st *runlog.State) { settled = append(settled, st.Status) }})
+	ctx := context.Background()
 	bad, _ := logwriter.ToStore([]runlog.Record{{Seq: 2, Time: time.Now(), Op: &runlog.Resumed{Reason: runlog.ReasonQuestion, Answer: "x"}}})
 	if err := s.Append(ctx, store.Append{Tenant: tenant, RunID: runID, Records: bad, Index: store.Index{State: "QUEUED", Runnable: true}}); err != nil {
 		t.Fatal(err)

@@ -188,35 +188,48 @@ func (s *State) modelCallFinished(r Record, op *ModelCallFinished) error {
 	s.Phase = PhaseCalling
 	if len(op.ToolCalls) == 0 {
 		s.Phase = PhaseAnswered
-		s.outputChecked(op.OutputViolations)
+		s.outputChecked(op.OutputViolations, op.Reask)
 	}
 	return nil
 }
 
-// MaxOutputReasks is how many times in a row a final answer that does not
-// match the output schema is asked for again before the Run fails.
-const MaxOutputReasks = 1
-
 // outputChecked folds the output schema's verdict on a final answer: a
-// mismatch within MaxOutputReasks becomes an intermediate reply followed
-// by a message telling the model what to fix, so the next turn answers
-// again.
-func (s *State) outputChecked(violations []errs.FieldViolation) {
+// mismatch the engine asked again for (reask.Text) becomes an
+// intermediate reply followed by the message it sent, so the next turn
+// answers again; one it did not ask again for stays the final, failing
+// answer. A Record from before the engine recorded its decision (reask
+// nil) is folded as the build that wrote it folded it: see legacyReask.
+func (s *State) outputChecked(violations []errs.FieldViolation, reask *OutputReask) {
 	s.OutputViolations = violations
 	if len(violations) == 0 {
 		s.OutputRejections = 0
 		return
 	}
 	s.OutputRejections++
-	if s.OutputRejections <= MaxOutputReasks {
+	text := legacyReask(violations, s.OutputRejections)
+	if reask != nil {
+		text = reask.Text
+	}
+	if text != "" {
 		s.Phase = PhaseReplied
-		s.Transcript = append(s.Transcript, Message{Role: RoleUser, Text: OutputReaskText(violations)})
+		s.Transcript = append(s.Transcript, Message{Role: RoleUser, Text: text})
 	}
 }
 
-// OutputReaskText is the message that asks the model again for an answer
-// that did not match the output schema.
-func OutputReaskText(violations []errs.FieldViolation) string {
+// legacyMaxOutputReasks and legacyReask are the re-ask limit and wording
+// the reducer itself applied before the engine recorded what it sent
+// (OutputReask). They are frozen: they say what a Record without
+// OutputReask meant when it was written, so changing them would change
+// what replaying an old log gives. Change the engine's live wording
+// instead; it is recorded with each new Record.
+const legacyMaxOutputReasks = 1
+
+// legacyReask is the message the reducer added after the rejections-th
+// failing answer in a row of an old log, or "" when it added none.
+func legacyReask(violations []errs.FieldViolation, rejections int) string {
+	if rejections > legacyMaxOutputReasks {
+		return ""
+	}
 	parts := make([]string, len(violations))
 	for i, v := range violations {
 		parts[i] = v.Field + ": " + v.Description

@@ -167,9 +167,21 @@ type ModelCallFinished struct {
 	Cost         float64    `json:"cost,omitempty"`
 	Priced       bool       `json:"priced,omitempty"`
 	// OutputViolations are how a text answer fails the Spec's output
-	// schema, none when it conforms (or the Spec has none). The first
-	// such answer is asked for again; a second fails the Run.
+	// schema, none when it conforms (or the Spec has none).
 	OutputViolations []errs.FieldViolation `json:"outputViolations,omitempty"`
+	// Reask is what the engine decided about an answer with
+	// OutputViolations: the message it asked again with, or none when
+	// the Run fails on it. Records written before it existed lack it.
+	Reask *OutputReask `json:"reask,omitempty"`
+}
+
+// OutputReask records the engine's answer to a final answer that failed
+// the output schema, so that the reducer only copies it: the message
+// sent to the model to ask again (empty: it did not ask, and the answer
+// stays final) and the limit of re-asks in a row it applied.
+type OutputReask struct {
+	Text  string `json:"text,omitempty"`
+	Limit int    `json:"limit"`
 }
 
 // ModelCallFailed records a failed model call.

@@ -8,8 +8,9 @@ import (
 	"github.com/runsvc/runsvc/internal/errs"
 )
 
-// State is a Run as its log says it is. It is JSON-serialisable, so a fold
-// can stop, be stored, and go on.
+// State is a Run as its log says it is: the reducer's fold, which every
+// decision about the Run (the engine's, the Run manager's) is made on. It
+// is JSON-serialisable, so a fold can stop, be stored, and go on.
 type State struct {
 	RunID      string     `json:"runId"`
 	Seq        int64      `json:"seq"`

@@ -23,9 +23,6 @@ type LiveFrom struct {
 	Offset  int64
 }
 
-// UseLive makes WatchLive send what calls stream through h.
-func (m *Manager) UseLive(h *live.Hub) { m.live = h }
-
 // WatchLive is Watch with the model's streamed pieces between the
 // Records: once the watcher has the ModelCallStarted Record of a call
 // being streamed in this process, it gets what the call streamed so far

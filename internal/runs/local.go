@@ -22,24 +22,22 @@ type Local interface {
 	// Adopt runs, in the reserved slot, a Run admitted under lease. adm
 	// is what the admission wrote, so the worker need not read it back;
 	// the worker owns adm.State from here on.
-	Adopt(lease *store.Lease, adm *Admission)
+	Adopt(lease *store.Lease, adm *Handover)
 	// Unreserve gives back a reserved slot whose Run was not admitted
 	// leased (it failed, its request id found an earlier Run, or it waits
 	// on its thread).
 	Unreserve()
 }
 
-// Admission is a Run as its admission stored it.
-type Admission struct {
+// Handover is what the Manager hands its local worker with a Run it
+// admitted leased to it (Local.Adopt), so that the worker's first
+// Attempt reads nothing back: its one job is that hand-over.
+type Handover struct {
 	// State is the Run's log folded, up to and with its Admitted Record.
 	State *runlog.State
 	// Row is the Run's row as CreateRun returned it.
 	Row store.Run
 }
-
-// UseLocal makes the Manager admit Runs leased to l while l has room.
-// Set it before the first Start.
-func (m *Manager) UseLocal(l Local) { m.local = l }
 
 // reservation is a slot of the local worker held for one admission.
 type reservation struct {
@@ -79,5 +77,5 @@ func (r *reservation) end(row store.Run, st *runlog.State, created bool, err err
 		return
 	}
 	r.local.Adopt(&store.Lease{Tenant: row.Tenant, RunID: row.RunID, Owner: r.owner, Token: 1, Expires: row.LeaseExpires},
-		&Admission{State: st, Row: row})
+		&Handover{State: st, Row: row})
 }

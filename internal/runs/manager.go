@@ -12,7 +12,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"github.com/runsvc/runsvc/internal/live"
 	"log/slog"
 	"sync/atomic"
 	"time"
@@ -20,9 +19,11 @@ import (
 	"github.com/runsvc/runsvc/internal/clock"
 	"github.com/runsvc/runsvc/internal/errs"
 	"github.com/runsvc/runsvc/internal/ids"
+	"github.com/runsvc/runsvc/internal/live"
 	"github.com/runsvc/runsvc/internal/logwriter"
 	"github.com/runsvc/runsvc/internal/policy"
 	"github.com/runsvc/runsvc/internal/runlog"
+	"github.com/runsvc/runsvc/internal/secret"
 	"github.com/runsvc/runsvc/internal/spec"
 	"github.com/runsvc/runsvc/internal/spec/versions"
 	"github.com/runsvc/runsvc/internal/store"
@@ -45,26 +46,52 @@ type Manager struct {
 	clock  clock.Clock
 	log    *slog.Logger
 	live   *live.Hub
-	// local, when set, takes Runs as they are admitted (UseLocal).
+	// local, when set, takes Runs as they are admitted.
 	local Local
 	// deleted counts DeleteRun's deletions since the sweeper last
 	// compacted the store.
 	deleted atomic.Int64
 }
 
-// New returns a Manager writing logs through w; it tells w what to do
-// after a Run settles (AfterSettle).
-func New(s store.Store, w *logwriter.Writer, reg *versions.Registry, pol policy.Policy, clk clock.Clock, log *slog.Logger) *Manager {
-	if pol == nil {
-		pol = policy.AllowAll{}
+// Deps are what a Manager works with. Store and Specs are required.
+type Deps struct {
+	Store store.Store
+	Specs *versions.Registry
+	// Policy decides Run starts; nil allows all.
+	Policy policy.Policy
+	Clock  clock.Clock
+	Log    *slog.Logger
+	// Scrubber, when set, removes the secrets it knows from every Record
+	// the Manager's Writer writes (logwriter.Options.Scrubber).
+	Scrubber *secret.Scrubber
+	// Live, when set, carries what model calls stream to WatchLive.
+	Live *live.Hub
+	// Local, when set, is this process's worker: a Run admitted while it
+	// has room is created leased to it and handed over in-process.
+	Local Local
+}
+
+// New returns a Manager and the Writer of Run logs it writes through
+// (Writer), which runs AfterSettle after every write that settles a Run.
+func New(d Deps) *Manager {
+	if d.Policy == nil {
+		d.Policy = policy.AllowAll{}
 	}
-	if log == nil {
-		log = slog.Default()
+	if d.Clock == nil {
+		d.Clock = clock.Real{}
 	}
-	m := &Manager{store: s, writer: w, tails: newTails(s, w), specs: reg, policy: pol, clock: clk, log: log}
-	w.OnSettle(m.AfterSettle)
+	if d.Log == nil {
+		d.Log = slog.Default()
+	}
+	m := &Manager{store: d.Store, specs: d.Specs, policy: d.Policy, clock: d.Clock, log: d.Log, live: d.Live, local: d.Local}
+	m.writer = logwriter.New(d.Store, logwriter.Options{Clock: d.Clock, Log: d.Log, Scrubber: d.Scrubber, OnSettle: m.AfterSettle})
+	m.tails = newTails(d.Store, m.writer)
 	return m
 }
+
+// Writer returns the Writer of Run logs the Manager writes through; the
+// engine writes through the same one.
+func (m *Manager) Writer() *logwriter.Writer { return m.writer }
 
 // StartRequest asks for a Run.
 type StartRequest struct {

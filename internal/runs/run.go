@@ -9,10 +9,10 @@ import (
 	"github.com/runsvc/runsvc/internal/store"
 )
 
-// Summary is the part of a folded Run that GetRun and ListRuns show.
-type Summary = logwriter.Summary
-
-// Run is a Run as callers see it.
+// Run is a Run as the Manager's callers see it (the gRPC service, the
+// console): the row's identity and links, with the Summary the store
+// keeps beside the log decoded, so a read never folds. It is the one
+// shape the service converts to runsvcv1.Run.
 type Run struct {
 	Tenant       string
 	RunID        string
@@ -33,7 +33,7 @@ type Run struct {
 	// Steered is set by Start when the strategy steer gave the input to
 	// this, the thread's active Run, instead of starting one.
 	Steered bool
-	Summary
+	logwriter.Summary
 }
 
 // Settled reports whether the Run has settled.

@@ -33,7 +33,6 @@ import (
 	"github.com/runsvc/runsvc/internal/errdetails"
 	"github.com/runsvc/runsvc/internal/errs"
 	"github.com/runsvc/runsvc/internal/live"
-	"github.com/runsvc/runsvc/internal/logwriter"
 	"github.com/runsvc/runsvc/internal/memory"
 	"github.com/runsvc/runsvc/internal/metrics"
 	"github.com/runsvc/runsvc/internal/model"
@@ -274,11 +273,9 @@ func loadPorts(cfg Config, scrub *secret.Scrubber) (secret.Resolver, policy.Poli
 }
 
 // executors are the tool executors, http and MCP connecting only where
-// the outbound network policy allows. The MCP executor also lists the
-// tools of the servers Specs import when reg publishes them.
-func (s *Server) executors(network *netpolicy.Policy, reg *versions.Registry, secrets secret.Resolver) map[spec.Kind]tool.Executor {
-	s.mcp = mcptool.New(mcptool.Options{ClientName: "runsvc", Network: network, Commands: s.cfg.MCPCommands})
-	reg.SetImporter(mcptool.Importer{Executor: s.mcp, Secrets: secrets})
+// the outbound network policy allows (s.mcp, made before them, also lists
+// the tools of the servers Specs import when they are published).
+func (s *Server) executors(network *netpolicy.Policy) map[spec.Kind]tool.Executor {
 	x := map[spec.Kind]tool.Executor{
 		spec.KindWorker: s.hub,
 		spec.KindHTTP:   httptool.New(&http.Client{Transport: network.Transport()}),
@@ -307,13 +304,21 @@ func (s *Server) assemble() error {
 	if err != nil {
 		return err
 	}
-	reg := versions.New(s.store, cfg.Clock)
-	reg.SetNetwork(network)
-	writer := logwriter.New(s.store, cfg.Clock, s.log)
-	writer.Scrub(scrub)
-	manager := runs.New(s.store, writer, reg, pol, cfg.Clock, s.log)
+	// The MCP executor also lists the tools of the servers Specs import
+	// when the registry publishes them.
+	s.mcp = mcptool.New(mcptool.Options{ClientName: "runsvc", Network: network, Commands: cfg.MCPCommands})
+	models := s.models()
+	reg := versions.New(s.store, cfg.Clock, versions.Options{
+		Network:   network,
+		Importer:  mcptool.Importer{Executor: s.mcp, Secrets: secrets},
+		Buildable: &versions.Buildable{Providers: providerNames(models)},
+	})
 	streaming := live.NewScrubbingHub(scrub)
-	manager.UseLive(streaming)
+	// A Run started here while the engine has room is admitted leased to
+	// it, in one of its slots: no claim, no wake-up between StartRun and
+	// the first Attempt.
+	slots := engine.NewSlots(cfg.Engine)
+	manager := runs.New(runs.Deps{Store: s.store, Specs: reg, Policy: pol, Clock: cfg.Clock, Log: s.log, Scrubber: scrub, Live: streaming, Local: slots})
 	mem := memory.New(s.store, cfg.Clock)
 	messages := bus.New(s.store, reg, cfg.Clock)
 	s.sweeper = manager.NewSweeper(cfg.Retention, s.metrics)
@@ -321,18 +326,13 @@ func (s *Server) assemble() error {
 	// workers of the others through the store, and serves theirs.
 	hub := toolworkers.NewRouted(toolworkers.Routing{Store: s.store, Replica: cfg.WorkerID, Clock: cfg.Clock, Log: s.log})
 	s.hub = hub
-	models := s.models()
-	reg.SetBuildable(versions.Buildable{Providers: providerNames(models)})
 	s.engine = engine.New(engine.Deps{
-		Store: s.store, Writer: writer, Runs: manager, Specs: reg,
+		Store: s.store, Writer: manager.Writer(), Runs: manager, Specs: reg,
 		Models:  models,
-		Tools:   s.executors(network, reg, secrets),
+		Tools:   s.executors(network),
 		Workers: hub, Memory: mem, Bus: messages, Secrets: secrets, Policy: pol, Clock: cfg.Clock, Log: s.log,
-		Observer: s.observer(), Live: streaming,
+		Observer: s.observer(), Live: streaming, Slots: slots,
 	}, cfg.Engine)
-	// A Run started here while the engine has room is admitted leased to
-	// it: no claim, no wake-up between StartRun and the first Attempt.
-	manager.UseLocal(s.engine)
 
 	// The codec reports undecodable and oversized requests through the
 	// table, and sends the live pieces of streamed answers encoded once.

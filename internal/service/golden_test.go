@@ -14,6 +14,7 @@ import (
 
 	"github.com/runsvc/runsvc/internal/errdetails"
 	"github.com/runsvc/runsvc/internal/errs"
+	"github.com/runsvc/runsvc/internal/logwriter"
 	"github.com/runsvc/runsvc/internal/runlog"
 	"github.com/runsvc/runsvc/internal/runs"
 	"github.com/runsvc/runsvc/internal/testing/scenario"
@@ -147,7 +148,7 @@ func (s *Service) readRun(t *testing.T, rows []goldenRow, row goldenRow, rewrite
 	}
 	g.Fold = s.foldView(t, st)
 	if len(row.Body) > 0 {
-		var sum runs.Summary
+		var sum logwriter.Summary
 		if err := json.Unmarshal([]byte(row.Body), &sum); err != nil {
 			t.Fatalf("%s summary: %v", row.RunID, err)
 		}
@@ -156,7 +157,7 @@ func (s *Service) readRun(t *testing.T, rows []goldenRow, row goldenRow, rewrite
 			if err != nil {
 				t.Fatal(err)
 			}
-			sum = runs.Summary{}
+			sum = logwriter.Summary{}
 			if err := json.Unmarshal(b, &sum); err != nil {
 				t.Fatal(err)
 			}

@@ -40,10 +40,6 @@ func (r *Registry) checkCommands(s spec.Spec) error {
 	return nil
 }
 
-// SetImporter sets what lists the tools of the MCP servers Specs import;
-// without one, a Spec with mcp_servers fails to publish.
-func (r *Registry) SetImporter(i Importer) { r.importer = i }
-
 // withoutImported drops the tools a previous publish imported from one of
 // s's servers, so that republishing a Version imports them anew.
 func withoutImported(s spec.Spec) spec.Spec {

@@ -37,6 +37,21 @@ type Registry struct {
 	buildable *Buildable
 }
 
+// Options are what Publish checks a Spec against besides its validity.
+// Every one is optional.
+type Options struct {
+	// Network is the outbound network policy Publish checks the tools'
+	// URLs against; nil is the default policy (see netpolicy).
+	Network *netpolicy.Policy
+	// Importer lists the tools of the MCP servers Specs import; without
+	// one, a Spec with mcp_servers fails to publish.
+	Importer Importer
+	// Buildable, when set, makes Publish refuse, with
+	// *errs.SpecUnbuildable, a Spec whose model provider this runsvc does
+	// not have; without it every valid Spec is accepted.
+	Buildable *Buildable
+}
+
 // Buildable is what this runsvc can build a Run from: its model
 // providers. Tool kinds are not checked here: a call of a kind no executor
 // runs is *errs.DependencyMissing when it is made, since InvokeTool and
@@ -44,11 +59,6 @@ type Registry struct {
 type Buildable struct {
 	Providers map[string]bool
 }
-
-// SetBuildable makes Publish refuse, with *errs.SpecUnbuildable, a Spec
-// whose model provider this runsvc does not have; without it every valid
-// Spec is accepted.
-func (r *Registry) SetBuildable(b Buildable) { r.buildable = &b }
 
 // checkBuildable lists what s needs that this runsvc lacks.
 func (r *Registry) checkBuildable(s spec.Spec) error {
@@ -64,10 +74,6 @@ func (r *Registry) checkBuildable(s spec.Spec) error {
 	}
 	return nil
 }
-
-// SetNetwork sets the outbound network policy Publish checks the tools'
-// URLs against; without it, the default policy (see netpolicy).
-func (r *Registry) SetNetwork(p *netpolicy.Policy) { r.network = p }
 
 // checkNetwork refuses a tool whose URL names a literal address the
 // outbound network policy does not allow: nothing would ever reach it.
@@ -96,8 +102,8 @@ func (r *Registry) checkNetwork(s spec.Spec) error {
 const versionCacheSize = 4096
 
 // New returns a Registry over a store.
-func New(s store.Store, clk clock.Clock) *Registry {
-	r := &Registry{store: s, clock: clk, cache: lru.New[*spec.Version](versionCacheSize)}
+func New(s store.Store, clk clock.Clock, o Options) *Registry {
+	r := &Registry{store: s, clock: clk, cache: lru.New[*spec.Version](versionCacheSize), network: o.Network, importer: o.Importer, buildable: o.Buildable}
 	if s.ChecksNewestVersion() {
 		r.newest = lru.New[string](versionCacheSize)
 	}

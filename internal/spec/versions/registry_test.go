@@ -18,7 +18,7 @@ import (
 // one tenant is not found in another that never published it.
 func TestCachedVersionsStayInTheirTenant(t *testing.T) {
 	ctx := context.Background()
-	reg := versions.New(inmem.New(), clock.NewFake(time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)))
+	reg := versions.New(inmem.New(), clock.NewFake(time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)), versions.Options{})
 	v, _, err := reg.Publish(ctx, "acme", spec.Spec{Name: "triage", Model: spec.Model{Provider: spec.ProviderScripted, Script: []spec.Turn{{Text: "ok"}}}})
 	if err != nil {
 		t.Fatal(err)
@@ -43,9 +43,9 @@ func TestCachedVersionsStayInTheirTenant(t *testing.T) {
 	}
 }
 
-// TestUnbuildableSpecs: with SetBuildable, a valid Spec whose provider the
+// TestUnbuildableSpecs: with Options.Buildable, a valid Spec whose provider the
 // server lacks is SPEC_UNBUILDABLE naming model.provider and is not
-// stored; one it has is published; without SetBuildable both are.
+// stored; one it has is published; without it both are.
 func TestUnbuildableSpecs(t *testing.T) {
 	ctx := context.Background()
 	scripted := spec.Spec{Name: "a", Model: spec.Model{Provider: spec.ProviderScripted, Script: []spec.Turn{{Text: "ok"}}}}
@@ -62,10 +62,7 @@ func TestUnbuildableSpecs(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			reg := versions.New(inmem.New(), clock.NewFake(time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)))
-			if tc.buildable != nil {
-				reg.SetBuildable(*tc.buildable)
-			}
+			reg := versions.New(inmem.New(), clock.NewFake(time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)), versions.Options{Buildable: tc.buildable})
 			_, _, err := reg.Publish(ctx, "acme", tc.s)
 			var ub *errs.SpecUnbuildable
 			if got := errors.As(err, &ub); got != tc.unbuildable {
@@ -90,7 +87,7 @@ func TestUnbuildableSpecs(t *testing.T) {
 // published, and the same decoded Version while it stays the newest.
 func TestNewestVersionIsReadEachTimeAndDecodedOnce(t *testing.T) {
 	ctx := context.Background()
-	reg := versions.New(inmem.New(), clock.NewFake(time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)))
+	reg := versions.New(inmem.New(), clock.NewFake(time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)), versions.Options{})
 	publish := func(text string) *spec.Version {
 		v, _, err := reg.Publish(ctx, "acme", spec.Spec{Name: "triage", Model: spec.Model{Provider: spec.ProviderScripted, Script: []spec.Turn{{Text: text}}}})
 		if err != nil {
@@ -164,7 +161,7 @@ func TestNewestIsRememberedOnlyWhereTheStoreChecksIt(t *testing.T) {
 			if !checks {
 				s = readCounter{counted}
 			}
-			reg := versions.New(s, clock.NewFake(time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)))
+			reg := versions.New(s, clock.NewFake(time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)), versions.Options{})
 			publish := func(text string) string {
 				v, _, err := reg.Publish(ctx, "acme", spec.Spec{Name: "triage", Model: spec.Model{Provider: spec.ProviderScripted, Script: []spec.Turn{{Text: text}}}})
 				if err != nil {

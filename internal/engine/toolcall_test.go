@@ -24,7 +24,8 @@ import (
 	"github.com/runsvc/runsvc/internal/spec"
 	"github.com/runsvc/runsvc/internal/spec/versions"
 	"github.com/runsvc/runsvc/internal/store"
-	"github.com/runsvc/runsvc/internal/store/inmem"
+	"github.com/runsvc/runsvc/internal/store/sqlite"
+	"github.com/runsvc/runsvc/internal/store/sqlite/sqlitetest"
 	"github.com/runsvc/runsvc/internal/tool"
 )
 
@@ -101,10 +102,10 @@ func outcomeOf(err error) outcome {
 // call (InvokeTool refuses them as a bad name).
 // pipelineEngine starts an Engine on an in-memory store whose http, mcp
 // and worker tools all run on x; it stops with the test.
-func pipelineEngine(t *testing.T, x *byArgs) (*engine.Engine, *runs.Manager, *inmem.DB, *versions.Registry) {
+func pipelineEngine(t *testing.T, x *byArgs) (*engine.Engine, *runs.Manager, *sqlite.DB, *versions.Registry) {
 	t.Helper()
 	errs.SetFailureEncoder(errdetails.StoredFailure)
-	db, log, clk := inmem.New(), slog.New(slog.NewTextHandler(io.Discard, nil)), clock.Real{}
+	db, log, clk := sqlitetest.Open(t), slog.New(slog.NewTextHandler(io.Discard, nil)), clock.Real{}
 	reg := versions.New(db, clk)
 	writer := logwriter.New(db, clk, log)
 	mgr := runs.New(db, writer, reg, policy.AllowAll{}, clk, log)
@@ -215,7 +216,7 @@ func TestOneToolCallPipeline(t *testing.T) {
 // runOutcome starts a Run of specName, whose model makes one call with
 // args, and returns how the call ended (or what the Run suspended for)
 // and the call's global id.
-func runOutcome(t *testing.T, mgr *runs.Manager, db *inmem.DB, specName string, args json.RawMessage) (outcome, string) {
+func runOutcome(t *testing.T, mgr *runs.Manager, db *sqlite.DB, specName string, args json.RawMessage) (outcome, string) {
 	t.Helper()
 	run, _, err := mgr.Start(context.Background(), runs.StartRequest{Tenant: store.DefaultTenant, Spec: specName, Input: "go"})
 	if err != nil {

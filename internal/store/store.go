@@ -1,8 +1,8 @@
 // Package store is the port through which runsvc keeps everything durable:
 // Specs, Run logs with their index and leases, memory, the bus, and the
-// worker tool calls routed between replicas. Three
-// adapters implement it, sqlite (embedded default), postgres and inmem
-// (for tests), and all pass the same conformance suite in storetest.
+// worker tool calls routed between replicas. Two adapters implement it,
+// sqlite (embedded default, and in memory for tests) and postgres, and
+// both pass the same conformance suite in storetest.
 // docs/storage.md is the schema of what they hold.
 //
 // Every method returns *errs.StoreUnavailable when the store cannot be

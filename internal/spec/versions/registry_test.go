@@ -11,14 +11,14 @@ import (
 	"github.com/runsvc/runsvc/internal/spec"
 	"github.com/runsvc/runsvc/internal/spec/versions"
 	"github.com/runsvc/runsvc/internal/store"
-	"github.com/runsvc/runsvc/internal/store/inmem"
+	"github.com/runsvc/runsvc/internal/store/sqlite/sqlitetest"
 )
 
 // TestCachedVersionsStayInTheirTenant: a Version read (and so cached) in
 // one tenant is not found in another that never published it.
 func TestCachedVersionsStayInTheirTenant(t *testing.T) {
 	ctx := context.Background()
-	reg := versions.New(inmem.New(), clock.NewFake(time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)))
+	reg := versions.New(sqlitetest.Open(t), clock.NewFake(time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)))
 	v, _, err := reg.Publish(ctx, "acme", spec.Spec{Name: "triage", Model: spec.Model{Provider: spec.ProviderScripted, Script: []spec.Turn{{Text: "ok"}}}})
 	if err != nil {
 		t.Fatal(err)
@@ -62,7 +62,7 @@ func TestUnbuildableSpecs(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			reg := versions.New(inmem.New(), clock.NewFake(time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)))
+			reg := versions.New(sqlitetest.Open(t), clock.NewFake(time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)))
 			if tc.buildable != nil {
 				reg.SetBuildable(*tc.buildable)
 			}
@@ -90,7 +90,7 @@ func TestUnbuildableSpecs(t *testing.T) {
 // published, and the same decoded Version while it stays the newest.
 func TestNewestVersionIsReadEachTimeAndDecodedOnce(t *testing.T) {
 	ctx := context.Background()
-	reg := versions.New(inmem.New(), clock.NewFake(time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)))
+	reg := versions.New(sqlitetest.Open(t), clock.NewFake(time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)))
 	publish := func(text string) *spec.Version {
 		v, _, err := reg.Publish(ctx, "acme", spec.Spec{Name: "triage", Model: spec.Model{Provider: spec.ProviderScripted, Script: []spec.Turn{{Text: text}}}})
 		if err != nil {
@@ -159,7 +159,7 @@ func TestNewestIsRememberedOnlyWhereTheStoreChecksIt(t *testing.T) {
 	}{{"a store that checks", true}, {"a store that does not", false}} {
 		checks := c.checks
 		t.Run(c.name, func(t *testing.T) {
-			counted := &checkingStore{Store: inmem.New()}
+			counted := &checkingStore{Store: sqlitetest.Open(t)}
 			var s store.Store = counted
 			if !checks {
 				s = readCounter{counted}

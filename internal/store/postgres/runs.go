@@ -13,6 +13,7 @@ import (
 	"github.com/runsvc/runsvc/internal/errs"
 	"github.com/runsvc/runsvc/internal/store"
 	"github.com/runsvc/runsvc/internal/store/pagetoken"
+	"github.com/runsvc/runsvc/internal/store/threadqueue"
 )
 
 const runColumns = `tenant, run_id, spec, version, request_id, request_hash, parent_run_id, root_run_id, delegation_id,
@@ -76,7 +77,7 @@ func (db *DB) CreateRun(ctx context.Context, nr store.NewRun) (store.Run, bool, 
 				return err
 			}
 		}
-		if err := joinThread(ctx, tx, &r, nr.RejectBusy); err != nil {
+		if err := threadqueue.Join(threadTx{ctx: ctx, tx: tx}, &r, nr.RejectBusy); err != nil {
 			return err
 		}
 		r.LeaseOwner, r.LeaseExpires = store.AdmissionLease(r)
@@ -387,22 +388,21 @@ func (db *DB) appendSettling(ctx context.Context, a store.Append) error {
 		return unavailable(ctx, "append", err)
 	}
 	defer func() { _ = tx.Rollback(ctx) }()
-	query, args := appendStatement(a, false, false)
-	tag, err := tx.Exec(ctx, query, args...)
-	if isUniqueViolation(err) {
+	query, args := appendStatement(a, false, true)
+	row, err := scanRun(tx.QueryRow(ctx, query, args...))
+	switch {
+	case isUniqueViolation(err):
 		return &errs.SeqConflict{RunID: a.RunID, Seq: a.Records[0].Seq}
-	}
-	if err != nil {
-		return unavailable(ctx, "append", err)
-	}
-	if tag.RowsAffected() == 0 {
+	case errors.Is(err, pgx.ErrNoRows):
 		// Give the connection back first: asking the pool for another
 		// while holding one starves it when many settles conflict.
 		_ = tx.Rollback(ctx)
 		return db.whyNotAppended(ctx, a)
+	case err != nil:
+		return unavailable(ctx, "append", err)
 	}
 	end := a.Records[len(a.Records)-1]
-	promoted, err := settleThread(ctx, tx, a.Tenant, a.RunID, end.Time)
+	promoted, err := threadqueue.Settle(threadTx{ctx: ctx, tx: tx}, a.Tenant, a.RunID, row.ThreadID, end.Time)
 	if err != nil {
 		return unavailable(ctx, "append", err)
 	}
@@ -410,7 +410,7 @@ func (db *DB) appendSettling(ctx context.Context, a store.Append) error {
 		return unavailable(ctx, "append", err)
 	}
 	topics := store.AppendTopics(a.Tenant, a.RunID, a.Claimable(), a.Records)
-	if promoted {
+	if promoted != "" {
 		topics = append(topics, store.TopicRunnable)
 	}
 	db.announce(topics...)

@@ -10,6 +10,7 @@ import (
 	"github.com/runsvc/runsvc/internal/errs"
 	"github.com/runsvc/runsvc/internal/store"
 	"github.com/runsvc/runsvc/internal/store/pagetoken"
+	"github.com/runsvc/runsvc/internal/store/threadqueue"
 )
 
 const (
@@ -89,11 +90,9 @@ func (db *DB) CreateRun(ctx context.Context, nr store.NewRun) (store.Run, bool, 
 		r.Index.Runnable = nr.Index.Runnable
 		r.ThreadSeq = 0
 		if r.ThreadID != "" {
-			p, err := joinThread(tx, &r, nr.RejectBusy)
-			if err != nil {
+			if err := threadqueue.Join(threadTx{tx: tx, op: "create run"}, &r, nr.RejectBusy); err != nil {
 				return err
 			}
-			r.ThreadSeq = p
 		}
 		r.LeaseOwner, r.LeaseExpires = store.AdmissionLease(r)
 		insert, err := db.txStmt(tx, insertRunSQL)
@@ -188,7 +187,7 @@ func (db *DB) Append(ctx context.Context, a store.Append) error {
 		if err != nil || !settled {
 			return unavailable("append", err)
 		}
-		next, err = settleThread(tx, a.Tenant, a.RunID, thread, end.Time)
+		next, err = threadqueue.Settle(threadTx{tx: tx, op: "settle"}, a.Tenant, a.RunID, thread, end.Time)
 		return err
 	}, func() {
 		if next != "" {
@@ -198,7 +197,7 @@ func (db *DB) Append(ctx context.Context, a store.Append) error {
 			db.hub.Publish(store.TopicRunnable)
 		}
 		// Settling a Run on a thread changes its row further
-		// (settleThread); settling one on none changes only what any
+		// (threadqueue.Settle); settling one on none changes only what any
 		// append does, so the cache follows it and WaitRun's GetRun of the
 		// settled Run needs no query (10% of the CPU at c16 in the bench).
 		if waiting == 1 || (settled && thread != "") {

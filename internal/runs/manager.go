@@ -205,6 +205,7 @@ func (m *Manager) admit(ctx context.Context, adm *runlog.Admitted, runID string,
 			DelegationID: adm.DelegationID, CreateTime: now, Index: logwriter.Index(st), ThreadID: thread.ID,
 		},
 		Records:       stored,
+		Ends:          logwriter.Ends(stored),
 		RejectBusy:    thread.Strategy == "" || thread.Strategy == StrategyReject,
 		NewestVersion: newest,
 	}

@@ -107,6 +107,11 @@ type Index struct {
 	// words (TOOL_RESULTS, APPROVAL, QUESTION, CHILDREN, IN_DOUBT), so
 	// Runs can be counted by it; empty when the Run is not suspended.
 	Suspension string
+	// Settled says State is a final one, as the writer of the index knows:
+	// the write that settles a Run on a thread hands the thread on to its
+	// next Run. The store acts on it and does not keep it: a Run read back
+	// has it false, and a reader tells settled states by State.
+	Settled bool
 }
 
 // Run is a Run's identity, index and lease.
@@ -151,6 +156,8 @@ type Run struct {
 type NewRun struct {
 	Run
 	Records []Record
+	// Ends says the Records settle or suspend the Run, as Append.Ends.
+	Ends bool
 	// RejectBusy, for a Run on a thread, fails the create with
 	// *errs.ThreadBusy when the thread has an active Run; otherwise such a
 	// Run is created Waiting, behind the Runs already on the thread.
@@ -230,16 +237,6 @@ type Threads interface {
 	HistoryParts(ctx context.Context, tenant, threadID string, before int) ([]HistoryPart, error)
 }
 
-// SettledState reports whether an index state is a final one, after which
-// a thread's next Run may start.
-func SettledState(state string) bool {
-	switch state {
-	case "COMPLETED", "FAILED", "ABORTED", "ABANDONED":
-		return true
-	}
-	return false
-}
-
 // Append adds Records to a Run's log.
 type Append struct {
 	Tenant string
@@ -252,6 +249,9 @@ type Append struct {
 	Lease *Lease
 	// Release gives the lease up in the same transaction.
 	Release bool
+	// Ends says the Records settle or suspend the Run: the append signals
+	// RunEndTopic.
+	Ends bool
 }
 
 // Claimable reports whether the Run can be claimed once the append is
@@ -516,9 +516,9 @@ func RunEndTopic(tenant, runID string) string { return "rune/" + tenant + "/" + 
 // AppendTopics returns the topics an append of recs to a Run signals:
 // TopicRunnable only when the Run can be claimed now (runnable, and no
 // worker keeps holding it), so that a running Run's appends do not wake
-// idle workers for nothing; RunEndTopic only when a Record settles or
-// suspends it.
-func AppendTopics(tenant, runID string, claimable bool, recs []Record) []string {
+// idle workers for nothing; RunEndTopic only when they end it (they
+// settle or suspend it: Append.Ends).
+func AppendTopics(tenant, runID string, claimable, ends bool, recs []Record) []string {
 	topics := []string{RunTopic(tenant, runID)}
 	if claimable {
 		topics = append(topics, TopicRunnable)
@@ -530,21 +530,10 @@ func AppendTopics(tenant, runID string, claimable bool, recs []Record) []string 
 	if outsider {
 		topics = append(topics, OutsiderTopic(tenant, runID))
 	}
-	if EndsRun(recs) {
+	if ends {
 		topics = append(topics, RunEndTopic(tenant, runID))
 	}
 	return topics
-}
-
-// EndsRun reports whether recs settle or suspend their Run: an append of
-// them signals RunEndTopic.
-func EndsRun(recs []Record) bool {
-	for _, r := range recs {
-		if r.Kind == "settled" || r.Kind == "suspended" {
-			return true
-		}
-	}
-	return false
 }
 
 // DeletedTopics returns the topics a Run's deletion signals.

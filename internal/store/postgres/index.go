@@ -39,7 +39,7 @@ func (db *DB) SetIndex(ctx context.Context, tenant, runID string, lastSeq int64,
 		return &errs.SeqConflict{RunID: runID, Seq: lastSeq + 1}
 	}
 	topics := store.IndexTopics(tenant, runID, idx)
-	if store.SettledState(idx.State) {
+	if idx.Settled {
 		promoted, err := threadqueue.Settle(threadTx{ctx: ctx, tx: tx}, tenant, runID, thread, now)
 		if err != nil {
 			return unavailable(ctx, "set index", err)

@@ -107,7 +107,7 @@ func (db *DB) CreateRun(ctx context.Context, nr store.NewRun) (store.Run, bool, 
 			return err
 		}
 		created = true
-		tx.notify(store.AppendTopics(r.Tenant, r.RunID, r.Index.Runnable && r.LeaseOwner == "", nr.Records)...)
+		tx.notify(store.AppendTopics(r.Tenant, r.RunID, r.Index.Runnable && r.LeaseOwner == "", nr.Ends, nr.Records)...)
 		return nil
 	})
 	if errors.Is(err, errFoundExisting) {
@@ -204,7 +204,7 @@ func (db *DB) createUnthreaded(ctx context.Context, nr store.NewRun) (store.Run,
 		seqs, times, attempts, kinds, bodies, nr.NewestVersion), flag: &created})
 	switch {
 	case err == nil && created:
-		db.announce(store.AppendTopics(r.Tenant, r.RunID, r.Index.Runnable && r.LeaseOwner == "", nr.Records)...)
+		db.announce(store.AppendTopics(r.Tenant, r.RunID, r.Index.Runnable && r.LeaseOwner == "", nr.Ends, nr.Records)...)
 		r.LastSeq = int64(len(nr.Records))
 		return r, true, nil
 	case err == nil:
@@ -298,8 +298,8 @@ func (db *DB) Append(ctx context.Context, a store.Append) error {
 	// Most Runs are on no thread: conditional on that, a settling append is
 	// one statement too (3 round trips fewer: BEGIN, the thread's check,
 	// COMMIT); a Run on a thread matches nothing and goes to appendSettling.
-	settled := store.SettledState(a.Index.State)
-	if store.EndsRun(a.Records) {
+	settled := a.Index.Settled
+	if a.Ends {
 		return db.appendEnding(ctx, a, settled)
 	}
 	query, args := appendStatement(a, settled, false)
@@ -313,7 +313,7 @@ func (db *DB) Append(ctx context.Context, a store.Append) error {
 	if tag.RowsAffected() == 0 {
 		return db.notAppended(ctx, a, settled)
 	}
-	db.announce(store.AppendTopics(a.Tenant, a.RunID, a.Claimable(), a.Records)...)
+	db.announce(store.AppendTopics(a.Tenant, a.RunID, a.Claimable(), a.Ends, a.Records)...)
 	return nil
 }
 
@@ -341,7 +341,7 @@ func (db *DB) appendEnding(ctx context.Context, a store.Append, settled bool) er
 	case err != nil:
 		return unavailable(ctx, "append", err)
 	}
-	db.announceRun(row, store.AppendTopics(a.Tenant, a.RunID, a.Claimable(), a.Records)...)
+	db.announceRun(row, store.AppendTopics(a.Tenant, a.RunID, a.Claimable(), a.Ends, a.Records)...)
 	return nil
 }
 
@@ -409,7 +409,7 @@ func (db *DB) appendSettling(ctx context.Context, a store.Append) error {
 	if err := tx.Commit(ctx); err != nil {
 		return unavailable(ctx, "append", err)
 	}
-	topics := store.AppendTopics(a.Tenant, a.RunID, a.Claimable(), a.Records)
+	topics := store.AppendTopics(a.Tenant, a.RunID, a.Claimable(), a.Ends, a.Records)
 	if promoted != "" {
 		topics = append(topics, store.TopicRunnable)
 	}

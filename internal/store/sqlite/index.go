@@ -15,7 +15,7 @@ import (
 // last seq is still lastSeq.
 func (db *DB) SetIndex(ctx context.Context, tenant, runID string, lastSeq int64, idx store.Index, now time.Time) error {
 	topics := store.IndexTopics(tenant, runID, idx)
-	settled := store.SettledState(idx.State)
+	settled := idx.Settled
 	if settled {
 		topics = append(topics, store.TopicRunnable)
 	}

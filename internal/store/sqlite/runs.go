@@ -70,7 +70,7 @@ func (db *DB) CreateRun(ctx context.Context, nr store.NewRun) (store.Run, bool, 
 	if r.UpdateTime.IsZero() {
 		r.UpdateTime = r.CreateTime
 	}
-	topics := store.AppendTopics(r.Tenant, r.RunID, r.Index.Runnable && r.LeaseOwner == "", nr.Records)
+	topics := store.AppendTopics(r.Tenant, r.RunID, r.Index.Runnable && r.LeaseOwner == "", nr.Ends, nr.Records)
 	err := db.execThen(ctx, "create run", func(tx *sql.Tx) error {
 		if r.RequestID != "" {
 			byRequest, err := db.txStmt(tx, runByRequestSQL)
@@ -151,8 +151,8 @@ func (db *DB) Append(ctx context.Context, a store.Append) error {
 	if err := store.CheckConsecutive(a.Records); err != nil {
 		return err
 	}
-	topics := store.AppendTopics(a.Tenant, a.RunID, a.Claimable(), a.Records)
-	settled := store.SettledState(a.Index.State)
+	topics := store.AppendTopics(a.Tenant, a.RunID, a.Claimable(), a.Ends, a.Records)
+	settled := a.Index.Settled
 	end := a.Records[len(a.Records)-1]
 	var next, thread string
 	var waiting int

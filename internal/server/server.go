@@ -223,7 +223,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 }
 
 func openStore(ctx context.Context, cfg Config) (store.Store, error) {
-	if cfg.Store != "" && !strings.HasPrefix(cfg.Store, "sqlite:") {
+	if sharedStore(cfg) {
 		return openShared(ctx, cfg)
 	}
 	dir := cfg.Data
@@ -308,6 +308,9 @@ func (s *Server) assemble() error {
 		return err
 	}
 	reg := versions.New(s.store, cfg.Clock)
+	if sharedStore(cfg) {
+		reg.RememberNewest()
+	}
 	reg.SetNetwork(network)
 	writer := logwriter.New(s.store, cfg.Clock, s.log)
 	writer.Scrub(scrub)

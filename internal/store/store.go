@@ -67,20 +67,11 @@ type Specs interface {
 	GetSpec(ctx context.Context, tenant, name, version string) (Spec, error)
 	// ListSpecs lists Specs by name, then by publish time.
 	ListSpecs(ctx context.Context, tenant string, q SpecQuery) ([]Spec, string, error)
-	// ChecksNewestVersion reports that CreateRun honours
-	// NewRun.NewestVersion, so a caller may start Runs on a newest Version
-	// it remembers instead of reading the newest each time. A store that
-	// replicas share reports true: for it that read is a round trip, and
-	// only the store can tell that another replica published since. A
-	// store only one process writes reports false: its newest read is
-	// exact and cheap, and it ignores the flag.
-	ChecksNewestVersion() bool
 }
 
-// ErrVersionSuperseded is CreateRun's answer, creating nothing, for a
-// NewRun with NewestVersion whose Spec has a newer Version stored: read
-// the newest again and start the Run on it.
-var ErrVersionSuperseded = errors.New("a newer version of the spec was published")
+// ErrConditionFailed is a conditional write's answer, having written
+// nothing, when its condition does not hold (NewRun.IfNoNewerVersion).
+var ErrConditionFailed = errors.New("store: the write's condition does not hold")
 
 // Record is a stored log entry; the body is opaque to the store.
 type Record struct {
@@ -162,10 +153,10 @@ type NewRun struct {
 	// *errs.ThreadBusy when the thread has an active Run; otherwise such a
 	// Run is created Waiting, behind the Runs already on the thread.
 	RejectBusy bool
-	// NewestVersion says Version is the Spec's newest as the caller
-	// remembered it: a store whose ChecksNewestVersion is true then fails
-	// the create with ErrVersionSuperseded when a newer Version is stored.
-	NewestVersion bool
+	// IfNoNewerVersion makes the create conditional: it fails with
+	// ErrConditionFailed when a Version of the Run's Spec published after
+	// its Version is stored (a Version not stored has none newer).
+	IfNoNewerVersion bool
 }
 
 // AdmissionLease is the lease a new Run r is created under (see NewRun),

@@ -133,38 +133,34 @@ func TestNewestVersionIsReadEachTimeAndDecodedOnce(t *testing.T) {
 	}
 }
 
-// checkingStore is a store whose CreateRun would check a remembered newest
-// Version, counting the Spec reads.
+// checkingStore is a store counting the Spec reads.
 type checkingStore struct {
 	store.Store
 	reads int
 }
-
-func (s *checkingStore) ChecksNewestVersion() bool { return true }
 
 func (s *checkingStore) GetSpec(ctx context.Context, tenant, name, version string) (store.Spec, error) {
 	s.reads++
 	return s.Store.GetSpec(ctx, tenant, name, version)
 }
 
-// TestNewestIsRememberedOnlyWhereTheStoreChecksIt: Newest reads a Spec's
-// newest once and then remembers it, for a store that checks what is
-// remembered; a Version published here replaces it, and a store that
-// does not check is read every time.
-func TestNewestIsRememberedOnlyWhereTheStoreChecksIt(t *testing.T) {
+// TestNewestIsRememberedOnlyWhenAsked: after RememberNewest (a store
+// other replicas write), Newest reads a Spec's newest once and then
+// remembers it; a Version published here replaces it; without it the
+// store is read every time.
+func TestNewestIsRememberedOnlyWhenAsked(t *testing.T) {
 	ctx := context.Background()
 	for _, c := range []struct {
 		name   string
 		checks bool
-	}{{"a store that checks", true}, {"a store that does not", false}} {
+	}{{"remembering", true}, {"not remembering", false}} {
 		checks := c.checks
 		t.Run(c.name, func(t *testing.T) {
 			counted := &checkingStore{Store: sqlitetest.Open(t)}
-			var s store.Store = counted
-			if !checks {
-				s = readCounter{counted}
+			reg := versions.New(counted, clock.NewFake(time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)))
+			if checks {
+				reg.RememberNewest()
 			}
-			reg := versions.New(s, clock.NewFake(time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)))
 			publish := func(text string) string {
 				v, _, err := reg.Publish(ctx, "acme", spec.Spec{Name: "triage", Model: spec.Model{Provider: spec.ProviderScripted, Script: []spec.Turn{{Text: text}}}})
 				if err != nil {
@@ -194,8 +190,3 @@ func TestNewestIsRememberedOnlyWhereTheStoreChecksIt(t *testing.T) {
 		})
 	}
 }
-
-// readCounter is checkingStore reporting that it does not check.
-type readCounter struct{ *checkingStore }
-
-func (readCounter) ChecksNewestVersion() bool { return false }

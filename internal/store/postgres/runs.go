@@ -72,7 +72,7 @@ func (db *DB) CreateRun(ctx context.Context, nr store.NewRun) (store.Run, bool, 
 				return err
 			}
 		}
-		if nr.NewestVersion {
+		if nr.IfNoNewerVersion {
 			if err := checkNewest(ctx, tx, r); err != nil {
 				return err
 			}
@@ -151,8 +151,8 @@ func insertThreadRun(ctx context.Context, tx *txn, r store.Run, lastSeq int64, u
 // one statement. Its one row is the Run created (true) or, when the
 // request id was used before this statement's snapshot, the Run that has
 // it (false); no row when it conflicted with a Run committed since (a
-// creation that raced it) or with a run id taken, or when $28 asks for
-// the newest Version and a newer one than $4 is stored.
+// creation that raced it) or with a run id taken, or when $28 makes it
+// conditional on no Version newer than $4 being stored and one is.
 var createRunStatement = `WITH ins AS (
 		INSERT INTO runs (tenant, run_id, spec, version, request_id, request_hash, parent_run_id, root_run_id, delegation_id,
 			state, runnable, wake_at, summary, last_seq, create_time, update_time, suspension, thread_id, thread_seq, continues_run_id, waiting,
@@ -201,7 +201,7 @@ func (db *DB) createUnthreaded(ctx context.Context, nr store.NewRun) (store.Run,
 		r.Tenant, r.RunID, r.Spec, r.Version, r.RequestID, r.RequestHash, r.ParentRunID, r.RootRunID, r.DelegationID,
 		r.Index.State, r.Index.Runnable, store.Nanos(r.Index.WakeAt), r.Index.Summary, int64(len(nr.Records)), store.Nanos(r.CreateTime),
 		store.Nanos(r.UpdateTime), r.Index.Suspension, r.ContinuesRunID, r.Waiting, r.LeaseOwner, token, store.Nanos(r.LeaseExpires),
-		seqs, times, attempts, kinds, bodies, nr.NewestVersion), flag: &created})
+		seqs, times, attempts, kinds, bodies, nr.IfNoNewerVersion), flag: &created})
 	switch {
 	case err == nil && created:
 		db.announce(store.AppendTopics(r.Tenant, r.RunID, r.Index.Runnable && r.LeaseOwner == "", nr.Ends, nr.Records)...)
@@ -223,7 +223,7 @@ func (db *DB) createUnthreaded(ctx context.Context, nr store.NewRun) (store.Run,
 			return store.Run{}, false, unavailable(ctx, "create run", err)
 		}
 	}
-	if nr.NewestVersion {
+	if nr.IfNoNewerVersion {
 		if err := checkNewest(ctx, db.pool, r); err != nil {
 			return store.Run{}, false, err
 		}
@@ -235,7 +235,7 @@ func (db *DB) createUnthreaded(ctx context.Context, nr store.NewRun) (store.Run,
 // Version newer than $3.
 var checkNewestStatement = `SELECT ` + newerVersionExists("$1", "$2", "$3")
 
-// checkNewest is store.ErrVersionSuperseded when r's Spec has a Version
+// checkNewest is store.ErrConditionFailed when r's Spec has a Version
 // newer than r's.
 func checkNewest(ctx context.Context, q rowQuerier, r store.Run) error {
 	var newer bool
@@ -243,7 +243,7 @@ func checkNewest(ctx context.Context, q rowQuerier, r store.Run) error {
 		return unavailable(ctx, "create run", err)
 	}
 	if newer {
-		return store.ErrVersionSuperseded
+		return store.ErrConditionFailed
 	}
 	return nil
 }

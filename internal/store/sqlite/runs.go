@@ -86,6 +86,11 @@ func (db *DB) CreateRun(ctx context.Context, nr store.NewRun) (store.Run, bool, 
 				return unavailable("create run", err)
 			}
 		}
+		if nr.IfNoNewerVersion {
+			if err := checkNoNewer(tx, r); err != nil {
+				return err
+			}
+		}
 		r.Waiting, r.ContinuesRunID = false, ""
 		r.Index.Runnable = nr.Index.Runnable
 		r.ThreadSeq = 0
@@ -124,6 +129,24 @@ func (db *DB) CreateRun(ctx context.Context, nr store.NewRun) (store.Run, bool, 
 		return existing, false, nil
 	}
 	return r, true, nil
+}
+
+// newerVersionSQL is true when the Spec (tenant, name) has a Version
+// published after the one named (false when that one is not stored).
+const newerVersionSQL = `SELECT EXISTS (SELECT 1 FROM specs newer WHERE newer.tenant = ? AND newer.name = ?
+	AND newer.ord > (SELECT asked.ord FROM specs asked WHERE asked.tenant = ? AND asked.name = ? AND asked.version = ?))`
+
+// checkNoNewer is store.ErrConditionFailed when r's Spec has a Version
+// newer than r's.
+func checkNoNewer(tx *sql.Tx, r store.Run) error {
+	var newer bool
+	if err := tx.QueryRow(newerVersionSQL, r.Tenant, r.Spec, r.Tenant, r.Spec, r.Version).Scan(&newer); err != nil {
+		return unavailable("create run", err)
+	}
+	if newer {
+		return store.ErrConditionFailed
+	}
+	return nil
 }
 
 func (db *DB) insertRecords(tx *sql.Tx, tenant, runID string, recs []store.Record) error {

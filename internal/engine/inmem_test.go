@@ -27,7 +27,7 @@ import (
 	"github.com/runsvc/runsvc/internal/store/sqlite/sqlitetest"
 )
 
-// core is the engine and the Run manager wired on the in-memory store and
+// core is the engine and the Run manager wired on the tests' SQLite store and
 // a fake clock, with no gRPC server: the agent loop alone.
 type core struct {
 	clock *clock.Fake

@@ -100,7 +100,7 @@ func outcomeOf(err error) outcome {
 // when the policy requires approval; InvokeTool, which cannot, refuses
 // the call without making it. Built-in and client tools only a Run can
 // call (InvokeTool refuses them as a bad name).
-// pipelineEngine starts an Engine on an in-memory store whose http, mcp
+// pipelineEngine starts an Engine on the tests' SQLite store whose http, mcp
 // and worker tools all run on x; it stops with the test.
 func pipelineEngine(t *testing.T, x *byArgs) (*engine.Engine, *runs.Manager, *sqlite.DB, *versions.Registry) {
 	t.Helper()

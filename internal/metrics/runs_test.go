@@ -14,7 +14,7 @@ import (
 	"github.com/runsvc/runsvc/internal/store/sqlite/sqlitetest"
 )
 
-// countingStore is the in-memory store, counting how often it is asked
+// countingStore is the tests' SQLite store, counting how often it is asked
 // to count and failing while down is set.
 type countingStore struct {
 	*sqlite.DB

@@ -14,7 +14,6 @@ import (
 	"github.com/runsvc/runsvc/internal/store/postgres"
 	"github.com/runsvc/runsvc/internal/store/postgres/pgtest"
 	"github.com/runsvc/runsvc/internal/store/sqlite"
-	"github.com/runsvc/runsvc/internal/store/sqlite/sqlitetest"
 )
 
 // TestGoldenCorpusThroughTheStores stores each corpus's rows through every
@@ -27,7 +26,6 @@ func TestGoldenCorpusThroughTheStores(t *testing.T) {
 		name string
 		open func(t *testing.T) store.Store
 	}{
-		{"sqlite in memory", func(t *testing.T) store.Store { return sqlitetest.Open(t) }},
 		{"sqlite", func(t *testing.T) store.Store {
 			db, err := sqlite.Open(t.TempDir(), sqlite.Options{Synchronous: "OFF"})
 			if err != nil {

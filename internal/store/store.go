@@ -1,7 +1,7 @@
 // Package store is the port through which runsvc keeps everything durable:
 // Specs, Run logs with their index and leases, memory, the bus, and the
 // worker tool calls routed between replicas. Two adapters implement it,
-// sqlite (embedded default, and in memory for tests) and postgres, and
+// sqlite (embedded default, also the tests' store) and postgres, and
 // both pass the same conformance suite in storetest.
 // docs/storage.md is the schema of what they hold.
 //

@@ -5,12 +5,6 @@
 // Writes go through one goroutine that commits whatever is waiting in one
 // transaction (group commit), each write in its own savepoint so that one
 // failing write does not undo the others. Reads use a pool of connections.
-//
-// OpenMemory opens the same store in memory: the tests' fast store
-// (sqlitetest.Open). It replaced a hand-written in-memory adapter, a
-// third copy of every store rule that only tests used; running this
-// adapter's own code, it is exact on the conformance suite by
-// construction.
 package sqlite
 
 import (
@@ -24,7 +18,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
@@ -94,32 +87,11 @@ func Open(dir string, opts Options) (*DB, error) {
 
 // OpenFile opens the store in one file.
 func OpenFile(path string, opts Options) (*DB, error) {
-	return open("file:"+path+"?"+pragmas(opts).Encode(), opts)
-}
-
-// memories numbers the databases OpenMemory opens, one name each.
-var memories atomic.Int64
-
-// OpenMemory opens an empty store that lives in this process's memory
-// and goes with Close: the tests' fast store. It is this adapter's own
-// code on SQLite's in-memory file system (the memdb VFS), so it behaves
-// exactly as the file store does on the conformance suite, where a
-// hand-written in-memory adapter was a third copy of every rule; only
-// what the file adds differs (no WAL: a reader waits for a commit instead
-// of reading beside it, and nothing survives the process).
-func OpenMemory(opts Options) (*DB, error) {
-	if opts.Synchronous == "" {
-		opts.Synchronous = "OFF"
-	}
-	q := pragmas(opts)
-	q.Set("vfs", "memdb")
-	return open(fmt.Sprintf("file:/runsvc-memory-%d?%s", memories.Add(1), q.Encode()), opts)
-}
-
-// pragmas are the connection settings of a store's dsn.
-func pragmas(opts Options) url.Values {
 	if opts.Synchronous == "" {
 		opts.Synchronous = "FULL"
+	}
+	if opts.MaxBatch <= 0 {
+		opts.MaxBatch = 256
 	}
 	q := url.Values{}
 	q.Add("_pragma", "journal_mode(WAL)")
@@ -130,15 +102,8 @@ func pragmas(opts Options) url.Values {
 	// deleting means gone from the file (docs/lifecycle.md).
 	q.Add("_pragma", "secure_delete(1)")
 	q.Add("_time_format", "sqlite")
-	return q
-}
+	dsn := "file:" + path + "?" + q.Encode()
 
-// open opens the store on dsn: one writer connection and a pool of
-// readers.
-func open(dsn string, opts Options) (*DB, error) {
-	if opts.MaxBatch <= 0 {
-		opts.MaxBatch = 256
-	}
 	writeDB, err := sql.Open("sqlite", dsn+"&_txlock=immediate")
 	if err != nil {
 		return nil, err

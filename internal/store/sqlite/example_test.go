@@ -4,25 +4,24 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"testing"
+	"os"
 	"time"
 
 	"github.com/runsvc/runsvc/internal/errs"
 	"github.com/runsvc/runsvc/internal/store"
 	"github.com/runsvc/runsvc/internal/store/sqlite"
-	"github.com/runsvc/runsvc/internal/store/sqlite/sqlitetest"
-	"github.com/runsvc/runsvc/internal/store/storetest"
 )
-
-func TestConformanceInMemory(t *testing.T) {
-	storetest.Run(t, func(t *testing.T) store.Store { return sqlitetest.Open(t) })
-}
 
 // Every append to a Run's log is conditional on its seq: of two writers
 // that read the same log, one wins and the other gets SeqConflict.
-func ExampleOpenMemory() {
+func Example() {
 	ctx := context.Background()
-	db, err := sqlite.OpenMemory(sqlite.Options{})
+	dir, err := os.MkdirTemp("", "runsvc-example")
+	if err != nil {
+		panic(err)
+	}
+	defer os.RemoveAll(dir)
+	db, err := sqlite.Open(dir, sqlite.Options{})
 	if err != nil {
 		panic(err)
 	}

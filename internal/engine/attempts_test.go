@@ -24,7 +24,7 @@ import (
 	"github.com/runsvc/runsvc/internal/spec"
 	"github.com/runsvc/runsvc/internal/spec/versions"
 	"github.com/runsvc/runsvc/internal/store"
-	"github.com/runsvc/runsvc/internal/store/inmem"
+	"github.com/runsvc/runsvc/internal/store/sqlite/sqlitetest"
 )
 
 // crashing is one worker process's view of a shared store: once dead, it
@@ -89,7 +89,7 @@ func (m hanging) Complete(ctx context.Context, _ model.Request) (model.Response,
 func TestMaxAttemptsStopsARunThatKillsItsWorker(t *testing.T) {
 	const maxAttempts = 3
 	errs.SetFailureEncoder(errdetails.StoredFailure)
-	db, log, clk := inmem.New(), slog.New(slog.NewTextHandler(io.Discard, nil)), clock.Real{}
+	db, log, clk := sqlitetest.Open(t), slog.New(slog.NewTextHandler(io.Discard, nil)), clock.Real{}
 	reg := versions.New(db, clk, versions.Options{})
 	mgr := runs.New(runs.Deps{Store: db, Specs: reg, Policy: policy.AllowAll{}, Clock: clk, Log: log})
 	calls := make(chan struct{}, maxAttempts+1)
@@ -158,7 +158,7 @@ func (m dying) Complete(ctx context.Context, _ model.Request) (model.Response, e
 // takeover is Attempt 2 and MaxAttempts counts both.
 func TestAFirstAttemptThatStoredNothingIsCounted(t *testing.T) {
 	errs.SetFailureEncoder(errdetails.StoredFailure)
-	db, log, clk := inmem.New(), slog.New(slog.NewTextHandler(io.Discard, nil)), clock.Real{}
+	db, log, clk := sqlitetest.Open(t), slog.New(slog.NewTextHandler(io.Discard, nil)), clock.Real{}
 	reg := versions.New(db, clk, versions.Options{})
 	mgr := runs.New(runs.Deps{Store: db, Specs: reg, Policy: policy.AllowAll{}, Clock: clk, Log: log})
 	worker := func(s store.Store, m model.Model, id string) (stop func()) {

@@ -21,7 +21,7 @@ import (
 	"github.com/runsvc/runsvc/internal/spec"
 	"github.com/runsvc/runsvc/internal/spec/versions"
 	"github.com/runsvc/runsvc/internal/store"
-	"github.com/runsvc/runsvc/internal/store/inmem"
+	"github.com/runsvc/runsvc/internal/store/sqlite/sqlitetest"
 	"github.com/runsvc/runsvc/internal/tool"
 )
 
@@ -41,7 +41,7 @@ func (x stuckTool) Execute(ctx context.Context, c tool.Call) (json.RawMessage, e
 // tool_call_started for the call, the one of the Attempt that made it.
 func TestInDoubtCloseStartsNothing(t *testing.T) {
 	errs.SetFailureEncoder(errdetails.StoredFailure)
-	db, log, clk := inmem.New(), slog.New(slog.NewTextHandler(io.Discard, nil)), clock.Real{}
+	db, log, clk := sqlitetest.Open(t), slog.New(slog.NewTextHandler(io.Discard, nil)), clock.Real{}
 	reg := versions.New(db, clk, versions.Options{})
 	mgr := runs.New(runs.Deps{Store: db, Specs: reg, Policy: policy.AllowAll{}, Clock: clk, Log: log})
 	calls := make(chan string, 4)

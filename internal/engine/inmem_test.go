@@ -22,14 +22,15 @@ import (
 	"github.com/runsvc/runsvc/internal/spec"
 	"github.com/runsvc/runsvc/internal/spec/versions"
 	"github.com/runsvc/runsvc/internal/store"
-	"github.com/runsvc/runsvc/internal/store/inmem"
+	"github.com/runsvc/runsvc/internal/store/sqlite"
+	"github.com/runsvc/runsvc/internal/store/sqlite/sqlitetest"
 )
 
-// core is the engine and the Run manager wired on the in-memory store and
+// core is the engine and the Run manager wired on the tests' SQLite store and
 // a fake clock, with no gRPC server: the agent loop alone.
 type core struct {
 	clock *clock.Fake
-	store *inmem.DB
+	store *sqlite.DB
 	specs *versions.Registry
 	runs  *runs.Manager
 }
@@ -40,7 +41,7 @@ func startCore(t *testing.T) *core {
 	t.Helper()
 	errs.SetFailureEncoder(errdetails.StoredFailure)
 	clk := clock.NewFake(coreStart)
-	db := inmem.New()
+	db := sqlitetest.Open(t)
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	reg := versions.New(db, clk, versions.Options{})
 	cfg := engine.Config{WorkerID: "core", PollInterval: time.Second, RetryBase: 10 * time.Millisecond, RetryMax: 100 * time.Millisecond}

@@ -22,7 +22,7 @@ import (
 	"github.com/runsvc/runsvc/internal/spec"
 	"github.com/runsvc/runsvc/internal/spec/versions"
 	"github.com/runsvc/runsvc/internal/store"
-	"github.com/runsvc/runsvc/internal/store/inmem"
+	"github.com/runsvc/runsvc/internal/store/sqlite/sqlitetest"
 	"github.com/runsvc/runsvc/internal/tool"
 )
 
@@ -61,7 +61,7 @@ func (m *seenModel) Complete(ctx context.Context, req model.Request) (model.Resp
 // reaches the Run's next model call, the one after the tool's result.
 func TestSteerWhileAWorkerToolRuns(t *testing.T) {
 	errs.SetFailureEncoder(errdetails.StoredFailure)
-	db, log, clk := inmem.New(), slog.New(slog.NewTextHandler(io.Discard, nil)), clock.Real{}
+	db, log, clk := sqlitetest.Open(t), slog.New(slog.NewTextHandler(io.Discard, nil)), clock.Real{}
 	reg := versions.New(db, clk, versions.Options{})
 	cfg := engine.Config{WorkerID: "steer", PollInterval: 20 * time.Millisecond}
 	slots := engine.NewSlots(cfg)

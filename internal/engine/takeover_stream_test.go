@@ -21,7 +21,7 @@ import (
 	"github.com/runsvc/runsvc/internal/spec"
 	"github.com/runsvc/runsvc/internal/spec/versions"
 	"github.com/runsvc/runsvc/internal/store"
-	"github.com/runsvc/runsvc/internal/store/inmem"
+	"github.com/runsvc/runsvc/internal/store/sqlite/sqlitetest"
 )
 
 // stalling streams three pieces, then hangs until its call is cancelled,
@@ -60,7 +60,7 @@ func (paced) Complete(ctx context.Context, req model.Request) (model.Response, e
 // the new call's pieces, and the log holds one answer for the turn.
 func TestTakeoverMidStreamDiscardsThePartialTurn(t *testing.T) {
 	errs.SetFailureEncoder(errdetails.StoredFailure)
-	db, log, clk := inmem.New(), slog.New(slog.NewTextHandler(io.Discard, nil)), clock.Real{}
+	db, log, clk := sqlitetest.Open(t), slog.New(slog.NewTextHandler(io.Discard, nil)), clock.Real{}
 	reg := versions.New(db, clk, versions.Options{})
 	hub := live.NewHub()
 	mgr := runs.New(runs.Deps{Store: db, Specs: reg, Policy: policy.AllowAll{}, Clock: clk, Log: log, Live: hub})

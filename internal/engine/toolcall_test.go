@@ -23,7 +23,8 @@ import (
 	"github.com/runsvc/runsvc/internal/spec"
 	"github.com/runsvc/runsvc/internal/spec/versions"
 	"github.com/runsvc/runsvc/internal/store"
-	"github.com/runsvc/runsvc/internal/store/inmem"
+	"github.com/runsvc/runsvc/internal/store/sqlite"
+	"github.com/runsvc/runsvc/internal/store/sqlite/sqlitetest"
 	"github.com/runsvc/runsvc/internal/tool"
 )
 
@@ -98,12 +99,12 @@ func outcomeOf(err error) outcome {
 // when the policy requires approval; InvokeTool, which cannot, refuses
 // the call without making it. Built-in and client tools only a Run can
 // call (InvokeTool refuses them as a bad name).
-// pipelineEngine starts an Engine on an in-memory store whose http, mcp
+// pipelineEngine starts an Engine on the tests' SQLite store whose http, mcp
 // and worker tools all run on x; it stops with the test.
-func pipelineEngine(t *testing.T, x *byArgs) (*engine.Engine, *runs.Manager, *inmem.DB, *versions.Registry) {
+func pipelineEngine(t *testing.T, x *byArgs) (*engine.Engine, *runs.Manager, *sqlite.DB, *versions.Registry) {
 	t.Helper()
 	errs.SetFailureEncoder(errdetails.StoredFailure)
-	db, log, clk := inmem.New(), slog.New(slog.NewTextHandler(io.Discard, nil)), clock.Real{}
+	db, log, clk := sqlitetest.Open(t), slog.New(slog.NewTextHandler(io.Discard, nil)), clock.Real{}
 	reg := versions.New(db, clk, versions.Options{})
 	cfg := engine.Config{WorkerID: "pipeline", PollInterval: 20 * time.Millisecond}
 	slots := engine.NewSlots(cfg)
@@ -216,7 +217,7 @@ func TestOneToolCallPipeline(t *testing.T) {
 // runOutcome starts a Run of specName, whose model makes one call with
 // args, and returns how the call ended (or what the Run suspended for)
 // and the call's global id.
-func runOutcome(t *testing.T, mgr *runs.Manager, db *inmem.DB, specName string, args json.RawMessage) (outcome, string) {
+func runOutcome(t *testing.T, mgr *runs.Manager, db *sqlite.DB, specName string, args json.RawMessage) (outcome, string) {
 	t.Helper()
 	run, _, err := mgr.Start(context.Background(), runs.StartRequest{Tenant: store.DefaultTenant, Spec: specName, Input: "go"})
 	if err != nil {

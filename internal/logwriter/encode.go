@@ -60,7 +60,18 @@ func Index(s *runlog.State) store.Index {
 	if err != nil {
 		panic("runs: encoding summary: " + err.Error())
 	}
-	return store.Index{State: string(s.Status), Runnable: s.Runnable(), WakeAt: s.WakeAt(), Summary: b, Suspension: SuspensionKind(s)}
+	return store.Index{State: string(s.Status), Runnable: s.Runnable(), WakeAt: s.WakeAt(), Summary: b, Suspension: SuspensionKind(s), Settled: s.Settled()}
+}
+
+// Ends reports whether recs settle or suspend their Run (store.Append.Ends).
+func Ends(recs []store.Record) bool {
+	settled, suspended := (*runlog.Settled)(nil).Kind(), (*runlog.Suspended)(nil).Kind()
+	for _, r := range recs {
+		if r.Kind == settled || r.Kind == suspended {
+			return true
+		}
+	}
+	return false
 }
 
 // InDoubt is the suspension kind of an APPROVAL that asks whether an

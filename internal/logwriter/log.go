@@ -153,6 +153,7 @@ func (l *Log) write(ctx context.Context, recs []runlog.Record, release bool) err
 	}
 	err = l.w.store.Append(ctx, store.Append{
 		Tenant: l.tenant, RunID: l.runID, Records: stored, Index: Index(l.state), Lease: l.policy.Lease, Release: release,
+		Ends: Ends(stored),
 	})
 	if err != nil {
 		return err

@@ -11,7 +11,7 @@ import (
 
 	"github.com/runsvc/runsvc/internal/clock"
 	"github.com/runsvc/runsvc/internal/metrics"
-	"github.com/runsvc/runsvc/internal/store/inmem"
+	"github.com/runsvc/runsvc/internal/store/sqlite/sqlitetest"
 )
 
 // TestReadmeListsEveryMetric: the README's Operations section lists every
@@ -32,7 +32,7 @@ func TestReadmeListsEveryMetric(t *testing.T) {
 		ops = ops[:end+3]
 	}
 	m := metrics.New(func(error) string { return "" })
-	m.CountRuns(inmem.New(), clock.Real{}, time.Second)
+	m.CountRuns(sqlitetest.Open(t), clock.Real{}, time.Second)
 	registered := registeredNames(m.Registry())
 	for name := range registered {
 		t.Run(name, func(t *testing.T) {

@@ -10,13 +10,14 @@ import (
 	"github.com/runsvc/runsvc/internal/clock"
 	"github.com/runsvc/runsvc/internal/metrics"
 	"github.com/runsvc/runsvc/internal/store"
-	"github.com/runsvc/runsvc/internal/store/inmem"
+	"github.com/runsvc/runsvc/internal/store/sqlite"
+	"github.com/runsvc/runsvc/internal/store/sqlite/sqlitetest"
 )
 
-// countingStore is the in-memory store, counting how often it is asked
+// countingStore is the tests' SQLite store, counting how often it is asked
 // to count and failing while down is set.
 type countingStore struct {
-	*inmem.DB
+	*sqlite.DB
 	calls atomic.Int64
 	down  atomic.Bool
 }
@@ -34,7 +35,7 @@ func (s *countingStore) CountRuns(ctx context.Context, states []string) ([]store
 // scrape within the TTL, the next scrape after it counts again, and while
 // the store fails the gauge is absent instead of stale.
 func TestRunsActiveGauge(t *testing.T) {
-	st := &countingStore{DB: inmem.New()}
+	st := &countingStore{DB: sqlitetest.Open(t)}
 	ctx := context.Background()
 	clk := clock.NewFake(time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC))
 	m := metrics.New(func(error) string { return "" })

@@ -145,7 +145,7 @@ func (m *Manager) Import(ctx context.Context, tenant string, next func() ([]byte
 		Tenant: tenant, RunID: h.RunID, Spec: h.Spec, Version: h.Version, RequestID: h.RequestID, RequestHash: h.RequestHash,
 		ParentRunID: h.ParentRunID, RootRunID: h.RootRunID, DelegationID: h.DelegationID,
 		CreateTime: h.CreateTime, UpdateTime: h.UpdateTime, Index: logwriter.Index(st),
-	}, Records: recs})
+	}, Records: recs, Ends: logwriter.Ends(recs)})
 	if err != nil {
 		return Run{}, false, err
 	}

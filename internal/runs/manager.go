@@ -142,7 +142,7 @@ func (m *Manager) Start(ctx context.Context, req StartRequest) (Run, bool, error
 		return Run{}, false, err
 	}
 	run, created, err := m.startOn(ctx, req, sv, remembered)
-	if remembered && errors.Is(err, store.ErrVersionSuperseded) {
+	if remembered && errors.Is(err, store.ErrConditionFailed) {
 		// Another replica published a newer Version since this one
 		// remembered the newest: read it, and start on what was read.
 		if sv, err = m.specs.ReadNewest(ctx, req.Tenant, req.Spec); err != nil {
@@ -213,8 +213,9 @@ type onThread struct {
 // admit creates the Run adm admits, on thread when it names one, or
 // returns the one its request id started before (created false), or
 // *errs.RequestIDReused when that one was started by another request.
-// newest asks the store to refuse adm's Version with
-// store.ErrVersionSuperseded if it is no longer the Spec's newest.
+// newest makes the creation conditional on adm's Version still being the
+// Spec's newest (store.NewRun.IfNoNewerVersion): else
+// store.ErrConditionFailed.
 func (m *Manager) admit(ctx context.Context, adm *runlog.Admitted, runID string, now time.Time, hash string, thread onThread, newest bool) (Run, bool, error) {
 	st := runlog.New(runID)
 	recs := logwriter.Stamp(st, 0, now, adm)
@@ -231,9 +232,10 @@ func (m *Manager) admit(ctx context.Context, adm *runlog.Admitted, runID string,
 			RequestHash: hash, ParentRunID: adm.ParentRunID, RootRunID: adm.RootRunID,
 			DelegationID: adm.DelegationID, CreateTime: now, Index: logwriter.Index(st), ThreadID: thread.ID,
 		},
-		Records:       stored,
-		RejectBusy:    thread.Strategy == "" || thread.Strategy == StrategyReject,
-		NewestVersion: newest,
+		Records:          stored,
+		Ends:             logwriter.Ends(stored),
+		RejectBusy:       thread.Strategy == "" || thread.Strategy == StrategyReject,
+		IfNoNewerVersion: newest,
 	}
 	slot := m.reserve()
 	slot.lease(&nr.Run, now)

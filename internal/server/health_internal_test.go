@@ -9,7 +9,7 @@ import (
 	"google.golang.org/grpc/health"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 
-	"github.com/runsvc/runsvc/internal/store/inmem"
+	"github.com/runsvc/runsvc/internal/store/sqlite/sqlitetest"
 )
 
 // TestHealthNotServingOnceDraining: a drain turns "" and every service
@@ -18,7 +18,7 @@ import (
 func TestHealthNotServingOnceDraining(t *testing.T) {
 	srv := health.NewServer()
 	services := []string{"runsvc.v1.RunService", "runsvc.v1.SpecService"}
-	h := newHealthReporter(srv, inmem.New(), slog.New(slog.NewTextHandler(io.Discard, nil)), services)
+	h := newHealthReporter(srv, sqlitetest.Open(t), slog.New(slog.NewTextHandler(io.Discard, nil)), services)
 	ctx := context.Background()
 	steps := []struct {
 		name string

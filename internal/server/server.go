@@ -222,7 +222,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 }
 
 func openStore(ctx context.Context, cfg Config) (store.Store, error) {
-	if cfg.Store != "" && !strings.HasPrefix(cfg.Store, "sqlite:") {
+	if sharedStore(cfg) {
 		return openShared(ctx, cfg)
 	}
 	dir := cfg.Data
@@ -312,6 +312,8 @@ func (s *Server) assemble() error {
 		Network:   network,
 		Importer:  mcptool.Importer{Executor: s.mcp, Secrets: secrets},
 		Buildable: &versions.Buildable{Providers: providerNames(models)},
+		// Only a shared store makes remembering the newest worth it.
+		RememberNewest: sharedStore(cfg),
 	})
 	streaming := live.NewScrubbingHub(scrub)
 	// A Run started here while the engine has room is admitted leased to

@@ -9,6 +9,12 @@ import (
 	"github.com/runsvc/runsvc/internal/store/postgres"
 )
 
+// sharedStore reports whether cfg names a store several replicas share,
+// rather than this process's SQLite.
+func sharedStore(cfg Config) bool {
+	return cfg.Store != "" && !strings.HasPrefix(cfg.Store, "sqlite:")
+}
+
 // openShared opens the store several replicas share.
 func openShared(ctx context.Context, cfg Config) (store.Store, error) {
 	if !strings.HasPrefix(cfg.Store, "postgres://") && !strings.HasPrefix(cfg.Store, "postgresql://") {

@@ -11,7 +11,6 @@ import (
 	"github.com/runsvc/runsvc/internal/errdetails"
 	"github.com/runsvc/runsvc/internal/errs"
 	"github.com/runsvc/runsvc/internal/store"
-	"github.com/runsvc/runsvc/internal/store/inmem"
 	"github.com/runsvc/runsvc/internal/store/postgres"
 	"github.com/runsvc/runsvc/internal/store/postgres/pgtest"
 	"github.com/runsvc/runsvc/internal/store/sqlite"
@@ -27,7 +26,6 @@ func TestGoldenCorpusThroughTheStores(t *testing.T) {
 		name string
 		open func(t *testing.T) store.Store
 	}{
-		{"inmem", func(t *testing.T) store.Store { return inmem.New() }},
 		{"sqlite", func(t *testing.T) store.Store {
 			db, err := sqlite.Open(t.TempDir(), sqlite.Options{Synchronous: "OFF"})
 			if err != nil {

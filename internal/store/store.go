@@ -1,8 +1,8 @@
 // Package store is the port through which runsvc keeps everything durable:
 // Specs, Run logs with their index and leases, memory, the bus, and the
-// worker tool calls routed between replicas. Three
-// adapters implement it, sqlite (embedded default), postgres and inmem
-// (for tests), and all pass the same conformance suite in storetest.
+// worker tool calls routed between replicas. Two adapters implement it,
+// sqlite (embedded default, also the tests' store) and postgres, and
+// both pass the same conformance suite in storetest.
 // docs/storage.md is the schema of what they hold.
 //
 // Every method returns *errs.StoreUnavailable when the store cannot be
@@ -67,20 +67,11 @@ type Specs interface {
 	GetSpec(ctx context.Context, tenant, name, version string) (Spec, error)
 	// ListSpecs lists Specs by name, then by publish time.
 	ListSpecs(ctx context.Context, tenant string, q SpecQuery) ([]Spec, string, error)
-	// ChecksNewestVersion reports that CreateRun honours
-	// NewRun.NewestVersion, so a caller may start Runs on a newest Version
-	// it remembers instead of reading the newest each time. A store that
-	// replicas share reports true: for it that read is a round trip, and
-	// only the store can tell that another replica published since. A
-	// store only one process writes reports false: its newest read is
-	// exact and cheap, and it ignores the flag.
-	ChecksNewestVersion() bool
 }
 
-// ErrVersionSuperseded is CreateRun's answer, creating nothing, for a
-// NewRun with NewestVersion whose Spec has a newer Version stored: read
-// the newest again and start the Run on it.
-var ErrVersionSuperseded = errors.New("a newer version of the spec was published")
+// ErrConditionFailed is a conditional write's answer, having written
+// nothing, when its condition does not hold (NewRun.IfNoNewerVersion).
+var ErrConditionFailed = errors.New("store: the write's condition does not hold")
 
 // Record is a stored log entry; the body is opaque to the store.
 type Record struct {
@@ -107,6 +98,11 @@ type Index struct {
 	// words (TOOL_RESULTS, APPROVAL, QUESTION, CHILDREN, IN_DOUBT), so
 	// Runs can be counted by it; empty when the Run is not suspended.
 	Suspension string
+	// Settled says State is a final one, as the writer of the index knows:
+	// the write that settles a Run on a thread hands the thread on to its
+	// next Run. The store acts on it and does not keep it: a Run read back
+	// has it false, and a reader tells settled states by State.
+	Settled bool
 }
 
 // Run is a Run's identity, index and lease.
@@ -151,14 +147,16 @@ type Run struct {
 type NewRun struct {
 	Run
 	Records []Record
+	// Ends says the Records settle or suspend the Run, as Append.Ends.
+	Ends bool
 	// RejectBusy, for a Run on a thread, fails the create with
 	// *errs.ThreadBusy when the thread has an active Run; otherwise such a
 	// Run is created Waiting, behind the Runs already on the thread.
 	RejectBusy bool
-	// NewestVersion says Version is the Spec's newest as the caller
-	// remembered it: a store whose ChecksNewestVersion is true then fails
-	// the create with ErrVersionSuperseded when a newer Version is stored.
-	NewestVersion bool
+	// IfNoNewerVersion makes the create conditional: it fails with
+	// ErrConditionFailed when a Version of the Run's Spec published after
+	// its Version is stored (a Version not stored has none newer).
+	IfNoNewerVersion bool
 }
 
 // AdmissionLease is the lease a new Run r is created under (see NewRun),
@@ -230,16 +228,6 @@ type Threads interface {
 	HistoryParts(ctx context.Context, tenant, threadID string, before int) ([]HistoryPart, error)
 }
 
-// SettledState reports whether an index state is a final one, after which
-// a thread's next Run may start.
-func SettledState(state string) bool {
-	switch state {
-	case "COMPLETED", "FAILED", "ABORTED", "ABANDONED":
-		return true
-	}
-	return false
-}
-
 // Append adds Records to a Run's log.
 type Append struct {
 	Tenant string
@@ -252,6 +240,9 @@ type Append struct {
 	Lease *Lease
 	// Release gives the lease up in the same transaction.
 	Release bool
+	// Ends says the Records settle or suspend the Run: the append signals
+	// RunEndTopic.
+	Ends bool
 }
 
 // Claimable reports whether the Run can be claimed once the append is
@@ -516,9 +507,9 @@ func RunEndTopic(tenant, runID string) string { return "rune/" + tenant + "/" + 
 // AppendTopics returns the topics an append of recs to a Run signals:
 // TopicRunnable only when the Run can be claimed now (runnable, and no
 // worker keeps holding it), so that a running Run's appends do not wake
-// idle workers for nothing; RunEndTopic only when a Record settles or
-// suspends it.
-func AppendTopics(tenant, runID string, claimable bool, recs []Record) []string {
+// idle workers for nothing; RunEndTopic only when they end it (they
+// settle or suspend it: Append.Ends).
+func AppendTopics(tenant, runID string, claimable, ends bool, recs []Record) []string {
 	topics := []string{RunTopic(tenant, runID)}
 	if claimable {
 		topics = append(topics, TopicRunnable)
@@ -530,21 +521,10 @@ func AppendTopics(tenant, runID string, claimable bool, recs []Record) []string 
 	if outsider {
 		topics = append(topics, OutsiderTopic(tenant, runID))
 	}
-	if EndsRun(recs) {
+	if ends {
 		topics = append(topics, RunEndTopic(tenant, runID))
 	}
 	return topics
-}
-
-// EndsRun reports whether recs settle or suspend their Run: an append of
-// them signals RunEndTopic.
-func EndsRun(recs []Record) bool {
-	for _, r := range recs {
-		if r.Kind == "settled" || r.Kind == "suspended" {
-			return true
-		}
-	}
-	return false
 }
 
 // DeletedTopics returns the topics a Run's deletion signals.

@@ -23,10 +23,8 @@ type Registry struct {
 	// cache holds Versions by tenant and name\x00version: a Version never
 	// changes once published.
 	cache *lru.Cache[*spec.Version]
-	// newest remembers each Spec's newest Version by tenant and name,
-	// only for a store that checks a remembered one when it creates a Run
-	// (store.ChecksNewestVersion): there reading the newest is a round
-	// trip per StartRun.
+	// newest remembers each Spec's newest Version by tenant and name, nil
+	// unless RememberNewest was called.
 	newest *lru.Cache[string]
 	// network refuses tool URLs naming an address it does not allow.
 	network *netpolicy.Policy
@@ -50,6 +48,15 @@ type Options struct {
 	// *errs.SpecUnbuildable, a Spec whose model provider this runsvc does
 	// not have; without it every valid Spec is accepted.
 	Buildable *Buildable
+	// RememberNewest makes Newest remember each Spec's newest Version
+	// between reads. It is for a store that other processes write too
+	// (replicas sharing PostgreSQL): there reading the newest is a round
+	// trip per StartRun, and only the store can tell that another replica
+	// published since, so a Run started on a remembered Version is created
+	// conditional on it (store.NewRun.IfNoNewerVersion) and read again when
+	// that fails. A store one process writes reads its newest exactly and
+	// cheaply: there Newest reads every time.
+	RememberNewest bool
 }
 
 // Buildable is what this runsvc can build a Run from: its model
@@ -104,7 +111,7 @@ const versionCacheSize = 4096
 // New returns a Registry over a store.
 func New(s store.Store, clk clock.Clock, o Options) *Registry {
 	r := &Registry{store: s, clock: clk, cache: lru.New[*spec.Version](versionCacheSize), network: o.Network, importer: o.Importer, buildable: o.Buildable}
-	if s.ChecksNewestVersion() {
+	if o.RememberNewest {
 		r.newest = lru.New[string](versionCacheSize)
 	}
 	return r
@@ -221,10 +228,9 @@ func (r *Registry) Get(ctx context.Context, tenant, name, version string) (*spec
 
 // Newest returns a Spec's newest Version or *errs.SpecNotFound.
 // remembered is true when the Version came from this Registry's memory,
-// not the store, which happens only for a store that checks it
-// (store.ChecksNewestVersion): create the Run with
-// store.NewRun.NewestVersion, and on store.ErrVersionSuperseded take
-// ReadNewest's instead.
+// not the store, which happens only after RememberNewest: create the Run
+// with store.NewRun.IfNoNewerVersion, and on store.ErrConditionFailed
+// take ReadNewest's instead.
 func (r *Registry) Newest(ctx context.Context, tenant, name string) (v *spec.Version, remembered bool, err error) {
 	if r.newest != nil {
 		if version, ok := r.newest.Get(nameKey(tenant, name)); ok {

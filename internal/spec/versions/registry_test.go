@@ -11,14 +11,14 @@ import (
 	"github.com/runsvc/runsvc/internal/spec"
 	"github.com/runsvc/runsvc/internal/spec/versions"
 	"github.com/runsvc/runsvc/internal/store"
-	"github.com/runsvc/runsvc/internal/store/inmem"
+	"github.com/runsvc/runsvc/internal/store/sqlite/sqlitetest"
 )
 
 // TestCachedVersionsStayInTheirTenant: a Version read (and so cached) in
 // one tenant is not found in another that never published it.
 func TestCachedVersionsStayInTheirTenant(t *testing.T) {
 	ctx := context.Background()
-	reg := versions.New(inmem.New(), clock.NewFake(time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)), versions.Options{})
+	reg := versions.New(sqlitetest.Open(t), clock.NewFake(time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)), versions.Options{})
 	v, _, err := reg.Publish(ctx, "acme", spec.Spec{Name: "triage", Model: spec.Model{Provider: spec.ProviderScripted, Script: []spec.Turn{{Text: "ok"}}}})
 	if err != nil {
 		t.Fatal(err)
@@ -62,7 +62,7 @@ func TestUnbuildableSpecs(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			reg := versions.New(inmem.New(), clock.NewFake(time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)), versions.Options{Buildable: tc.buildable})
+			reg := versions.New(sqlitetest.Open(t), clock.NewFake(time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)), versions.Options{Buildable: tc.buildable})
 			_, _, err := reg.Publish(ctx, "acme", tc.s)
 			var ub *errs.SpecUnbuildable
 			if got := errors.As(err, &ub); got != tc.unbuildable {
@@ -87,7 +87,7 @@ func TestUnbuildableSpecs(t *testing.T) {
 // published, and the same decoded Version while it stays the newest.
 func TestNewestVersionIsReadEachTimeAndDecodedOnce(t *testing.T) {
 	ctx := context.Background()
-	reg := versions.New(inmem.New(), clock.NewFake(time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)), versions.Options{})
+	reg := versions.New(sqlitetest.Open(t), clock.NewFake(time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)), versions.Options{})
 	publish := func(text string) *spec.Version {
 		v, _, err := reg.Publish(ctx, "acme", spec.Spec{Name: "triage", Model: spec.Model{Provider: spec.ProviderScripted, Script: []spec.Turn{{Text: text}}}})
 		if err != nil {
@@ -130,38 +130,31 @@ func TestNewestVersionIsReadEachTimeAndDecodedOnce(t *testing.T) {
 	}
 }
 
-// checkingStore is a store whose CreateRun would check a remembered newest
-// Version, counting the Spec reads.
+// checkingStore is a store counting the Spec reads.
 type checkingStore struct {
 	store.Store
 	reads int
 }
-
-func (s *checkingStore) ChecksNewestVersion() bool { return true }
 
 func (s *checkingStore) GetSpec(ctx context.Context, tenant, name, version string) (store.Spec, error) {
 	s.reads++
 	return s.Store.GetSpec(ctx, tenant, name, version)
 }
 
-// TestNewestIsRememberedOnlyWhereTheStoreChecksIt: Newest reads a Spec's
-// newest once and then remembers it, for a store that checks what is
-// remembered; a Version published here replaces it, and a store that
-// does not check is read every time.
-func TestNewestIsRememberedOnlyWhereTheStoreChecksIt(t *testing.T) {
+// TestNewestIsRememberedOnlyWhenAsked: after RememberNewest (a store
+// other replicas write), Newest reads a Spec's newest once and then
+// remembers it; a Version published here replaces it; without it the
+// store is read every time.
+func TestNewestIsRememberedOnlyWhenAsked(t *testing.T) {
 	ctx := context.Background()
 	for _, c := range []struct {
 		name   string
 		checks bool
-	}{{"a store that checks", true}, {"a store that does not", false}} {
+	}{{"remembering", true}, {"not remembering", false}} {
 		checks := c.checks
 		t.Run(c.name, func(t *testing.T) {
-			counted := &checkingStore{Store: inmem.New()}
-			var s store.Store = counted
-			if !checks {
-				s = readCounter{counted}
-			}
-			reg := versions.New(s, clock.NewFake(time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)), versions.Options{})
+			counted := &checkingStore{Store: sqlitetest.Open(t)}
+			reg := versions.New(counted, clock.NewFake(time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)), versions.Options{RememberNewest: checks})
 			publish := func(text string) string {
 				v, _, err := reg.Publish(ctx, "acme", spec.Spec{Name: "triage", Model: spec.Model{Provider: spec.ProviderScripted, Script: []spec.Turn{{Text: text}}}})
 				if err != nil {
@@ -191,8 +184,3 @@ func TestNewestIsRememberedOnlyWhereTheStoreChecksIt(t *testing.T) {
 		})
 	}
 }
-
-// readCounter is checkingStore reporting that it does not check.
-type readCounter struct{ *checkingStore }
-
-func (readCounter) ChecksNewestVersion() bool { return false }

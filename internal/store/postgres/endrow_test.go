@@ -53,7 +53,9 @@ func TestAnEndingAppendSignalsItsRow(t *testing.T) {
 			here, there := db.Notifier().Subscribe(topic), replica.Notifier().Subscribe(topic)
 			defer here.Close()
 			defer there.Close()
-			err := db.Append(ctx, store.Append{Tenant: store.DefaultTenant, RunID: "run_a", Index: store.Index{State: tt.state},
+			settled := tt.kind == "settled"
+			err := db.Append(ctx, store.Append{Tenant: store.DefaultTenant, RunID: "run_a", Index: store.Index{State: tt.state, Settled: settled},
+				Ends:    settled || tt.kind == "suspended",
 				Records: []store.Record{{Seq: 2, Time: t0.Add(time.Millisecond), Kind: tt.kind, Body: []byte(`{}`)}}})
 			if err != nil {
 				t.Fatalf("%v: %#v", err, err)

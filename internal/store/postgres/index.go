@@ -9,6 +9,7 @@ import (
 
 	"github.com/runsvc/runsvc/internal/errs"
 	"github.com/runsvc/runsvc/internal/store"
+	"github.com/runsvc/runsvc/internal/store/threadqueue"
 )
 
 // SetIndex replaces a Run's index without adding Records, if its log's
@@ -19,13 +20,14 @@ func (db *DB) SetIndex(ctx context.Context, tenant, runID string, lastSeq int64,
 		return unavailable(ctx, "set index", err)
 	}
 	defer func() { _ = tx.Rollback(ctx) }()
-	tag, err := tx.Exec(ctx, `UPDATE runs SET state = $3, runnable = ($4 AND NOT waiting), wake_at = $5, summary = $6, update_time = $7, suspension = $9
-		WHERE tenant = $1 AND run_id = $2 AND last_seq = $8`,
-		tenant, runID, idx.State, idx.Runnable, store.Nanos(idx.WakeAt), idx.Summary, store.Nanos(now), lastSeq, idx.Suspension)
-	if err != nil {
+	var thread string
+	err = tx.QueryRow(ctx, `UPDATE runs SET state = $3, runnable = ($4 AND NOT waiting), wake_at = $5, summary = $6, update_time = $7, suspension = $9
+		WHERE tenant = $1 AND run_id = $2 AND last_seq = $8 RETURNING thread_id`,
+		tenant, runID, idx.State, idx.Runnable, store.Nanos(idx.WakeAt), idx.Summary, store.Nanos(now), lastSeq, idx.Suspension).Scan(&thread)
+	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
 		return unavailable(ctx, "set index", err)
 	}
-	if tag.RowsAffected() == 0 {
+	if err != nil {
 		var last int64
 		err := db.pool.QueryRow(ctx, `SELECT last_seq FROM runs WHERE tenant = $1 AND run_id = $2`, tenant, runID).Scan(&last)
 		switch {
@@ -37,12 +39,12 @@ func (db *DB) SetIndex(ctx context.Context, tenant, runID string, lastSeq int64,
 		return &errs.SeqConflict{RunID: runID, Seq: lastSeq + 1}
 	}
 	topics := store.IndexTopics(tenant, runID, idx)
-	if store.SettledState(idx.State) {
-		promoted, err := settleThread(ctx, tx, tenant, runID, now)
+	if idx.Settled {
+		promoted, err := threadqueue.Settle(threadTx{ctx: ctx, tx: tx}, tenant, runID, thread, now)
 		if err != nil {
 			return unavailable(ctx, "set index", err)
 		}
-		if promoted {
+		if promoted != "" {
 			topics = append(topics, store.TopicRunnable)
 		}
 	}

@@ -184,7 +184,7 @@ func (db *DB) announceRun(run store.Run, topics ...string) {
 const channel = "runsvc"
 
 // unavailable maps a driver error to *errs.StoreUnavailable: typed errors
-// and the store's own answers (store.ErrVersionSuperseded) pass through,
+// and the store's own answers (store.ErrConditionFailed) pass through,
 // and when ctx itself ended its error is returned instead,
 // so that the caller's own cancellation or deadline is never mistaken for
 // an outage (nor an internal timeout for the caller's).
@@ -192,7 +192,7 @@ func unavailable(ctx context.Context, op string, err error) error {
 	if err == nil {
 		return nil
 	}
-	if errs.Typed(err) != nil || errors.Is(err, store.ErrVersionSuperseded) {
+	if errs.Typed(err) != nil || errors.Is(err, store.ErrConditionFailed) {
 		return err
 	}
 	if ctxErr := ctx.Err(); ctxErr != nil {

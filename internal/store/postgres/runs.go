@@ -13,6 +13,7 @@ import (
 	"github.com/runsvc/runsvc/internal/errs"
 	"github.com/runsvc/runsvc/internal/store"
 	"github.com/runsvc/runsvc/internal/store/pagetoken"
+	"github.com/runsvc/runsvc/internal/store/threadqueue"
 )
 
 const runColumns = `tenant, run_id, spec, version, request_id, request_hash, parent_run_id, root_run_id, delegation_id,
@@ -71,12 +72,12 @@ func (db *DB) CreateRun(ctx context.Context, nr store.NewRun) (store.Run, bool, 
 				return err
 			}
 		}
-		if nr.NewestVersion {
+		if nr.IfNoNewerVersion {
 			if err := checkNewest(ctx, tx, r); err != nil {
 				return err
 			}
 		}
-		if err := joinThread(ctx, tx, &r, nr.RejectBusy); err != nil {
+		if err := threadqueue.Join(threadTx{ctx: ctx, tx: tx}, &r, nr.RejectBusy); err != nil {
 			return err
 		}
 		r.LeaseOwner, r.LeaseExpires = store.AdmissionLease(r)
@@ -106,7 +107,7 @@ func (db *DB) CreateRun(ctx context.Context, nr store.NewRun) (store.Run, bool, 
 			return err
 		}
 		created = true
-		tx.notify(store.AppendTopics(r.Tenant, r.RunID, r.Index.Runnable && r.LeaseOwner == "", nr.Records)...)
+		tx.notify(store.AppendTopics(r.Tenant, r.RunID, r.Index.Runnable && r.LeaseOwner == "", nr.Ends, nr.Records)...)
 		return nil
 	})
 	if errors.Is(err, errFoundExisting) {
@@ -150,8 +151,8 @@ func insertThreadRun(ctx context.Context, tx *txn, r store.Run, lastSeq int64, u
 // one statement. Its one row is the Run created (true) or, when the
 // request id was used before this statement's snapshot, the Run that has
 // it (false); no row when it conflicted with a Run committed since (a
-// creation that raced it) or with a run id taken, or when $28 asks for
-// the newest Version and a newer one than $4 is stored.
+// creation that raced it) or with a run id taken, or when $28 makes it
+// conditional on no Version newer than $4 being stored and one is.
 var createRunStatement = `WITH ins AS (
 		INSERT INTO runs (tenant, run_id, spec, version, request_id, request_hash, parent_run_id, root_run_id, delegation_id,
 			state, runnable, wake_at, summary, last_seq, create_time, update_time, suspension, thread_id, thread_seq, continues_run_id, waiting,
@@ -200,10 +201,10 @@ func (db *DB) createUnthreaded(ctx context.Context, nr store.NewRun) (store.Run,
 		r.Tenant, r.RunID, r.Spec, r.Version, r.RequestID, r.RequestHash, r.ParentRunID, r.RootRunID, r.DelegationID,
 		r.Index.State, r.Index.Runnable, store.Nanos(r.Index.WakeAt), r.Index.Summary, int64(len(nr.Records)), store.Nanos(r.CreateTime),
 		store.Nanos(r.UpdateTime), r.Index.Suspension, r.ContinuesRunID, r.Waiting, r.LeaseOwner, token, store.Nanos(r.LeaseExpires),
-		seqs, times, attempts, kinds, bodies, nr.NewestVersion), flag: &created})
+		seqs, times, attempts, kinds, bodies, nr.IfNoNewerVersion), flag: &created})
 	switch {
 	case err == nil && created:
-		db.announce(store.AppendTopics(r.Tenant, r.RunID, r.Index.Runnable && r.LeaseOwner == "", nr.Records)...)
+		db.announce(store.AppendTopics(r.Tenant, r.RunID, r.Index.Runnable && r.LeaseOwner == "", nr.Ends, nr.Records)...)
 		r.LastSeq = int64(len(nr.Records))
 		return r, true, nil
 	case err == nil:
@@ -222,7 +223,7 @@ func (db *DB) createUnthreaded(ctx context.Context, nr store.NewRun) (store.Run,
 			return store.Run{}, false, unavailable(ctx, "create run", err)
 		}
 	}
-	if nr.NewestVersion {
+	if nr.IfNoNewerVersion {
 		if err := checkNewest(ctx, db.pool, r); err != nil {
 			return store.Run{}, false, err
 		}
@@ -234,7 +235,7 @@ func (db *DB) createUnthreaded(ctx context.Context, nr store.NewRun) (store.Run,
 // Version newer than $3.
 var checkNewestStatement = `SELECT ` + newerVersionExists("$1", "$2", "$3")
 
-// checkNewest is store.ErrVersionSuperseded when r's Spec has a Version
+// checkNewest is store.ErrConditionFailed when r's Spec has a Version
 // newer than r's.
 func checkNewest(ctx context.Context, q rowQuerier, r store.Run) error {
 	var newer bool
@@ -242,7 +243,7 @@ func checkNewest(ctx context.Context, q rowQuerier, r store.Run) error {
 		return unavailable(ctx, "create run", err)
 	}
 	if newer {
-		return store.ErrVersionSuperseded
+		return store.ErrConditionFailed
 	}
 	return nil
 }
@@ -297,8 +298,8 @@ func (db *DB) Append(ctx context.Context, a store.Append) error {
 	// Most Runs are on no thread: conditional on that, a settling append is
 	// one statement too (3 round trips fewer: BEGIN, the thread's check,
 	// COMMIT); a Run on a thread matches nothing and goes to appendSettling.
-	settled := store.SettledState(a.Index.State)
-	if store.EndsRun(a.Records) {
+	settled := a.Index.Settled
+	if a.Ends {
 		return db.appendEnding(ctx, a, settled)
 	}
 	query, args := appendStatement(a, settled, false)
@@ -312,7 +313,7 @@ func (db *DB) Append(ctx context.Context, a store.Append) error {
 	if tag.RowsAffected() == 0 {
 		return db.notAppended(ctx, a, settled)
 	}
-	db.announce(store.AppendTopics(a.Tenant, a.RunID, a.Claimable(), a.Records)...)
+	db.announce(store.AppendTopics(a.Tenant, a.RunID, a.Claimable(), a.Ends, a.Records)...)
 	return nil
 }
 
@@ -340,7 +341,7 @@ func (db *DB) appendEnding(ctx context.Context, a store.Append, settled bool) er
 	case err != nil:
 		return unavailable(ctx, "append", err)
 	}
-	db.announceRun(row, store.AppendTopics(a.Tenant, a.RunID, a.Claimable(), a.Records)...)
+	db.announceRun(row, store.AppendTopics(a.Tenant, a.RunID, a.Claimable(), a.Ends, a.Records)...)
 	return nil
 }
 
@@ -387,30 +388,29 @@ func (db *DB) appendSettling(ctx context.Context, a store.Append) error {
 		return unavailable(ctx, "append", err)
 	}
 	defer func() { _ = tx.Rollback(ctx) }()
-	query, args := appendStatement(a, false, false)
-	tag, err := tx.Exec(ctx, query, args...)
-	if isUniqueViolation(err) {
+	query, args := appendStatement(a, false, true)
+	row, err := scanRun(tx.QueryRow(ctx, query, args...))
+	switch {
+	case isUniqueViolation(err):
 		return &errs.SeqConflict{RunID: a.RunID, Seq: a.Records[0].Seq}
-	}
-	if err != nil {
-		return unavailable(ctx, "append", err)
-	}
-	if tag.RowsAffected() == 0 {
+	case errors.Is(err, pgx.ErrNoRows):
 		// Give the connection back first: asking the pool for another
 		// while holding one starves it when many settles conflict.
 		_ = tx.Rollback(ctx)
 		return db.whyNotAppended(ctx, a)
+	case err != nil:
+		return unavailable(ctx, "append", err)
 	}
 	end := a.Records[len(a.Records)-1]
-	promoted, err := settleThread(ctx, tx, a.Tenant, a.RunID, end.Time)
+	promoted, err := threadqueue.Settle(threadTx{ctx: ctx, tx: tx}, a.Tenant, a.RunID, row.ThreadID, end.Time)
 	if err != nil {
 		return unavailable(ctx, "append", err)
 	}
 	if err := tx.Commit(ctx); err != nil {
 		return unavailable(ctx, "append", err)
 	}
-	topics := store.AppendTopics(a.Tenant, a.RunID, a.Claimable(), a.Records)
-	if promoted {
+	topics := store.AppendTopics(a.Tenant, a.RunID, a.Claimable(), a.Ends, a.Records)
+	if promoted != "" {
 		topics = append(topics, store.TopicRunnable)
 	}
 	db.announce(topics...)

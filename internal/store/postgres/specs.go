@@ -94,8 +94,3 @@ func (db *DB) ListSpecs(ctx context.Context, tenant string, q store.SpecQuery) (
 	}
 	return out, next, nil
 }
-
-// ChecksNewestVersion is true: replicas share the database, so a newest
-// Version a caller remembers may have been superseded by another one's
-// publish, which CreateRun checks in the statement that creates the Run.
-func (db *DB) ChecksNewestVersion() bool { return true }

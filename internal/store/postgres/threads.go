@@ -7,9 +7,9 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/runsvc/runsvc/internal/errs"
 	"github.com/runsvc/runsvc/internal/store"
 	"github.com/runsvc/runsvc/internal/store/pagetoken"
+	"github.com/runsvc/runsvc/internal/store/threadqueue"
 )
 
 const threadColumns = `tenant, thread_id, create_time, update_time, active_run_id, last_run_id, runs, deletions`
@@ -25,64 +25,59 @@ func scanThread(row pgx.Row) (store.Thread, error) {
 	return t, nil
 }
 
-// joinThread puts a new Run on its thread inside CreateRun's transaction,
-// holding the thread's row lock: the active Run when the thread has none,
-// continuing its last Run; otherwise waiting behind the others, or
-// *errs.ThreadBusy with reject.
-func joinThread(ctx context.Context, tx pgx.Tx, r *store.Run, reject bool) error {
-	now := store.Nanos(r.CreateTime)
-	if _, err := tx.Exec(ctx, `INSERT INTO threads (tenant, thread_id, create_time, update_time) VALUES ($1, $2, $3, $3) ON CONFLICT DO NOTHING`,
-		r.Tenant, r.ThreadID, now); err != nil {
-		return err
-	}
-	t, err := scanThread(tx.QueryRow(ctx, `SELECT `+threadColumns+` FROM threads WHERE tenant = $1 AND thread_id = $2 FOR UPDATE`, r.Tenant, r.ThreadID))
-	if err != nil {
-		return err
-	}
-	active := t.ActiveRunID
-	r.Waiting, r.ContinuesRunID = false, ""
-	if active != "" {
-		if reject {
-			return &errs.ThreadBusy{ThreadID: r.ThreadID, ActiveRunID: active}
-		}
-		r.Waiting, r.Index.Runnable = true, false
-	} else {
-		active, r.ContinuesRunID = r.RunID, t.LastRunID
-	}
-	r.ThreadSeq = t.Runs + 1
-	_, err = tx.Exec(ctx, `UPDATE threads SET runs = runs + 1, update_time = $3, active_run_id = $4 WHERE tenant = $1 AND thread_id = $2`,
-		r.Tenant, r.ThreadID, now, active)
+// threadTx is threadqueue.Tx on a transaction; it returns driver errors
+// raw, for the caller to wrap.
+type threadTx struct {
+	ctx context.Context
+	tx  pgx.Tx
+}
+
+var _ threadqueue.Tx = threadTx{}
+
+// CreateThread implements threadqueue.Tx.
+func (t threadTx) CreateThread(tenant, threadID string, now time.Time) error {
+	_, err := t.tx.Exec(t.ctx, `INSERT INTO threads (tenant, thread_id, create_time, update_time) VALUES ($1, $2, $3, $3) ON CONFLICT DO NOTHING`,
+		tenant, threadID, store.Nanos(now))
 	return err
 }
 
-// settleThread runs in the transaction that settles a Run: when it was its
-// thread's active Run, the oldest waiting one becomes active, continuing
-// from it, and claimable. It reports whether one did.
-func settleThread(ctx context.Context, tx pgx.Tx, tenant, runID string, now time.Time) (bool, error) {
-	var thread string
-	err := tx.QueryRow(ctx, `UPDATE runs SET waiting = FALSE WHERE tenant = $1 AND run_id = $2 RETURNING thread_id`, tenant, runID).Scan(&thread)
-	if err != nil || thread == "" {
-		return false, err
+// LockThread implements threadqueue.Tx with the row's lock.
+func (t threadTx) LockThread(tenant, threadID string) (store.Thread, bool, error) {
+	th, err := scanThread(t.tx.QueryRow(t.ctx, `SELECT `+threadColumns+` FROM threads WHERE tenant = $1 AND thread_id = $2 FOR UPDATE`, tenant, threadID))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return store.Thread{}, false, nil
 	}
-	var active string
-	err = tx.QueryRow(ctx, `SELECT active_run_id FROM threads WHERE tenant = $1 AND thread_id = $2 FOR UPDATE`, tenant, thread).Scan(&active)
-	if err != nil || active != runID {
-		return false, err
-	}
+	return th, err == nil, err
+}
+
+// PutThread implements threadqueue.Tx.
+func (t threadTx) PutThread(th store.Thread) error {
+	_, err := t.tx.Exec(t.ctx, `UPDATE threads SET active_run_id = $3, last_run_id = $4, runs = $5, update_time = $6 WHERE tenant = $1 AND thread_id = $2`,
+		th.Tenant, th.ThreadID, th.ActiveRunID, th.LastRunID, th.Runs, store.Nanos(th.UpdateTime))
+	return err
+}
+
+// OldestWaiting implements threadqueue.Tx.
+func (t threadTx) OldestWaiting(tenant, threadID string) (string, error) {
 	var next string
-	err = tx.QueryRow(ctx, `SELECT run_id FROM runs WHERE tenant = $1 AND thread_id = $2 AND waiting ORDER BY thread_seq LIMIT 1`, tenant, thread).Scan(&next)
-	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
-		return false, err
+	err := t.tx.QueryRow(t.ctx, `SELECT run_id FROM runs WHERE tenant = $1 AND thread_id = $2 AND waiting ORDER BY thread_seq LIMIT 1`, tenant, threadID).Scan(&next)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return "", nil
 	}
-	if next != "" {
-		if _, err := tx.Exec(ctx, `UPDATE runs SET waiting = FALSE, runnable = TRUE, continues_run_id = $3, update_time = $4 WHERE tenant = $1 AND run_id = $2`,
-			tenant, next, runID, store.Nanos(now)); err != nil {
-			return false, err
-		}
-	}
-	_, err = tx.Exec(ctx, `UPDATE threads SET active_run_id = $3, last_run_id = $4, update_time = $5 WHERE tenant = $1 AND thread_id = $2`,
-		tenant, thread, next, runID, store.Nanos(now))
-	return next != "", err
+	return next, err
+}
+
+// Unwait implements threadqueue.Tx.
+func (t threadTx) Unwait(tenant, runID string) error {
+	_, err := t.tx.Exec(t.ctx, `UPDATE runs SET waiting = FALSE WHERE tenant = $1 AND run_id = $2`, tenant, runID)
+	return err
+}
+
+// Activate implements threadqueue.Tx.
+func (t threadTx) Activate(tenant, runID, continues string, now time.Time) error {
+	_, err := t.tx.Exec(t.ctx, `UPDATE runs SET waiting = FALSE, runnable = TRUE, continues_run_id = $3, update_time = $4 WHERE tenant = $1 AND run_id = $2`,
+		tenant, runID, continues, store.Nanos(now))
+	return err
 }
 
 // GetThread returns a thread, with found false when no Run used it.

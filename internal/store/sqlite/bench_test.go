@@ -136,9 +136,9 @@ func benchRun(db *sqlite.DB, owner, runID string) error {
 		last := i == len(runShape)-1
 		idx := store.Index{State: "RUNNING", Runnable: true, Summary: bytes.Repeat([]byte("s"), a.summary)}
 		if last {
-			idx = store.Index{State: "COMPLETED", Summary: idx.Summary}
+			idx = store.Index{State: "COMPLETED", Summary: idx.Summary, Settled: true}
 		}
-		if err := db.Append(ctx, store.Append{Tenant: l.Tenant, RunID: l.RunID, Records: recs, Index: idx, Lease: l, Release: last}); err != nil {
+		if err := db.Append(ctx, store.Append{Tenant: l.Tenant, RunID: l.RunID, Records: recs, Index: idx, Lease: l, Release: last, Ends: last}); err != nil {
 			return err
 		}
 	}

@@ -131,6 +131,7 @@ func (c *runCache) store(r store.Run) {
 			*t = t.UTC().Round(0)
 		}
 	}
+	r.Index.Settled = false // written, never kept (store.Index.Settled)
 	key := cacheKey(r.Tenant, r.RunID)
 	if _, ok := c.runs[key]; !ok && len(c.runs) >= runCacheSize {
 		for k := range c.runs { // evict an arbitrary eighth

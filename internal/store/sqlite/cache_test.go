@@ -70,7 +70,7 @@ func TestCacheFollowsSettle(t *testing.T) {
 	}
 	for i, a := range []store.Append{
 		{Records: []store.Record{{Seq: 2, Time: now.Add(time.Millisecond), Kind: "attempt_started", Body: []byte(`{}`)}}, Index: store.Index{State: "RUNNING", Runnable: true, Summary: []byte(`{"a":1}`)}},
-		{Records: []store.Record{{Seq: 3, Time: now.Add(2 * time.Millisecond), Kind: "settled", Body: []byte(`{}`)}}, Index: store.Index{State: "COMPLETED", Summary: []byte(`{"a":2}`)}, Release: true},
+		{Records: []store.Record{{Seq: 3, Time: now.Add(2 * time.Millisecond), Kind: "settled", Body: []byte(`{}`)}}, Index: store.Index{State: "COMPLETED", Summary: []byte(`{"a":2}`), Settled: true}, Release: true, Ends: true},
 	} {
 		a.Tenant, a.RunID, a.Lease = "t", "r", leases[0]
 		if err := db.Append(ctx, a); err != nil {

@@ -8,13 +8,14 @@ import (
 
 	"github.com/runsvc/runsvc/internal/errs"
 	"github.com/runsvc/runsvc/internal/store"
+	"github.com/runsvc/runsvc/internal/store/threadqueue"
 )
 
 // SetIndex replaces a Run's index without adding Records, if its log's
 // last seq is still lastSeq.
 func (db *DB) SetIndex(ctx context.Context, tenant, runID string, lastSeq int64, idx store.Index, now time.Time) error {
 	topics := store.IndexTopics(tenant, runID, idx)
-	settled := store.SettledState(idx.State)
+	settled := idx.Settled
 	if settled {
 		topics = append(topics, store.TopicRunnable)
 	}
@@ -37,7 +38,7 @@ func (db *DB) SetIndex(ctx context.Context, tenant, runID string, lastSeq int64,
 		if err != nil || !settled {
 			return unavailable("set index", err)
 		}
-		next, err = settleThread(tx, tenant, runID, thread, now)
+		next, err = threadqueue.Settle(threadTx{tx: tx, op: "settle"}, tenant, runID, thread, now)
 		return err
 	}, func() {
 		if next != "" {

@@ -10,6 +10,7 @@ import (
 	"github.com/runsvc/runsvc/internal/errs"
 	"github.com/runsvc/runsvc/internal/store"
 	"github.com/runsvc/runsvc/internal/store/pagetoken"
+	"github.com/runsvc/runsvc/internal/store/threadqueue"
 )
 
 const (
@@ -69,7 +70,7 @@ func (db *DB) CreateRun(ctx context.Context, nr store.NewRun) (store.Run, bool, 
 	if r.UpdateTime.IsZero() {
 		r.UpdateTime = r.CreateTime
 	}
-	topics := store.AppendTopics(r.Tenant, r.RunID, r.Index.Runnable && r.LeaseOwner == "", nr.Records)
+	topics := store.AppendTopics(r.Tenant, r.RunID, r.Index.Runnable && r.LeaseOwner == "", nr.Ends, nr.Records)
 	err := db.execThen(ctx, "create run", func(tx *sql.Tx) error {
 		if r.RequestID != "" {
 			byRequest, err := db.txStmt(tx, runByRequestSQL)
@@ -85,15 +86,18 @@ func (db *DB) CreateRun(ctx context.Context, nr store.NewRun) (store.Run, bool, 
 				return unavailable("create run", err)
 			}
 		}
+		if nr.IfNoNewerVersion {
+			if err := checkNoNewer(tx, r); err != nil {
+				return err
+			}
+		}
 		r.Waiting, r.ContinuesRunID = false, ""
 		r.Index.Runnable = nr.Index.Runnable
 		r.ThreadSeq = 0
 		if r.ThreadID != "" {
-			p, err := joinThread(tx, &r, nr.RejectBusy)
-			if err != nil {
+			if err := threadqueue.Join(threadTx{tx: tx, op: "create run"}, &r, nr.RejectBusy); err != nil {
 				return err
 			}
-			r.ThreadSeq = p
 		}
 		r.LeaseOwner, r.LeaseExpires = store.AdmissionLease(r)
 		insert, err := db.txStmt(tx, insertRunSQL)
@@ -127,6 +131,24 @@ func (db *DB) CreateRun(ctx context.Context, nr store.NewRun) (store.Run, bool, 
 	return r, true, nil
 }
 
+// newerVersionSQL is true when the Spec (tenant, name) has a Version
+// published after the one named (false when that one is not stored).
+const newerVersionSQL = `SELECT EXISTS (SELECT 1 FROM specs newer WHERE newer.tenant = ? AND newer.name = ?
+	AND newer.ord > (SELECT asked.ord FROM specs asked WHERE asked.tenant = ? AND asked.name = ? AND asked.version = ?))`
+
+// checkNoNewer is store.ErrConditionFailed when r's Spec has a Version
+// newer than r's.
+func checkNoNewer(tx *sql.Tx, r store.Run) error {
+	var newer bool
+	if err := tx.QueryRow(newerVersionSQL, r.Tenant, r.Spec, r.Tenant, r.Spec, r.Version).Scan(&newer); err != nil {
+		return unavailable("create run", err)
+	}
+	if newer {
+		return store.ErrConditionFailed
+	}
+	return nil
+}
+
 func (db *DB) insertRecords(tx *sql.Tx, tenant, runID string, recs []store.Record) error {
 	stmt, err := db.txStmt(tx, insertRecordSQL)
 	if err != nil {
@@ -152,8 +174,8 @@ func (db *DB) Append(ctx context.Context, a store.Append) error {
 	if err := store.CheckConsecutive(a.Records); err != nil {
 		return err
 	}
-	topics := store.AppendTopics(a.Tenant, a.RunID, a.Claimable(), a.Records)
-	settled := store.SettledState(a.Index.State)
+	topics := store.AppendTopics(a.Tenant, a.RunID, a.Claimable(), a.Ends, a.Records)
+	settled := a.Index.Settled
 	end := a.Records[len(a.Records)-1]
 	var next, thread string
 	var waiting int
@@ -188,7 +210,7 @@ func (db *DB) Append(ctx context.Context, a store.Append) error {
 		if err != nil || !settled {
 			return unavailable("append", err)
 		}
-		next, err = settleThread(tx, a.Tenant, a.RunID, thread, end.Time)
+		next, err = threadqueue.Settle(threadTx{tx: tx, op: "settle"}, a.Tenant, a.RunID, thread, end.Time)
 		return err
 	}, func() {
 		if next != "" {
@@ -198,7 +220,7 @@ func (db *DB) Append(ctx context.Context, a store.Append) error {
 			db.hub.Publish(store.TopicRunnable)
 		}
 		// Settling a Run on a thread changes its row further
-		// (settleThread); settling one on none changes only what any
+		// (threadqueue.Settle); settling one on none changes only what any
 		// append does, so the cache follows it and WaitRun's GetRun of the
 		// settled Run needs no query (10% of the CPU at c16 in the bench).
 		if waiting == 1 || (settled && thread != "") {

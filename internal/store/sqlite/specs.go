@@ -167,7 +167,3 @@ func (db *DB) ListSpecs(ctx context.Context, tenant string, q store.SpecQuery) (
 	}
 	return out, next, nil
 }
-
-// ChecksNewestVersion is false: only this process writes the file, and
-// GetSpec's newest is exact and served from memory.
-func (db *DB) ChecksNewestVersion() bool { return false }

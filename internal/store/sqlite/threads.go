@@ -6,9 +6,9 @@ import (
 	"errors"
 	"time"
 
-	"github.com/runsvc/runsvc/internal/errs"
 	"github.com/runsvc/runsvc/internal/store"
 	"github.com/runsvc/runsvc/internal/store/pagetoken"
+	"github.com/runsvc/runsvc/internal/store/threadqueue"
 )
 
 const threadColumns = `tenant, thread_id, create_time, update_time, active_run_id, last_run_id, runs, deletions`
@@ -23,66 +23,59 @@ func scanThread(row scanner) (store.Thread, error) {
 	return t, nil
 }
 
-// joinThread puts a new Run on its thread inside CreateRun's transaction:
-// the thread's active Run when it has none, continuing its last Run;
-// otherwise waiting behind the others, or *errs.ThreadBusy with reject. It
-// returns the Run's position on the thread.
-func joinThread(tx *sql.Tx, r *store.Run, reject bool) (int, error) {
-	now := store.Nanos(r.CreateTime)
-	if _, err := tx.Exec(`INSERT INTO threads (tenant, thread_id, create_time, update_time) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING`,
-		r.Tenant, r.ThreadID, now, now); err != nil {
-		return 0, unavailable("create run", err)
-	}
-	t, err := scanThread(tx.QueryRow(`SELECT `+threadColumns+` FROM threads WHERE tenant = ? AND thread_id = ?`, r.Tenant, r.ThreadID))
-	if err != nil {
-		return 0, unavailable("create run", err)
-	}
-	active := t.ActiveRunID
-	if active != "" {
-		if reject {
-			return 0, &errs.ThreadBusy{ThreadID: r.ThreadID, ActiveRunID: active}
-		}
-		r.Waiting, r.Index.Runnable = true, false
-	} else {
-		active, r.ContinuesRunID = r.RunID, t.LastRunID
-	}
-	_, err = tx.Exec(`UPDATE threads SET runs = runs + 1, update_time = ?, active_run_id = ? WHERE tenant = ? AND thread_id = ?`,
-		now, active, r.Tenant, r.ThreadID)
-	return t.Runs + 1, unavailable("create run", err)
+// threadTx is threadqueue.Tx on a write transaction; errors are op's.
+type threadTx struct {
+	tx *sql.Tx
+	op string
 }
 
-// settleThread runs in the transaction that settles a Run on thread (the
-// caller read it with the Run's row; "" for none): when it was its
-// thread's active Run, the oldest waiting one becomes active, continuing
-// from it, and claimable. It returns that Run's id, or "".
-func settleThread(tx *sql.Tx, tenant, runID, thread string, now time.Time) (string, error) {
-	if thread == "" {
-		return "", nil
+var _ threadqueue.Tx = threadTx{}
+
+// CreateThread implements threadqueue.Tx.
+func (t threadTx) CreateThread(tenant, threadID string, now time.Time) error {
+	_, err := t.tx.Exec(`INSERT INTO threads (tenant, thread_id, create_time, update_time) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+		tenant, threadID, store.Nanos(now), store.Nanos(now))
+	return unavailable(t.op, err)
+}
+
+// LockThread implements threadqueue.Tx: the single writer holds every
+// row its transaction reads.
+func (t threadTx) LockThread(tenant, threadID string) (store.Thread, bool, error) {
+	th, err := scanThread(t.tx.QueryRow(`SELECT `+threadColumns+` FROM threads WHERE tenant = ? AND thread_id = ?`, tenant, threadID))
+	if errors.Is(err, sql.ErrNoRows) {
+		return store.Thread{}, false, nil
 	}
-	if _, err := tx.Exec(`UPDATE runs SET waiting = 0 WHERE tenant = ? AND run_id = ?`, tenant, runID); err != nil {
-		return "", unavailable("settle", err)
-	}
-	var active string
-	if err := tx.QueryRow(`SELECT active_run_id FROM threads WHERE tenant = ? AND thread_id = ?`, tenant, thread).Scan(&active); err != nil {
-		return "", unavailable("settle", err)
-	}
-	if active != runID {
-		return "", nil
-	}
+	return th, err == nil, unavailable(t.op, err)
+}
+
+// PutThread implements threadqueue.Tx.
+func (t threadTx) PutThread(th store.Thread) error {
+	_, err := t.tx.Exec(`UPDATE threads SET active_run_id = ?, last_run_id = ?, runs = ?, update_time = ? WHERE tenant = ? AND thread_id = ?`,
+		th.ActiveRunID, th.LastRunID, th.Runs, store.Nanos(th.UpdateTime), th.Tenant, th.ThreadID)
+	return unavailable(t.op, err)
+}
+
+// OldestWaiting implements threadqueue.Tx.
+func (t threadTx) OldestWaiting(tenant, threadID string) (string, error) {
 	var next string
-	err := tx.QueryRow(`SELECT run_id FROM runs WHERE tenant = ? AND thread_id = ? AND waiting = 1 ORDER BY thread_seq LIMIT 1`, tenant, thread).Scan(&next)
-	if err != nil && !errors.Is(err, sql.ErrNoRows) {
-		return "", unavailable("settle", err)
+	err := t.tx.QueryRow(`SELECT run_id FROM runs WHERE tenant = ? AND thread_id = ? AND waiting = 1 ORDER BY thread_seq LIMIT 1`, tenant, threadID).Scan(&next)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
 	}
-	if next != "" {
-		if _, err := tx.Exec(`UPDATE runs SET waiting = 0, runnable = 1, continues_run_id = ?, update_time = ? WHERE tenant = ? AND run_id = ?`,
-			runID, store.Nanos(now), tenant, next); err != nil {
-			return "", unavailable("settle", err)
-		}
-	}
-	_, err = tx.Exec(`UPDATE threads SET active_run_id = ?, last_run_id = ?, update_time = ? WHERE tenant = ? AND thread_id = ?`,
-		next, runID, store.Nanos(now), tenant, thread)
-	return next, unavailable("settle", err)
+	return next, unavailable(t.op, err)
+}
+
+// Unwait implements threadqueue.Tx.
+func (t threadTx) Unwait(tenant, runID string) error {
+	_, err := t.tx.Exec(`UPDATE runs SET waiting = 0 WHERE tenant = ? AND run_id = ?`, tenant, runID)
+	return unavailable(t.op, err)
+}
+
+// Activate implements threadqueue.Tx.
+func (t threadTx) Activate(tenant, runID, continues string, now time.Time) error {
+	_, err := t.tx.Exec(`UPDATE runs SET waiting = 0, runnable = 1, continues_run_id = ?, update_time = ? WHERE tenant = ? AND run_id = ?`,
+		continues, store.Nanos(now), tenant, runID)
+	return unavailable(t.op, err)
 }
 
 // GetThread returns a thread.

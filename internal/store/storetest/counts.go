@@ -26,7 +26,7 @@ func testCountRuns(t *testing.T, s store.Store) {
 	appendIndex(t, s, "run_r", store.Index{State: "RUNNING"})
 	appendIndex(t, s, "run_a1", approval)
 	appendIndex(t, s, "run_a2", approval)
-	appendIndex(t, s, "run_done", store.Index{State: "COMPLETED"})
+	appendIndex(t, s, "run_done", store.Index{State: "COMPLETED", Settled: true})
 	if err := s.SetIndex(c, tenant, "run_d", 1, store.Index{State: "SUSPENDED", Suspension: "IN_DOUBT"}, t0); err != nil {
 		t.Fatal(err)
 	}

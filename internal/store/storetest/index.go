@@ -18,7 +18,7 @@ func testSetIndex(t *testing.T, s store.Store) {
 	mustCreate(t, s, newRun("run_a", true))
 	sub := s.Notifier().Subscribe(store.RunTopic(tenant, "run_a"))
 	defer sub.Close()
-	failed := store.Index{State: "FAILED", Summary: []byte(`{"status":"FAILED"}`)}
+	failed := store.Index{State: "FAILED", Summary: []byte(`{"status":"FAILED"}`), Settled: true}
 	var conflict *errs.SeqConflict
 	for _, last := range []int64{0, 2} {
 		if err := s.SetIndex(c, tenant, "run_a", last, failed, t0.Add(time.Second)); !errors.As(err, &conflict) {

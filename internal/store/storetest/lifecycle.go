@@ -23,6 +23,7 @@ func settledRun(id, parent, state string, at time.Duration) store.NewRun {
 	nr := newRun(id, false)
 	nr.ParentRunID, nr.Index.State, nr.CreateTime = parent, state, t0.Add(at)
 	nr.Records = []store.Record{rec(1, "admitted"), rec(2, "settled")}
+	nr.Index.Settled, nr.Ends = true, true
 	return nr
 }
 

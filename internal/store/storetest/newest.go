@@ -8,9 +8,9 @@ import (
 	"github.com/runsvc/runsvc/internal/store"
 )
 
-// runNewestVersion checks NewRun.NewestVersion on a store that reports
-// ChecksNewestVersion: a Run asked on a superseded newest Version is not
-// created, on no thread and on one; other stores must ignore the flag.
+// runNewestVersion checks NewRun.IfNoNewerVersion: a Run conditional on
+// no newer Version of its Spec is not created when there is one, on no
+// thread and on one.
 func runNewestVersion(t *testing.T, open Opener) {
 	for _, c := range []struct {
 		name   string
@@ -27,8 +27,8 @@ type newestCase struct {
 	newest  bool
 	// requestID, when set, is the request id of the case before it.
 	requestID string
-	// superseded says a store that checks must refuse it; existing that
-	// it returns the Run of the case before it, created false.
+	// superseded says the store must refuse it; existing that it returns
+	// the Run of the case before it, created false.
 	superseded, existing bool
 }
 
@@ -49,7 +49,7 @@ func testNewestVersion(t *testing.T, s store.Store, thread string) {
 	for i, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			nr := newRun("run_"+string(rune('a'+i)), true)
-			nr.Version, nr.NewestVersion = tc.version, tc.newest
+			nr.Version, nr.IfNoNewerVersion = tc.version, tc.newest
 			nr.ThreadID, nr.RejectBusy, nr.RequestID = thread, false, tc.requestID
 			r, created, err := s.CreateRun(c, nr)
 			if tc.existing {
@@ -58,9 +58,9 @@ func testNewestVersion(t *testing.T, s store.Store, thread string) {
 				}
 				return
 			}
-			if tc.superseded && s.ChecksNewestVersion() {
-				if !errors.Is(err, store.ErrVersionSuperseded) || created {
-					t.Fatalf("CreateRun = created %v, %v; want ErrVersionSuperseded", created, err)
+			if tc.superseded {
+				if !errors.Is(err, store.ErrConditionFailed) || created {
+					t.Fatalf("CreateRun = created %v, %v; want ErrConditionFailed", created, err)
 				}
 				if _, err := s.GetRun(c, tenant, nr.RunID); err == nil {
 					t.Fatal("a superseded CreateRun left its Run")

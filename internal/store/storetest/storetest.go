@@ -293,7 +293,7 @@ func testLeases(t *testing.T, s store.Store) {
 		t.Fatalf("claim after release: %+v %v", l3, err)
 	}
 	// An append that releases and makes the Run idle leaves nothing to claim.
-	if err := s.Append(c, store.Append{Tenant: tenant, RunID: "run_a", Records: []store.Record{rec(3, "settled")}, Lease: l3, Release: true, Index: store.Index{State: "COMPLETED"}}); err != nil {
+	if err := s.Append(c, store.Append{Tenant: tenant, RunID: "run_a", Records: []store.Record{rec(3, "settled")}, Lease: l3, Release: true, Ends: true, Index: store.Index{State: "COMPLETED", Settled: true}}); err != nil {
 		t.Fatal(err)
 	}
 	if l, _ := claimOne(t, s, "w4", t0.Add(time.Hour), ttl); l != nil {

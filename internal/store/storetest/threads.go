@@ -3,6 +3,7 @@ package storetest
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -33,7 +34,7 @@ func settle(t *testing.T, s store.Store, runID string) {
 		t.Fatal(err)
 	}
 	err = s.Append(ctx(t), store.Append{Tenant: tenant, RunID: runID, Records: []store.Record{rec(run.LastSeq+1, "settled")},
-		Index: store.Index{State: "COMPLETED", Summary: []byte(`{}`)}})
+		Ends: true, Index: store.Index{State: "COMPLETED", Summary: []byte(`{}`), Settled: true}})
 	if err != nil {
 		t.Fatalf("settling %s: %v", runID, err)
 	}
@@ -161,7 +162,7 @@ func testThreadRace(t *testing.T, s store.Store) {
 			if r.ThreadSeq != i+1 {
 				t.Fatalf("run %s at position %d has thread seq %d", r.RunID, i, r.ThreadSeq)
 			}
-			if !r.Waiting && !store.SettledState(r.Index.State) {
+			if !r.Waiting && !slices.Contains(settledStates, r.Index.State) {
 				active = append(active, r.RunID)
 			}
 		}

@@ -415,3 +415,49 @@ func kindsRunOutcome(t *testing.T, rig kindsRig, specName string) pathOutcome {
 	}
 	return out
 }
+
+// TestInvokeToolRefusesWhatNeedsARun: the kinds whose execution is a
+// Run's (a client tool and ask_user suspend it, delegate starts its
+// children, the memory built-ins use its family's memory) go through a
+// Run's pipeline and are refused by InvokeTool, which has no Run, as a bad
+// name, before anything else is checked.
+func TestInvokeToolRefusesWhatNeedsARun(t *testing.T) {
+	rig := startKindsRig(t)
+	helper := spec.Spec{Name: "needs-run-helper", Model: spec.Model{Provider: spec.ProviderScripted, Script: []spec.Turn{{Text: "helped"}}}}
+	if _, _, err := rig.reg.Publish(context.Background(), store.DefaultTenant, helper); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name string
+		decl spec.Tool
+		args string
+		run  pathOutcome
+	}{
+		{"client", spec.Tool{Name: "lookup", Kind: spec.KindClient}, `{}`, pathOutcome{suspended: runlog.ReasonToolResults}},
+		{"ask_user", spec.Tool{Name: spec.BuiltinAskUser, Kind: spec.KindBuiltin}, `{"question": "which?"}`, pathOutcome{suspended: runlog.ReasonQuestion}},
+		{"delegate", spec.Tool{Name: spec.BuiltinDelegate, Kind: spec.KindBuiltin}, `{"to": "needs-run-helper", "task": "help"}`, pathOutcome{suspended: runlog.ReasonChildren}},
+		// The rig runs no memory service: a Run's call is told so.
+		{"memory_get", spec.Tool{Name: spec.BuiltinMemoryGet, Kind: spec.KindBuiltin}, `{"keys": ["k"]}`, pathOutcome{reason: "DEPENDENCY_MISSING"}},
+	}
+	for i, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			sp := spec.Spec{
+				Name: fmt.Sprintf("needs-run-%d", i), Tools: []spec.Tool{c.decl}, Delegates: []string{helper.Name},
+				Model: spec.Model{Provider: spec.ProviderScripted, Script: []spec.Turn{
+					{ToolCalls: []spec.ScriptCall{{Name: c.decl.Name, Arguments: json.RawMessage(c.args)}}}, {Text: "done"},
+				}},
+			}
+			sv, _, err := rig.reg.Publish(context.Background(), store.DefaultTenant, sp)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := pathOutcome{reason: "INVALID_REQUEST", rpcError: true}
+			if got := invokeOutcome(rig.eng, sv, c.decl.Name, json.RawMessage(c.args)); got != want {
+				t.Errorf("InvokeTool: %+v, want %+v", got, want)
+			}
+			if got := kindsRunOutcome(t, rig, sp.Name); got != c.run {
+				t.Errorf("a Run's call: %+v, want %+v", got, c.run)
+			}
+		})
+	}
+}

@@ -105,6 +105,9 @@ type Deps struct {
 	// Observer sees attempts, model and tool calls and settled Runs, for
 	// metrics and traces; nil observes nothing.
 	Observer Observer
+	// Scrub, when set, removes every secret it knows from what a call
+	// made outside a Run answers (a Run's results are scrubbed by Writer).
+	Scrub *secret.Scrubber
 }
 
 // Runs is what the engine needs of the Run manager (runs.Manager): to

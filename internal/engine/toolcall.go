@@ -34,8 +34,9 @@ import (
 //     executors' idempotency key (tool.Call.GlobalID);
 //  6. execute within the deadline (flight.make);
 //  7. classify a failure into a typed error (callOutcome);
-//  8. scrub: a Run's results leave through the log writer, InvokeTool's
-//     through the service, and both remove every resolved secret.
+//  8. scrub every resolved secret out of the result: InvokeTool's here
+//     (Deps.Scrub), so every surface that calls Invoke answers scrubbed;
+//     a Run's when the log writer stores them, with the rest of its log.
 //
 // A Run and InvokeTool differ only in what they do around the steps: a
 // Run records, retries and suspends; InvokeTool, which has no Run,
@@ -122,6 +123,9 @@ func (e *Engine) Invoke(ctx context.Context, tenant string, sv *spec.Version, na
 	if inv.Failure != nil {
 		inv.Output = nil
 	}
+	// A tool may echo the credential it was called with: neither the
+	// result nor the failure carries it back (DESIGN §6).
+	inv.Output, inv.Failure = e.Scrub.JSON(inv.Output), e.Scrub.Error(inv.Failure)
 	return inv, nil
 }
 

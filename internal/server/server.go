@@ -327,7 +327,7 @@ func (s *Server) assemble() error {
 		Store: s.store, Writer: writer, Runs: manager, Specs: reg,
 		Models:  models,
 		Tools:   s.executors(network, reg, secrets),
-		Workers: hub, Memory: mem, Bus: messages, Secrets: secrets, Policy: pol, Clock: cfg.Clock, Log: s.log,
+		Workers: hub, Memory: mem, Bus: messages, Secrets: secrets, Scrub: scrub, Policy: pol, Clock: cfg.Clock, Log: s.log,
 		Observer: s.observer(), Live: streaming,
 	}, cfg.Engine)
 	// A Run started here while the engine has room is admitted leased to

@@ -26,6 +26,7 @@ import (
 	"github.com/runsvc/runsvc/internal/policy"
 	"github.com/runsvc/runsvc/internal/runlog"
 	"github.com/runsvc/runsvc/internal/runs"
+	"github.com/runsvc/runsvc/internal/secret"
 	"github.com/runsvc/runsvc/internal/spec"
 	"github.com/runsvc/runsvc/internal/spec/versions"
 	"github.com/runsvc/runsvc/internal/store"
@@ -58,6 +59,8 @@ func serveHTTPTool(t *testing.T) string {
 			_, _ = io.WriteString(w, `{"error": "no such account"}`)
 		case "hang":
 			<-r.Context().Done()
+		case "echo":
+			_, _ = io.WriteString(w, `{"echo": "`+knownSecret+`"}`)
 		default:
 			_, _ = io.WriteString(w, `{"charged": true}`)
 		}
@@ -85,6 +88,8 @@ func serveMCPTool(t *testing.T) string {
 			case <-release:
 			}
 			return nil, nil, errors.New("released")
+		case "echo":
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: knownSecret}}}, nil, nil
 		}
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "charged"}}}, nil, nil
 	})
@@ -131,6 +136,8 @@ func answerWorkerCall(hub *toolworkers.Hub, w *toolworkers.Worker, c *toolworker
 		hub.Deliver(w, c.ID, nil, &toolworkers.Failure{Message: "the ledger is busy", Retryable: true})
 	case "refuse":
 		hub.Deliver(w, c.ID, nil, &toolworkers.Failure{Message: "no such account"})
+	case "echo":
+		hub.Deliver(w, c.ID, json.RawMessage(`{"echo": "`+knownSecret+`"}`), nil)
 	case "hang":
 		// No answer: the call's deadline ends it.
 	default:
@@ -151,16 +158,22 @@ func (doBus) Send(ctx context.Context, _, _, channel string, content json.RawMes
 	case "hang":
 		<-ctx.Done()
 		return store.BusMessage{}, ctx.Err()
+	case "echo":
+		return store.BusMessage{MessageID: knownSecret, Channel: channel}, nil
 	}
 	return store.BusMessage{MessageID: "msg-1", Channel: channel}, nil
 }
+
+// knownSecret is the value of the credential "api", which the tools
+// echo when asked to.
+const knownSecret = "value-of-api"
 
 // knownSecrets resolves the credential "api" only.
 type knownSecrets struct{}
 
 func (knownSecrets) Resolve(_ context.Context, scope, name string) (string, error) {
 	if name == "api" {
-		return "value-of-api", nil
+		return knownSecret, nil
 	}
 	return "", &errs.CredentialNotFound{Scope: scope, Name: name}
 }
@@ -191,11 +204,16 @@ func startKindsRig(t *testing.T) kindsRig {
 	t.Cleanup(mcpx.Close)
 	reg := versions.New(db, clk)
 	writer := logwriter.New(db, clk, log)
+	// The scrub knows the secret, as it does once a Run resolved its
+	// Spec's credentials.
+	scrub := secret.NewScrubber()
+	scrub.Add(knownSecret)
+	writer.Scrub(scrub)
 	mgr := runs.New(db, writer, reg, policy.AllowAll{}, clk, log)
 	kinds := map[spec.Kind]tool.Executor{spec.KindHTTP: httptool.New(&http.Client{}), spec.KindMCP: mcpx, spec.KindWorker: hub}
 	eng := engine.New(engine.Deps{
 		Store: db, Writer: writer, Runs: mgr, Specs: reg, Models: model.Providers{spec.ProviderScripted: scripted.New(clk)},
-		Tools: kinds, Bus: doBus{}, Secrets: knownSecrets{}, Policy: byArgsPolicy{}, Clock: clk, Log: log,
+		Tools: kinds, Bus: doBus{}, Secrets: scrub.Watch(knownSecrets{}), Scrub: scrub, Policy: byArgsPolicy{}, Clock: clk, Log: log,
 	}, engine.Config{WorkerID: "kinds", PollInterval: 20 * time.Millisecond})
 	mgr.UseLocal(eng)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -218,6 +236,8 @@ type pathOutcome struct {
 	// Run FAILED instead of being the result the model sees.
 	suspended runlog.Reason
 	failed    bool
+	// leaked: the result holds the secret.
+	leaked bool
 }
 
 // pipelineCase is one outcome of the kind × outcome table: what the
@@ -277,6 +297,10 @@ var pipelineCases = []pipelineCase{
 		// A Spec cannot make a built-in at most once: runsvc runs it.
 		name: "at-most-once in doubt", do: "hang", atMostOnce: true, kinds: []string{"http", "mcp", "worker"},
 		invoke: pathOutcome{reason: "TOOL_IN_DOUBT"}, run: pathOutcome{reason: "TOOL_IN_DOUBT"},
+	},
+	{
+		// The tool echoes a secret: neither path answers it (the scrub).
+		name: "result echoes a secret", do: "echo",
 	},
 	{
 		name: "require approval", do: "approve",
@@ -373,7 +397,7 @@ func invokeOutcome(eng *engine.Engine, sv *spec.Version, name string, args json.
 		return pathOutcome{reason: st.Reason, retryable: st.Retryable, rpcError: true}
 	}
 	if inv.Failure == nil {
-		return pathOutcome{}
+		return pathOutcome{leaked: bytes.Contains(inv.Output, []byte(knownSecret))}
 	}
 	st := errs.Store(inv.Failure, "")
 	return pathOutcome{reason: st.Reason, retryable: st.Retryable}
@@ -411,6 +435,7 @@ func kindsRunOutcome(t *testing.T, rig kindsRig, specName string) pathOutcome {
 			if op.Error != nil {
 				out.reason, out.retryable = op.Error.Reason, op.Error.Retryable
 			}
+			out.leaked = bytes.Contains(op.Output, []byte(knownSecret))
 		}
 	}
 	return out

@@ -75,73 +75,96 @@ func object(props map[string]any, required ...string) map[string]any {
 
 func str(desc string) map[string]any { return map[string]any{"type": "string", "description": desc} }
 
-// builtin returns the executor of a built-in tool that runs in place.
-func (a *attempt) builtin(name string) (executorFunc, error) {
-	tenant := a.state.Admission.Tenant
+// builtinCalls runs the built-in tools that run in place (memory and bus)
+// for calls made at one site: it is their tool.Executor. ask_user and
+// delegate are not made here: their execution is the Run's suspension.
+type builtinCalls struct {
+	e    *Engine
+	site callSite
+}
+
+// builtins returns the executor of the built-in tool name at site, or
+// what is missing for it.
+func (e *Engine) builtins(site callSite, name string) (tool.Executor, error) {
 	switch name {
 	case spec.BuiltinMemoryGet, spec.BuiltinMemorySet:
-		if a.e.Memory == nil {
+		if e.Memory == nil {
 			return nil, &errs.DependencyMissing{Dependency: "memory", Description: "this runsvc has no memory service"}
 		}
-	}
-	switch name {
-	case spec.BuiltinMemorySet:
-		return func(ctx context.Context, c tool.Call) (json.RawMessage, error) {
-			var args struct {
-				Key   string          `json:"key"`
-				Value json.RawMessage `json:"value"`
-			}
-			if json.Unmarshal(c.Arguments, &args) != nil || args.Key == "" || len(args.Value) == 0 {
-				return nil, &errs.ToolRejected{Tool: name, Message: `memory_set needs {"key": "...", "value": ...}`}
-			}
-			ns := a.e.Memory.FamilyNamespace(a.state.Admission.RootRunID)
-			e, err := a.e.Memory.Set(ctx, tenant, ns, args.Key, args.Value)
-			if err != nil {
-				return nil, err
-			}
-			return json.Marshal(map[string]any{"key": e.Key, "version": e.Version})
-		}, nil
-	case spec.BuiltinMemoryGet:
-		return func(ctx context.Context, c tool.Call) (json.RawMessage, error) {
-			var args struct {
-				Keys        []string `json:"keys"`
-				WaitSeconds float64  `json:"wait_seconds"`
-			}
-			if json.Unmarshal(c.Arguments, &args) != nil || len(args.Keys) == 0 || args.WaitSeconds < 0 {
-				return nil, &errs.ToolRejected{Tool: name, Message: `memory_get needs {"keys": ["..."]} and an optional non-negative wait_seconds`}
-			}
-			ns := a.e.Memory.FamilyNamespace(a.state.Admission.RootRunID)
-			entries, err := a.e.Memory.Get(ctx, tenant, ns, args.Keys, time.Duration(args.WaitSeconds*float64(time.Second)))
-			if err != nil {
-				return nil, err
-			}
-			values := make(map[string]json.RawMessage, len(entries))
-			for _, e := range entries {
-				values[e.Key] = e.Value
-			}
-			return json.Marshal(values)
-		}, nil
 	case spec.BuiltinBusSend:
-		return func(ctx context.Context, c tool.Call) (json.RawMessage, error) {
-			if a.e.Bus == nil || !a.spec.Bus.Enabled {
-				return nil, &errs.BusNotConfigured{Robot: a.spec.Name}
-			}
-			var args struct {
-				Channel   string          `json:"channel"`
-				Content   json.RawMessage `json:"content"`
-				InReplyTo string          `json:"in_reply_to"`
-			}
-			if json.Unmarshal(c.Arguments, &args) != nil || args.Channel == "" || len(args.Content) == 0 {
-				return nil, &errs.ToolRejected{Tool: name, Message: `bus_send needs {"channel": "...", "content": ...}`}
-			}
-			m, err := a.e.Bus.Send(ctx, tenant, a.spec.Name, args.Channel, args.Content, args.InReplyTo)
-			if err != nil {
-				return nil, err
-			}
-			return json.Marshal(map[string]string{"message_id": m.MessageID})
-		}, nil
+	default:
+		return nil, &errs.ToolRejected{Tool: name, Message: "no such built-in tool"}
 	}
-	return nil, &errs.ToolRejected{Tool: name, Message: "no such built-in tool"}
+	return builtinCalls{e: e, site: site}, nil
+}
+
+// Execute makes a call of a built-in tool.
+func (b builtinCalls) Execute(ctx context.Context, c tool.Call) (json.RawMessage, error) {
+	switch c.Name {
+	case spec.BuiltinMemorySet:
+		return b.memorySet(ctx, c)
+	case spec.BuiltinMemoryGet:
+		return b.memoryGet(ctx, c)
+	case spec.BuiltinBusSend:
+		return b.busSend(ctx, c)
+	}
+	return nil, &errs.ToolRejected{Tool: c.Name, Message: "no such built-in tool"}
+}
+
+func (b builtinCalls) memorySet(ctx context.Context, c tool.Call) (json.RawMessage, error) {
+	var args struct {
+		Key   string          `json:"key"`
+		Value json.RawMessage `json:"value"`
+	}
+	if json.Unmarshal(c.Arguments, &args) != nil || args.Key == "" || len(args.Value) == 0 {
+		return nil, &errs.ToolRejected{Tool: c.Name, Message: `memory_set needs {"key": "...", "value": ...}`}
+	}
+	ns := b.e.Memory.FamilyNamespace(b.site.family)
+	e, err := b.e.Memory.Set(ctx, b.site.tenant, ns, args.Key, args.Value)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(map[string]any{"key": e.Key, "version": e.Version})
+}
+
+func (b builtinCalls) memoryGet(ctx context.Context, c tool.Call) (json.RawMessage, error) {
+	var args struct {
+		Keys        []string `json:"keys"`
+		WaitSeconds float64  `json:"wait_seconds"`
+	}
+	if json.Unmarshal(c.Arguments, &args) != nil || len(args.Keys) == 0 || args.WaitSeconds < 0 {
+		return nil, &errs.ToolRejected{Tool: c.Name, Message: `memory_get needs {"keys": ["..."]} and an optional non-negative wait_seconds`}
+	}
+	ns := b.e.Memory.FamilyNamespace(b.site.family)
+	entries, err := b.e.Memory.Get(ctx, b.site.tenant, ns, args.Keys, time.Duration(args.WaitSeconds*float64(time.Second)))
+	if err != nil {
+		return nil, err
+	}
+	values := make(map[string]json.RawMessage, len(entries))
+	for _, e := range entries {
+		values[e.Key] = e.Value
+	}
+	return json.Marshal(values)
+}
+
+func (b builtinCalls) busSend(ctx context.Context, c tool.Call) (json.RawMessage, error) {
+	sv := b.site.sv
+	if b.e.Bus == nil || sv == nil || !sv.Bus.Enabled {
+		return nil, &errs.BusNotConfigured{Robot: b.site.specName()}
+	}
+	var args struct {
+		Channel   string          `json:"channel"`
+		Content   json.RawMessage `json:"content"`
+		InReplyTo string          `json:"in_reply_to"`
+	}
+	if json.Unmarshal(c.Arguments, &args) != nil || args.Channel == "" || len(args.Content) == 0 {
+		return nil, &errs.ToolRejected{Tool: c.Name, Message: `bus_send needs {"channel": "...", "content": ...}`}
+	}
+	m, err := b.e.Bus.Send(ctx, b.site.tenant, sv.Name, args.Channel, args.Content, args.InReplyTo)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(map[string]string{"message_id": m.MessageID})
 }
 
 type delegateArgs struct {

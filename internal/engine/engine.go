@@ -109,6 +109,9 @@ type Deps struct {
 	// runs.Local) when Runs admitted here are to be handed to this
 	// Engine; nil makes slots only the Engine uses.
 	Slots *Slots
+	// Scrub, when set, removes every secret it knows from what a call
+	// made outside a Run answers (a Run's results are scrubbed by Writer).
+	Scrub *secret.Scrubber
 }
 
 // Runs is what the engine needs of the Run manager (runs.Manager): to

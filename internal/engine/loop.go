@@ -398,11 +398,8 @@ var errUnknownTool = errors.New("unknown tool")
 // declared finds a tool the Spec offers, including the implicit delegate
 // tool of a Spec with delegates.
 func (a *attempt) declared(name string) (spec.Tool, error) {
-	if t, ok := a.spec.Tool(name); ok {
+	if t, ok := declaredIn(a.spec, name); ok {
 		return t, nil
-	}
-	if name == spec.BuiltinDelegate && len(a.spec.Delegates) > 0 {
-		return builtinTool(spec.BuiltinDelegate, a.spec), nil
 	}
 	return spec.Tool{}, errUnknownTool
 }

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"log/slog"
 	"strings"
 
 	"github.com/runsvc/runsvc/internal/errs"
@@ -19,45 +20,61 @@ import (
 // keeps.
 const schemaCacheSize = 4096
 
-// schemas returns the compiled schemas of the Run's Spec Version, compiled
-// once per Version and shared by every Attempt of every Run of it.
+// schemas returns the compiled schemas of the Run's Spec Version.
 func (a *attempt) schemas() *spec.Schemas {
-	key := lru.Key{Tenant: a.state.Admission.Tenant, ID: a.spec.Name + "\x00" + a.spec.Version}
-	if s, ok := a.e.schemaCache.Get(key); ok {
+	return a.e.compiledSchemas(a.log, a.state.Admission.Tenant, a.spec)
+}
+
+// compiledSchemas returns the compiled schemas of the tenant's Spec
+// Version sv, compiled once per Version and shared by every Attempt of
+// every Run of it and by InvokeTool.
+func (e *Engine) compiledSchemas(log *slog.Logger, tenant string, sv *spec.Version) *spec.Schemas {
+	key := lru.Key{Tenant: tenant, ID: sv.Name + "\x00" + sv.Version}
+	if s, ok := e.schemaCache.Get(key); ok {
 		return s
 	}
-	s, err := spec.CompileSchemas(a.spec.Spec)
+	s, err := spec.CompileSchemas(sv.Spec)
 	if err != nil {
 		// Published before runsvc compiled schemas at publish: what does
 		// not compile is not checked.
-		a.log.Warn("a schema of the spec does not compile; it is not applied", "spec", a.spec.Name, "version", a.spec.Version, "err", err)
+		log.Warn("a schema of the spec does not compile; it is not applied", "spec", sv.Name, "version", sv.Version, "err", err)
 	}
-	a.e.schemaCache.Add(key, s)
+	e.schemaCache.Add(key, s)
 	return s
 }
 
 // argumentsRejected checks a call's arguments against its tool's
-// parameters (the Spec's, or else those its provider describes) and
-// returns the error the model sees instead of a call, or nil when they
-// conform (or no schema is known).
+// parameters (argumentsRejected at the Run's site), except for a call
+// already started.
 func (a *attempt) argumentsRejected(ctx context.Context, c *runlog.Call, decl spec.Tool) error {
 	if c.StartedAttempt != 0 {
 		// Checked before it started: a call in flight (perhaps in doubt)
 		// is never answered "not called".
 		return nil
 	}
-	s := a.schemas().Tools[c.Name]
+	return a.e.argumentsRejected(ctx, a.site(), decl, c.Name, c.Arguments)
+}
+
+// argumentsRejected checks the arguments of a call to decl made at site
+// against the tool's parameters (the Spec's, or else those its provider
+// describes) and returns the error the caller sees instead of a call, or
+// nil when they conform (or no schema is known).
+func (e *Engine) argumentsRejected(ctx context.Context, site callSite, decl spec.Tool, name string, args []byte) error {
+	var s *schema.Schema
+	if site.sv != nil {
+		s = e.compiledSchemas(site.log, site.tenant, site.sv).Tools[name]
+	}
 	if s == nil {
-		s = a.describedSchema(ctx, decl)
+		s = e.describedSchema(ctx, site.log, site.tenant, decl)
 	}
 	if s == nil {
 		return nil
 	}
-	problems := s.Validate(c.Arguments)
+	problems := s.Validate(args)
 	if len(problems) == 0 {
 		return nil
 	}
-	return &errs.ToolRejected{Tool: c.Name, Message: "the arguments do not match the tool's parameters, so it was not called: " + describe(problems)}
+	return &errs.ToolRejected{Tool: name, Message: "the arguments do not match the tool's parameters, so it was not called: " + describe(problems)}
 }
 
 // describe lists problems on one line, at most maxListed of them.
@@ -132,13 +149,18 @@ func (a *attempt) described(ctx context.Context, t spec.Tool) spec.Tool {
 
 // describe asks the executor of t's kind what it knows of t.
 func (a *attempt) describe(ctx context.Context, t spec.Tool) (tool.Description, bool) {
-	x, ok := a.e.Tools[t.Kind].(tool.Describer)
+	return a.e.describe(ctx, a.log, a.state.Admission.Tenant, t)
+}
+
+// describe asks the executor of t's kind what it knows of the tenant's t.
+func (e *Engine) describe(ctx context.Context, log *slog.Logger, tenant string, t spec.Tool) (tool.Description, bool) {
+	x, ok := e.Tools[t.Kind].(tool.Describer)
 	if !ok || t.Kind == spec.KindBuiltin {
 		return tool.Description{}, false
 	}
-	d, ok, err := x.Describe(ctx, a.state.Admission.Tenant, t.Name)
+	d, ok, err := x.Describe(ctx, tenant, t.Name)
 	if err != nil {
-		a.log.Warn("describing a tool failed; the model sees the Spec's declaration only", "tool", t.Name, "err", err)
+		log.Warn("describing a tool failed; the model sees the Spec's declaration only", "tool", t.Name, "err", err)
 		return tool.Description{}, false
 	}
 	return d, ok
@@ -147,23 +169,23 @@ func (a *attempt) describe(ctx context.Context, t spec.Tool) (tool.Description, 
 // describedSchema is the compiled schema a tool's provider describes, for
 // a tool whose Spec entry declares none; nil when none is known or it does
 // not compile. Compiled schemas are cached by content.
-func (a *attempt) describedSchema(ctx context.Context, decl spec.Tool) *schema.Schema {
+func (e *Engine) describedSchema(ctx context.Context, log *slog.Logger, tenant string, decl spec.Tool) *schema.Schema {
 	if len(decl.Parameters) > 0 {
 		return nil
 	}
-	d, ok := a.describe(ctx, decl)
+	d, ok := e.describe(ctx, log, tenant, decl)
 	if !ok || len(d.Parameters) == 0 {
 		return nil
 	}
 	sum := sha256.Sum256(d.Parameters)
-	key := lru.Key{Tenant: a.state.Admission.Tenant, ID: "described\x00" + hex.EncodeToString(sum[:])}
-	if s, ok := a.e.describedCache.Get(key); ok {
+	key := lru.Key{Tenant: tenant, ID: "described\x00" + hex.EncodeToString(sum[:])}
+	if s, ok := e.describedCache.Get(key); ok {
 		return s
 	}
 	s, problems := schema.Compile(d.Parameters)
 	if s == nil {
-		a.log.Warn("a tool's registered schema does not compile; its arguments are not checked", "tool", decl.Name, "problems", describe(problems))
+		log.Warn("a tool's registered schema does not compile; its arguments are not checked", "tool", decl.Name, "problems", describe(problems))
 	}
-	a.e.describedCache.Add(key, s)
+	e.describedCache.Add(key, s)
 	return s
 }

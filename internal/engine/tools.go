@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"sort"
 	"time"
 
@@ -221,7 +220,12 @@ func (a *attempt) prepare(ctx context.Context, c *runlog.Call, decl spec.Tool) (
 		Tenant: a.state.Admission.Tenant, RunID: a.state.RunID, CallID: c.ID, Name: c.Name,
 		Arguments: c.Arguments, Tool: decl,
 	}
-	return a.e.prepareCall(ctx, call, a.spec.Name, 0, a.builtin)
+	return a.e.prepareCall(ctx, a.site(), call, 0)
+}
+
+// site is the Run as the place its calls are made.
+func (a *attempt) site() callSite {
+	return callSite{tenant: a.state.Admission.Tenant, sv: a.spec, runID: a.state.RunID, family: a.state.Admission.RootRunID, log: a.log}
 }
 
 // launch gives a prepared call its deadline (its timeout, within the
@@ -359,43 +363,4 @@ func mcpsOwn(err error) bool {
 	var failed *errs.MCPFailed
 	var rejected *errs.MCPRejected
 	return errors.As(err, &failed) || errors.As(err, &rejected)
-}
-
-func credentialOf(t spec.Tool) string {
-	switch {
-	case t.HTTP != nil:
-		return t.HTTP.Credential
-	case t.MCP != nil:
-		return t.MCP.Credential
-	}
-	return ""
-}
-
-// toolExecutor returns what runs tools of a kind, or
-// *errs.DependencyMissing when this runsvc runs none.
-func (e *Engine) toolExecutor(kind spec.Kind) (tool.Executor, error) {
-	x, ok := e.Tools[kind]
-	if !ok {
-		return nil, &errs.DependencyMissing{Dependency: string(kind) + " tools", Description: "this runsvc does not run " + string(kind) + " tools"}
-	}
-	return x, nil
-}
-
-// timeoutFailure is a call to decl that gave no answer within timeout:
-// MCP_FAILED for an MCP tool (its server did not answer), else a
-// transient failure; both retryable.
-func timeoutFailure(decl spec.Tool, name string, timeout time.Duration) error {
-	msg := fmt.Sprintf("no answer within %s", timeout)
-	if decl.Kind == spec.KindMCP && decl.MCP != nil {
-		return &errs.MCPFailed{Server: decl.MCP.Label(), Tool: name, Message: msg}
-	}
-	return &errs.TransientFailure{Operation: "tool " + name, Message: msg}
-}
-
-// toolTimeout is how long a call to t may take.
-func toolTimeout(t spec.Tool) time.Duration {
-	if t.Timeout == 0 {
-		return spec.DefaultToolTimeout
-	}
-	return t.Timeout
 }

@@ -332,7 +332,7 @@ func (s *Server) assemble() error {
 		Store: s.store, Writer: manager.Writer(), Runs: manager, Specs: reg,
 		Models:  models,
 		Tools:   s.executors(network),
-		Workers: hub, Memory: mem, Bus: messages, Secrets: secrets, Policy: pol, Clock: cfg.Clock, Log: s.log,
+		Workers: hub, Memory: mem, Bus: messages, Secrets: secrets, Scrub: scrub, Policy: pol, Clock: cfg.Clock, Log: s.log,
 		Observer: s.observer(), Live: streaming, Slots: slots,
 	}, cfg.Engine)
 

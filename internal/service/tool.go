@@ -91,9 +91,8 @@ func (s toolServer) InvokeTool(ctx context.Context, req *runsvcv1.InvokeToolRequ
 	if err != nil {
 		return nil, s.scrub.Error(err)
 	}
-	// A tool may echo the credential it was called with: neither the
-	// result nor the failure carries it back (DESIGN §6).
-	inv.Output, inv.Failure = s.scrub.JSON(inv.Output), s.scrub.Error(inv.Failure)
+	// The engine scrubbed the result and the failure (its pipeline's last
+	// step); an error of the call is scrubbed here.
 	out := &runsvcv1.InvokeToolResponse{CallId: inv.CallID, Output: toValue(inv.Output)}
 	if inv.Failure != nil {
 		out.Output, out.Error = nil, s.mapper.Proto(inv.Failure)

@@ -50,6 +50,8 @@ type Manager struct {
 	// deleted counts DeleteRun's deletions since the sweeper last
 	// compacted the store.
 	deleted atomic.Int64
+	// starts, when set, hears of every Run created (ReportStarts).
+	starts StartReporter
 }
 
 // New returns a Manager writing logs through w; it tells w what to do
@@ -215,6 +217,7 @@ func (m *Manager) admit(ctx context.Context, adm *runlog.Admitted, runID string,
 	if err != nil {
 		return Run{}, false, err
 	}
+	m.started(nr.Spec, created)
 	if created && row.Waiting && thread.Strategy == StrategyInterrupt {
 		if err := m.interruptAhead(ctx, adm.Tenant, thread.ID, row.RunID); err != nil {
 			return Run{}, false, err

@@ -37,7 +37,7 @@ const (
 
 // Manager admits and serves Runs.
 type Manager struct {
-	store  store.Store
+	store  Store
 	writer *logwriter.Writer
 	tails  *tails
 	specs  *versions.Registry
@@ -56,7 +56,7 @@ type Manager struct {
 
 // New returns a Manager writing logs through w; it tells w what to do
 // after a Run settles (AfterSettle).
-func New(s store.Store, w *logwriter.Writer, reg *versions.Registry, pol policy.Policy, clk clock.Clock, log *slog.Logger) *Manager {
+func New(s Store, w *logwriter.Writer, reg *versions.Registry, pol policy.Policy, clk clock.Clock, log *slog.Logger) *Manager {
 	if pol == nil {
 		pol = policy.AllowAll{}
 	}

@@ -26,15 +26,30 @@ const (
 	idlePoll          = 5 * time.Second
 )
 
+// Store is what a Service keeps channels' messages in: store.Bus's
+// operations but the declaring of channels, which publishing a Spec does
+// (versions.Registry).
+type Store interface {
+	// ChannelExists, SendBus, DeliverBus, AckBus and NextRedelivery are
+	// store.Bus's.
+	ChannelExists(ctx context.Context, tenant, channel string) (bool, error)
+	SendBus(ctx context.Context, m store.BusMessage) error
+	DeliverBus(ctx context.Context, tenant, channel, inReplyTo string, now time.Time, ackTimeout time.Duration, limit int) ([]store.BusMessage, error)
+	AckBus(ctx context.Context, tenant, channel string, ids []string) (int, error)
+	NextRedelivery(ctx context.Context, tenant, channel string) (time.Time, bool, error)
+	// Notifier wakes the receivers when a message is sent.
+	Notifier() store.Notifier
+}
+
 // Service sends, delivers and acknowledges bus messages.
 type Service struct {
-	store store.Store
+	store Store
 	specs *versions.Registry
 	clock clock.Clock
 }
 
 // New returns a Service.
-func New(s store.Store, reg *versions.Registry, clk clock.Clock) *Service {
+func New(s Store, reg *versions.Registry, clk clock.Clock) *Service {
 	return &Service{store: s, specs: reg, clock: clk}
 }
 

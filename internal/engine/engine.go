@@ -84,7 +84,7 @@ func (c Config) withDefaults() Config {
 
 // Deps are what an Engine works with.
 type Deps struct {
-	Store store.Store
+	Store Store
 	// Writer writes the Runs' logs; the same one the Run manager uses.
 	Writer  *logwriter.Writer
 	Runs    Runs

@@ -19,7 +19,6 @@ import (
 	"github.com/runsvc/runsvc/internal/errs"
 	"github.com/runsvc/runsvc/internal/runlog"
 	"github.com/runsvc/runsvc/internal/secret"
-	"github.com/runsvc/runsvc/internal/store"
 )
 
 // Decide returns the ops to append to a Run whose State is st; none leaves
@@ -34,7 +33,7 @@ func Ops(ops ...runlog.Op) Decide {
 
 // Writer writes Run logs.
 type Writer struct {
-	store   store.Store
+	store   Store
 	clock   clock.Clock
 	log     *slog.Logger
 	states  states
@@ -59,7 +58,7 @@ type Options struct {
 }
 
 // New returns a Writer on s.
-func New(s store.Store, o Options) *Writer {
+func New(s Store, o Options) *Writer {
 	if o.Clock == nil {
 		o.Clock = clock.Real{}
 	}

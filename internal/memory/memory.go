@@ -26,14 +26,23 @@ const (
 
 var namespacePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$`)
 
+// Store is what a Service keeps memories in.
+type Store interface {
+	store.Memory
+	// GetRun finds a Run's family, whose memory a Scope may name.
+	GetRun(ctx context.Context, tenant, runID string) (store.Run, error)
+	// Notifier wakes the reads waiting for a key and the watches.
+	Notifier() store.Notifier
+}
+
 // Service reads and writes memories.
 type Service struct {
-	store store.Store
+	store Store
 	clock clock.Clock
 }
 
 // New returns a Service.
-func New(s store.Store, clk clock.Clock) *Service { return &Service{store: s, clock: clk} }
+func New(s Store, clk clock.Clock) *Service { return &Service{store: s, clock: clk} }
 
 // Scope names a memory: a Run's family, or an explicit namespace.
 type Scope struct {

@@ -149,6 +149,7 @@ func (m *Manager) Import(ctx context.Context, tenant string, next func() ([]byte
 	if err != nil {
 		return Run{}, false, err
 	}
+	m.started(h.Spec, created)
 	if !created {
 		return Run{}, false, errs.BadField("line[1].run.requestId", "request id %q started run %s here already", h.RequestID, row.RunID)
 	}

@@ -38,7 +38,7 @@ const (
 
 // Manager admits and serves Runs.
 type Manager struct {
-	store  store.Store
+	store  Store
 	writer *logwriter.Writer
 	tails  *tails
 	specs  *versions.Registry
@@ -51,11 +51,13 @@ type Manager struct {
 	// deleted counts DeleteRun's deletions since the sweeper last
 	// compacted the store.
 	deleted atomic.Int64
+	// starts, when set, hears of every Run created (ReportStarts).
+	starts StartReporter
 }
 
 // Deps are what a Manager works with. Store and Specs are required.
 type Deps struct {
-	Store store.Store
+	Store Store
 	Specs *versions.Registry
 	// Policy decides Run starts; nil allows all.
 	Policy policy.Policy
@@ -69,6 +71,8 @@ type Deps struct {
 	// Local, when set, is this process's worker: a Run admitted while it
 	// has room is created leased to it and handed over in-process.
 	Local Local
+	// Starts, when set, hears of every Run created.
+	Starts StartReporter
 }
 
 // New returns a Manager and the Writer of Run logs it writes through
@@ -83,7 +87,7 @@ func New(d Deps) *Manager {
 	if d.Log == nil {
 		d.Log = slog.Default()
 	}
-	m := &Manager{store: d.Store, specs: d.Specs, policy: d.Policy, clock: d.Clock, log: d.Log, live: d.Live, local: d.Local}
+	m := &Manager{store: d.Store, specs: d.Specs, policy: d.Policy, clock: d.Clock, log: d.Log, live: d.Live, local: d.Local, starts: d.Starts}
 	m.writer = logwriter.New(d.Store, logwriter.Options{Clock: d.Clock, Log: d.Log, Scrubber: d.Scrubber, OnSettle: m.AfterSettle})
 	m.tails = newTails(d.Store, m.writer)
 	return m
@@ -244,6 +248,7 @@ func (m *Manager) admit(ctx context.Context, adm *runlog.Admitted, runID string,
 	if err != nil {
 		return Run{}, false, err
 	}
+	m.started(nr.Spec, created)
 	if created && row.Waiting && thread.Strategy == StrategyInterrupt {
 		if err := m.interruptAhead(ctx, adm.Tenant, thread.ID, row.RunID); err != nil {
 			return Run{}, false, err

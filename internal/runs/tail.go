@@ -26,7 +26,7 @@ const tailRetry = 200 * time.Millisecond
 // process watching them: one store read per append, whatever the number of
 // watchers of the Run.
 type tails struct {
-	store  store.Store
+	store  Store
 	writer *logwriter.Writer
 	mu     sync.Mutex
 	byRun  map[string]*tail
@@ -60,7 +60,7 @@ type tailShown struct {
 	corrupt *errs.CorruptLog
 }
 
-func newTails(s store.Store, w *logwriter.Writer) *tails {
+func newTails(s Store, w *logwriter.Writer) *tails {
 	return &tails{store: s, writer: w, byRun: map[string]*tail{}}
 }
 

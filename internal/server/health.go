@@ -9,8 +9,6 @@ import (
 
 	"google.golang.org/grpc/health"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
-
-	"github.com/runsvc/runsvc/internal/store"
 )
 
 // healthProbe is how often the health of the store is probed, and how long
@@ -25,7 +23,7 @@ const (
 // server is not draining, NOT_SERVING otherwise.
 type healthReporter struct {
 	srv      *health.Server
-	store    store.Store
+	store    pinger
 	log      *slog.Logger
 	services []string
 
@@ -35,7 +33,13 @@ type healthReporter struct {
 	draining bool
 }
 
-func newHealthReporter(srv *health.Server, st store.Store, log *slog.Logger, services []string) *healthReporter {
+// pinger is what the health probe asks: whether the store answers.
+type pinger interface {
+	// Ping is store.Store's.
+	Ping(ctx context.Context) error
+}
+
+func newHealthReporter(srv *health.Server, st pinger, log *slog.Logger, services []string) *healthReporter {
 	names := append([]string{""}, services...)
 	slices.Sort(names)
 	h := &healthReporter{srv: srv, store: st, log: log, services: slices.Compact(names)}

@@ -20,8 +20,6 @@ import (
 func (s *Server) observability(mapper *errdetails.Mapper) error {
 	s.drainer = newDrainer()
 	s.metrics = metrics.New(func(err error) string { return mapper.Describe(err).Reason })
-	// Every store operation's latency, whoever calls it.
-	s.store = timedStore{Store: s.store, obs: s.metrics}
 	// Unsettled Runs by state and suspension, counted in the store on scrape.
 	s.metrics.CountRuns(s.store, s.cfg.Clock, 0)
 	t, err := tracing.New(context.Background(), s.cfg.Ops.OTLPEndpoint)
@@ -30,6 +28,15 @@ func (s *Server) observability(mapper *errdetails.Mapper) error {
 	}
 	s.tracing = t
 	return nil
+}
+
+// observeStore records one store operation's latency (the adapter's
+// Options.Observe): every operation, whoever calls it, once the metrics
+// exist. They are made before anything but New calls the store.
+func (s *Server) observeStore(op string, d time.Duration, err error) {
+	if s.metrics != nil {
+		s.metrics.ObserveStore(op, d, err)
+	}
 }
 
 // observer is what watches the engine: metrics, and traces when on.

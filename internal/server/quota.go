@@ -20,7 +20,7 @@ const quotaRetry = time.Second
 // that have not settled (read from the store, so every replica sees them)
 // and the starts in the last minute (counted by this replica).
 type quotas struct {
-	store store.Store
+	store runLister
 	clock clock.Clock
 	mu    sync.Mutex
 	// tenants serialises the check and the start per tenant, so two starts
@@ -29,7 +29,13 @@ type quotas struct {
 	starts  map[string][]time.Time
 }
 
-func newQuotas(st store.Store, c clock.Clock) *quotas {
+// runLister is what quotas read: the tenant's unsettled Runs.
+type runLister interface {
+	// ListRuns is store.Runs'.
+	ListRuns(ctx context.Context, tenant string, q store.RunQuery) ([]store.Run, string, error)
+}
+
+func newQuotas(st runLister, c clock.Clock) *quotas {
 	return &quotas{store: st, clock: c, tenants: map[string]*sync.Mutex{}, starts: map[string][]time.Time{}}
 }
 

@@ -188,14 +188,15 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 	if err := cfg.Security.check(cfg.Listen, cfg.SecretsFile); err != nil {
 		return nil, err
 	}
-	st, err := openStore(ctx, cfg)
+	s := &Server{cfg: cfg, log: log}
+	st, err := openStore(ctx, cfg, s.observeStore)
 	if err != nil {
 		return nil, err
 	}
 	if cfg.WrapStore != nil {
 		st = cfg.WrapStore(st)
 	}
-	s := &Server{cfg: cfg, log: log, store: st}
+	s.store = st
 	if err := s.assemble(); err != nil {
 		_ = st.Close()
 		return nil, err
@@ -221,15 +222,17 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 	return s, nil
 }
 
-func openStore(ctx context.Context, cfg Config) (store.Store, error) {
+// openStore opens the store the configuration names, which tells observe
+// of every operation.
+func openStore(ctx context.Context, cfg Config, observe store.Observer) (store.Store, error) {
 	if sharedStore(cfg) {
-		return openShared(ctx, cfg)
+		return openShared(ctx, cfg, observe)
 	}
 	dir := cfg.Data
 	if strings.HasPrefix(cfg.Store, "sqlite:") {
 		dir = strings.TrimPrefix(cfg.Store, "sqlite:")
 	}
-	st, err := sqlite.Open(dir, sqlite.Options{})
+	st, err := sqlite.Open(dir, sqlite.Options{Observe: observe})
 	if err != nil {
 		return nil, err
 	}
@@ -320,10 +323,11 @@ func (s *Server) assemble() error {
 	// it, in one of its slots: no claim, no wake-up between StartRun and
 	// the first Attempt.
 	slots := engine.NewSlots(cfg.Engine)
-	manager := runs.New(runs.Deps{Store: s.store, Specs: reg, Policy: pol, Clock: cfg.Clock, Log: s.log, Scrubber: scrub, Live: streaming, Local: slots})
+	manager := runs.New(runs.Deps{Store: s.store, Specs: reg, Policy: pol, Clock: cfg.Clock, Log: s.log, Scrubber: scrub, Live: streaming, Local: slots, Starts: s.metrics})
 	mem := memory.New(s.store, cfg.Clock)
 	messages := bus.New(s.store, reg, cfg.Clock)
 	s.sweeper = manager.NewSweeper(cfg.Retention, s.metrics)
+	// Every Run created, by whichever path, is counted (runs_started).
 	// Workers may connect to any replica: the hub routes calls to the
 	// workers of the others through the store, and serves theirs.
 	hub := toolworkers.NewRouted(toolworkers.Routing{Store: s.store, Replica: cfg.WorkerID, Clock: cfg.Clock, Log: s.log})

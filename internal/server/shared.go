@@ -15,12 +15,13 @@ func sharedStore(cfg Config) bool {
 	return cfg.Store != "" && !strings.HasPrefix(cfg.Store, "sqlite:")
 }
 
-// openShared opens the store several replicas share.
-func openShared(ctx context.Context, cfg Config) (store.Store, error) {
+// openShared opens the store several replicas share, which tells observe
+// of every operation.
+func openShared(ctx context.Context, cfg Config, observe store.Observer) (store.Store, error) {
 	if !strings.HasPrefix(cfg.Store, "postgres://") && !strings.HasPrefix(cfg.Store, "postgresql://") {
 		return nil, fmt.Errorf("--store %q: use postgres://... or sqlite:DIR", redactURL(cfg.Store))
 	}
-	return postgres.Open(ctx, cfg.Store, postgres.Options{MaxConns: int32(cfg.PoolSize)})
+	return postgres.Open(ctx, cfg.Store, postgres.Options{MaxConns: int32(cfg.PoolSize), Observe: observe})
 }
 
 // redactURL hides a password in a store URL.

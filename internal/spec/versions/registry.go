@@ -16,9 +16,17 @@ import (
 	"github.com/runsvc/runsvc/internal/store"
 )
 
+// Store is what a Registry keeps Specs in: store.Specs, and the channels
+// a bus-enabled Spec declares when it is published.
+type Store interface {
+	store.Specs
+	// DeclareChannels is store.Bus's.
+	DeclareChannels(ctx context.Context, tenant, owner string, channels []string) error
+}
+
 // Registry publishes and finds Specs.
 type Registry struct {
-	store store.Store
+	store Store
 	clock clock.Clock
 	// cache holds Versions by tenant and name\x00version: a Version never
 	// changes once published.
@@ -109,7 +117,7 @@ func (r *Registry) checkNetwork(s spec.Spec) error {
 const versionCacheSize = 4096
 
 // New returns a Registry over a store.
-func New(s store.Store, clk clock.Clock, o Options) *Registry {
+func New(s Store, clk clock.Clock, o Options) *Registry {
 	r := &Registry{store: s, clock: clk, cache: lru.New[*spec.Version](versionCacheSize), network: o.Network, importer: o.Importer, buildable: o.Buildable}
 	if o.RememberNewest {
 		r.newest = lru.New[string](versionCacheSize)

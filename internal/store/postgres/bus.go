@@ -9,7 +9,8 @@ import (
 )
 
 // DeclareChannels records that owner (a Spec) receives on channels.
-func (db *DB) DeclareChannels(ctx context.Context, tenant, owner string, channels []string) error {
+func (db *DB) DeclareChannels(ctx context.Context, tenant, owner string, channels []string) (opErr error) {
+	defer db.observe("DeclareChannels", time.Now(), &opErr)
 	if len(channels) == 0 {
 		return nil
 	}
@@ -19,14 +20,16 @@ func (db *DB) DeclareChannels(ctx context.Context, tenant, owner string, channel
 }
 
 // ChannelExists reports whether some Spec declared the channel.
-func (db *DB) ChannelExists(ctx context.Context, tenant, channel string) (bool, error) {
+func (db *DB) ChannelExists(ctx context.Context, tenant, channel string) (_ bool, opErr error) {
+	defer db.observe("ChannelExists", time.Now(), &opErr)
 	var ok bool
 	err := db.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM bus_channels WHERE tenant = $1 AND channel = $2)`, tenant, channel).Scan(&ok)
 	return ok, unavailable(ctx, "channel exists", err)
 }
 
 // SendBus stores a message and signals the channel.
-func (db *DB) SendBus(ctx context.Context, m store.BusMessage) error {
+func (db *DB) SendBus(ctx context.Context, m store.BusMessage) (opErr error) {
+	defer db.observe("SendBus", time.Now(), &opErr)
 	return db.inTx(ctx, "send message", func(tx *txn) error {
 		_, err := tx.Exec(ctx, `INSERT INTO bus_messages (tenant, message_id, channel, sender, content, in_reply_to, send_time)
 			VALUES ($1, $2, $3, $4, $5, $6, $7)`,
@@ -44,7 +47,8 @@ func (db *DB) SendBus(ctx context.Context, m store.BusMessage) error {
 // now+ackTimeout. inReplyTo, when set, selects replies to one message.
 // Concurrent receivers never take the same message (SKIP LOCKED). A
 // negative limit takes them all.
-func (db *DB) DeliverBus(ctx context.Context, tenant, channel, inReplyTo string, now time.Time, ackTimeout time.Duration, limit int) ([]store.BusMessage, error) {
+func (db *DB) DeliverBus(ctx context.Context, tenant, channel, inReplyTo string, now time.Time, ackTimeout time.Duration, limit int) (_ []store.BusMessage, opErr error) {
+	defer db.observe("DeliverBus", time.Now(), &opErr)
 	var lim *int64 // NULL: no limit
 	if limit >= 0 {
 		n := int64(limit)
@@ -92,7 +96,8 @@ func (db *DB) DeliverBus(ctx context.Context, tenant, channel, inReplyTo string,
 }
 
 // AckBus acknowledges messages; it returns how many were unacknowledged.
-func (db *DB) AckBus(ctx context.Context, tenant, channel string, ids []string) (int, error) {
+func (db *DB) AckBus(ctx context.Context, tenant, channel string, ids []string) (_ int, opErr error) {
+	defer db.observe("AckBus", time.Now(), &opErr)
 	if len(ids) == 0 {
 		return 0, nil
 	}
@@ -106,7 +111,8 @@ func (db *DB) AckBus(ctx context.Context, tenant, channel string, ids []string) 
 
 // NextRedelivery returns when the earliest message out for delivery on a
 // channel comes back.
-func (db *DB) NextRedelivery(ctx context.Context, tenant, channel string) (time.Time, bool, error) {
+func (db *DB) NextRedelivery(ctx context.Context, tenant, channel string) (_ time.Time, _ bool, opErr error) {
+	defer db.observe("NextRedelivery", time.Now(), &opErr)
 	var at *int64
 	err := db.pool.QueryRow(ctx, `SELECT MIN(out_until) FROM bus_messages WHERE tenant = $1 AND channel = $2 AND NOT acked AND out_until > 0`,
 		tenant, channel).Scan(&at)

@@ -29,7 +29,8 @@ var claims = []string{
 // Claim leases up to limit Runs that need a worker (runnable, or idle
 // past their wake time) whose leases are free or expired. A Run is never
 // leased to two owners at once.
-func (db *DB) Claim(ctx context.Context, owner string, now time.Time, ttl time.Duration, limit int) ([]*store.Lease, error) {
+func (db *DB) Claim(ctx context.Context, owner string, now time.Time, ttl time.Duration, limit int) (_ []*store.Lease, opErr error) {
+	defer db.observe("Claim", time.Now(), &opErr)
 	expires := now.Add(ttl)
 	var leases []*store.Lease
 	for _, claim := range claims {
@@ -57,7 +58,8 @@ func (db *DB) Claim(ctx context.Context, owner string, now time.Time, ttl time.D
 }
 
 // Renew extends a lease that is still held, or returns *errs.LeaseLost.
-func (db *DB) Renew(ctx context.Context, l *store.Lease, now time.Time, ttl time.Duration) error {
+func (db *DB) Renew(ctx context.Context, l *store.Lease, now time.Time, ttl time.Duration) (opErr error) {
+	defer db.observe("Renew", time.Now(), &opErr)
 	expires := now.Add(ttl)
 	tag, err := db.pool.Exec(ctx, `UPDATE runs SET lease_expires = $1 WHERE tenant = $2 AND run_id = $3 AND lease_owner = $4 AND lease_token = $5`,
 		store.Nanos(expires), l.Tenant, l.RunID, l.Owner, l.Token)
@@ -73,7 +75,8 @@ func (db *DB) Renew(ctx context.Context, l *store.Lease, now time.Time, ttl time
 
 // Release gives a lease up and signals that the Run may need a worker;
 // releasing a lost lease does nothing.
-func (db *DB) Release(ctx context.Context, l *store.Lease) error {
+func (db *DB) Release(ctx context.Context, l *store.Lease) (opErr error) {
+	defer db.observe("Release", time.Now(), &opErr)
 	return db.inTx(ctx, "release lease", func(tx *txn) error {
 		tag, err := tx.Exec(ctx, `UPDATE runs SET lease_owner = '', lease_expires = 0 WHERE tenant = $1 AND run_id = $2 AND lease_owner = $3 AND lease_token = $4`,
 			l.Tenant, l.RunID, l.Owner, l.Token)
@@ -90,7 +93,8 @@ func (db *DB) Release(ctx context.Context, l *store.Lease) error {
 const nextWakeSQL = `SELECT GREATEST(wake_at, lease_expires) FROM runs WHERE wake_at > 0 ORDER BY GREATEST(wake_at, lease_expires) LIMIT 1`
 
 // NextWake returns the earliest wake time of an idle Run, of any tenant.
-func (db *DB) NextWake(ctx context.Context) (time.Time, bool, error) {
+func (db *DB) NextWake(ctx context.Context) (_ time.Time, _ bool, opErr error) {
+	defer db.observe("NextWake", time.Now(), &opErr)
 	var at int64
 	err := db.pool.QueryRow(ctx, nextWakeSQL).Scan(&at)
 	if errors.Is(err, pgx.ErrNoRows) {
@@ -105,6 +109,7 @@ func (db *DB) NextWake(ctx context.Context) (time.Time, bool, error) {
 // Ping asks the database for an empty answer on a pooled connection: it
 // fails when the database does not answer, at a cost that does not depend
 // on what it holds.
-func (db *DB) Ping(ctx context.Context) error {
+func (db *DB) Ping(ctx context.Context) (opErr error) {
+	defer db.observe("Ping", time.Now(), &opErr)
 	return unavailable(ctx, "ping", db.pool.Ping(ctx))
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -14,7 +15,8 @@ import (
 // transaction: a crash leaves every Run whole or gone. The Run's row is
 // deleted first, conditional on its last seq, which also takes the row
 // lock an append would need.
-func (db *DB) DeleteRuns(ctx context.Context, ds []store.RunDeletion) ([]string, error) {
+func (db *DB) DeleteRuns(ctx context.Context, ds []store.RunDeletion) (_ []string, opErr error) {
+	defer db.observe("DeleteRuns", time.Now(), &opErr)
 	if len(ds) == 0 {
 		return nil, nil
 	}
@@ -24,7 +26,8 @@ func (db *DB) DeleteRuns(ctx context.Context, ds []store.RunDeletion) ([]string,
 
 // DeleteThread implements store.Lifecycle: one transaction deletes the
 // batch, then the thread's row if no Run is left on it.
-func (db *DB) DeleteThread(ctx context.Context, tenant, threadID string, ds []store.RunDeletion) ([]string, bool, error) {
+func (db *DB) DeleteThread(ctx context.Context, tenant, threadID string, ds []store.RunDeletion) (_ []string, _ bool, opErr error) {
+	defer db.observe("DeleteThread", time.Now(), &opErr)
 	return db.deleteRuns(ctx, ds, tenant, threadID)
 }
 
@@ -104,7 +107,8 @@ func deleteRun(ctx context.Context, tx pgx.Tx, d store.RunDeletion) (bool, error
 }
 
 // SettledGroups implements store.Lifecycle.
-func (db *DB) SettledGroups(ctx context.Context, settled []string) ([]store.RunGroup, error) {
+func (db *DB) SettledGroups(ctx context.Context, settled []string) (_ []store.RunGroup, opErr error) {
+	defer db.observe("SettledGroups", time.Now(), &opErr)
 	rows, err := db.pool.Query(ctx, `SELECT DISTINCT tenant, spec, version FROM runs WHERE state = ANY($1)`, settled)
 	if err != nil {
 		return nil, unavailable(ctx, "settled groups", err)
@@ -122,7 +126,8 @@ func (db *DB) SettledGroups(ctx context.Context, settled []string) ([]store.RunG
 }
 
 // ExpiredRuns implements store.Lifecycle.
-func (db *DB) ExpiredRuns(ctx context.Context, q store.ExpiryQuery) ([]store.Run, error) {
+func (db *DB) ExpiredRuns(ctx context.Context, q store.ExpiryQuery) (_ []store.Run, opErr error) {
+	defer db.observe("ExpiredRuns", time.Now(), &opErr)
 	limit := any(nil)
 	if q.Limit > 0 {
 		limit = q.Limit
@@ -155,7 +160,8 @@ func (db *DB) ExpiredRuns(ctx context.Context, q store.ExpiryQuery) ([]store.Run
 // does not rewrite the files (VACUUM FULL would, under an exclusive lock
 // that stops every write), so until the pages are reused the bytes may
 // linger in the data files, though no query, pg_dump or replica sees them.
-func (db *DB) Compact(ctx context.Context) error {
+func (db *DB) Compact(ctx context.Context) (opErr error) {
+	defer db.observe("Compact", time.Now(), &opErr)
 	_, err := db.pool.Exec(ctx, `VACUUM runs, records, tool_calls, memory, memory_namespaces`)
 	return unavailable(ctx, "compact", err)
 }

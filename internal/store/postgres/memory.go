@@ -11,7 +11,8 @@ import (
 // memory_namespaces, whose lock writers of that memory queue on until
 // commit, so versions increase in commit order: every version a reader
 // has seen is below the next one written, even with concurrent writers.
-func (db *DB) SetValue(ctx context.Context, tenant, namespace, key string, value []byte, now time.Time) (store.Entry, error) {
+func (db *DB) SetValue(ctx context.Context, tenant, namespace, key string, value []byte, now time.Time) (_ store.Entry, opErr error) {
+	defer db.observe("SetValue", time.Now(), &opErr)
 	e := store.Entry{Key: key, Value: value, UpdateTime: store.FromNanos(store.Nanos(now))}
 	err := db.inTx(ctx, "set value", func(tx *txn) error {
 		err := tx.QueryRow(ctx, `INSERT INTO memory_namespaces (tenant, namespace, last_version) VALUES ($1, $2, 1)
@@ -36,7 +37,8 @@ func (db *DB) SetValue(ctx context.Context, tenant, namespace, key string, value
 }
 
 // GetValues returns the entries of the keys that exist.
-func (db *DB) GetValues(ctx context.Context, tenant, namespace string, keys []string) ([]store.Entry, error) {
+func (db *DB) GetValues(ctx context.Context, tenant, namespace string, keys []string) (_ []store.Entry, opErr error) {
+	defer db.observe("GetValues", time.Now(), &opErr)
 	if len(keys) == 0 {
 		return nil, nil
 	}
@@ -45,7 +47,8 @@ func (db *DB) GetValues(ctx context.Context, tenant, namespace string, keys []st
 }
 
 // Changes returns entries written with a version above after, by version.
-func (db *DB) Changes(ctx context.Context, tenant, namespace string, after int64) ([]store.Entry, error) {
+func (db *DB) Changes(ctx context.Context, tenant, namespace string, after int64) (_ []store.Entry, opErr error) {
+	defer db.observe("Changes", time.Now(), &opErr)
 	return db.queryEntries(ctx, `SELECT key, value, version, update_time FROM memory
 		WHERE tenant = $1 AND namespace = $2 AND version > $3 ORDER BY version`, tenant, namespace, after)
 }

@@ -56,6 +56,8 @@ type Options struct {
 	// Logger receives the listener's connection losses and recoveries;
 	// slog.Default() when nil.
 	Logger *slog.Logger
+	// Observe, when set, hears of every operation (store.Observer).
+	Observe store.Observer
 }
 
 // DB is a Store on a PostgreSQL database. It is safe for concurrent use;
@@ -65,6 +67,7 @@ type DB struct {
 	hub      *notify.Hub
 	listener *listener
 	notifier *notifier
+	obs      store.Observer
 }
 
 var _ store.Store = (*DB)(nil)
@@ -116,7 +119,7 @@ func Open(ctx context.Context, dsn string, opts Options) (*DB, error) {
 		pool.Close()
 		return nil, unavailable(ctx, "open", err)
 	}
-	return &DB{pool: pool, hub: hub, listener: l, notifier: startNotifier(instance, pool, hub, opts.Logger)}, nil
+	return &DB{pool: pool, hub: hub, listener: l, notifier: startNotifier(instance, pool, hub, opts.Logger), obs: opts.Observe}, nil
 }
 
 // Notifier returns the hub that the listener feeds with every replica's

@@ -23,6 +23,15 @@ func TestConformance(t *testing.T) {
 	})
 }
 
+// TestObserved: every operation reports itself once to Options.Observe.
+func TestObserved(t *testing.T) {
+	t.Parallel()
+	cluster := pgtest.Start(t)
+	storetest.RunObserved(t, func(t *testing.T, observe store.Observer) store.Store {
+		return open(t, cluster.NewDatabase(t), postgres.Options{Observe: observe})
+	})
+}
+
 // open opens a DB that t closes when it ends, with opts if given.
 func open(t *testing.T, dsn string, opts ...postgres.Options) *postgres.DB {
 	t.Helper()

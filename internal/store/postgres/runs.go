@@ -49,7 +49,8 @@ func runByRequestID(ctx context.Context, q rowQuerier, tenant, requestID string)
 // CreateRun creates a Run with its first Records. When the Run's request
 // id was used before, nothing is created and the existing Run is returned
 // with created false, also when two creations race.
-func (db *DB) CreateRun(ctx context.Context, nr store.NewRun) (store.Run, bool, error) {
+func (db *DB) CreateRun(ctx context.Context, nr store.NewRun) (_ store.Run, _ bool, opErr error) {
+	defer db.observe("CreateRun", time.Now(), &opErr)
 	if nr.Run.ThreadID == "" {
 		return db.createUnthreaded(ctx, nr)
 	}
@@ -288,7 +289,8 @@ func insertRecords(ctx context.Context, tx pgx.Tx, tenant, runID string, recs []
 // its lock and checks seq and lease, and the Records are inserted only if
 // it matched. An append that settles a Run on a thread runs in a
 // transaction that also hands the thread on.
-func (db *DB) Append(ctx context.Context, a store.Append) error {
+func (db *DB) Append(ctx context.Context, a store.Append) (opErr error) {
+	defer db.observe("Append", time.Now(), &opErr)
 	if len(a.Records) == 0 {
 		return nil
 	}
@@ -437,7 +439,8 @@ func (db *DB) whyNotAppended(ctx context.Context, a store.Append) error {
 
 // ReadLog returns up to limit Records from seq from (limit <= 0: all);
 // *errs.RunNotFound for an unknown Run read from its start.
-func (db *DB) ReadLog(ctx context.Context, tenant, runID string, from int64, limit int) ([]store.Record, error) {
+func (db *DB) ReadLog(ctx context.Context, tenant, runID string, from int64, limit int) (_ []store.Record, opErr error) {
+	defer db.observe("ReadLog", time.Now(), &opErr)
 	query := `SELECT seq, time, attempt, kind, body FROM records WHERE tenant = $1 AND run_id = $2 AND seq >= $3 ORDER BY seq`
 	args := []any{tenant, runID, from}
 	if limit > 0 {
@@ -464,7 +467,7 @@ func (db *DB) ReadLog(ctx context.Context, tenant, runID string, from int64, lim
 		return nil, unavailable(ctx, "read log", err)
 	}
 	if len(out) == 0 && from <= 1 {
-		if _, err := db.GetRun(ctx, tenant, runID); err != nil {
+		if _, err := db.getRun(ctx, tenant, runID); err != nil {
 			return nil, err
 		}
 	}
@@ -472,7 +475,14 @@ func (db *DB) ReadLog(ctx context.Context, tenant, runID string, from int64, lim
 }
 
 // GetRun returns a Run or *errs.RunNotFound.
-func (db *DB) GetRun(ctx context.Context, tenant, runID string) (store.Run, error) {
+func (db *DB) GetRun(ctx context.Context, tenant, runID string) (_ store.Run, opErr error) {
+	defer db.observe("GetRun", time.Now(), &opErr)
+	return db.getRun(ctx, tenant, runID)
+}
+
+// getRun is GetRun, for the operations that read it on the way:
+// they report themselves, not it.
+func (db *DB) getRun(ctx context.Context, tenant, runID string) (store.Run, error) {
 	r, err := scanRun(db.pool.QueryRow(ctx, `SELECT `+runColumns+` FROM runs WHERE tenant = $1 AND run_id = $2`, tenant, runID))
 	if errors.Is(err, pgx.ErrNoRows) {
 		return store.Run{}, &errs.RunNotFound{RunID: runID}
@@ -485,7 +495,8 @@ func (db *DB) GetRun(ctx context.Context, tenant, runID string) (store.Run, erro
 
 // GetRunByDelegation returns the child Run of a delegation or
 // *errs.DelegationNotFound.
-func (db *DB) GetRunByDelegation(ctx context.Context, tenant, delegationID string) (store.Run, error) {
+func (db *DB) GetRunByDelegation(ctx context.Context, tenant, delegationID string) (_ store.Run, opErr error) {
+	defer db.observe("GetRunByDelegation", time.Now(), &opErr)
 	if delegationID == "" {
 		return store.Run{}, &errs.DelegationNotFound{DelegationID: delegationID}
 	}
@@ -501,7 +512,8 @@ func (db *DB) GetRunByDelegation(ctx context.Context, tenant, delegationID strin
 
 // ListRuns lists Runs newest first. A page token that this store did not
 // issue is *errs.InvalidRequest.
-func (db *DB) ListRuns(ctx context.Context, tenant string, q store.RunQuery) ([]store.Run, string, error) {
+func (db *DB) ListRuns(ctx context.Context, tenant string, q store.RunQuery) (_ []store.Run, _ string, opErr error) {
+	defer db.observe("ListRuns", time.Now(), &opErr)
 	size := pagetoken.Size(q.PageSize)
 	var after pagetoken.RunPosition
 	if err := pagetoken.Decode(q.PageToken, &after); err != nil {

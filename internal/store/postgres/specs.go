@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -13,7 +14,8 @@ import (
 
 // PutSpec stores a Version unless (tenant, name, version) exists, and then
 // returns the stored one with created false.
-func (db *DB) PutSpec(ctx context.Context, s store.Spec) (store.Spec, bool, error) {
+func (db *DB) PutSpec(ctx context.Context, s store.Spec) (_ store.Spec, _ bool, opErr error) {
+	defer db.observe("PutSpec", time.Now(), &opErr)
 	tag, err := db.pool.Exec(ctx, `INSERT INTO specs (tenant, name, version, body, create_time) VALUES ($1, $2, $3, $4, $5)
 		ON CONFLICT (tenant, name, version) DO NOTHING`, s.Tenant, s.Name, s.Version, bytesOrEmpty(s.Body), store.Nanos(s.CreateTime))
 	if err != nil {
@@ -22,13 +24,20 @@ func (db *DB) PutSpec(ctx context.Context, s store.Spec) (store.Spec, bool, erro
 	if tag.RowsAffected() == 1 {
 		return s, true, nil
 	}
-	existing, err := db.GetSpec(ctx, s.Tenant, s.Name, s.Version)
+	existing, err := db.getSpec(ctx, s.Tenant, s.Name, s.Version)
 	return existing, false, err
 }
 
 // GetSpec returns a Version, the newest when version is empty, or
 // *errs.SpecNotFound.
-func (db *DB) GetSpec(ctx context.Context, tenant, name, version string) (store.Spec, error) {
+func (db *DB) GetSpec(ctx context.Context, tenant, name, version string) (_ store.Spec, opErr error) {
+	defer db.observe("GetSpec", time.Now(), &opErr)
+	return db.getSpec(ctx, tenant, name, version)
+}
+
+// getSpec is GetSpec, for the operations that read it on the way:
+// they report themselves, not it.
+func (db *DB) getSpec(ctx context.Context, tenant, name, version string) (store.Spec, error) {
 	var row pgx.Row
 	if version == "" {
 		row = db.pool.QueryRow(ctx, `SELECT name, version, body, create_time FROM specs
@@ -52,7 +61,8 @@ func (db *DB) GetSpec(ctx context.Context, tenant, name, version string) (store.
 // ListSpecs lists the newest Version of each Spec by name or, with
 // q.Name, every Version of one Spec in publish order. A page token that
 // this store did not issue is *errs.InvalidRequest.
-func (db *DB) ListSpecs(ctx context.Context, tenant string, q store.SpecQuery) ([]store.Spec, string, error) {
+func (db *DB) ListSpecs(ctx context.Context, tenant string, q store.SpecQuery) (_ []store.Spec, _ string, opErr error) {
+	defer db.observe("ListSpecs", time.Now(), &opErr)
 	size := pagetoken.Size(q.PageSize)
 	var after pagetoken.SpecPosition
 	if err := pagetoken.Decode(q.PageToken, &after); err != nil {

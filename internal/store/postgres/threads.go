@@ -81,7 +81,8 @@ func (t threadTx) Activate(tenant, runID, continues string, now time.Time) error
 }
 
 // GetThread returns a thread, with found false when no Run used it.
-func (db *DB) GetThread(ctx context.Context, tenant, threadID string) (store.Thread, bool, error) {
+func (db *DB) GetThread(ctx context.Context, tenant, threadID string) (_ store.Thread, _ bool, opErr error) {
+	defer db.observe("GetThread", time.Now(), &opErr)
 	t, err := scanThread(db.pool.QueryRow(ctx, `SELECT `+threadColumns+` FROM threads WHERE tenant = $1 AND thread_id = $2`, tenant, threadID))
 	if errors.Is(err, pgx.ErrNoRows) {
 		return store.Thread{}, false, nil
@@ -93,7 +94,8 @@ func (db *DB) GetThread(ctx context.Context, tenant, threadID string) (store.Thr
 }
 
 // ListThreads lists threads newest first.
-func (db *DB) ListThreads(ctx context.Context, tenant string, q store.ThreadQuery) ([]store.Thread, string, error) {
+func (db *DB) ListThreads(ctx context.Context, tenant string, q store.ThreadQuery) (_ []store.Thread, _ string, opErr error) {
+	defer db.observe("ListThreads", time.Now(), &opErr)
 	size := pagetoken.Size(q.PageSize)
 	var after pagetoken.RunPosition
 	if err := pagetoken.Decode(q.PageToken, &after); err != nil {
@@ -136,7 +138,8 @@ func (db *DB) ListThreads(ctx context.Context, tenant string, q store.ThreadQuer
 // PutHistoryParts implements store.Threads. A part is stored only while
 // its Run's row exists: the share lock on that row orders the insert with
 // the Run's deletion, which deletes the part after it.
-func (db *DB) PutHistoryParts(ctx context.Context, parts []store.HistoryPart) error {
+func (db *DB) PutHistoryParts(ctx context.Context, parts []store.HistoryPart) (opErr error) {
+	defer db.observe("PutHistoryParts", time.Now(), &opErr)
 	if len(parts) == 0 {
 		return nil
 	}
@@ -150,7 +153,8 @@ func (db *DB) PutHistoryParts(ctx context.Context, parts []store.HistoryPart) er
 }
 
 // HistoryParts implements store.Threads.
-func (db *DB) HistoryParts(ctx context.Context, tenant, threadID string, before int) ([]store.HistoryPart, error) {
+func (db *DB) HistoryParts(ctx context.Context, tenant, threadID string, before int) (_ []store.HistoryPart, opErr error) {
+	defer db.observe("HistoryParts", time.Now(), &opErr)
 	rows, err := db.pool.Query(ctx, `SELECT thread_seq, run_id, continues_run_id, body FROM thread_history
 		WHERE tenant = $1 AND thread_id = $2 AND thread_seq < $3 ORDER BY thread_seq`, tenant, threadID, before)
 	if err != nil {

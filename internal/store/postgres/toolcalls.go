@@ -36,7 +36,8 @@ func scanToolCall(row pgx.Row) (store.ToolCall, int64, error) {
 }
 
 // AdvertiseTools replaces every advert of replica in one transaction.
-func (db *DB) AdvertiseTools(ctx context.Context, replica string, adverts []store.ToolAdvert, expires time.Time) error {
+func (db *DB) AdvertiseTools(ctx context.Context, replica string, adverts []store.ToolAdvert, expires time.Time) (opErr error) {
+	defer db.observe("AdvertiseTools", time.Now(), &opErr)
 	return db.inTx(ctx, "advertise tools", func(tx *txn) error {
 		if _, err := tx.Exec(ctx, `DELETE FROM tool_adverts WHERE replica = $1`, replica); err != nil {
 			return err
@@ -57,7 +58,8 @@ func (db *DB) AdvertiseTools(ctx context.Context, replica string, adverts []stor
 
 // ServedTools returns the tools live replicas advertise, by name; a
 // tool's definition is the one of the first replica by id.
-func (db *DB) ServedTools(ctx context.Context, tenant string, now time.Time, exceptReplica string) ([]store.ServedTool, error) {
+func (db *DB) ServedTools(ctx context.Context, tenant string, now time.Time, exceptReplica string) (_ []store.ServedTool, opErr error) {
+	defer db.observe("ServedTools", time.Now(), &opErr)
 	rows, err := db.pool.Query(ctx, `SELECT tool, COUNT(*), SUM(workers),
 			(array_agg(description ORDER BY replica))[1], (array_agg(parameters ORDER BY replica))[1]
 		FROM tool_adverts WHERE tenant = $1 AND expires > $2 AND replica <> $3 GROUP BY tool ORDER BY tool`,
@@ -81,7 +83,8 @@ func (db *DB) ServedTools(ctx context.Context, tenant string, now time.Time, exc
 
 // EnqueueToolCall stores a pending call unless its id exists, also when
 // two enqueues race, and pushes the deadline of an existing one back.
-func (db *DB) EnqueueToolCall(ctx context.Context, c store.ToolCall) (store.ToolCall, bool, error) {
+func (db *DB) EnqueueToolCall(ctx context.Context, c store.ToolCall) (_ store.ToolCall, _ bool, opErr error) {
+	defer db.observe("EnqueueToolCall", time.Now(), &opErr)
 	var stored store.ToolCall
 	created := false
 	err := db.inTx(ctx, "enqueue tool call", func(tx *txn) error {
@@ -117,7 +120,8 @@ func (db *DB) EnqueueToolCall(ctx context.Context, c store.ToolCall) (store.Tool
 // oldest first. SKIP LOCKED makes concurrent claimers pass each other's
 // rows, and the row locks held until the UPDATE commits mean no call is
 // claimed twice.
-func (db *DB) ClaimToolCalls(ctx context.Context, tenant, owner string, tools []string, now time.Time, ttl time.Duration, limit int) ([]store.ToolCall, error) {
+func (db *DB) ClaimToolCalls(ctx context.Context, tenant, owner string, tools []string, now time.Time, ttl time.Duration, limit int) (_ []store.ToolCall, opErr error) {
+	defer db.observe("ClaimToolCalls", time.Now(), &opErr)
 	if len(tools) == 0 || limit <= 0 {
 		return nil, nil
 	}
@@ -156,7 +160,8 @@ func (db *DB) ClaimToolCalls(ctx context.Context, tenant, owner string, tools []
 
 // RenewToolCall extends a claim that is still held, or returns
 // *errs.LeaseLost.
-func (db *DB) RenewToolCall(ctx context.Context, c *store.ToolCall, now time.Time, ttl time.Duration) error {
+func (db *DB) RenewToolCall(ctx context.Context, c *store.ToolCall, now time.Time, ttl time.Duration) (opErr error) {
+	defer db.observe("RenewToolCall", time.Now(), &opErr)
 	expires := now.Add(ttl)
 	tag, err := db.pool.Exec(ctx, `UPDATE tool_calls SET claim_expires = $1
 		WHERE tenant = $2 AND call_id = $3 AND claim_owner = $4 AND claim_token = $5 AND NOT done`,
@@ -173,7 +178,8 @@ func (db *DB) RenewToolCall(ctx context.Context, c *store.ToolCall, now time.Tim
 
 // ReleaseToolCall gives a claim up and signals that the call can be
 // claimed; releasing a claim no longer held does nothing.
-func (db *DB) ReleaseToolCall(ctx context.Context, c store.ToolCall) error {
+func (db *DB) ReleaseToolCall(ctx context.Context, c store.ToolCall) (opErr error) {
+	defer db.observe("ReleaseToolCall", time.Now(), &opErr)
 	return db.inTx(ctx, "release tool call", func(tx *txn) error {
 		tag, err := tx.Exec(ctx, `UPDATE tool_calls SET claim_owner = '', claim_expires = 0
 			WHERE tenant = $1 AND call_id = $2 AND claim_owner = $3 AND claim_token = $4 AND NOT done`,
@@ -188,7 +194,8 @@ func (db *DB) ReleaseToolCall(ctx context.Context, c store.ToolCall) error {
 
 // CompleteToolCall records the result of a claimed call, once, and
 // signals it.
-func (db *DB) CompleteToolCall(ctx context.Context, c store.ToolCall, r store.ToolCallResult, now time.Time) error {
+func (db *DB) CompleteToolCall(ctx context.Context, c store.ToolCall, r store.ToolCallResult, now time.Time) (opErr error) {
+	defer db.observe("CompleteToolCall", time.Now(), &opErr)
 	failed, message, retryable := false, "", false
 	if f := r.Failure; f != nil {
 		failed, message, retryable = true, f.Message, f.Retryable
@@ -209,7 +216,8 @@ func (db *DB) CompleteToolCall(ctx context.Context, c store.ToolCall, r store.To
 }
 
 // GetToolCall returns a call, with found false when there is none.
-func (db *DB) GetToolCall(ctx context.Context, tenant, callID string) (store.ToolCall, bool, error) {
+func (db *DB) GetToolCall(ctx context.Context, tenant, callID string) (_ store.ToolCall, _ bool, opErr error) {
+	defer db.observe("GetToolCall", time.Now(), &opErr)
 	c, _, err := scanToolCall(db.pool.QueryRow(ctx, `SELECT `+toolCallColumns+` FROM tool_calls WHERE tenant = $1 AND call_id = $2`, tenant, callID))
 	if errors.Is(err, pgx.ErrNoRows) {
 		return store.ToolCall{}, false, nil
@@ -222,7 +230,8 @@ func (db *DB) GetToolCall(ctx context.Context, tenant, callID string) (store.Too
 
 // AbandonToolCall deletes a call that is neither done nor under a live
 // claim.
-func (db *DB) AbandonToolCall(ctx context.Context, tenant, callID string, now time.Time) (bool, error) {
+func (db *DB) AbandonToolCall(ctx context.Context, tenant, callID string, now time.Time) (_ bool, opErr error) {
+	defer db.observe("AbandonToolCall", time.Now(), &opErr)
 	tag, err := db.pool.Exec(ctx, `DELETE FROM tool_calls WHERE tenant = $1 AND call_id = $2 AND NOT done AND claim_expires <= $3`,
 		tenant, callID, store.Nanos(now))
 	if err != nil {
@@ -232,7 +241,8 @@ func (db *DB) AbandonToolCall(ctx context.Context, tenant, callID string, now ti
 }
 
 // PruneToolCalls deletes expired adverts and calls nobody needs.
-func (db *DB) PruneToolCalls(ctx context.Context, now time.Time, keep time.Duration) (int, error) {
+func (db *DB) PruneToolCalls(ctx context.Context, now time.Time, keep time.Duration) (_ int, opErr error) {
+	defer db.observe("PruneToolCalls", time.Now(), &opErr)
 	deleted := 0
 	before := store.Nanos(now.Add(-keep))
 	err := db.inTx(ctx, "prune tool calls", func(tx *txn) error {

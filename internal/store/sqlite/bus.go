@@ -10,7 +10,8 @@ import (
 )
 
 // DeclareChannels records the channels a Spec receives on.
-func (db *DB) DeclareChannels(ctx context.Context, tenant, owner string, channels []string) error {
+func (db *DB) DeclareChannels(ctx context.Context, tenant, owner string, channels []string) (opErr error) {
+	defer db.observe("DeclareChannels", time.Now(), &opErr)
 	return db.exec(ctx, "declare channels", func(tx *sql.Tx) error {
 		for _, c := range channels {
 			if _, err := tx.Exec(`INSERT INTO bus_channels (tenant, channel, owner) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`, tenant, c, owner); err != nil {
@@ -22,14 +23,16 @@ func (db *DB) DeclareChannels(ctx context.Context, tenant, owner string, channel
 }
 
 // ChannelExists reports whether a channel was declared.
-func (db *DB) ChannelExists(ctx context.Context, tenant, channel string) (bool, error) {
+func (db *DB) ChannelExists(ctx context.Context, tenant, channel string) (_ bool, opErr error) {
+	defer db.observe("ChannelExists", time.Now(), &opErr)
 	var n int
 	err := db.queryRow(ctx, `SELECT COUNT(*) FROM bus_channels WHERE tenant = ? AND channel = ?`, tenant, channel).Scan(&n)
 	return n > 0, unavailable("channel exists", err)
 }
 
 // SendBus stores a message.
-func (db *DB) SendBus(ctx context.Context, m store.BusMessage) error {
+func (db *DB) SendBus(ctx context.Context, m store.BusMessage) (opErr error) {
+	defer db.observe("SendBus", time.Now(), &opErr)
 	return db.exec(ctx, "send message", func(tx *sql.Tx) error {
 		_, err := tx.Exec(`INSERT INTO bus_messages (tenant, message_id, channel, sender, content, in_reply_to, send_time) VALUES (?, ?, ?, ?, ?, ?, ?)`,
 			m.Tenant, m.MessageID, m.Channel, m.Sender, m.Content, m.InReplyTo, store.Nanos(m.SendTime))
@@ -38,7 +41,8 @@ func (db *DB) SendBus(ctx context.Context, m store.BusMessage) error {
 }
 
 // DeliverBus takes messages out for delivery.
-func (db *DB) DeliverBus(ctx context.Context, tenant, channel, inReplyTo string, now time.Time, ackTimeout time.Duration, limit int) ([]store.BusMessage, error) {
+func (db *DB) DeliverBus(ctx context.Context, tenant, channel, inReplyTo string, now time.Time, ackTimeout time.Duration, limit int) (_ []store.BusMessage, opErr error) {
+	defer db.observe("DeliverBus", time.Now(), &opErr)
 	var out []store.BusMessage
 	err := db.exec(ctx, "receive", func(tx *sql.Tx) error {
 		pick := `SELECT ord FROM bus_messages WHERE tenant = ? AND channel = ? AND acked = 0 AND out_until <= ?`
@@ -74,7 +78,8 @@ func (db *DB) DeliverBus(ctx context.Context, tenant, channel, inReplyTo string,
 }
 
 // AckBus acknowledges messages.
-func (db *DB) AckBus(ctx context.Context, tenant, channel string, ids []string) (int, error) {
+func (db *DB) AckBus(ctx context.Context, tenant, channel string, ids []string) (_ int, opErr error) {
+	defer db.observe("AckBus", time.Now(), &opErr)
 	total := 0
 	err := db.exec(ctx, "acknowledge", func(tx *sql.Tx) error {
 		args := []any{tenant, channel}
@@ -95,7 +100,8 @@ func (db *DB) AckBus(ctx context.Context, tenant, channel string, ids []string) 
 
 // NextRedelivery returns when the earliest message out for delivery comes
 // back.
-func (db *DB) NextRedelivery(ctx context.Context, tenant, channel string) (time.Time, bool, error) {
+func (db *DB) NextRedelivery(ctx context.Context, tenant, channel string) (_ time.Time, _ bool, opErr error) {
+	defer db.observe("NextRedelivery", time.Now(), &opErr)
 	var at sql.NullInt64
 	err := db.queryRow(ctx, `SELECT MIN(out_until) FROM bus_messages WHERE tenant = ? AND channel = ? AND acked = 0 AND out_until > 0`, tenant, channel).Scan(&at)
 	if err != nil {

@@ -13,7 +13,8 @@ import (
 
 // SetIndex replaces a Run's index without adding Records, if its log's
 // last seq is still lastSeq.
-func (db *DB) SetIndex(ctx context.Context, tenant, runID string, lastSeq int64, idx store.Index, now time.Time) error {
+func (db *DB) SetIndex(ctx context.Context, tenant, runID string, lastSeq int64, idx store.Index, now time.Time) (opErr error) {
+	defer db.observe("SetIndex", time.Now(), &opErr)
 	topics := store.IndexTopics(tenant, runID, idx)
 	settled := idx.Settled
 	if settled {
@@ -50,7 +51,8 @@ func (db *DB) SetIndex(ctx context.Context, tenant, runID string, lastSeq int64,
 
 // CountRuns counts the Runs in states by state and suspension, from the
 // runs_state index.
-func (db *DB) CountRuns(ctx context.Context, states []string) ([]store.RunCount, error) {
+func (db *DB) CountRuns(ctx context.Context, states []string) (_ []store.RunCount, opErr error) {
+	defer db.observe("CountRuns", time.Now(), &opErr)
 	if len(states) == 0 {
 		return nil, nil
 	}

@@ -25,7 +25,8 @@ func claimSQL(pick string) string {
 
 // Claim leases up to limit Runs that need a worker: runnable ones first,
 // oldest first, then idle ones past their wake time.
-func (db *DB) Claim(ctx context.Context, owner string, now time.Time, ttl time.Duration, limit int) ([]*store.Lease, error) {
+func (db *DB) Claim(ctx context.Context, owner string, now time.Time, ttl time.Duration, limit int) (_ []*store.Lease, opErr error) {
+	defer db.observe("Claim", time.Now(), &opErr)
 	var leases []*store.Lease
 	expires := now.Add(ttl)
 	err := db.execThen(ctx, "claim", func(tx *sql.Tx) error {
@@ -70,7 +71,8 @@ func (db *DB) Claim(ctx context.Context, owner string, now time.Time, ttl time.D
 }
 
 // Renew extends a lease that is still held.
-func (db *DB) Renew(ctx context.Context, l *store.Lease, now time.Time, ttl time.Duration) error {
+func (db *DB) Renew(ctx context.Context, l *store.Lease, now time.Time, ttl time.Duration) (opErr error) {
+	defer db.observe("Renew", time.Now(), &opErr)
 	expires := now.Add(ttl)
 	err := db.execThen(ctx, "renew lease", func(tx *sql.Tx) error {
 		res, err := tx.Exec(`UPDATE runs SET lease_expires = ? WHERE tenant = ? AND run_id = ? AND lease_owner = ? AND lease_token = ?`,
@@ -92,7 +94,8 @@ func (db *DB) Renew(ctx context.Context, l *store.Lease, now time.Time, ttl time
 }
 
 // Release gives a lease up.
-func (db *DB) Release(ctx context.Context, l *store.Lease) error {
+func (db *DB) Release(ctx context.Context, l *store.Lease) (opErr error) {
+	defer db.observe("Release", time.Now(), &opErr)
 	return db.execThen(ctx, "release lease", func(tx *sql.Tx) error {
 		_, err := tx.Exec(`UPDATE runs SET lease_owner = '', lease_expires = 0 WHERE tenant = ? AND run_id = ? AND lease_owner = ? AND lease_token = ?`,
 			l.Tenant, l.RunID, l.Owner, l.Token)
@@ -107,7 +110,8 @@ func (db *DB) Release(ctx context.Context, l *store.Lease) error {
 const nextWakeSQL = `SELECT MAX(wake_at, lease_expires) FROM runs INDEXED BY runs_due WHERE wake_at > 0 ORDER BY MAX(wake_at, lease_expires) LIMIT 1`
 
 // NextWake returns the earliest wake time of an idle Run.
-func (db *DB) NextWake(ctx context.Context) (time.Time, bool, error) {
+func (db *DB) NextWake(ctx context.Context) (_ time.Time, _ bool, opErr error) {
+	defer db.observe("NextWake", time.Now(), &opErr)
 	var at int64
 	err := db.queryRow(ctx, nextWakeSQL).Scan(&at)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -124,7 +128,8 @@ func (db *DB) NextWake(ctx context.Context) (time.Time, bool, error) {
 const pingSQL = `SELECT count(*) FROM (SELECT 1 FROM sqlite_schema LIMIT 1)`
 
 // Ping asks the file one question that costs the same whatever it holds.
-func (db *DB) Ping(ctx context.Context) error {
+func (db *DB) Ping(ctx context.Context) (opErr error) {
+	defer db.observe("Ping", time.Now(), &opErr)
 	var n int
 	return unavailable("ping", db.queryRow(ctx, pingSQL).Scan(&n))
 }

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"strings"
+	"time"
 
 	"github.com/runsvc/runsvc/internal/errs"
 
@@ -15,7 +16,8 @@ import (
 // the writer, each in its own savepoint, so a crash leaves every Run whole
 // or gone. The file deletes with secure_delete on, so the freed bytes are
 // zeroed as they are freed; Compact then moves them out of the WAL.
-func (db *DB) DeleteRuns(ctx context.Context, ds []store.RunDeletion) ([]string, error) {
+func (db *DB) DeleteRuns(ctx context.Context, ds []store.RunDeletion) (_ []string, opErr error) {
+	defer db.observe("DeleteRuns", time.Now(), &opErr)
 	if len(ds) == 0 {
 		return nil, nil
 	}
@@ -25,7 +27,8 @@ func (db *DB) DeleteRuns(ctx context.Context, ds []store.RunDeletion) ([]string,
 
 // DeleteThread implements store.Lifecycle: one write deletes the batch,
 // then the thread's row if no Run is left on it.
-func (db *DB) DeleteThread(ctx context.Context, tenant, threadID string, ds []store.RunDeletion) ([]string, bool, error) {
+func (db *DB) DeleteThread(ctx context.Context, tenant, threadID string, ds []store.RunDeletion) (_ []string, _ bool, opErr error) {
+	defer db.observe("DeleteThread", time.Now(), &opErr)
 	return db.deleteRuns(ctx, ds, tenant, threadID)
 }
 
@@ -156,7 +159,8 @@ func (db *DB) deleteRun(tx *sql.Tx, d store.RunDeletion) (bool, []string, error)
 }
 
 // SettledGroups implements store.Lifecycle.
-func (db *DB) SettledGroups(ctx context.Context, settled []string) ([]store.RunGroup, error) {
+func (db *DB) SettledGroups(ctx context.Context, settled []string) (_ []store.RunGroup, opErr error) {
+	defer db.observe("SettledGroups", time.Now(), &opErr)
 	args := make([]any, len(settled))
 	for i, s := range settled {
 		args[i] = s
@@ -178,7 +182,8 @@ func (db *DB) SettledGroups(ctx context.Context, settled []string) ([]store.RunG
 }
 
 // ExpiredRuns implements store.Lifecycle.
-func (db *DB) ExpiredRuns(ctx context.Context, q store.ExpiryQuery) ([]store.Run, error) {
+func (db *DB) ExpiredRuns(ctx context.Context, q store.ExpiryQuery) (_ []store.Run, opErr error) {
+	defer db.observe("ExpiredRuns", time.Now(), &opErr)
 	in := placeholders(len(q.Settled))
 	args := []any{q.Tenant, q.Spec, q.Version}
 	for _, s := range q.Settled {
@@ -221,7 +226,8 @@ func (db *DB) ExpiredRuns(ctx context.Context, q store.ExpiryQuery) ([]store.Run
 // committed page (with secure_delete, deleted cells are zeroed in them)
 // into the database file and empties the WAL, which held the deleted
 // bytes in older frames.
-func (db *DB) Compact(ctx context.Context) error {
+func (db *DB) Compact(ctx context.Context) (opErr error) {
+	defer db.observe("Compact", time.Now(), &opErr)
 	return db.maintain(ctx, "compact", func(conn *sql.DB) error {
 		var busy, logFrames, done int
 		if err := conn.QueryRowContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`).Scan(&busy, &logFrames, &done); err != nil {

@@ -9,7 +9,8 @@ import (
 )
 
 // SetValue writes a key with the memory's next version.
-func (db *DB) SetValue(ctx context.Context, tenant, namespace, key string, value []byte, now time.Time) (store.Entry, error) {
+func (db *DB) SetValue(ctx context.Context, tenant, namespace, key string, value []byte, now time.Time) (_ store.Entry, opErr error) {
+	defer db.observe("SetValue", time.Now(), &opErr)
 	e := store.Entry{Key: key, Value: value, UpdateTime: now.UTC()}
 	err := db.exec(ctx, "set value", func(tx *sql.Tx) error {
 		if err := tx.QueryRow(`SELECT COALESCE(MAX(version), 0) + 1 FROM memory WHERE tenant = ? AND namespace = ?`, tenant, namespace).Scan(&e.Version); err != nil {
@@ -24,7 +25,8 @@ func (db *DB) SetValue(ctx context.Context, tenant, namespace, key string, value
 }
 
 // GetValues returns the entries of the keys that exist.
-func (db *DB) GetValues(ctx context.Context, tenant, namespace string, keys []string) ([]store.Entry, error) {
+func (db *DB) GetValues(ctx context.Context, tenant, namespace string, keys []string) (_ []store.Entry, opErr error) {
+	defer db.observe("GetValues", time.Now(), &opErr)
 	if len(keys) == 0 {
 		return nil, nil
 	}
@@ -36,7 +38,8 @@ func (db *DB) GetValues(ctx context.Context, tenant, namespace string, keys []st
 }
 
 // Changes returns entries written after a version.
-func (db *DB) Changes(ctx context.Context, tenant, namespace string, after int64) ([]store.Entry, error) {
+func (db *DB) Changes(ctx context.Context, tenant, namespace string, after int64) (_ []store.Entry, opErr error) {
+	defer db.observe("Changes", time.Now(), &opErr)
 	return db.queryEntries(ctx, `SELECT key, value, version, update_time FROM memory WHERE tenant = ? AND namespace = ? AND version > ? ORDER BY version`, tenant, namespace, after)
 }
 

@@ -62,7 +62,8 @@ func boolInt(b bool) int {
 }
 
 // CreateRun creates a Run, or returns the one its request id started.
-func (db *DB) CreateRun(ctx context.Context, nr store.NewRun) (store.Run, bool, error) {
+func (db *DB) CreateRun(ctx context.Context, nr store.NewRun) (_ store.Run, _ bool, opErr error) {
+	defer db.observe("CreateRun", time.Now(), &opErr)
 	var existing store.Run
 	created := false
 	r := nr.Run
@@ -167,7 +168,8 @@ func (db *DB) insertRecords(tx *sql.Tx, tenant, runID string, recs []store.Recor
 
 // Append adds Records to a log, conditional on seq and, for a worker, on
 // its lease.
-func (db *DB) Append(ctx context.Context, a store.Append) error {
+func (db *DB) Append(ctx context.Context, a store.Append) (opErr error) {
+	defer db.observe("Append", time.Now(), &opErr)
 	if len(a.Records) == 0 {
 		return nil
 	}
@@ -237,7 +239,8 @@ func (db *DB) Append(ctx context.Context, a store.Append) error {
 }
 
 // ReadLog returns Records from seq from.
-func (db *DB) ReadLog(ctx context.Context, tenant, runID string, from int64, limit int) ([]store.Record, error) {
+func (db *DB) ReadLog(ctx context.Context, tenant, runID string, from int64, limit int) (_ []store.Record, opErr error) {
+	defer db.observe("ReadLog", time.Now(), &opErr)
 	if recs, ok := db.cache.records(tenant, runID, from, limit); ok {
 		return recs, nil
 	}
@@ -264,7 +267,7 @@ func (db *DB) ReadLog(ctx context.Context, tenant, runID string, from int64, lim
 		return nil, unavailable("read log", err)
 	}
 	if len(out) == 0 && from <= 1 {
-		if _, err := db.GetRun(ctx, tenant, runID); err != nil {
+		if _, err := db.getRun(ctx, tenant, runID); err != nil {
 			return nil, err
 		}
 	}
@@ -272,7 +275,14 @@ func (db *DB) ReadLog(ctx context.Context, tenant, runID string, from int64, lim
 }
 
 // GetRun returns a Run's row, from the cache when it holds it.
-func (db *DB) GetRun(ctx context.Context, tenant, runID string) (store.Run, error) {
+func (db *DB) GetRun(ctx context.Context, tenant, runID string) (_ store.Run, opErr error) {
+	defer db.observe("GetRun", time.Now(), &opErr)
+	return db.getRun(ctx, tenant, runID)
+}
+
+// getRun is GetRun, for the operations that read it on the way:
+// they report themselves, not it.
+func (db *DB) getRun(ctx context.Context, tenant, runID string) (store.Run, error) {
 	cached, ok, epoch := db.cache.get(tenant, runID)
 	if ok {
 		return cached, nil
@@ -289,7 +299,8 @@ func (db *DB) GetRun(ctx context.Context, tenant, runID string) (store.Run, erro
 }
 
 // GetRunByDelegation returns a delegation's child Run.
-func (db *DB) GetRunByDelegation(ctx context.Context, tenant, delegationID string) (store.Run, error) {
+func (db *DB) GetRunByDelegation(ctx context.Context, tenant, delegationID string) (_ store.Run, opErr error) {
+	defer db.observe("GetRunByDelegation", time.Now(), &opErr)
 	r, err := scanRun(db.queryRow(ctx, `SELECT `+runColumns+` FROM runs WHERE tenant = ? AND delegation_id = ?`, tenant, delegationID))
 	if errors.Is(err, sql.ErrNoRows) || delegationID == "" {
 		return store.Run{}, &errs.DelegationNotFound{DelegationID: delegationID}
@@ -301,7 +312,8 @@ func (db *DB) GetRunByDelegation(ctx context.Context, tenant, delegationID strin
 }
 
 // ListRuns lists Runs newest first.
-func (db *DB) ListRuns(ctx context.Context, tenant string, q store.RunQuery) ([]store.Run, string, error) {
+func (db *DB) ListRuns(ctx context.Context, tenant string, q store.RunQuery) (_ []store.Run, _ string, opErr error) {
+	defer db.observe("ListRuns", time.Now(), &opErr)
 	size := pagetoken.Size(q.PageSize)
 	var after pagetoken.RunPosition
 	if err := pagetoken.Decode(q.PageToken, &after); err != nil {

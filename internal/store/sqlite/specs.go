@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"errors"
 	"sync"
+	"time"
 
 	"github.com/runsvc/runsvc/internal/errs"
 	"github.com/runsvc/runsvc/internal/store"
@@ -17,7 +18,8 @@ import (
 const nextOrdSQL = `SELECT COALESCE(MAX(ord), 0) FROM specs WHERE tenant = ?`
 
 // PutSpec stores a Version unless it exists.
-func (db *DB) PutSpec(ctx context.Context, s store.Spec) (store.Spec, bool, error) {
+func (db *DB) PutSpec(ctx context.Context, s store.Spec) (_ store.Spec, _ bool, opErr error) {
+	defer db.observe("PutSpec", time.Now(), &opErr)
 	created := false
 	err := db.execThen(ctx, "put spec", func(tx *sql.Tx) error {
 		var n int64
@@ -43,7 +45,7 @@ func (db *DB) PutSpec(ctx context.Context, s store.Spec) (store.Spec, bool, erro
 	if created {
 		return s, true, nil
 	}
-	existing, err := db.GetSpec(ctx, s.Tenant, s.Name, s.Version)
+	existing, err := db.getSpec(ctx, s.Tenant, s.Name, s.Version)
 	return existing, false, err
 }
 
@@ -93,7 +95,14 @@ func (c *newestSpecs) forget(k specName) {
 }
 
 // GetSpec returns a Version, the newest when version is empty.
-func (db *DB) GetSpec(ctx context.Context, tenant, name, version string) (store.Spec, error) {
+func (db *DB) GetSpec(ctx context.Context, tenant, name, version string) (_ store.Spec, opErr error) {
+	defer db.observe("GetSpec", time.Now(), &opErr)
+	return db.getSpec(ctx, tenant, name, version)
+}
+
+// getSpec is GetSpec, for the operations that read it on the way:
+// they report themselves, not it.
+func (db *DB) getSpec(ctx context.Context, tenant, name, version string) (store.Spec, error) {
 	var epoch uint64
 	if version == "" {
 		var s store.Spec
@@ -124,7 +133,8 @@ func (db *DB) GetSpec(ctx context.Context, tenant, name, version string) (store.
 }
 
 // ListSpecs lists Specs by name, then publish order.
-func (db *DB) ListSpecs(ctx context.Context, tenant string, q store.SpecQuery) ([]store.Spec, string, error) {
+func (db *DB) ListSpecs(ctx context.Context, tenant string, q store.SpecQuery) (_ []store.Spec, _ string, opErr error) {
+	defer db.observe("ListSpecs", time.Now(), &opErr)
 	size := pagetoken.Size(q.PageSize)
 	var after pagetoken.SpecPosition
 	if err := pagetoken.Decode(q.PageToken, &after); err != nil {

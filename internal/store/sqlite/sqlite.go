@@ -63,6 +63,7 @@ type DB struct {
 	stop   chan struct{}
 	done   chan struct{}
 	once   sync.Once
+	obs    store.Observer
 }
 
 var _ store.Store = (*DB)(nil)
@@ -75,6 +76,8 @@ type Options struct {
 	Synchronous string
 	// MaxBatch bounds how many writes one transaction commits. Default 256.
 	MaxBatch int
+	// Observe, when set, hears of every operation (store.Observer).
+	Observe store.Observer
 }
 
 // Open opens (creating if needed) the store in dir/runsvc.db.
@@ -124,6 +127,7 @@ func OpenFile(path string, opts Options) (*DB, error) {
 		read: read, write: writeDB, hub: notify.NewHub(),
 		reads: &stmtCache{db: read}, wstmts: &stmtCache{db: writeDB}, cache: newRunCache(),
 		writes: make(chan *pendingWrite, 1024), maint: make(chan *maintenance), stop: make(chan struct{}), done: make(chan struct{}),
+		obs: opts.Observe,
 	}
 	if err := db.prepareWrites(); err != nil {
 		_ = read.Close()

@@ -18,3 +18,15 @@ func TestConformance(t *testing.T) {
 		return db
 	})
 }
+
+// TestObserved: every operation reports itself once to Options.Observe.
+func TestObserved(t *testing.T) {
+	storetest.RunObserved(t, func(t *testing.T, observe store.Observer) store.Store {
+		db, err := sqlite.Open(t.TempDir(), sqlite.Options{Observe: observe})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = db.Close() })
+		return db
+	})
+}

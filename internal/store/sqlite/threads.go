@@ -79,7 +79,8 @@ func (t threadTx) Activate(tenant, runID, continues string, now time.Time) error
 }
 
 // GetThread returns a thread.
-func (db *DB) GetThread(ctx context.Context, tenant, threadID string) (store.Thread, bool, error) {
+func (db *DB) GetThread(ctx context.Context, tenant, threadID string) (_ store.Thread, _ bool, opErr error) {
+	defer db.observe("GetThread", time.Now(), &opErr)
 	t, err := scanThread(db.queryRow(ctx, `SELECT `+threadColumns+` FROM threads WHERE tenant = ? AND thread_id = ?`, tenant, threadID))
 	if errors.Is(err, sql.ErrNoRows) {
 		return store.Thread{}, false, nil
@@ -91,7 +92,8 @@ func (db *DB) GetThread(ctx context.Context, tenant, threadID string) (store.Thr
 }
 
 // ListThreads lists threads newest first.
-func (db *DB) ListThreads(ctx context.Context, tenant string, q store.ThreadQuery) ([]store.Thread, string, error) {
+func (db *DB) ListThreads(ctx context.Context, tenant string, q store.ThreadQuery) (_ []store.Thread, _ string, opErr error) {
+	defer db.observe("ListThreads", time.Now(), &opErr)
 	size := pagetoken.Size(q.PageSize)
 	var after pagetoken.RunPosition
 	if err := pagetoken.Decode(q.PageToken, &after); err != nil {
@@ -142,7 +144,8 @@ const (
 )
 
 // PutHistoryParts implements store.Threads.
-func (db *DB) PutHistoryParts(ctx context.Context, parts []store.HistoryPart) error {
+func (db *DB) PutHistoryParts(ctx context.Context, parts []store.HistoryPart) (opErr error) {
+	defer db.observe("PutHistoryParts", time.Now(), &opErr)
 	if len(parts) == 0 {
 		return nil
 	}
@@ -165,7 +168,8 @@ func (db *DB) PutHistoryParts(ctx context.Context, parts []store.HistoryPart) er
 }
 
 // HistoryParts implements store.Threads.
-func (db *DB) HistoryParts(ctx context.Context, tenant, threadID string, before int) ([]store.HistoryPart, error) {
+func (db *DB) HistoryParts(ctx context.Context, tenant, threadID string, before int) (_ []store.HistoryPart, opErr error) {
+	defer db.observe("HistoryParts", time.Now(), &opErr)
 	rows, err := db.query(ctx, historyPartsSQL, tenant, threadID, before)
 	if err != nil {
 		return nil, unavailable("history parts", err)

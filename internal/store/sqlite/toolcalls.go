@@ -34,7 +34,8 @@ func scanToolCall(row scanner) (store.ToolCall, int64, error) {
 }
 
 // AdvertiseTools replaces every advert of replica.
-func (db *DB) AdvertiseTools(ctx context.Context, replica string, adverts []store.ToolAdvert, expires time.Time) error {
+func (db *DB) AdvertiseTools(ctx context.Context, replica string, adverts []store.ToolAdvert, expires time.Time) (opErr error) {
+	defer db.observe("AdvertiseTools", time.Now(), &opErr)
 	return db.exec(ctx, "advertise tools", func(tx *sql.Tx) error {
 		if _, err := tx.Exec(`DELETE FROM tool_adverts WHERE replica = ?`, replica); err != nil {
 			return unavailable("advertise tools", err)
@@ -54,7 +55,8 @@ func (db *DB) AdvertiseTools(ctx context.Context, replica string, adverts []stor
 
 // ServedTools returns the tools live replicas advertise, by name; a
 // tool's definition is the one of the first replica by id.
-func (db *DB) ServedTools(ctx context.Context, tenant string, now time.Time, exceptReplica string) ([]store.ServedTool, error) {
+func (db *DB) ServedTools(ctx context.Context, tenant string, now time.Time, exceptReplica string) (_ []store.ServedTool, opErr error) {
+	defer db.observe("ServedTools", time.Now(), &opErr)
 	rows, err := db.query(ctx, `SELECT tool, description, parameters, workers FROM tool_adverts
 		WHERE tenant = ? AND expires > ? AND replica != ? ORDER BY tool, replica`, tenant, store.Nanos(now), exceptReplica)
 	if err != nil {
@@ -87,7 +89,8 @@ const laterDeadline = `CASE WHEN deadline = 0 OR ? = 0 THEN 0 ELSE MAX(deadline,
 
 // EnqueueToolCall stores a pending call unless its id exists, and pushes
 // the deadline of an existing one back.
-func (db *DB) EnqueueToolCall(ctx context.Context, c store.ToolCall) (store.ToolCall, bool, error) {
+func (db *DB) EnqueueToolCall(ctx context.Context, c store.ToolCall) (_ store.ToolCall, _ bool, opErr error) {
+	defer db.observe("EnqueueToolCall", time.Now(), &opErr)
 	var stored store.ToolCall
 	created := false
 	args := c.Arguments
@@ -123,7 +126,8 @@ func (db *DB) EnqueueToolCall(ctx context.Context, c store.ToolCall) (store.Tool
 
 // ClaimToolCalls claims up to limit claimable calls of the named tools,
 // oldest first.
-func (db *DB) ClaimToolCalls(ctx context.Context, tenant, owner string, tools []string, now time.Time, ttl time.Duration, limit int) ([]store.ToolCall, error) {
+func (db *DB) ClaimToolCalls(ctx context.Context, tenant, owner string, tools []string, now time.Time, ttl time.Duration, limit int) (_ []store.ToolCall, opErr error) {
+	defer db.observe("ClaimToolCalls", time.Now(), &opErr)
 	if len(tools) == 0 || limit <= 0 {
 		return nil, nil
 	}
@@ -162,7 +166,8 @@ func (db *DB) ClaimToolCalls(ctx context.Context, tenant, owner string, tools []
 }
 
 // RenewToolCall extends a claim that is still held.
-func (db *DB) RenewToolCall(ctx context.Context, c *store.ToolCall, now time.Time, ttl time.Duration) error {
+func (db *DB) RenewToolCall(ctx context.Context, c *store.ToolCall, now time.Time, ttl time.Duration) (opErr error) {
+	defer db.observe("RenewToolCall", time.Now(), &opErr)
 	expires := now.Add(ttl)
 	err := db.exec(ctx, "renew tool call", func(tx *sql.Tx) error {
 		res, err := tx.Exec(`UPDATE tool_calls SET claim_expires = ? WHERE tenant = ? AND call_id = ? AND claim_owner = ? AND claim_token = ? AND done = 0`,
@@ -183,7 +188,8 @@ func (db *DB) RenewToolCall(ctx context.Context, c *store.ToolCall, now time.Tim
 
 // ReleaseToolCall gives a claim up and signals that the call can be
 // claimed.
-func (db *DB) ReleaseToolCall(ctx context.Context, c store.ToolCall) error {
+func (db *DB) ReleaseToolCall(ctx context.Context, c store.ToolCall) (opErr error) {
+	defer db.observe("ReleaseToolCall", time.Now(), &opErr)
 	released := false
 	return db.execThen(ctx, "release tool call", func(tx *sql.Tx) error {
 		res, err := tx.Exec(`UPDATE tool_calls SET claim_owner = '', claim_expires = 0 WHERE tenant = ? AND call_id = ? AND claim_owner = ? AND claim_token = ? AND done = 0`,
@@ -202,7 +208,8 @@ func (db *DB) ReleaseToolCall(ctx context.Context, c store.ToolCall) error {
 }
 
 // CompleteToolCall records the result of a claimed call, once.
-func (db *DB) CompleteToolCall(ctx context.Context, c store.ToolCall, r store.ToolCallResult, now time.Time) error {
+func (db *DB) CompleteToolCall(ctx context.Context, c store.ToolCall, r store.ToolCallResult, now time.Time) (opErr error) {
+	defer db.observe("CompleteToolCall", time.Now(), &opErr)
 	failed, message, retryable := 0, "", 0
 	if f := r.Failure; f != nil {
 		failed, message, retryable = 1, f.Message, boolInt(f.Retryable)
@@ -222,7 +229,8 @@ func (db *DB) CompleteToolCall(ctx context.Context, c store.ToolCall, r store.To
 }
 
 // GetToolCall returns a call.
-func (db *DB) GetToolCall(ctx context.Context, tenant, callID string) (store.ToolCall, bool, error) {
+func (db *DB) GetToolCall(ctx context.Context, tenant, callID string) (_ store.ToolCall, _ bool, opErr error) {
+	defer db.observe("GetToolCall", time.Now(), &opErr)
 	c, _, err := scanToolCall(db.queryRow(ctx, `SELECT `+toolCallColumns+` FROM tool_calls WHERE tenant = ? AND call_id = ?`, tenant, callID))
 	if errors.Is(err, sql.ErrNoRows) {
 		return store.ToolCall{}, false, nil
@@ -234,7 +242,8 @@ func (db *DB) GetToolCall(ctx context.Context, tenant, callID string) (store.Too
 }
 
 // AbandonToolCall deletes a call that is neither done nor claimed.
-func (db *DB) AbandonToolCall(ctx context.Context, tenant, callID string, now time.Time) (bool, error) {
+func (db *DB) AbandonToolCall(ctx context.Context, tenant, callID string, now time.Time) (_ bool, opErr error) {
+	defer db.observe("AbandonToolCall", time.Now(), &opErr)
 	deleted := false
 	err := db.exec(ctx, "abandon tool call", func(tx *sql.Tx) error {
 		res, err := tx.Exec(`DELETE FROM tool_calls WHERE tenant = ? AND call_id = ? AND done = 0 AND claim_expires <= ?`, tenant, callID, store.Nanos(now))
@@ -249,7 +258,8 @@ func (db *DB) AbandonToolCall(ctx context.Context, tenant, callID string, now ti
 }
 
 // PruneToolCalls deletes expired adverts and calls nobody needs.
-func (db *DB) PruneToolCalls(ctx context.Context, now time.Time, keep time.Duration) (int, error) {
+func (db *DB) PruneToolCalls(ctx context.Context, now time.Time, keep time.Duration) (_ int, opErr error) {
+	defer db.observe("PruneToolCalls", time.Now(), &opErr)
 	deleted := 0
 	before := store.Nanos(now.Add(-keep))
 	err := db.exec(ctx, "prune tool calls", func(tx *sql.Tx) error {

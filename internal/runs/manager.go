@@ -51,7 +51,7 @@ type Manager struct {
 	// deleted counts DeleteRun's deletions since the sweeper last
 	// compacted the store.
 	deleted atomic.Int64
-	// starts, when set, hears of every Run created (ReportStarts).
+	// starts, when set, hears of every Run created (Deps.Starts).
 	starts StartReporter
 }
 

@@ -32,7 +32,7 @@ type Registry struct {
 	// changes once published.
 	cache *lru.Cache[*spec.Version]
 	// newest remembers each Spec's newest Version by tenant and name, nil
-	// unless RememberNewest was called.
+	// unless Options.RememberNewest is set.
 	newest *lru.Cache[string]
 	// network refuses tool URLs naming an address it does not allow.
 	network *netpolicy.Policy
@@ -236,7 +236,7 @@ func (r *Registry) Get(ctx context.Context, tenant, name, version string) (*spec
 
 // Newest returns a Spec's newest Version or *errs.SpecNotFound.
 // remembered is true when the Version came from this Registry's memory,
-// not the store, which happens only after RememberNewest: create the Run
+// not the store, which happens only with Options.RememberNewest: create the Run
 // with store.NewRun.IfNoNewerVersion, and on store.ErrConditionFailed
 // take ReadNewest's instead.
 func (r *Registry) Newest(ctx context.Context, tenant, name string) (v *spec.Version, remembered bool, err error) {

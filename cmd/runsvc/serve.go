@@ -32,7 +32,7 @@ type serveOptions struct {
 
 // serveGroups orders serve's flags in its help.
 var serveGroups = []cli.FlagGroup{
-	{Title: "Service flags", Names: []string{"listen", "worker-id", "max-concurrent-runs", "max-attempts", "lease-ttl", "drain-timeout", "secrets-file", "policy-file"}},
+	{Title: "Service flags", Names: []string{"listen", "http-listen", "worker-id", "max-concurrent-runs", "max-attempts", "lease-ttl", "drain-timeout", "secrets-file", "policy-file"}},
 	{Title: "Store flags", Names: []string{"data", "store", "pool-size", "retention", "retention-interval", "retention-batch"}},
 	{Title: "Error flags", Names: []string{"error-domain", "debug-errors"}},
 	{Title: "Operations flags", Names: []string{"log-level", "log-format", "metrics-listen", "otlp-endpoint", "keepalive-time", "keepalive-timeout", "max-connection-age", "max-connection-age-grace", "heartbeat-interval"}},
@@ -46,6 +46,7 @@ func serveFlags(o *serveOptions) *flag.FlagSet {
 	fs := flag.NewFlagSet("runsvc serve", flag.ContinueOnError)
 	cfg := &o.cfg
 	fs.StringVar(&cfg.Listen, "listen", "127.0.0.1:50051", "gRPC listen address `HOST:PORT`")
+	fs.StringVar(&cfg.HTTP.Listen, "http-listen", "", "serve the API over REST/JSON, Connect and gRPC-Web at `HOST:PORT` (HTTP/1.1 and h2c; https with --tls-cert); off when empty; loopback only without --keys-file")
 	fs.StringVar(&cfg.Data, "data", "./runsvc-data", "data directory `DIR` of the embedded SQLite store")
 	fs.StringVar(&cfg.Store, "store", "", "a PostgreSQL `URL` (postgres://...) to share a store between replicas; default SQLite in --data")
 	fs.IntVar(&cfg.PoolSize, "pool-size", 16, "PostgreSQL connection pool size `N`")

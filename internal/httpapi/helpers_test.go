@@ -1,17 +1,27 @@
 package httpapi_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
+	"io"
+	"math"
 	"net/http"
+	"net/url"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"connectrpc.com/connect"
+	"google.golang.org/genproto/googleapis/api/annotations"
+	"google.golang.org/genproto/googleapis/rpc/code"
 	spb "google.golang.org/genproto/googleapis/rpc/status"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/protojson"
@@ -23,6 +33,7 @@ import (
 
 	"github.com/runsvc/runsvc/client"
 	"github.com/runsvc/runsvc/internal/auth"
+	"github.com/runsvc/runsvc/internal/httpapi"
 	"github.com/runsvc/runsvc/internal/server"
 	"github.com/runsvc/runsvc/internal/testing/testserver"
 	"github.com/runsvc/runsvc/internal/testing/tlstest"
@@ -196,3 +207,154 @@ func bearerOpt(key string) grpc.DialOption {
 }
 
 func protoUnmarshalJSON(s string, m proto.Message) error { return protojson.Unmarshal([]byte(s), m) }
+
+// restReply is a REST response: its HTTP status, Retry-After, and the
+// AIP-193 error body read back as a google.rpc.Status (nil on success).
+type restReply struct {
+	httpStatus int
+	retryAfter string
+	status     *spb.Status
+	body       []byte
+}
+
+// restCall calls a method over REST with net/http only, at the path its
+// google.api.http rule gives, filling the path from req and sending the
+// rule's body as JSON.
+func restCall(t *testing.T, s *testserver.Server, key, method string, req proto.Message) restReply {
+	t.Helper()
+	rule := proto.GetExtension(methodDesc(t, method).Options(), annotations.E_Http).(*annotations.HttpRule)
+	verb, path := ruleVerb(rule)
+	path = fillPath(req, path)
+	var body io.Reader
+	if b := rule.GetBody(); b != "" {
+		var m proto.Message = req
+		if b != "*" {
+			m = req.ProtoReflect().Get(req.ProtoReflect().Descriptor().Fields().ByName(protoreflect.Name(b))).Message().Interface()
+		}
+		j, err := protojson.Marshal(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body = bytes.NewReader(j)
+	}
+	r, err := http.NewRequestWithContext(ctxT(t), verb, s.HTTPURL+path, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if body != nil {
+		r.Header.Set("Content-Type", "application/json")
+	}
+	if key != "" {
+		r.Header.Set("Authorization", "Bearer "+key)
+	}
+	return doREST(t, r)
+}
+
+// doREST sends r and reads the reply.
+func doREST(t *testing.T, r *http.Request) restReply {
+	t.Helper()
+	resp, err := http.DefaultClient.Do(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = resp.Body.Close() }()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := restReply{httpStatus: resp.StatusCode, retryAfter: resp.Header.Get("Retry-After"), body: b}
+	if resp.StatusCode != http.StatusOK {
+		out.status = aip193Status(t, b)
+	}
+	return out
+}
+
+// aip193Status reads an AIP-193 error body, failing the test when it is
+// not one.
+func aip193Status(t *testing.T, b []byte) *spb.Status {
+	t.Helper()
+	var body struct {
+		Error struct {
+			Code    int               `json:"code"`
+			Message string            `json:"message"`
+			Status  string            `json:"status"`
+			Details []json.RawMessage `json:"details"`
+		} `json:"error"`
+	}
+	if err := json.Unmarshal(b, &body); err != nil || body.Error.Status == "" {
+		t.Fatalf("not an AIP-193 error body (%v): %s", err, b)
+	}
+	code, ok := codeByName[body.Error.Status]
+	if !ok {
+		t.Fatalf("status %q is no google.rpc.Code: %s", body.Error.Status, b)
+	}
+	if body.Error.Code != httpapi.HTTPStatus(code) {
+		t.Errorf("error.code %d, want %d for %s", body.Error.Code, httpapi.HTTPStatus(code), body.Error.Status)
+	}
+	st := &spb.Status{Code: int32(code), Message: body.Error.Message}
+	for _, d := range body.Error.Details {
+		a := &anypb.Any{}
+		if err := protojson.Unmarshal(d, a); err != nil {
+			t.Fatalf("detail %s: %v", d, err)
+		}
+		st.Details = append(st.Details, a)
+	}
+	return st
+}
+
+var codeByName = func() map[string]codes.Code {
+	m := map[string]codes.Code{}
+	for c := codes.OK; c <= codes.Unauthenticated; c++ {
+		m[strings.ToUpper(code.Code_name[int32(c)])] = c
+	}
+	return m
+}()
+
+func ruleVerb(r *annotations.HttpRule) (string, string) {
+	switch p := r.GetPattern().(type) {
+	case *annotations.HttpRule_Get:
+		return http.MethodGet, p.Get
+	case *annotations.HttpRule_Post:
+		return http.MethodPost, p.Post
+	case *annotations.HttpRule_Delete:
+		return http.MethodDelete, p.Delete
+	case *annotations.HttpRule_Put:
+		return http.MethodPut, p.Put
+	case *annotations.HttpRule_Patch:
+		return http.MethodPatch, p.Patch
+	}
+	return "", ""
+}
+
+var pathVar = regexp.MustCompile(`\{([a-z_]+)\}`)
+
+// fillPath puts req's fields into a path template's variables.
+func fillPath(req proto.Message, tmpl string) string {
+	m := req.ProtoReflect()
+	return pathVar.ReplaceAllStringFunc(tmpl, func(v string) string {
+		fd := m.Descriptor().Fields().ByName(protoreflect.Name(v[1 : len(v)-1]))
+		return url.PathEscape(m.Get(fd).String())
+	})
+}
+
+// checkREST fails unless a REST reply carries the status want (as same
+// does) with the HTTP status AIP-193 gives its code and Retry-After
+// exactly when it is retryable, in whole seconds.
+func checkREST(t *testing.T, got restReply, want *spb.Status) {
+	t.Helper()
+	if got.status == nil {
+		t.Fatalf("rest: HTTP %d %s, want an error", got.httpStatus, got.body)
+	}
+	same(t, "rest", got.status, want)
+	w := client.ClassifyStatus(want)
+	if got.httpStatus != httpapi.HTTPStatus(w.Code) {
+		t.Errorf("rest: HTTP %d, want %d for %v", got.httpStatus, httpapi.HTTPStatus(w.Code), w.Code)
+	}
+	wantAfter := ""
+	if w.Retryable {
+		wantAfter = strconv.Itoa(int(math.Ceil(w.RetryDelay.Seconds())))
+	}
+	if got.retryAfter != wantAfter {
+		t.Errorf("rest: Retry-After %q, want %q", got.retryAfter, wantAfter)
+	}
+}

@@ -15,10 +15,13 @@ import (
 	"net/http"
 	"strings"
 
+	"connectrpc.com/connect"
 	"connectrpc.com/vanguard"
+	spb "google.golang.org/genproto/googleapis/rpc/status"
 	"google.golang.org/grpc"
 
 	"github.com/runsvc/runsvc/internal/errdetails"
+	"github.com/runsvc/runsvc/internal/errs"
 )
 
 // Options configures the HTTP surface.
@@ -50,6 +53,7 @@ func New(srv *grpc.Server, opts Options) (http.Handler, error) {
 		services = append(services, vanguard.NewService(name, target))
 	}
 	t, err := vanguard.NewTranscoder(services,
+		vanguard.WithUnknownHandler(unknownRoute{opts.Mapper}),
 		vanguard.WithCodec(func(res vanguard.TypeResolver) vanguard.Codec {
 			return newJSONCodec(res, opts)
 		}),
@@ -64,15 +68,19 @@ func New(srv *grpc.Server, opts Options) (http.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
-	return nativeGRPC{grpc: srv, other: t}, nil
+	return nativeGRPC{grpc: srv, other: restErrors{next: t, mapper: opts.Mapper}, opts: opts}, nil
 }
 
 // nativeGRPC hands native gRPC requests on the HTTP port straight to the
 // gRPC server (there is nothing to transcode; canonicalTrailers is for
-// vanguard's writer only) and everything else to the transcoder.
+// vanguard's writer only) and everything else to the transcoder. A Connect
+// unary call without the Connect-Protocol-Version header (curl, a
+// hand-written client) is taken as Connect, as connect-go's own handlers
+// take it; vanguard would look for a REST route.
 type nativeGRPC struct {
 	grpc  *grpc.Server
 	other http.Handler
+	opts  Options
 }
 
 func (n nativeGRPC) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -80,6 +88,15 @@ func (n nativeGRPC) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.ProtoMajor == 2 && strings.HasPrefix(ct, "application/grpc") && !strings.HasPrefix(ct, "application/grpc-web") {
 		n.grpc.ServeHTTP(w, r)
 		return
+	}
+	if limit := int64(n.opts.MaxRequestBytes) * bufferSlack; r.ContentLength > limit {
+		// Past vanguard's buffer, which would refuse it without details.
+		bad := errs.BadField("", "the request is %d bytes; at most %d are accepted", r.ContentLength, n.opts.MaxRequestBytes)
+		writeError(w, r, n.opts.Mapper.Map(r.Context(), bad).Status.Proto())
+		return
+	}
+	if r.Header.Get("Connect-Protocol-Version") == "" && r.Method == http.MethodPost && isRPC(r) {
+		r.Header.Set("Connect-Protocol-Version", "1")
 	}
 	n.other.ServeHTTP(w, r)
 }
@@ -135,4 +152,30 @@ func (w *wroteWriter) Flush() {
 	if f, ok := w.ResponseWriter.(http.Flusher); ok {
 		f.Flush()
 	}
+}
+
+// unknownRoute answers a path no service or REST rule has with
+// METHOD_NOT_FOUND from the table, in the caller's protocol: a Connect,
+// gRPC-Web or gRPC request as its client expects, anything else in
+// AIP-193's shape.
+type unknownRoute struct{ mapper *errdetails.Mapper }
+
+var rpcErrors = connect.NewErrorWriter()
+
+func (u unknownRoute) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	method := r.URL.Path
+	if !isRPC(r) {
+		method = r.Method + " " + r.URL.Path
+	}
+	writeError(w, r, u.mapper.Map(r.Context(), &errs.MethodNotFound{Method: method}).Status.Proto())
+}
+
+// writeError answers r with st in its protocol's shape: as its client
+// expects for Connect, gRPC-Web and gRPC, else AIP-193.
+func writeError(w http.ResponseWriter, r *http.Request, st *spb.Status) {
+	if isRPC(r) && rpcErrors.IsSupported(r) {
+		_ = rpcErrors.Write(w, r, connectError(st))
+		return
+	}
+	writeREST(w, st)
 }

@@ -1,8 +1,10 @@
 package httpapi_test
 
 import (
+	"net/http"
 	"testing"
 
+	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 
 	"github.com/runsvc/runsvc/client"
@@ -18,18 +20,20 @@ type errorCase struct {
 	req    proto.Message
 	reason string
 	retry  bool
+	// noREST: the request cannot be made over REST (an empty path field).
+	noREST bool
 }
 
 var errorCases = []errorCase{
-	{"a run that does not exist", "reader", "RunService/GetRun", &runsvcv1.GetRunRequest{RunId: "run_does_not_exist"}, "RUN_NOT_FOUND", false},
-	{"a request without a required field", "reader", "RunService/GetRun", &runsvcv1.GetRunRequest{}, "INVALID_REQUEST", false},
-	{"no API key", "", "RunService/GetRun", &runsvcv1.GetRunRequest{RunId: "run_x"}, "UNAUTHENTICATED", false},
-	{"a role that may not publish", "reader", "SpecService/PublishSpec", &runsvcv1.PublishSpecRequest{Spec: &runsvcv1.Spec{Name: "x"}}, "ROLE_DENIED", false},
-	{"a tenant's concurrent Runs spent", "runner", "RunService/StartRun", &runsvcv1.StartRunRequest{Spec: "hello", Input: "again"}, "QUOTA_EXCEEDED", true},
+	{"a run that does not exist", "reader", "RunService/GetRun", &runsvcv1.GetRunRequest{RunId: "run_does_not_exist"}, "RUN_NOT_FOUND", false, false},
+	{"a request without a required field", "reader", "RunService/GetRun", &runsvcv1.GetRunRequest{}, "INVALID_REQUEST", false, true},
+	{"no API key", "", "RunService/GetRun", &runsvcv1.GetRunRequest{RunId: "run_x"}, "UNAUTHENTICATED", false, false},
+	{"a role that may not publish", "reader", "SpecService/PublishSpec", &runsvcv1.PublishSpecRequest{Spec: &runsvcv1.Spec{Name: "x"}}, "ROLE_DENIED", false, false},
+	{"a tenant's concurrent Runs spent", "runner", "RunService/StartRun", &runsvcv1.StartRunRequest{Spec: "hello", Input: "again"}, "QUOTA_EXCEEDED", true, false},
 }
 
 // TestSameErrorOnEveryProtocol: every case gives, over Connect (JSON and
-// binary) and gRPC-Web on the HTTP port, the code, reason, domain, retry
+// binary), gRPC-Web, gRPC on the HTTP port and REST (net/http only), the code, reason, domain, retry
 // bit and delay and the details it gives over gRPC: the calls reach the
 // same handlers through the same interceptors (authentication, roles,
 // quotas, the error table).
@@ -49,6 +53,9 @@ func TestSameErrorOnEveryProtocol(t *testing.T) {
 			for _, p := range rpcProtocols[1:] {
 				got, _ := p.call(t, k.srv, k.keys[c.role], c.method, c.req)
 				same(t, p.name, got, want)
+			}
+			if !c.noREST {
+				checkREST(t, restCall(t, k.srv, k.keys[c.role], c.method, c.req), want)
 			}
 		})
 	}
@@ -72,5 +79,14 @@ func TestSuccessOnEveryProtocol(t *testing.T) {
 		if err := proto.Unmarshal(b, &out); err != nil || out.GetSpec().GetName() != "hello" {
 			t.Errorf("%s: %v (%v), want the Spec hello", p.name, &out, err)
 		}
+	}
+	req := &runsvcv1.PublishSpecRequest{Spec: &runsvcv1.Spec{}}
+	if err := protoUnmarshalJSON(helloSpec, req.Spec); err != nil {
+		t.Fatal(err)
+	}
+	got := restCall(t, k.srv, k.keys["admin"], "SpecService/PublishSpec", req)
+	var out runsvcv1.PublishSpecResponse
+	if got.httpStatus != http.StatusOK || protojson.Unmarshal(got.body, &out) != nil || out.GetSpec().GetName() != "hello" {
+		t.Errorf("rest: HTTP %d %s, want the Spec hello", got.httpStatus, got.body)
 	}
 }

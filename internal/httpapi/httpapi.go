@@ -68,7 +68,11 @@ func New(srv *grpc.Server, opts Options) (http.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
-	return nativeGRPC{grpc: srv, other: restErrors{next: t, mapper: opts.Mapper}, opts: opts}, nil
+	doc, err := openAPIJSON()
+	if err != nil {
+		return nil, err
+	}
+	return nativeGRPC{grpc: srv, other: restErrors{next: t, mapper: opts.Mapper}, opts: opts, openAPI: serveOpenAPI(doc)}, nil
 }
 
 // nativeGRPC hands native gRPC requests on the HTTP port straight to the
@@ -78,15 +82,20 @@ func New(srv *grpc.Server, opts Options) (http.Handler, error) {
 // hand-written client) is taken as Connect, as connect-go's own handlers
 // take it; vanguard would look for a REST route.
 type nativeGRPC struct {
-	grpc  *grpc.Server
-	other http.Handler
-	opts  Options
+	grpc    *grpc.Server
+	other   http.Handler
+	opts    Options
+	openAPI http.Handler
 }
 
 func (n nativeGRPC) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	ct := r.Header.Get("Content-Type")
 	if r.ProtoMajor == 2 && strings.HasPrefix(ct, "application/grpc") && !strings.HasPrefix(ct, "application/grpc-web") {
 		n.grpc.ServeHTTP(w, r)
+		return
+	}
+	if r.URL.Path == openAPIPath && r.Method == http.MethodGet {
+		n.openAPI.ServeHTTP(w, r)
 		return
 	}
 	if limit := int64(n.opts.MaxRequestBytes) * bufferSlack; r.ContentLength > limit {

@@ -1,6 +1,7 @@
 package httpapi_test
 
 import (
+	"encoding/json"
 	"net/http"
 	"testing"
 
@@ -88,5 +89,26 @@ func TestSuccessOnEveryProtocol(t *testing.T) {
 	var out runsvcv1.PublishSpecResponse
 	if got.httpStatus != http.StatusOK || protojson.Unmarshal(got.body, &out) != nil || out.GetSpec().GetName() != "hello" {
 		t.Errorf("rest: HTTP %d %s, want the Spec hello", got.httpStatus, got.body)
+	}
+}
+
+// TestOpenAPI: /openapi.json is the generated OpenAPI 3 document, as
+// JSON, with the REST paths of the protos' rules, and needs no key.
+func TestOpenAPI(t *testing.T) {
+	k := startKeyed(t)
+	r, err := http.NewRequestWithContext(ctxT(t), http.MethodGet, k.srv.HTTPURL+"/openapi.json", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := doREST(t, r)
+	var doc struct {
+		OpenAPI string                    `json:"openapi"`
+		Paths   map[string]map[string]any `json:"paths"`
+	}
+	if err := json.Unmarshal(got.body, &doc); err != nil || got.httpStatus != http.StatusOK {
+		t.Fatalf("HTTP %d (%v): %.200s", got.httpStatus, err, got.body)
+	}
+	if doc.OpenAPI != "3.0.3" || doc.Paths["/v1/runs/{runId}"]["get"] == nil || doc.Paths["/v1/runs/{runId}:resume"]["post"] == nil {
+		t.Errorf("openapi %q, paths %v", doc.OpenAPI, len(doc.Paths))
 	}
 }

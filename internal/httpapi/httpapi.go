@@ -32,6 +32,9 @@ type Options struct {
 	// MaxRequestBytes is the largest request body decoded; larger ones are
 	// INVALID_REQUEST. It should be the gRPC codec's limit.
 	MaxRequestBytes int
+	// CORSOrigins are the origins whose browser pages may call the API
+	// ("https://app.example.com", or "*"); none when empty.
+	CORSOrigins []string
 }
 
 // bufferSlack is how much more than MaxRequestBytes vanguard buffers, so
@@ -72,7 +75,7 @@ func New(srv *grpc.Server, opts Options) (http.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
-	return nativeGRPC{grpc: srv, other: restErrors{next: t, mapper: opts.Mapper}, opts: opts, openAPI: serveOpenAPI(doc)}, nil
+	return withCORS(nativeGRPC{grpc: srv, other: restErrors{next: t, mapper: opts.Mapper}, opts: opts, openAPI: serveOpenAPI(doc)}, opts.CORSOrigins), nil
 }
 
 // nativeGRPC hands native gRPC requests on the HTTP port straight to the

@@ -35,6 +35,9 @@ type HTTP struct {
 	// without a keys file it must be a loopback address unless
 	// --insecure-no-auth.
 	Listen string
+	// CORSOrigins are the origins whose browser pages may call the HTTP
+	// API; none when empty (--cors-origin).
+	CORSOrigins []string
 }
 
 // httpAPI is the HTTP API's listener and server.
@@ -84,7 +87,7 @@ func (s *Server) assembleHTTP(mapper *errdetails.Mapper) error {
 	if s.cfg.HTTP.Listen == "" {
 		return nil
 	}
-	h, err := httpapi.New(s.grpc, httpapi.Options{Mapper: mapper, MaxRequestBytes: service.DefaultMaxRequestBytes})
+	h, err := httpapi.New(s.grpc, httpapi.Options{Mapper: mapper, MaxRequestBytes: service.DefaultMaxRequestBytes, CORSOrigins: s.cfg.HTTP.CORSOrigins})
 	if err != nil {
 		return err
 	}

@@ -257,6 +257,12 @@ func doREST(t *testing.T, r *http.Request) restReply {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return doRESTBody(t, resp)
+}
+
+// doRESTBody reads a REST reply.
+func doRESTBody(t *testing.T, resp *http.Response) restReply {
+	t.Helper()
 	defer func() { _ = resp.Body.Close() }()
 	b, err := io.ReadAll(resp.Body)
 	if err != nil {

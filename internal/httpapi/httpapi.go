@@ -97,6 +97,10 @@ func (n nativeGRPC) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		n.grpc.ServeHTTP(w, r)
 		return
 	}
+	if wantsSSE(r) {
+		n.serveSSE(w, r)
+		return
+	}
 	if r.URL.Path == openAPIPath && r.Method == http.MethodGet {
 		n.openAPI.ServeHTTP(w, r)
 		return

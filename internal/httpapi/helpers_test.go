@@ -33,6 +33,7 @@ import (
 
 	"github.com/runsvc/runsvc/client"
 	"github.com/runsvc/runsvc/internal/auth"
+	"github.com/runsvc/runsvc/internal/errdetails"
 	"github.com/runsvc/runsvc/internal/httpapi"
 	"github.com/runsvc/runsvc/internal/server"
 	"github.com/runsvc/runsvc/internal/testing/testserver"
@@ -196,6 +197,12 @@ func same(t *testing.T, label string, got, want *spb.Status) {
 	}
 	if len(got.GetDetails()) != len(want.GetDetails()) {
 		t.Errorf("%s: %d details, want %d", label, len(got.GetDetails()), len(want.GetDetails()))
+	}
+	if g.Metadata["violationCount"] != w.Metadata["violationCount"] {
+		t.Errorf("%s: violationCount %q, want %q", label, g.Metadata["violationCount"], w.Metadata["violationCount"])
+	}
+	if n := errdetails.WireSize(got); n > 3072 {
+		t.Errorf("%s: the status is %d bytes on gRPC's wire, over 3,072", label, n)
 	}
 }
 

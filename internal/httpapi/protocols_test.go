@@ -30,7 +30,18 @@ var errorCases = []errorCase{
 	{"a request without a required field", "reader", "RunService/GetRun", &runsvcv1.GetRunRequest{}, "INVALID_REQUEST", false, true},
 	{"no API key", "", "RunService/GetRun", &runsvcv1.GetRunRequest{RunId: "run_x"}, "UNAUTHENTICATED", false, false},
 	{"a role that may not publish", "reader", "SpecService/PublishSpec", &runsvcv1.PublishSpecRequest{Spec: &runsvcv1.Spec{Name: "x"}}, "ROLE_DENIED", false, false},
+	{"a Spec with 1,000 problems, cut to fit", "admin", "SpecService/PublishSpec", manyProblems(), "SPEC_INVALID", false, false},
 	{"a tenant's concurrent Runs spent", "runner", "RunService/StartRun", &runsvcv1.StartRunRequest{Spec: "hello", Input: "again"}, "QUOTA_EXCEEDED", true, false},
+}
+
+// manyProblems is a Spec with 1,000 problems (no model, 999 bad
+// delegates), whose BadRequest the table cuts to fit the wire.
+func manyProblems() *runsvcv1.PublishSpecRequest {
+	sp := &runsvcv1.Spec{Name: "many-problems"}
+	for range 999 {
+		sp.Delegates = append(sp.Delegates, "9")
+	}
+	return &runsvcv1.PublishSpecRequest{Spec: sp}
 }
 
 // TestSameErrorOnEveryProtocol: every case gives, over Connect (JSON and

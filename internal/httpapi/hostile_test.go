@@ -10,6 +10,7 @@ import (
 
 	spb "google.golang.org/genproto/googleapis/rpc/status"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/anypb"
 
 	"github.com/runsvc/runsvc/client"
@@ -151,4 +152,46 @@ func connectJSONStatus(t *testing.T, b []byte) *spb.Status {
 		st.Details = append(st.Details, &anypb.Any{TypeUrl: "type.googleapis.com/" + d.Type, Value: v})
 	}
 	return st
+}
+
+// TestHostileRPCHeaders: what vanguard refuses by itself on the RPC
+// protocols (a header it cannot parse, a compression it lacks, a gRPC-Web
+// envelope cut short) comes through the table in the caller's protocol,
+// never INTERNAL, never without ErrorInfo.
+func TestHostileRPCHeaders(t *testing.T) {
+	s := testserver.Start(t, testserver.WithHTTP())
+	cases := []struct {
+		name, contentType, header, value, body string
+	}{
+		{"a Connect timeout that is no number", "application/json", "Connect-Timeout-Ms", "abc", `{"runId": "x"}`},
+		{"a compression runsvc lacks", "application/json", "Content-Encoding", "br", `{"runId": "x"}`},
+		{"a gRPC-Web envelope cut short", "application/grpc-web+proto", "X-Nothing", "", "\x00\x00\x00\x00\x09garbage"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r, err := http.NewRequestWithContext(ctxT(t), http.MethodPost, s.HTTPURL+"/runsvc.v1.RunService/GetRun", strings.NewReader(c.body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			r.Header.Set("Content-Type", c.contentType)
+			r.Header.Set(c.header, c.value)
+			resp, err := http.DefaultClient.Do(r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer func() { _ = resp.Body.Close() }()
+			b, _ := io.ReadAll(resp.Body)
+			var st *spb.Status
+			if bin := resp.Header.Get("Grpc-Status-Details-Bin"); bin != "" {
+				raw, err := base64.RawStdEncoding.DecodeString(strings.TrimRight(bin, "="))
+				st = &spb.Status{}
+				if err != nil || proto.Unmarshal(raw, st) != nil {
+					t.Fatalf("grpc-status-details-bin %q: %v", bin, err)
+				}
+			} else {
+				st = connectJSONStatus(t, b)
+			}
+			checkHostile(t, hostile{reason: "INVALID_REQUEST"}, restReply{httpStatus: resp.StatusCode, status: st, body: b})
+		})
+	}
 }

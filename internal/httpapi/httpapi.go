@@ -75,7 +75,7 @@ func New(srv *grpc.Server, opts Options) (http.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
-	return withCORS(nativeGRPC{grpc: srv, other: restErrors{next: t, mapper: opts.Mapper}, opts: opts, openAPI: serveOpenAPI(doc)}, opts.CORSOrigins), nil
+	return withCORS(nativeGRPC{grpc: srv, other: restErrors{next: rpcErrors{next: t, mapper: opts.Mapper}, mapper: opts.Mapper}, opts: opts, openAPI: serveOpenAPI(doc)}, opts.CORSOrigins), nil
 }
 
 // nativeGRPC hands native gRPC requests on the HTTP port straight to the
@@ -176,7 +176,7 @@ func (w *wroteWriter) Flush() {
 // AIP-193's shape.
 type unknownRoute struct{ mapper *errdetails.Mapper }
 
-var rpcErrors = connect.NewErrorWriter()
+var errorWriter = connect.NewErrorWriter()
 
 func (u unknownRoute) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	method := r.URL.Path
@@ -189,8 +189,8 @@ func (u unknownRoute) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // writeError answers r with st in its protocol's shape: as its client
 // expects for Connect, gRPC-Web and gRPC, else AIP-193.
 func writeError(w http.ResponseWriter, r *http.Request, st *spb.Status) {
-	if isRPC(r) && rpcErrors.IsSupported(r) {
-		_ = rpcErrors.Write(w, r, connectError(st))
+	if isRPC(r) && errorWriter.IsSupported(r) {
+		_ = errorWriter.Write(w, r, connectError(st))
 		return
 	}
 	writeREST(w, st)

@@ -33,14 +33,14 @@ test:
 test-short:
 	$(GO) test -count=1 $(PKGS)
 
-## generate: regenerate gen/ from proto/ with buf and the pinned local plugins (offline)
+## generate: regenerate gen/ and the OpenAPI document (internal/httpapi/openapi/) from proto/ with buf and the pinned local plugins (offline)
 generate:
 	$(GO) tool buf generate
 
 ## check-generated: fail when gen/ is not what proto/ generates
 check-generated: generate
-	git diff --exit-code -- gen/
-	@test -z "$$(git status --porcelain -- gen/)" || (git status --porcelain -- gen/; echo "gen/ has files make generate did not expect"; exit 1)
+	git diff --exit-code -- gen/ internal/httpapi/openapi/
+	@test -z "$$(git status --porcelain -- gen/ internal/httpapi/openapi/)" || (git status --porcelain -- gen/ internal/httpapi/openapi/; echo "gen/ or internal/httpapi/openapi/ has files make generate did not expect"; exit 1)
 
 ## check-tidy: fail when go mod tidy would change go.mod or go.sum (it prints the diff)
 check-tidy:

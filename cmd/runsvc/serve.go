@@ -28,15 +28,16 @@ type serveOptions struct {
 	logLevel, logFormat string
 	networks            networkList
 	commands            networkList // --mcp-command, a list like --allow-network
+	corsOrigins         networkList // --cors-origin, a list like --allow-network
 }
 
 // serveGroups orders serve's flags in its help.
 var serveGroups = []cli.FlagGroup{
-	{Title: "Service flags", Names: []string{"listen", "worker-id", "max-concurrent-runs", "max-attempts", "lease-ttl", "drain-timeout", "secrets-file", "policy-file"}},
+	{Title: "Service flags", Names: []string{"listen", "http-listen", "worker-id", "max-concurrent-runs", "max-attempts", "lease-ttl", "drain-timeout", "secrets-file", "policy-file"}},
 	{Title: "Store flags", Names: []string{"data", "store", "pool-size", "retention", "retention-interval", "retention-batch"}},
 	{Title: "Error flags", Names: []string{"error-domain", "debug-errors"}},
 	{Title: "Operations flags", Names: []string{"log-level", "log-format", "metrics-listen", "otlp-endpoint", "keepalive-time", "keepalive-timeout", "max-connection-age", "max-connection-age-grace", "heartbeat-interval"}},
-	{Title: "Security flags", Names: []string{"keys-file", "insecure-no-auth", "tls-cert", "tls-key", "tls-client-ca", "allow-network", "mcp-command"}},
+	{Title: "Security flags", Names: []string{"keys-file", "insecure-no-auth", "tls-cert", "tls-key", "tls-client-ca", "allow-network", "mcp-command", "cors-origin"}},
 	{Title: "Console flags", Names: []string{"console-listen", "console-session-ttl"}},
 }
 
@@ -46,6 +47,7 @@ func serveFlags(o *serveOptions) *flag.FlagSet {
 	fs := flag.NewFlagSet("runsvc serve", flag.ContinueOnError)
 	cfg := &o.cfg
 	fs.StringVar(&cfg.Listen, "listen", "127.0.0.1:50051", "gRPC listen address `HOST:PORT`")
+	fs.StringVar(&cfg.HTTP.Listen, "http-listen", "", "serve the API over REST/JSON, Connect and gRPC-Web at `HOST:PORT` (HTTP/1.1 and h2c; https with --tls-cert); off when empty; loopback only without --keys-file")
 	fs.StringVar(&cfg.Data, "data", "./runsvc-data", "data directory `DIR` of the embedded SQLite store")
 	fs.StringVar(&cfg.Store, "store", "", "a PostgreSQL `URL` (postgres://...) to share a store between replicas; default SQLite in --data")
 	fs.IntVar(&cfg.PoolSize, "pool-size", 16, "PostgreSQL connection pool size `N`")
@@ -63,6 +65,7 @@ func serveFlags(o *serveOptions) *flag.FlagSet {
 	fs.DurationVar(&cfg.DrainTimeout, "drain-timeout", 20*time.Second, "how long (a `DURATION`) a shutdown waits for unary calls in flight; long streams end at once")
 	opsFlags(fs, &cfg.Ops)
 	fs.Var(&o.networks, "allow-network", "a network (`CIDR`) http and MCP tools may connect to, repeatable or comma-separated; default every address but the cloud metadata ones")
+	fs.Var(&o.corsOrigins, "cors-origin", "an `ORIGIN` (https://app.example.com, or *) whose browser pages may call the HTTP API, repeatable or comma-separated; default none")
 	fs.Var(&o.commands, "mcp-command", "a program (`COMMAND`, as Specs name it) stdio MCP servers may be run as, repeatable or comma-separated, or * for any; default none")
 	fs.StringVar(&o.logLevel, "log-level", "info", "`LEVEL`: debug, info, warn or error")
 	fs.StringVar(&o.logFormat, "log-format", "json", "`FORMAT`: json or text")
@@ -110,6 +113,7 @@ func parseServe(args []string, stdout, stderr io.Writer, lookup func(string) (st
 	}
 	o.networks.set = false // the first --allow-network replaces the environment's list
 	o.commands.set = false
+	o.corsOrigins.set = false
 	if err := cli.ParseFlags(fs, args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stdout, serveUsage)
@@ -123,6 +127,7 @@ func parseServe(args []string, stdout, stderr io.Writer, lookup func(string) (st
 	}
 	o.cfg.AllowNetworks = o.networks.list
 	o.cfg.MCPCommands = o.commands.list
+	o.cfg.HTTP.CORSOrigins = o.corsOrigins.list
 	return o, 0, true
 }
 

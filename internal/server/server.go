@@ -113,6 +113,8 @@ type Config struct {
 	Security Security
 	// Console serves the web console; see console.go.
 	Console Console
+	// HTTP serves the API over REST, Connect and gRPC-Web; see httpserve.go.
+	HTTP HTTP
 	// Retention is the retention sweep: how long settled Runs are kept
 	// when their Spec sets no retention (zero: forever), and how often it
 	// looks.
@@ -170,6 +172,7 @@ type Server struct {
 	auth       *authenticator // nil without a keys file
 	tls        *tlsFiles      // nil without --tls-cert
 	console    *consoleServer // nil without --console-listen
+	http       *httpAPI       // nil without --http-listen
 }
 
 // New builds a Server; Serve starts it.
@@ -208,6 +211,11 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 	}
 	s.lis = lis
 	if err := s.listenConsole(); err != nil {
+		_ = lis.Close()
+		_ = st.Close()
+		return nil, err
+	}
+	if err := s.listenHTTP(); err != nil {
 		_ = lis.Close()
 		_ = st.Close()
 		return nil, err
@@ -359,7 +367,7 @@ func (s *Server) assemble() error {
 	if s.auth != nil {
 		s.auth.setMethods(methodNames(s.grpc))
 	}
-	return nil
+	return s.assembleHTTP(mapper)
 }
 
 // serverOptions are the gRPC server's options: creds, its transport
@@ -461,6 +469,7 @@ func (s *Server) Serve(ctx context.Context) error {
 	go s.healthRep.run(opsCtx)
 	s.serveMetrics(opsCtx)
 	s.serveConsole(opsCtx)
+	s.serveHTTP(opsCtx)
 	s.log.Info("runsvc serving", "listen", s.Addr(), "worker", s.cfg.WorkerID, "metrics", s.MetricsAddr(), "console", s.ConsoleURL())
 
 	var err error
@@ -474,6 +483,7 @@ func (s *Server) Serve(ctx context.Context) error {
 	stopped := make(chan struct{})
 	go func() {
 		s.stopConsole()
+		s.stopHTTP()
 		s.grpc.GracefulStop()
 		close(stopped)
 	}()
@@ -481,6 +491,7 @@ func (s *Server) Serve(ctx context.Context) error {
 	case <-stopped:
 	case <-time.After(s.cfg.DrainTimeout):
 		s.log.Warn("drain timed out; closing the remaining calls")
+		s.stopHTTPNow()
 		s.grpc.Stop()
 		s.stopConsoleNow()
 	}

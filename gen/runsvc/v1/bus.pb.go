@@ -7,6 +7,7 @@
 package runsvcv1
 
 import (
+	_ "google.golang.org/genproto/googleapis/api/annotations"
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	protoimpl "google.golang.org/protobuf/runtime/protoimpl"
 	durationpb "google.golang.org/protobuf/types/known/durationpb"
@@ -460,7 +461,7 @@ var File_runsvc_v1_bus_proto protoreflect.FileDescriptor
 
 const file_runsvc_v1_bus_proto_rawDesc = "" +
 	"\n" +
-	"\x13runsvc/v1/bus.proto\x12\trunsvc.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\x8f\x02\n" +
+	"\x13runsvc/v1/bus.proto\x12\trunsvc.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\x8f\x02\n" +
 	"\n" +
 	"BusMessage\x12\x1d\n" +
 	"\n" +
@@ -490,12 +491,12 @@ const file_runsvc_v1_bus_proto_rawDesc = "" +
 	"\vmessage_ids\x18\x02 \x03(\tR\n" +
 	"messageIds\"A\n" +
 	"\x1bAcknowledgeMessagesResponse\x12\"\n" +
-	"\facknowledged\x18\x01 \x01(\x05R\facknowledged2\x98\x02\n" +
+	"\facknowledged\x18\x01 \x01(\x05R\facknowledged2\xaf\x03\n" +
 	"\n" +
-	"BusService\x12`\n" +
-	"\vSendMessage\x12'.runsvc.v1.BusServiceSendMessageRequest\x1a(.runsvc.v1.BusServiceSendMessageResponse\x12B\n" +
-	"\aReceive\x12\x19.runsvc.v1.ReceiveRequest\x1a\x1a.runsvc.v1.ReceiveResponse0\x01\x12d\n" +
-	"\x13AcknowledgeMessages\x12%.runsvc.v1.AcknowledgeMessagesRequest\x1a&.runsvc.v1.AcknowledgeMessagesResponseB1Z/github.com/runsvc/runsvc/gen/runsvc/v1;runsvcv1b\x06proto3"
+	"BusService\x12\x8c\x01\n" +
+	"\vSendMessage\x12'.runsvc.v1.BusServiceSendMessageRequest\x1a(.runsvc.v1.BusServiceSendMessageResponse\"*\x82\xd3\xe4\x93\x02$:\x01*\"\x1f/v1/channels/{channel}/messages\x12s\n" +
+	"\aReceive\x12\x19.runsvc.v1.ReceiveRequest\x1a\x1a.runsvc.v1.ReceiveResponse\"/\x82\xd3\xe4\x93\x02)\x12'/v1/channels/{channel}/messages:receive0\x01\x12\x9c\x01\n" +
+	"\x13AcknowledgeMessages\x12%.runsvc.v1.AcknowledgeMessagesRequest\x1a&.runsvc.v1.AcknowledgeMessagesResponse\"6\x82\xd3\xe4\x93\x020:\x01*\"+/v1/channels/{channel}/messages:acknowledgeB1Z/github.com/runsvc/runsvc/gen/runsvc/v1;runsvcv1b\x06proto3"
 
 var (
 	file_runsvc_v1_bus_proto_rawDescOnce sync.Once

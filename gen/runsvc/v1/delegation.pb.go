@@ -7,6 +7,7 @@
 package runsvcv1
 
 import (
+	_ "google.golang.org/genproto/googleapis/api/annotations"
 	status "google.golang.org/genproto/googleapis/rpc/status"
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	protoimpl "google.golang.org/protobuf/runtime/protoimpl"
@@ -485,7 +486,7 @@ var File_runsvc_v1_delegation_proto protoreflect.FileDescriptor
 
 const file_runsvc_v1_delegation_proto_rawDesc = "" +
 	"\n" +
-	"\x1arunsvc/v1/delegation.proto\x12\trunsvc.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x17google/rpc/status.proto\x1a\x16runsvc/v1/record.proto\"\x8a\x03\n" +
+	"\x1arunsvc/v1/delegation.proto\x12\trunsvc.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x17google/rpc/status.proto\x1a\x16runsvc/v1/record.proto\"\x8a\x03\n" +
 	"\n" +
 	"Delegation\x12#\n" +
 	"\rdelegation_id\x18\x01 \x01(\tR\fdelegationId\x12\"\n" +
@@ -526,11 +527,11 @@ const file_runsvc_v1_delegation_proto_rawDesc = "" +
 	"\x17AwaitDelegationResponse\x125\n" +
 	"\n" +
 	"delegation\x18\x01 \x01(\v2\x15.runsvc.v1.DelegationR\n" +
-	"delegation2\x86\x02\n" +
-	"\x11DelegationService\x12C\n" +
-	"\bDelegate\x12\x1a.runsvc.v1.DelegateRequest\x1a\x1b.runsvc.v1.DelegateResponse\x12R\n" +
-	"\rGetDelegation\x12\x1f.runsvc.v1.GetDelegationRequest\x1a .runsvc.v1.GetDelegationResponse\x12X\n" +
-	"\x0fAwaitDelegation\x12!.runsvc.v1.AwaitDelegationRequest\x1a\".runsvc.v1.AwaitDelegationResponseB1Z/github.com/runsvc/runsvc/gen/runsvc/v1;runsvcv1b\x06proto3"
+	"delegation2\xfb\x02\n" +
+	"\x11DelegationService\x12_\n" +
+	"\bDelegate\x12\x1a.runsvc.v1.DelegateRequest\x1a\x1b.runsvc.v1.DelegateResponse\"\x1a\x82\xd3\xe4\x93\x02\x14:\x01*\"\x0f/v1/delegations\x12{\n" +
+	"\rGetDelegation\x12\x1f.runsvc.v1.GetDelegationRequest\x1a .runsvc.v1.GetDelegationResponse\"'\x82\xd3\xe4\x93\x02!\x12\x1f/v1/delegations/{delegation_id}\x12\x87\x01\n" +
+	"\x0fAwaitDelegation\x12!.runsvc.v1.AwaitDelegationRequest\x1a\".runsvc.v1.AwaitDelegationResponse\"-\x82\xd3\xe4\x93\x02'\x12%/v1/delegations/{delegation_id}:awaitB1Z/github.com/runsvc/runsvc/gen/runsvc/v1;runsvcv1b\x06proto3"
 
 var (
 	file_runsvc_v1_delegation_proto_rawDescOnce sync.Once

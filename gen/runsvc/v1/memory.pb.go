@@ -7,6 +7,7 @@
 package runsvcv1
 
 import (
+	_ "google.golang.org/genproto/googleapis/api/annotations"
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	protoimpl "google.golang.org/protobuf/runtime/protoimpl"
 	durationpb "google.golang.org/protobuf/types/known/durationpb"
@@ -519,7 +520,7 @@ var File_runsvc_v1_memory_proto protoreflect.FileDescriptor
 
 const file_runsvc_v1_memory_proto_rawDesc = "" +
 	"\n" +
-	"\x16runsvc/v1/memory.proto\x12\trunsvc.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"O\n" +
+	"\x16runsvc/v1/memory.proto\x12\trunsvc.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"O\n" +
 	"\vMemoryScope\x12\x17\n" +
 	"\x06run_id\x18\x01 \x01(\tH\x00R\x05runId\x12\x1e\n" +
 	"\tnamespace\x18\x02 \x01(\tH\x00R\tnamespaceB\a\n" +
@@ -547,11 +548,12 @@ const file_runsvc_v1_memory_proto_rawDesc = "" +
 	"\bpatterns\x18\x02 \x03(\tR\bpatterns\x12)\n" +
 	"\x10include_existing\x18\x03 \x01(\bR\x0fincludeExisting\"C\n" +
 	"\x13WatchMemoryResponse\x12,\n" +
-	"\x05entry\x18\x01 \x01(\v2\x16.runsvc.v1.MemoryEntryR\x05entry2\xe9\x01\n" +
-	"\rMemoryService\x12C\n" +
-	"\bSetValue\x12\x1a.runsvc.v1.SetValueRequest\x1a\x1b.runsvc.v1.SetValueResponse\x12C\n" +
-	"\bGetValue\x12\x1a.runsvc.v1.GetValueRequest\x1a\x1b.runsvc.v1.GetValueResponse\x12N\n" +
-	"\vWatchMemory\x12\x1d.runsvc.v1.WatchMemoryRequest\x1a\x1e.runsvc.v1.WatchMemoryResponse0\x01B1Z/github.com/runsvc/runsvc/gen/runsvc/v1;runsvcv1b\x06proto3"
+	"\x05entry\x18\x01 \x01(\v2\x16.runsvc.v1.MemoryEntryR\x05entry2\xb2\x02\n" +
+	"\rMemoryService\x12^\n" +
+	"\bSetValue\x12\x1a.runsvc.v1.SetValueRequest\x1a\x1b.runsvc.v1.SetValueResponse\"\x19\x82\xd3\xe4\x93\x02\x13:\x01*\"\x0e/v1/memory:set\x12W\n" +
+	"\bGetValue\x12\x1a.runsvc.v1.GetValueRequest\x1a\x1b.runsvc.v1.GetValueResponse\"\x12\x82\xd3\xe4\x93\x02\f\x12\n" +
+	"/v1/memory\x12h\n" +
+	"\vWatchMemory\x12\x1d.runsvc.v1.WatchMemoryRequest\x1a\x1e.runsvc.v1.WatchMemoryResponse\"\x18\x82\xd3\xe4\x93\x02\x12\x12\x10/v1/memory:watch0\x01B1Z/github.com/runsvc/runsvc/gen/runsvc/v1;runsvcv1b\x06proto3"
 
 var (
 	file_runsvc_v1_memory_proto_rawDescOnce sync.Once

@@ -7,6 +7,7 @@
 package runsvcv1
 
 import (
+	_ "google.golang.org/genproto/googleapis/api/annotations"
 	status "google.golang.org/genproto/googleapis/rpc/status"
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	protoimpl "google.golang.org/protobuf/runtime/protoimpl"
@@ -2858,7 +2859,7 @@ var File_runsvc_v1_run_proto protoreflect.FileDescriptor
 
 const file_runsvc_v1_run_proto_rawDesc = "" +
 	"\n" +
-	"\x13runsvc/v1/run.proto\x12\trunsvc.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x17google/rpc/status.proto\x1a\x16runsvc/v1/record.proto\x1a\x14runsvc/v1/spec.proto\"\xc2\a\n" +
+	"\x13runsvc/v1/run.proto\x12\trunsvc.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x17google/rpc/status.proto\x1a\x16runsvc/v1/record.proto\x1a\x14runsvc/v1/spec.proto\"\xc2\a\n" +
 	"\x03Run\x12\x15\n" +
 	"\x06run_id\x18\x01 \x01(\tR\x05runId\x12\x12\n" +
 	"\x04spec\x18\x02 \x01(\tR\x04spec\x12\x18\n" +
@@ -3066,26 +3067,27 @@ const file_runsvc_v1_run_proto_rawDesc = "" +
 	"\x02at\"M\n" +
 	"\x0fForkRunResponse\x12 \n" +
 	"\x03run\x18\x01 \x01(\v2\x0e.runsvc.v1.RunR\x03run\x12\x18\n" +
-	"\acreated\x18\x02 \x01(\bR\acreated2\x8e\t\n" +
+	"\acreated\x18\x02 \x01(\bR\acreated2\xfc\f\n" +
 	"\n" +
-	"RunService\x12C\n" +
-	"\bStartRun\x12\x1a.runsvc.v1.StartRunRequest\x1a\x1b.runsvc.v1.StartRunResponse\x12=\n" +
-	"\x06GetRun\x12\x18.runsvc.v1.GetRunRequest\x1a\x19.runsvc.v1.GetRunResponse\x12C\n" +
-	"\bListRuns\x12\x1a.runsvc.v1.ListRunsRequest\x1a\x1b.runsvc.v1.ListRunsResponse\x12E\n" +
-	"\bWatchRun\x12\x1a.runsvc.v1.WatchRunRequest\x1a\x1b.runsvc.v1.WatchRunResponse0\x01\x12K\n" +
+	"RunService\x12X\n" +
+	"\bStartRun\x12\x1a.runsvc.v1.StartRunRequest\x1a\x1b.runsvc.v1.StartRunResponse\"\x13\x82\xd3\xe4\x93\x02\r:\x01*\"\b/v1/runs\x12X\n" +
+	"\x06GetRun\x12\x18.runsvc.v1.GetRunRequest\x1a\x19.runsvc.v1.GetRunResponse\"\x19\x82\xd3\xe4\x93\x02\x13\x12\x11/v1/runs/{run_id}\x12U\n" +
+	"\bListRuns\x12\x1a.runsvc.v1.ListRunsRequest\x1a\x1b.runsvc.v1.ListRunsResponse\"\x10\x82\xd3\xe4\x93\x02\n" +
+	"\x12\b/v1/runs\x12f\n" +
+	"\bWatchRun\x12\x1a.runsvc.v1.WatchRunRequest\x1a\x1b.runsvc.v1.WatchRunResponse\"\x1f\x82\xd3\xe4\x93\x02\x19\x12\x17/v1/runs/{run_id}:watch0\x01\x12q\n" +
 	"\n" +
-	"StreamText\x12\x1c.runsvc.v1.StreamTextRequest\x1a\x1d.runsvc.v1.StreamTextResponse0\x01\x12@\n" +
-	"\aWaitRun\x12\x19.runsvc.v1.WaitRunRequest\x1a\x1a.runsvc.v1.WaitRunResponse\x12L\n" +
-	"\vSendMessage\x12\x1d.runsvc.v1.SendMessageRequest\x1a\x1e.runsvc.v1.SendMessageResponse\x12F\n" +
-	"\tResumeRun\x12\x1b.runsvc.v1.ResumeRunRequest\x1a\x1c.runsvc.v1.ResumeRunResponse\x12O\n" +
-	"\fInterruptRun\x12\x1e.runsvc.v1.InterruptRunRequest\x1a\x1f.runsvc.v1.InterruptRunResponse\x12F\n" +
-	"\tGetReport\x12\x1b.runsvc.v1.GetReportRequest\x1a\x1c.runsvc.v1.GetReportResponse\x12F\n" +
-	"\tDeleteRun\x12\x1b.runsvc.v1.DeleteRunRequest\x1a\x1c.runsvc.v1.DeleteRunResponse\x12H\n" +
-	"\tExportRun\x12\x1b.runsvc.v1.ExportRunRequest\x1a\x1c.runsvc.v1.ExportRunResponse0\x01\x12H\n" +
-	"\tImportRun\x12\x1b.runsvc.v1.ImportRunRequest\x1a\x1c.runsvc.v1.ImportRunResponse(\x01\x12F\n" +
-	"\tGetThread\x12\x1b.runsvc.v1.GetThreadRequest\x1a\x1c.runsvc.v1.GetThreadResponse\x12L\n" +
-	"\vListThreads\x12\x1d.runsvc.v1.ListThreadsRequest\x1a\x1e.runsvc.v1.ListThreadsResponse\x12@\n" +
-	"\aForkRun\x12\x19.runsvc.v1.ForkRunRequest\x1a\x1a.runsvc.v1.ForkRunResponseB1Z/github.com/runsvc/runsvc/gen/runsvc/v1;runsvcv1b\x06proto3"
+	"StreamText\x12\x1c.runsvc.v1.StreamTextRequest\x1a\x1d.runsvc.v1.StreamTextResponse\"$\x82\xd3\xe4\x93\x02\x1e\x12\x1c/v1/runs/{run_id}:streamText0\x01\x12`\n" +
+	"\aWaitRun\x12\x19.runsvc.v1.WaitRunRequest\x1a\x1a.runsvc.v1.WaitRunResponse\"\x1e\x82\xd3\xe4\x93\x02\x18\x12\x16/v1/runs/{run_id}:wait\x12v\n" +
+	"\vSendMessage\x12\x1d.runsvc.v1.SendMessageRequest\x1a\x1e.runsvc.v1.SendMessageResponse\"(\x82\xd3\xe4\x93\x02\":\x01*\"\x1d/v1/runs/{run_id}:sendMessage\x12k\n" +
+	"\tResumeRun\x12\x1b.runsvc.v1.ResumeRunRequest\x1a\x1c.runsvc.v1.ResumeRunResponse\"#\x82\xd3\xe4\x93\x02\x1d:\x01*\"\x18/v1/runs/{run_id}:resume\x12w\n" +
+	"\fInterruptRun\x12\x1e.runsvc.v1.InterruptRunRequest\x1a\x1f.runsvc.v1.InterruptRunResponse\"&\x82\xd3\xe4\x93\x02 :\x01*\"\x1b/v1/runs/{run_id}:interrupt\x12h\n" +
+	"\tGetReport\x12\x1b.runsvc.v1.GetReportRequest\x1a\x1c.runsvc.v1.GetReportResponse\" \x82\xd3\xe4\x93\x02\x1a\x12\x18/v1/runs/{run_id}/report\x12w\n" +
+	"\tDeleteRun\x12\x1b.runsvc.v1.DeleteRunRequest\x1a\x1c.runsvc.v1.DeleteRunResponse\"/\x82\xd3\xe4\x93\x02)Z\x14:\x01*\"\x0f/v1/runs:delete*\x11/v1/runs/{run_id}\x12j\n" +
+	"\tExportRun\x12\x1b.runsvc.v1.ExportRunRequest\x1a\x1c.runsvc.v1.ExportRunResponse\" \x82\xd3\xe4\x93\x02\x1a\x12\x18/v1/runs/{run_id}:export0\x01\x12H\n" +
+	"\tImportRun\x12\x1b.runsvc.v1.ImportRunRequest\x1a\x1c.runsvc.v1.ImportRunResponse(\x01\x12g\n" +
+	"\tGetThread\x12\x1b.runsvc.v1.GetThreadRequest\x1a\x1c.runsvc.v1.GetThreadResponse\"\x1f\x82\xd3\xe4\x93\x02\x19\x12\x17/v1/threads/{thread_id}\x12a\n" +
+	"\vListThreads\x12\x1d.runsvc.v1.ListThreadsRequest\x1a\x1e.runsvc.v1.ListThreadsResponse\"\x13\x82\xd3\xe4\x93\x02\r\x12\v/v1/threads\x12c\n" +
+	"\aForkRun\x12\x19.runsvc.v1.ForkRunRequest\x1a\x1a.runsvc.v1.ForkRunResponse\"!\x82\xd3\xe4\x93\x02\x1b:\x01*\"\x16/v1/runs/{run_id}:forkB1Z/github.com/runsvc/runsvc/gen/runsvc/v1;runsvcv1b\x06proto3"
 
 var (
 	file_runsvc_v1_run_proto_rawDescOnce sync.Once

@@ -7,6 +7,7 @@
 package runsvcv1
 
 import (
+	_ "google.golang.org/genproto/googleapis/api/annotations"
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	protoimpl "google.golang.org/protobuf/runtime/protoimpl"
 	durationpb "google.golang.org/protobuf/types/known/durationpb"
@@ -2246,7 +2247,7 @@ var File_runsvc_v1_spec_proto protoreflect.FileDescriptor
 
 const file_runsvc_v1_spec_proto_rawDesc = "" +
 	"\n" +
-	"\x14runsvc/v1/spec.proto\x12\trunsvc.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xf0\x05\n" +
+	"\x14runsvc/v1/spec.proto\x12\trunsvc.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xf0\x05\n" +
 	"\x04Spec\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\"\n" +
 	"\finstructions\x18\x02 \x01(\tR\finstructions\x12)\n" +
@@ -2429,11 +2430,11 @@ const file_runsvc_v1_spec_proto_rawDesc = "" +
 	"\aInDoubt\x12\x18\n" +
 	"\x14IN_DOUBT_UNSPECIFIED\x10\x00\x12\x17\n" +
 	"\x13IN_DOUBT_TELL_MODEL\x10\x01\x12\x10\n" +
-	"\fIN_DOUBT_ASK\x10\x022\xe5\x01\n" +
-	"\vSpecService\x12L\n" +
-	"\vPublishSpec\x12\x1d.runsvc.v1.PublishSpecRequest\x1a\x1e.runsvc.v1.PublishSpecResponse\x12@\n" +
-	"\aGetSpec\x12\x19.runsvc.v1.GetSpecRequest\x1a\x1a.runsvc.v1.GetSpecResponse\x12F\n" +
-	"\tListSpecs\x12\x1b.runsvc.v1.ListSpecsRequest\x1a\x1c.runsvc.v1.ListSpecsResponseB1Z/github.com/runsvc/runsvc/gen/runsvc/v1;runsvcv1b\x06proto3"
+	"\fIN_DOUBT_ASK\x10\x022\xab\x02\n" +
+	"\vSpecService\x12e\n" +
+	"\vPublishSpec\x12\x1d.runsvc.v1.PublishSpecRequest\x1a\x1e.runsvc.v1.PublishSpecResponse\"\x17\x82\xd3\xe4\x93\x02\x11:\x04spec\"\t/v1/specs\x12Z\n" +
+	"\aGetSpec\x12\x19.runsvc.v1.GetSpecRequest\x1a\x1a.runsvc.v1.GetSpecResponse\"\x18\x82\xd3\xe4\x93\x02\x12\x12\x10/v1/specs/{name}\x12Y\n" +
+	"\tListSpecs\x12\x1b.runsvc.v1.ListSpecsRequest\x1a\x1c.runsvc.v1.ListSpecsResponse\"\x11\x82\xd3\xe4\x93\x02\v\x12\t/v1/specsB1Z/github.com/runsvc/runsvc/gen/runsvc/v1;runsvcv1b\x06proto3"
 
 var (
 	file_runsvc_v1_spec_proto_rawDescOnce sync.Once

@@ -7,6 +7,7 @@
 package runsvcv1
 
 import (
+	_ "google.golang.org/genproto/googleapis/api/annotations"
 	status "google.golang.org/genproto/googleapis/rpc/status"
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	protoimpl "google.golang.org/protobuf/runtime/protoimpl"
@@ -928,7 +929,7 @@ var File_runsvc_v1_tool_proto protoreflect.FileDescriptor
 
 const file_runsvc_v1_tool_proto_rawDesc = "" +
 	"\n" +
-	"\x14runsvc/v1/tool.proto\x12\trunsvc.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x17google/rpc/status.proto\x1a\x16runsvc/v1/record.proto\x1a\x14runsvc/v1/spec.proto\"\xbc\x01\n" +
+	"\x14runsvc/v1/tool.proto\x12\trunsvc.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x17google/rpc/status.proto\x1a\x16runsvc/v1/record.proto\x1a\x14runsvc/v1/spec.proto\"\xbc\x01\n" +
 	"\bToolInfo\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12'\n" +
 	"\x04kind\x18\x02 \x01(\x0e2\x13.runsvc.v1.ToolKindR\x04kind\x12 \n" +
@@ -989,11 +990,11 @@ const file_runsvc_v1_tool_proto_rawDesc = "" +
 	"\vtraceparent\x18\x06 \x01(\tR\vtraceparent\x1a!\n" +
 	"\x06Cancel\x12\x17\n" +
 	"\acall_id\x18\x01 \x01(\tR\x06callIdB\t\n" +
-	"\amessage2\xef\x01\n" +
-	"\vToolService\x12F\n" +
-	"\tListTools\x12\x1b.runsvc.v1.ListToolsRequest\x1a\x1c.runsvc.v1.ListToolsResponse\x12I\n" +
+	"\amessage2\xa6\x02\n" +
+	"\vToolService\x12Y\n" +
+	"\tListTools\x12\x1b.runsvc.v1.ListToolsRequest\x1a\x1c.runsvc.v1.ListToolsResponse\"\x11\x82\xd3\xe4\x93\x02\v\x12\t/v1/tools\x12m\n" +
 	"\n" +
-	"InvokeTool\x12\x1c.runsvc.v1.InvokeToolRequest\x1a\x1d.runsvc.v1.InvokeToolResponse\x12M\n" +
+	"InvokeTool\x12\x1c.runsvc.v1.InvokeToolRequest\x1a\x1d.runsvc.v1.InvokeToolResponse\"\"\x82\xd3\xe4\x93\x02\x1c:\x01*\"\x17/v1/tools/{name}:invoke\x12M\n" +
 	"\n" +
 	"ServeTools\x12\x1c.runsvc.v1.ServeToolsRequest\x1a\x1d.runsvc.v1.ServeToolsResponse(\x010\x01B1Z/github.com/runsvc/runsvc/gen/runsvc/v1;runsvcv1b\x06proto3"
 

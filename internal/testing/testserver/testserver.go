@@ -35,7 +35,13 @@ type Server struct {
 	MetricsAddr string
 	// ConsoleURL is where the web console is served, when configured.
 	ConsoleURL string
+	// HTTPURL is where the HTTP API (REST, Connect, gRPC-Web) is served,
+	// when configured (WithHTTP).
+	HTTPURL string
 }
+
+// WithHTTP serves the HTTP API on a free 127.0.0.1 port (Server.HTTPURL).
+func WithHTTP() Option { return func(c *server.Config) { c.HTTP.Listen = "127.0.0.1:0" } }
 
 // Option changes the configuration before the server starts.
 type Option func(*server.Config)
@@ -60,7 +66,7 @@ func Start(t testing.TB, opts ...Option) *Server {
 	}
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ctx) }()
-	s := &Server{Addr: srv.Addr(), Log: buf, Store: srv.Store(), MetricsAddr: srv.MetricsAddr(), ConsoleURL: srv.ConsoleURL()}
+	s := &Server{Addr: srv.Addr(), Log: buf, Store: srv.Store(), MetricsAddr: srv.MetricsAddr(), ConsoleURL: srv.ConsoleURL(), HTTPURL: srv.HTTPURL()}
 	s.Conn = Dial(t, s.Addr)
 	s.Specs = runsvcv1.NewSpecServiceClient(s.Conn)
 	s.Runs = runsvcv1.NewRunServiceClient(s.Conn)

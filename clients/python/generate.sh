@@ -6,8 +6,8 @@
 #   clients/python/generate.sh            # into clients/python/gen
 #   clients/python/generate.sh /tmp/out   # somewhere else (freshness test)
 #
-# The output is committed. It holds runsvc/v1/*_pb2{,_grpc}.py(i) and
-# google/rpc/*_pb2.py(i). Never add google/__init__.py: `google` must stay a
+# The output is committed. It holds runsvc/v1/*_pb2{,_grpc}.py(i),
+# google/rpc/*_pb2.py(i) and google/api/*_pb2.py(i). Never add google/__init__.py: `google` must stay a
 # namespace package so the system's google.protobuf keeps importing.
 set -eu
 
@@ -35,15 +35,18 @@ cd "$repo"
 	--python_out="$out" --pyi_out="$out" \
 	third_party/googleapis/google/rpc/status.proto \
 	third_party/googleapis/google/rpc/error_details.proto \
-	third_party/googleapis/google/rpc/code.proto
+	third_party/googleapis/google/rpc/code.proto \
+	third_party/googleapis/google/api/annotations.proto \
+	third_party/googleapis/google/api/http.proto
 # shellcheck disable=SC2086
 "$protoc" -Iproto -Ithird_party/googleapis $wkt \
 	--python_out="$out" --pyi_out="$out" \
 	--plugin=protoc-gen-grpc_python="$plugin" --grpc_python_out="$out" \
 	proto/runsvc/v1/*.proto
 
-# Regular packages for runsvc.v1 and google.rpc; `google` itself stays a
-# namespace package (no google/__init__.py, ever).
-for p in runsvc runsvc/v1 google/rpc; do
+# Regular packages for runsvc.v1, google.rpc and google.api (the HTTP
+# annotations the runsvc protos import); `google` itself stays a namespace
+# package (no google/__init__.py, ever).
+for p in runsvc runsvc/v1 google/rpc google/api; do
 	: >"$out/$p/__init__.py"
 done

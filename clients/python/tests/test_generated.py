@@ -27,6 +27,7 @@ class GeneratedTest(unittest.TestCase):
     def test_imports(self):
         import google.protobuf  # noqa: F401 (the system's, next to ours)
         from google.rpc import code_pb2, error_details_pb2, status_pb2  # noqa: F401
+        from google.api import annotations_pb2, http_pb2  # noqa: F401 (the runsvc protos' HTTP rules)
         from runsvc.v1 import (bus_pb2_grpc, delegation_pb2_grpc, memory_pb2_grpc,  # noqa: F401
                                run_pb2_grpc, spec_pb2_grpc, tool_pb2_grpc)
         self.assertTrue(status_pb2.__file__.startswith(GEN), status_pb2.__file__)

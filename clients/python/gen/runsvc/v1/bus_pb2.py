@@ -11,12 +11,13 @@ from google.protobuf import symbol_database as _symbol_database
 _sym_db = _symbol_database.Default()
 
 
+from google.api import annotations_pb2 as google_dot_api_dot_annotations__pb2
 from google.protobuf import duration_pb2 as google_dot_protobuf_dot_duration__pb2
 from google.protobuf import struct_pb2 as google_dot_protobuf_dot_struct__pb2
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x13runsvc/v1/bus.proto\x12\trunsvc.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xc6\x01\n\nBusMessage\x12\x12\n\nmessage_id\x18\x01 \x01(\t\x12\x0f\n\x07\x63hannel\x18\x02 \x01(\t\x12\x0e\n\x06sender\x18\x03 \x01(\t\x12\'\n\x07\x63ontent\x18\x04 \x01(\x0b\x32\x16.google.protobuf.Value\x12\x13\n\x0bin_reply_to\x18\x05 \x01(\t\x12-\n\tsend_time\x18\x06 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x16\n\x0e\x64\x65livery_count\x18\x07 \x01(\x05\"}\n\x1c\x42usServiceSendMessageRequest\x12\x0e\n\x06sender\x18\x01 \x01(\t\x12\x0f\n\x07\x63hannel\x18\x02 \x01(\t\x12\'\n\x07\x63ontent\x18\x03 \x01(\x0b\x32\x16.google.protobuf.Value\x12\x13\n\x0bin_reply_to\x18\x04 \x01(\t\"G\n\x1d\x42usServiceSendMessageResponse\x12&\n\x07message\x18\x01 \x01(\x0b\x32\x15.runsvc.v1.BusMessage\"f\n\x0eReceiveRequest\x12\x0f\n\x07\x63hannel\x18\x01 \x01(\t\x12.\n\x0b\x61\x63k_timeout\x18\x02 \x01(\x0b\x32\x19.google.protobuf.Duration\x12\x13\n\x0bin_reply_to\x18\x03 \x01(\t\"9\n\x0fReceiveResponse\x12&\n\x07message\x18\x01 \x01(\x0b\x32\x15.runsvc.v1.BusMessage\"B\n\x1a\x41\x63knowledgeMessagesRequest\x12\x0f\n\x07\x63hannel\x18\x01 \x01(\t\x12\x13\n\x0bmessage_ids\x18\x02 \x03(\t\"3\n\x1b\x41\x63knowledgeMessagesResponse\x12\x14\n\x0c\x61\x63knowledged\x18\x01 \x01(\x05\x32\x98\x02\n\nBusService\x12`\n\x0bSendMessage\x12\'.runsvc.v1.BusServiceSendMessageRequest\x1a(.runsvc.v1.BusServiceSendMessageResponse\x12\x42\n\x07Receive\x12\x19.runsvc.v1.ReceiveRequest\x1a\x1a.runsvc.v1.ReceiveResponse0\x01\x12\x64\n\x13\x41\x63knowledgeMessages\x12%.runsvc.v1.AcknowledgeMessagesRequest\x1a&.runsvc.v1.AcknowledgeMessagesResponseB1Z/github.com/runsvc/runsvc/gen/runsvc/v1;runsvcv1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x13runsvc/v1/bus.proto\x12\trunsvc.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xc6\x01\n\nBusMessage\x12\x12\n\nmessage_id\x18\x01 \x01(\t\x12\x0f\n\x07\x63hannel\x18\x02 \x01(\t\x12\x0e\n\x06sender\x18\x03 \x01(\t\x12\'\n\x07\x63ontent\x18\x04 \x01(\x0b\x32\x16.google.protobuf.Value\x12\x13\n\x0bin_reply_to\x18\x05 \x01(\t\x12-\n\tsend_time\x18\x06 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x16\n\x0e\x64\x65livery_count\x18\x07 \x01(\x05\"}\n\x1c\x42usServiceSendMessageRequest\x12\x0e\n\x06sender\x18\x01 \x01(\t\x12\x0f\n\x07\x63hannel\x18\x02 \x01(\t\x12\'\n\x07\x63ontent\x18\x03 \x01(\x0b\x32\x16.google.protobuf.Value\x12\x13\n\x0bin_reply_to\x18\x04 \x01(\t\"G\n\x1d\x42usServiceSendMessageResponse\x12&\n\x07message\x18\x01 \x01(\x0b\x32\x15.runsvc.v1.BusMessage\"f\n\x0eReceiveRequest\x12\x0f\n\x07\x63hannel\x18\x01 \x01(\t\x12.\n\x0b\x61\x63k_timeout\x18\x02 \x01(\x0b\x32\x19.google.protobuf.Duration\x12\x13\n\x0bin_reply_to\x18\x03 \x01(\t\"9\n\x0fReceiveResponse\x12&\n\x07message\x18\x01 \x01(\x0b\x32\x15.runsvc.v1.BusMessage\"B\n\x1a\x41\x63knowledgeMessagesRequest\x12\x0f\n\x07\x63hannel\x18\x01 \x01(\t\x12\x13\n\x0bmessage_ids\x18\x02 \x03(\t\"3\n\x1b\x41\x63knowledgeMessagesResponse\x12\x14\n\x0c\x61\x63knowledged\x18\x01 \x01(\x05\x32\xaf\x03\n\nBusService\x12\x8c\x01\n\x0bSendMessage\x12\'.runsvc.v1.BusServiceSendMessageRequest\x1a(.runsvc.v1.BusServiceSendMessageResponse\"*\x82\xd3\xe4\x93\x02$\"\x1f/v1/channels/{channel}/messages:\x01*\x12s\n\x07Receive\x12\x19.runsvc.v1.ReceiveRequest\x1a\x1a.runsvc.v1.ReceiveResponse\"/\x82\xd3\xe4\x93\x02)\x12\'/v1/channels/{channel}/messages:receive0\x01\x12\x9c\x01\n\x13\x41\x63knowledgeMessages\x12%.runsvc.v1.AcknowledgeMessagesRequest\x1a&.runsvc.v1.AcknowledgeMessagesResponse\"6\x82\xd3\xe4\x93\x02\x30\"+/v1/channels/{channel}/messages:acknowledge:\x01*B1Z/github.com/runsvc/runsvc/gen/runsvc/v1;runsvcv1b\x06proto3')
 
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, globals())
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'runsvc.v1.bus_pb2', globals())
@@ -24,20 +25,26 @@ if _descriptor._USE_C_DESCRIPTORS == False:
 
   DESCRIPTOR._options = None
   DESCRIPTOR._serialized_options = b'Z/github.com/runsvc/runsvc/gen/runsvc/v1;runsvcv1'
-  _BUSMESSAGE._serialized_start=130
-  _BUSMESSAGE._serialized_end=328
-  _BUSSERVICESENDMESSAGEREQUEST._serialized_start=330
-  _BUSSERVICESENDMESSAGEREQUEST._serialized_end=455
-  _BUSSERVICESENDMESSAGERESPONSE._serialized_start=457
-  _BUSSERVICESENDMESSAGERESPONSE._serialized_end=528
-  _RECEIVEREQUEST._serialized_start=530
-  _RECEIVEREQUEST._serialized_end=632
-  _RECEIVERESPONSE._serialized_start=634
-  _RECEIVERESPONSE._serialized_end=691
-  _ACKNOWLEDGEMESSAGESREQUEST._serialized_start=693
-  _ACKNOWLEDGEMESSAGESREQUEST._serialized_end=759
-  _ACKNOWLEDGEMESSAGESRESPONSE._serialized_start=761
-  _ACKNOWLEDGEMESSAGESRESPONSE._serialized_end=812
-  _BUSSERVICE._serialized_start=815
-  _BUSSERVICE._serialized_end=1095
+  _BUSSERVICE.methods_by_name['SendMessage']._options = None
+  _BUSSERVICE.methods_by_name['SendMessage']._serialized_options = b'\202\323\344\223\002$\"\037/v1/channels/{channel}/messages:\001*'
+  _BUSSERVICE.methods_by_name['Receive']._options = None
+  _BUSSERVICE.methods_by_name['Receive']._serialized_options = b'\202\323\344\223\002)\022\'/v1/channels/{channel}/messages:receive'
+  _BUSSERVICE.methods_by_name['AcknowledgeMessages']._options = None
+  _BUSSERVICE.methods_by_name['AcknowledgeMessages']._serialized_options = b'\202\323\344\223\0020\"+/v1/channels/{channel}/messages:acknowledge:\001*'
+  _BUSMESSAGE._serialized_start=160
+  _BUSMESSAGE._serialized_end=358
+  _BUSSERVICESENDMESSAGEREQUEST._serialized_start=360
+  _BUSSERVICESENDMESSAGEREQUEST._serialized_end=485
+  _BUSSERVICESENDMESSAGERESPONSE._serialized_start=487
+  _BUSSERVICESENDMESSAGERESPONSE._serialized_end=558
+  _RECEIVEREQUEST._serialized_start=560
+  _RECEIVEREQUEST._serialized_end=662
+  _RECEIVERESPONSE._serialized_start=664
+  _RECEIVERESPONSE._serialized_end=721
+  _ACKNOWLEDGEMESSAGESREQUEST._serialized_start=723
+  _ACKNOWLEDGEMESSAGESREQUEST._serialized_end=789
+  _ACKNOWLEDGEMESSAGESRESPONSE._serialized_start=791
+  _ACKNOWLEDGEMESSAGESRESPONSE._serialized_end=842
+  _BUSSERVICE._serialized_start=845
+  _BUSSERVICE._serialized_end=1276
 # @@protoc_insertion_point(module_scope)

@@ -11,13 +11,14 @@ from google.protobuf import symbol_database as _symbol_database
 _sym_db = _symbol_database.Default()
 
 
+from google.api import annotations_pb2 as google_dot_api_dot_annotations__pb2
 from google.protobuf import duration_pb2 as google_dot_protobuf_dot_duration__pb2
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 from google.rpc import status_pb2 as google_dot_rpc_dot_status__pb2
 from runsvc.v1 import record_pb2 as runsvc_dot_v1_dot_record__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1arunsvc/v1/delegation.proto\x12\trunsvc.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x17google/rpc/status.proto\x1a\x16runsvc/v1/record.proto\"\xa7\x02\n\nDelegation\x12\x15\n\rdelegation_id\x18\x01 \x01(\t\x12\x15\n\rparent_run_id\x18\x02 \x01(\t\x12\x14\n\x0c\x63hild_run_id\x18\x03 \x01(\t\x12\x0c\n\x04spec\x18\x04 \x01(\t\x12\x0c\n\x04task\x18\x05 \x01(\t\x12\"\n\x05state\x18\x06 \x01(\x0e\x32\x13.runsvc.v1.RunState\x12\x0e\n\x06\x61nswer\x18\x07 \x01(\t\x12#\n\x07\x66\x61ilure\x18\x08 \x01(\x0b\x32\x12.google.rpc.Status\x12/\n\x0b\x63reate_time\x18\t \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12/\n\x0bsettle_time\x18\n \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"\x93\x01\n\x0f\x44\x65legateRequest\x12\x15\n\rparent_run_id\x18\x01 \x01(\t\x12\x0c\n\x04spec\x18\x02 \x01(\t\x12\x0c\n\x04task\x18\x03 \x01(\t\x12\r\n\x05\x61sync\x18\x04 \x01(\x08\x12*\n\x07timeout\x18\x05 \x01(\x0b\x32\x19.google.protobuf.Duration\x12\x12\n\nrequest_id\x18\x06 \x01(\t\"=\n\x10\x44\x65legateResponse\x12)\n\ndelegation\x18\x01 \x01(\x0b\x32\x15.runsvc.v1.Delegation\"-\n\x14GetDelegationRequest\x12\x15\n\rdelegation_id\x18\x01 \x01(\t\"B\n\x15GetDelegationResponse\x12)\n\ndelegation\x18\x01 \x01(\x0b\x32\x15.runsvc.v1.Delegation\"[\n\x16\x41waitDelegationRequest\x12\x15\n\rdelegation_id\x18\x01 \x01(\t\x12*\n\x07timeout\x18\x02 \x01(\x0b\x32\x19.google.protobuf.Duration\"D\n\x17\x41waitDelegationResponse\x12)\n\ndelegation\x18\x01 \x01(\x0b\x32\x15.runsvc.v1.Delegation2\x86\x02\n\x11\x44\x65legationService\x12\x43\n\x08\x44\x65legate\x12\x1a.runsvc.v1.DelegateRequest\x1a\x1b.runsvc.v1.DelegateResponse\x12R\n\rGetDelegation\x12\x1f.runsvc.v1.GetDelegationRequest\x1a .runsvc.v1.GetDelegationResponse\x12X\n\x0f\x41waitDelegation\x12!.runsvc.v1.AwaitDelegationRequest\x1a\".runsvc.v1.AwaitDelegationResponseB1Z/github.com/runsvc/runsvc/gen/runsvc/v1;runsvcv1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1arunsvc/v1/delegation.proto\x12\trunsvc.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x17google/rpc/status.proto\x1a\x16runsvc/v1/record.proto\"\xa7\x02\n\nDelegation\x12\x15\n\rdelegation_id\x18\x01 \x01(\t\x12\x15\n\rparent_run_id\x18\x02 \x01(\t\x12\x14\n\x0c\x63hild_run_id\x18\x03 \x01(\t\x12\x0c\n\x04spec\x18\x04 \x01(\t\x12\x0c\n\x04task\x18\x05 \x01(\t\x12\"\n\x05state\x18\x06 \x01(\x0e\x32\x13.runsvc.v1.RunState\x12\x0e\n\x06\x61nswer\x18\x07 \x01(\t\x12#\n\x07\x66\x61ilure\x18\x08 \x01(\x0b\x32\x12.google.rpc.Status\x12/\n\x0b\x63reate_time\x18\t \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12/\n\x0bsettle_time\x18\n \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"\x93\x01\n\x0f\x44\x65legateRequest\x12\x15\n\rparent_run_id\x18\x01 \x01(\t\x12\x0c\n\x04spec\x18\x02 \x01(\t\x12\x0c\n\x04task\x18\x03 \x01(\t\x12\r\n\x05\x61sync\x18\x04 \x01(\x08\x12*\n\x07timeout\x18\x05 \x01(\x0b\x32\x19.google.protobuf.Duration\x12\x12\n\nrequest_id\x18\x06 \x01(\t\"=\n\x10\x44\x65legateResponse\x12)\n\ndelegation\x18\x01 \x01(\x0b\x32\x15.runsvc.v1.Delegation\"-\n\x14GetDelegationRequest\x12\x15\n\rdelegation_id\x18\x01 \x01(\t\"B\n\x15GetDelegationResponse\x12)\n\ndelegation\x18\x01 \x01(\x0b\x32\x15.runsvc.v1.Delegation\"[\n\x16\x41waitDelegationRequest\x12\x15\n\rdelegation_id\x18\x01 \x01(\t\x12*\n\x07timeout\x18\x02 \x01(\x0b\x32\x19.google.protobuf.Duration\"D\n\x17\x41waitDelegationResponse\x12)\n\ndelegation\x18\x01 \x01(\x0b\x32\x15.runsvc.v1.Delegation2\xfb\x02\n\x11\x44\x65legationService\x12_\n\x08\x44\x65legate\x12\x1a.runsvc.v1.DelegateRequest\x1a\x1b.runsvc.v1.DelegateResponse\"\x1a\x82\xd3\xe4\x93\x02\x14\"\x0f/v1/delegations:\x01*\x12{\n\rGetDelegation\x12\x1f.runsvc.v1.GetDelegationRequest\x1a .runsvc.v1.GetDelegationResponse\"\'\x82\xd3\xe4\x93\x02!\x12\x1f/v1/delegations/{delegation_id}\x12\x87\x01\n\x0f\x41waitDelegation\x12!.runsvc.v1.AwaitDelegationRequest\x1a\".runsvc.v1.AwaitDelegationResponse\"-\x82\xd3\xe4\x93\x02\'\x12%/v1/delegations/{delegation_id}:awaitB1Z/github.com/runsvc/runsvc/gen/runsvc/v1;runsvcv1b\x06proto3')
 
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, globals())
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'runsvc.v1.delegation_pb2', globals())
@@ -25,20 +26,26 @@ if _descriptor._USE_C_DESCRIPTORS == False:
 
   DESCRIPTOR._options = None
   DESCRIPTOR._serialized_options = b'Z/github.com/runsvc/runsvc/gen/runsvc/v1;runsvcv1'
-  _DELEGATION._serialized_start=156
-  _DELEGATION._serialized_end=451
-  _DELEGATEREQUEST._serialized_start=454
-  _DELEGATEREQUEST._serialized_end=601
-  _DELEGATERESPONSE._serialized_start=603
-  _DELEGATERESPONSE._serialized_end=664
-  _GETDELEGATIONREQUEST._serialized_start=666
-  _GETDELEGATIONREQUEST._serialized_end=711
-  _GETDELEGATIONRESPONSE._serialized_start=713
-  _GETDELEGATIONRESPONSE._serialized_end=779
-  _AWAITDELEGATIONREQUEST._serialized_start=781
-  _AWAITDELEGATIONREQUEST._serialized_end=872
-  _AWAITDELEGATIONRESPONSE._serialized_start=874
-  _AWAITDELEGATIONRESPONSE._serialized_end=942
-  _DELEGATIONSERVICE._serialized_start=945
-  _DELEGATIONSERVICE._serialized_end=1207
+  _DELEGATIONSERVICE.methods_by_name['Delegate']._options = None
+  _DELEGATIONSERVICE.methods_by_name['Delegate']._serialized_options = b'\202\323\344\223\002\024\"\017/v1/delegations:\001*'
+  _DELEGATIONSERVICE.methods_by_name['GetDelegation']._options = None
+  _DELEGATIONSERVICE.methods_by_name['GetDelegation']._serialized_options = b'\202\323\344\223\002!\022\037/v1/delegations/{delegation_id}'
+  _DELEGATIONSERVICE.methods_by_name['AwaitDelegation']._options = None
+  _DELEGATIONSERVICE.methods_by_name['AwaitDelegation']._serialized_options = b'\202\323\344\223\002\'\022%/v1/delegations/{delegation_id}:await'
+  _DELEGATION._serialized_start=186
+  _DELEGATION._serialized_end=481
+  _DELEGATEREQUEST._serialized_start=484
+  _DELEGATEREQUEST._serialized_end=631
+  _DELEGATERESPONSE._serialized_start=633
+  _DELEGATERESPONSE._serialized_end=694
+  _GETDELEGATIONREQUEST._serialized_start=696
+  _GETDELEGATIONREQUEST._serialized_end=741
+  _GETDELEGATIONRESPONSE._serialized_start=743
+  _GETDELEGATIONRESPONSE._serialized_end=809
+  _AWAITDELEGATIONREQUEST._serialized_start=811
+  _AWAITDELEGATIONREQUEST._serialized_end=902
+  _AWAITDELEGATIONRESPONSE._serialized_start=904
+  _AWAITDELEGATIONRESPONSE._serialized_end=972
+  _DELEGATIONSERVICE._serialized_start=975
+  _DELEGATIONSERVICE._serialized_end=1354
 # @@protoc_insertion_point(module_scope)

@@ -11,12 +11,13 @@ from google.protobuf import symbol_database as _symbol_database
 _sym_db = _symbol_database.Default()
 
 
+from google.api import annotations_pb2 as google_dot_api_dot_annotations__pb2
 from google.protobuf import duration_pb2 as google_dot_protobuf_dot_duration__pb2
 from google.protobuf import struct_pb2 as google_dot_protobuf_dot_struct__pb2
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x16runsvc/v1/memory.proto\x12\trunsvc.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"=\n\x0bMemoryScope\x12\x10\n\x06run_id\x18\x01 \x01(\tH\x00\x12\x13\n\tnamespace\x18\x02 \x01(\tH\x00\x42\x07\n\x05scope\"\x83\x01\n\x0bMemoryEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12%\n\x05value\x18\x02 \x01(\x0b\x32\x16.google.protobuf.Value\x12\x0f\n\x07version\x18\x03 \x01(\x03\x12/\n\x0bupdate_time\x18\x04 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"l\n\x0fSetValueRequest\x12%\n\x05scope\x18\x01 \x01(\x0b\x32\x16.runsvc.v1.MemoryScope\x12\x0b\n\x03key\x18\x02 \x01(\t\x12%\n\x05value\x18\x03 \x01(\x0b\x32\x16.google.protobuf.Value\"9\n\x10SetValueResponse\x12%\n\x05\x65ntry\x18\x01 \x01(\x0b\x32\x16.runsvc.v1.MemoryEntry\"o\n\x0fGetValueRequest\x12%\n\x05scope\x18\x01 \x01(\x0b\x32\x16.runsvc.v1.MemoryScope\x12\x0c\n\x04keys\x18\x02 \x03(\t\x12\'\n\x04wait\x18\x03 \x01(\x0b\x32\x19.google.protobuf.Duration\";\n\x10GetValueResponse\x12\'\n\x07\x65ntries\x18\x01 \x03(\x0b\x32\x16.runsvc.v1.MemoryEntry\"g\n\x12WatchMemoryRequest\x12%\n\x05scope\x18\x01 \x01(\x0b\x32\x16.runsvc.v1.MemoryScope\x12\x10\n\x08patterns\x18\x02 \x03(\t\x12\x18\n\x10include_existing\x18\x03 \x01(\x08\"<\n\x13WatchMemoryResponse\x12%\n\x05\x65ntry\x18\x01 \x01(\x0b\x32\x16.runsvc.v1.MemoryEntry2\xe9\x01\n\rMemoryService\x12\x43\n\x08SetValue\x12\x1a.runsvc.v1.SetValueRequest\x1a\x1b.runsvc.v1.SetValueResponse\x12\x43\n\x08GetValue\x12\x1a.runsvc.v1.GetValueRequest\x1a\x1b.runsvc.v1.GetValueResponse\x12N\n\x0bWatchMemory\x12\x1d.runsvc.v1.WatchMemoryRequest\x1a\x1e.runsvc.v1.WatchMemoryResponse0\x01\x42\x31Z/github.com/runsvc/runsvc/gen/runsvc/v1;runsvcv1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x16runsvc/v1/memory.proto\x12\trunsvc.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"=\n\x0bMemoryScope\x12\x10\n\x06run_id\x18\x01 \x01(\tH\x00\x12\x13\n\tnamespace\x18\x02 \x01(\tH\x00\x42\x07\n\x05scope\"\x83\x01\n\x0bMemoryEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12%\n\x05value\x18\x02 \x01(\x0b\x32\x16.google.protobuf.Value\x12\x0f\n\x07version\x18\x03 \x01(\x03\x12/\n\x0bupdate_time\x18\x04 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"l\n\x0fSetValueRequest\x12%\n\x05scope\x18\x01 \x01(\x0b\x32\x16.runsvc.v1.MemoryScope\x12\x0b\n\x03key\x18\x02 \x01(\t\x12%\n\x05value\x18\x03 \x01(\x0b\x32\x16.google.protobuf.Value\"9\n\x10SetValueResponse\x12%\n\x05\x65ntry\x18\x01 \x01(\x0b\x32\x16.runsvc.v1.MemoryEntry\"o\n\x0fGetValueRequest\x12%\n\x05scope\x18\x01 \x01(\x0b\x32\x16.runsvc.v1.MemoryScope\x12\x0c\n\x04keys\x18\x02 \x03(\t\x12\'\n\x04wait\x18\x03 \x01(\x0b\x32\x19.google.protobuf.Duration\";\n\x10GetValueResponse\x12\'\n\x07\x65ntries\x18\x01 \x03(\x0b\x32\x16.runsvc.v1.MemoryEntry\"g\n\x12WatchMemoryRequest\x12%\n\x05scope\x18\x01 \x01(\x0b\x32\x16.runsvc.v1.MemoryScope\x12\x10\n\x08patterns\x18\x02 \x03(\t\x12\x18\n\x10include_existing\x18\x03 \x01(\x08\"<\n\x13WatchMemoryResponse\x12%\n\x05\x65ntry\x18\x01 \x01(\x0b\x32\x16.runsvc.v1.MemoryEntry2\xb2\x02\n\rMemoryService\x12^\n\x08SetValue\x12\x1a.runsvc.v1.SetValueRequest\x1a\x1b.runsvc.v1.SetValueResponse\"\x19\x82\xd3\xe4\x93\x02\x13\"\x0e/v1/memory:set:\x01*\x12W\n\x08GetValue\x12\x1a.runsvc.v1.GetValueRequest\x1a\x1b.runsvc.v1.GetValueResponse\"\x12\x82\xd3\xe4\x93\x02\x0c\x12\n/v1/memory\x12h\n\x0bWatchMemory\x12\x1d.runsvc.v1.WatchMemoryRequest\x1a\x1e.runsvc.v1.WatchMemoryResponse\"\x18\x82\xd3\xe4\x93\x02\x12\x12\x10/v1/memory:watch0\x01\x42\x31Z/github.com/runsvc/runsvc/gen/runsvc/v1;runsvcv1b\x06proto3')
 
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, globals())
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'runsvc.v1.memory_pb2', globals())
@@ -24,22 +25,28 @@ if _descriptor._USE_C_DESCRIPTORS == False:
 
   DESCRIPTOR._options = None
   DESCRIPTOR._serialized_options = b'Z/github.com/runsvc/runsvc/gen/runsvc/v1;runsvcv1'
-  _MEMORYSCOPE._serialized_start=132
-  _MEMORYSCOPE._serialized_end=193
-  _MEMORYENTRY._serialized_start=196
-  _MEMORYENTRY._serialized_end=327
-  _SETVALUEREQUEST._serialized_start=329
-  _SETVALUEREQUEST._serialized_end=437
-  _SETVALUERESPONSE._serialized_start=439
-  _SETVALUERESPONSE._serialized_end=496
-  _GETVALUEREQUEST._serialized_start=498
-  _GETVALUEREQUEST._serialized_end=609
-  _GETVALUERESPONSE._serialized_start=611
-  _GETVALUERESPONSE._serialized_end=670
-  _WATCHMEMORYREQUEST._serialized_start=672
-  _WATCHMEMORYREQUEST._serialized_end=775
-  _WATCHMEMORYRESPONSE._serialized_start=777
-  _WATCHMEMORYRESPONSE._serialized_end=837
-  _MEMORYSERVICE._serialized_start=840
-  _MEMORYSERVICE._serialized_end=1073
+  _MEMORYSERVICE.methods_by_name['SetValue']._options = None
+  _MEMORYSERVICE.methods_by_name['SetValue']._serialized_options = b'\202\323\344\223\002\023\"\016/v1/memory:set:\001*'
+  _MEMORYSERVICE.methods_by_name['GetValue']._options = None
+  _MEMORYSERVICE.methods_by_name['GetValue']._serialized_options = b'\202\323\344\223\002\014\022\n/v1/memory'
+  _MEMORYSERVICE.methods_by_name['WatchMemory']._options = None
+  _MEMORYSERVICE.methods_by_name['WatchMemory']._serialized_options = b'\202\323\344\223\002\022\022\020/v1/memory:watch'
+  _MEMORYSCOPE._serialized_start=162
+  _MEMORYSCOPE._serialized_end=223
+  _MEMORYENTRY._serialized_start=226
+  _MEMORYENTRY._serialized_end=357
+  _SETVALUEREQUEST._serialized_start=359
+  _SETVALUEREQUEST._serialized_end=467
+  _SETVALUERESPONSE._serialized_start=469
+  _SETVALUERESPONSE._serialized_end=526
+  _GETVALUEREQUEST._serialized_start=528
+  _GETVALUEREQUEST._serialized_end=639
+  _GETVALUERESPONSE._serialized_start=641
+  _GETVALUERESPONSE._serialized_end=700
+  _WATCHMEMORYREQUEST._serialized_start=702
+  _WATCHMEMORYREQUEST._serialized_end=805
+  _WATCHMEMORYRESPONSE._serialized_start=807
+  _WATCHMEMORYRESPONSE._serialized_end=867
+  _MEMORYSERVICE._serialized_start=870
+  _MEMORYSERVICE._serialized_end=1176
 # @@protoc_insertion_point(module_scope)

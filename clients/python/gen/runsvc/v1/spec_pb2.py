@@ -11,12 +11,13 @@ from google.protobuf import symbol_database as _symbol_database
 _sym_db = _symbol_database.Default()
 
 
+from google.api import annotations_pb2 as google_dot_api_dot_annotations__pb2
 from google.protobuf import duration_pb2 as google_dot_protobuf_dot_duration__pb2
 from google.protobuf import struct_pb2 as google_dot_protobuf_dot_struct__pb2
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x14runsvc/v1/spec.proto\x12\trunsvc.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xc7\x04\n\x04Spec\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x14\n\x0cinstructions\x18\x02 \x01(\t\x12\"\n\x05model\x18\x03 \x01(\x0b\x32\x13.runsvc.v1.ModelRef\x12\x1e\n\x05tools\x18\x04 \x03(\x0b\x32\x0f.runsvc.v1.Tool\x12\x11\n\tdelegates\x18\x05 \x03(\t\x12!\n\x06limits\x18\x06 \x01(\x0b\x32\x11.runsvc.v1.Limits\x12\x36\n\x11suspension_expiry\x18\x07 \x01(\x0b\x32\x1b.runsvc.v1.SuspensionExpiry\x12*\n\x0b\x63redentials\x18\x08 \x03(\x0b\x32\x15.runsvc.v1.Credential\x12!\n\x03\x62us\x18\t \x01(\x0b\x32\x14.runsvc.v1.BusConfig\x12\x0f\n\x07version\x18\n \x01(\t\x12/\n\x0b\x63reate_time\x18\x0b \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x32\n\x0fthread_strategy\x18\x0c \x01(\x0e\x32\x19.runsvc.v1.ThreadStrategy\x12\'\n\tretention\x18\x19 \x01(\x0b\x32\x14.runsvc.v1.Retention\x12)\n\x0bmcp_servers\x18\x15 \x03(\x0b\x32\x14.runsvc.v1.McpServer\x12%\n\x06output\x18\x14 \x01(\x0b\x32\x15.runsvc.v1.OutputSpec\x12)\n\ncompaction\x18\x1e \x01(\x0b\x32\x15.runsvc.v1.Compaction\"5\n\nOutputSpec\x12\'\n\x06schema\x18\x01 \x01(\x0b\x32\x17.google.protobuf.Struct\"S\n\tRetention\x12/\n\x0csettled_runs\x18\x01 \x01(\x0b\x32\x19.google.protobuf.Duration\x12\x15\n\rdelete_memory\x18\x02 \x01(\x08\"\xaa\x03\n\x08ModelRef\x12\x10\n\x08provider\x18\x01 \x01(\t\x12\r\n\x05model\x18\x02 \x01(\t\x12!\n\x06script\x18\x03 \x01(\x0b\x32\x11.runsvc.v1.Script\x12\x10\n\x08\x62\x61se_url\x18\x04 \x01(\t\x12\x1a\n\x12\x61pi_key_credential\x18\x05 \x01(\t\x12#\n\x07pricing\x18\x06 \x01(\x0b\x32\x12.runsvc.v1.Pricing\x12/\n\x0c\x63\x61ll_timeout\x18\x07 \x01(\x0b\x32\x19.google.protobuf.Duration\x12\x18\n\x0btemperature\x18\x14 \x01(\x01H\x00\x88\x01\x01\x12\x12\n\x05top_p\x18\x15 \x01(\x01H\x01\x88\x01\x01\x12\x19\n\x11max_output_tokens\x18\x16 \x01(\x03\x12\x0c\n\x04stop\x18\x17 \x03(\t\x12\x13\n\x0btool_choice\x18\x18 \x01(\t\x12 \n\x13parallel_tool_calls\x18\x19 \x01(\x08H\x02\x88\x01\x01\x12\x16\n\x0e\x63ontext_window\x18\x1a \x01(\x03\x42\x0e\n\x0c_temperatureB\x08\n\x06_top_pB\x16\n\x14_parallel_tool_calls\"0\n\nCompaction\x12\"\n\x05model\x18\x01 \x01(\x0b\x32\x13.runsvc.v1.ModelRef\"@\n\x07Pricing\x12\x19\n\x11input_per_million\x18\x01 \x01(\x01\x12\x1a\n\x12output_per_million\x18\x02 \x01(\x01\".\n\x06Script\x12$\n\x05turns\x18\x01 \x03(\x0b\x32\x15.runsvc.v1.ScriptTurn\"\xc2\x01\n\nScriptTurn\x12\x0c\n\x04text\x18\x01 \x01(\t\x12-\n\ntool_calls\x18\x02 \x03(\x0b\x32\x19.runsvc.v1.ScriptToolCall\x12%\n\x05usage\x18\x03 \x01(\x0b\x32\x16.runsvc.v1.ScriptUsage\x12&\n\x04\x66\x61il\x18\x04 \x01(\x0b\x32\x18.runsvc.v1.ScriptFailure\x12(\n\x05\x64\x65lay\x18\x05 \x01(\x0b\x32\x19.google.protobuf.Duration\"J\n\x0eScriptToolCall\x12\x0c\n\x04name\x18\x01 \x01(\t\x12*\n\targuments\x18\x02 \x01(\x0b\x32\x17.google.protobuf.Struct\":\n\x0bScriptUsage\x12\x14\n\x0cinput_tokens\x18\x01 \x01(\x03\x12\x15\n\routput_tokens\x18\x02 \x01(\x03\"t\n\rScriptFailure\x12\x13\n\x0bhttp_status\x18\x01 \x01(\x05\x12.\n\x0bretry_after\x18\x02 \x01(\x0b\x32\x19.google.protobuf.Duration\x12\r\n\x05times\x18\x03 \x01(\x05\x12\x0f\n\x07message\x18\x04 \x01(\t\"\xce\x02\n\x04Tool\x12\x0c\n\x04name\x18\x01 \x01(\t\x12!\n\x04kind\x18\x02 \x01(\x0e\x32\x13.runsvc.v1.ToolKind\x12\x13\n\x0b\x64\x65scription\x18\x03 \x01(\t\x12+\n\nparameters\x18\x04 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x16\n\x0eraise_on_error\x18\x05 \x01(\x08\x12!\n\x04http\x18\x06 \x01(\x0b\x32\x13.runsvc.v1.HttpTool\x12\x1f\n\x03mcp\x18\x07 \x01(\x0b\x32\x12.runsvc.v1.McpTool\x12*\n\x07timeout\x18\x08 \x01(\x0b\x32\x19.google.protobuf.Duration\x12%\n\x08\x64\x65livery\x18\t \x01(\x0e\x32\x13.runsvc.v1.Delivery\x12$\n\x08in_doubt\x18\n \x01(\x0e\x32\x12.runsvc.v1.InDoubt\"+\n\x08HttpTool\x12\x0b\n\x03url\x18\x01 \x01(\t\x12\x12\n\ncredential\x18\x02 \x01(\t\"\x8e\x01\n\x07McpTool\x12\x0b\n\x03url\x18\x01 \x01(\t\x12\x13\n\x0bremote_name\x18\x02 \x01(\t\x12\x12\n\ncredential\x18\x03 \x01(\t\x12\x0f\n\x07\x63ommand\x18\x04 \x01(\t\x12\x0c\n\x04\x61rgs\x18\x05 \x03(\t\x12\x1e\n\x03\x65nv\x18\x06 \x03(\x0b\x32\x11.runsvc.v1.McpEnv\x12\x0e\n\x06server\x18\x07 \x01(\t\"\xb5\x01\n\tMcpServer\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0b\n\x03url\x18\x02 \x01(\t\x12\x12\n\ncredential\x18\x03 \x01(\t\x12\x0f\n\x07\x63ommand\x18\x04 \x01(\t\x12\x0c\n\x04\x61rgs\x18\x05 \x03(\t\x12\x1e\n\x03\x65nv\x18\x06 \x03(\x0b\x32\x11.runsvc.v1.McpEnv\x12\x0e\n\x06import\x18\x07 \x03(\t\x12*\n\x07timeout\x18\x08 \x01(\x0b\x32\x19.google.protobuf.Duration\"9\n\x06McpEnv\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t\x12\x12\n\ncredential\x18\x03 \x01(\t\"\xec\x01\n\x06Limits\x12\x17\n\x0fmax_tool_rounds\x18\x01 \x01(\x05\x12\x11\n\tmax_turns\x18\x02 \x01(\x05\x12+\n\x08\x64\x65\x61\x64line\x18\x03 \x01(\x0b\x32\x19.google.protobuf.Duration\x12\x14\n\x0ctoken_budget\x18\x04 \x01(\x03\x12\x13\n\x0b\x63ost_budget\x18\x05 \x01(\x01\x12\x1e\n\x16transient_retry_budget\x18\x06 \x01(\x05\x12\x1c\n\x14max_delegation_depth\x18\x07 \x01(\x05\x12 \n\x18max_delegations_per_turn\x18\x08 \x01(\x05\"\xca\x01\n\x10SuspensionExpiry\x12/\n\x0ctool_results\x18\x01 \x01(\x0b\x32\x19.google.protobuf.Duration\x12+\n\x08\x61pproval\x18\x02 \x01(\x0b\x32\x19.google.protobuf.Duration\x12+\n\x08question\x18\x03 \x01(\x0b\x32\x19.google.protobuf.Duration\x12+\n\x08\x63hildren\x18\x04 \x01(\x0b\x32\x19.google.protobuf.Duration\"\x1a\n\nCredential\x12\x0c\n\x04name\x18\x01 \x01(\t\".\n\tBusConfig\x12\x0f\n\x07\x65nabled\x18\x01 \x01(\x08\x12\x10\n\x08\x63hannels\x18\x02 \x03(\t\"3\n\x12PublishSpecRequest\x12\x1d\n\x04spec\x18\x01 \x01(\x0b\x32\x0f.runsvc.v1.Spec\"E\n\x13PublishSpecResponse\x12\x1d\n\x04spec\x18\x01 \x01(\x0b\x32\x0f.runsvc.v1.Spec\x12\x0f\n\x07\x63reated\x18\x02 \x01(\x08\"/\n\x0eGetSpecRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\t\"0\n\x0fGetSpecResponse\x12\x1d\n\x04spec\x18\x01 \x01(\x0b\x32\x0f.runsvc.v1.Spec\"G\n\x10ListSpecsRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x11\n\tpage_size\x18\x02 \x01(\x05\x12\x12\n\npage_token\x18\x03 \x01(\t\"L\n\x11ListSpecsResponse\x12\x1e\n\x05specs\x18\x01 \x03(\x0b\x32\x0f.runsvc.v1.Spec\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t*\xa4\x01\n\x0eThreadStrategy\x12\x1f\n\x1bTHREAD_STRATEGY_UNSPECIFIED\x10\x00\x12\x1a\n\x16THREAD_STRATEGY_REJECT\x10\x01\x12\x1b\n\x17THREAD_STRATEGY_ENQUEUE\x10\x02\x12\x1d\n\x19THREAD_STRATEGY_INTERRUPT\x10\x03\x12\x19\n\x15THREAD_STRATEGY_STEER\x10\x04*\x8f\x01\n\x08ToolKind\x12\x19\n\x15TOOL_KIND_UNSPECIFIED\x10\x00\x12\x14\n\x10TOOL_KIND_CLIENT\x10\x01\x12\x14\n\x10TOOL_KIND_WORKER\x10\x02\x12\x12\n\x0eTOOL_KIND_HTTP\x10\x03\x12\x11\n\rTOOL_KIND_MCP\x10\x04\x12\x15\n\x11TOOL_KIND_BUILTIN\x10\x05*[\n\x08\x44\x65livery\x12\x18\n\x14\x44\x45LIVERY_UNSPECIFIED\x10\x00\x12\x1a\n\x16\x44\x45LIVERY_AT_LEAST_ONCE\x10\x01\x12\x19\n\x15\x44\x45LIVERY_AT_MOST_ONCE\x10\x02*N\n\x07InDoubt\x12\x18\n\x14IN_DOUBT_UNSPECIFIED\x10\x00\x12\x17\n\x13IN_DOUBT_TELL_MODEL\x10\x01\x12\x10\n\x0cIN_DOUBT_ASK\x10\x02\x32\xe5\x01\n\x0bSpecService\x12L\n\x0bPublishSpec\x12\x1d.runsvc.v1.PublishSpecRequest\x1a\x1e.runsvc.v1.PublishSpecResponse\x12@\n\x07GetSpec\x12\x19.runsvc.v1.GetSpecRequest\x1a\x1a.runsvc.v1.GetSpecResponse\x12\x46\n\tListSpecs\x12\x1b.runsvc.v1.ListSpecsRequest\x1a\x1c.runsvc.v1.ListSpecsResponseB1Z/github.com/runsvc/runsvc/gen/runsvc/v1;runsvcv1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x14runsvc/v1/spec.proto\x12\trunsvc.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xc7\x04\n\x04Spec\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x14\n\x0cinstructions\x18\x02 \x01(\t\x12\"\n\x05model\x18\x03 \x01(\x0b\x32\x13.runsvc.v1.ModelRef\x12\x1e\n\x05tools\x18\x04 \x03(\x0b\x32\x0f.runsvc.v1.Tool\x12\x11\n\tdelegates\x18\x05 \x03(\t\x12!\n\x06limits\x18\x06 \x01(\x0b\x32\x11.runsvc.v1.Limits\x12\x36\n\x11suspension_expiry\x18\x07 \x01(\x0b\x32\x1b.runsvc.v1.SuspensionExpiry\x12*\n\x0b\x63redentials\x18\x08 \x03(\x0b\x32\x15.runsvc.v1.Credential\x12!\n\x03\x62us\x18\t \x01(\x0b\x32\x14.runsvc.v1.BusConfig\x12\x0f\n\x07version\x18\n \x01(\t\x12/\n\x0b\x63reate_time\x18\x0b \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x32\n\x0fthread_strategy\x18\x0c \x01(\x0e\x32\x19.runsvc.v1.ThreadStrategy\x12\'\n\tretention\x18\x19 \x01(\x0b\x32\x14.runsvc.v1.Retention\x12)\n\x0bmcp_servers\x18\x15 \x03(\x0b\x32\x14.runsvc.v1.McpServer\x12%\n\x06output\x18\x14 \x01(\x0b\x32\x15.runsvc.v1.OutputSpec\x12)\n\ncompaction\x18\x1e \x01(\x0b\x32\x15.runsvc.v1.Compaction\"5\n\nOutputSpec\x12\'\n\x06schema\x18\x01 \x01(\x0b\x32\x17.google.protobuf.Struct\"S\n\tRetention\x12/\n\x0csettled_runs\x18\x01 \x01(\x0b\x32\x19.google.protobuf.Duration\x12\x15\n\rdelete_memory\x18\x02 \x01(\x08\"\xaa\x03\n\x08ModelRef\x12\x10\n\x08provider\x18\x01 \x01(\t\x12\r\n\x05model\x18\x02 \x01(\t\x12!\n\x06script\x18\x03 \x01(\x0b\x32\x11.runsvc.v1.Script\x12\x10\n\x08\x62\x61se_url\x18\x04 \x01(\t\x12\x1a\n\x12\x61pi_key_credential\x18\x05 \x01(\t\x12#\n\x07pricing\x18\x06 \x01(\x0b\x32\x12.runsvc.v1.Pricing\x12/\n\x0c\x63\x61ll_timeout\x18\x07 \x01(\x0b\x32\x19.google.protobuf.Duration\x12\x18\n\x0btemperature\x18\x14 \x01(\x01H\x00\x88\x01\x01\x12\x12\n\x05top_p\x18\x15 \x01(\x01H\x01\x88\x01\x01\x12\x19\n\x11max_output_tokens\x18\x16 \x01(\x03\x12\x0c\n\x04stop\x18\x17 \x03(\t\x12\x13\n\x0btool_choice\x18\x18 \x01(\t\x12 \n\x13parallel_tool_calls\x18\x19 \x01(\x08H\x02\x88\x01\x01\x12\x16\n\x0e\x63ontext_window\x18\x1a \x01(\x03\x42\x0e\n\x0c_temperatureB\x08\n\x06_top_pB\x16\n\x14_parallel_tool_calls\"0\n\nCompaction\x12\"\n\x05model\x18\x01 \x01(\x0b\x32\x13.runsvc.v1.ModelRef\"@\n\x07Pricing\x12\x19\n\x11input_per_million\x18\x01 \x01(\x01\x12\x1a\n\x12output_per_million\x18\x02 \x01(\x01\".\n\x06Script\x12$\n\x05turns\x18\x01 \x03(\x0b\x32\x15.runsvc.v1.ScriptTurn\"\xc2\x01\n\nScriptTurn\x12\x0c\n\x04text\x18\x01 \x01(\t\x12-\n\ntool_calls\x18\x02 \x03(\x0b\x32\x19.runsvc.v1.ScriptToolCall\x12%\n\x05usage\x18\x03 \x01(\x0b\x32\x16.runsvc.v1.ScriptUsage\x12&\n\x04\x66\x61il\x18\x04 \x01(\x0b\x32\x18.runsvc.v1.ScriptFailure\x12(\n\x05\x64\x65lay\x18\x05 \x01(\x0b\x32\x19.google.protobuf.Duration\"J\n\x0eScriptToolCall\x12\x0c\n\x04name\x18\x01 \x01(\t\x12*\n\targuments\x18\x02 \x01(\x0b\x32\x17.google.protobuf.Struct\":\n\x0bScriptUsage\x12\x14\n\x0cinput_tokens\x18\x01 \x01(\x03\x12\x15\n\routput_tokens\x18\x02 \x01(\x03\"t\n\rScriptFailure\x12\x13\n\x0bhttp_status\x18\x01 \x01(\x05\x12.\n\x0bretry_after\x18\x02 \x01(\x0b\x32\x19.google.protobuf.Duration\x12\r\n\x05times\x18\x03 \x01(\x05\x12\x0f\n\x07message\x18\x04 \x01(\t\"\xce\x02\n\x04Tool\x12\x0c\n\x04name\x18\x01 \x01(\t\x12!\n\x04kind\x18\x02 \x01(\x0e\x32\x13.runsvc.v1.ToolKind\x12\x13\n\x0b\x64\x65scription\x18\x03 \x01(\t\x12+\n\nparameters\x18\x04 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x16\n\x0eraise_on_error\x18\x05 \x01(\x08\x12!\n\x04http\x18\x06 \x01(\x0b\x32\x13.runsvc.v1.HttpTool\x12\x1f\n\x03mcp\x18\x07 \x01(\x0b\x32\x12.runsvc.v1.McpTool\x12*\n\x07timeout\x18\x08 \x01(\x0b\x32\x19.google.protobuf.Duration\x12%\n\x08\x64\x65livery\x18\t \x01(\x0e\x32\x13.runsvc.v1.Delivery\x12$\n\x08in_doubt\x18\n \x01(\x0e\x32\x12.runsvc.v1.InDoubt\"+\n\x08HttpTool\x12\x0b\n\x03url\x18\x01 \x01(\t\x12\x12\n\ncredential\x18\x02 \x01(\t\"\x8e\x01\n\x07McpTool\x12\x0b\n\x03url\x18\x01 \x01(\t\x12\x13\n\x0bremote_name\x18\x02 \x01(\t\x12\x12\n\ncredential\x18\x03 \x01(\t\x12\x0f\n\x07\x63ommand\x18\x04 \x01(\t\x12\x0c\n\x04\x61rgs\x18\x05 \x03(\t\x12\x1e\n\x03\x65nv\x18\x06 \x03(\x0b\x32\x11.runsvc.v1.McpEnv\x12\x0e\n\x06server\x18\x07 \x01(\t\"\xb5\x01\n\tMcpServer\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0b\n\x03url\x18\x02 \x01(\t\x12\x12\n\ncredential\x18\x03 \x01(\t\x12\x0f\n\x07\x63ommand\x18\x04 \x01(\t\x12\x0c\n\x04\x61rgs\x18\x05 \x03(\t\x12\x1e\n\x03\x65nv\x18\x06 \x03(\x0b\x32\x11.runsvc.v1.McpEnv\x12\x0e\n\x06import\x18\x07 \x03(\t\x12*\n\x07timeout\x18\x08 \x01(\x0b\x32\x19.google.protobuf.Duration\"9\n\x06McpEnv\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t\x12\x12\n\ncredential\x18\x03 \x01(\t\"\xec\x01\n\x06Limits\x12\x17\n\x0fmax_tool_rounds\x18\x01 \x01(\x05\x12\x11\n\tmax_turns\x18\x02 \x01(\x05\x12+\n\x08\x64\x65\x61\x64line\x18\x03 \x01(\x0b\x32\x19.google.protobuf.Duration\x12\x14\n\x0ctoken_budget\x18\x04 \x01(\x03\x12\x13\n\x0b\x63ost_budget\x18\x05 \x01(\x01\x12\x1e\n\x16transient_retry_budget\x18\x06 \x01(\x05\x12\x1c\n\x14max_delegation_depth\x18\x07 \x01(\x05\x12 \n\x18max_delegations_per_turn\x18\x08 \x01(\x05\"\xca\x01\n\x10SuspensionExpiry\x12/\n\x0ctool_results\x18\x01 \x01(\x0b\x32\x19.google.protobuf.Duration\x12+\n\x08\x61pproval\x18\x02 \x01(\x0b\x32\x19.google.protobuf.Duration\x12+\n\x08question\x18\x03 \x01(\x0b\x32\x19.google.protobuf.Duration\x12+\n\x08\x63hildren\x18\x04 \x01(\x0b\x32\x19.google.protobuf.Duration\"\x1a\n\nCredential\x12\x0c\n\x04name\x18\x01 \x01(\t\".\n\tBusConfig\x12\x0f\n\x07\x65nabled\x18\x01 \x01(\x08\x12\x10\n\x08\x63hannels\x18\x02 \x03(\t\"3\n\x12PublishSpecRequest\x12\x1d\n\x04spec\x18\x01 \x01(\x0b\x32\x0f.runsvc.v1.Spec\"E\n\x13PublishSpecResponse\x12\x1d\n\x04spec\x18\x01 \x01(\x0b\x32\x0f.runsvc.v1.Spec\x12\x0f\n\x07\x63reated\x18\x02 \x01(\x08\"/\n\x0eGetSpecRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\t\"0\n\x0fGetSpecResponse\x12\x1d\n\x04spec\x18\x01 \x01(\x0b\x32\x0f.runsvc.v1.Spec\"G\n\x10ListSpecsRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x11\n\tpage_size\x18\x02 \x01(\x05\x12\x12\n\npage_token\x18\x03 \x01(\t\"L\n\x11ListSpecsResponse\x12\x1e\n\x05specs\x18\x01 \x03(\x0b\x32\x0f.runsvc.v1.Spec\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t*\xa4\x01\n\x0eThreadStrategy\x12\x1f\n\x1bTHREAD_STRATEGY_UNSPECIFIED\x10\x00\x12\x1a\n\x16THREAD_STRATEGY_REJECT\x10\x01\x12\x1b\n\x17THREAD_STRATEGY_ENQUEUE\x10\x02\x12\x1d\n\x19THREAD_STRATEGY_INTERRUPT\x10\x03\x12\x19\n\x15THREAD_STRATEGY_STEER\x10\x04*\x8f\x01\n\x08ToolKind\x12\x19\n\x15TOOL_KIND_UNSPECIFIED\x10\x00\x12\x14\n\x10TOOL_KIND_CLIENT\x10\x01\x12\x14\n\x10TOOL_KIND_WORKER\x10\x02\x12\x12\n\x0eTOOL_KIND_HTTP\x10\x03\x12\x11\n\rTOOL_KIND_MCP\x10\x04\x12\x15\n\x11TOOL_KIND_BUILTIN\x10\x05*[\n\x08\x44\x65livery\x12\x18\n\x14\x44\x45LIVERY_UNSPECIFIED\x10\x00\x12\x1a\n\x16\x44\x45LIVERY_AT_LEAST_ONCE\x10\x01\x12\x19\n\x15\x44\x45LIVERY_AT_MOST_ONCE\x10\x02*N\n\x07InDoubt\x12\x18\n\x14IN_DOUBT_UNSPECIFIED\x10\x00\x12\x17\n\x13IN_DOUBT_TELL_MODEL\x10\x01\x12\x10\n\x0cIN_DOUBT_ASK\x10\x02\x32\xab\x02\n\x0bSpecService\x12\x65\n\x0bPublishSpec\x12\x1d.runsvc.v1.PublishSpecRequest\x1a\x1e.runsvc.v1.PublishSpecResponse\"\x17\x82\xd3\xe4\x93\x02\x11\"\t/v1/specs:\x04spec\x12Z\n\x07GetSpec\x12\x19.runsvc.v1.GetSpecRequest\x1a\x1a.runsvc.v1.GetSpecResponse\"\x18\x82\xd3\xe4\x93\x02\x12\x12\x10/v1/specs/{name}\x12Y\n\tListSpecs\x12\x1b.runsvc.v1.ListSpecsRequest\x1a\x1c.runsvc.v1.ListSpecsResponse\"\x11\x82\xd3\xe4\x93\x02\x0b\x12\t/v1/specsB1Z/github.com/runsvc/runsvc/gen/runsvc/v1;runsvcv1b\x06proto3')
 
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, globals())
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'runsvc.v1.spec_pb2', globals())
@@ -24,66 +25,72 @@ if _descriptor._USE_C_DESCRIPTORS == False:
 
   DESCRIPTOR._options = None
   DESCRIPTOR._serialized_options = b'Z/github.com/runsvc/runsvc/gen/runsvc/v1;runsvcv1'
-  _THREADSTRATEGY._serialized_start=3565
-  _THREADSTRATEGY._serialized_end=3729
-  _TOOLKIND._serialized_start=3732
-  _TOOLKIND._serialized_end=3875
-  _DELIVERY._serialized_start=3877
-  _DELIVERY._serialized_end=3968
-  _INDOUBT._serialized_start=3970
-  _INDOUBT._serialized_end=4048
-  _SPEC._serialized_start=131
-  _SPEC._serialized_end=714
-  _OUTPUTSPEC._serialized_start=716
-  _OUTPUTSPEC._serialized_end=769
-  _RETENTION._serialized_start=771
-  _RETENTION._serialized_end=854
-  _MODELREF._serialized_start=857
-  _MODELREF._serialized_end=1283
-  _COMPACTION._serialized_start=1285
-  _COMPACTION._serialized_end=1333
-  _PRICING._serialized_start=1335
-  _PRICING._serialized_end=1399
-  _SCRIPT._serialized_start=1401
-  _SCRIPT._serialized_end=1447
-  _SCRIPTTURN._serialized_start=1450
-  _SCRIPTTURN._serialized_end=1644
-  _SCRIPTTOOLCALL._serialized_start=1646
-  _SCRIPTTOOLCALL._serialized_end=1720
-  _SCRIPTUSAGE._serialized_start=1722
-  _SCRIPTUSAGE._serialized_end=1780
-  _SCRIPTFAILURE._serialized_start=1782
-  _SCRIPTFAILURE._serialized_end=1898
-  _TOOL._serialized_start=1901
-  _TOOL._serialized_end=2235
-  _HTTPTOOL._serialized_start=2237
-  _HTTPTOOL._serialized_end=2280
-  _MCPTOOL._serialized_start=2283
-  _MCPTOOL._serialized_end=2425
-  _MCPSERVER._serialized_start=2428
-  _MCPSERVER._serialized_end=2609
-  _MCPENV._serialized_start=2611
-  _MCPENV._serialized_end=2668
-  _LIMITS._serialized_start=2671
-  _LIMITS._serialized_end=2907
-  _SUSPENSIONEXPIRY._serialized_start=2910
-  _SUSPENSIONEXPIRY._serialized_end=3112
-  _CREDENTIAL._serialized_start=3114
-  _CREDENTIAL._serialized_end=3140
-  _BUSCONFIG._serialized_start=3142
-  _BUSCONFIG._serialized_end=3188
-  _PUBLISHSPECREQUEST._serialized_start=3190
-  _PUBLISHSPECREQUEST._serialized_end=3241
-  _PUBLISHSPECRESPONSE._serialized_start=3243
-  _PUBLISHSPECRESPONSE._serialized_end=3312
-  _GETSPECREQUEST._serialized_start=3314
-  _GETSPECREQUEST._serialized_end=3361
-  _GETSPECRESPONSE._serialized_start=3363
-  _GETSPECRESPONSE._serialized_end=3411
-  _LISTSPECSREQUEST._serialized_start=3413
-  _LISTSPECSREQUEST._serialized_end=3484
-  _LISTSPECSRESPONSE._serialized_start=3486
-  _LISTSPECSRESPONSE._serialized_end=3562
-  _SPECSERVICE._serialized_start=4051
-  _SPECSERVICE._serialized_end=4280
+  _SPECSERVICE.methods_by_name['PublishSpec']._options = None
+  _SPECSERVICE.methods_by_name['PublishSpec']._serialized_options = b'\202\323\344\223\002\021\"\t/v1/specs:\004spec'
+  _SPECSERVICE.methods_by_name['GetSpec']._options = None
+  _SPECSERVICE.methods_by_name['GetSpec']._serialized_options = b'\202\323\344\223\002\022\022\020/v1/specs/{name}'
+  _SPECSERVICE.methods_by_name['ListSpecs']._options = None
+  _SPECSERVICE.methods_by_name['ListSpecs']._serialized_options = b'\202\323\344\223\002\013\022\t/v1/specs'
+  _THREADSTRATEGY._serialized_start=3595
+  _THREADSTRATEGY._serialized_end=3759
+  _TOOLKIND._serialized_start=3762
+  _TOOLKIND._serialized_end=3905
+  _DELIVERY._serialized_start=3907
+  _DELIVERY._serialized_end=3998
+  _INDOUBT._serialized_start=4000
+  _INDOUBT._serialized_end=4078
+  _SPEC._serialized_start=161
+  _SPEC._serialized_end=744
+  _OUTPUTSPEC._serialized_start=746
+  _OUTPUTSPEC._serialized_end=799
+  _RETENTION._serialized_start=801
+  _RETENTION._serialized_end=884
+  _MODELREF._serialized_start=887
+  _MODELREF._serialized_end=1313
+  _COMPACTION._serialized_start=1315
+  _COMPACTION._serialized_end=1363
+  _PRICING._serialized_start=1365
+  _PRICING._serialized_end=1429
+  _SCRIPT._serialized_start=1431
+  _SCRIPT._serialized_end=1477
+  _SCRIPTTURN._serialized_start=1480
+  _SCRIPTTURN._serialized_end=1674
+  _SCRIPTTOOLCALL._serialized_start=1676
+  _SCRIPTTOOLCALL._serialized_end=1750
+  _SCRIPTUSAGE._serialized_start=1752
+  _SCRIPTUSAGE._serialized_end=1810
+  _SCRIPTFAILURE._serialized_start=1812
+  _SCRIPTFAILURE._serialized_end=1928
+  _TOOL._serialized_start=1931
+  _TOOL._serialized_end=2265
+  _HTTPTOOL._serialized_start=2267
+  _HTTPTOOL._serialized_end=2310
+  _MCPTOOL._serialized_start=2313
+  _MCPTOOL._serialized_end=2455
+  _MCPSERVER._serialized_start=2458
+  _MCPSERVER._serialized_end=2639
+  _MCPENV._serialized_start=2641
+  _MCPENV._serialized_end=2698
+  _LIMITS._serialized_start=2701
+  _LIMITS._serialized_end=2937
+  _SUSPENSIONEXPIRY._serialized_start=2940
+  _SUSPENSIONEXPIRY._serialized_end=3142
+  _CREDENTIAL._serialized_start=3144
+  _CREDENTIAL._serialized_end=3170
+  _BUSCONFIG._serialized_start=3172
+  _BUSCONFIG._serialized_end=3218
+  _PUBLISHSPECREQUEST._serialized_start=3220
+  _PUBLISHSPECREQUEST._serialized_end=3271
+  _PUBLISHSPECRESPONSE._serialized_start=3273
+  _PUBLISHSPECRESPONSE._serialized_end=3342
+  _GETSPECREQUEST._serialized_start=3344
+  _GETSPECREQUEST._serialized_end=3391
+  _GETSPECRESPONSE._serialized_start=3393
+  _GETSPECRESPONSE._serialized_end=3441
+  _LISTSPECSREQUEST._serialized_start=3443
+  _LISTSPECSREQUEST._serialized_end=3514
+  _LISTSPECSRESPONSE._serialized_start=3516
+  _LISTSPECSRESPONSE._serialized_end=3592
+  _SPECSERVICE._serialized_start=4081
+  _SPECSERVICE._serialized_end=4380
 # @@protoc_insertion_point(module_scope)

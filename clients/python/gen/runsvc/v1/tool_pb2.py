@@ -11,6 +11,7 @@ from google.protobuf import symbol_database as _symbol_database
 _sym_db = _symbol_database.Default()
 
 
+from google.api import annotations_pb2 as google_dot_api_dot_annotations__pb2
 from google.protobuf import duration_pb2 as google_dot_protobuf_dot_duration__pb2
 from google.protobuf import struct_pb2 as google_dot_protobuf_dot_struct__pb2
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
@@ -19,7 +20,7 @@ from runsvc.v1 import record_pb2 as runsvc_dot_v1_dot_record__pb2
 from runsvc.v1 import spec_pb2 as runsvc_dot_v1_dot_spec__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x14runsvc/v1/tool.proto\x12\trunsvc.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x17google/rpc/status.proto\x1a\x16runsvc/v1/record.proto\x1a\x14runsvc/v1/spec.proto\"\x8e\x01\n\x08ToolInfo\x12\x0c\n\x04name\x18\x01 \x01(\t\x12!\n\x04kind\x18\x02 \x01(\x0e\x32\x13.runsvc.v1.ToolKind\x12\x13\n\x0b\x64\x65scription\x18\x03 \x01(\t\x12+\n\nparameters\x18\x04 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x0f\n\x07workers\x18\x05 \x01(\x05\"1\n\x10ListToolsRequest\x12\x0c\n\x04spec\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\t\"7\n\x11ListToolsResponse\x12\"\n\x05tools\x18\x01 \x03(\x0b\x32\x13.runsvc.v1.ToolInfo\"\x98\x01\n\x11InvokeToolRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12*\n\targuments\x18\x02 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x0c\n\x04spec\x18\x03 \x01(\t\x12\x0f\n\x07version\x18\x04 \x01(\t\x12*\n\x07timeout\x18\x05 \x01(\x0b\x32\x19.google.protobuf.Duration\"p\n\x12InvokeToolResponse\x12\x0f\n\x07\x63\x61ll_id\x18\x01 \x01(\t\x12&\n\x06output\x18\x02 \x01(\x0b\x32\x16.google.protobuf.Value\x12!\n\x05\x65rror\x18\x03 \x01(\x0b\x32\x12.google.rpc.Status\"`\n\x0eToolDefinition\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x02 \x01(\t\x12+\n\nparameters\x18\x03 \x01(\x0b\x32\x17.google.protobuf.Struct\"\xdc\x02\n\x11ServeToolsRequest\x12\x39\n\x08register\x18\x01 \x01(\x0b\x32%.runsvc.v1.ServeToolsRequest.RegisterH\x00\x12\x35\n\x06result\x18\x02 \x01(\x0b\x32#.runsvc.v1.ServeToolsRequest.ResultH\x00\x1a\x62\n\x08Register\x12\x13\n\x0bworker_name\x18\x01 \x01(\t\x12(\n\x05tools\x18\x02 \x03(\x0b\x32\x19.runsvc.v1.ToolDefinition\x12\x17\n\x0fmax_concurrency\x18\x03 \x01(\x05\x1a\x66\n\x06Result\x12\x0f\n\x07\x63\x61ll_id\x18\x01 \x01(\t\x12&\n\x06output\x18\x02 \x01(\x0b\x32\x16.google.protobuf.Value\x12#\n\x05\x65rror\x18\x03 \x01(\x0b\x32\x14.runsvc.v1.ToolErrorB\t\n\x07message\"\xb3\x03\n\x12ServeToolsResponse\x12>\n\nregistered\x18\x01 \x01(\x0b\x32(.runsvc.v1.ServeToolsResponse.RegisteredH\x00\x12\x32\n\x04\x63\x61ll\x18\x02 \x01(\x0b\x32\".runsvc.v1.ServeToolsResponse.CallH\x00\x12\x36\n\x06\x63\x61ncel\x18\x03 \x01(\x0b\x32$.runsvc.v1.ServeToolsResponse.CancelH\x00\x1a\x1f\n\nRegistered\x12\x11\n\tworker_id\x18\x01 \x01(\t\x1a\xa9\x01\n\x04\x43\x61ll\x12\x0f\n\x07\x63\x61ll_id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12*\n\targuments\x18\x03 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x0e\n\x06run_id\x18\x04 \x01(\t\x12\x31\n\rdeadline_time\x18\x05 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x13\n\x0btraceparent\x18\x06 \x01(\t\x1a\x19\n\x06\x43\x61ncel\x12\x0f\n\x07\x63\x61ll_id\x18\x01 \x01(\tB\t\n\x07message2\xef\x01\n\x0bToolService\x12\x46\n\tListTools\x12\x1b.runsvc.v1.ListToolsRequest\x1a\x1c.runsvc.v1.ListToolsResponse\x12I\n\nInvokeTool\x12\x1c.runsvc.v1.InvokeToolRequest\x1a\x1d.runsvc.v1.InvokeToolResponse\x12M\n\nServeTools\x12\x1c.runsvc.v1.ServeToolsRequest\x1a\x1d.runsvc.v1.ServeToolsResponse(\x01\x30\x01\x42\x31Z/github.com/runsvc/runsvc/gen/runsvc/v1;runsvcv1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x14runsvc/v1/tool.proto\x12\trunsvc.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x17google/rpc/status.proto\x1a\x16runsvc/v1/record.proto\x1a\x14runsvc/v1/spec.proto\"\x8e\x01\n\x08ToolInfo\x12\x0c\n\x04name\x18\x01 \x01(\t\x12!\n\x04kind\x18\x02 \x01(\x0e\x32\x13.runsvc.v1.ToolKind\x12\x13\n\x0b\x64\x65scription\x18\x03 \x01(\t\x12+\n\nparameters\x18\x04 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x0f\n\x07workers\x18\x05 \x01(\x05\"1\n\x10ListToolsRequest\x12\x0c\n\x04spec\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\t\"7\n\x11ListToolsResponse\x12\"\n\x05tools\x18\x01 \x03(\x0b\x32\x13.runsvc.v1.ToolInfo\"\x98\x01\n\x11InvokeToolRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12*\n\targuments\x18\x02 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x0c\n\x04spec\x18\x03 \x01(\t\x12\x0f\n\x07version\x18\x04 \x01(\t\x12*\n\x07timeout\x18\x05 \x01(\x0b\x32\x19.google.protobuf.Duration\"p\n\x12InvokeToolResponse\x12\x0f\n\x07\x63\x61ll_id\x18\x01 \x01(\t\x12&\n\x06output\x18\x02 \x01(\x0b\x32\x16.google.protobuf.Value\x12!\n\x05\x65rror\x18\x03 \x01(\x0b\x32\x12.google.rpc.Status\"`\n\x0eToolDefinition\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x02 \x01(\t\x12+\n\nparameters\x18\x03 \x01(\x0b\x32\x17.google.protobuf.Struct\"\xdc\x02\n\x11ServeToolsRequest\x12\x39\n\x08register\x18\x01 \x01(\x0b\x32%.runsvc.v1.ServeToolsRequest.RegisterH\x00\x12\x35\n\x06result\x18\x02 \x01(\x0b\x32#.runsvc.v1.ServeToolsRequest.ResultH\x00\x1a\x62\n\x08Register\x12\x13\n\x0bworker_name\x18\x01 \x01(\t\x12(\n\x05tools\x18\x02 \x03(\x0b\x32\x19.runsvc.v1.ToolDefinition\x12\x17\n\x0fmax_concurrency\x18\x03 \x01(\x05\x1a\x66\n\x06Result\x12\x0f\n\x07\x63\x61ll_id\x18\x01 \x01(\t\x12&\n\x06output\x18\x02 \x01(\x0b\x32\x16.google.protobuf.Value\x12#\n\x05\x65rror\x18\x03 \x01(\x0b\x32\x14.runsvc.v1.ToolErrorB\t\n\x07message\"\xb3\x03\n\x12ServeToolsResponse\x12>\n\nregistered\x18\x01 \x01(\x0b\x32(.runsvc.v1.ServeToolsResponse.RegisteredH\x00\x12\x32\n\x04\x63\x61ll\x18\x02 \x01(\x0b\x32\".runsvc.v1.ServeToolsResponse.CallH\x00\x12\x36\n\x06\x63\x61ncel\x18\x03 \x01(\x0b\x32$.runsvc.v1.ServeToolsResponse.CancelH\x00\x1a\x1f\n\nRegistered\x12\x11\n\tworker_id\x18\x01 \x01(\t\x1a\xa9\x01\n\x04\x43\x61ll\x12\x0f\n\x07\x63\x61ll_id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12*\n\targuments\x18\x03 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x0e\n\x06run_id\x18\x04 \x01(\t\x12\x31\n\rdeadline_time\x18\x05 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x13\n\x0btraceparent\x18\x06 \x01(\t\x1a\x19\n\x06\x43\x61ncel\x12\x0f\n\x07\x63\x61ll_id\x18\x01 \x01(\tB\t\n\x07message2\xa6\x02\n\x0bToolService\x12Y\n\tListTools\x12\x1b.runsvc.v1.ListToolsRequest\x1a\x1c.runsvc.v1.ListToolsResponse\"\x11\x82\xd3\xe4\x93\x02\x0b\x12\t/v1/tools\x12m\n\nInvokeTool\x12\x1c.runsvc.v1.InvokeToolRequest\x1a\x1d.runsvc.v1.InvokeToolResponse\"\"\x82\xd3\xe4\x93\x02\x1c\"\x17/v1/tools/{name}:invoke:\x01*\x12M\n\nServeTools\x12\x1c.runsvc.v1.ServeToolsRequest\x1a\x1d.runsvc.v1.ServeToolsResponse(\x01\x30\x01\x42\x31Z/github.com/runsvc/runsvc/gen/runsvc/v1;runsvcv1b\x06proto3')
 
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, globals())
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'runsvc.v1.tool_pb2', globals())
@@ -27,32 +28,36 @@ if _descriptor._USE_C_DESCRIPTORS == False:
 
   DESCRIPTOR._options = None
   DESCRIPTOR._serialized_options = b'Z/github.com/runsvc/runsvc/gen/runsvc/v1;runsvcv1'
-  _TOOLINFO._serialized_start=202
-  _TOOLINFO._serialized_end=344
-  _LISTTOOLSREQUEST._serialized_start=346
-  _LISTTOOLSREQUEST._serialized_end=395
-  _LISTTOOLSRESPONSE._serialized_start=397
-  _LISTTOOLSRESPONSE._serialized_end=452
-  _INVOKETOOLREQUEST._serialized_start=455
-  _INVOKETOOLREQUEST._serialized_end=607
-  _INVOKETOOLRESPONSE._serialized_start=609
-  _INVOKETOOLRESPONSE._serialized_end=721
-  _TOOLDEFINITION._serialized_start=723
-  _TOOLDEFINITION._serialized_end=819
-  _SERVETOOLSREQUEST._serialized_start=822
-  _SERVETOOLSREQUEST._serialized_end=1170
-  _SERVETOOLSREQUEST_REGISTER._serialized_start=957
-  _SERVETOOLSREQUEST_REGISTER._serialized_end=1055
-  _SERVETOOLSREQUEST_RESULT._serialized_start=1057
-  _SERVETOOLSREQUEST_RESULT._serialized_end=1159
-  _SERVETOOLSRESPONSE._serialized_start=1173
-  _SERVETOOLSRESPONSE._serialized_end=1608
-  _SERVETOOLSRESPONSE_REGISTERED._serialized_start=1367
-  _SERVETOOLSRESPONSE_REGISTERED._serialized_end=1398
-  _SERVETOOLSRESPONSE_CALL._serialized_start=1401
-  _SERVETOOLSRESPONSE_CALL._serialized_end=1570
-  _SERVETOOLSRESPONSE_CANCEL._serialized_start=1572
-  _SERVETOOLSRESPONSE_CANCEL._serialized_end=1597
-  _TOOLSERVICE._serialized_start=1611
-  _TOOLSERVICE._serialized_end=1850
+  _TOOLSERVICE.methods_by_name['ListTools']._options = None
+  _TOOLSERVICE.methods_by_name['ListTools']._serialized_options = b'\202\323\344\223\002\013\022\t/v1/tools'
+  _TOOLSERVICE.methods_by_name['InvokeTool']._options = None
+  _TOOLSERVICE.methods_by_name['InvokeTool']._serialized_options = b'\202\323\344\223\002\034\"\027/v1/tools/{name}:invoke:\001*'
+  _TOOLINFO._serialized_start=232
+  _TOOLINFO._serialized_end=374
+  _LISTTOOLSREQUEST._serialized_start=376
+  _LISTTOOLSREQUEST._serialized_end=425
+  _LISTTOOLSRESPONSE._serialized_start=427
+  _LISTTOOLSRESPONSE._serialized_end=482
+  _INVOKETOOLREQUEST._serialized_start=485
+  _INVOKETOOLREQUEST._serialized_end=637
+  _INVOKETOOLRESPONSE._serialized_start=639
+  _INVOKETOOLRESPONSE._serialized_end=751
+  _TOOLDEFINITION._serialized_start=753
+  _TOOLDEFINITION._serialized_end=849
+  _SERVETOOLSREQUEST._serialized_start=852
+  _SERVETOOLSREQUEST._serialized_end=1200
+  _SERVETOOLSREQUEST_REGISTER._serialized_start=987
+  _SERVETOOLSREQUEST_REGISTER._serialized_end=1085
+  _SERVETOOLSREQUEST_RESULT._serialized_start=1087
+  _SERVETOOLSREQUEST_RESULT._serialized_end=1189
+  _SERVETOOLSRESPONSE._serialized_start=1203
+  _SERVETOOLSRESPONSE._serialized_end=1638
+  _SERVETOOLSRESPONSE_REGISTERED._serialized_start=1397
+  _SERVETOOLSRESPONSE_REGISTERED._serialized_end=1428
+  _SERVETOOLSRESPONSE_CALL._serialized_start=1431
+  _SERVETOOLSRESPONSE_CALL._serialized_end=1600
+  _SERVETOOLSRESPONSE_CANCEL._serialized_start=1602
+  _SERVETOOLSRESPONSE_CANCEL._serialized_end=1627
+  _TOOLSERVICE._serialized_start=1641
+  _TOOLSERVICE._serialized_end=1935
 # @@protoc_insertion_point(module_scope)

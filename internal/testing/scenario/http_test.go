@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/runsvc/runsvc/internal/server"
+	"github.com/runsvc/runsvc/internal/testing/proxytest"
 	"github.com/runsvc/runsvc/internal/testing/scenario"
 	"github.com/runsvc/runsvc/internal/testing/scenario/servers"
 	"github.com/runsvc/runsvc/internal/testing/testserver"
@@ -19,14 +20,23 @@ type httpProtocol struct {
 	// form reports whether the protocol has a form of the method; a
 	// scenario calling one it has not is listed, not run.
 	form func(method string) bool
+	// front, when set, puts a proxy in front of a server's HTTP URL and
+	// returns the proxy's.
+	front func(t testing.TB, url string) string
 }
 
 var httpProtocols = []httpProtocol{
-	{"rest", func(u string) scenario.Transport { return scenario.REST{URL: u} }, scenario.RESTForm},
+	{name: "rest", via: rest, form: scenario.RESTForm},
+	{name: "rest through nginx", via: rest, form: scenario.RESTForm, front: func(t testing.TB, u string) string {
+		return proxytest.NginxHTTP(t, strings.TrimPrefix(u, "http://"))
+	}},
 }
 
+func rest(url string) scenario.Transport { return scenario.REST{URL: url} }
+
 // TestScenariosOverHTTP runs the scenarios file over each protocol of
-// the HTTP API (--http-listen): every scenario must end in the status it
+// the HTTP API (--http-listen), and over REST through nginx's default
+// proxy_pass: every scenario must end in the status it
 // does over gRPC, code, reason, metadata, retry bit and delay (the
 // pushback trailer, or over REST the HTTP status and Retry-After).
 func TestScenariosOverHTTP(t *testing.T) {
@@ -36,15 +46,19 @@ func TestScenariosOverHTTP(t *testing.T) {
 	}
 	for _, p := range httpProtocols {
 		t.Run(p.name, func(t *testing.T) {
-			urls := startHTTP(t, f)
-			runScenarios(t, f, p, urls)
+			on := startHTTP(t, f)
+			if p.front != nil {
+				for _, srv := range on {
+					srv.HTTPURL = p.front(t, srv.HTTPURL)
+				}
+			}
+			runScenarios(t, f, p, on)
 		})
 	}
 }
 
 // startHTTP starts the default server and one per server setting, all
-// with the HTTP API, and returns their HTTP URLs and variables by setting
-// name ("" the default, with the file's Specs published).
+// with the HTTP API, by setting name ("" the default).
 func startHTTP(t *testing.T, f *scenario.File) servers.Servers {
 	t.Helper()
 	srv := testserver.Start(t, testserver.WithHTTP(), func(c *server.Config) { c.PolicyFile = repoFile(t, "testdata/policy.json") })
@@ -53,8 +67,8 @@ func startHTTP(t *testing.T, f *scenario.File) servers.Servers {
 	return started
 }
 
-// runScenarios runs every scenario over p against the servers at urls,
-// in parallel, after publishing the file's Specs over p.
+// runScenarios runs every scenario over p against the servers' HTTP
+// URLs, in parallel, after publishing the file's Specs over p.
 func runScenarios(t *testing.T, f *scenario.File, p httpProtocol, on servers.Servers) {
 	t.Helper()
 	ctx := testserver.Context(t)

@@ -187,9 +187,16 @@ func (u unknownRoute) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // writeError answers r with st in its protocol's shape: as its client
-// expects for Connect, gRPC-Web and gRPC, else AIP-193.
+// expects for Connect, gRPC-Web and gRPC (with the pushback trailer the
+// interceptors give a handler's error), else AIP-193.
 func writeError(w http.ResponseWriter, r *http.Request, st *spb.Status) {
 	if isRPC(r) && errorWriter.IsSupported(r) {
+		if strings.HasPrefix(r.Header.Get("Content-Type"), "application/grpc") {
+			// Trailers-Only: the trailers are headers. connect's writer
+			// drops a grpc- one from the error's Meta.
+			c := errdetails.ClassifyStatus(st)
+			w.Header().Set(errdetails.PushbackTrailer, errdetails.Outcome{Retryable: c.Retryable, RetryDelay: c.RetryDelay}.Pushback())
+		}
 		_ = errorWriter.Write(w, r, connectError(st))
 		return
 	}

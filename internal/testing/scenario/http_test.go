@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"connectrpc.com/connect"
+
 	"github.com/runsvc/runsvc/internal/server"
 	"github.com/runsvc/runsvc/internal/testing/proxytest"
 	"github.com/runsvc/runsvc/internal/testing/scenario"
@@ -30,6 +32,9 @@ var httpProtocols = []httpProtocol{
 	{name: "rest through nginx", via: rest, form: scenario.RESTForm, front: func(t testing.TB, u string) string {
 		return proxytest.NginxHTTP(t, strings.TrimPrefix(u, "http://"))
 	}},
+	{name: "grpc-web", via: func(u string) scenario.Transport {
+		return scenario.ConnectGo{URL: u, Options: []connect.ClientOption{connect.WithGRPCWeb()}}
+	}, form: func(string) bool { return true }},
 }
 
 func rest(url string) scenario.Transport { return scenario.REST{URL: url} }

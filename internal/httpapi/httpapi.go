@@ -191,12 +191,12 @@ func (u unknownRoute) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // interceptors give a handler's error), else AIP-193.
 func writeError(w http.ResponseWriter, r *http.Request, st *spb.Status) {
 	if isRPC(r) && errorWriter.IsSupported(r) {
-		if strings.HasPrefix(r.Header.Get("Content-Type"), "application/grpc") {
-			// Trailers-Only: the trailers are headers. connect's writer
-			// drops a grpc- one from the error's Meta.
-			c := errdetails.ClassifyStatus(st)
-			w.Header().Set(errdetails.PushbackTrailer, errdetails.Outcome{Retryable: c.Retryable, RetryDelay: c.RetryDelay}.Pushback())
-		}
+		c := errdetails.ClassifyStatus(st)
+		pushback := errdetails.Outcome{Retryable: c.Retryable, RetryDelay: c.RetryDelay}.Pushback()
+		// In the headers: a gRPC or gRPC-Web error here is Trailers-Only,
+		// and a Connect client reads headers as the error's metadata.
+		// (connect's writer drops a grpc- key from the error's Meta.)
+		w.Header().Set(errdetails.PushbackTrailer, pushback)
 		_ = errorWriter.Write(w, r, connectError(st))
 		return
 	}

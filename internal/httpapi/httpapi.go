@@ -187,9 +187,16 @@ func (u unknownRoute) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // writeError answers r with st in its protocol's shape: as its client
-// expects for Connect, gRPC-Web and gRPC, else AIP-193.
+// expects for Connect, gRPC-Web and gRPC (with the pushback trailer the
+// interceptors give a handler's error), else AIP-193.
 func writeError(w http.ResponseWriter, r *http.Request, st *spb.Status) {
 	if isRPC(r) && errorWriter.IsSupported(r) {
+		c := errdetails.ClassifyStatus(st)
+		pushback := errdetails.Outcome{Retryable: c.Retryable, RetryDelay: c.RetryDelay}.Pushback()
+		// In the headers: a gRPC or gRPC-Web error here is Trailers-Only,
+		// and a Connect client reads headers as the error's metadata.
+		// (connect's writer drops a grpc- key from the error's Meta.)
+		w.Header().Set(errdetails.PushbackTrailer, pushback)
 		_ = errorWriter.Write(w, r, connectError(st))
 		return
 	}

@@ -1,12 +1,15 @@
 // Package proxytest puts Debian's nginx or HAProxy, with their default
 // buffer settings, in front of a gRPC server for a test: both listen on a
 // free 127.0.0.1 port, speak HTTP/2 to the backend, and stop when the test
-// ends. A proxy that is not installed skips the test with "skipped: <tool>
-// not installed", or fails it when RUNSVC_REQUIRE_ALL=1.
+// ends; NginxHTTP is nginx as a plain HTTP/1.1 reverse proxy (proxy_pass)
+// in front of the HTTP API. A proxy that is not installed skips the test
+// with "skipped: <tool> not installed", or fails it when
+// RUNSVC_REQUIRE_ALL=1.
 package proxytest
 
 import (
 	"fmt"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -120,9 +123,77 @@ func writeConf(t testing.TB, dir, name, text string) string {
 	return conf
 }
 
+// nginxHTTPConf is an HTTP/1.1 reverse proxy as nginx's documentation
+// writes it: proxy_pass and nothing else, so every buffer, timeout and
+// limit (proxy_buffering on, HTTP/1.0 to the backend, a 1 MiB body, 60s
+// reads) is nginx's default.
+const nginxHTTPConf = `daemon off;
+master_process off;
+worker_processes 1;
+pid %[1]s/nginx.pid;
+error_log %[1]s/error.log warn;
+events { worker_connections 256; }
+http {
+  access_log off;
+  client_body_temp_path %[1]s/body;
+  proxy_temp_path %[1]s/proxy;
+  fastcgi_temp_path %[1]s/fastcgi;
+  uwsgi_temp_path %[1]s/uwsgi;
+  scgi_temp_path %[1]s/scgi;
+  server {
+    listen %[2]s;
+    location / {
+      proxy_pass http://%[3]s;
+    }
+  }
+}
+`
+
+// NginxHTTP puts Debian's nginx, a default proxy_pass, in front of an
+// HTTP server (upstream is host:port) and returns its URL,
+// "http://127.0.0.1:port", once upstream answers through it.
+func NginxHTTP(t testing.TB, upstream string) string {
+	t.Helper()
+	bin := lookup(t, "nginx", "/usr/sbin/nginx")
+	dir := t.TempDir()
+	listen := blackbox.FreePort(t)
+	conf := writeConf(t, dir, "nginx.conf", fmt.Sprintf(nginxHTTPConf, dir, listen, upstream))
+	runUntil(t, dir, listen, exec.Command(bin, "-p", dir, "-c", conf), filepath.Join(dir, "error.log"), answersHTTP)
+	return "http://" + listen
+}
+
+// answersHTTP waits until a GET of / at addr gets an answer from behind
+// the proxy: anything but the 502, 503 or 504 nginx gives while its
+// upstream does not answer.
+func answersHTTP(addr string, within time.Duration) error {
+	deadline := time.Now().Add(within)
+	for {
+		resp, err := http.Get("http://" + addr + "/")
+		if err == nil {
+			_ = resp.Body.Close()
+			switch resp.StatusCode {
+			case http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+				err = fmt.Errorf("HTTP %d", resp.StatusCode)
+			default:
+				return nil
+			}
+		}
+		if time.Now().After(deadline) {
+			return err
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
 // run starts the proxy, stops it when the test ends and waits until the
 // backend's health check answers through it.
 func run(t testing.TB, dir, listen string, cmd *exec.Cmd, errorLog string) string {
+	t.Helper()
+	return runUntil(t, dir, listen, cmd, errorLog, blackbox.WaitHealthy)
+}
+
+// runUntil is run, waiting with ready instead of the health check.
+func runUntil(t testing.TB, dir, listen string, cmd *exec.Cmd, errorLog string, ready func(string, time.Duration) error) string {
 	t.Helper()
 	out, err := os.Create(filepath.Join(dir, "output"))
 	if err != nil {
@@ -138,7 +209,7 @@ func run(t testing.TB, dir, listen string, cmd *exec.Cmd, errorLog string) strin
 		_ = cmd.Process.Kill()
 		<-done
 	})
-	if err := blackbox.WaitHealthy(listen, 20*time.Second); err != nil {
+	if err := ready(listen, 20*time.Second); err != nil {
 		output, _ := os.ReadFile(filepath.Join(dir, "output"))
 		var log []byte
 		if errorLog != "" {

@@ -37,6 +37,9 @@ var (
 // Runner runs scenarios over one client connection.
 type Runner struct {
 	Conn *grpc.ClientConn
+	// Via, when set, makes the calls instead of grpc-go on Conn: another
+	// protocol (REST, gRPC-Web) to the same server.
+	Via Transport
 	// Suite is unique per suite run, for ${suite}.
 	Suite string
 	// Vars are the server's variables (see ServerSetting), for ${name}.
@@ -47,7 +50,7 @@ type Runner struct {
 func (r *Runner) Setup(ctx context.Context, f *File) error {
 	for _, s := range f.Specs {
 		req := fmt.Sprintf(`{"spec": %s}`, s)
-		if _, _, err := r.call(ctx, "SpecService/PublishSpec", req); err != nil {
+		if _, err := r.Call(ctx, "SpecService/PublishSpec", req); err != nil {
 			return fmt.Errorf("publishing %s: %w", s[:min(len(s), 60)], err)
 		}
 	}
@@ -78,23 +81,27 @@ func (r *Runner) Run(ctx context.Context, s Scenario) (Outcome, error) {
 		}
 		req := Substitute(string(step.Request), vars)
 		if step.Hold {
-			if err := r.hold(ctx, step.Call, req); err != nil {
+			hold := r.hold
+			if r.Via != nil {
+				hold = r.Via.Hold
+			}
+			if err := hold(ctx, step.Call, req); err != nil {
 				return Outcome{}, fmt.Errorf("step %d (holding %s): %w", i, step.Call, err)
 			}
 			continue
 		}
 		deadline := time.Now().Add(30 * time.Second)
 		for {
-			resp, trailer, err := r.call(ctx, step.Call, req)
-			if step.Check == "error" {
-				if err == nil {
+			resp, failed, err := r.invoke(ctx, step.Call, req)
+			if step.Check == "error" && err == nil {
+				if failed == nil {
 					return Outcome{}, fmt.Errorf("step %d (%s) succeeded; the scenario expects an error", i, step.Call)
 				}
-				st, ok := status.FromError(err)
-				if !ok {
-					return Outcome{}, fmt.Errorf("step %d: %v is not a status", i, err)
-				}
-				return Outcome{Status: st.Proto(), Pushback: strings.Join(trailer.Get(errdetails.PushbackTrailer), ","), RPC: true, Method: step.Call, Request: req}, nil
+				failed.Method, failed.Request = step.Call, req
+				return *failed, nil
+			}
+			if err == nil && failed != nil {
+				err = status.ErrorProto(failed.Status)
 			}
 			if err != nil {
 				return Outcome{}, fmt.Errorf("step %d (%s %s): %w", i, step.Call, req, err)
@@ -120,6 +127,49 @@ func (r *Runner) Run(ctx context.Context, s Scenario) (Outcome, error) {
 		}
 	}
 	return Outcome{}, errors.New("the scenario has no check step")
+}
+
+// Transport makes a Runner's calls another way than grpc-go. The call's
+// context carries the scenario's API key as outgoing gRPC metadata
+// ("authorization"), which a transport sends its own way.
+type Transport interface {
+	// Call invokes a runsvc.v1 method ("Service/Method") with a protojson
+	// request and returns the response as generic JSON (a server stream's
+	// last message), or the Outcome of the status the call failed with;
+	// an error is a failure of the transport itself.
+	Call(ctx context.Context, method, reqJSON string) (map[string]any, *Outcome, error)
+	// Hold opens a server stream, returns once its first message came and
+	// leaves it open until ctx ends.
+	Hold(ctx context.Context, method, reqJSON string) error
+}
+
+// invoke makes a call through Via or grpc-go; a status the call failed
+// with comes back as its Outcome (RPC set), not as an error.
+func (r *Runner) invoke(ctx context.Context, method, reqJSON string) (map[string]any, *Outcome, error) {
+	if r.Via != nil {
+		return r.Via.Call(ctx, method, reqJSON)
+	}
+	resp, trailer, err := r.call(ctx, method, reqJSON)
+	if err == nil {
+		return resp, nil, nil
+	}
+	st, ok := status.FromError(err)
+	if !ok {
+		return nil, nil, fmt.Errorf("%v is not a status", err)
+	}
+	return nil, &Outcome{Status: st.Proto(), Pushback: strings.Join(trailer.Get(errdetails.PushbackTrailer), ","), RPC: true}, nil
+}
+
+// APIKey is the bearer token a Runner put on ctx for its scenario, "" if
+// none: what a Transport sends as its Authorization header.
+func APIKey(ctx context.Context) string {
+	md, _ := metadata.FromOutgoingContext(ctx)
+	for _, v := range md.Get("authorization") {
+		if key, ok := strings.CutPrefix(v, "Bearer "); ok {
+			return key
+		}
+	}
+	return ""
 }
 
 // hold opens a server stream and returns once its first message came,
@@ -318,7 +368,10 @@ func Substitute(s string, vars map[string]string) string {
 // Call invokes one runsvc.v1 method ("Service/Method") with a protojson
 // request and returns the response as generic JSON.
 func (r *Runner) Call(ctx context.Context, method, request string) (map[string]any, error) {
-	resp, _, err := r.call(ctx, method, request)
+	resp, failed, err := r.invoke(ctx, method, request)
+	if err == nil && failed != nil {
+		err = status.ErrorProto(failed.Status)
+	}
 	return resp, err
 }
 

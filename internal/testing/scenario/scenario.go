@@ -7,6 +7,7 @@ package scenario
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
@@ -18,6 +19,7 @@ import (
 	"google.golang.org/grpc/codes"
 
 	"github.com/runsvc/runsvc/internal/errdetails"
+	"github.com/runsvc/runsvc/internal/httpapi"
 )
 
 // File is the scenarios file.
@@ -148,6 +150,13 @@ type Outcome struct {
 	Pushback string
 	// RPC is true when the status was a call's error.
 	RPC bool
+	// REST is true when the call was made over REST: the error came as
+	// AIP-193 with HTTPStatus and RetryAfter (for an error event of a
+	// Server-Sent Events stream: its body's code and its retry field),
+	// and there is no pushback trailer.
+	REST       bool
+	HTTPStatus int
+	RetryAfter string
 	// Method and Request are the call that produced it, for re-running it
 	// through another client.
 	Method  string
@@ -197,7 +206,9 @@ func (s Scenario) Problems(o Outcome) []string {
 	if c.Retryable != s.Retryable {
 		out = append(out, fmt.Sprintf("retryable %v, want %v", c.Retryable, s.Retryable))
 	}
-	if o.RPC {
+	if o.REST {
+		out = append(out, restProblems(o, c)...)
+	} else if o.RPC {
 		want := "-1"
 		if c.Retryable {
 			want = strconv.FormatInt(c.RetryDelay.Milliseconds(), 10)
@@ -205,6 +216,24 @@ func (s Scenario) Problems(o Outcome) []string {
 		if o.Pushback != want {
 			out = append(out, fmt.Sprintf("pushback trailer %q, want %q", o.Pushback, want))
 		}
+	}
+	return out
+}
+
+// restProblems checks a REST error's HTTP status (AIP-193's for its
+// code) and Retry-After (present exactly when retryable, the delay in
+// whole seconds rounded up).
+func restProblems(o Outcome, c errdetails.Classification) []string {
+	var out []string
+	if want := httpapi.HTTPStatus(c.Code); o.HTTPStatus != want {
+		out = append(out, fmt.Sprintf("HTTP status %d, want %d", o.HTTPStatus, want))
+	}
+	want := ""
+	if c.Retryable {
+		want = strconv.FormatInt(int64(math.Ceil(c.RetryDelay.Seconds())), 10)
+	}
+	if o.RetryAfter != want {
+		out = append(out, fmt.Sprintf("Retry-After %q, want %q", o.RetryAfter, want))
 	}
 	return out
 }

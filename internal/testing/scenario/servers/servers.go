@@ -41,6 +41,9 @@ type Started struct {
 	Addr string            `json:"addr"`
 	Vars map[string]string `json:"vars,omitempty"`
 	Conn *grpc.ClientConn  `json:"-"`
+	// HTTPURL is where the server's HTTP API listens, when Start was
+	// given testserver.WithHTTP.
+	HTTPURL string `json:"httpUrl,omitempty"`
 }
 
 // Servers are the started servers by setting name.
@@ -54,8 +57,9 @@ func (s Servers) Env() string {
 
 // Start starts an in-process server for every setting of f, each on its
 // own free 127.0.0.1 port with its own store; they stop when the test
-// ends.
-func Start(t testing.TB, f *scenario.File) Servers {
+// ends. Every server also gets opts (testserver.WithHTTP for the HTTP
+// API).
+func Start(t testing.TB, f *scenario.File, opts ...testserver.Option) Servers {
 	t.Helper()
 	names := make([]string, 0, len(f.Servers))
 	for name := range f.Servers {
@@ -64,19 +68,19 @@ func Start(t testing.TB, f *scenario.File) Servers {
 	sort.Strings(names)
 	out := Servers{}
 	for _, name := range names {
-		out[name] = startSetting(t, name, f.Servers[name])
+		out[name] = startSetting(t, name, f.Servers[name], opts)
 	}
 	return out
 }
 
-func startSetting(t testing.TB, name string, set scenario.ServerSetting) *Started {
+func startSetting(t testing.TB, name string, set scenario.ServerSetting, opts []testserver.Option) *Started {
 	t.Helper()
 	opt, err := option(t, set)
 	if err != nil {
 		t.Fatalf("server setting %s: %v", name, err)
 	}
-	srv := testserver.Start(t, opt)
-	st := &Started{Addr: srv.Addr, Vars: map[string]string{}, Conn: srv.Conn}
+	srv := testserver.Start(t, append([]testserver.Option{opt}, opts...)...)
+	st := &Started{Addr: srv.Addr, Vars: map[string]string{}, Conn: srv.Conn, HTTPURL: srv.HTTPURL}
 	if set.CorruptRun {
 		st.Vars["corruptRun"] = corruptRun(t, srv)
 	}

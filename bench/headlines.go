@@ -75,7 +75,7 @@ func runsHeadlines(phase string, phases []runsPhase) []headline {
 	return out
 }
 
-// serviceHeadlines are the held, ops, console and retention phases'.
+// serviceHeadlines are the held, ops, console, retention and http phases'.
 func serviceHeadlines(rep *report) []headline {
 	var out []headline
 	add := func(key string, v float64) {
@@ -98,6 +98,14 @@ func serviceHeadlines(rep *report) []headline {
 	}
 	if r := rep.Retention; r != nil {
 		add("retention StartRun p99 during/before", r.P99Ratio)
+	}
+	if h := rep.HTTP; h != nil {
+		for _, rpc := range []string{"GetRun", "StartRun"} {
+			for _, proto := range httpProtocols {
+				add(fmt.Sprintf("http %s %s calls/s", rpc, proto), h.Stats[rpc+" "+proto].PerSec)
+				add(fmt.Sprintf("http %s %s/grpc", rpc, proto), h.Ratios[rpc+" "+proto])
+			}
+		}
 	}
 	return out
 }

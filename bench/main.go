@@ -77,7 +77,7 @@ type config struct {
 	setFlags map[string]string
 }
 
-var allPhases = []string{"errors", "floor", "runs", "postgres", "watch", "deltas", "held", "ops", "console", "retention", "store", "threadlen", "longlived"}
+var allPhases = []string{"errors", "floor", "runs", "postgres", "watch", "deltas", "held", "ops", "console", "retention", "store", "threadlen", "longlived", "http"}
 
 // report is everything measured, as written by -json.
 type report struct {
@@ -105,6 +105,7 @@ type report struct {
 	Store        *storeResult        `json:"store,omitempty"`
 	ThreadLen    *threadLenResult    `json:"threadLen,omitempty"`
 	Longlived    *longlivedResult    `json:"longlived,omitempty"`
+	HTTP         *httpResult         `json:"http,omitempty"`
 	Targets      []target            `json:"targets"`
 	Failures     []string            `json:"failures,omitempty"`
 }
@@ -256,6 +257,11 @@ func runPhases(ctx context.Context, cfg config, rep *report, fail func(string, e
 	if cfg.phases["longlived"] && ctx.Err() == nil {
 		if rep.Longlived, err = runLonglived(ctx, cfg); err != nil {
 			fail("longlived", err)
+		}
+	}
+	if cfg.phases["http"] && ctx.Err() == nil {
+		if rep.HTTP, err = runHTTP(ctx, cfg); err != nil {
+			fail("http", err)
 		}
 	}
 }

@@ -62,6 +62,9 @@ func printReport(w io.Writer, rep *report) {
 	if l := rep.Longlived; l != nil {
 		printLonglived(w, l)
 	}
+	if h := rep.HTTP; h != nil {
+		printHTTP(w, h)
+	}
 	printTargets(w, rep)
 }
 

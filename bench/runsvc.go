@@ -44,14 +44,16 @@ type inproc struct {
 	metricsAddr string
 	// consoleURL is where the web console is served, when configured.
 	consoleURL string
-	conn       *grpc.ClientConn
-	runs       runsvcv1.RunServiceClient
-	specs      runsvcv1.SpecServiceClient
-	tools      runsvcv1.ToolServiceClient
-	worker     *worker // startToolsInproc's; nil from startInproc
-	cancel     context.CancelFunc
-	done       chan error
-	dir        string
+	// httpURL is where the HTTP API is served, when configured.
+	httpURL string
+	conn    *grpc.ClientConn
+	runs    runsvcv1.RunServiceClient
+	specs   runsvcv1.SpecServiceClient
+	tools   runsvcv1.ToolServiceClient
+	worker  *worker // startToolsInproc's; nil from startInproc
+	cancel  context.CancelFunc
+	done    chan error
+	dir     string
 }
 
 // startInproc starts a runsvc on SQLite in a fresh temporary directory,
@@ -86,7 +88,7 @@ func startInprocWith(store string, opt func(*server.Config)) (*inproc, error) {
 		_ = os.RemoveAll(dir)
 		return nil, fmt.Errorf("starting runsvc: %w", err)
 	}
-	p := &inproc{addr: srv.Addr(), metricsAddr: srv.MetricsAddr(), consoleURL: srv.ConsoleURL(), cancel: cancel, done: make(chan error, 1), dir: dir}
+	p := &inproc{addr: srv.Addr(), metricsAddr: srv.MetricsAddr(), consoleURL: srv.ConsoleURL(), httpURL: srv.HTTPURL(), cancel: cancel, done: make(chan error, 1), dir: dir}
 	go func() {
 		p.done <- srv.Serve(ctx)
 		_ = sink.Close()

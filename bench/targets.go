@@ -103,6 +103,7 @@ func evaluate(rep *report) []target {
 	out = append(out, storeTargets(rep.Store)...)
 	out = append(out, threadLenTarget(rep.ThreadLen))
 	out = append(out, longlivedTargets(rep.Longlived)...)
+	out = append(out, httpTargets(rep.HTTP)...)
 	if h := rep.Held; h != nil && h.RSSMB > 0 {
 		out = append(out, goal{name: fmt.Sprintf("RSS with %d suspended Runs", h.Runs), op: "<", limit: 200, unit: "MB"}.at(h.RSSMB, "runsvc serve, VmRSS"))
 	} else {

@@ -91,12 +91,13 @@ func Markdown(doc Document) []byte {
 	b.WriteString("A reason is retryable if and only if the status carries `RetryInfo`; wait its delay (or the default) before retrying. ")
 	b.WriteString("The same data, machine-readable, is in [`errors.json`](../errors.json) and `runsvc errors --json`.\n\n")
 	fmt.Fprintf(&b, "The caller's own cancellation and deadline come back as %s, which are not runsvc's errors.\n\n", codeList(doc.CallerReasons))
-	b.WriteString("| reason | code | retryable | details | metadata keys | since |\n|---|---|---|---|---|---|\n")
+	b.WriteString("Over REST/JSON (see [http.md](http.md)) the same error is an AIP-193 body with the HTTP status in the table, and a retryable one sets `Retry-After`.\n\n")
+	b.WriteString("| reason | code | HTTP | retryable | details | metadata keys | since |\n|---|---|---|---|---|---|---|\n")
 	for _, e := range doc.Reasons {
-		fmt.Fprintf(&b, "| [`%s`](#%s) | %s | %s | %s | %s | %s |\n", e.Reason, strings.ToLower(e.Reason), e.Code, retryOf(e), strings.Join(e.Details, ", "), codeList(e.MetadataKeys), e.Since)
+		fmt.Fprintf(&b, "| [`%s`](#%s) | %s | %d | %s | %s | %s | %s |\n", e.Reason, strings.ToLower(e.Reason), e.Code, e.HTTPStatus, retryOf(e), strings.Join(e.Details, ", "), codeList(e.MetadataKeys), e.Since)
 	}
 	for _, e := range doc.Reasons {
-		fmt.Fprintf(&b, "\n## %s\n\n%s\n\n- code: %s\n- retryable: %s\n- message: `%s`\n", e.Reason, e.Description, e.Code, retryOf(e), e.MessageTemplate)
+		fmt.Fprintf(&b, "\n## %s\n\n%s\n\n- code: %s (HTTP %d)\n- retryable: %s\n- message: `%s`\n", e.Reason, e.Description, e.Code, e.HTTPStatus, retryOf(e), e.MessageTemplate)
 		if e.ResourceName != "" {
 			fmt.Fprintf(&b, "- subject: `%s` `%s`\n", e.ResourceType, e.ResourceName)
 		}

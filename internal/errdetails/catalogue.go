@@ -19,6 +19,9 @@ type Entry struct {
 	// Code is the google.rpc.Code name, e.g. "NOT_FOUND": one code a
 	// reason.
 	Code string `json:"code"`
+	// HTTPStatus is the HTTP status the REST surface answers with
+	// (AIP-193's for Code).
+	HTTPStatus int `json:"httpStatus"`
 	// Retryable is "yes" (always RetryInfo) or "no" (never).
 	Retryable string `json:"retryable"`
 	// DefaultRetryDelaySeconds is the RetryInfo delay when the error names
@@ -55,6 +58,7 @@ func (r *row) entry() Entry {
 	e := Entry{
 		Reason:          r.reason,
 		Code:            codeName(r.code),
+		HTTPStatus:      HTTPStatus(r.code),
 		Retryable:       "no",
 		Details:         r.detailNames(),
 		MetadataKeys:    metadataKeys(r.err),

@@ -185,36 +185,9 @@ func writeREST(w http.ResponseWriter, st *spb.Status) {
 	_, _ = w.Write(out)
 }
 
-// HTTPStatus is the HTTP status AIP-193 (and google.rpc.Code's own
-// comments) give a code.
-func HTTPStatus(c codes.Code) int {
-	switch c {
-	case codes.OK:
-		return http.StatusOK
-	case codes.Canceled:
-		return 499
-	case codes.InvalidArgument, codes.FailedPrecondition, codes.OutOfRange:
-		return http.StatusBadRequest
-	case codes.DeadlineExceeded:
-		return http.StatusGatewayTimeout
-	case codes.NotFound:
-		return http.StatusNotFound
-	case codes.AlreadyExists, codes.Aborted:
-		return http.StatusConflict
-	case codes.PermissionDenied:
-		return http.StatusForbidden
-	case codes.Unauthenticated:
-		return http.StatusUnauthorized
-	case codes.ResourceExhausted:
-		return http.StatusTooManyRequests
-	case codes.Unimplemented:
-		return http.StatusNotImplemented
-	case codes.Unavailable:
-		return http.StatusServiceUnavailable
-	default: // Unknown, Internal, DataLoss
-		return http.StatusInternalServerError
-	}
-}
+// HTTPStatus is the HTTP status AIP-193 gives a code: errdetails.HTTPStatus,
+// the table's mapping, which the catalogue publishes too.
+func HTTPStatus(c codes.Code) int { return errdetails.HTTPStatus(c) }
 
 // codeName is a code's google.rpc.Code name, "NOT_FOUND".
 func codeName(c codes.Code) string {

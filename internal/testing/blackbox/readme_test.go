@@ -19,6 +19,14 @@ var walkthroughs = regexp.MustCompile("(?s)<!-- walkthrough:([a-z]+) -->\n```bas
 // the CLI one uses send, report, tool invoke and memory).
 var walkthroughMust = map[string][]string{
 	"cli": {"runsvc run send ", "runsvc run report ", "runsvc tool invoke ", "runsvc memory set ", "runsvc memory get "},
+	// issue 33: publish, start, resume, watch with SSE, one rich error.
+	"curl": {"/v1/specs", "/v1/runs", ":resume", "curl -sSN", "Accept: text/event-stream", "headers.txt"},
+}
+
+// walkthroughPrints is what each walkthrough's output has to hold: the curl
+// one's SSE stream ends with `event: end`, and its error is AIP-193's body.
+var walkthroughPrints = map[string][]string{
+	"curl": {"event: end", `"code":400`, `"status":"FAILED_PRECONDITION"`, `"@type":"type.googleapis.com/google.rpc.ErrorInfo"`, `"reason":"RUN_NOT_SUSPENDED"`},
 }
 
 // TestReadmeWalkthroughs runs each marked README block with bash against
@@ -29,8 +37,14 @@ func TestReadmeWalkthroughs(t *testing.T) {
 		t.Fatal(err)
 	}
 	blocks := walkthroughs.FindAllSubmatch(readme, -1)
-	if len(blocks) < 2 {
-		t.Fatalf("found %d walkthroughs in README.md, want the grpcurl and the CLI one", len(blocks))
+	found := map[string]bool{}
+	for _, b := range blocks {
+		found[string(b[1])] = true
+	}
+	for _, name := range []string{"grpcurl", "cli", "curl"} {
+		if !found[name] {
+			t.Fatalf("README.md has no %s walkthrough, want the grpcurl, the CLI and the curl one", name)
+		}
 	}
 	work := t.TempDir()
 	bin := filepath.Join(work, "bin")
@@ -51,16 +65,31 @@ func TestReadmeWalkthroughs(t *testing.T) {
 					t.Errorf("the README's %s walkthrough does not use %q", name, cmd)
 				}
 			}
-			addr := blackbox.FreePort(t)
-			blackbox.Serve(t, addr, "--data", t.TempDir())
-			cmd := exec.Command("bash", "-euo", "pipefail", "-c", script)
-			cmd.Dir = work
-			cmd.Env = append(os.Environ(), "RUNSVC_ADDR="+addr, "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
-			out, err := cmd.CombinedOutput()
-			if err != nil {
-				t.Fatalf("the README's %s walkthrough failed: %v\n%s", name, err, out)
+			out := runWalkthrough(t, script, work, bin)
+			for _, want := range walkthroughPrints[name] {
+				if !strings.Contains(out, want) {
+					t.Errorf("the README's %s walkthrough did not print %q", name, want)
+				}
 			}
 			t.Logf("%s walkthrough output:\n%s", name, out)
 		})
 	}
+}
+
+// runWalkthrough serves runsvc on fresh ports (gRPC and HTTP) and runs
+// script with bash in work, RUNSVC_ADDR and RUNSVC_HTTP naming the ports:
+// the only things that differ from what the README shows.
+func runWalkthrough(t *testing.T, script, work, bin string) string {
+	t.Helper()
+	addr, httpAddr := blackbox.FreePort(t), blackbox.FreePort(t)
+	blackbox.Serve(t, addr, "--data", t.TempDir(), "--http-listen", httpAddr)
+	cmd := exec.Command("bash", "-euo", "pipefail", "-c", script)
+	cmd.Dir = work
+	cmd.Env = append(os.Environ(), "RUNSVC_ADDR="+addr, "RUNSVC_HTTP="+httpAddr,
+		"PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("the walkthrough failed: %v\n%s", err, out)
+	}
+	return string(out)
 }

@@ -195,3 +195,35 @@ func TestHostileRPCHeaders(t *testing.T) {
 		})
 	}
 }
+
+// TestHostileConnectChunked: a Connect body over the limit sent without
+// Content-Length (chunked), which vanguard refuses by itself when its
+// buffer fills, still comes through the table: INVALID_REQUEST with an
+// ErrorInfo, never a bare resource_exhausted.
+func TestHostileConnectChunked(t *testing.T) {
+	s := testserver.Start(t, testserver.WithHTTP())
+	for _, size := range []int{5 << 20, 20 << 20} {
+		body := `{"spec": "x", "input": "` + strings.Repeat("a", size) + `"}`
+		// io.MultiReader hides the length, so the request goes chunked.
+		r, err := http.NewRequestWithContext(ctxT(t), http.MethodPost, s.HTTPURL+"/runsvc.v1.RunService/StartRun", io.MultiReader(strings.NewReader(body)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Header.Set("Content-Type", "application/json")
+		resp, err := http.DefaultClient.Do(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		_ = resp.Body.Close()
+		t.Logf("%d bytes chunked: HTTP %d %s", size, resp.StatusCode, truncate(b))
+		checkHostile(t, hostile{reason: "INVALID_REQUEST"}, restReply{httpStatus: resp.StatusCode, status: connectJSONStatus(t, b), body: b})
+	}
+}
+
+func truncate(b []byte) []byte {
+	if len(b) > 400 {
+		return b[:400]
+	}
+	return b
+}

@@ -75,7 +75,7 @@ func New(srv *grpc.Server, opts Options) (http.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
-	return withCORS(nativeGRPC{grpc: srv, other: restErrors{next: rpcErrors{next: t, mapper: opts.Mapper}, mapper: opts.Mapper}, opts: opts, openAPI: serveOpenAPI(doc)}, opts.CORSOrigins), nil
+	return withCORS(nativeGRPC{grpc: srv, other: restErrors{next: rpcErrors{next: t, mapper: opts.Mapper, maxBytes: opts.MaxRequestBytes}, mapper: opts.Mapper}, opts: opts, openAPI: serveOpenAPI(doc)}, opts.CORSOrigins), nil
 }
 
 // nativeGRPC hands native gRPC requests on the HTTP port straight to the

@@ -3,6 +3,7 @@ package httpapi
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -24,6 +25,8 @@ import (
 type rpcErrors struct {
 	next   http.Handler
 	mapper *errdetails.Mapper
+	// maxBytes is the largest request body decoded (Options.MaxRequestBytes).
+	maxBytes int
 }
 
 func (h rpcErrors) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -34,6 +37,8 @@ func (h rpcErrors) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// vanguard rewrites the request's headers for the gRPC leg; an error
 	// written here must go by the caller's.
 	saved := r.Header.Clone()
+	body := &countingBody{ReadCloser: r.Body}
+	r.Body = body
 	rw := &rpcWriter{ResponseWriter: w}
 	h.next.ServeHTTP(rw, r)
 	if !rw.failed {
@@ -47,10 +52,7 @@ func (h rpcErrors) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		_, _ = w.Write(rw.body.Bytes())
 		return
 	}
-	var typed error = &errs.TransientFailure{Operation: "the call", Message: rw.text(), RetryAfter: time.Second}
-	if code != "unavailable" {
-		typed = refusal(r, rw.code, rw.text())
-	}
+	typed := h.typed(r, rw, body.n)
 	hdr := w.Header()
 	for k := range hdr {
 		if strings.HasPrefix(k, "Grpc-") || k == "Content-Length" || k == "X-Content-Type-Options" || k == "Content-Type" {
@@ -58,6 +60,33 @@ func (h rpcErrors) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	writeError(w, r, h.mapper.Map(r.Context(), typed).Status.Proto())
+}
+
+// typed is the error the table answers for a refusal of vanguard's. A
+// body read past the limit (a chunked one, whose size nativeGRPC could not
+// see; vanguard refuses it as "unavailable: resource_exhausted: max buffer
+// size", which is neither retryable nor detailed) is INVALID_REQUEST with
+// the size, as a body with Content-Length is.
+func (h rpcErrors) typed(r *http.Request, rw *rpcWriter, read int64) error {
+	if h.maxBytes > 0 && read > int64(h.maxBytes) {
+		return errs.BadField("", "the request is over %d bytes; at most %d are accepted", read, h.maxBytes)
+	}
+	if rw.rpcCode() == "unavailable" {
+		return &errs.TransientFailure{Operation: "the call", Message: rw.text(), RetryAfter: time.Second}
+	}
+	return refusal(r, rw.code, rw.text())
+}
+
+// countingBody counts the bytes read from a request body.
+type countingBody struct {
+	io.ReadCloser
+	n int64
+}
+
+func (b *countingBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	b.n += int64(n)
+	return n, err
 }
 
 // ownService reports whether a path is one of grpc's own services'.

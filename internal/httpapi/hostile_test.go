@@ -227,3 +227,82 @@ func truncate(b []byte) []byte {
 	}
 	return b
 }
+
+// envelope frames a Connect or gRPC-Web streaming message.
+func envelope(flags byte, msg string) string {
+	n := len(msg)
+	return string([]byte{flags, byte(n >> 24), byte(n >> 16), byte(n >> 8), byte(n)}) + msg
+}
+
+// TestHostileConnectStream: what vanguard refuses by itself on a Connect
+// server-streaming call (an envelope cut short, a body that does not
+// decode, a compressed message without a compression) ends the stream
+// with an end-of-stream error carrying an ErrorInfo, never without.
+//
+// For the cases marked racy, vanguard's refusal and the gRPC handler's
+// failed read of the request race: when the handler's error wins, it is
+// INTERNAL (with its ErrorInfo); only the ErrorInfo is asserted there.
+func TestHostileConnectStream(t *testing.T) {
+	s := testserver.Start(t, testserver.WithHTTP())
+	cases := []struct {
+		name, contentType, body, reason string
+		racy                            bool
+	}{
+		{"an envelope cut short", "application/connect+json", "\x00\x00\x00\x00\x09{}", "INVALID_REQUEST", true},
+		{"malformed JSON", "application/connect+json", envelope(0, `{"runId": `), "INVALID_REQUEST", false},
+		{"an unknown field", "application/connect+json", envelope(0, `{"runIt": "x"}`), "INVALID_REQUEST", false},
+		{"garbage protobuf", "application/connect+proto", envelope(0, "\xff\xff\xff\xff"), "INVALID_REQUEST", false},
+		{"a compressed flag on identity", "application/connect+json", envelope(1, `{"runId": "x"}`), "RUN_NOT_FOUND", false},
+		{"two request messages", "application/connect+json", envelope(0, `{"runId": "x"}`) + envelope(0, `{"runId": "y"}`), "INVALID_REQUEST", true},
+		{"no request message", "application/connect+json", "", "INVALID_REQUEST", true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r, err := http.NewRequestWithContext(ctxT(t), http.MethodPost, s.HTTPURL+"/runsvc.v1.RunService/WatchRun", strings.NewReader(c.body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			r.Header.Set("Content-Type", c.contentType)
+			resp, err := http.DefaultClient.Do(r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer func() { _ = resp.Body.Close() }()
+			b, _ := io.ReadAll(resp.Body)
+			st := endOfStream(t, resp.StatusCode, b)
+			if c.racy && client.ClassifyStatus(st).Reason == "INTERNAL" {
+				t.Logf("the handler's read failed first: %s", st.GetMessage())
+				return
+			}
+			checkHostile(t, hostile{reason: c.reason}, restReply{httpStatus: resp.StatusCode, status: st, body: b})
+		})
+	}
+}
+
+// endOfStream is the error of a Connect streaming response: its
+// end-of-stream message's, or, when the call failed before the stream
+// began, the body's error JSON.
+func endOfStream(t *testing.T, code int, b []byte) *spb.Status {
+	t.Helper()
+	if code != http.StatusOK {
+		return connectJSONStatus(t, b)
+	}
+	for len(b) >= 5 {
+		n := int(b[1])<<24 | int(b[2])<<16 | int(b[3])<<8 | int(b[4])
+		if len(b) < 5+n {
+			t.Fatalf("envelope cut short: %q", b)
+		}
+		if b[0]&2 != 0 {
+			var end struct {
+				Error json.RawMessage `json:"error"`
+			}
+			if err := json.Unmarshal(b[5:5+n], &end); err != nil || end.Error == nil {
+				t.Fatalf("end-of-stream without an error (%v): %s", err, b[5:5+n])
+			}
+			return connectJSONStatus(t, end.Error)
+		}
+		b = b[5+n:]
+	}
+	t.Fatalf("no end-of-stream message")
+	return nil
+}

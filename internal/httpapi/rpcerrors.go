@@ -40,6 +40,11 @@ func (h rpcErrors) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	body := &countingBody{ReadCloser: r.Body}
 	r.Body = body
 	rw := &rpcWriter{ResponseWriter: w}
+	if connectStreaming(saved) {
+		orig := r.Clone(r.Context())
+		orig.Header = saved
+		rw.ends = &streamEnds{fix: h.fixEnd(orig, body)}
+	}
 	h.next.ServeHTTP(rw, r)
 	if !rw.failed {
 		return
@@ -52,7 +57,7 @@ func (h rpcErrors) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		_, _ = w.Write(rw.body.Bytes())
 		return
 	}
-	typed := h.typed(r, rw, body.n)
+	typed := h.typed(r, rw.code, code, rw.text(), body.n)
 	hdr := w.Header()
 	for k := range hdr {
 		if strings.HasPrefix(k, "Grpc-") || k == "Content-Length" || k == "X-Content-Type-Options" || k == "Content-Type" {
@@ -67,14 +72,14 @@ func (h rpcErrors) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // see; vanguard refuses it as "unavailable: resource_exhausted: max buffer
 // size", which is neither retryable nor detailed) is INVALID_REQUEST with
 // the size, as a body with Content-Length is.
-func (h rpcErrors) typed(r *http.Request, rw *rpcWriter, read int64) error {
+func (h rpcErrors) typed(r *http.Request, httpCode int, rpcCode, text string, read int64) error {
 	if h.maxBytes > 0 && read > int64(h.maxBytes) {
 		return errs.BadField("", "the request is over %d bytes; at most %d are accepted", read, h.maxBytes)
 	}
-	if rw.rpcCode() == "unavailable" {
-		return &errs.TransientFailure{Operation: "the call", Message: rw.text(), RetryAfter: time.Second}
+	if rpcCode == "unavailable" {
+		return &errs.TransientFailure{Operation: "the call", Message: text, RetryAfter: time.Second}
 	}
-	return refusal(r, rw.code, rw.text())
+	return refusal(r, httpCode, text)
 }
 
 // countingBody counts the bytes read from a request body.
@@ -101,6 +106,8 @@ type rpcWriter struct {
 	wrote, failed bool
 	code          int
 	body          bytes.Buffer
+	// ends, for a Connect streaming call, rewrites its end-of-stream error.
+	ends *streamEnds
 }
 
 func (w *rpcWriter) WriteHeader(code int) {
@@ -125,6 +132,9 @@ func (w *rpcWriter) Write(b []byte) (int, error) {
 	w.WriteHeader(http.StatusOK)
 	if w.failed {
 		return w.body.Write(b)
+	}
+	if w.ends != nil {
+		return w.ends.write(w.ResponseWriter, b)
 	}
 	return w.ResponseWriter.Write(b)
 }

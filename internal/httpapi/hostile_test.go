@@ -306,3 +306,80 @@ func endOfStream(t *testing.T, code int, b []byte) *spb.Status {
 	t.Fatalf("no end-of-stream message")
 	return nil
 }
+
+// TestHostileGRPCWeb: every gRPC-Web error, whoever writes it (the
+// handler, vanguard, connect's ErrorWriter here), has the trailers a gRPC
+// error has: grpc-status-details-bin with an ErrorInfo and the pushback
+// trailer, in the headers (Trailers-Only) or the body's trailer frame.
+func TestHostileGRPCWeb(t *testing.T) {
+	s := testserver.Start(t, testserver.WithHTTP())
+	big := envelope(0, strings.Repeat("\x0a", 5<<20))
+	cases := []struct {
+		name, path, body string
+		chunked          bool
+	}{
+		{"an unknown method", "/runsvc.v1.RunService/Nope", envelope(0, ""), false},
+		{"an envelope cut short", "/runsvc.v1.RunService/GetRun", "\x00\x00\x00\x00\x09garbage", false},
+		{"garbage protobuf", "/runsvc.v1.RunService/GetRun", envelope(0, "\xff\xff\xff\xff"), false},
+		{"a run not found", "/runsvc.v1.RunService/GetRun", envelope(0, "\x0a\x01x"), false},
+		{"a 5 MB body", "/runsvc.v1.RunService/GetRun", big, false},
+		{"a 20 MB body, chunked", "/runsvc.v1.RunService/GetRun", strings.Repeat(big, 4), true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var body io.Reader = strings.NewReader(c.body)
+			if c.chunked {
+				body = io.MultiReader(body)
+			}
+			r, err := http.NewRequestWithContext(ctxT(t), http.MethodPost, s.HTTPURL+c.path, body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r.Header.Set("Content-Type", "application/grpc-web+proto")
+			resp, err := http.DefaultClient.Do(r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer func() { _ = resp.Body.Close() }()
+			b, _ := io.ReadAll(resp.Body)
+			tr := grpcWebTrailers(resp.Header, b)
+			t.Logf("HTTP %d, trailers %v", resp.StatusCode, tr)
+			if tr.Get("Grpc-Status") == "" || tr.Get("Grpc-Status") == "0" {
+				t.Fatalf("no error status: %v", tr)
+			}
+			if tr.Get("Grpc-Retry-Pushback-Ms") == "" {
+				t.Errorf("no pushback trailer: %v", tr)
+			}
+			raw, err := base64.RawStdEncoding.DecodeString(strings.TrimRight(tr.Get("Grpc-Status-Details-Bin"), "="))
+			st := &spb.Status{}
+			if err != nil || proto.Unmarshal(raw, st) != nil || !hasInfo(st) {
+				t.Fatalf("grpc-status-details-bin without an ErrorInfo: %v", tr)
+			}
+		})
+	}
+}
+
+// grpcWebTrailers is a gRPC-Web response's trailers: its headers, and
+// those of the body's trailer frame, if it has one.
+func grpcWebTrailers(h http.Header, b []byte) http.Header {
+	out := h.Clone()
+	for len(b) >= 5 {
+		n := int(b[1])<<24 | int(b[2])<<16 | int(b[3])<<8 | int(b[4])
+		if len(b) < 5+n {
+			break
+		}
+		if b[0]&0x80 != 0 {
+			for _, line := range strings.Split(string(b[5:5+n]), "\r\n") {
+				if k, v, ok := strings.Cut(line, ":"); ok {
+					out.Set(strings.TrimSpace(k), strings.TrimSpace(v))
+				}
+			}
+		}
+		b = b[5+n:]
+	}
+	return out
+}
+
+func hasInfo(st *spb.Status) bool {
+	return len(st.GetDetails()) > 0 && st.GetDetails()[0].GetTypeUrl() == "type.googleapis.com/google.rpc.ErrorInfo"
+}

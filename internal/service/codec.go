@@ -3,13 +3,16 @@ package service
 import (
 	"context"
 	"fmt"
+	"io"
 	"strings"
 	"sync"
 	"unicode/utf8"
 
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/encoding"
 	"google.golang.org/grpc/mem"
+	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -184,9 +187,26 @@ type checkedStream struct {
 // RecvMsg receives m, or fails with what kept it from decoding.
 func (s *checkedStream) RecvMsg(m any) error {
 	if err := s.ServerStream.RecvMsg(m); err != nil {
-		return err
+		return brokenStream(err)
 	}
 	return s.codec.take(m)
+}
+
+// brokenStream is *errs.InvalidRequest for what grpc-go's RecvMsg reports
+// of a request stream that broke the protocol, as INTERNAL: a message cut
+// short (io.ErrUnexpectedEOF) or, for a method taking one request, none
+// or several (a "cardinality violation"). HTTP clients can send those
+// (grpc.Server.ServeHTTP under the transcoder); they are the caller's
+// mistake, not the server's. Every other error, io.EOF included, passes.
+func brokenStream(err error) error {
+	st, ok := status.FromError(err)
+	if !ok || st.Code() != codes.Internal {
+		return err
+	}
+	if msg := st.Message(); msg == io.ErrUnexpectedEOF.Error() || strings.HasPrefix(msg, "cardinality violation") {
+		return errs.BadField("", "the request stream broke the protocol: %s", msg)
+	}
+	return err
 }
 
 // UnknownMethod answers a method or service the server does not have with

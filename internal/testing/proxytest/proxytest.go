@@ -32,10 +32,10 @@ type Proxy struct {
 // All is every proxy the suites run through.
 var All = []Proxy{{Name: "nginx", Start: Nginx}, {Name: "haproxy", Start: HAProxy}}
 
-// nginxConf sets only paths, the listener and timeouts long enough for
-// runsvc's long waits; every buffer (grpc_buffer_size: one memory page,
-// 4 KiB here, holds the response header block) is nginx's default.
-const nginxConf = `daemon off;
+// nginxPreamble is what every nginx config here starts with: one
+// process in the foreground, its files in the directory %[1]s, no access
+// log; a config goes on with the http block's server.
+const nginxPreamble = `daemon off;
 master_process off;
 worker_processes 1;
 pid %[1]s/nginx.pid;
@@ -48,7 +48,12 @@ http {
   fastcgi_temp_path %[1]s/fastcgi;
   uwsgi_temp_path %[1]s/uwsgi;
   scgi_temp_path %[1]s/scgi;
-  server {
+`
+
+// nginxConf sets only paths, the listener and timeouts long enough for
+// runsvc's long waits; every buffer (grpc_buffer_size: one memory page,
+// 4 KiB here, holds the response header block) is nginx's default.
+const nginxConf = nginxPreamble + `  server {
     listen %[2]s http2;
     client_max_body_size 8m;
     location / {
@@ -127,20 +132,7 @@ func writeConf(t testing.TB, dir, name, text string) string {
 // writes it: proxy_pass and nothing else, so every buffer, timeout and
 // limit (proxy_buffering on, HTTP/1.0 to the backend, a 1 MiB body, 60s
 // reads) is nginx's default.
-const nginxHTTPConf = `daemon off;
-master_process off;
-worker_processes 1;
-pid %[1]s/nginx.pid;
-error_log %[1]s/error.log warn;
-events { worker_connections 256; }
-http {
-  access_log off;
-  client_body_temp_path %[1]s/body;
-  proxy_temp_path %[1]s/proxy;
-  fastcgi_temp_path %[1]s/fastcgi;
-  uwsgi_temp_path %[1]s/uwsgi;
-  scgi_temp_path %[1]s/scgi;
-  server {
+const nginxHTTPConf = nginxPreamble + `  server {
     listen %[2]s;
     location / {
       proxy_pass http://%[3]s;

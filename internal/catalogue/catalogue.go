@@ -1,7 +1,7 @@
 // Package catalogue renders runsvc's error catalogue, read from the one
 // table in internal/errdetails, into the files published from it:
-// errors.json, docs/errors.md and the reason constants of the Go, Python
-// and Node clients. `make catalogue` (go run ./internal/catalogue/gen)
+// errors.json, docs/errors.md and the reason constants of the Go, Python,
+// Node and Ruby clients. `make catalogue` (go run ./internal/catalogue/gen)
 // writes them; TestCommittedFilesAreFresh fails when one is stale.
 package catalogue
 
@@ -68,6 +68,7 @@ func Files() map[string][]byte {
 		"clients/python/runsvc_client/reasons.py": PythonConstants(doc),
 		"clients/node/src/reasons.js":             NodeConstants(doc),
 		"clients/node/src/reasons.d.ts":           NodeDeclarations(doc),
+		RubyPath:                                  RubyConstants(doc),
 	}
 }
 

@@ -37,9 +37,14 @@ module Runsvc
                               :retryable, :delay, :pushback, :details, :status, keyword_init: true) do
     alias_method :retryable?, :retryable
 
-    # RetryInfo's delay in whole milliseconds, or nil.
+    # RetryInfo's delay in whole milliseconds (truncated, as the pushback
+    # trailer has it), or nil.
     def delay_ms
-      delay && (delay * 1000).round
+      ri = detail(Google::Rpc::RetryInfo)
+      d = ri&.retry_delay
+      return (retryable ? 0 : nil) if d.nil?
+
+      d.seconds * 1000 + d.nanos / 1_000_000
     end
 
     # The first detail of a message class, e.g.

@@ -25,12 +25,13 @@ module Runsvc
     attr_reader :stubs
 
     # target:: "host:port"
-    # credentials:: a GRPC::Core::ChannelCredentials for TLS; with tls: true
-    #               and none given, the system's roots; insecure otherwise
+    # tls:: true for TLS, verified against root_certs (PEM; the system's
+    #       roots when nil); insecure otherwise
+    # credentials:: a GRPC::Core::ChannelCredentials, instead of tls:
     # api_key:: sent as "authorization: Bearer <key>" on every call
     # deadline:: the default deadline of a call, in seconds (nil: none)
-    def initialize(target, credentials: nil, tls: false, api_key: nil, deadline: nil, channel_args: {})
-      creds = credentials || (tls ? GRPC::Core::ChannelCredentials.new : :this_channel_is_insecure)
+    def initialize(target, tls: false, root_certs: nil, credentials: nil, api_key: nil, deadline: nil, channel_args: {})
+      creds = credentials || (tls ? GRPC::Core::ChannelCredentials.new(root_certs) : :this_channel_is_insecure)
       @metadata = api_key ? { "authorization" => "Bearer #{api_key}" } : {}
       @deadline = deadline
       @stubs = {}

@@ -22,7 +22,7 @@ end
 def settle(client, run_id)
   loop do
     run = client.run.wait_run(run_id: run_id, wait: { seconds: 10 }, deadline: 20).run
-    return run unless %i[RUN_STATE_PENDING RUN_STATE_RUNNING RUN_STATE_SUSPENDED].include?(run.state)
+    return run unless %i[RUN_STATE_QUEUED RUN_STATE_RUNNING].include?(run.state)
   end
 end
 

@@ -32,18 +32,12 @@ module Runsvc
     # deadline:: the default deadline of a call, in seconds (nil: none)
     def initialize(target, tls: false, root_certs: nil, credentials: nil, api_key: nil, deadline: nil, channel_args: {})
       creds = credentials || (tls ? GRPC::Core::ChannelCredentials.new(root_certs) : :this_channel_is_insecure)
+      @channel = GRPC::Core::Channel.new(target, channel_args, creds)
       @metadata = api_key ? { "authorization" => "Bearer #{api_key}" } : {}
       @deadline = deadline
       @stubs = {}
       @handles = {}
-      Runsvc.services.each do |name, service|
-        stub = service.const_get(:Stub).new(target, creds, channel_args: channel_args)
-        @stubs[name] = stub
-        @handles[name] = Handle.new(stub, service.const_get(:Service), self)
-        handle_name = Runsvc.handle_name(name)
-        handle = @handles[name]
-        define_singleton_method(handle_name) { handle }
-      end
+      Runsvc.services.each { |name, service| add_service(target, name, service) }
     end
 
     # The handle of a service by its name, e.g. client["RunService"].
@@ -60,53 +54,58 @@ module Runsvc
       opts
     end
 
-    # Closes the channels.
+    # Closes the channel.
     def close
-      @stubs.each_value { |s| s.instance_variable_get(:@ch)&.close }
+      @channel.close
+    end
+
+    private
+
+    # Binds a stub of the service to the channel and defines its accessor.
+    def add_service(target, name, service)
+      stub = service.const_get(:Stub).new(target, :this_channel_is_insecure, channel_override: @channel)
+      handle = Handle.new(stub, service.const_get(:Service), self)
+      @stubs[name] = stub
+      @handles[name] = handle
+      define_singleton_method(Runsvc.handle_name(name)) { handle }
     end
 
     # One service's calls, each raising Runsvc::Error on failure.
     class Handle
+      # The generated stub itself, for what the handle does not wrap.
+      attr_reader :stub
+
       def initialize(stub, service, client)
         @stub = stub
         service.rpc_descs.each do |name, desc|
           method = GRPC::GenericService.underscore(name.to_s).to_sym
           define_singleton_method(method) do |request = nil, deadline: nil, metadata: nil, **fields, &block|
-            request ||= fields
-            opts = client.call_options(deadline, metadata)
-            Runsvc.send(:invoke, stub, method, desc, request, opts, &block)
+            invoke(method, desc, request || fields, client.call_options(deadline, metadata), &block)
           end
         end
       end
 
-      # The generated stub itself, for what the handle does not wrap.
-      attr_reader :stub
-    end
-  end
+      private
 
-  class << self
-    private
+      # Calls a stub method, turning a GRPC::BadStatus into a Runsvc::Error.
+      def invoke(method, desc, request, opts, &block)
+        return @stub.public_send(method, request, **opts, &block) if desc.client_streamer? || desc.bidi_streamer?
 
-    # Calls a stub method, turning a GRPC::BadStatus into a Runsvc::Error.
-    def invoke(stub, method, desc, request, opts, &block)
-      if desc.client_streamer? || desc.bidi_streamer?
-        return stub.public_send(method, request, **opts, &block)
-      end
+        req = request.is_a?(Hash) ? desc.input.new(**request) : request
+        return stream(@stub.public_send(method, req, **opts)) if desc.server_streamer?
 
-      req = request.is_a?(Hash) ? desc.input.new(**request) : request
-      return stream(stub.public_send(method, req, **opts)) if desc.server_streamer?
-
-      stub.public_send(method, req, **opts)
-    rescue GRPC::BadStatus => e
-      raise Error.from(e)
-    end
-
-    # An Enumerator over a server stream whose failure is a Runsvc::Error.
-    def stream(responses)
-      Enumerator.new do |y|
-        responses.each { |r| y << r }
+        @stub.public_send(method, req, **opts)
       rescue GRPC::BadStatus => e
         raise Error.from(e)
+      end
+
+      # An Enumerator over a server stream whose failure is a Runsvc::Error.
+      def stream(responses)
+        Enumerator.new do |y|
+          responses.each { |r| y << r }
+        rescue GRPC::BadStatus => e
+          raise Error.from(e)
+        end
       end
     end
   end

@@ -48,6 +48,17 @@ class ClassifyTest < Minitest::Test
     assert_instance_of Runsvc::Error, Runsvc::Error.from(Google::Rpc::Status.new(code: 4)), "no ErrorInfo: the base class"
   end
 
+  def test_the_readme_documents_every_family
+    readme = File.expand_path("../README.md", __dir__)
+    skip "the README is checked in the source tree" if ENV["RUNSVC_RB_INSTALLED"] == "1" || !File.exist?(readme)
+
+    documented = File.read(readme).scan(/^\| `(\w+)` \| ([A-Z_, ]+) \|$/).to_h do |family, reasons|
+      [family, reasons.split(", ")]
+    end
+    want = Runsvc::FAMILIES.group_by { |_, f| f.name.delete_prefix("Runsvc::") }.transform_values { |v| v.map(&:first) }
+    assert_equal want, documented, "clients/ruby/README.md's family table differs from lib/runsvc/reasons.rb (make catalogue)"
+  end
+
   def test_retryable_and_retry_after_come_from_the_status
     e = Runsvc::Error.from(status(8, "QUOTA_EXCEEDED", delay: 3))
     assert_equal [true, 3.0], [e.retryable?, e.retry_after]

@@ -42,6 +42,7 @@ import (
 	"github.com/runsvc/runsvc/internal/netpolicy"
 	"github.com/runsvc/runsvc/internal/policy"
 	"github.com/runsvc/runsvc/internal/runs"
+	"github.com/runsvc/runsvc/internal/schedule"
 	"github.com/runsvc/runsvc/internal/secret"
 	"github.com/runsvc/runsvc/internal/server/admission"
 	"github.com/runsvc/runsvc/internal/service"
@@ -160,8 +161,10 @@ type Server struct {
 	hub    *toolworkers.Hub
 	// sweeper deletes settled Runs past their retention.
 	sweeper *runs.Sweeper
-	mcp     *mcptool.Executor
-	lis     net.Listener
+	// schedules fires the schedules' ticks; nil when the store keeps none.
+	schedules *schedule.Scheduler
+	mcp       *mcptool.Executor
+	lis       net.Listener
 
 	metrics    *metrics.Metrics
 	metricsLis net.Listener
@@ -335,6 +338,9 @@ func (s *Server) assemble() error {
 	mem := memory.New(s.store, cfg.Clock)
 	messages := bus.New(s.store, reg, cfg.Clock)
 	s.sweeper = manager.NewSweeper(cfg.Retention, s.metrics)
+	if st, ok := s.store.(store.Schedules); ok {
+		s.schedules = schedule.New(schedule.Deps{Store: st, Runs: manager, Clock: cfg.Clock, Log: s.log})
+	}
 	// Every Run created, by whichever path, is counted (runs_started).
 	// Workers may connect to any replica: the hub routes calls to the
 	// workers of the others through the store, and serves theirs.
@@ -356,7 +362,8 @@ func (s *Server) assemble() error {
 		return err
 	}
 	s.grpc = grpc.NewServer(append(secOpts, common...)...)
-	svc := service.New(service.Deps{Mapper: mapper, Specs: reg, Runs: manager, Engine: s.engine, Hub: hub, Memory: mem, Bus: messages, Scrubber: scrub, Codec: codec})
+	svc := service.New(service.Deps{Mapper: mapper, Specs: reg, Runs: manager, Engine: s.engine, Hub: hub, Memory: mem, Bus: messages, Scrubber: scrub, Codec: codec,
+		Schedules: s.schedules})
 	svc.Register(s.grpc)
 	s.assembleConsole(common, svc)
 	s.health = health.NewServer()
@@ -459,6 +466,14 @@ func (s *Server) Serve(ctx context.Context) error {
 		defer close(sweepDone)
 		s.sweeper.Run(sweepCtx)
 	}()
+	scheduleCtx, stopSchedules := context.WithCancel(context.WithoutCancel(ctx))
+	schedulesDone := make(chan struct{})
+	go func() {
+		defer close(schedulesDone)
+		if s.schedules != nil {
+			s.schedules.Run(scheduleCtx)
+		}
+	}()
 	opsCtx, stopOps := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopOps()
 	// Probe once before serving, so the first health check already says
@@ -495,6 +510,8 @@ func (s *Server) Serve(ctx context.Context) error {
 		s.grpc.Stop()
 		s.stopConsoleNow()
 	}
+	stopSchedules()
+	<-schedulesDone
 	stopSweep()
 	<-sweepDone
 	stopEngine()

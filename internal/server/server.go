@@ -439,6 +439,29 @@ func (s *Server) Store() store.Store { return s.store }
 // Addr returns the address the server listens on.
 func (s *Server) Addr() string { return s.lis.Addr().String() }
 
+// background runs fn in a goroutine until the returned stop is called;
+// stop returns once fn has.
+func background(ctx context.Context, fn func(context.Context)) (stop func()) {
+	bctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		fn(bctx)
+	}()
+	return func() {
+		cancel()
+		<-done
+	}
+}
+
+// fireSchedules runs this replica's firing loop of schedules, if the
+// store keeps schedules.
+func (s *Server) fireSchedules(ctx context.Context) {
+	if s.schedules != nil {
+		s.schedules.Run(ctx)
+	}
+}
+
 // Serve runs until ctx ends, then drains: it stops taking RPCs, lets those
 // in flight finish (up to the drain timeout), stops the workers, which
 // give their leases back, stops relaying tool calls between replicas
@@ -460,20 +483,8 @@ func (s *Server) Serve(ctx context.Context) error {
 	if s.keys != nil {
 		go s.keys.Watch(hubCtx, keysPoll, s.auth.revalidate)
 	}
-	sweepCtx, stopSweep := context.WithCancel(context.WithoutCancel(ctx))
-	sweepDone := make(chan struct{})
-	go func() {
-		defer close(sweepDone)
-		s.sweeper.Run(sweepCtx)
-	}()
-	scheduleCtx, stopSchedules := context.WithCancel(context.WithoutCancel(ctx))
-	schedulesDone := make(chan struct{})
-	go func() {
-		defer close(schedulesDone)
-		if s.schedules != nil {
-			s.schedules.Run(scheduleCtx)
-		}
-	}()
+	stopSweep := background(ctx, s.sweeper.Run)
+	stopSchedules := background(ctx, s.fireSchedules)
 	opsCtx, stopOps := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopOps()
 	// Probe once before serving, so the first health check already says
@@ -511,9 +522,7 @@ func (s *Server) Serve(ctx context.Context) error {
 		s.stopConsoleNow()
 	}
 	stopSchedules()
-	<-schedulesDone
 	stopSweep()
-	<-sweepDone
 	stopEngine()
 	<-engineDone
 	stopHub()

@@ -13,6 +13,9 @@ import (
 // with more due stays due and the next pass goes on.
 const batch = 200
 
+// minWait is the shortest sleep of the firing loop.
+const minWait = 50 * time.Millisecond
+
 // Run fires due ticks until ctx ends: it wakes at the earliest due time
 // of any schedule (or after Poll, or when a schedule is created or
 // resumed here), claims each due schedule with a short lease (a
@@ -25,9 +28,10 @@ func (s *Scheduler) Run(ctx context.Context) {
 		}
 		wait := s.poll
 		if next, ok, err := s.store.NextScheduleDue(ctx); err == nil && ok {
-			if d := next.Sub(s.clock.Now()); d < wait {
-				wait = d
-			}
+			// A schedule still due now is another replica's (leased) or
+			// has more due ticks than a pass decides: look again soon,
+			// without spinning.
+			wait = min(max(next.Sub(s.clock.Now()), minWait), s.poll)
 		}
 		select {
 		case <-ctx.Done():

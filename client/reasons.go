@@ -62,6 +62,10 @@ const (
 	ReasonThreadBusy = "THREAD_BUSY"
 	// ReasonThreadNotFound: No Run of the tenant started on a thread with that id.
 	ReasonThreadNotFound = "THREAD_NOT_FOUND"
+	// ReasonScheduleInvalid: CreateSchedule refused the schedule; BadRequest names each field: a bad cron expression, an unknown time zone, none or two of cron, interval and at, an interval under 1s, an id naming a schedule with another definition.
+	ReasonScheduleInvalid = "SCHEDULE_INVALID"
+	// ReasonScheduleNotFound: The tenant has no schedule with that id (scheduleId).
+	ReasonScheduleNotFound = "SCHEDULE_NOT_FOUND"
 	// ReasonBudgetExceeded: The call would spend past the Run's budget, so it was not made.
 	ReasonBudgetExceeded = "BUDGET_EXCEEDED"
 	// ReasonBudgetOverrun: A model call already made went past the budget (reported after the fact); retryable once the budget is raised. For cost the message is `Cost budget exceeded: ${used} used, budget is ${limit}` (six decimals).
@@ -150,6 +154,8 @@ var Reasons = []string{
 	ReasonQuotaExceeded,
 	ReasonThreadBusy,
 	ReasonThreadNotFound,
+	ReasonScheduleInvalid,
+	ReasonScheduleNotFound,
 	ReasonBudgetExceeded,
 	ReasonBudgetOverrun,
 	ReasonToolLoopLimit,

@@ -43,6 +43,8 @@ var reads = []string{
 	"/runsvc.v1.MemoryService/WatchMemory",
 	"/runsvc.v1.RunService/GetThread",
 	"/runsvc.v1.RunService/ListThreads",
+	"/runsvc.v1.ScheduleService/GetSchedule",
+	"/runsvc.v1.ScheduleService/ListSchedules",
 }
 
 // grants are the methods each role may call besides reads; admin may call
@@ -63,6 +65,11 @@ var grants = map[string][]string{
 		"/runsvc.v1.BusService/Receive",
 		"/runsvc.v1.BusService/AcknowledgeMessages",
 		"/runsvc.v1.RunService/ForkRun",
+		"/runsvc.v1.ScheduleService/CreateSchedule",
+		"/runsvc.v1.ScheduleService/PauseSchedule",
+		"/runsvc.v1.ScheduleService/ResumeSchedule",
+		"/runsvc.v1.ScheduleService/DeleteSchedule",
+		"/runsvc.v1.ScheduleService/TriggerSchedule",
 	},
 	RoleReader: {},
 	RoleWorker: {"/runsvc.v1.ToolService/ServeTools"},

@@ -182,6 +182,7 @@ func (a *app) runList(ctx context.Context, args []string) error {
 	spec := fs.String("spec", "", "only Runs of this `SPEC`")
 	parent := fs.String("parent", "", "only children of this `RUN_ID`")
 	thread := fs.String("thread", "", "only the Runs of this `THREAD_ID`, in the order they started")
+	schedule := fs.String("schedule", "", "only the Runs this `SCHEDULE_ID` started")
 	limit := fs.Int("limit", 50, "list at most `N` Runs; 0 means all")
 	if _, err := a.parse(fs, args, 0, 0); err != nil {
 		return err
@@ -189,7 +190,7 @@ func (a *app) runList(ctx context.Context, args []string) error {
 	if *limit < 0 {
 		return usagef("--limit must not be negative")
 	}
-	req := &runsvcv1.ListRunsRequest{Spec: *spec, ParentRunId: *parent, ThreadId: *thread}
+	req := &runsvcv1.ListRunsRequest{Spec: *spec, ParentRunId: *parent, ThreadId: *thread, ScheduleId: *schedule}
 	for _, s := range states {
 		st, ok := parseState(s)
 		if !ok {

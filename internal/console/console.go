@@ -58,6 +58,8 @@ type Console struct {
 	sessions *sessions
 	specs    runsvcv1.SpecServiceClient
 	runs     runsvcv1.RunServiceClient
+	// schedules reads the tenant's schedules.
+	schedules runsvcv1.ScheduleServiceClient
 }
 
 // New builds a console.
@@ -79,11 +81,12 @@ func New(cfg Config) (*Console, error) {
 		return nil, err
 	}
 	return &Console{
-		cfg:      cfg,
-		pages:    pages,
-		sessions: newSessions(cfg.Clock, cfg.SessionTTL),
-		specs:    runsvcv1.NewSpecServiceClient(cfg.Conn),
-		runs:     runsvcv1.NewRunServiceClient(cfg.Conn),
+		cfg:       cfg,
+		pages:     pages,
+		sessions:  newSessions(cfg.Clock, cfg.SessionTTL),
+		specs:     runsvcv1.NewSpecServiceClient(cfg.Conn),
+		runs:      runsvcv1.NewRunServiceClient(cfg.Conn),
+		schedules: runsvcv1.NewScheduleServiceClient(cfg.Conn),
 	}, nil
 }
 
@@ -111,6 +114,7 @@ func (c *Console) Handler() http.Handler {
 	mux.HandleFunc("POST /runs/{id}/interrupt", c.action(c.interrupt, true))
 	mux.HandleFunc("GET /specs", c.page(c.specsPage, true))
 	mux.HandleFunc("GET /specs/{name}", c.page(c.specPage, true))
+	mux.HandleFunc("GET /schedules", c.page(c.schedulesPage, true))
 	mux.HandleFunc("GET /errors", c.page(c.errorsPage, false))
 	return secureHeaders(mux)
 }

@@ -27,6 +27,11 @@ var funcs = template.FuncMap{
 	"short": func(s string) string {
 		return strings.TrimPrefix(strings.TrimPrefix(s, "RUN_STATE_"), "SUSPENSION_REASON_")
 	},
+	// The schedules page.
+	"scheduleWhen": scheduleWhen,
+	"firstTicks":   firstTicks,
+	"lastOutcomes": lastOutcomes,
+	"tickOutcome":  tickOutcome,
 }
 
 // stamp writes a timestamp in UTC to the millisecond, or "—".

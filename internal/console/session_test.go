@@ -23,6 +23,7 @@ import (
 // site is a console over a real runsvc, signing in with a real keys file,
 // on a fake clock, served on 127.0.0.1.
 type site struct {
+	srv    *testserver.Server
 	url    string
 	clk    *clock.Fake
 	keys   map[string]string
@@ -32,7 +33,7 @@ type site struct {
 func startSite(t *testing.T, secure bool) *site {
 	t.Helper()
 	srv := testserver.Start(t)
-	s := &site{clk: clock.NewFake(time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)), keys: map[string]string{}}
+	s := &site{srv: srv, clk: clock.NewFake(time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)), keys: map[string]string{}}
 	var entries []auth.Entry
 	for _, role := range []string{auth.RoleRunner, auth.RoleWorker} {
 		key, e := tlstest.Key(t, "acme-"+role, "acme", role)

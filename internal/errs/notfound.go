@@ -72,3 +72,11 @@ type ThreadNotFound struct {
 func (e *ThreadNotFound) Error() string {
 	return fmt.Sprintf("thread %s not found", e.ThreadID)
 }
+
+// ScheduleNotFound is a schedule id the tenant does not have.
+type ScheduleNotFound struct {
+	ScheduleID string `meta:"scheduleId"`
+}
+
+// Error returns the error's message.
+func (e *ScheduleNotFound) Error() string { return "schedule " + e.ScheduleID + " not found" }

@@ -53,5 +53,8 @@ func (e *InvalidRequest) SetFieldViolations(vs []FieldViolation) { e.Violations 
 // SetFieldViolations implements ViolationSetter.
 func (e *SpecInvalid) SetFieldViolations(vs []FieldViolation) { e.Violations = vs }
 
+// SetFieldViolations sets the schedule's problems.
+func (e *ScheduleInvalid) SetFieldViolations(vs []FieldViolation) { e.Violations = vs }
+
 // SetFieldViolations implements ViolationSetter.
 func (e *SpecUnbuildable) SetFieldViolations(vs []FieldViolation) { e.Violations = vs }

@@ -36,6 +36,8 @@ func init() {
 		&RunNotSettled{},
 		// Threads (issue 15).
 		&ThreadBusy{}, &ThreadNotFound{},
+		// Schedules (issue 34).
+		&ScheduleInvalid{}, &ScheduleNotFound{},
 		// Long-lived work (issue 30).
 		&AttemptsExhausted{},
 	} {

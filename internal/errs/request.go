@@ -121,3 +121,19 @@ func (e *SpecUnbuildable) FieldViolations() []FieldViolation { return e.Violatio
 func (e *ValueNotPortable) FieldViolations() []FieldViolation {
 	return []FieldViolation{{Field: e.Path, Description: e.Reason}}
 }
+
+// ScheduleInvalid is a schedule refused at creation (a bad cron
+// expression, an unknown time zone, none or two of cron, interval and at,
+// an interval too small, ...), with every problem found.
+type ScheduleInvalid struct {
+	ScheduleID string           `meta:"scheduleId"`
+	Violations []FieldViolation `meta:"violationCount"`
+}
+
+// Error returns the error's message.
+func (e *ScheduleInvalid) Error() string {
+	return fmt.Sprintf("schedule '%s' is invalid: %s", e.ScheduleID, describeViolations("", e.Violations))
+}
+
+// FieldViolations returns the schedule's problems.
+func (e *ScheduleInvalid) FieldViolations() []FieldViolation { return e.Violations }

@@ -118,6 +118,15 @@ type StartRequest struct {
 	// Strategy is what to do when the thread has an active Run (one of
 	// Strategies); empty takes the Spec's, and reject when it has none.
 	Strategy string
+	// Scheduled, for a Run a schedule's tick starts, names the schedule
+	// and the tick; the Run's row keeps them.
+	Scheduled Scheduled
+}
+
+// Scheduled is the schedule and tick that start a Run; zero for none.
+type Scheduled struct {
+	ScheduleID string
+	Tick       time.Time
 }
 
 // Parent links a child Run to the Run and delegation that started it.
@@ -204,7 +213,7 @@ func (m *Manager) create(ctx context.Context, req StartRequest, sv *spec.Version
 	if p := req.Parent; p != nil {
 		adm.ParentRunID, adm.RootRunID, adm.DelegationID, adm.Depth = p.RunID, p.RootRunID, p.DelegationID, p.Depth
 	}
-	return m.admit(ctx, adm, runID, now, requestHash(req), onThread{ID: req.ThreadID, Strategy: strategy}, remembered)
+	return m.admit(ctx, adm, runID, now, requestHash(req), onThread{ID: req.ThreadID, Strategy: strategy}, remembered, req.Scheduled)
 }
 
 // onThread is the thread a new Run is started on (none when ID is empty)
@@ -220,7 +229,8 @@ type onThread struct {
 // newest makes the creation conditional on adm's Version still being the
 // Spec's newest (store.NewRun.IfNoNewerVersion): else
 // store.ErrConditionFailed.
-func (m *Manager) admit(ctx context.Context, adm *runlog.Admitted, runID string, now time.Time, hash string, thread onThread, newest bool) (Run, bool, error) {
+// sched names the schedule and tick that start the Run, if any.
+func (m *Manager) admit(ctx context.Context, adm *runlog.Admitted, runID string, now time.Time, hash string, thread onThread, newest bool, sched Scheduled) (Run, bool, error) {
 	st := runlog.New(runID)
 	recs := logwriter.Stamp(st, 0, now, adm)
 	if err := st.ApplyAll(recs); err != nil {
@@ -235,6 +245,7 @@ func (m *Manager) admit(ctx context.Context, adm *runlog.Admitted, runID string,
 			Tenant: adm.Tenant, RunID: runID, Spec: adm.Spec, Version: adm.Version, RequestID: adm.RequestID,
 			RequestHash: hash, ParentRunID: adm.ParentRunID, RootRunID: adm.RootRunID,
 			DelegationID: adm.DelegationID, CreateTime: now, Index: logwriter.Index(st), ThreadID: thread.ID,
+			ScheduleID: sched.ScheduleID, ScheduleTick: sched.Tick,
 		},
 		Records:          stored,
 		Ends:             logwriter.Ends(stored),

@@ -30,6 +30,10 @@ type Run struct {
 	ThreadID       string
 	ContinuesRunID string
 	Waiting        bool
+	// ScheduleID and ScheduleTick name the schedule and tick that
+	// started the Run; empty and zero for none.
+	ScheduleID   string
+	ScheduleTick time.Time
 	// Steered is set by Start when the strategy steer gave the input to
 	// this, the thread's active Run, instead of starting one.
 	Steered bool
@@ -53,6 +57,7 @@ func fromStoreRun(r store.Run) (Run, error) {
 		ParentRunID: r.ParentRunID, RootRunID: r.RootRunID, DelegationID: r.DelegationID,
 		CreateTime: r.CreateTime, UpdateTime: r.UpdateTime, LastSeq: r.LastSeq,
 		ThreadID: r.ThreadID, ContinuesRunID: r.ContinuesRunID, Waiting: r.Waiting,
+		ScheduleID: r.ScheduleID, ScheduleTick: r.ScheduleTick,
 	}
 	if len(r.Index.Summary) > 0 {
 		if err := json.Unmarshal(r.Index.Summary, &out.Summary); err != nil {

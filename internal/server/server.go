@@ -42,6 +42,7 @@ import (
 	"github.com/runsvc/runsvc/internal/netpolicy"
 	"github.com/runsvc/runsvc/internal/policy"
 	"github.com/runsvc/runsvc/internal/runs"
+	"github.com/runsvc/runsvc/internal/schedule"
 	"github.com/runsvc/runsvc/internal/secret"
 	"github.com/runsvc/runsvc/internal/server/admission"
 	"github.com/runsvc/runsvc/internal/service"
@@ -160,8 +161,10 @@ type Server struct {
 	hub    *toolworkers.Hub
 	// sweeper deletes settled Runs past their retention.
 	sweeper *runs.Sweeper
-	mcp     *mcptool.Executor
-	lis     net.Listener
+	// schedules fires the schedules' ticks; nil when the store keeps none.
+	schedules *schedule.Scheduler
+	mcp       *mcptool.Executor
+	lis       net.Listener
 
 	metrics    *metrics.Metrics
 	metricsLis net.Listener
@@ -335,6 +338,9 @@ func (s *Server) assemble() error {
 	mem := memory.New(s.store, cfg.Clock)
 	messages := bus.New(s.store, reg, cfg.Clock)
 	s.sweeper = manager.NewSweeper(cfg.Retention, s.metrics)
+	if st, ok := s.store.(store.Schedules); ok {
+		s.schedules = schedule.New(schedule.Deps{Store: st, Runs: manager, Clock: cfg.Clock, Log: s.log})
+	}
 	// Every Run created, by whichever path, is counted (runs_started).
 	// Workers may connect to any replica: the hub routes calls to the
 	// workers of the others through the store, and serves theirs.
@@ -356,7 +362,8 @@ func (s *Server) assemble() error {
 		return err
 	}
 	s.grpc = grpc.NewServer(append(secOpts, common...)...)
-	svc := service.New(service.Deps{Mapper: mapper, Specs: reg, Runs: manager, Engine: s.engine, Hub: hub, Memory: mem, Bus: messages, Scrubber: scrub, Codec: codec})
+	svc := service.New(service.Deps{Mapper: mapper, Specs: reg, Runs: manager, Engine: s.engine, Hub: hub, Memory: mem, Bus: messages, Scrubber: scrub, Codec: codec,
+		Schedules: s.schedules})
 	svc.Register(s.grpc)
 	s.assembleConsole(common, svc)
 	s.health = health.NewServer()
@@ -432,6 +439,29 @@ func (s *Server) Store() store.Store { return s.store }
 // Addr returns the address the server listens on.
 func (s *Server) Addr() string { return s.lis.Addr().String() }
 
+// background runs fn in a goroutine until the returned stop is called;
+// stop returns once fn has.
+func background(ctx context.Context, fn func(context.Context)) (stop func()) {
+	bctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		fn(bctx)
+	}()
+	return func() {
+		cancel()
+		<-done
+	}
+}
+
+// fireSchedules runs this replica's firing loop of schedules, if the
+// store keeps schedules.
+func (s *Server) fireSchedules(ctx context.Context) {
+	if s.schedules != nil {
+		s.schedules.Run(ctx)
+	}
+}
+
 // Serve runs until ctx ends, then drains: it stops taking RPCs, lets those
 // in flight finish (up to the drain timeout), stops the workers, which
 // give their leases back, stops relaying tool calls between replicas
@@ -453,12 +483,8 @@ func (s *Server) Serve(ctx context.Context) error {
 	if s.keys != nil {
 		go s.keys.Watch(hubCtx, keysPoll, s.auth.revalidate)
 	}
-	sweepCtx, stopSweep := context.WithCancel(context.WithoutCancel(ctx))
-	sweepDone := make(chan struct{})
-	go func() {
-		defer close(sweepDone)
-		s.sweeper.Run(sweepCtx)
-	}()
+	stopSweep := background(ctx, s.sweeper.Run)
+	stopSchedules := background(ctx, s.fireSchedules)
 	opsCtx, stopOps := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopOps()
 	// Probe once before serving, so the first health check already says
@@ -495,8 +521,8 @@ func (s *Server) Serve(ctx context.Context) error {
 		s.grpc.Stop()
 		s.stopConsoleNow()
 	}
+	stopSchedules()
 	stopSweep()
-	<-sweepDone
 	stopEngine()
 	<-engineDone
 	stopHub()

@@ -54,7 +54,8 @@ func (s runServer) GetRun(ctx context.Context, req *runsvcv1.GetRunRequest) (*ru
 }
 
 func (s runServer) ListRuns(ctx context.Context, req *runsvcv1.ListRunsRequest) (*runsvcv1.ListRunsResponse, error) {
-	q := store.RunQuery{Spec: req.GetSpec(), ParentRunID: req.GetParentRunId(), PageSize: int(req.GetPageSize()), PageToken: req.GetPageToken(), ThreadID: req.GetThreadId()}
+	q := store.RunQuery{Spec: req.GetSpec(), ParentRunID: req.GetParentRunId(), PageSize: int(req.GetPageSize()), PageToken: req.GetPageToken(), ThreadID: req.GetThreadId(),
+		ScheduleID: req.GetScheduleId()}
 	if req.GetPageSize() < 0 {
 		return nil, errs.BadField("page_size", "must not be negative")
 	}

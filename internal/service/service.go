@@ -18,6 +18,7 @@ import (
 	"github.com/runsvc/runsvc/internal/errdetails"
 	"github.com/runsvc/runsvc/internal/memory"
 	"github.com/runsvc/runsvc/internal/runs"
+	"github.com/runsvc/runsvc/internal/schedule"
 	"github.com/runsvc/runsvc/internal/secret"
 	"github.com/runsvc/runsvc/internal/spec/versions"
 	"github.com/runsvc/runsvc/internal/toolworkers"
@@ -32,6 +33,8 @@ type Deps struct {
 	Hub    *toolworkers.Hub
 	Memory *memory.Service
 	Bus    *bus.Service
+	// Schedules serves ScheduleService; nil leaves it unregistered.
+	Schedules *schedule.Scheduler
 	// Scrubber removes resolved credentials from what InvokeTool answers;
 	// nil removes nothing.
 	Scrubber *secret.Scrubber
@@ -40,7 +43,7 @@ type Deps struct {
 	Codec *Codec
 }
 
-// Service implements the six runsvc.v1 services.
+// Service implements the runsvc.v1 services.
 type Service struct {
 	mapper *errdetails.Mapper
 	specs  *versions.Registry
@@ -50,6 +53,8 @@ type Service struct {
 	memory *memory.Service
 	bus    *bus.Service
 	scrub  *secret.Scrubber
+	// schedules serves ScheduleService.
+	schedules *schedule.Scheduler
 	// records are converted Records shared by watchers.
 	records recordCache
 	// passThrough says the server's codec sends *Encoded as it is.
@@ -58,7 +63,7 @@ type Service struct {
 
 // New returns the handlers.
 func New(d Deps) *Service {
-	return &Service{mapper: d.Mapper, specs: d.Specs, runs: d.Runs, engine: d.Engine, hub: d.Hub, memory: d.Memory, bus: d.Bus, scrub: d.Scrubber, passThrough: d.Codec != nil}
+	return &Service{mapper: d.Mapper, specs: d.Specs, runs: d.Runs, engine: d.Engine, hub: d.Hub, memory: d.Memory, bus: d.Bus, scrub: d.Scrubber, schedules: d.Schedules, passThrough: d.Codec != nil}
 }
 
 // Register registers every runsvc.v1 service on srv.
@@ -69,6 +74,9 @@ func (s *Service) Register(srv grpc.ServiceRegistrar) {
 	runsvcv1.RegisterDelegationServiceServer(srv, delegationServer{Service: s})
 	runsvcv1.RegisterMemoryServiceServer(srv, memoryServer{Service: s})
 	runsvcv1.RegisterBusServiceServer(srv, busServer{Service: s})
+	if s.schedules != nil {
+		runsvcv1.RegisterScheduleServiceServer(srv, scheduleServer{Service: s})
+	}
 }
 
 // tenantOf returns the caller's tenant: the authenticated identity's, or

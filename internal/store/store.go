@@ -133,6 +133,10 @@ type Run struct {
 	// Waiting says the Run waits for its thread's active Run to settle:
 	// it is not claimable until the store makes it the active one.
 	Waiting bool
+	// ScheduleID is the schedule whose tick ScheduleTick started the Run;
+	// empty (and ScheduleTick zero) for a Run no schedule started.
+	ScheduleID   string
+	ScheduleTick time.Time
 }
 
 // NewRun is a Run to create with its first Records. Its UpdateTime is its
@@ -259,6 +263,8 @@ type RunQuery struct {
 	// ThreadID lists one thread's Runs in the order they were started
 	// (oldest first) instead.
 	ThreadID string
+	// ScheduleID lists the Runs one schedule started.
+	ScheduleID string
 }
 
 // Runs keeps Run logs and their index.

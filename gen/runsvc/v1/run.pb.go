@@ -82,7 +82,13 @@ type Run struct {
 	// (strategy ENQUEUE or INTERRUPT); state is QUEUED meanwhile.
 	Waiting bool `protobuf:"varint,24,opt,name=waiting,proto3" json:"waiting,omitempty"`
 	// Where it was forked from, for a Run ForkRun started.
-	ForkOf        *ForkOrigin `protobuf:"bytes,40,opt,name=fork_of,json=forkOf,proto3" json:"fork_of,omitempty"`
+	ForkOf *ForkOrigin `protobuf:"bytes,40,opt,name=fork_of,json=forkOf,proto3" json:"fork_of,omitempty"`
+	// The schedule whose tick started it; empty for a Run no schedule
+	// started.
+	ScheduleId string `protobuf:"bytes,41,opt,name=schedule_id,json=scheduleId,proto3" json:"schedule_id,omitempty"`
+	// The tick (its nominal time, before jitter) that started it, or the
+	// time of the TriggerSchedule call.
+	ScheduleTick  *timestamppb.Timestamp `protobuf:"bytes,42,opt,name=schedule_tick,json=scheduleTick,proto3" json:"schedule_tick,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -288,6 +294,20 @@ func (x *Run) GetWaiting() bool {
 func (x *Run) GetForkOf() *ForkOrigin {
 	if x != nil {
 		return x.ForkOf
+	}
+	return nil
+}
+
+func (x *Run) GetScheduleId() string {
+	if x != nil {
+		return x.ScheduleId
+	}
+	return ""
+}
+
+func (x *Run) GetScheduleTick() *timestamppb.Timestamp {
+	if x != nil {
+		return x.ScheduleTick
 	}
 	return nil
 }
@@ -972,7 +992,9 @@ type ListRunsRequest struct {
 	PageToken string `protobuf:"bytes,5,opt,name=page_token,json=pageToken,proto3" json:"page_token,omitempty"`
 	// Only the Runs of this thread, in the order they were started (oldest
 	// first) instead of newest first.
-	ThreadId      string `protobuf:"bytes,6,opt,name=thread_id,json=threadId,proto3" json:"thread_id,omitempty"`
+	ThreadId string `protobuf:"bytes,6,opt,name=thread_id,json=threadId,proto3" json:"thread_id,omitempty"`
+	// Only the Runs this schedule started.
+	ScheduleId    string `protobuf:"bytes,7,opt,name=schedule_id,json=scheduleId,proto3" json:"schedule_id,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1045,6 +1067,13 @@ func (x *ListRunsRequest) GetPageToken() string {
 func (x *ListRunsRequest) GetThreadId() string {
 	if x != nil {
 		return x.ThreadId
+	}
+	return ""
+}
+
+func (x *ListRunsRequest) GetScheduleId() string {
+	if x != nil {
+		return x.ScheduleId
 	}
 	return ""
 }
@@ -2859,7 +2888,7 @@ var File_runsvc_v1_run_proto protoreflect.FileDescriptor
 
 const file_runsvc_v1_run_proto_rawDesc = "" +
 	"\n" +
-	"\x13runsvc/v1/run.proto\x12\trunsvc.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x17google/rpc/status.proto\x1a\x16runsvc/v1/record.proto\x1a\x14runsvc/v1/spec.proto\"\xc2\a\n" +
+	"\x13runsvc/v1/run.proto\x12\trunsvc.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x17google/rpc/status.proto\x1a\x16runsvc/v1/record.proto\x1a\x14runsvc/v1/spec.proto\"\xa4\b\n" +
 	"\x03Run\x12\x15\n" +
 	"\x06run_id\x18\x01 \x01(\tR\x05runId\x12\x12\n" +
 	"\x04spec\x18\x02 \x01(\tR\x04spec\x12\x18\n" +
@@ -2893,7 +2922,10 @@ const file_runsvc_v1_run_proto_rawDesc = "" +
 	"\tthread_id\x18\x16 \x01(\tR\bthreadId\x12(\n" +
 	"\x10continues_run_id\x18\x17 \x01(\tR\x0econtinuesRunId\x12\x18\n" +
 	"\awaiting\x18\x18 \x01(\bR\awaiting\x12.\n" +
-	"\afork_of\x18( \x01(\v2\x15.runsvc.v1.ForkOriginR\x06forkOf\"\x80\x02\n" +
+	"\afork_of\x18( \x01(\v2\x15.runsvc.v1.ForkOriginR\x06forkOf\x12\x1f\n" +
+	"\vschedule_id\x18) \x01(\tR\n" +
+	"scheduleId\x12?\n" +
+	"\rschedule_tick\x18* \x01(\v2\x1a.google.protobuf.TimestampR\fscheduleTick\"\x80\x02\n" +
 	"\x06Thread\x12\x1b\n" +
 	"\tthread_id\x18\x01 \x01(\tR\bthreadId\x12\"\n" +
 	"\ractive_run_id\x18\x02 \x01(\tR\vactiveRunId\x12\x1e\n" +
@@ -2942,7 +2974,7 @@ const file_runsvc_v1_run_proto_rawDesc = "" +
 	"\rGetRunRequest\x12\x15\n" +
 	"\x06run_id\x18\x01 \x01(\tR\x05runId\"2\n" +
 	"\x0eGetRunResponse\x12 \n" +
-	"\x03run\x18\x01 \x01(\v2\x0e.runsvc.v1.RunR\x03run\"\xcf\x01\n" +
+	"\x03run\x18\x01 \x01(\v2\x0e.runsvc.v1.RunR\x03run\"\xf0\x01\n" +
 	"\x0fListRunsRequest\x12+\n" +
 	"\x06states\x18\x01 \x03(\x0e2\x13.runsvc.v1.RunStateR\x06states\x12\x12\n" +
 	"\x04spec\x18\x02 \x01(\tR\x04spec\x12\"\n" +
@@ -2950,7 +2982,9 @@ const file_runsvc_v1_run_proto_rawDesc = "" +
 	"\tpage_size\x18\x04 \x01(\x05R\bpageSize\x12\x1d\n" +
 	"\n" +
 	"page_token\x18\x05 \x01(\tR\tpageToken\x12\x1b\n" +
-	"\tthread_id\x18\x06 \x01(\tR\bthreadId\"^\n" +
+	"\tthread_id\x18\x06 \x01(\tR\bthreadId\x12\x1f\n" +
+	"\vschedule_id\x18\a \x01(\tR\n" +
+	"scheduleId\"^\n" +
 	"\x10ListRunsResponse\x12\"\n" +
 	"\x04runs\x18\x01 \x03(\v2\x0e.runsvc.v1.RunR\x04runs\x12&\n" +
 	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken\"\xd5\x01\n" +
@@ -3169,82 +3203,83 @@ var file_runsvc_v1_run_proto_depIdxs = []int32{
 	43, // 7: runsvc.v1.Run.settle_time:type_name -> google.protobuf.Timestamp
 	43, // 8: runsvc.v1.Run.deadline_time:type_name -> google.protobuf.Timestamp
 	44, // 9: runsvc.v1.Run.fork_of:type_name -> runsvc.v1.ForkOrigin
-	43, // 10: runsvc.v1.Thread.create_time:type_name -> google.protobuf.Timestamp
-	43, // 11: runsvc.v1.Thread.update_time:type_name -> google.protobuf.Timestamp
-	1,  // 12: runsvc.v1.GetThreadResponse.thread:type_name -> runsvc.v1.Thread
-	1,  // 13: runsvc.v1.ListThreadsResponse.threads:type_name -> runsvc.v1.Thread
-	45, // 14: runsvc.v1.Suspension.reason:type_name -> runsvc.v1.SuspensionReason
-	43, // 15: runsvc.v1.Suspension.expire_time:type_name -> google.protobuf.Timestamp
-	46, // 16: runsvc.v1.Suspension.tool_calls:type_name -> runsvc.v1.ToolCall
-	46, // 17: runsvc.v1.Suspension.approval_call:type_name -> runsvc.v1.ToolCall
-	47, // 18: runsvc.v1.StartRunRequest.deadline:type_name -> google.protobuf.Duration
-	48, // 19: runsvc.v1.StartRunRequest.thread_strategy:type_name -> runsvc.v1.ThreadStrategy
-	0,  // 20: runsvc.v1.StartRunResponse.run:type_name -> runsvc.v1.Run
-	0,  // 21: runsvc.v1.GetRunResponse.run:type_name -> runsvc.v1.Run
-	39, // 22: runsvc.v1.ListRunsRequest.states:type_name -> runsvc.v1.RunState
-	0,  // 23: runsvc.v1.ListRunsResponse.runs:type_name -> runsvc.v1.Run
-	47, // 24: runsvc.v1.WatchRunRequest.heartbeat_interval:type_name -> google.protobuf.Duration
-	49, // 25: runsvc.v1.WatchRunResponse.record:type_name -> runsvc.v1.Record
-	43, // 26: runsvc.v1.WatchRunResponse.heartbeat_time:type_name -> google.protobuf.Timestamp
-	15, // 27: runsvc.v1.WatchRunResponse.delta:type_name -> runsvc.v1.ModelDelta
-	16, // 28: runsvc.v1.ModelDelta.tool_call:type_name -> runsvc.v1.ToolCallDelta
-	47, // 29: runsvc.v1.StreamTextRequest.heartbeat_interval:type_name -> google.protobuf.Duration
-	43, // 30: runsvc.v1.StreamTextResponse.heartbeat_time:type_name -> google.protobuf.Timestamp
-	47, // 31: runsvc.v1.WaitRunRequest.wait:type_name -> google.protobuf.Duration
-	0,  // 32: runsvc.v1.WaitRunResponse.run:type_name -> runsvc.v1.Run
-	50, // 33: runsvc.v1.SendMessageRequest.mode:type_name -> runsvc.v1.MessageMode
-	51, // 34: runsvc.v1.ResumeRunRequest.tool_results:type_name -> runsvc.v1.ToolResult
-	52, // 35: runsvc.v1.ResumeRunRequest.in_doubt:type_name -> runsvc.v1.InDoubtAnswer
-	0,  // 36: runsvc.v1.ResumeRunResponse.run:type_name -> runsvc.v1.Run
-	0,  // 37: runsvc.v1.InterruptRunResponse.run:type_name -> runsvc.v1.Run
-	29, // 38: runsvc.v1.GetReportResponse.report:type_name -> runsvc.v1.Report
-	0,  // 39: runsvc.v1.Report.run:type_name -> runsvc.v1.Run
-	30, // 40: runsvc.v1.Report.tool_calls:type_name -> runsvc.v1.ToolCallReport
-	29, // 41: runsvc.v1.Report.children:type_name -> runsvc.v1.Report
-	47, // 42: runsvc.v1.Report.duration:type_name -> google.protobuf.Duration
-	46, // 43: runsvc.v1.ToolCallReport.call:type_name -> runsvc.v1.ToolCall
-	53, // 44: runsvc.v1.ToolCallReport.output:type_name -> google.protobuf.Value
-	41, // 45: runsvc.v1.ToolCallReport.error:type_name -> google.rpc.Status
-	0,  // 46: runsvc.v1.ImportRunResponse.run:type_name -> runsvc.v1.Run
-	47, // 47: runsvc.v1.ForkRunRequest.deadline:type_name -> google.protobuf.Duration
-	0,  // 48: runsvc.v1.ForkRunResponse.run:type_name -> runsvc.v1.Run
-	7,  // 49: runsvc.v1.RunService.StartRun:input_type -> runsvc.v1.StartRunRequest
-	9,  // 50: runsvc.v1.RunService.GetRun:input_type -> runsvc.v1.GetRunRequest
-	11, // 51: runsvc.v1.RunService.ListRuns:input_type -> runsvc.v1.ListRunsRequest
-	13, // 52: runsvc.v1.RunService.WatchRun:input_type -> runsvc.v1.WatchRunRequest
-	17, // 53: runsvc.v1.RunService.StreamText:input_type -> runsvc.v1.StreamTextRequest
-	19, // 54: runsvc.v1.RunService.WaitRun:input_type -> runsvc.v1.WaitRunRequest
-	21, // 55: runsvc.v1.RunService.SendMessage:input_type -> runsvc.v1.SendMessageRequest
-	23, // 56: runsvc.v1.RunService.ResumeRun:input_type -> runsvc.v1.ResumeRunRequest
-	25, // 57: runsvc.v1.RunService.InterruptRun:input_type -> runsvc.v1.InterruptRunRequest
-	27, // 58: runsvc.v1.RunService.GetReport:input_type -> runsvc.v1.GetReportRequest
-	31, // 59: runsvc.v1.RunService.DeleteRun:input_type -> runsvc.v1.DeleteRunRequest
-	33, // 60: runsvc.v1.RunService.ExportRun:input_type -> runsvc.v1.ExportRunRequest
-	35, // 61: runsvc.v1.RunService.ImportRun:input_type -> runsvc.v1.ImportRunRequest
-	2,  // 62: runsvc.v1.RunService.GetThread:input_type -> runsvc.v1.GetThreadRequest
-	4,  // 63: runsvc.v1.RunService.ListThreads:input_type -> runsvc.v1.ListThreadsRequest
-	37, // 64: runsvc.v1.RunService.ForkRun:input_type -> runsvc.v1.ForkRunRequest
-	8,  // 65: runsvc.v1.RunService.StartRun:output_type -> runsvc.v1.StartRunResponse
-	10, // 66: runsvc.v1.RunService.GetRun:output_type -> runsvc.v1.GetRunResponse
-	12, // 67: runsvc.v1.RunService.ListRuns:output_type -> runsvc.v1.ListRunsResponse
-	14, // 68: runsvc.v1.RunService.WatchRun:output_type -> runsvc.v1.WatchRunResponse
-	18, // 69: runsvc.v1.RunService.StreamText:output_type -> runsvc.v1.StreamTextResponse
-	20, // 70: runsvc.v1.RunService.WaitRun:output_type -> runsvc.v1.WaitRunResponse
-	22, // 71: runsvc.v1.RunService.SendMessage:output_type -> runsvc.v1.SendMessageResponse
-	24, // 72: runsvc.v1.RunService.ResumeRun:output_type -> runsvc.v1.ResumeRunResponse
-	26, // 73: runsvc.v1.RunService.InterruptRun:output_type -> runsvc.v1.InterruptRunResponse
-	28, // 74: runsvc.v1.RunService.GetReport:output_type -> runsvc.v1.GetReportResponse
-	32, // 75: runsvc.v1.RunService.DeleteRun:output_type -> runsvc.v1.DeleteRunResponse
-	34, // 76: runsvc.v1.RunService.ExportRun:output_type -> runsvc.v1.ExportRunResponse
-	36, // 77: runsvc.v1.RunService.ImportRun:output_type -> runsvc.v1.ImportRunResponse
-	3,  // 78: runsvc.v1.RunService.GetThread:output_type -> runsvc.v1.GetThreadResponse
-	5,  // 79: runsvc.v1.RunService.ListThreads:output_type -> runsvc.v1.ListThreadsResponse
-	38, // 80: runsvc.v1.RunService.ForkRun:output_type -> runsvc.v1.ForkRunResponse
-	65, // [65:81] is the sub-list for method output_type
-	49, // [49:65] is the sub-list for method input_type
-	49, // [49:49] is the sub-list for extension type_name
-	49, // [49:49] is the sub-list for extension extendee
-	0,  // [0:49] is the sub-list for field type_name
+	43, // 10: runsvc.v1.Run.schedule_tick:type_name -> google.protobuf.Timestamp
+	43, // 11: runsvc.v1.Thread.create_time:type_name -> google.protobuf.Timestamp
+	43, // 12: runsvc.v1.Thread.update_time:type_name -> google.protobuf.Timestamp
+	1,  // 13: runsvc.v1.GetThreadResponse.thread:type_name -> runsvc.v1.Thread
+	1,  // 14: runsvc.v1.ListThreadsResponse.threads:type_name -> runsvc.v1.Thread
+	45, // 15: runsvc.v1.Suspension.reason:type_name -> runsvc.v1.SuspensionReason
+	43, // 16: runsvc.v1.Suspension.expire_time:type_name -> google.protobuf.Timestamp
+	46, // 17: runsvc.v1.Suspension.tool_calls:type_name -> runsvc.v1.ToolCall
+	46, // 18: runsvc.v1.Suspension.approval_call:type_name -> runsvc.v1.ToolCall
+	47, // 19: runsvc.v1.StartRunRequest.deadline:type_name -> google.protobuf.Duration
+	48, // 20: runsvc.v1.StartRunRequest.thread_strategy:type_name -> runsvc.v1.ThreadStrategy
+	0,  // 21: runsvc.v1.StartRunResponse.run:type_name -> runsvc.v1.Run
+	0,  // 22: runsvc.v1.GetRunResponse.run:type_name -> runsvc.v1.Run
+	39, // 23: runsvc.v1.ListRunsRequest.states:type_name -> runsvc.v1.RunState
+	0,  // 24: runsvc.v1.ListRunsResponse.runs:type_name -> runsvc.v1.Run
+	47, // 25: runsvc.v1.WatchRunRequest.heartbeat_interval:type_name -> google.protobuf.Duration
+	49, // 26: runsvc.v1.WatchRunResponse.record:type_name -> runsvc.v1.Record
+	43, // 27: runsvc.v1.WatchRunResponse.heartbeat_time:type_name -> google.protobuf.Timestamp
+	15, // 28: runsvc.v1.WatchRunResponse.delta:type_name -> runsvc.v1.ModelDelta
+	16, // 29: runsvc.v1.ModelDelta.tool_call:type_name -> runsvc.v1.ToolCallDelta
+	47, // 30: runsvc.v1.StreamTextRequest.heartbeat_interval:type_name -> google.protobuf.Duration
+	43, // 31: runsvc.v1.StreamTextResponse.heartbeat_time:type_name -> google.protobuf.Timestamp
+	47, // 32: runsvc.v1.WaitRunRequest.wait:type_name -> google.protobuf.Duration
+	0,  // 33: runsvc.v1.WaitRunResponse.run:type_name -> runsvc.v1.Run
+	50, // 34: runsvc.v1.SendMessageRequest.mode:type_name -> runsvc.v1.MessageMode
+	51, // 35: runsvc.v1.ResumeRunRequest.tool_results:type_name -> runsvc.v1.ToolResult
+	52, // 36: runsvc.v1.ResumeRunRequest.in_doubt:type_name -> runsvc.v1.InDoubtAnswer
+	0,  // 37: runsvc.v1.ResumeRunResponse.run:type_name -> runsvc.v1.Run
+	0,  // 38: runsvc.v1.InterruptRunResponse.run:type_name -> runsvc.v1.Run
+	29, // 39: runsvc.v1.GetReportResponse.report:type_name -> runsvc.v1.Report
+	0,  // 40: runsvc.v1.Report.run:type_name -> runsvc.v1.Run
+	30, // 41: runsvc.v1.Report.tool_calls:type_name -> runsvc.v1.ToolCallReport
+	29, // 42: runsvc.v1.Report.children:type_name -> runsvc.v1.Report
+	47, // 43: runsvc.v1.Report.duration:type_name -> google.protobuf.Duration
+	46, // 44: runsvc.v1.ToolCallReport.call:type_name -> runsvc.v1.ToolCall
+	53, // 45: runsvc.v1.ToolCallReport.output:type_name -> google.protobuf.Value
+	41, // 46: runsvc.v1.ToolCallReport.error:type_name -> google.rpc.Status
+	0,  // 47: runsvc.v1.ImportRunResponse.run:type_name -> runsvc.v1.Run
+	47, // 48: runsvc.v1.ForkRunRequest.deadline:type_name -> google.protobuf.Duration
+	0,  // 49: runsvc.v1.ForkRunResponse.run:type_name -> runsvc.v1.Run
+	7,  // 50: runsvc.v1.RunService.StartRun:input_type -> runsvc.v1.StartRunRequest
+	9,  // 51: runsvc.v1.RunService.GetRun:input_type -> runsvc.v1.GetRunRequest
+	11, // 52: runsvc.v1.RunService.ListRuns:input_type -> runsvc.v1.ListRunsRequest
+	13, // 53: runsvc.v1.RunService.WatchRun:input_type -> runsvc.v1.WatchRunRequest
+	17, // 54: runsvc.v1.RunService.StreamText:input_type -> runsvc.v1.StreamTextRequest
+	19, // 55: runsvc.v1.RunService.WaitRun:input_type -> runsvc.v1.WaitRunRequest
+	21, // 56: runsvc.v1.RunService.SendMessage:input_type -> runsvc.v1.SendMessageRequest
+	23, // 57: runsvc.v1.RunService.ResumeRun:input_type -> runsvc.v1.ResumeRunRequest
+	25, // 58: runsvc.v1.RunService.InterruptRun:input_type -> runsvc.v1.InterruptRunRequest
+	27, // 59: runsvc.v1.RunService.GetReport:input_type -> runsvc.v1.GetReportRequest
+	31, // 60: runsvc.v1.RunService.DeleteRun:input_type -> runsvc.v1.DeleteRunRequest
+	33, // 61: runsvc.v1.RunService.ExportRun:input_type -> runsvc.v1.ExportRunRequest
+	35, // 62: runsvc.v1.RunService.ImportRun:input_type -> runsvc.v1.ImportRunRequest
+	2,  // 63: runsvc.v1.RunService.GetThread:input_type -> runsvc.v1.GetThreadRequest
+	4,  // 64: runsvc.v1.RunService.ListThreads:input_type -> runsvc.v1.ListThreadsRequest
+	37, // 65: runsvc.v1.RunService.ForkRun:input_type -> runsvc.v1.ForkRunRequest
+	8,  // 66: runsvc.v1.RunService.StartRun:output_type -> runsvc.v1.StartRunResponse
+	10, // 67: runsvc.v1.RunService.GetRun:output_type -> runsvc.v1.GetRunResponse
+	12, // 68: runsvc.v1.RunService.ListRuns:output_type -> runsvc.v1.ListRunsResponse
+	14, // 69: runsvc.v1.RunService.WatchRun:output_type -> runsvc.v1.WatchRunResponse
+	18, // 70: runsvc.v1.RunService.StreamText:output_type -> runsvc.v1.StreamTextResponse
+	20, // 71: runsvc.v1.RunService.WaitRun:output_type -> runsvc.v1.WaitRunResponse
+	22, // 72: runsvc.v1.RunService.SendMessage:output_type -> runsvc.v1.SendMessageResponse
+	24, // 73: runsvc.v1.RunService.ResumeRun:output_type -> runsvc.v1.ResumeRunResponse
+	26, // 74: runsvc.v1.RunService.InterruptRun:output_type -> runsvc.v1.InterruptRunResponse
+	28, // 75: runsvc.v1.RunService.GetReport:output_type -> runsvc.v1.GetReportResponse
+	32, // 76: runsvc.v1.RunService.DeleteRun:output_type -> runsvc.v1.DeleteRunResponse
+	34, // 77: runsvc.v1.RunService.ExportRun:output_type -> runsvc.v1.ExportRunResponse
+	36, // 78: runsvc.v1.RunService.ImportRun:output_type -> runsvc.v1.ImportRunResponse
+	3,  // 79: runsvc.v1.RunService.GetThread:output_type -> runsvc.v1.GetThreadResponse
+	5,  // 80: runsvc.v1.RunService.ListThreads:output_type -> runsvc.v1.ListThreadsResponse
+	38, // 81: runsvc.v1.RunService.ForkRun:output_type -> runsvc.v1.ForkRunResponse
+	66, // [66:82] is the sub-list for method output_type
+	50, // [50:66] is the sub-list for method input_type
+	50, // [50:50] is the sub-list for extension type_name
+	50, // [50:50] is the sub-list for extension extendee
+	0,  // [0:50] is the sub-list for field type_name
 }
 
 func init() { file_runsvc_v1_run_proto_init() }

@@ -134,9 +134,12 @@ func TestMigrationFillsSuspension(t *testing.T) {
 	t.Parallel()
 	dsn := pgtest.Start(t).NewDatabase(t)
 	_ = open(t, dsn).Close()
-	// Back to schema 2: undo migrations 6 (thread history), 5 (list
-	// indexes), 4 (threads) and 3, as a database that never had them.
-	exec(t, dsn, `DROP TABLE thread_history; DROP INDEX runs_due; DROP INDEX runs_spec; DROP INDEX runs_state_newest;
+	// Back to schema 2: undo migrations 7 (schedules), 6 (thread
+	// history), 5 (list indexes), 4 (threads) and 3, as a database that
+	// never had them.
+	exec(t, dsn, `DROP TABLE schedules; DROP TABLE schedule_ticks; DROP INDEX runs_schedule;
+		ALTER TABLE runs DROP COLUMN schedule_id, DROP COLUMN schedule_tick;
+		DROP TABLE thread_history; DROP INDEX runs_due; DROP INDEX runs_spec; DROP INDEX runs_state_newest;
 		DROP TABLE threads; DROP INDEX runs_thread_active; DROP INDEX runs_thread;
 		ALTER TABLE runs DROP COLUMN thread_id, DROP COLUMN thread_seq, DROP COLUMN continues_run_id, DROP COLUMN waiting;
 		DROP INDEX runs_state; ALTER TABLE runs DROP COLUMN suspension; ALTER TABLE tool_calls DROP COLUMN traceparent;

@@ -21,12 +21,13 @@ import (
 // time, some children of one Run, some on three threads: enough for the
 // planner to prefer an index to reading the table.
 const fillPlanRuns = `INSERT INTO runs (tenant, run_id, spec, version, state, runnable, wake_at, last_seq, create_time, update_time,
-	parent_run_id, thread_id, thread_seq)
+	parent_run_id, thread_id, thread_seq, schedule_id)
 SELECT 'default', 'run_' || lpad(i::text, 6, '0'), 'spec_' || (i % 10), 'v1',
 	CASE WHEN i % 10 < 4 THEN 'SUSPENDED' WHEN i % 10 < 9 THEN 'COMPLETED' ELSE 'RUNNING' END,
 	false, CASE WHEN i % 10 < 4 THEN 1000000 + i ELSE 0 END, 1, i, i,
 	CASE WHEN i % 20 = 0 THEN 'run_000001' ELSE '' END,
-	CASE WHEN i % 10 = 5 THEN 'th_' || (i % 3) ELSE '' END, i
+	CASE WHEN i % 10 = 5 THEN 'th_' || (i % 3) ELSE '' END, i,
+	CASE WHEN i % 10 = 7 THEN 'sch_' || (i % 2) ELSE '' END
 FROM generate_series(1, 20000) AS i`
 
 // planCase is one query whose plan is checked.
@@ -63,6 +64,7 @@ func listPlanCases() []planCase {
 		// the planner may fetch them all from the index and sort them.
 		{"parent", store.RunQuery{ParentRunID: "run_000001"}, "runs_parent", false},
 		{"thread", store.RunQuery{ThreadID: "th_1"}, "runs_thread", false},
+		{"schedule", store.RunQuery{ScheduleID: "sch_1"}, "runs_schedule", false},
 		{"spec and state", store.RunQuery{Spec: "spec_1", States: []string{"SUSPENDED"}}, "", true},
 	} {
 		for _, page := range []struct {

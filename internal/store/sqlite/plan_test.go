@@ -17,12 +17,13 @@ import (
 // ANALYZE to tell the indexes apart.
 const fillPlanRuns = `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000)
 INSERT INTO runs (tenant, run_id, spec, version, state, runnable, wake_at, last_seq, create_time, update_time,
-	parent_run_id, thread_id, thread_seq)
+	parent_run_id, thread_id, thread_seq, schedule_id)
 SELECT 'default', printf('run_%06d', i), 'spec_' || (i % 10), 'v1',
 	CASE WHEN i % 10 < 4 THEN 'SUSPENDED' WHEN i % 10 < 9 THEN 'COMPLETED' ELSE 'RUNNING' END,
 	0, CASE WHEN i % 10 < 4 THEN 1000000 + i ELSE 0 END, 1, i, i,
 	CASE WHEN i % 20 = 0 THEN 'run_000001' ELSE '' END,
-	CASE WHEN i % 10 = 5 THEN 'th_' || (i % 3) ELSE '' END, i
+	CASE WHEN i % 10 = 5 THEN 'th_' || (i % 3) ELSE '' END, i,
+	CASE WHEN i % 10 = 7 THEN 'sch_' || (i % 2) ELSE '' END
 FROM n`
 
 // planCase is one query whose plan is checked.
@@ -61,6 +62,7 @@ func listPlanCases() []planCase {
 		{"states of a spec", store.RunQuery{Spec: "spec_1", States: []string{"SUSPENDED", "RUNNING"}}, "", false},
 		{"parent", store.RunQuery{ParentRunID: "run_000001"}, "runs_parent", true},
 		{"thread", store.RunQuery{ThreadID: "th_1"}, "runs_thread", true},
+		{"schedule", store.RunQuery{ScheduleID: "sch_1"}, "runs_schedule", true},
 		{"spec and state", store.RunQuery{Spec: "spec_1", States: []string{"SUSPENDED"}}, "", true},
 	} {
 		for _, page := range []struct {

@@ -19,8 +19,8 @@ const (
 	runByRequestSQL = `SELECT ` + runColumns + ` FROM runs WHERE tenant = ? AND request_id = ?`
 	insertRunSQL    = `INSERT INTO runs (tenant, run_id, spec, version, request_id, request_hash, parent_run_id, root_run_id, delegation_id,
 		state, runnable, wake_at, summary, last_seq, create_time, update_time, suspension, thread_id, thread_seq, continues_run_id, waiting,
-		lease_owner, lease_token, lease_expires)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+		lease_owner, lease_token, lease_expires, schedule_id, schedule_tick)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 )
 
 // appendUpdateSQL updates a Run's index after an append, releasing its
@@ -35,22 +35,23 @@ func appendUpdateSQL(release bool) string {
 
 const runColumns = `tenant, run_id, spec, version, request_id, request_hash, parent_run_id, root_run_id, delegation_id,
 state, runnable, wake_at, summary, last_seq, create_time, update_time, lease_owner, lease_expires, suspension,
-	thread_id, thread_seq, continues_run_id, waiting`
+	thread_id, thread_seq, continues_run_id, waiting, schedule_id, schedule_tick`
 
 type scanner interface{ Scan(dest ...any) error }
 
 func scanRun(row scanner) (store.Run, error) {
 	var r store.Run
 	var runnable, waiting int
-	var wake, created, updated, expires int64
+	var wake, created, updated, expires, tick int64
 	err := row.Scan(&r.Tenant, &r.RunID, &r.Spec, &r.Version, &r.RequestID, &r.RequestHash, &r.ParentRunID, &r.RootRunID, &r.DelegationID,
 		&r.Index.State, &runnable, &wake, &r.Index.Summary, &r.LastSeq, &created, &updated, &r.LeaseOwner, &expires, &r.Index.Suspension,
-		&r.ThreadID, &r.ThreadSeq, &r.ContinuesRunID, &waiting)
+		&r.ThreadID, &r.ThreadSeq, &r.ContinuesRunID, &waiting, &r.ScheduleID, &tick)
 	if err != nil {
 		return store.Run{}, err
 	}
 	r.Index.Runnable, r.Waiting = runnable == 1, waiting == 1
 	r.Index.WakeAt, r.CreateTime, r.UpdateTime, r.LeaseExpires = store.FromNanos(wake), store.FromNanos(created), store.FromNanos(updated), store.FromNanos(expires)
+	r.ScheduleTick = store.FromNanos(tick)
 	return r, nil
 }
 
@@ -109,7 +110,7 @@ func (db *DB) CreateRun(ctx context.Context, nr store.NewRun) (_ store.Run, _ bo
 			r.Tenant, r.RunID, r.Spec, r.Version, r.RequestID, r.RequestHash, r.ParentRunID, r.RootRunID, r.DelegationID,
 			r.Index.State, boolInt(r.Index.Runnable), store.Nanos(r.Index.WakeAt), r.Index.Summary, r.LastSeq, store.Nanos(r.CreateTime), store.Nanos(r.UpdateTime), r.Index.Suspension,
 			r.ThreadID, r.ThreadSeq, r.ContinuesRunID, boolInt(r.Waiting),
-			r.LeaseOwner, boolInt(r.LeaseOwner != ""), store.Nanos(r.LeaseExpires))
+			r.LeaseOwner, boolInt(r.LeaseOwner != ""), store.Nanos(r.LeaseExpires), r.ScheduleID, store.Nanos(r.ScheduleTick))
 		if err != nil {
 			return unavailable("create run", err)
 		}
@@ -390,6 +391,10 @@ func listRunsWhere(tenant string, q store.RunQuery, after pagetoken.RunPosition)
 	if q.ParentRunID != "" {
 		where = append(where, "parent_run_id = ? AND parent_run_id != ''")
 		args = append(args, q.ParentRunID)
+	}
+	if q.ScheduleID != "" {
+		where = append(where, "schedule_id = ? AND schedule_id != ''")
+		args = append(args, q.ScheduleID)
 	}
 	switch {
 	case q.ThreadID != "":

@@ -135,20 +135,22 @@ class InterruptRunResponse(_message.Message):
     def __init__(self, run: _Optional[_Union[Run, _Mapping]] = ...) -> None: ...
 
 class ListRunsRequest(_message.Message):
-    __slots__ = ["page_size", "page_token", "parent_run_id", "spec", "states", "thread_id"]
+    __slots__ = ["page_size", "page_token", "parent_run_id", "schedule_id", "spec", "states", "thread_id"]
     PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
     PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     PARENT_RUN_ID_FIELD_NUMBER: _ClassVar[int]
+    SCHEDULE_ID_FIELD_NUMBER: _ClassVar[int]
     SPEC_FIELD_NUMBER: _ClassVar[int]
     STATES_FIELD_NUMBER: _ClassVar[int]
     THREAD_ID_FIELD_NUMBER: _ClassVar[int]
     page_size: int
     page_token: str
     parent_run_id: str
+    schedule_id: str
     spec: str
     states: _containers.RepeatedScalarFieldContainer[_record_pb2.RunState]
     thread_id: str
-    def __init__(self, states: _Optional[_Iterable[_Union[_record_pb2.RunState, str]]] = ..., spec: _Optional[str] = ..., parent_run_id: _Optional[str] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ..., thread_id: _Optional[str] = ...) -> None: ...
+    def __init__(self, states: _Optional[_Iterable[_Union[_record_pb2.RunState, str]]] = ..., spec: _Optional[str] = ..., parent_run_id: _Optional[str] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ..., thread_id: _Optional[str] = ..., schedule_id: _Optional[str] = ...) -> None: ...
 
 class ListRunsResponse(_message.Message):
     __slots__ = ["next_page_token", "runs"]
@@ -229,7 +231,7 @@ class ResumeRunResponse(_message.Message):
     def __init__(self, run: _Optional[_Union[Run, _Mapping]] = ...) -> None: ...
 
 class Run(_message.Message):
-    __slots__ = ["abort_cause", "answer", "attempt", "continues_run_id", "create_time", "deadline_time", "delegation_id", "failure", "fork_of", "input", "last_seq", "parent_run_id", "request_id", "root_run_id", "run_id", "settle_time", "spec", "state", "suspension", "thread_id", "turn", "update_time", "usage", "version", "waiting"]
+    __slots__ = ["abort_cause", "answer", "attempt", "continues_run_id", "create_time", "deadline_time", "delegation_id", "failure", "fork_of", "input", "last_seq", "parent_run_id", "request_id", "root_run_id", "run_id", "schedule_id", "schedule_tick", "settle_time", "spec", "state", "suspension", "thread_id", "turn", "update_time", "usage", "version", "waiting"]
     ABORT_CAUSE_FIELD_NUMBER: _ClassVar[int]
     ANSWER_FIELD_NUMBER: _ClassVar[int]
     ATTEMPT_FIELD_NUMBER: _ClassVar[int]
@@ -245,6 +247,8 @@ class Run(_message.Message):
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     ROOT_RUN_ID_FIELD_NUMBER: _ClassVar[int]
     RUN_ID_FIELD_NUMBER: _ClassVar[int]
+    SCHEDULE_ID_FIELD_NUMBER: _ClassVar[int]
+    SCHEDULE_TICK_FIELD_NUMBER: _ClassVar[int]
     SETTLE_TIME_FIELD_NUMBER: _ClassVar[int]
     SPEC_FIELD_NUMBER: _ClassVar[int]
     STATE_FIELD_NUMBER: _ClassVar[int]
@@ -270,6 +274,8 @@ class Run(_message.Message):
     request_id: str
     root_run_id: str
     run_id: str
+    schedule_id: str
+    schedule_tick: _timestamp_pb2.Timestamp
     settle_time: _timestamp_pb2.Timestamp
     spec: str
     state: _record_pb2.RunState
@@ -280,7 +286,7 @@ class Run(_message.Message):
     usage: _record_pb2.Usage
     version: str
     waiting: bool
-    def __init__(self, run_id: _Optional[str] = ..., spec: _Optional[str] = ..., version: _Optional[str] = ..., state: _Optional[_Union[_record_pb2.RunState, str]] = ..., abort_cause: _Optional[_Union[_record_pb2.AbortCause, str]] = ..., failure: _Optional[_Union[_status_pb2.Status, _Mapping]] = ..., suspension: _Optional[_Union[Suspension, _Mapping]] = ..., answer: _Optional[str] = ..., usage: _Optional[_Union[_record_pb2.Usage, _Mapping]] = ..., input: _Optional[str] = ..., request_id: _Optional[str] = ..., parent_run_id: _Optional[str] = ..., root_run_id: _Optional[str] = ..., delegation_id: _Optional[str] = ..., attempt: _Optional[int] = ..., turn: _Optional[int] = ..., last_seq: _Optional[int] = ..., create_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., update_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., settle_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., deadline_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., thread_id: _Optional[str] = ..., continues_run_id: _Optional[str] = ..., waiting: bool = ..., fork_of: _Optional[_Union[_record_pb2.ForkOrigin, _Mapping]] = ...) -> None: ...
+    def __init__(self, run_id: _Optional[str] = ..., spec: _Optional[str] = ..., version: _Optional[str] = ..., state: _Optional[_Union[_record_pb2.RunState, str]] = ..., abort_cause: _Optional[_Union[_record_pb2.AbortCause, str]] = ..., failure: _Optional[_Union[_status_pb2.Status, _Mapping]] = ..., suspension: _Optional[_Union[Suspension, _Mapping]] = ..., answer: _Optional[str] = ..., usage: _Optional[_Union[_record_pb2.Usage, _Mapping]] = ..., input: _Optional[str] = ..., request_id: _Optional[str] = ..., parent_run_id: _Optional[str] = ..., root_run_id: _Optional[str] = ..., delegation_id: _Optional[str] = ..., attempt: _Optional[int] = ..., turn: _Optional[int] = ..., last_seq: _Optional[int] = ..., create_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., update_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., settle_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., deadline_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., thread_id: _Optional[str] = ..., continues_run_id: _Optional[str] = ..., waiting: bool = ..., fork_of: _Optional[_Union[_record_pb2.ForkOrigin, _Mapping]] = ..., schedule_id: _Optional[str] = ..., schedule_tick: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
 
 class SendMessageRequest(_message.Message):
     __slots__ = ["mode", "run_id", "text"]

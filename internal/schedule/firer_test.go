@@ -224,3 +224,26 @@ func TestEndTimeAndMaxCount(t *testing.T) {
 		})
 	}
 }
+
+// TestReplicaDiesHoldingASchedule: a replica that claimed the schedule and
+// died holds it for the lease (5s); then another replica fires the ticks
+// meanwhile as catch-up, each once.
+func TestReplicaDiesHoldingASchedule(t *testing.T) {
+	r := newRig(t, day)
+	r.runs.settle = true
+	r.create(t, schedule.Definition{ID: "orphan", Interval: time.Second, Overlap: schedule.OverlapAllow})
+	r.clk.Advance(time.Second)
+	if _, ok, err := r.db.ClaimSchedule(context.Background(), store.DefaultTenant, "orphan", "dead", r.clk.Now(), r.clk.Now().Add(5*time.Second)); err != nil || !ok {
+		t.Fatalf("claim: %v, %v", ok, err)
+	}
+	for i := 0; i < 4; i++ {
+		r.fire(t)
+		if len(r.runs.ticks()) != 0 {
+			t.Fatalf("fired under another replica's lease: %v", r.runs.ticks())
+		}
+		r.clk.Advance(time.Second)
+	}
+	r.clk.Advance(time.Second)
+	r.fire(t)
+	equal(t, "ticks started", r.runs.ticks(), []string{"00:00:01", "00:00:02", "00:00:03", "00:00:04", "00:00:05", "00:00:06"})
+}

@@ -40,6 +40,8 @@ func TestScheduleSurvivesKills(t *testing.T) {
 		p := blackbox.Serve(t, addr, args...)
 		killLoop(t, p.Dial(t), func() {
 			p.Kill()
+			// Down for up to 2s: the ticks meanwhile run as catch-up.
+			time.Sleep(rand.N(2 * time.Second))
 			p = blackbox.Serve(t, addr, args...)
 		}, func() *grpc.ClientConn { return p.Dial(t) })
 	})
@@ -77,9 +79,10 @@ func killLoop(t *testing.T, conn *grpc.ClientConn, restart func(), survivor func
 	}
 	first := created.GetSchedule().GetNextTicks()[0].AsTime()
 	for i := 0; i < scheduleKills; i++ {
-		// Kills spread over the span, each at a random point of its share.
+		// Kills spread over the span (a restart takes time too), each at
+		// a random point of its share.
 		share := scheduleSpan / (scheduleKills + 1)
-		time.Sleep(share/2 + rand.N(share/2))
+		time.Sleep(share/4 + rand.N(share/2))
 		restart()
 	}
 	waitScheduleDone(t, runsvcv1.NewScheduleServiceClient(survivor()))

@@ -7,9 +7,11 @@
 #   clients/java/generate.sh /tmp/out   # somewhere else (the freshness test)
 #
 # The output is committed: gen/dev/runsvc/v1/*.java, one file per message,
-# enum and service (<Service>Grpc.java). google.rpc and google.api come
-# compiled in Debian's proto-google-common-protos.jar and google.protobuf in
-# protobuf.jar, so they are not generated here.
+# enum and service (<Service>Grpc.java), and com.google.rpc and
+# com.google.api from the googleapis protos in third_party/, the ones the
+# server and the other clients use. Debian's proto-google-common-protos.jar
+# (1.16) predates google.rpc.ErrorInfo, so the jar carries these instead;
+# google.protobuf comes from Debian's protobuf.jar.
 #
 # The protos carry only go_package; the Java options are added to a copy of
 # each one here (package dev.runsvc.v1, one file per type, outer class
@@ -44,7 +46,14 @@ for f in "$repo"/proto/runsvc/v1/*.proto; do
 done
 
 mkdir -p "$out"
-rm -rf "$out/dev"
+rm -rf "$out/dev" "$out/com"
+# shellcheck disable=SC2086
+"$protoc" -I"$repo/third_party/googleapis" $wkt --java_out="$out" \
+	"$repo"/third_party/googleapis/google/rpc/status.proto \
+	"$repo"/third_party/googleapis/google/rpc/error_details.proto \
+	"$repo"/third_party/googleapis/google/rpc/code.proto \
+	"$repo"/third_party/googleapis/google/api/annotations.proto \
+	"$repo"/third_party/googleapis/google/api/http.proto
 # shellcheck disable=SC2086
 "$protoc" -I"$work" -I"$repo/third_party/googleapis" $wkt \
 	--java_out="$out" \

@@ -68,6 +68,7 @@ func Files() map[string][]byte {
 		"clients/python/runsvc_client/reasons.py": PythonConstants(doc),
 		"clients/node/src/reasons.js":             NodeConstants(doc),
 		"clients/node/src/reasons.d.ts":           NodeDeclarations(doc),
+		JavaConstantsPath:                         JavaConstants(doc),
 	}
 }
 

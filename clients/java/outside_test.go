@@ -1,0 +1,59 @@
+package java_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/runsvc/runsvc/internal/testing/scenario"
+	"github.com/runsvc/runsvc/internal/testing/scenario/servers"
+)
+
+// TestOutsideProgram compiles test/outside/Outside.java in a temporary
+// directory against nothing but the jar, and runs it against a server
+// whose API key may start one Run a minute (the scenario file's "keys"
+// setting): it must classify the first Run's failure as BUDGET_EXCEEDED,
+// not retryable, and the second start as QUOTA_EXCEEDED, retryable after
+// RetryInfo's delay, which Retry waits within its deadline.
+func TestOutsideProgram(t *testing.T) {
+	jar := buildJar(t)
+	dir := t.TempDir()
+	src, err := os.ReadFile(filepath.Join("test", "outside", "Outside.java"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "Outside.java"), src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := command(dir, "javac", "-cp", jar, "Outside.java"); err != nil {
+		t.Fatalf("javac -cp runsvc-client.jar Outside.java: %v\n%s", err, out)
+	}
+
+	f, err := scenario.Load(filepath.Join(repo, "testdata", "scenarios.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := f.Servers["keys"]
+	key := ""
+	for _, k := range keys.Keys {
+		if k.StartsPerMinute == 1 {
+			key = k.Key
+		}
+	}
+	if key == "" {
+		t.Fatal("the scenario file's keys setting has no key allowed one start a minute")
+	}
+	srv := servers.Start(t, &scenario.File{Servers: map[string]scenario.ServerSetting{"keys": keys}})["keys"]
+
+	out, err := command(dir, "java", "-cp", jar+string(os.PathListSeparator)+".", "Outside", srv.Addr, key)
+	if err != nil || !strings.HasSuffix(strings.TrimSpace(out), "OK") {
+		t.Fatalf("java Outside: %v\n%s", err, out)
+	}
+	for _, want := range []string{"reason=BUDGET_EXCEEDED", "retryable=false", "reason=QUOTA_EXCEEDED", "retryable=true", "retry after PT"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the program's output lacks %q:\n%s", want, out)
+		}
+	}
+	t.Logf("java Outside:\n%s", out)
+}

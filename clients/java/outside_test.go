@@ -57,3 +57,37 @@ func TestOutsideProgram(t *testing.T) {
 	}
 	t.Logf("java Outside:\n%s", out)
 }
+
+// TestReadmeExample compiles the README's example (the java block after
+// <!-- example:java -->) in a temporary directory against the jar alone
+// and runs it against a server: it starts a Run that completes and
+// classifies the RUN_NOT_SUSPENDED error of resuming it.
+func TestReadmeExample(t *testing.T) {
+	jar := buildJar(t)
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(readme), "<!-- example:java -->\n```java\n")
+	src, _, closed := strings.Cut(rest, "\n```\n")
+	if !ok || !closed {
+		t.Fatal("README.md has no java block after <!-- example:java -->")
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "Example.java"), []byte(src+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := command(dir, "javac", "-cp", jar, "Example.java"); err != nil {
+		t.Fatalf("javac -cp runsvc-client.jar Example.java: %v\n%s", err, out)
+	}
+	out, err := command(dir, "java", "-cp", jar+string(os.PathListSeparator)+".", "Example", startDefault(t).Addr)
+	if err != nil {
+		t.Fatalf("java Example: %v\n%s", err, out)
+	}
+	for _, want := range []string{" RUN_STATE_COMPLETED\n", "FAILED_PRECONDITION RUN_NOT_SUSPENDED retryable=false", "nothing to resume", "read again: RUN_STATE_COMPLETED"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the example's output lacks %q:\n%s", want, out)
+		}
+	}
+	t.Logf("java Example:\n%s", out)
+}

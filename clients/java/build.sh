@@ -26,6 +26,11 @@ jars="grpc-api grpc-context grpc-core grpc-netty grpc-protobuf grpc-protobuf-lit
 protobuf protobuf-util guava gson perfmark-api
 netty-buffer netty-codec netty-codec-http netty-codec-http2 netty-codec-socks netty-common
 netty-handler netty-handler-proxy netty-resolver netty-transport"
+# TLS needs netty-tcnative: Debian's netty-handler has no JDK ALPN, so
+# grpc-netty negotiates h2 through OpenSSL. The manifest names it whether
+# or not it is installed (a missing Class-Path entry is skipped); only TLS
+# channels need it.
+optional="netty-tcnative"
 packages="default-jdk-headless libgrpc-java libprotobuf-java libgoogle-gson-java libperfmark-java libnetty-java"
 
 command -v "$javac" >/dev/null 2>&1 || { echo "build.sh: javac not found (apt-get install $packages)" >&2; exit 2; }
@@ -37,6 +42,11 @@ for j in $jars; do
 	cp="$cp${cp:+:}$f"
 	manifest_cp="$manifest_cp${manifest_cp:+
  } $f"
+done
+
+for j in $optional; do
+	manifest_cp="$manifest_cp
+  $lib/$j.jar"
 done
 
 work=$(mktemp -d)

@@ -36,7 +36,9 @@ import java.util.function.Function;
  * <p>The channel is plaintext when given no TLS setting and no API key (a loopback runsvc without a
  * keys file), otherwise TLS against the system's roots unless {@link Builder#plaintext} says so.
  * An API key ({@link Builder#apiKey}, else the {@code RUNSVC_TOKEN} environment variable) goes as
- * {@code authorization: Bearer <key>} on every call.
+ * {@code authorization: Bearer <key>} on every call. TLS on Debian's jars needs netty-tcnative
+ * ({@code libnetty-tcnative-java}, {@code libnetty-tcnative-jni}): grpc-netty negotiates HTTP/2
+ * with ALPN, which Debian's netty offers only through OpenSSL.
  */
 public final class RunsvcClient implements AutoCloseable {
   /** The address {@code runsvc serve} listens on by default. */
@@ -183,6 +185,7 @@ public final class RunsvcClient implements AutoCloseable {
       boolean secure = tls != null ? tls : apiKey != null && !apiKey.isEmpty();
       ChannelCredentials creds = InsecureChannelCredentials.create();
       if (secure) {
+        DebianTcnative.load();
         TlsChannelCredentials.Builder b = TlsChannelCredentials.newBuilder();
         if (ca != null) {
           b.trustManager(ca);

@@ -91,17 +91,18 @@ func buildJar(t *testing.T) string {
 	return built.jar
 }
 
-// buildDriver compiles the scenario driver (test/dev/runsvc/scenario)
-// against the jar, once, and returns its class directory.
+// buildDriver compiles the scenario driver (test/dev/runsvc/scenario) and
+// the checks of classify and Retry (test/dev/runsvc/check) against the jar,
+// once, and returns their class directory.
 func buildDriver(t *testing.T) (jar, classes string) {
 	t.Helper()
 	jar = buildJar(t)
 	built.driverOnce.Do(func() {
 		built.driver = filepath.Join(built.dir, "driver")
-		sources, _ := filepath.Glob(filepath.Join("test", "dev", "runsvc", "scenario", "*.java"))
+		sources, _ := filepath.Glob(filepath.Join("test", "dev", "runsvc", "*", "*.java"))
 		args := append([]string{"-nowarn", "-encoding", "UTF-8", "-cp", jar, "-d", built.driver}, sources...)
 		if out, err := command(".", "javac", args...); err != nil {
-			built.driverErr = "javac the scenario driver: " + err.Error() + "\n" + out
+			built.driverErr = "javac test/dev/runsvc: " + err.Error() + "\n" + out
 		}
 	})
 	if built.driverErr != "" {

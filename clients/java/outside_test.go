@@ -91,3 +91,15 @@ func TestReadmeExample(t *testing.T) {
 	}
 	t.Logf("java Example:\n%s", out)
 }
+
+// TestClassifyAndRetry runs test/dev/runsvc/check: classify of statuses and
+// RPC errors built as runsvc, a proxy or a bug would send them, and Retry
+// on a clock that its sleeper moves (no server, nothing waits).
+func TestClassifyAndRetry(t *testing.T) {
+	jar, classes := buildDriver(t)
+	out, err := command(".", "java", "-cp", jar+string(os.PathListSeparator)+classes, "dev.runsvc.check.Main")
+	if err != nil {
+		t.Fatalf("java dev.runsvc.check.Main: %v\n%s", err, out)
+	}
+	t.Log(strings.TrimSpace(out))
+}

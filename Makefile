@@ -13,7 +13,7 @@ COMMIT   = $(shell git rev-parse HEAD 2>/dev/null)
 MODIFIED = $(shell test -n "$$(git status --porcelain 2>/dev/null)" && echo true)
 LDFLAGS  = -X main.stampedCommit=$(COMMIT) -X main.stampedModified=$(MODIFIED)
 
-.PHONY: run build test test-short generate check-generated check-tidy lint breaking check bench clean catalogue
+.PHONY: run build test test-short generate check-generated check-tidy lint breaking check bench clean catalogue jar
 
 ## run: start runsvc on its embedded defaults (SQLite in ./runsvc-data, scripted model, 127.0.0.1:50051);
 ## RUNFLAGS passes serve flags. The binary replaces the recipe's shell, so Ctrl-C reaches runsvc alone
@@ -56,6 +56,13 @@ lint:
 ## breaking: compare the API with main's for breaking changes (buf breaking, FILE rules)
 breaking:
 	$(GO) tool buf breaking --against '.git#branch=main'
+
+## jar: the Java client (clients/java) compiled with javac against Debian's gRPC and protobuf jars into bin/runsvc-client.jar,
+## whose manifest names them (apt-get install default-jdk-headless libgrpc-java libprotobuf-java libgoogle-gson-java
+## libperfmark-java libnetty-java); JAR=path puts it elsewhere
+JAR ?= bin/runsvc-client.jar
+jar:
+	clients/java/build.sh $(JAR)
 
 ## catalogue: regenerate errors.json, docs/errors.md and the clients' reason constants from internal/errdetails/table.go
 catalogue:

@@ -69,6 +69,7 @@ func Files() map[string][]byte {
 		"clients/node/src/reasons.js":             NodeConstants(doc),
 		"clients/node/src/reasons.d.ts":           NodeDeclarations(doc),
 		RubyPath:                                  RubyConstants(doc),
+		JavaConstantsPath:                         JavaConstants(doc),
 	}
 }
 

@@ -605,7 +605,10 @@ type Suspension struct {
 	DelegationIds []string `protobuf:"bytes,7,rep,name=delegation_ids,json=delegationIds,proto3" json:"delegation_ids,omitempty"`
 	// For APPROVAL: true when `approval_call` is an at-most-once call in
 	// doubt, asking whether it happened; answer with ResumeRun's `in_doubt`.
-	InDoubt       bool `protobuf:"varint,8,opt,name=in_doubt,json=inDoubt,proto3" json:"in_doubt,omitempty"`
+	InDoubt bool `protobuf:"varint,8,opt,name=in_doubt,json=inDoubt,proto3" json:"in_doubt,omitempty"`
+	// For TIMER: when runsvc wakes the Run (the `sleep` or `wait_until` call
+	// in `tool_calls` then returns; for `start_at`, its first turn starts).
+	WakeTime      *timestamppb.Timestamp `protobuf:"bytes,9,opt,name=wake_time,json=wakeTime,proto3" json:"wake_time,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -696,6 +699,13 @@ func (x *Suspension) GetInDoubt() bool {
 	return false
 }
 
+func (x *Suspension) GetWakeTime() *timestamppb.Timestamp {
+	if x != nil {
+		return x.WakeTime
+	}
+	return nil
+}
+
 // StartRunRequest is the request of RunService.StartRun.
 type StartRunRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -717,8 +727,13 @@ type StartRunRequest struct {
 	// What to do when the thread already has an active Run; unspecified
 	// takes the Spec's `thread_strategy`.
 	ThreadStrategy ThreadStrategy `protobuf:"varint,7,opt,name=thread_strategy,json=threadStrategy,proto3,enum=runsvc.v1.ThreadStrategy" json:"thread_strategy,omitempty"`
-	unknownFields  protoimpl.UnknownFields
-	sizeCache      protoimpl.SizeCache
+	// When to start the Run's first turn. Until then it is SUSPENDED with
+	// reason TIMER and `wake_time` = start_at, holding no worker; its deadline
+	// counts from start_at. Unset or past starts it now; more than 366 days
+	// ahead is INVALID_REQUEST.
+	StartAt       *timestamppb.Timestamp `protobuf:"bytes,8,opt,name=start_at,json=startAt,proto3" json:"start_at,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *StartRunRequest) Reset() {
@@ -798,6 +813,13 @@ func (x *StartRunRequest) GetThreadStrategy() ThreadStrategy {
 		return x.ThreadStrategy
 	}
 	return ThreadStrategy_THREAD_STRATEGY_UNSPECIFIED
+}
+
+func (x *StartRunRequest) GetStartAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.StartAt
+	}
+	return nil
 }
 
 // StartRunResponse is the response of RunService.StartRun.
@@ -1833,7 +1855,8 @@ func (x *SendMessageResponse) GetSeq() int64 {
 }
 
 // ResumeRunRequest is the request of RunService.ResumeRun. Exactly one of
-// `tool_results`, `answer` or `approved` is set, matching the suspension.
+// `tool_results`, `answer` or `approved` is set, matching the suspension;
+// none for TIMER, which a resume wakes now.
 type ResumeRunRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// The Run's id.
@@ -2913,7 +2936,7 @@ const file_runsvc_v1_run_proto_rawDesc = "" +
 	"page_token\x18\x02 \x01(\tR\tpageToken\"j\n" +
 	"\x13ListThreadsResponse\x12+\n" +
 	"\athreads\x18\x01 \x03(\v2\x11.runsvc.v1.ThreadR\athreads\x12&\n" +
-	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken\"\xf3\x02\n" +
+	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken\"\xac\x03\n" +
 	"\n" +
 	"Suspension\x123\n" +
 	"\x06reason\x18\x01 \x01(\x0e2\x1b.runsvc.v1.SuspensionReasonR\x06reason\x12;\n" +
@@ -2925,7 +2948,8 @@ const file_runsvc_v1_run_proto_rawDesc = "" +
 	"\rapproval_call\x18\x05 \x01(\v2\x13.runsvc.v1.ToolCallR\fapprovalCall\x12'\n" +
 	"\x0fapproval_reason\x18\x06 \x01(\tR\x0eapprovalReason\x12%\n" +
 	"\x0edelegation_ids\x18\a \x03(\tR\rdelegationIds\x12\x19\n" +
-	"\bin_doubt\x18\b \x01(\bR\ainDoubt\"\x8c\x02\n" +
+	"\bin_doubt\x18\b \x01(\bR\ainDoubt\x127\n" +
+	"\twake_time\x18\t \x01(\v2\x1a.google.protobuf.TimestampR\bwakeTime\"\xc3\x02\n" +
 	"\x0fStartRunRequest\x12\x12\n" +
 	"\x04spec\x18\x01 \x01(\tR\x04spec\x12\x18\n" +
 	"\aversion\x18\x02 \x01(\tR\aversion\x12\x14\n" +
@@ -2934,7 +2958,8 @@ const file_runsvc_v1_run_proto_rawDesc = "" +
 	"request_id\x18\x04 \x01(\tR\trequestId\x125\n" +
 	"\bdeadline\x18\x05 \x01(\v2\x19.google.protobuf.DurationR\bdeadline\x12\x1b\n" +
 	"\tthread_id\x18\x06 \x01(\tR\bthreadId\x12B\n" +
-	"\x0fthread_strategy\x18\a \x01(\x0e2\x19.runsvc.v1.ThreadStrategyR\x0ethreadStrategy\"h\n" +
+	"\x0fthread_strategy\x18\a \x01(\x0e2\x19.runsvc.v1.ThreadStrategyR\x0ethreadStrategy\x125\n" +
+	"\bstart_at\x18\b \x01(\v2\x1a.google.protobuf.TimestampR\astartAt\"h\n" +
 	"\x10StartRunResponse\x12 \n" +
 	"\x03run\x18\x01 \x01(\v2\x0e.runsvc.v1.RunR\x03run\x12\x18\n" +
 	"\acreated\x18\x02 \x01(\bR\acreated\x12\x18\n" +
@@ -3177,74 +3202,76 @@ var file_runsvc_v1_run_proto_depIdxs = []int32{
 	43, // 15: runsvc.v1.Suspension.expire_time:type_name -> google.protobuf.Timestamp
 	46, // 16: runsvc.v1.Suspension.tool_calls:type_name -> runsvc.v1.ToolCall
 	46, // 17: runsvc.v1.Suspension.approval_call:type_name -> runsvc.v1.ToolCall
-	47, // 18: runsvc.v1.StartRunRequest.deadline:type_name -> google.protobuf.Duration
-	48, // 19: runsvc.v1.StartRunRequest.thread_strategy:type_name -> runsvc.v1.ThreadStrategy
-	0,  // 20: runsvc.v1.StartRunResponse.run:type_name -> runsvc.v1.Run
-	0,  // 21: runsvc.v1.GetRunResponse.run:type_name -> runsvc.v1.Run
-	39, // 22: runsvc.v1.ListRunsRequest.states:type_name -> runsvc.v1.RunState
-	0,  // 23: runsvc.v1.ListRunsResponse.runs:type_name -> runsvc.v1.Run
-	47, // 24: runsvc.v1.WatchRunRequest.heartbeat_interval:type_name -> google.protobuf.Duration
-	49, // 25: runsvc.v1.WatchRunResponse.record:type_name -> runsvc.v1.Record
-	43, // 26: runsvc.v1.WatchRunResponse.heartbeat_time:type_name -> google.protobuf.Timestamp
-	15, // 27: runsvc.v1.WatchRunResponse.delta:type_name -> runsvc.v1.ModelDelta
-	16, // 28: runsvc.v1.ModelDelta.tool_call:type_name -> runsvc.v1.ToolCallDelta
-	47, // 29: runsvc.v1.StreamTextRequest.heartbeat_interval:type_name -> google.protobuf.Duration
-	43, // 30: runsvc.v1.StreamTextResponse.heartbeat_time:type_name -> google.protobuf.Timestamp
-	47, // 31: runsvc.v1.WaitRunRequest.wait:type_name -> google.protobuf.Duration
-	0,  // 32: runsvc.v1.WaitRunResponse.run:type_name -> runsvc.v1.Run
-	50, // 33: runsvc.v1.SendMessageRequest.mode:type_name -> runsvc.v1.MessageMode
-	51, // 34: runsvc.v1.ResumeRunRequest.tool_results:type_name -> runsvc.v1.ToolResult
-	52, // 35: runsvc.v1.ResumeRunRequest.in_doubt:type_name -> runsvc.v1.InDoubtAnswer
-	0,  // 36: runsvc.v1.ResumeRunResponse.run:type_name -> runsvc.v1.Run
-	0,  // 37: runsvc.v1.InterruptRunResponse.run:type_name -> runsvc.v1.Run
-	29, // 38: runsvc.v1.GetReportResponse.report:type_name -> runsvc.v1.Report
-	0,  // 39: runsvc.v1.Report.run:type_name -> runsvc.v1.Run
-	30, // 40: runsvc.v1.Report.tool_calls:type_name -> runsvc.v1.ToolCallReport
-	29, // 41: runsvc.v1.Report.children:type_name -> runsvc.v1.Report
-	47, // 42: runsvc.v1.Report.duration:type_name -> google.protobuf.Duration
-	46, // 43: runsvc.v1.ToolCallReport.call:type_name -> runsvc.v1.ToolCall
-	53, // 44: runsvc.v1.ToolCallReport.output:type_name -> google.protobuf.Value
-	41, // 45: runsvc.v1.ToolCallReport.error:type_name -> google.rpc.Status
-	0,  // 46: runsvc.v1.ImportRunResponse.run:type_name -> runsvc.v1.Run
-	47, // 47: runsvc.v1.ForkRunRequest.deadline:type_name -> google.protobuf.Duration
-	0,  // 48: runsvc.v1.ForkRunResponse.run:type_name -> runsvc.v1.Run
-	7,  // 49: runsvc.v1.RunService.StartRun:input_type -> runsvc.v1.StartRunRequest
-	9,  // 50: runsvc.v1.RunService.GetRun:input_type -> runsvc.v1.GetRunRequest
-	11, // 51: runsvc.v1.RunService.ListRuns:input_type -> runsvc.v1.ListRunsRequest
-	13, // 52: runsvc.v1.RunService.WatchRun:input_type -> runsvc.v1.WatchRunRequest
-	17, // 53: runsvc.v1.RunService.StreamText:input_type -> runsvc.v1.StreamTextRequest
-	19, // 54: runsvc.v1.RunService.WaitRun:input_type -> runsvc.v1.WaitRunRequest
-	21, // 55: runsvc.v1.RunService.SendMessage:input_type -> runsvc.v1.SendMessageRequest
-	23, // 56: runsvc.v1.RunService.ResumeRun:input_type -> runsvc.v1.ResumeRunRequest
-	25, // 57: runsvc.v1.RunService.InterruptRun:input_type -> runsvc.v1.InterruptRunRequest
-	27, // 58: runsvc.v1.RunService.GetReport:input_type -> runsvc.v1.GetReportRequest
-	31, // 59: runsvc.v1.RunService.DeleteRun:input_type -> runsvc.v1.DeleteRunRequest
-	33, // 60: runsvc.v1.RunService.ExportRun:input_type -> runsvc.v1.ExportRunRequest
-	35, // 61: runsvc.v1.RunService.ImportRun:input_type -> runsvc.v1.ImportRunRequest
-	2,  // 62: runsvc.v1.RunService.GetThread:input_type -> runsvc.v1.GetThreadRequest
-	4,  // 63: runsvc.v1.RunService.ListThreads:input_type -> runsvc.v1.ListThreadsRequest
-	37, // 64: runsvc.v1.RunService.ForkRun:input_type -> runsvc.v1.ForkRunRequest
-	8,  // 65: runsvc.v1.RunService.StartRun:output_type -> runsvc.v1.StartRunResponse
-	10, // 66: runsvc.v1.RunService.GetRun:output_type -> runsvc.v1.GetRunResponse
-	12, // 67: runsvc.v1.RunService.ListRuns:output_type -> runsvc.v1.ListRunsResponse
-	14, // 68: runsvc.v1.RunService.WatchRun:output_type -> runsvc.v1.WatchRunResponse
-	18, // 69: runsvc.v1.RunService.StreamText:output_type -> runsvc.v1.StreamTextResponse
-	20, // 70: runsvc.v1.RunService.WaitRun:output_type -> runsvc.v1.WaitRunResponse
-	22, // 71: runsvc.v1.RunService.SendMessage:output_type -> runsvc.v1.SendMessageResponse
-	24, // 72: runsvc.v1.RunService.ResumeRun:output_type -> runsvc.v1.ResumeRunResponse
-	26, // 73: runsvc.v1.RunService.InterruptRun:output_type -> runsvc.v1.InterruptRunResponse
-	28, // 74: runsvc.v1.RunService.GetReport:output_type -> runsvc.v1.GetReportResponse
-	32, // 75: runsvc.v1.RunService.DeleteRun:output_type -> runsvc.v1.DeleteRunResponse
-	34, // 76: runsvc.v1.RunService.ExportRun:output_type -> runsvc.v1.ExportRunResponse
-	36, // 77: runsvc.v1.RunService.ImportRun:output_type -> runsvc.v1.ImportRunResponse
-	3,  // 78: runsvc.v1.RunService.GetThread:output_type -> runsvc.v1.GetThreadResponse
-	5,  // 79: runsvc.v1.RunService.ListThreads:output_type -> runsvc.v1.ListThreadsResponse
-	38, // 80: runsvc.v1.RunService.ForkRun:output_type -> runsvc.v1.ForkRunResponse
-	65, // [65:81] is the sub-list for method output_type
-	49, // [49:65] is the sub-list for method input_type
-	49, // [49:49] is the sub-list for extension type_name
-	49, // [49:49] is the sub-list for extension extendee
-	0,  // [0:49] is the sub-list for field type_name
+	43, // 18: runsvc.v1.Suspension.wake_time:type_name -> google.protobuf.Timestamp
+	47, // 19: runsvc.v1.StartRunRequest.deadline:type_name -> google.protobuf.Duration
+	48, // 20: runsvc.v1.StartRunRequest.thread_strategy:type_name -> runsvc.v1.ThreadStrategy
+	43, // 21: runsvc.v1.StartRunRequest.start_at:type_name -> google.protobuf.Timestamp
+	0,  // 22: runsvc.v1.StartRunResponse.run:type_name -> runsvc.v1.Run
+	0,  // 23: runsvc.v1.GetRunResponse.run:type_name -> runsvc.v1.Run
+	39, // 24: runsvc.v1.ListRunsRequest.states:type_name -> runsvc.v1.RunState
+	0,  // 25: runsvc.v1.ListRunsResponse.runs:type_name -> runsvc.v1.Run
+	47, // 26: runsvc.v1.WatchRunRequest.heartbeat_interval:type_name -> google.protobuf.Duration
+	49, // 27: runsvc.v1.WatchRunResponse.record:type_name -> runsvc.v1.Record
+	43, // 28: runsvc.v1.WatchRunResponse.heartbeat_time:type_name -> google.protobuf.Timestamp
+	15, // 29: runsvc.v1.WatchRunResponse.delta:type_name -> runsvc.v1.ModelDelta
+	16, // 30: runsvc.v1.ModelDelta.tool_call:type_name -> runsvc.v1.ToolCallDelta
+	47, // 31: runsvc.v1.StreamTextRequest.heartbeat_interval:type_name -> google.protobuf.Duration
+	43, // 32: runsvc.v1.StreamTextResponse.heartbeat_time:type_name -> google.protobuf.Timestamp
+	47, // 33: runsvc.v1.WaitRunRequest.wait:type_name -> google.protobuf.Duration
+	0,  // 34: runsvc.v1.WaitRunResponse.run:type_name -> runsvc.v1.Run
+	50, // 35: runsvc.v1.SendMessageRequest.mode:type_name -> runsvc.v1.MessageMode
+	51, // 36: runsvc.v1.ResumeRunRequest.tool_results:type_name -> runsvc.v1.ToolResult
+	52, // 37: runsvc.v1.ResumeRunRequest.in_doubt:type_name -> runsvc.v1.InDoubtAnswer
+	0,  // 38: runsvc.v1.ResumeRunResponse.run:type_name -> runsvc.v1.Run
+	0,  // 39: runsvc.v1.InterruptRunResponse.run:type_name -> runsvc.v1.Run
+	29, // 40: runsvc.v1.GetReportResponse.report:type_name -> runsvc.v1.Report
+	0,  // 41: runsvc.v1.Report.run:type_name -> runsvc.v1.Run
+	30, // 42: runsvc.v1.Report.tool_calls:type_name -> runsvc.v1.ToolCallReport
+	29, // 43: runsvc.v1.Report.children:type_name -> runsvc.v1.Report
+	47, // 44: runsvc.v1.Report.duration:type_name -> google.protobuf.Duration
+	46, // 45: runsvc.v1.ToolCallReport.call:type_name -> runsvc.v1.ToolCall
+	53, // 46: runsvc.v1.ToolCallReport.output:type_name -> google.protobuf.Value
+	41, // 47: runsvc.v1.ToolCallReport.error:type_name -> google.rpc.Status
+	0,  // 48: runsvc.v1.ImportRunResponse.run:type_name -> runsvc.v1.Run
+	47, // 49: runsvc.v1.ForkRunRequest.deadline:type_name -> google.protobuf.Duration
+	0,  // 50: runsvc.v1.ForkRunResponse.run:type_name -> runsvc.v1.Run
+	7,  // 51: runsvc.v1.RunService.StartRun:input_type -> runsvc.v1.StartRunRequest
+	9,  // 52: runsvc.v1.RunService.GetRun:input_type -> runsvc.v1.GetRunRequest
+	11, // 53: runsvc.v1.RunService.ListRuns:input_type -> runsvc.v1.ListRunsRequest
+	13, // 54: runsvc.v1.RunService.WatchRun:input_type -> runsvc.v1.WatchRunRequest
+	17, // 55: runsvc.v1.RunService.StreamText:input_type -> runsvc.v1.StreamTextRequest
+	19, // 56: runsvc.v1.RunService.WaitRun:input_type -> runsvc.v1.WaitRunRequest
+	21, // 57: runsvc.v1.RunService.SendMessage:input_type -> runsvc.v1.SendMessageRequest
+	23, // 58: runsvc.v1.RunService.ResumeRun:input_type -> runsvc.v1.ResumeRunRequest
+	25, // 59: runsvc.v1.RunService.InterruptRun:input_type -> runsvc.v1.InterruptRunRequest
+	27, // 60: runsvc.v1.RunService.GetReport:input_type -> runsvc.v1.GetReportRequest
+	31, // 61: runsvc.v1.RunService.DeleteRun:input_type -> runsvc.v1.DeleteRunRequest
+	33, // 62: runsvc.v1.RunService.ExportRun:input_type -> runsvc.v1.ExportRunRequest
+	35, // 63: runsvc.v1.RunService.ImportRun:input_type -> runsvc.v1.ImportRunRequest
+	2,  // 64: runsvc.v1.RunService.GetThread:input_type -> runsvc.v1.GetThreadRequest
+	4,  // 65: runsvc.v1.RunService.ListThreads:input_type -> runsvc.v1.ListThreadsRequest
+	37, // 66: runsvc.v1.RunService.ForkRun:input_type -> runsvc.v1.ForkRunRequest
+	8,  // 67: runsvc.v1.RunService.StartRun:output_type -> runsvc.v1.StartRunResponse
+	10, // 68: runsvc.v1.RunService.GetRun:output_type -> runsvc.v1.GetRunResponse
+	12, // 69: runsvc.v1.RunService.ListRuns:output_type -> runsvc.v1.ListRunsResponse
+	14, // 70: runsvc.v1.RunService.WatchRun:output_type -> runsvc.v1.WatchRunResponse
+	18, // 71: runsvc.v1.RunService.StreamText:output_type -> runsvc.v1.StreamTextResponse
+	20, // 72: runsvc.v1.RunService.WaitRun:output_type -> runsvc.v1.WaitRunResponse
+	22, // 73: runsvc.v1.RunService.SendMessage:output_type -> runsvc.v1.SendMessageResponse
+	24, // 74: runsvc.v1.RunService.ResumeRun:output_type -> runsvc.v1.ResumeRunResponse
+	26, // 75: runsvc.v1.RunService.InterruptRun:output_type -> runsvc.v1.InterruptRunResponse
+	28, // 76: runsvc.v1.RunService.GetReport:output_type -> runsvc.v1.GetReportResponse
+	32, // 77: runsvc.v1.RunService.DeleteRun:output_type -> runsvc.v1.DeleteRunResponse
+	34, // 78: runsvc.v1.RunService.ExportRun:output_type -> runsvc.v1.ExportRunResponse
+	36, // 79: runsvc.v1.RunService.ImportRun:output_type -> runsvc.v1.ImportRunResponse
+	3,  // 80: runsvc.v1.RunService.GetThread:output_type -> runsvc.v1.GetThreadResponse
+	5,  // 81: runsvc.v1.RunService.ListThreads:output_type -> runsvc.v1.ListThreadsResponse
+	38, // 82: runsvc.v1.RunService.ForkRun:output_type -> runsvc.v1.ForkRunResponse
+	67, // [67:83] is the sub-list for method output_type
+	51, // [51:67] is the sub-list for method input_type
+	51, // [51:51] is the sub-list for extension type_name
+	51, // [51:51] is the sub-list for extension extendee
+	0,  // [0:51] is the sub-list for field type_name
 }
 
 func init() { file_runsvc_v1_run_proto_init() }

@@ -56,10 +56,15 @@ type config struct {
 	runsWarm         time.Duration
 	watchers         []int
 	// deltaPieces is how many pieces the deltas phase streams a Run.
-	deltaPieces   int
-	watchMeasure  time.Duration
-	appendRate    float64
-	heldRuns      int
+	deltaPieces  int
+	watchMeasure time.Duration
+	appendRate   float64
+	heldRuns     int
+	// timerRuns Runs sleep in the timers phase, due over timerWindow
+	// from timerLead after the first starts.
+	timerRuns     int
+	timerWindow   time.Duration
+	timerLead     time.Duration
 	retentionRuns int
 	resumeConc    int
 	cpuProfile    string
@@ -77,7 +82,7 @@ type config struct {
 	setFlags map[string]string
 }
 
-var allPhases = []string{"errors", "floor", "runs", "postgres", "watch", "deltas", "held", "ops", "console", "retention", "store", "threadlen", "longlived", "http"}
+var allPhases = []string{"errors", "floor", "runs", "postgres", "watch", "deltas", "held", "timers", "ops", "console", "retention", "store", "threadlen", "longlived", "http"}
 
 // report is everything measured, as written by -json.
 type report struct {
@@ -97,6 +102,7 @@ type report struct {
 	Watch     *watchResult     `json:"watch,omitempty"`
 	Deltas    *deltasResult    `json:"deltas,omitempty"`
 	Held      *heldResult      `json:"held,omitempty"`
+	Timers    *timersResult    `json:"timers,omitempty"`
 	Ops       *opsResult       `json:"ops,omitempty"`
 	Console   *consoleResult   `json:"console,omitempty"`
 	// PhaseCompare is the selected phases of both benches, in turns.
@@ -145,6 +151,9 @@ func parseFlags() (cfg config, jsonOut string, ok bool) {
 		appendRate:       200,
 		deltaPieces:      300,
 		heldRuns:         10000,
+		timerRuns:        10000,
+		timerWindow:      60 * time.Second,
+		timerLead:        30 * time.Second,
 		retentionRuns:    10000,
 		resumeConc:       64,
 		cpuProfile:       *profile,
@@ -160,6 +169,7 @@ func parseFlags() (cfg config, jsonOut string, ok bool) {
 		cfg.runsMeasure, cfg.runsWarm = 2*time.Second, 500*time.Millisecond
 		cfg.watchMeasure = 1500 * time.Millisecond
 		cfg.heldRuns = 1000
+		cfg.timerRuns, cfg.timerWindow, cfg.timerLead = 1000, 20*time.Second, 10*time.Second
 		cfg.retentionRuns = 2000
 		cfg.deltaPieces = 100
 	}
@@ -252,6 +262,11 @@ func runPhases(ctx context.Context, cfg config, rep *report, fail func(string, e
 	if cfg.phases["held"] && ctx.Err() == nil {
 		if rep.Held, err = runHeld(ctx, cfg); err != nil {
 			fail("held", err)
+		}
+	}
+	if cfg.phases["timers"] && ctx.Err() == nil {
+		if rep.Timers, err = runTimers(ctx, cfg); err != nil {
+			fail("timers", err)
 		}
 	}
 	if cfg.phases["longlived"] && ctx.Err() == nil {

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -30,7 +31,11 @@ func (a *attempt) timerCall(ctx context.Context, c *runlog.Call, decl spec.Tool)
 	if err != nil {
 		return a.answer(ctx, c, decl, nil, err)
 	}
-	return a.suspend(ctx, &runlog.Suspended{Reason: runlog.ReasonTimer, CallID: c.ID, WakeAt: wake})
+	err = a.suspend(ctx, &runlog.Suspended{Reason: runlog.ReasonTimer, CallID: c.ID, WakeAt: wake})
+	if errors.Is(err, errEndAttempt) && !a.lost.Load() {
+		a.e.timerWasSet()
+	}
+	return err
 }
 
 // timerWake is when a timer call asks to wake: now plus sleep's duration,

@@ -75,11 +75,14 @@ func (a *attempt) timerAllowed(tool string, now, wake time.Time) error {
 
 // wake continues a Run asleep on a TIMER whose time has come: it records
 // that the timer woke it (the sleep call then returns, or a start_at Run
-// starts its first turn) and the loop goes on. Claimed before its time
-// (a deadline or a poll found it), the Attempt ends and the Run sleeps on.
+// starts its first turn) and the loop goes on. The Record is stamped now
+// and stored with the Attempt's next append (one sync fewer per wake): a
+// crash before then leaves the Run asleep past its time, and the next
+// lease wakes it. Claimed before its time (a deadline or a poll found
+// it), the Attempt ends and the Run sleeps on.
 func (a *attempt) wake(ctx context.Context) (bool, error) {
 	if a.e.Clock.Now().Before(a.state.Suspension.WakeAt) {
 		return true, nil
 	}
-	return false, a.append(ctx, false, &runlog.Resumed{Reason: runlog.ReasonTimer})
+	return false, a.later(&runlog.Resumed{Reason: runlog.ReasonTimer})
 }

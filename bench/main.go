@@ -130,8 +130,7 @@ func parseFlags() (cfg config, jsonOut string, ok bool) {
 	runsFor := flag.Duration("runs-duration", 0, "time per concurrency in the Runs phases (default 5s, 2s with -quick)")
 	watchFor := flag.Duration("watch-duration", 0, "appending time per watcher count (default 3s, 1.5s with -quick)")
 	held := flag.Int("held-runs", 0, "suspended Runs in the held-state phase (default 10000, 1000 with -quick)")
-	timerRuns := flag.Int("timer-runs", 0, "sleeping Runs in the timers phase (default 10000, 1000 with -quick)")
-	timerWindow := flag.Duration("timer-window", 0, "the timers phase's Runs are due evenly over this window (default 60s, 20s with -quick)")
+	applyTimerFlags := timerFlags()
 	before := flag.String("compare", "", "also run the selected phases of the bench built at this earlier commit and of this checkout's, in turns, and print their before/after ratios")
 	after := flag.String("compare-with", "", "with -compare: measure this commit instead of the checkout")
 	rounds := flag.Int("compare-rounds", 2, "with -compare: how many times each bench runs the selected phases, the order swapping every round")
@@ -187,12 +186,7 @@ func parseFlags() (cfg config, jsonOut string, ok bool) {
 	if *held > 0 {
 		cfg.heldRuns = *held
 	}
-	if *timerRuns > 0 {
-		cfg.timerRuns = *timerRuns
-	}
-	if *timerWindow > 0 {
-		cfg.timerWindow = *timerWindow
-	}
+	applyTimerFlags(&cfg)
 	for _, p := range strings.Split(*phases, ",") {
 		p = strings.TrimSpace(p)
 		if p == "" {
@@ -205,6 +199,21 @@ func parseFlags() (cfg config, jsonOut string, ok bool) {
 		cfg.phases[p] = true
 	}
 	return cfg, *jsonPath, true
+}
+
+// timerFlags defines the timers phase's flags and returns what applies
+// them to a config after parsing.
+func timerFlags() func(*config) {
+	runs := flag.Int("timer-runs", 0, "sleeping Runs in the timers phase (default 10000, 1000 with -quick)")
+	window := flag.Duration("timer-window", 0, "the timers phase's Runs are due evenly over this window (default 60s, 20s with -quick)")
+	return func(cfg *config) {
+		if *runs > 0 {
+			cfg.timerRuns = *runs
+		}
+		if *window > 0 {
+			cfg.timerWindow = *window
+		}
+	}
 }
 
 // run runs the phases the flags select, one after another, and returns

@@ -56,10 +56,15 @@ type config struct {
 	runsWarm         time.Duration
 	watchers         []int
 	// deltaPieces is how many pieces the deltas phase streams a Run.
-	deltaPieces   int
-	watchMeasure  time.Duration
-	appendRate    float64
-	heldRuns      int
+	deltaPieces  int
+	watchMeasure time.Duration
+	appendRate   float64
+	heldRuns     int
+	// timerRuns Runs sleep in the timers phase, due over timerWindow
+	// from timerLead after the first starts.
+	timerRuns     int
+	timerWindow   time.Duration
+	timerLead     time.Duration
 	retentionRuns int
 	resumeConc    int
 	cpuProfile    string
@@ -77,7 +82,7 @@ type config struct {
 	setFlags map[string]string
 }
 
-var allPhases = []string{"errors", "floor", "runs", "postgres", "watch", "deltas", "held", "ops", "console", "retention", "store", "threadlen", "longlived", "http"}
+var allPhases = []string{"errors", "floor", "runs", "postgres", "watch", "deltas", "held", "timers", "ops", "console", "retention", "store", "threadlen", "longlived", "http"}
 
 // report is everything measured, as written by -json.
 type report struct {
@@ -97,6 +102,7 @@ type report struct {
 	Watch     *watchResult     `json:"watch,omitempty"`
 	Deltas    *deltasResult    `json:"deltas,omitempty"`
 	Held      *heldResult      `json:"held,omitempty"`
+	Timers    *timersResult    `json:"timers,omitempty"`
 	Ops       *opsResult       `json:"ops,omitempty"`
 	Console   *consoleResult   `json:"console,omitempty"`
 	// PhaseCompare is the selected phases of both benches, in turns.
@@ -124,6 +130,7 @@ func parseFlags() (cfg config, jsonOut string, ok bool) {
 	runsFor := flag.Duration("runs-duration", 0, "time per concurrency in the Runs phases (default 5s, 2s with -quick)")
 	watchFor := flag.Duration("watch-duration", 0, "appending time per watcher count (default 3s, 1.5s with -quick)")
 	held := flag.Int("held-runs", 0, "suspended Runs in the held-state phase (default 10000, 1000 with -quick)")
+	applyTimerFlags := timerFlags()
 	before := flag.String("compare", "", "also run the selected phases of the bench built at this earlier commit and of this checkout's, in turns, and print their before/after ratios")
 	after := flag.String("compare-with", "", "with -compare: measure this commit instead of the checkout")
 	rounds := flag.Int("compare-rounds", 2, "with -compare: how many times each bench runs the selected phases, the order swapping every round")
@@ -145,6 +152,9 @@ func parseFlags() (cfg config, jsonOut string, ok bool) {
 		appendRate:       200,
 		deltaPieces:      300,
 		heldRuns:         10000,
+		timerRuns:        10000,
+		timerWindow:      60 * time.Second,
+		timerLead:        30 * time.Second,
 		retentionRuns:    10000,
 		resumeConc:       64,
 		cpuProfile:       *profile,
@@ -160,6 +170,7 @@ func parseFlags() (cfg config, jsonOut string, ok bool) {
 		cfg.runsMeasure, cfg.runsWarm = 2*time.Second, 500*time.Millisecond
 		cfg.watchMeasure = 1500 * time.Millisecond
 		cfg.heldRuns = 1000
+		cfg.timerRuns, cfg.timerWindow, cfg.timerLead = 1000, 20*time.Second, 10*time.Second
 		cfg.retentionRuns = 2000
 		cfg.deltaPieces = 100
 	}
@@ -175,6 +186,7 @@ func parseFlags() (cfg config, jsonOut string, ok bool) {
 	if *held > 0 {
 		cfg.heldRuns = *held
 	}
+	applyTimerFlags(&cfg)
 	for _, p := range strings.Split(*phases, ",") {
 		p = strings.TrimSpace(p)
 		if p == "" {
@@ -187,6 +199,21 @@ func parseFlags() (cfg config, jsonOut string, ok bool) {
 		cfg.phases[p] = true
 	}
 	return cfg, *jsonPath, true
+}
+
+// timerFlags defines the timers phase's flags and returns what applies
+// them to a config after parsing.
+func timerFlags() func(*config) {
+	runs := flag.Int("timer-runs", 0, "sleeping Runs in the timers phase (default 10000, 1000 with -quick)")
+	window := flag.Duration("timer-window", 0, "the timers phase's Runs are due evenly over this window (default 60s, 20s with -quick)")
+	return func(cfg *config) {
+		if *runs > 0 {
+			cfg.timerRuns = *runs
+		}
+		if *window > 0 {
+			cfg.timerWindow = *window
+		}
+	}
 }
 
 // run runs the phases the flags select, one after another, and returns
@@ -252,6 +279,11 @@ func runPhases(ctx context.Context, cfg config, rep *report, fail func(string, e
 	if cfg.phases["held"] && ctx.Err() == nil {
 		if rep.Held, err = runHeld(ctx, cfg); err != nil {
 			fail("held", err)
+		}
+	}
+	if cfg.phases["timers"] && ctx.Err() == nil {
+		if rep.Timers, err = runTimers(ctx, cfg); err != nil {
+			fail("timers", err)
 		}
 	}
 	if cfg.phases["longlived"] && ctx.Err() == nil {

@@ -41,6 +41,9 @@ func printReport(w io.Writer, rep *report) {
 	if h := rep.Held; h != nil {
 		printHeld(w, h)
 	}
+	if t := rep.Timers; t != nil {
+		printTimers(w, t)
+	}
 	if c := rep.PhaseCompare; c != nil {
 		printPhaseCompare(w, c)
 	}

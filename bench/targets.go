@@ -109,7 +109,21 @@ func evaluate(rep *report) []target {
 	} else {
 		out = append(out, goal{name: "RSS with the suspended Runs of the held phase", op: "<", limit: 200, unit: "MB"}.unmeasured(""))
 	}
-	return out
+	return append(out, timersTargets(rep.Timers)...)
+}
+
+// timersTargets are issue 34's: the sleeping Runs' RSS and how late the
+// restarted server wakes them (p99 of the start_at timers due after it
+// served).
+func timersTargets(t *timersResult) []target {
+	rss := goal{name: "RSS with the timers phase's sleeping Runs", op: "<", limit: 200, unit: "MB"}
+	late := goal{name: "timer wake lateness p99 after kill -9 and restart", op: "<=", limit: 1000, unit: "ms"}
+	if t == nil || t.StartAtLateness.N == 0 {
+		return []target{rss.unmeasured(""), late.unmeasured("")}
+	}
+	rss.name = fmt.Sprintf("RSS with %d Runs asleep on timers", t.Runs)
+	where := fmt.Sprintf("%d Runs due over %.0fs", t.StartAtLateness.N, t.WindowSeconds)
+	return []target{rss.at(t.RSSMB, "runsvc serve, VmRSS"), late.at(t.StartAtLateness.P99Ms, where)}
 }
 
 var opsGoal = goal{name: "Runs/s at c16 with metrics and tracing on / off", op: ">=", limit: 0.90, unit: "x"}

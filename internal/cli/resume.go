@@ -23,6 +23,7 @@ func (a *app) runResume(ctx context.Context, args []string) error {
 	note := fs.String("note", "", "with --deny: a `TEXT` the model is given")
 	inDoubt := fs.String("in-doubt", "", "what became of the tool call in doubt, an `OUTCOME`: happened, did_not_happen (runsvc makes it now) or skip")
 	output := fs.String("output", "", "with --in-doubt happened: the call's result, a `JSON` value")
+	wake := fs.Bool("wake", false, "wake a Run sleeping on a timer now")
 	var w watchFlags
 	watch := fs.Bool("watch", false, "then follow the Run like \"run watch\"")
 	fs.BoolVar(&w.untilSuspended, "until-suspended", false, "with --watch: stop when the Run suspends again too")
@@ -32,7 +33,7 @@ func (a *app) runResume(ctx context.Context, args []string) error {
 	}
 	req := &runsvcv1.ResumeRunRequest{RunId: pos[0], Answer: *answer, Note: *note}
 	given := 0
-	for _, set := range []bool{*results != "", *answer != "", *approve, *deny, *inDoubt != ""} {
+	for _, set := range []bool{*results != "", *answer != "", *approve, *deny, *inDoubt != "", *wake} {
 		if set {
 			given++
 		}

@@ -15,7 +15,8 @@ import (
 type suspension struct {
 	reason         runsvcv1.SuspensionReason
 	expire         *timestamppb.Timestamp
-	calls          []*runsvcv1.ToolCall // arguments may be missing when unknown
+	wake           *timestamppb.Timestamp // TIMER: when runsvc wakes the Run
+	calls          []*runsvcv1.ToolCall   // arguments may be missing when unknown
 	question       string
 	approvalReason string
 	delegations    []string
@@ -26,6 +27,7 @@ func suspensionOfRun(s *runsvcv1.Suspension) suspension {
 	v := suspension{
 		reason: s.GetReason(), expire: s.GetExpireTime(), calls: s.GetToolCalls(), question: s.GetQuestion(),
 		approvalReason: s.GetApprovalReason(), delegations: s.GetDelegationIds(), inDoubt: s.GetInDoubt(),
+		wake: s.GetWakeTime(),
 	}
 	if c := s.GetApprovalCall(); c != nil {
 		v.calls = []*runsvcv1.ToolCall{c}
@@ -39,6 +41,7 @@ func suspensionOfRecord(s *runsvcv1.Record_Suspended, calls map[string]*runsvcv1
 	v := suspension{
 		reason: s.GetReason(), expire: s.GetExpireTime(), question: s.GetQuestion(),
 		approvalReason: s.GetApprovalReason(), delegations: s.GetDelegationIds(), inDoubt: s.GetInDoubt(),
+		wake: s.GetWakeTime(),
 	}
 	ids := s.GetCallIds()
 	if len(ids) == 0 && s.GetCallId() != "" {
@@ -78,6 +81,8 @@ func (s suspension) headline() string {
 		return "an answer to a question"
 	case runsvcv1.SuspensionReason_SUSPENSION_REASON_CHILDREN:
 		return plural(len(s.delegations), "delegated run", "delegated runs") + " to settle"
+	case runsvcv1.SuspensionReason_SUSPENSION_REASON_TIMER:
+		return "a timer: sleeping until " + when(s.wake)
 	}
 	return "something unknown (" + s.reason.String() + ")"
 }
@@ -120,6 +125,8 @@ func (a *app) resumeCommands(runID string, s suspension) []string {
 		return []string{base + " --results " + shellQuote("{"+strings.Join(parts, ", ")+"}")}
 	case runsvcv1.SuspensionReason_SUSPENSION_REASON_QUESTION:
 		return []string{base + " --answer '...'"}
+	case runsvcv1.SuspensionReason_SUSPENSION_REASON_TIMER:
+		return []string{base + " --wake"}
 	case runsvcv1.SuspensionReason_SUSPENSION_REASON_APPROVAL:
 		if s.inDoubt {
 			return []string{base + " --in-doubt happened [--output '<JSON result>']", base + " --in-doubt did_not_happen", base + " --in-doubt skip"}
@@ -133,13 +140,19 @@ func (a *app) resumeCommands(runID string, s suspension) []string {
 // what the Run waits for, until when, the details and, when current, how
 // to answer.
 func (a *app) printSuspension(w io.Writer, pad, runID string, s suspension, current bool) {
-	fmt.Fprintf(w, "%ssuspended: waiting for %s, until %s\n", pad, s.headline(), when(s.expire))
+	if s.reason == runsvcv1.SuspensionReason_SUSPENSION_REASON_TIMER {
+		fmt.Fprintf(w, "%ssleeping until %s\n", pad, when(s.wake))
+	} else {
+		fmt.Fprintf(w, "%ssuspended: waiting for %s, until %s\n", pad, s.headline(), when(s.expire))
+	}
 	s.details(w, pad+"  ")
 	if !current {
 		return
 	}
 	cmds := a.resumeCommands(runID, s)
 	switch {
+	case s.reason == runsvcv1.SuspensionReason_SUSPENSION_REASON_TIMER:
+		fmt.Fprintf(w, "%s  runsvc wakes the run then; to wake it now:\n", pad)
 	case len(cmds) == 0:
 		fmt.Fprintf(w, "%s  runsvc resumes the run when they settle\n", pad)
 	case s.reason == runsvcv1.SuspensionReason_SUSPENSION_REASON_TOOL_RESULTS:

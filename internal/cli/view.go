@@ -355,6 +355,12 @@ func (v *view) resumed(r *runsvcv1.Record_Resumed) {
 		}
 	case runsvcv1.SuspensionReason_SUSPENSION_REASON_CHILDREN:
 		v.printf("resumed: the delegated runs settled\n")
+	case runsvcv1.SuspensionReason_SUSPENSION_REASON_TIMER:
+		if r.GetEarly() {
+			v.printf("woke: woken early\n")
+		} else {
+			v.printf("woke: the timer fired\n")
+		}
 	default:
 		v.printf("resumed\n")
 	}

@@ -49,6 +49,9 @@ func actionsFor(run *runsvcv1.Run, s *session) actions {
 		return a
 	}
 	a.Until = stamp(sus.GetExpireTime())
+	if w := sus.GetWakeTime(); w != nil {
+		a.Until = stamp(w)
+	}
 	switch sus.GetReason() {
 	case runsvcv1.SuspensionReason_SUSPENSION_REASON_TOOL_RESULTS:
 		for _, c := range sus.GetToolCalls() {

@@ -254,6 +254,9 @@ func (t *timeline) other(it *item, r *runsvcv1.Record) {
 func (t *timeline) suspended(it *item, s *runsvcv1.Record_Suspended) {
 	it.Class, it.Title = "suspended", "Suspended: waits for "+strings.TrimPrefix(s.GetReason().String(), "SUSPENSION_REASON_")
 	it.Fields = []pair{{"until", stamp(s.GetExpireTime())}}
+	if w := s.GetWakeTime(); w != nil {
+		it.Fields = []pair{{"sleeping until", stamp(w)}}
+	}
 	if len(s.GetCallIds()) > 0 {
 		it.Fields = append(it.Fields, pair{"calls", strings.Join(s.GetCallIds(), ", ")})
 	}

@@ -62,6 +62,12 @@ func builtinTool(name string, s *spec.Version) spec.Tool {
 	case spec.BuiltinBusSend:
 		t.Description = "Send a message to another agent's channel."
 		schema = object(map[string]any{"channel": str("The channel."), "content": map[string]any{"description": "Any JSON value."}, "in_reply_to": str("The message this replies to.")}, "channel", "content")
+	case spec.BuiltinSleep:
+		t.Description = fmt.Sprintf("Pause this run for a while (at most %s), then go on; nothing runs meanwhile.", s.EffectiveMaxSleep())
+		schema = object(map[string]any{"duration": str(`How long, e.g. "90s", "15m" or "2h30m".`)}, "duration")
+	case spec.BuiltinWaitUntil:
+		t.Description = fmt.Sprintf("Pause this run until a time (at most %s from now), then go on; nothing runs meanwhile.", s.EffectiveMaxSleep())
+		schema = object(map[string]any{"time": str(`An RFC 3339 time, e.g. "2026-01-02T15:04:05Z".`)}, "time")
 	}
 	if len(t.Parameters) == 0 && schema != nil {
 		t.Parameters, _ = json.Marshal(schema)

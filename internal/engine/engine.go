@@ -139,6 +139,10 @@ type Engine struct {
 	histories *lru.Cache[*cachedHistory]
 	// conversations keeps each Run's conversation between its Attempts.
 	conversations conversations
+	// timerSet is signalled when an Attempt here put a Run to sleep, so
+	// that an idle loop asks NextWake again: the new wake time may come
+	// before the one it waits for.
+	timerSet chan struct{}
 }
 
 // New returns an Engine.
@@ -166,6 +170,7 @@ func New(d Deps, cfg Config) *Engine {
 		Deps: d, cfg: cfg, slots: d.Slots,
 		schemaCache: lru.New[*spec.Schemas](schemaCacheSize), describedCache: lru.New[*schema.Schema](schemaCacheSize),
 		histories: lru.New[*cachedHistory](historyCacheSize),
+		timerSet:  make(chan struct{}, 1),
 	}
 	e.slots.bind(cfg, e.runAttempt)
 	return e
@@ -241,7 +246,9 @@ func (e *Engine) runAttempt(ctx context.Context, lease *store.Lease, adm *runs.H
 // claimBatch bounds how many Runs one claim transaction takes.
 const claimBatch = 32
 
-// idle waits for a signal, the poll interval, or the next wake time.
+// idle waits for a signal, the poll interval, or the next wake time. A
+// wake time another replica sets is seen at the next poll, at most
+// PollInterval later, so a timer longer than that wakes on time anywhere.
 func (e *Engine) idle(ctx context.Context, sub store.Subscription) {
 	wait := e.cfg.PollInterval
 	if at, ok, err := e.Store.NextWake(ctx); err == nil && ok {
@@ -251,7 +258,16 @@ func (e *Engine) idle(ctx context.Context, sub store.Subscription) {
 	}
 	select {
 	case <-sub.C():
+	case <-e.timerSet:
 	case <-e.Clock.After(wait):
 	case <-ctx.Done():
+	}
+}
+
+// timerWasSet tells an idle loop that a Run went to sleep here.
+func (e *Engine) timerWasSet() {
+	select {
+	case e.timerSet <- struct{}{}:
+	default:
 	}
 }

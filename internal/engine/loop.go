@@ -100,11 +100,15 @@ func (a *attempt) abortSeen() bool {
 	}
 }
 
-// suspended handles a Run that waits: expired, it is abandoned; waiting on
-// children that already settled, it catches up; otherwise the Attempt
-// ends and the lease goes back.
+// suspended handles a Run that waits: on a timer that is due, it wakes;
+// expired, it is abandoned; waiting on children that already settled, it
+// catches up; otherwise the Attempt ends and the lease goes back. A timer
+// never expires: its wake time is its end.
 func (a *attempt) suspended(ctx context.Context) (bool, error) {
 	sus := a.state.Suspension
+	if sus.Reason == runlog.ReasonTimer {
+		return a.wake(ctx)
+	}
 	if sus.Reason == runlog.ReasonChildren {
 		resumed, err := a.catchUpChildren(ctx)
 		if err != nil || resumed {

@@ -178,8 +178,8 @@ func declaredIn(sv *spec.Version, name string) (spec.Tool, bool) {
 }
 
 // needsRun reports whether calls to t only make sense inside a Run: a
-// client tool and ask_user suspend it, delegate starts its children, and
-// the memory built-ins read and write its family's memory.
+// client tool, ask_user and the timers suspend it, delegate starts its
+// children, and the memory built-ins read and write its family's memory.
 func needsRun(t spec.Tool) bool {
 	switch {
 	case t.Kind == spec.KindClient:
@@ -188,7 +188,7 @@ func needsRun(t spec.Tool) bool {
 		return false
 	}
 	switch t.Name {
-	case spec.BuiltinAskUser, spec.BuiltinDelegate, spec.BuiltinMemoryGet, spec.BuiltinMemorySet:
+	case spec.BuiltinAskUser, spec.BuiltinDelegate, spec.BuiltinMemoryGet, spec.BuiltinMemorySet, spec.BuiltinSleep, spec.BuiltinWaitUntil:
 		return true
 	}
 	return false

@@ -70,6 +70,8 @@ func (a *attempt) toolCall(ctx context.Context, c *runlog.Call) error {
 		return a.askUser(ctx, c, decl)
 	case decl.Kind == spec.KindBuiltin && decl.Name == spec.BuiltinDelegate:
 		return a.delegate(ctx, c, decl)
+	case decl.Kind == spec.KindBuiltin && spec.IsTimer(decl.Name):
+		return a.timerCall(ctx, c, decl)
 	}
 	if a.inDoubt(c, decl) {
 		return a.resolveInDoubt(ctx, c, decl)
@@ -135,14 +137,18 @@ func (a *attempt) askUser(ctx context.Context, c *runlog.Call, decl spec.Tool) e
 	return a.suspend(ctx, &runlog.Suspended{Reason: runlog.ReasonQuestion, CallID: c.ID, Question: args.Question})
 }
 
-// suspend makes the Run wait and gives the lease back.
+// suspend makes the Run wait and gives the lease back. Every reason but
+// TIMER expires after the Spec's suspension_expiry for it; a TIMER ends at
+// its wake time instead.
 func (a *attempt) suspend(ctx context.Context, s *runlog.Suspended) error {
 	exp := a.spec.Expiry.Effective()
 	wait := map[runlog.Reason]time.Duration{
 		runlog.ReasonToolResults: exp.ToolResults, runlog.ReasonApproval: exp.Approval,
 		runlog.ReasonQuestion: exp.Question, runlog.ReasonChildren: exp.Children,
 	}[s.Reason]
-	s.ExpireAt = a.e.Clock.Now().UTC().Add(wait)
+	if s.Reason != runlog.ReasonTimer {
+		s.ExpireAt = a.e.Clock.Now().UTC().Add(wait)
+	}
 	if err := a.append(ctx, true, s); err != nil {
 		return err
 	}

@@ -25,7 +25,7 @@ var unsettled = []string{string(runlog.StatusQueued), string(runlog.StatusRunnin
 // with, at zero when none waits so, so a query finds 0 rather than nothing.
 var suspensionKinds = []string{
 	string(runlog.ReasonToolResults), string(runlog.ReasonApproval), string(runlog.ReasonQuestion),
-	string(runlog.ReasonChildren), logwriter.InDoubt,
+	string(runlog.ReasonChildren), string(runlog.ReasonTimer), logwriter.InDoubt,
 }
 
 // DefaultRunCountTTL is how long one count of the store's Runs answers
@@ -60,7 +60,7 @@ func (m *Metrics) CountRuns(counter RunCounter, clk clock.Clock, ttl time.Durati
 		desc: prometheus.NewDesc("runsvc_runs_active",
 			"Runs not yet settled in the whole store (every replica reports the same: aggregate with max, not sum), by state "+
 				"(QUEUED, RUNNING, SUSPENDED) and suspension (what a SUSPENDED Run waits for: TOOL_RESULTS, APPROVAL, QUESTION, "+
-				"CHILDREN, IN_DOUBT; empty otherwise). Counted at most every few seconds; absent while the store cannot be read.",
+				"CHILDREN, TIMER (asleep: the sleep or wait_until tool, or start_at), IN_DOUBT; empty otherwise). Counted at most every few seconds; absent while the store cannot be read.",
 			[]string{"state", "suspension"}, nil),
 		counter: counter, clock: clk, ttl: ttl,
 	})

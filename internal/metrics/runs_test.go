@@ -112,3 +112,27 @@ func gauge(t *testing.T, m *metrics.Metrics) map[string]float64 {
 	}
 	return nil
 }
+
+// TestRunsActiveCountsSleepingRuns: Runs asleep on a timer are
+// runs_active{state="SUSPENDED", suspension="TIMER"}, zero when none.
+func TestRunsActiveCountsSleepingRuns(t *testing.T) {
+	st := &countingStore{DB: sqlitetest.Open(t)}
+	clk := clock.NewFake(time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC))
+	m := metrics.New(func(error) string { return "" })
+	m.CountRuns(st, clk, time.Second)
+	if v, ok := gauge(t, m)["SUSPENDED/TIMER"]; !ok || v != 0 {
+		t.Fatalf("no Run asleep: %v (present %v), want 0", v, ok)
+	}
+	for _, id := range []string{"run_1", "run_2"} {
+		nr := store.NewRun{Run: store.Run{Tenant: "t", RunID: id, Spec: "s", Version: "v", RootRunID: id, CreateTime: clk.Now(),
+			Index: store.Index{State: "SUSPENDED", Suspension: "TIMER", WakeAt: clk.Now().Add(time.Hour)}},
+			Records: []store.Record{{Seq: 1, Time: clk.Now(), Kind: "admitted", Body: []byte(`{}`)}}}
+		if _, _, err := st.CreateRun(context.Background(), nr); err != nil {
+			t.Fatal(err)
+		}
+	}
+	clk.Advance(time.Second)
+	if got := gauge(t, m); got["SUSPENDED/TIMER"] != 2 {
+		t.Errorf("two Runs asleep: %v", got)
+	}
+}

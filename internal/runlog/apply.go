@@ -98,6 +98,11 @@ func (s *State) admitted(r Record, op *Admitted) error {
 	s.Admission = &a
 	s.Status = StatusQueued
 	s.CreateTime = r.Time
+	if !op.StartAt.IsZero() {
+		// Admitted asleep: the first turn waits for the timer.
+		s.Status = StatusSuspended
+		s.Suspension = &Suspended{Reason: ReasonTimer, WakeAt: op.StartAt}
+	}
 	if f := op.Fork; f != nil {
 		// A fork goes on from the source's state before its turn f.Turn.
 		s.Transcript = append(s.Transcript, f.Transcript...)
@@ -347,6 +352,10 @@ func (s *State) resumed(r Record, op *Resumed) error {
 		c := s.Call(sus.CallID)
 		c.Approval = &Approval{Approved: op.Approved, Note: op.Note}
 		c.InDoubtAnswer = op.InDoubt.at(s.Attempt)
+	case ReasonTimer:
+		if c := s.Call(sus.CallID); c != nil {
+			c.Woke = &Woke{WakeAt: sus.WakeAt, At: r.Time, Early: op.Early}
+		}
 	}
 	s.Suspension = nil
 	s.Status = StatusRunning

@@ -65,6 +65,9 @@ const (
 	ReasonApproval    Reason = "APPROVAL"
 	ReasonQuestion    Reason = "QUESTION"
 	ReasonChildren    Reason = "CHILDREN"
+	// ReasonTimer waits for a time (Suspended.WakeAt): the sleep and
+	// wait_until tools, or a start_at. It has no expiry.
+	ReasonTimer Reason = "TIMER"
 )
 
 // AbortCause says why a Run was aborted.
@@ -136,6 +139,9 @@ type Admitted struct {
 	// Fork, when set, says the Run was forked from another Run's log, and
 	// holds the state it starts from.
 	Fork *ForkOrigin `json:"fork,omitempty"`
+	// StartAt, when set, admits the Run asleep: suspended on a TIMER that
+	// wakes at StartAt, when its first turn starts.
+	StartAt time.Time `json:"startAt,omitzero"`
 }
 
 // AttemptStarted records that a worker took the Run under a lease.
@@ -232,6 +238,8 @@ type Suspended struct {
 	// InDoubt marks an APPROVAL asking whether an at-most-once call in
 	// doubt happened.
 	InDoubt bool `json:"inDoubt,omitempty"`
+	// WakeAt is when a TIMER suspension wakes the Run.
+	WakeAt time.Time `json:"wakeAt,omitzero"`
 }
 
 // Resumed records the answer to a suspension.
@@ -243,6 +251,8 @@ type Resumed struct {
 	Note     string       `json:"note,omitempty"`
 	// InDoubt answers an APPROVAL asking whether a call happened.
 	InDoubt *InDoubtAnswer `json:"inDoubt,omitempty"`
+	// Early marks a TIMER woken by ResumeRun before its wake time.
+	Early bool `json:"early,omitempty"`
 }
 
 // AbortRequested records a request to stop the Run.

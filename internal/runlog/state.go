@@ -125,6 +125,18 @@ type Call struct {
 	InDoubtAnswer *InDoubtAnswer `json:"inDoubtAnswer,omitempty"`
 	// DelegationID is the child Run started for a delegate call.
 	DelegationID string `json:"delegationId,omitempty"`
+	// Woke is set when the TIMER a sleep or wait_until call suspended on
+	// has woken the Run.
+	Woke *Woke `json:"woke,omitempty"`
+}
+
+// Woke is how a timer call's sleep ended.
+type Woke struct {
+	// WakeAt is when it was to wake; At when it woke (the Record's time).
+	WakeAt time.Time `json:"wakeAt"`
+	At     time.Time `json:"at"`
+	// Early is true when ResumeRun woke it before WakeAt.
+	Early bool `json:"early,omitempty"`
 }
 
 // Approval is an answer to an approval suspension.
@@ -271,15 +283,19 @@ func (s *State) Runnable() bool {
 }
 
 // WakeAt returns when an idle unsettled Run next needs a worker: the
-// earlier of its suspension's expiry and its deadline. Zero for a settled
-// Run.
+// earliest of its suspension's expiry, its timer's wake time and its
+// deadline. Zero for a settled Run.
 func (s *State) WakeAt() time.Time {
 	if s.Settled() || s.Admission == nil {
 		return time.Time{}
 	}
 	at := s.Admission.Deadline
-	if s.Suspension != nil && !s.Suspension.ExpireAt.IsZero() && s.Suspension.ExpireAt.Before(at) {
-		at = s.Suspension.ExpireAt
+	if sus := s.Suspension; sus != nil {
+		for _, t := range []time.Time{sus.ExpireAt, sus.WakeAt} {
+			if !t.IsZero() && t.Before(at) {
+				at = t
+			}
+		}
 	}
 	return at
 }

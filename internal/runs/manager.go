@@ -121,6 +121,9 @@ type StartRequest struct {
 	// Scheduled, for a Run a schedule's tick starts, names the schedule
 	// and the tick; the Run's row keeps them.
 	Scheduled Scheduled
+	// StartAt, when after now, admits the Run asleep on a TIMER until
+	// then, its deadline counted from it; at most MaxStartAhead ahead.
+	StartAt time.Time
 }
 
 // Scheduled is the schedule and tick that start a Run; zero for none.
@@ -128,6 +131,9 @@ type Scheduled struct {
 	ScheduleID string
 	Tick       time.Time
 }
+
+// MaxStartAhead bounds how far ahead StartRequest.StartAt may be.
+const MaxStartAhead = 366 * 24 * time.Hour
 
 // Parent links a child Run to the Run and delegation that started it.
 type Parent struct {
@@ -147,6 +153,9 @@ func (m *Manager) Start(ctx context.Context, req StartRequest) (Run, bool, error
 	}
 	bad = append(bad, admissionViolations(req.Input, req.RequestID, req.Deadline)...)
 	bad = append(bad, threadViolations(req)...)
+	if req.StartAt.After(m.clock.Now().Add(MaxStartAhead)) {
+		bad = append(bad, errs.FieldViolation{Field: "start_at", Description: fmt.Sprintf("is more than %d days ahead", MaxStartAhead/(24*time.Hour))})
+	}
 	if len(bad) > 0 {
 		return Run{}, false, &errs.InvalidRequest{Violations: bad}
 	}
@@ -210,6 +219,10 @@ func (m *Manager) create(ctx context.Context, req StartRequest, sv *spec.Version
 		Tenant: req.Tenant, Spec: sv.Name, Version: sv.Version, Input: req.Input, RequestID: req.RequestID,
 		Deadline: now.Add(deadline), RootRunID: runID, TraceParent: req.TraceParent,
 	}
+	if req.StartAt.After(now) {
+		// Asleep until then; its deadline counts from its start.
+		adm.StartAt, adm.Deadline = req.StartAt.UTC(), req.StartAt.UTC().Add(deadline)
+	}
 	if p := req.Parent; p != nil {
 		adm.ParentRunID, adm.RootRunID, adm.DelegationID, adm.Depth = p.RunID, p.RootRunID, p.DelegationID, p.Depth
 	}
@@ -252,7 +265,11 @@ func (m *Manager) admit(ctx context.Context, adm *runlog.Admitted, runID string,
 		RejectBusy:       thread.Strategy == "" || thread.Strategy == StrategyReject,
 		IfNoNewerVersion: newest,
 	}
-	slot := m.reserve()
+	var slot *reservation
+	if adm.StartAt.IsZero() {
+		// A Run admitted asleep needs no worker until its time.
+		slot = m.reserve()
+	}
 	slot.lease(&nr.Run, now)
 	row, created, err := m.store.CreateRun(ctx, nr)
 	slot.end(row, st, created, err)
@@ -298,6 +315,9 @@ func requestHash(req StartRequest) string {
 	}
 	if p := req.Parent; p != nil {
 		fmt.Fprintf(h, "\x00%q", p.RunID)
+	}
+	if !req.StartAt.IsZero() {
+		fmt.Fprintf(h, "\x00start_at %d", req.StartAt.UnixNano())
 	}
 	return hex.EncodeToString(h.Sum(nil))
 }

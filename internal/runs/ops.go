@@ -58,10 +58,11 @@ type Resume struct {
 	InDoubt *runlog.InDoubtAnswer
 }
 
-// Resume answers a suspended Run. It fails *errs.RunNotSuspended when the
-// Run waits for nothing, *errs.InvalidRequest when the answer does not fit
-// the suspension, and *errs.SuspensionExpired, after settling the Run
-// ABANDONED, when the suspension expired.
+// Resume answers a suspended Run, or wakes one asleep on a TIMER now (an
+// empty Resume). It fails *errs.RunNotSuspended when the Run waits for
+// nothing, *errs.InvalidRequest when the answer does not fit the
+// suspension, and *errs.SuspensionExpired, after settling the Run
+// ABANDONED, when the suspension expired (a TIMER never does).
 func (m *Manager) Resume(ctx context.Context, tenant, runID string, r Resume) (Run, error) {
 	var expired error
 	_, err := m.mutate(ctx, tenant, runID, func(st *runlog.State) ([]runlog.Op, error) {
@@ -78,13 +79,13 @@ func (m *Manager) Resume(ctx context.Context, tenant, runID string, r Resume) (R
 			return nil, &errs.RunNotSuspended{RunID: runID, State: string(st.Status)}
 		}
 		sus := st.Suspension
-		if !m.clock.Now().Before(sus.ExpireAt) {
+		if sus.Reason != runlog.ReasonTimer && !m.clock.Now().Before(sus.ExpireAt) {
 			se := &errs.SuspensionExpired{RunID: runID, Reason: string(sus.Reason), ExpireTime: sus.ExpireAt}
 			expired = se
 			stored := errs.Store(se, "")
 			return []runlog.Op{&runlog.Settled{State: runlog.StatusAbandoned, Failure: &stored}}, nil
 		}
-		op, err := resumeOp(st, r)
+		op, err := resumeOp(st, r, m.clock.Now())
 		if err != nil {
 			return nil, err
 		}
@@ -99,7 +100,7 @@ func (m *Manager) Resume(ctx context.Context, tenant, runID string, r Resume) (R
 	return m.Get(ctx, tenant, runID)
 }
 
-func resumeOp(st *runlog.State, r Resume) (*runlog.Resumed, error) {
+func resumeOp(st *runlog.State, r Resume, now time.Time) (*runlog.Resumed, error) {
 	sus := st.Suspension
 	given := map[string]bool{"tool_results": len(r.Results) > 0, "answer": r.Answer != nil, "approved": r.Approved != nil, "in_doubt": r.InDoubt != nil}
 	want := map[runlog.Reason]string{
@@ -110,6 +111,9 @@ func resumeOp(st *runlog.State, r Resume) (*runlog.Resumed, error) {
 	}
 	if sus.Reason == runlog.ReasonChildren {
 		return nil, errs.BadField("run_id", "run %s waits for its delegated children; runsvc resumes it when they settle", st.RunID)
+	}
+	if sus.Reason == runlog.ReasonTimer {
+		return timerResume(given, now.Before(sus.WakeAt))
 	}
 	var bad []errs.FieldViolation
 	for field, set := range given {
@@ -168,6 +172,21 @@ func resumeOp(st *runlog.State, r Resume) (*runlog.Resumed, error) {
 	default:
 		return &runlog.Resumed{Reason: sus.Reason, Approved: *r.Approved, Note: r.Note}, nil
 	}
+}
+
+// timerResume wakes a Run asleep on a TIMER now (early when its wake time
+// has not come): it needs no answer, and refuses one.
+func timerResume(given map[string]bool, early bool) (*runlog.Resumed, error) {
+	var bad []errs.FieldViolation
+	for field, set := range given {
+		if set {
+			bad = append(bad, errs.FieldViolation{Field: field, Description: "the Run sleeps on a TIMER: a resume with no answer wakes it"})
+		}
+	}
+	if len(bad) > 0 {
+		return nil, &errs.InvalidRequest{Violations: bad}
+	}
+	return &runlog.Resumed{Reason: runlog.ReasonTimer, Early: early}, nil
 }
 
 // Interrupt asks a Run to stop. A Run no worker is executing settles at

@@ -34,10 +34,17 @@ func (s runServer) StartRun(ctx context.Context, req *runsvcv1.StartRunRequest) 
 	if !ok {
 		return nil, errs.BadField("thread_strategy", "%v is not a thread strategy", req.GetThreadStrategy())
 	}
+	var startAt time.Time
+	if at := req.GetStartAt(); at != nil {
+		if at.CheckValid() != nil {
+			return nil, errs.BadField("start_at", "is not a valid timestamp")
+		}
+		startAt = at.AsTime()
+	}
 	run, created, err := s.runs.Start(ctx, runs.StartRequest{
 		Tenant: tenantOf(ctx), Spec: req.GetSpec(), Version: req.GetVersion(), Input: req.GetInput(),
 		RequestID: req.GetRequestId(), Deadline: deadline, TraceParent: traceParentOf(ctx),
-		ThreadID: req.GetThreadId(), Strategy: strategy,
+		ThreadID: req.GetThreadId(), Strategy: strategy, StartAt: startAt,
 	})
 	if err != nil {
 		return nil, err

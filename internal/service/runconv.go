@@ -46,6 +46,8 @@ func reasonToProto(r runlog.Reason) runsvcv1.SuspensionReason {
 		return runsvcv1.SuspensionReason_SUSPENSION_REASON_QUESTION
 	case runlog.ReasonChildren:
 		return runsvcv1.SuspensionReason_SUSPENSION_REASON_CHILDREN
+	case runlog.ReasonTimer:
+		return runsvcv1.SuspensionReason_SUSPENSION_REASON_TIMER
 	}
 	return runsvcv1.SuspensionReason_SUSPENSION_REASON_UNSPECIFIED
 }
@@ -89,6 +91,7 @@ func (s *Service) runToProto(r runs.Run) *runsvcv1.Run {
 		ps := &runsvcv1.Suspension{
 			Reason: reasonToProto(sus.Reason), ExpireTime: ts(sus.ExpireAt), Question: sus.Question,
 			ApprovalReason: sus.ApprovalReason, DelegationIds: sus.DelegationIDs, InDoubt: sus.InDoubt,
+			WakeTime: ts(sus.WakeAt),
 		}
 		for _, c := range r.SuspendedCalls {
 			if sus.Reason == runlog.ReasonApproval {
@@ -109,7 +112,7 @@ func (s *Service) recordToProto(r runlog.Record) *runsvcv1.Record {
 		p.Body = &runsvcv1.Record_Admitted_{Admitted: &runsvcv1.Record_Admitted{
 			Spec: op.Spec, Version: op.Version, Input: op.Input, RequestId: op.RequestID, DeadlineTime: ts(op.Deadline),
 			ParentRunId: op.ParentRunID, RootRunId: op.RootRunID, DelegationId: op.DelegationID, Depth: int32(op.Depth),
-			ForkOf: forkToProto(op.Fork),
+			ForkOf: forkToProto(op.Fork), StartTime: ts(op.StartAt),
 		}}
 	case *runlog.AttemptStarted:
 		p.Body = &runsvcv1.Record_AttemptStarted_{AttemptStarted: &runsvcv1.Record_AttemptStarted{Attempt: int32(op.Attempt), WorkerId: op.WorkerID}}
@@ -145,10 +148,10 @@ func (s *Service) recordToProto(r runlog.Record) *runsvcv1.Record {
 		p.Body = &runsvcv1.Record_Suspended_{Suspended: &runsvcv1.Record_Suspended{
 			Reason: reasonToProto(op.Reason), ExpireTime: ts(op.ExpireAt), CallIds: op.CallIDs, Question: op.Question,
 			CallId: op.CallID, ApprovalReason: op.ApprovalReason, DelegationIds: op.DelegationIDs,
-			InDoubt: op.InDoubt,
+			InDoubt: op.InDoubt, WakeTime: ts(op.WakeAt),
 		}}
 	case *runlog.Resumed:
-		res := &runsvcv1.Record_Resumed{Reason: reasonToProto(op.Reason), Answer: op.Answer, Approved: op.Approved, Note: op.Note}
+		res := &runsvcv1.Record_Resumed{Reason: reasonToProto(op.Reason), Answer: op.Answer, Approved: op.Approved, Note: op.Note, Early: op.Early}
 		res.InDoubt = inDoubtAnswerToProto(op.InDoubt)
 		for _, tr := range op.Results {
 			pr := &runsvcv1.ToolResult{CallId: tr.CallID, Output: toValue(tr.Output)}

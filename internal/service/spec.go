@@ -128,6 +128,9 @@ func specFromProto(p *runsvcv1.Spec) (spec.Spec, []errs.FieldViolation) {
 		s.Retention = &spec.Retention{SettledRuns: durationField("retention.settled_runs", r.GetSettledRuns(), &bad), DeleteMemory: r.GetDeleteMemory()}
 	}
 	s.Compaction = compactionFromProto(p.GetCompaction(), &bad)
+	if t := p.GetTimers(); t.GetMaxSleep() != nil {
+		s.Timers = &spec.Timers{MaxSleep: durationField("timers.max_sleep", t.GetMaxSleep(), &bad)}
+	}
 	return s, bad
 }
 
@@ -235,6 +238,9 @@ func specToProto(v *spec.Version) *runsvcv1.Spec {
 	p.McpServers = mcpServersToProto(v.MCPServers)
 	if r := v.Retention; r != nil {
 		p.Retention = &runsvcv1.Retention{SettledRuns: dur(r.SettledRuns), DeleteMemory: r.DeleteMemory}
+	}
+	if t := v.Timers; t != nil {
+		p.Timers = &runsvcv1.Timers{MaxSleep: dur(t.MaxSleep)}
 	}
 	return p
 }

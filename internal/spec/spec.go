@@ -38,6 +38,24 @@ type Spec struct {
 	// Compaction, when set, summarises older turns that would not fit
 	// the model's context window.
 	Compaction *Compaction `json:"compaction,omitempty"`
+	// Timers bounds the sleep and wait_until tools; nil takes the
+	// defaults (and keeps the hash of Specs published before it existed).
+	Timers *Timers `json:"timers,omitempty"`
+}
+
+// Timers bounds the built-in timer tools, sleep and wait_until.
+type Timers struct {
+	// MaxSleep is the longest one call may sleep; zero means
+	// DefaultMaxSleep.
+	MaxSleep time.Duration `json:"maxSleep,omitempty"`
+}
+
+// EffectiveMaxSleep is the longest one sleep or wait_until call may wait.
+func (s *Spec) EffectiveMaxSleep() time.Duration {
+	if s.Timers == nil || s.Timers.MaxSleep == 0 {
+		return DefaultMaxSleep
+	}
+	return s.Timers.MaxSleep
 }
 
 // Output is what a Spec requires of a Run's final answer.
@@ -233,6 +251,9 @@ const (
 	DefaultChildrenExpiry        = time.Hour
 	DefaultToolTimeout           = 30 * time.Second
 	DefaultModelCallTimeout      = 60 * time.Second
+	// DefaultMaxSleep bounds a sleep or wait_until call when the Spec's
+	// timers set none; a call never sleeps past the Run's deadline either.
+	DefaultMaxSleep = time.Hour
 )
 
 // Effective returns the limits with defaults filled in. A retry budget of

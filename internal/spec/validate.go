@@ -19,10 +19,18 @@ const (
 	BuiltinMemoryGet = "memory_get"
 	BuiltinMemorySet = "memory_set"
 	BuiltinBusSend   = "bus_send"
+	// BuiltinSleep and BuiltinWaitUntil suspend the Run on a TIMER. Their
+	// names are not reserved: a Spec may declare another kind of tool
+	// with either name, and then that tool is what the name means.
+	BuiltinSleep     = "sleep"
+	BuiltinWaitUntil = "wait_until"
 )
 
 // Builtins lists the built-in tools.
-var Builtins = []string{BuiltinAskUser, BuiltinDelegate, BuiltinMemoryGet, BuiltinMemorySet, BuiltinBusSend}
+var Builtins = []string{BuiltinAskUser, BuiltinDelegate, BuiltinMemoryGet, BuiltinMemorySet, BuiltinBusSend, BuiltinSleep, BuiltinWaitUntil}
+
+// IsTimer reports whether name is a timer tool's (sleep, wait_until).
+func IsTimer(name string) bool { return name == BuiltinSleep || name == BuiltinWaitUntil }
 
 var (
 	namePattern       = regexp.MustCompile(`^[a-z][a-z0-9_-]{0,62}$`)
@@ -77,6 +85,9 @@ func Validate(s Spec, published Lookup) error {
 	v.mcpServers(s, credential)
 	v.limits(s)
 	v.expiry(s.Expiry)
+	if t := s.Timers; t != nil && (t.MaxSleep < 0 || t.MaxSleep > MaxDeadline) {
+		v.add("timers.max_sleep", "%s is out of range: at most %s, the longest deadline", t.MaxSleep, MaxDeadline)
+	}
 	v.delegates(s, published)
 	v.bus(s.Bus)
 	v.output(s.Output)
@@ -250,7 +261,7 @@ func (v *validator) tools(s Spec, credential func(string, string)) {
 		default:
 			v.add(p+".kind", "unknown tool kind %q: use client, worker, http, mcp or builtin", t.Kind)
 		}
-		if t.Kind != KindBuiltin && isBuiltin(t.Name) {
+		if t.Kind != KindBuiltin && isBuiltin(t.Name) && !IsTimer(t.Name) {
 			v.add(p+".name", "%q is the name of a built-in tool; declare it with kind builtin", t.Name)
 		}
 		if len(t.Parameters) > 0 {

@@ -315,6 +315,8 @@ var ruleCases = []ruleCase{
 	{"approval expiry over 30 days", valid, func(s *spec.Spec) { s.Expiry.Approval = 31 * 24 * time.Hour }, "suspension_expiry.approval", "out of range"},
 	{"negative question expiry", valid, func(s *spec.Spec) { s.Expiry.Question = -1 }, "suspension_expiry.question", "out of range"},
 	{"children expiry over 30 days", valid, func(s *spec.Spec) { s.Expiry.Children = 30*24*time.Hour + 1 }, "suspension_expiry.children", "out of range"},
+	{"max sleep over a day", valid, func(s *spec.Spec) { s.Timers = &spec.Timers{MaxSleep: 25 * time.Hour} }, "timers.max_sleep", "out of range"},
+	{"negative max sleep", valid, func(s *spec.Spec) { s.Timers = &spec.Timers{MaxSleep: -time.Second} }, "timers.max_sleep", "out of range"},
 
 	// delegates
 	{"delegate not published", valid, func(s *spec.Spec) { s.Delegates = []string{"ghost"} }, "delegates[0]", "not a published Spec"},

@@ -167,6 +167,10 @@ const (
 	SuspensionReason_SUSPENSION_REASON_QUESTION SuspensionReason = 3
 	// Delegated child Runs to settle; resumed by runsvc.
 	SuspensionReason_SUSPENSION_REASON_CHILDREN SuspensionReason = 4
+	// A timer: the `sleep` or `wait_until` tool, or a StartRun `start_at`.
+	// runsvc wakes the Run at `Suspension.wake_time`; ResumeRun with no answer
+	// wakes it early. It has no `expire_time`.
+	SuspensionReason_SUSPENSION_REASON_TIMER SuspensionReason = 5
 )
 
 // Enum value maps for SuspensionReason.
@@ -177,6 +181,7 @@ var (
 		2: "SUSPENSION_REASON_APPROVAL",
 		3: "SUSPENSION_REASON_QUESTION",
 		4: "SUSPENSION_REASON_CHILDREN",
+		5: "SUSPENSION_REASON_TIMER",
 	}
 	SuspensionReason_value = map[string]int32{
 		"SUSPENSION_REASON_UNSPECIFIED":  0,
@@ -184,6 +189,7 @@ var (
 		"SUSPENSION_REASON_APPROVAL":     2,
 		"SUSPENSION_REASON_QUESTION":     3,
 		"SUSPENSION_REASON_CHILDREN":     4,
+		"SUSPENSION_REASON_TIMER":        5,
 	}
 )
 
@@ -1266,7 +1272,10 @@ type Record_Admitted struct {
 	Depth int32 `protobuf:"varint,9,opt,name=depth,proto3" json:"depth,omitempty"`
 	// For a fork: where it started from. Its first Record holds the
 	// source's conversation at that boundary, which the Run goes on from.
-	ForkOf        *ForkOrigin `protobuf:"bytes,20,opt,name=fork_of,json=forkOf,proto3" json:"fork_of,omitempty"`
+	ForkOf *ForkOrigin `protobuf:"bytes,20,opt,name=fork_of,json=forkOf,proto3" json:"fork_of,omitempty"`
+	// When the Run was started with `start_at`: when its first turn is due.
+	// It is admitted asleep (SUSPENDED, TIMER) until then.
+	StartTime     *timestamppb.Timestamp `protobuf:"bytes,21,opt,name=start_time,json=startTime,proto3" json:"start_time,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1367,6 +1376,13 @@ func (x *Record_Admitted) GetDepth() int32 {
 func (x *Record_Admitted) GetForkOf() *ForkOrigin {
 	if x != nil {
 		return x.ForkOf
+	}
+	return nil
+}
+
+func (x *Record_Admitted) GetStartTime() *timestamppb.Timestamp {
+	if x != nil {
+		return x.StartTime
 	}
 	return nil
 }
@@ -1962,7 +1978,9 @@ type Record_Suspended struct {
 	DelegationIds []string `protobuf:"bytes,7,rep,name=delegation_ids,json=delegationIds,proto3" json:"delegation_ids,omitempty"`
 	// For APPROVAL: true when the call waiting is an at-most-once call in
 	// doubt, asking whether it happened.
-	InDoubt       bool `protobuf:"varint,8,opt,name=in_doubt,json=inDoubt,proto3" json:"in_doubt,omitempty"`
+	InDoubt bool `protobuf:"varint,8,opt,name=in_doubt,json=inDoubt,proto3" json:"in_doubt,omitempty"`
+	// For TIMER: when the Run wakes.
+	WakeTime      *timestamppb.Timestamp `protobuf:"bytes,9,opt,name=wake_time,json=wakeTime,proto3" json:"wake_time,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2053,6 +2071,13 @@ func (x *Record_Suspended) GetInDoubt() bool {
 	return false
 }
 
+func (x *Record_Suspended) GetWakeTime() *timestamppb.Timestamp {
+	if x != nil {
+		return x.WakeTime
+	}
+	return nil
+}
+
 // Resumed records the answer to a suspension.
 type Record_Resumed struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -2067,7 +2092,9 @@ type Record_Resumed struct {
 	// For APPROVAL: the note given with a denial.
 	Note string `protobuf:"bytes,5,opt,name=note,proto3" json:"note,omitempty"`
 	// For APPROVAL of a call in doubt: whether it happened.
-	InDoubt       *InDoubtAnswer `protobuf:"bytes,6,opt,name=in_doubt,json=inDoubt,proto3" json:"in_doubt,omitempty"`
+	InDoubt *InDoubtAnswer `protobuf:"bytes,6,opt,name=in_doubt,json=inDoubt,proto3" json:"in_doubt,omitempty"`
+	// For TIMER: true when ResumeRun woke the Run before its wake time.
+	Early         bool `protobuf:"varint,7,opt,name=early,proto3" json:"early,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2142,6 +2169,13 @@ func (x *Record_Resumed) GetInDoubt() *InDoubtAnswer {
 		return x.InDoubt
 	}
 	return nil
+}
+
+func (x *Record_Resumed) GetEarly() bool {
+	if x != nil {
+		return x.Early
+	}
+	return false
 }
 
 // AbortRequested records a request to stop the Run.
@@ -2564,7 +2598,7 @@ const file_runsvc_v1_record_proto_rawDesc = "" +
 	"modelCalls\x12\x1d\n" +
 	"\n" +
 	"tool_calls\x18\x06 \x01(\x05R\ttoolCalls\x12+\n" +
-	"\x11transient_retries\x18\a \x01(\x05R\x10transientRetries\"\xf9#\n" +
+	"\x11transient_retries\x18\a \x01(\x05R\x10transientRetries\"\x83%\n" +
 	"\x06Record\x12\x10\n" +
 	"\x03seq\x18\x01 \x01(\x03R\x03seq\x12.\n" +
 	"\x04time\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\x04time\x12\x18\n" +
@@ -2596,7 +2630,7 @@ const file_runsvc_v1_record_proto_rawDesc = "" +
 	"\rafter_refusal\x18\x05 \x01(\bR\fafterRefusal\x12!\n" +
 	"\finput_tokens\x18\x06 \x01(\x03R\vinputTokens\x12#\n" +
 	"\routput_tokens\x18\a \x01(\x03R\foutputTokens\x12)\n" +
-	"\x10history_messages\x18\b \x01(\x05R\x0fhistoryMessages\x1a\xdd\x02\n" +
+	"\x10history_messages\x18\b \x01(\x05R\x0fhistoryMessages\x1a\x98\x03\n" +
 	"\bAdmitted\x12\x12\n" +
 	"\x04spec\x18\x01 \x01(\tR\x04spec\x12\x18\n" +
 	"\aversion\x18\x02 \x01(\tR\aversion\x12\x14\n" +
@@ -2608,7 +2642,9 @@ const file_runsvc_v1_record_proto_rawDesc = "" +
 	"\vroot_run_id\x18\a \x01(\tR\trootRunId\x12#\n" +
 	"\rdelegation_id\x18\b \x01(\tR\fdelegationId\x12\x14\n" +
 	"\x05depth\x18\t \x01(\x05R\x05depth\x12.\n" +
-	"\afork_of\x18\x14 \x01(\v2\x15.runsvc.v1.ForkOriginR\x06forkOf\x1aG\n" +
+	"\afork_of\x18\x14 \x01(\v2\x15.runsvc.v1.ForkOriginR\x06forkOf\x129\n" +
+	"\n" +
+	"start_time\x18\x15 \x01(\v2\x1a.google.protobuf.TimestampR\tstartTime\x1aG\n" +
 	"\x0eAttemptStarted\x12\x18\n" +
 	"\aattempt\x18\x01 \x01(\x05R\aattempt\x12\x1b\n" +
 	"\tworker_id\x18\x02 \x01(\tR\bworkerId\x1a!\n" +
@@ -2650,7 +2686,7 @@ const file_runsvc_v1_record_proto_rawDesc = "" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12(\n" +
 	"\x05error\x18\x03 \x01(\v2\x12.google.rpc.StatusR\x05error\x12:\n" +
 	"\vretry_after\x18\x04 \x01(\v2\x19.google.protobuf.DurationR\n" +
-	"retryAfter\x1a\xb8\x02\n" +
+	"retryAfter\x1a\xf1\x02\n" +
 	"\tSuspended\x123\n" +
 	"\x06reason\x18\x01 \x01(\x0e2\x1b.runsvc.v1.SuspensionReasonR\x06reason\x12;\n" +
 	"\vexpire_time\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
@@ -2660,14 +2696,16 @@ const file_runsvc_v1_record_proto_rawDesc = "" +
 	"\acall_id\x18\x05 \x01(\tR\x06callId\x12'\n" +
 	"\x0fapproval_reason\x18\x06 \x01(\tR\x0eapprovalReason\x12%\n" +
 	"\x0edelegation_ids\x18\a \x03(\tR\rdelegationIds\x12\x19\n" +
-	"\bin_doubt\x18\b \x01(\bR\ainDoubt\x1a\xf5\x01\n" +
+	"\bin_doubt\x18\b \x01(\bR\ainDoubt\x127\n" +
+	"\twake_time\x18\t \x01(\v2\x1a.google.protobuf.TimestampR\bwakeTime\x1a\x8b\x02\n" +
 	"\aResumed\x123\n" +
 	"\x06reason\x18\x01 \x01(\x0e2\x1b.runsvc.v1.SuspensionReasonR\x06reason\x128\n" +
 	"\ftool_results\x18\x02 \x03(\v2\x15.runsvc.v1.ToolResultR\vtoolResults\x12\x16\n" +
 	"\x06answer\x18\x03 \x01(\tR\x06answer\x12\x1a\n" +
 	"\bapproved\x18\x04 \x01(\bR\bapproved\x12\x12\n" +
 	"\x04note\x18\x05 \x01(\tR\x04note\x123\n" +
-	"\bin_doubt\x18\x06 \x01(\v2\x18.runsvc.v1.InDoubtAnswerR\ainDoubt\x1aU\n" +
+	"\bin_doubt\x18\x06 \x01(\v2\x18.runsvc.v1.InDoubtAnswerR\ainDoubt\x12\x14\n" +
+	"\x05early\x18\a \x01(\bR\x05early\x1aU\n" +
 	"\x0eAbortRequested\x12+\n" +
 	"\x05cause\x18\x01 \x01(\x0e2\x15.runsvc.v1.AbortCauseR\x05cause\x12\x16\n" +
 	"\x06reason\x18\x02 \x01(\tR\x06reason\x1aO\n" +
@@ -2719,13 +2757,14 @@ const file_runsvc_v1_record_proto_rawDesc = "" +
 	"AbortCause\x12\x1b\n" +
 	"\x17ABORT_CAUSE_UNSPECIFIED\x10\x00\x12\x1b\n" +
 	"\x17ABORT_CAUSE_INTERRUPTED\x10\x01\x12\x18\n" +
-	"\x14ABORT_CAUSE_DEADLINE\x10\x02*\xb9\x01\n" +
+	"\x14ABORT_CAUSE_DEADLINE\x10\x02*\xd6\x01\n" +
 	"\x10SuspensionReason\x12!\n" +
 	"\x1dSUSPENSION_REASON_UNSPECIFIED\x10\x00\x12\"\n" +
 	"\x1eSUSPENSION_REASON_TOOL_RESULTS\x10\x01\x12\x1e\n" +
 	"\x1aSUSPENSION_REASON_APPROVAL\x10\x02\x12\x1e\n" +
 	"\x1aSUSPENSION_REASON_QUESTION\x10\x03\x12\x1e\n" +
-	"\x1aSUSPENSION_REASON_CHILDREN\x10\x04*_\n" +
+	"\x1aSUSPENSION_REASON_CHILDREN\x10\x04\x12\x1b\n" +
+	"\x17SUSPENSION_REASON_TIMER\x10\x05*_\n" +
 	"\vMessageMode\x12\x1c\n" +
 	"\x18MESSAGE_MODE_UNSPECIFIED\x10\x00\x12\x16\n" +
 	"\x12MESSAGE_MODE_STEER\x10\x01\x12\x1a\n" +
@@ -2815,31 +2854,33 @@ var file_runsvc_v1_record_proto_depIdxs = []int32{
 	31, // 23: runsvc.v1.InDoubtAnswer.output:type_name -> google.protobuf.Value
 	32, // 24: runsvc.v1.Record.Admitted.deadline_time:type_name -> google.protobuf.Timestamp
 	11, // 25: runsvc.v1.Record.Admitted.fork_of:type_name -> runsvc.v1.ForkOrigin
-	5,  // 26: runsvc.v1.Record.ModelCallFinished.tool_calls:type_name -> runsvc.v1.ToolCall
-	33, // 27: runsvc.v1.Record.ModelCallFinished.output_violations:type_name -> google.rpc.BadRequest.FieldViolation
-	34, // 28: runsvc.v1.Record.ModelCallFailed.failure:type_name -> google.rpc.Status
-	35, // 29: runsvc.v1.Record.ModelCallFailed.retry_after:type_name -> google.protobuf.Duration
-	31, // 30: runsvc.v1.Record.ToolCallFinished.output:type_name -> google.protobuf.Value
-	34, // 31: runsvc.v1.Record.ToolCallFinished.error:type_name -> google.rpc.Status
-	34, // 32: runsvc.v1.Record.ToolCallFailed.error:type_name -> google.rpc.Status
-	35, // 33: runsvc.v1.Record.ToolCallFailed.retry_after:type_name -> google.protobuf.Duration
-	2,  // 34: runsvc.v1.Record.Suspended.reason:type_name -> runsvc.v1.SuspensionReason
-	32, // 35: runsvc.v1.Record.Suspended.expire_time:type_name -> google.protobuf.Timestamp
-	2,  // 36: runsvc.v1.Record.Resumed.reason:type_name -> runsvc.v1.SuspensionReason
-	7,  // 37: runsvc.v1.Record.Resumed.tool_results:type_name -> runsvc.v1.ToolResult
-	10, // 38: runsvc.v1.Record.Resumed.in_doubt:type_name -> runsvc.v1.InDoubtAnswer
-	1,  // 39: runsvc.v1.Record.AbortRequested.cause:type_name -> runsvc.v1.AbortCause
-	3,  // 40: runsvc.v1.Record.MessageQueued.mode:type_name -> runsvc.v1.MessageMode
-	0,  // 41: runsvc.v1.Record.DelegationFinished.state:type_name -> runsvc.v1.RunState
-	34, // 42: runsvc.v1.Record.DelegationFinished.failure:type_name -> google.rpc.Status
-	0,  // 43: runsvc.v1.Record.Settled.state:type_name -> runsvc.v1.RunState
-	1,  // 44: runsvc.v1.Record.Settled.abort_cause:type_name -> runsvc.v1.AbortCause
-	34, // 45: runsvc.v1.Record.Settled.failure:type_name -> google.rpc.Status
-	46, // [46:46] is the sub-list for method output_type
-	46, // [46:46] is the sub-list for method input_type
-	46, // [46:46] is the sub-list for extension type_name
-	46, // [46:46] is the sub-list for extension extendee
-	0,  // [0:46] is the sub-list for field type_name
+	32, // 26: runsvc.v1.Record.Admitted.start_time:type_name -> google.protobuf.Timestamp
+	5,  // 27: runsvc.v1.Record.ModelCallFinished.tool_calls:type_name -> runsvc.v1.ToolCall
+	33, // 28: runsvc.v1.Record.ModelCallFinished.output_violations:type_name -> google.rpc.BadRequest.FieldViolation
+	34, // 29: runsvc.v1.Record.ModelCallFailed.failure:type_name -> google.rpc.Status
+	35, // 30: runsvc.v1.Record.ModelCallFailed.retry_after:type_name -> google.protobuf.Duration
+	31, // 31: runsvc.v1.Record.ToolCallFinished.output:type_name -> google.protobuf.Value
+	34, // 32: runsvc.v1.Record.ToolCallFinished.error:type_name -> google.rpc.Status
+	34, // 33: runsvc.v1.Record.ToolCallFailed.error:type_name -> google.rpc.Status
+	35, // 34: runsvc.v1.Record.ToolCallFailed.retry_after:type_name -> google.protobuf.Duration
+	2,  // 35: runsvc.v1.Record.Suspended.reason:type_name -> runsvc.v1.SuspensionReason
+	32, // 36: runsvc.v1.Record.Suspended.expire_time:type_name -> google.protobuf.Timestamp
+	32, // 37: runsvc.v1.Record.Suspended.wake_time:type_name -> google.protobuf.Timestamp
+	2,  // 38: runsvc.v1.Record.Resumed.reason:type_name -> runsvc.v1.SuspensionReason
+	7,  // 39: runsvc.v1.Record.Resumed.tool_results:type_name -> runsvc.v1.ToolResult
+	10, // 40: runsvc.v1.Record.Resumed.in_doubt:type_name -> runsvc.v1.InDoubtAnswer
+	1,  // 41: runsvc.v1.Record.AbortRequested.cause:type_name -> runsvc.v1.AbortCause
+	3,  // 42: runsvc.v1.Record.MessageQueued.mode:type_name -> runsvc.v1.MessageMode
+	0,  // 43: runsvc.v1.Record.DelegationFinished.state:type_name -> runsvc.v1.RunState
+	34, // 44: runsvc.v1.Record.DelegationFinished.failure:type_name -> google.rpc.Status
+	0,  // 45: runsvc.v1.Record.Settled.state:type_name -> runsvc.v1.RunState
+	1,  // 46: runsvc.v1.Record.Settled.abort_cause:type_name -> runsvc.v1.AbortCause
+	34, // 47: runsvc.v1.Record.Settled.failure:type_name -> google.rpc.Status
+	48, // [48:48] is the sub-list for method output_type
+	48, // [48:48] is the sub-list for method input_type
+	48, // [48:48] is the sub-list for extension type_name
+	48, // [48:48] is the sub-list for extension extendee
+	0,  // [0:48] is the sub-list for field type_name
 }
 
 func init() { file_runsvc_v1_record_proto_init() }

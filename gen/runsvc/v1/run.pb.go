@@ -625,7 +625,10 @@ type Suspension struct {
 	DelegationIds []string `protobuf:"bytes,7,rep,name=delegation_ids,json=delegationIds,proto3" json:"delegation_ids,omitempty"`
 	// For APPROVAL: true when `approval_call` is an at-most-once call in
 	// doubt, asking whether it happened; answer with ResumeRun's `in_doubt`.
-	InDoubt       bool `protobuf:"varint,8,opt,name=in_doubt,json=inDoubt,proto3" json:"in_doubt,omitempty"`
+	InDoubt bool `protobuf:"varint,8,opt,name=in_doubt,json=inDoubt,proto3" json:"in_doubt,omitempty"`
+	// For TIMER: when runsvc wakes the Run (the `sleep` or `wait_until` call
+	// in `tool_calls` then returns; for `start_at`, its first turn starts).
+	WakeTime      *timestamppb.Timestamp `protobuf:"bytes,9,opt,name=wake_time,json=wakeTime,proto3" json:"wake_time,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -716,6 +719,13 @@ func (x *Suspension) GetInDoubt() bool {
 	return false
 }
 
+func (x *Suspension) GetWakeTime() *timestamppb.Timestamp {
+	if x != nil {
+		return x.WakeTime
+	}
+	return nil
+}
+
 // StartRunRequest is the request of RunService.StartRun.
 type StartRunRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -737,8 +747,13 @@ type StartRunRequest struct {
 	// What to do when the thread already has an active Run; unspecified
 	// takes the Spec's `thread_strategy`.
 	ThreadStrategy ThreadStrategy `protobuf:"varint,7,opt,name=thread_strategy,json=threadStrategy,proto3,enum=runsvc.v1.ThreadStrategy" json:"thread_strategy,omitempty"`
-	unknownFields  protoimpl.UnknownFields
-	sizeCache      protoimpl.SizeCache
+	// When to start the Run's first turn. Until then it is SUSPENDED with
+	// reason TIMER and `wake_time` = start_at, holding no worker; its deadline
+	// counts from start_at. Unset or past starts it now; more than 366 days
+	// ahead is INVALID_REQUEST.
+	StartAt       *timestamppb.Timestamp `protobuf:"bytes,8,opt,name=start_at,json=startAt,proto3" json:"start_at,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *StartRunRequest) Reset() {
@@ -818,6 +833,13 @@ func (x *StartRunRequest) GetThreadStrategy() ThreadStrategy {
 		return x.ThreadStrategy
 	}
 	return ThreadStrategy_THREAD_STRATEGY_UNSPECIFIED
+}
+
+func (x *StartRunRequest) GetStartAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.StartAt
+	}
+	return nil
 }
 
 // StartRunResponse is the response of RunService.StartRun.
@@ -1862,7 +1884,8 @@ func (x *SendMessageResponse) GetSeq() int64 {
 }
 
 // ResumeRunRequest is the request of RunService.ResumeRun. Exactly one of
-// `tool_results`, `answer` or `approved` is set, matching the suspension.
+// `tool_results`, `answer` or `approved` is set, matching the suspension;
+// none for TIMER, which a resume wakes now.
 type ResumeRunRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// The Run's id.
@@ -2945,7 +2968,7 @@ const file_runsvc_v1_run_proto_rawDesc = "" +
 	"page_token\x18\x02 \x01(\tR\tpageToken\"j\n" +
 	"\x13ListThreadsResponse\x12+\n" +
 	"\athreads\x18\x01 \x03(\v2\x11.runsvc.v1.ThreadR\athreads\x12&\n" +
-	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken\"\xf3\x02\n" +
+	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken\"\xac\x03\n" +
 	"\n" +
 	"Suspension\x123\n" +
 	"\x06reason\x18\x01 \x01(\x0e2\x1b.runsvc.v1.SuspensionReasonR\x06reason\x12;\n" +
@@ -2957,7 +2980,8 @@ const file_runsvc_v1_run_proto_rawDesc = "" +
 	"\rapproval_call\x18\x05 \x01(\v2\x13.runsvc.v1.ToolCallR\fapprovalCall\x12'\n" +
 	"\x0fapproval_reason\x18\x06 \x01(\tR\x0eapprovalReason\x12%\n" +
 	"\x0edelegation_ids\x18\a \x03(\tR\rdelegationIds\x12\x19\n" +
-	"\bin_doubt\x18\b \x01(\bR\ainDoubt\"\x8c\x02\n" +
+	"\bin_doubt\x18\b \x01(\bR\ainDoubt\x127\n" +
+	"\twake_time\x18\t \x01(\v2\x1a.google.protobuf.TimestampR\bwakeTime\"\xc3\x02\n" +
 	"\x0fStartRunRequest\x12\x12\n" +
 	"\x04spec\x18\x01 \x01(\tR\x04spec\x12\x18\n" +
 	"\aversion\x18\x02 \x01(\tR\aversion\x12\x14\n" +
@@ -2966,7 +2990,8 @@ const file_runsvc_v1_run_proto_rawDesc = "" +
 	"request_id\x18\x04 \x01(\tR\trequestId\x125\n" +
 	"\bdeadline\x18\x05 \x01(\v2\x19.google.protobuf.DurationR\bdeadline\x12\x1b\n" +
 	"\tthread_id\x18\x06 \x01(\tR\bthreadId\x12B\n" +
-	"\x0fthread_strategy\x18\a \x01(\x0e2\x19.runsvc.v1.ThreadStrategyR\x0ethreadStrategy\"h\n" +
+	"\x0fthread_strategy\x18\a \x01(\x0e2\x19.runsvc.v1.ThreadStrategyR\x0ethreadStrategy\x125\n" +
+	"\bstart_at\x18\b \x01(\v2\x1a.google.protobuf.TimestampR\astartAt\"h\n" +
 	"\x10StartRunResponse\x12 \n" +
 	"\x03run\x18\x01 \x01(\v2\x0e.runsvc.v1.RunR\x03run\x12\x18\n" +
 	"\acreated\x18\x02 \x01(\bR\acreated\x12\x18\n" +
@@ -3212,74 +3237,76 @@ var file_runsvc_v1_run_proto_depIdxs = []int32{
 	43, // 16: runsvc.v1.Suspension.expire_time:type_name -> google.protobuf.Timestamp
 	46, // 17: runsvc.v1.Suspension.tool_calls:type_name -> runsvc.v1.ToolCall
 	46, // 18: runsvc.v1.Suspension.approval_call:type_name -> runsvc.v1.ToolCall
-	47, // 19: runsvc.v1.StartRunRequest.deadline:type_name -> google.protobuf.Duration
-	48, // 20: runsvc.v1.StartRunRequest.thread_strategy:type_name -> runsvc.v1.ThreadStrategy
-	0,  // 21: runsvc.v1.StartRunResponse.run:type_name -> runsvc.v1.Run
-	0,  // 22: runsvc.v1.GetRunResponse.run:type_name -> runsvc.v1.Run
-	39, // 23: runsvc.v1.ListRunsRequest.states:type_name -> runsvc.v1.RunState
-	0,  // 24: runsvc.v1.ListRunsResponse.runs:type_name -> runsvc.v1.Run
-	47, // 25: runsvc.v1.WatchRunRequest.heartbeat_interval:type_name -> google.protobuf.Duration
-	49, // 26: runsvc.v1.WatchRunResponse.record:type_name -> runsvc.v1.Record
-	43, // 27: runsvc.v1.WatchRunResponse.heartbeat_time:type_name -> google.protobuf.Timestamp
-	15, // 28: runsvc.v1.WatchRunResponse.delta:type_name -> runsvc.v1.ModelDelta
-	16, // 29: runsvc.v1.ModelDelta.tool_call:type_name -> runsvc.v1.ToolCallDelta
-	47, // 30: runsvc.v1.StreamTextRequest.heartbeat_interval:type_name -> google.protobuf.Duration
-	43, // 31: runsvc.v1.StreamTextResponse.heartbeat_time:type_name -> google.protobuf.Timestamp
-	47, // 32: runsvc.v1.WaitRunRequest.wait:type_name -> google.protobuf.Duration
-	0,  // 33: runsvc.v1.WaitRunResponse.run:type_name -> runsvc.v1.Run
-	50, // 34: runsvc.v1.SendMessageRequest.mode:type_name -> runsvc.v1.MessageMode
-	51, // 35: runsvc.v1.ResumeRunRequest.tool_results:type_name -> runsvc.v1.ToolResult
-	52, // 36: runsvc.v1.ResumeRunRequest.in_doubt:type_name -> runsvc.v1.InDoubtAnswer
-	0,  // 37: runsvc.v1.ResumeRunResponse.run:type_name -> runsvc.v1.Run
-	0,  // 38: runsvc.v1.InterruptRunResponse.run:type_name -> runsvc.v1.Run
-	29, // 39: runsvc.v1.GetReportResponse.report:type_name -> runsvc.v1.Report
-	0,  // 40: runsvc.v1.Report.run:type_name -> runsvc.v1.Run
-	30, // 41: runsvc.v1.Report.tool_calls:type_name -> runsvc.v1.ToolCallReport
-	29, // 42: runsvc.v1.Report.children:type_name -> runsvc.v1.Report
-	47, // 43: runsvc.v1.Report.duration:type_name -> google.protobuf.Duration
-	46, // 44: runsvc.v1.ToolCallReport.call:type_name -> runsvc.v1.ToolCall
-	53, // 45: runsvc.v1.ToolCallReport.output:type_name -> google.protobuf.Value
-	41, // 46: runsvc.v1.ToolCallReport.error:type_name -> google.rpc.Status
-	0,  // 47: runsvc.v1.ImportRunResponse.run:type_name -> runsvc.v1.Run
-	47, // 48: runsvc.v1.ForkRunRequest.deadline:type_name -> google.protobuf.Duration
-	0,  // 49: runsvc.v1.ForkRunResponse.run:type_name -> runsvc.v1.Run
-	7,  // 50: runsvc.v1.RunService.StartRun:input_type -> runsvc.v1.StartRunRequest
-	9,  // 51: runsvc.v1.RunService.GetRun:input_type -> runsvc.v1.GetRunRequest
-	11, // 52: runsvc.v1.RunService.ListRuns:input_type -> runsvc.v1.ListRunsRequest
-	13, // 53: runsvc.v1.RunService.WatchRun:input_type -> runsvc.v1.WatchRunRequest
-	17, // 54: runsvc.v1.RunService.StreamText:input_type -> runsvc.v1.StreamTextRequest
-	19, // 55: runsvc.v1.RunService.WaitRun:input_type -> runsvc.v1.WaitRunRequest
-	21, // 56: runsvc.v1.RunService.SendMessage:input_type -> runsvc.v1.SendMessageRequest
-	23, // 57: runsvc.v1.RunService.ResumeRun:input_type -> runsvc.v1.ResumeRunRequest
-	25, // 58: runsvc.v1.RunService.InterruptRun:input_type -> runsvc.v1.InterruptRunRequest
-	27, // 59: runsvc.v1.RunService.GetReport:input_type -> runsvc.v1.GetReportRequest
-	31, // 60: runsvc.v1.RunService.DeleteRun:input_type -> runsvc.v1.DeleteRunRequest
-	33, // 61: runsvc.v1.RunService.ExportRun:input_type -> runsvc.v1.ExportRunRequest
-	35, // 62: runsvc.v1.RunService.ImportRun:input_type -> runsvc.v1.ImportRunRequest
-	2,  // 63: runsvc.v1.RunService.GetThread:input_type -> runsvc.v1.GetThreadRequest
-	4,  // 64: runsvc.v1.RunService.ListThreads:input_type -> runsvc.v1.ListThreadsRequest
-	37, // 65: runsvc.v1.RunService.ForkRun:input_type -> runsvc.v1.ForkRunRequest
-	8,  // 66: runsvc.v1.RunService.StartRun:output_type -> runsvc.v1.StartRunResponse
-	10, // 67: runsvc.v1.RunService.GetRun:output_type -> runsvc.v1.GetRunResponse
-	12, // 68: runsvc.v1.RunService.ListRuns:output_type -> runsvc.v1.ListRunsResponse
-	14, // 69: runsvc.v1.RunService.WatchRun:output_type -> runsvc.v1.WatchRunResponse
-	18, // 70: runsvc.v1.RunService.StreamText:output_type -> runsvc.v1.StreamTextResponse
-	20, // 71: runsvc.v1.RunService.WaitRun:output_type -> runsvc.v1.WaitRunResponse
-	22, // 72: runsvc.v1.RunService.SendMessage:output_type -> runsvc.v1.SendMessageResponse
-	24, // 73: runsvc.v1.RunService.ResumeRun:output_type -> runsvc.v1.ResumeRunResponse
-	26, // 74: runsvc.v1.RunService.InterruptRun:output_type -> runsvc.v1.InterruptRunResponse
-	28, // 75: runsvc.v1.RunService.GetReport:output_type -> runsvc.v1.GetReportResponse
-	32, // 76: runsvc.v1.RunService.DeleteRun:output_type -> runsvc.v1.DeleteRunResponse
-	34, // 77: runsvc.v1.RunService.ExportRun:output_type -> runsvc.v1.ExportRunResponse
-	36, // 78: runsvc.v1.RunService.ImportRun:output_type -> runsvc.v1.ImportRunResponse
-	3,  // 79: runsvc.v1.RunService.GetThread:output_type -> runsvc.v1.GetThreadResponse
-	5,  // 80: runsvc.v1.RunService.ListThreads:output_type -> runsvc.v1.ListThreadsResponse
-	38, // 81: runsvc.v1.RunService.ForkRun:output_type -> runsvc.v1.ForkRunResponse
-	66, // [66:82] is the sub-list for method output_type
-	50, // [50:66] is the sub-list for method input_type
-	50, // [50:50] is the sub-list for extension type_name
-	50, // [50:50] is the sub-list for extension extendee
-	0,  // [0:50] is the sub-list for field type_name
+	43, // 19: runsvc.v1.Suspension.wake_time:type_name -> google.protobuf.Timestamp
+	47, // 20: runsvc.v1.StartRunRequest.deadline:type_name -> google.protobuf.Duration
+	48, // 21: runsvc.v1.StartRunRequest.thread_strategy:type_name -> runsvc.v1.ThreadStrategy
+	43, // 22: runsvc.v1.StartRunRequest.start_at:type_name -> google.protobuf.Timestamp
+	0,  // 23: runsvc.v1.StartRunResponse.run:type_name -> runsvc.v1.Run
+	0,  // 24: runsvc.v1.GetRunResponse.run:type_name -> runsvc.v1.Run
+	39, // 25: runsvc.v1.ListRunsRequest.states:type_name -> runsvc.v1.RunState
+	0,  // 26: runsvc.v1.ListRunsResponse.runs:type_name -> runsvc.v1.Run
+	47, // 27: runsvc.v1.WatchRunRequest.heartbeat_interval:type_name -> google.protobuf.Duration
+	49, // 28: runsvc.v1.WatchRunResponse.record:type_name -> runsvc.v1.Record
+	43, // 29: runsvc.v1.WatchRunResponse.heartbeat_time:type_name -> google.protobuf.Timestamp
+	15, // 30: runsvc.v1.WatchRunResponse.delta:type_name -> runsvc.v1.ModelDelta
+	16, // 31: runsvc.v1.ModelDelta.tool_call:type_name -> runsvc.v1.ToolCallDelta
+	47, // 32: runsvc.v1.StreamTextRequest.heartbeat_interval:type_name -> google.protobuf.Duration
+	43, // 33: runsvc.v1.StreamTextResponse.heartbeat_time:type_name -> google.protobuf.Timestamp
+	47, // 34: runsvc.v1.WaitRunRequest.wait:type_name -> google.protobuf.Duration
+	0,  // 35: runsvc.v1.WaitRunResponse.run:type_name -> runsvc.v1.Run
+	50, // 36: runsvc.v1.SendMessageRequest.mode:type_name -> runsvc.v1.MessageMode
+	51, // 37: runsvc.v1.ResumeRunRequest.tool_results:type_name -> runsvc.v1.ToolResult
+	52, // 38: runsvc.v1.ResumeRunRequest.in_doubt:type_name -> runsvc.v1.InDoubtAnswer
+	0,  // 39: runsvc.v1.ResumeRunResponse.run:type_name -> runsvc.v1.Run
+	0,  // 40: runsvc.v1.InterruptRunResponse.run:type_name -> runsvc.v1.Run
+	29, // 41: runsvc.v1.GetReportResponse.report:type_name -> runsvc.v1.Report
+	0,  // 42: runsvc.v1.Report.run:type_name -> runsvc.v1.Run
+	30, // 43: runsvc.v1.Report.tool_calls:type_name -> runsvc.v1.ToolCallReport
+	29, // 44: runsvc.v1.Report.children:type_name -> runsvc.v1.Report
+	47, // 45: runsvc.v1.Report.duration:type_name -> google.protobuf.Duration
+	46, // 46: runsvc.v1.ToolCallReport.call:type_name -> runsvc.v1.ToolCall
+	53, // 47: runsvc.v1.ToolCallReport.output:type_name -> google.protobuf.Value
+	41, // 48: runsvc.v1.ToolCallReport.error:type_name -> google.rpc.Status
+	0,  // 49: runsvc.v1.ImportRunResponse.run:type_name -> runsvc.v1.Run
+	47, // 50: runsvc.v1.ForkRunRequest.deadline:type_name -> google.protobuf.Duration
+	0,  // 51: runsvc.v1.ForkRunResponse.run:type_name -> runsvc.v1.Run
+	7,  // 52: runsvc.v1.RunService.StartRun:input_type -> runsvc.v1.StartRunRequest
+	9,  // 53: runsvc.v1.RunService.GetRun:input_type -> runsvc.v1.GetRunRequest
+	11, // 54: runsvc.v1.RunService.ListRuns:input_type -> runsvc.v1.ListRunsRequest
+	13, // 55: runsvc.v1.RunService.WatchRun:input_type -> runsvc.v1.WatchRunRequest
+	17, // 56: runsvc.v1.RunService.StreamText:input_type -> runsvc.v1.StreamTextRequest
+	19, // 57: runsvc.v1.RunService.WaitRun:input_type -> runsvc.v1.WaitRunRequest
+	21, // 58: runsvc.v1.RunService.SendMessage:input_type -> runsvc.v1.SendMessageRequest
+	23, // 59: runsvc.v1.RunService.ResumeRun:input_type -> runsvc.v1.ResumeRunRequest
+	25, // 60: runsvc.v1.RunService.InterruptRun:input_type -> runsvc.v1.InterruptRunRequest
+	27, // 61: runsvc.v1.RunService.GetReport:input_type -> runsvc.v1.GetReportRequest
+	31, // 62: runsvc.v1.RunService.DeleteRun:input_type -> runsvc.v1.DeleteRunRequest
+	33, // 63: runsvc.v1.RunService.ExportRun:input_type -> runsvc.v1.ExportRunRequest
+	35, // 64: runsvc.v1.RunService.ImportRun:input_type -> runsvc.v1.ImportRunRequest
+	2,  // 65: runsvc.v1.RunService.GetThread:input_type -> runsvc.v1.GetThreadRequest
+	4,  // 66: runsvc.v1.RunService.ListThreads:input_type -> runsvc.v1.ListThreadsRequest
+	37, // 67: runsvc.v1.RunService.ForkRun:input_type -> runsvc.v1.ForkRunRequest
+	8,  // 68: runsvc.v1.RunService.StartRun:output_type -> runsvc.v1.StartRunResponse
+	10, // 69: runsvc.v1.RunService.GetRun:output_type -> runsvc.v1.GetRunResponse
+	12, // 70: runsvc.v1.RunService.ListRuns:output_type -> runsvc.v1.ListRunsResponse
+	14, // 71: runsvc.v1.RunService.WatchRun:output_type -> runsvc.v1.WatchRunResponse
+	18, // 72: runsvc.v1.RunService.StreamText:output_type -> runsvc.v1.StreamTextResponse
+	20, // 73: runsvc.v1.RunService.WaitRun:output_type -> runsvc.v1.WaitRunResponse
+	22, // 74: runsvc.v1.RunService.SendMessage:output_type -> runsvc.v1.SendMessageResponse
+	24, // 75: runsvc.v1.RunService.ResumeRun:output_type -> runsvc.v1.ResumeRunResponse
+	26, // 76: runsvc.v1.RunService.InterruptRun:output_type -> runsvc.v1.InterruptRunResponse
+	28, // 77: runsvc.v1.RunService.GetReport:output_type -> runsvc.v1.GetReportResponse
+	32, // 78: runsvc.v1.RunService.DeleteRun:output_type -> runsvc.v1.DeleteRunResponse
+	34, // 79: runsvc.v1.RunService.ExportRun:output_type -> runsvc.v1.ExportRunResponse
+	36, // 80: runsvc.v1.RunService.ImportRun:output_type -> runsvc.v1.ImportRunResponse
+	3,  // 81: runsvc.v1.RunService.GetThread:output_type -> runsvc.v1.GetThreadResponse
+	5,  // 82: runsvc.v1.RunService.ListThreads:output_type -> runsvc.v1.ListThreadsResponse
+	38, // 83: runsvc.v1.RunService.ForkRun:output_type -> runsvc.v1.ForkRunResponse
+	68, // [68:84] is the sub-list for method output_type
+	52, // [52:68] is the sub-list for method input_type
+	52, // [52:52] is the sub-list for extension type_name
+	52, // [52:52] is the sub-list for extension extendee
+	0,  // [0:52] is the sub-list for field type_name
 }
 
 func init() { file_runsvc_v1_run_proto_init() }

@@ -317,7 +317,11 @@ type Spec struct {
 	Output *OutputSpec `protobuf:"bytes,20,opt,name=output,proto3" json:"output,omitempty"`
 	// Summarise older turns that would not fit the model's context window;
 	// unset, a request that does not fit is sent as it is.
-	Compaction    *Compaction `protobuf:"bytes,30,opt,name=compaction,proto3" json:"compaction,omitempty"`
+	Compaction *Compaction `protobuf:"bytes,30,opt,name=compaction,proto3" json:"compaction,omitempty"`
+	// The timer tools' bounds: how long one `sleep` or `wait_until` call may
+	// wait. The tools are offered only when `tools` declares them (kind
+	// BUILTIN, name `sleep` or `wait_until`), as `ask_user` is.
+	Timers        *Timers `protobuf:"bytes,31,opt,name=timers,proto3" json:"timers,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -460,6 +464,13 @@ func (x *Spec) GetOutput() *OutputSpec {
 func (x *Spec) GetCompaction() *Compaction {
 	if x != nil {
 		return x.Compaction
+	}
+	return nil
+}
+
+func (x *Spec) GetTimers() *Timers {
+	if x != nil {
+		return x.Timers
 	}
 	return nil
 }
@@ -1743,6 +1754,54 @@ func (x *Limits) GetMaxDelegationsPerTurn() int32 {
 	return 0
 }
 
+// Timers bounds the built-in timer tools `sleep` and `wait_until`.
+type Timers struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The longest one call may sleep; a longer one (or a wake time past the
+	// Run's deadline) is a tool error the model sees. Zero means 1h; at most
+	// 24h, the longest deadline.
+	MaxSleep      *durationpb.Duration `protobuf:"bytes,1,opt,name=max_sleep,json=maxSleep,proto3" json:"max_sleep,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Timers) Reset() {
+	*x = Timers{}
+	mi := &file_runsvc_v1_spec_proto_msgTypes[17]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Timers) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Timers) ProtoMessage() {}
+
+func (x *Timers) ProtoReflect() protoreflect.Message {
+	mi := &file_runsvc_v1_spec_proto_msgTypes[17]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Timers.ProtoReflect.Descriptor instead.
+func (*Timers) Descriptor() ([]byte, []int) {
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{17}
+}
+
+func (x *Timers) GetMaxSleep() *durationpb.Duration {
+	if x != nil {
+		return x.MaxSleep
+	}
+	return nil
+}
+
 // SuspensionExpiry says how long each kind of suspension may wait.
 // Zero means the default.
 type SuspensionExpiry struct {
@@ -1761,7 +1820,7 @@ type SuspensionExpiry struct {
 
 func (x *SuspensionExpiry) Reset() {
 	*x = SuspensionExpiry{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[17]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1773,7 +1832,7 @@ func (x *SuspensionExpiry) String() string {
 func (*SuspensionExpiry) ProtoMessage() {}
 
 func (x *SuspensionExpiry) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[17]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1786,7 +1845,7 @@ func (x *SuspensionExpiry) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SuspensionExpiry.ProtoReflect.Descriptor instead.
 func (*SuspensionExpiry) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{17}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *SuspensionExpiry) GetToolResults() *durationpb.Duration {
@@ -1830,7 +1889,7 @@ type Credential struct {
 
 func (x *Credential) Reset() {
 	*x = Credential{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[18]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1842,7 +1901,7 @@ func (x *Credential) String() string {
 func (*Credential) ProtoMessage() {}
 
 func (x *Credential) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[18]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1855,7 +1914,7 @@ func (x *Credential) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Credential.ProtoReflect.Descriptor instead.
 func (*Credential) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{18}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *Credential) GetName() string {
@@ -1879,7 +1938,7 @@ type BusConfig struct {
 
 func (x *BusConfig) Reset() {
 	*x = BusConfig{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[19]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1891,7 +1950,7 @@ func (x *BusConfig) String() string {
 func (*BusConfig) ProtoMessage() {}
 
 func (x *BusConfig) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[19]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1904,7 +1963,7 @@ func (x *BusConfig) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BusConfig.ProtoReflect.Descriptor instead.
 func (*BusConfig) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{19}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *BusConfig) GetEnabled() bool {
@@ -1932,7 +1991,7 @@ type PublishSpecRequest struct {
 
 func (x *PublishSpecRequest) Reset() {
 	*x = PublishSpecRequest{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[20]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1944,7 +2003,7 @@ func (x *PublishSpecRequest) String() string {
 func (*PublishSpecRequest) ProtoMessage() {}
 
 func (x *PublishSpecRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[20]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1957,7 +2016,7 @@ func (x *PublishSpecRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PublishSpecRequest.ProtoReflect.Descriptor instead.
 func (*PublishSpecRequest) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{20}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *PublishSpecRequest) GetSpec() *Spec {
@@ -1981,7 +2040,7 @@ type PublishSpecResponse struct {
 
 func (x *PublishSpecResponse) Reset() {
 	*x = PublishSpecResponse{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[21]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1993,7 +2052,7 @@ func (x *PublishSpecResponse) String() string {
 func (*PublishSpecResponse) ProtoMessage() {}
 
 func (x *PublishSpecResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[21]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2006,7 +2065,7 @@ func (x *PublishSpecResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PublishSpecResponse.ProtoReflect.Descriptor instead.
 func (*PublishSpecResponse) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{21}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *PublishSpecResponse) GetSpec() *Spec {
@@ -2036,7 +2095,7 @@ type GetSpecRequest struct {
 
 func (x *GetSpecRequest) Reset() {
 	*x = GetSpecRequest{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[22]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2048,7 +2107,7 @@ func (x *GetSpecRequest) String() string {
 func (*GetSpecRequest) ProtoMessage() {}
 
 func (x *GetSpecRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[22]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2061,7 +2120,7 @@ func (x *GetSpecRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetSpecRequest.ProtoReflect.Descriptor instead.
 func (*GetSpecRequest) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{22}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *GetSpecRequest) GetName() string {
@@ -2089,7 +2148,7 @@ type GetSpecResponse struct {
 
 func (x *GetSpecResponse) Reset() {
 	*x = GetSpecResponse{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[23]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2101,7 +2160,7 @@ func (x *GetSpecResponse) String() string {
 func (*GetSpecResponse) ProtoMessage() {}
 
 func (x *GetSpecResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[23]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2114,7 +2173,7 @@ func (x *GetSpecResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetSpecResponse.ProtoReflect.Descriptor instead.
 func (*GetSpecResponse) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{23}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *GetSpecResponse) GetSpec() *Spec {
@@ -2139,7 +2198,7 @@ type ListSpecsRequest struct {
 
 func (x *ListSpecsRequest) Reset() {
 	*x = ListSpecsRequest{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[24]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2151,7 +2210,7 @@ func (x *ListSpecsRequest) String() string {
 func (*ListSpecsRequest) ProtoMessage() {}
 
 func (x *ListSpecsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[24]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2164,7 +2223,7 @@ func (x *ListSpecsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListSpecsRequest.ProtoReflect.Descriptor instead.
 func (*ListSpecsRequest) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{24}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *ListSpecsRequest) GetName() string {
@@ -2201,7 +2260,7 @@ type ListSpecsResponse struct {
 
 func (x *ListSpecsResponse) Reset() {
 	*x = ListSpecsResponse{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[25]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2213,7 +2272,7 @@ func (x *ListSpecsResponse) String() string {
 func (*ListSpecsResponse) ProtoMessage() {}
 
 func (x *ListSpecsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[25]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2226,7 +2285,7 @@ func (x *ListSpecsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListSpecsResponse.ProtoReflect.Descriptor instead.
 func (*ListSpecsResponse) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{25}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *ListSpecsResponse) GetSpecs() []*Spec {
@@ -2247,7 +2306,7 @@ var File_runsvc_v1_spec_proto protoreflect.FileDescriptor
 
 const file_runsvc_v1_spec_proto_rawDesc = "" +
 	"\n" +
-	"\x14runsvc/v1/spec.proto\x12\trunsvc.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xf0\x05\n" +
+	"\x14runsvc/v1/spec.proto\x12\trunsvc.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\x9b\x06\n" +
 	"\x04Spec\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\"\n" +
 	"\finstructions\x18\x02 \x01(\tR\finstructions\x12)\n" +
@@ -2269,7 +2328,8 @@ const file_runsvc_v1_spec_proto_rawDesc = "" +
 	"\x06output\x18\x14 \x01(\v2\x15.runsvc.v1.OutputSpecR\x06output\x125\n" +
 	"\n" +
 	"compaction\x18\x1e \x01(\v2\x15.runsvc.v1.CompactionR\n" +
-	"compaction\"=\n" +
+	"compaction\x12)\n" +
+	"\x06timers\x18\x1f \x01(\v2\x11.runsvc.v1.TimersR\x06timers\"=\n" +
 	"\n" +
 	"OutputSpec\x12/\n" +
 	"\x06schema\x18\x01 \x01(\v2\x17.google.protobuf.StructR\x06schema\"n\n" +
@@ -2380,7 +2440,9 @@ const file_runsvc_v1_spec_proto_rawDesc = "" +
 	"costBudget\x124\n" +
 	"\x16transient_retry_budget\x18\x06 \x01(\x05R\x14transientRetryBudget\x120\n" +
 	"\x14max_delegation_depth\x18\a \x01(\x05R\x12maxDelegationDepth\x127\n" +
-	"\x18max_delegations_per_turn\x18\b \x01(\x05R\x15maxDelegationsPerTurn\"\xf5\x01\n" +
+	"\x18max_delegations_per_turn\x18\b \x01(\x05R\x15maxDelegationsPerTurn\"@\n" +
+	"\x06Timers\x126\n" +
+	"\tmax_sleep\x18\x01 \x01(\v2\x19.google.protobuf.DurationR\bmaxSleep\"\xf5\x01\n" +
 	"\x10SuspensionExpiry\x12<\n" +
 	"\ftool_results\x18\x01 \x01(\v2\x19.google.protobuf.DurationR\vtoolResults\x125\n" +
 	"\bapproval\x18\x02 \x01(\v2\x19.google.protobuf.DurationR\bapproval\x125\n" +
@@ -2449,7 +2511,7 @@ func file_runsvc_v1_spec_proto_rawDescGZIP() []byte {
 }
 
 var file_runsvc_v1_spec_proto_enumTypes = make([]protoimpl.EnumInfo, 4)
-var file_runsvc_v1_spec_proto_msgTypes = make([]protoimpl.MessageInfo, 26)
+var file_runsvc_v1_spec_proto_msgTypes = make([]protoimpl.MessageInfo, 27)
 var file_runsvc_v1_spec_proto_goTypes = []any{
 	(ThreadStrategy)(0),           // 0: runsvc.v1.ThreadStrategy
 	(ToolKind)(0),                 // 1: runsvc.v1.ToolKind
@@ -2472,75 +2534,78 @@ var file_runsvc_v1_spec_proto_goTypes = []any{
 	(*McpServer)(nil),             // 18: runsvc.v1.McpServer
 	(*McpEnv)(nil),                // 19: runsvc.v1.McpEnv
 	(*Limits)(nil),                // 20: runsvc.v1.Limits
-	(*SuspensionExpiry)(nil),      // 21: runsvc.v1.SuspensionExpiry
-	(*Credential)(nil),            // 22: runsvc.v1.Credential
-	(*BusConfig)(nil),             // 23: runsvc.v1.BusConfig
-	(*PublishSpecRequest)(nil),    // 24: runsvc.v1.PublishSpecRequest
-	(*PublishSpecResponse)(nil),   // 25: runsvc.v1.PublishSpecResponse
-	(*GetSpecRequest)(nil),        // 26: runsvc.v1.GetSpecRequest
-	(*GetSpecResponse)(nil),       // 27: runsvc.v1.GetSpecResponse
-	(*ListSpecsRequest)(nil),      // 28: runsvc.v1.ListSpecsRequest
-	(*ListSpecsResponse)(nil),     // 29: runsvc.v1.ListSpecsResponse
-	(*timestamppb.Timestamp)(nil), // 30: google.protobuf.Timestamp
-	(*structpb.Struct)(nil),       // 31: google.protobuf.Struct
-	(*durationpb.Duration)(nil),   // 32: google.protobuf.Duration
+	(*Timers)(nil),                // 21: runsvc.v1.Timers
+	(*SuspensionExpiry)(nil),      // 22: runsvc.v1.SuspensionExpiry
+	(*Credential)(nil),            // 23: runsvc.v1.Credential
+	(*BusConfig)(nil),             // 24: runsvc.v1.BusConfig
+	(*PublishSpecRequest)(nil),    // 25: runsvc.v1.PublishSpecRequest
+	(*PublishSpecResponse)(nil),   // 26: runsvc.v1.PublishSpecResponse
+	(*GetSpecRequest)(nil),        // 27: runsvc.v1.GetSpecRequest
+	(*GetSpecResponse)(nil),       // 28: runsvc.v1.GetSpecResponse
+	(*ListSpecsRequest)(nil),      // 29: runsvc.v1.ListSpecsRequest
+	(*ListSpecsResponse)(nil),     // 30: runsvc.v1.ListSpecsResponse
+	(*timestamppb.Timestamp)(nil), // 31: google.protobuf.Timestamp
+	(*structpb.Struct)(nil),       // 32: google.protobuf.Struct
+	(*durationpb.Duration)(nil),   // 33: google.protobuf.Duration
 }
 var file_runsvc_v1_spec_proto_depIdxs = []int32{
 	7,  // 0: runsvc.v1.Spec.model:type_name -> runsvc.v1.ModelRef
 	15, // 1: runsvc.v1.Spec.tools:type_name -> runsvc.v1.Tool
 	20, // 2: runsvc.v1.Spec.limits:type_name -> runsvc.v1.Limits
-	21, // 3: runsvc.v1.Spec.suspension_expiry:type_name -> runsvc.v1.SuspensionExpiry
-	22, // 4: runsvc.v1.Spec.credentials:type_name -> runsvc.v1.Credential
-	23, // 5: runsvc.v1.Spec.bus:type_name -> runsvc.v1.BusConfig
-	30, // 6: runsvc.v1.Spec.create_time:type_name -> google.protobuf.Timestamp
+	22, // 3: runsvc.v1.Spec.suspension_expiry:type_name -> runsvc.v1.SuspensionExpiry
+	23, // 4: runsvc.v1.Spec.credentials:type_name -> runsvc.v1.Credential
+	24, // 5: runsvc.v1.Spec.bus:type_name -> runsvc.v1.BusConfig
+	31, // 6: runsvc.v1.Spec.create_time:type_name -> google.protobuf.Timestamp
 	0,  // 7: runsvc.v1.Spec.thread_strategy:type_name -> runsvc.v1.ThreadStrategy
 	6,  // 8: runsvc.v1.Spec.retention:type_name -> runsvc.v1.Retention
 	18, // 9: runsvc.v1.Spec.mcp_servers:type_name -> runsvc.v1.McpServer
 	5,  // 10: runsvc.v1.Spec.output:type_name -> runsvc.v1.OutputSpec
 	8,  // 11: runsvc.v1.Spec.compaction:type_name -> runsvc.v1.Compaction
-	31, // 12: runsvc.v1.OutputSpec.schema:type_name -> google.protobuf.Struct
-	32, // 13: runsvc.v1.Retention.settled_runs:type_name -> google.protobuf.Duration
-	10, // 14: runsvc.v1.ModelRef.script:type_name -> runsvc.v1.Script
-	9,  // 15: runsvc.v1.ModelRef.pricing:type_name -> runsvc.v1.Pricing
-	32, // 16: runsvc.v1.ModelRef.call_timeout:type_name -> google.protobuf.Duration
-	7,  // 17: runsvc.v1.Compaction.model:type_name -> runsvc.v1.ModelRef
-	11, // 18: runsvc.v1.Script.turns:type_name -> runsvc.v1.ScriptTurn
-	12, // 19: runsvc.v1.ScriptTurn.tool_calls:type_name -> runsvc.v1.ScriptToolCall
-	13, // 20: runsvc.v1.ScriptTurn.usage:type_name -> runsvc.v1.ScriptUsage
-	14, // 21: runsvc.v1.ScriptTurn.fail:type_name -> runsvc.v1.ScriptFailure
-	32, // 22: runsvc.v1.ScriptTurn.delay:type_name -> google.protobuf.Duration
-	31, // 23: runsvc.v1.ScriptToolCall.arguments:type_name -> google.protobuf.Struct
-	32, // 24: runsvc.v1.ScriptFailure.retry_after:type_name -> google.protobuf.Duration
-	1,  // 25: runsvc.v1.Tool.kind:type_name -> runsvc.v1.ToolKind
-	31, // 26: runsvc.v1.Tool.parameters:type_name -> google.protobuf.Struct
-	16, // 27: runsvc.v1.Tool.http:type_name -> runsvc.v1.HttpTool
-	17, // 28: runsvc.v1.Tool.mcp:type_name -> runsvc.v1.McpTool
-	32, // 29: runsvc.v1.Tool.timeout:type_name -> google.protobuf.Duration
-	2,  // 30: runsvc.v1.Tool.delivery:type_name -> runsvc.v1.Delivery
-	3,  // 31: runsvc.v1.Tool.in_doubt:type_name -> runsvc.v1.InDoubt
-	19, // 32: runsvc.v1.McpTool.env:type_name -> runsvc.v1.McpEnv
-	19, // 33: runsvc.v1.McpServer.env:type_name -> runsvc.v1.McpEnv
-	32, // 34: runsvc.v1.McpServer.timeout:type_name -> google.protobuf.Duration
-	32, // 35: runsvc.v1.Limits.deadline:type_name -> google.protobuf.Duration
-	32, // 36: runsvc.v1.SuspensionExpiry.tool_results:type_name -> google.protobuf.Duration
-	32, // 37: runsvc.v1.SuspensionExpiry.approval:type_name -> google.protobuf.Duration
-	32, // 38: runsvc.v1.SuspensionExpiry.question:type_name -> google.protobuf.Duration
-	32, // 39: runsvc.v1.SuspensionExpiry.children:type_name -> google.protobuf.Duration
-	4,  // 40: runsvc.v1.PublishSpecRequest.spec:type_name -> runsvc.v1.Spec
-	4,  // 41: runsvc.v1.PublishSpecResponse.spec:type_name -> runsvc.v1.Spec
-	4,  // 42: runsvc.v1.GetSpecResponse.spec:type_name -> runsvc.v1.Spec
-	4,  // 43: runsvc.v1.ListSpecsResponse.specs:type_name -> runsvc.v1.Spec
-	24, // 44: runsvc.v1.SpecService.PublishSpec:input_type -> runsvc.v1.PublishSpecRequest
-	26, // 45: runsvc.v1.SpecService.GetSpec:input_type -> runsvc.v1.GetSpecRequest
-	28, // 46: runsvc.v1.SpecService.ListSpecs:input_type -> runsvc.v1.ListSpecsRequest
-	25, // 47: runsvc.v1.SpecService.PublishSpec:output_type -> runsvc.v1.PublishSpecResponse
-	27, // 48: runsvc.v1.SpecService.GetSpec:output_type -> runsvc.v1.GetSpecResponse
-	29, // 49: runsvc.v1.SpecService.ListSpecs:output_type -> runsvc.v1.ListSpecsResponse
-	47, // [47:50] is the sub-list for method output_type
-	44, // [44:47] is the sub-list for method input_type
-	44, // [44:44] is the sub-list for extension type_name
-	44, // [44:44] is the sub-list for extension extendee
-	0,  // [0:44] is the sub-list for field type_name
+	21, // 12: runsvc.v1.Spec.timers:type_name -> runsvc.v1.Timers
+	32, // 13: runsvc.v1.OutputSpec.schema:type_name -> google.protobuf.Struct
+	33, // 14: runsvc.v1.Retention.settled_runs:type_name -> google.protobuf.Duration
+	10, // 15: runsvc.v1.ModelRef.script:type_name -> runsvc.v1.Script
+	9,  // 16: runsvc.v1.ModelRef.pricing:type_name -> runsvc.v1.Pricing
+	33, // 17: runsvc.v1.ModelRef.call_timeout:type_name -> google.protobuf.Duration
+	7,  // 18: runsvc.v1.Compaction.model:type_name -> runsvc.v1.ModelRef
+	11, // 19: runsvc.v1.Script.turns:type_name -> runsvc.v1.ScriptTurn
+	12, // 20: runsvc.v1.ScriptTurn.tool_calls:type_name -> runsvc.v1.ScriptToolCall
+	13, // 21: runsvc.v1.ScriptTurn.usage:type_name -> runsvc.v1.ScriptUsage
+	14, // 22: runsvc.v1.ScriptTurn.fail:type_name -> runsvc.v1.ScriptFailure
+	33, // 23: runsvc.v1.ScriptTurn.delay:type_name -> google.protobuf.Duration
+	32, // 24: runsvc.v1.ScriptToolCall.arguments:type_name -> google.protobuf.Struct
+	33, // 25: runsvc.v1.ScriptFailure.retry_after:type_name -> google.protobuf.Duration
+	1,  // 26: runsvc.v1.Tool.kind:type_name -> runsvc.v1.ToolKind
+	32, // 27: runsvc.v1.Tool.parameters:type_name -> google.protobuf.Struct
+	16, // 28: runsvc.v1.Tool.http:type_name -> runsvc.v1.HttpTool
+	17, // 29: runsvc.v1.Tool.mcp:type_name -> runsvc.v1.McpTool
+	33, // 30: runsvc.v1.Tool.timeout:type_name -> google.protobuf.Duration
+	2,  // 31: runsvc.v1.Tool.delivery:type_name -> runsvc.v1.Delivery
+	3,  // 32: runsvc.v1.Tool.in_doubt:type_name -> runsvc.v1.InDoubt
+	19, // 33: runsvc.v1.McpTool.env:type_name -> runsvc.v1.McpEnv
+	19, // 34: runsvc.v1.McpServer.env:type_name -> runsvc.v1.McpEnv
+	33, // 35: runsvc.v1.McpServer.timeout:type_name -> google.protobuf.Duration
+	33, // 36: runsvc.v1.Limits.deadline:type_name -> google.protobuf.Duration
+	33, // 37: runsvc.v1.Timers.max_sleep:type_name -> google.protobuf.Duration
+	33, // 38: runsvc.v1.SuspensionExpiry.tool_results:type_name -> google.protobuf.Duration
+	33, // 39: runsvc.v1.SuspensionExpiry.approval:type_name -> google.protobuf.Duration
+	33, // 40: runsvc.v1.SuspensionExpiry.question:type_name -> google.protobuf.Duration
+	33, // 41: runsvc.v1.SuspensionExpiry.children:type_name -> google.protobuf.Duration
+	4,  // 42: runsvc.v1.PublishSpecRequest.spec:type_name -> runsvc.v1.Spec
+	4,  // 43: runsvc.v1.PublishSpecResponse.spec:type_name -> runsvc.v1.Spec
+	4,  // 44: runsvc.v1.GetSpecResponse.spec:type_name -> runsvc.v1.Spec
+	4,  // 45: runsvc.v1.ListSpecsResponse.specs:type_name -> runsvc.v1.Spec
+	25, // 46: runsvc.v1.SpecService.PublishSpec:input_type -> runsvc.v1.PublishSpecRequest
+	27, // 47: runsvc.v1.SpecService.GetSpec:input_type -> runsvc.v1.GetSpecRequest
+	29, // 48: runsvc.v1.SpecService.ListSpecs:input_type -> runsvc.v1.ListSpecsRequest
+	26, // 49: runsvc.v1.SpecService.PublishSpec:output_type -> runsvc.v1.PublishSpecResponse
+	28, // 50: runsvc.v1.SpecService.GetSpec:output_type -> runsvc.v1.GetSpecResponse
+	30, // 51: runsvc.v1.SpecService.ListSpecs:output_type -> runsvc.v1.ListSpecsResponse
+	49, // [49:52] is the sub-list for method output_type
+	46, // [46:49] is the sub-list for method input_type
+	46, // [46:46] is the sub-list for extension type_name
+	46, // [46:46] is the sub-list for extension extendee
+	0,  // [0:46] is the sub-list for field type_name
 }
 
 func init() { file_runsvc_v1_spec_proto_init() }
@@ -2555,7 +2620,7 @@ func file_runsvc_v1_spec_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_runsvc_v1_spec_proto_rawDesc), len(file_runsvc_v1_spec_proto_rawDesc)),
 			NumEnums:      4,
-			NumMessages:   26,
+			NumMessages:   27,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -31,6 +31,7 @@ RUN_STATE_UNSPECIFIED: RunState
 SUSPENSION_REASON_APPROVAL: SuspensionReason
 SUSPENSION_REASON_CHILDREN: SuspensionReason
 SUSPENSION_REASON_QUESTION: SuspensionReason
+SUSPENSION_REASON_TIMER: SuspensionReason
 SUSPENSION_REASON_TOOL_RESULTS: SuspensionReason
 SUSPENSION_REASON_UNSPECIFIED: SuspensionReason
 
@@ -62,7 +63,7 @@ class Record(_message.Message):
         reason: str
         def __init__(self, cause: _Optional[_Union[AbortCause, str]] = ..., reason: _Optional[str] = ...) -> None: ...
     class Admitted(_message.Message):
-        __slots__ = ["deadline_time", "delegation_id", "depth", "fork_of", "input", "parent_run_id", "request_id", "root_run_id", "spec", "version"]
+        __slots__ = ["deadline_time", "delegation_id", "depth", "fork_of", "input", "parent_run_id", "request_id", "root_run_id", "spec", "start_time", "version"]
         DEADLINE_TIME_FIELD_NUMBER: _ClassVar[int]
         DELEGATION_ID_FIELD_NUMBER: _ClassVar[int]
         DEPTH_FIELD_NUMBER: _ClassVar[int]
@@ -72,6 +73,7 @@ class Record(_message.Message):
         REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
         ROOT_RUN_ID_FIELD_NUMBER: _ClassVar[int]
         SPEC_FIELD_NUMBER: _ClassVar[int]
+        START_TIME_FIELD_NUMBER: _ClassVar[int]
         VERSION_FIELD_NUMBER: _ClassVar[int]
         deadline_time: _timestamp_pb2.Timestamp
         delegation_id: str
@@ -82,8 +84,9 @@ class Record(_message.Message):
         request_id: str
         root_run_id: str
         spec: str
+        start_time: _timestamp_pb2.Timestamp
         version: str
-        def __init__(self, spec: _Optional[str] = ..., version: _Optional[str] = ..., input: _Optional[str] = ..., request_id: _Optional[str] = ..., deadline_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., parent_run_id: _Optional[str] = ..., root_run_id: _Optional[str] = ..., delegation_id: _Optional[str] = ..., depth: _Optional[int] = ..., fork_of: _Optional[_Union[ForkOrigin, _Mapping]] = ...) -> None: ...
+        def __init__(self, spec: _Optional[str] = ..., version: _Optional[str] = ..., input: _Optional[str] = ..., request_id: _Optional[str] = ..., deadline_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., parent_run_id: _Optional[str] = ..., root_run_id: _Optional[str] = ..., delegation_id: _Optional[str] = ..., depth: _Optional[int] = ..., fork_of: _Optional[_Union[ForkOrigin, _Mapping]] = ..., start_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
     class AttemptStarted(_message.Message):
         __slots__ = ["attempt", "worker_id"]
         ATTEMPT_FIELD_NUMBER: _ClassVar[int]
@@ -188,20 +191,22 @@ class Record(_message.Message):
         turn: int
         def __init__(self, turn: _Optional[int] = ..., reserved_tokens: _Optional[int] = ..., reserved_cost_usd: _Optional[float] = ...) -> None: ...
     class Resumed(_message.Message):
-        __slots__ = ["answer", "approved", "in_doubt", "note", "reason", "tool_results"]
+        __slots__ = ["answer", "approved", "early", "in_doubt", "note", "reason", "tool_results"]
         ANSWER_FIELD_NUMBER: _ClassVar[int]
         APPROVED_FIELD_NUMBER: _ClassVar[int]
+        EARLY_FIELD_NUMBER: _ClassVar[int]
         IN_DOUBT_FIELD_NUMBER: _ClassVar[int]
         NOTE_FIELD_NUMBER: _ClassVar[int]
         REASON_FIELD_NUMBER: _ClassVar[int]
         TOOL_RESULTS_FIELD_NUMBER: _ClassVar[int]
         answer: str
         approved: bool
+        early: bool
         in_doubt: InDoubtAnswer
         note: str
         reason: SuspensionReason
         tool_results: _containers.RepeatedCompositeFieldContainer[ToolResult]
-        def __init__(self, reason: _Optional[_Union[SuspensionReason, str]] = ..., tool_results: _Optional[_Iterable[_Union[ToolResult, _Mapping]]] = ..., answer: _Optional[str] = ..., approved: bool = ..., note: _Optional[str] = ..., in_doubt: _Optional[_Union[InDoubtAnswer, _Mapping]] = ...) -> None: ...
+        def __init__(self, reason: _Optional[_Union[SuspensionReason, str]] = ..., tool_results: _Optional[_Iterable[_Union[ToolResult, _Mapping]]] = ..., answer: _Optional[str] = ..., approved: bool = ..., note: _Optional[str] = ..., in_doubt: _Optional[_Union[InDoubtAnswer, _Mapping]] = ..., early: bool = ...) -> None: ...
     class Settled(_message.Message):
         __slots__ = ["abort_cause", "answer", "failure", "state"]
         ABORT_CAUSE_FIELD_NUMBER: _ClassVar[int]
@@ -214,7 +219,7 @@ class Record(_message.Message):
         state: RunState
         def __init__(self, state: _Optional[_Union[RunState, str]] = ..., abort_cause: _Optional[_Union[AbortCause, str]] = ..., answer: _Optional[str] = ..., failure: _Optional[_Union[_status_pb2.Status, _Mapping]] = ...) -> None: ...
     class Suspended(_message.Message):
-        __slots__ = ["approval_reason", "call_id", "call_ids", "delegation_ids", "expire_time", "in_doubt", "question", "reason"]
+        __slots__ = ["approval_reason", "call_id", "call_ids", "delegation_ids", "expire_time", "in_doubt", "question", "reason", "wake_time"]
         APPROVAL_REASON_FIELD_NUMBER: _ClassVar[int]
         CALL_IDS_FIELD_NUMBER: _ClassVar[int]
         CALL_ID_FIELD_NUMBER: _ClassVar[int]
@@ -223,6 +228,7 @@ class Record(_message.Message):
         IN_DOUBT_FIELD_NUMBER: _ClassVar[int]
         QUESTION_FIELD_NUMBER: _ClassVar[int]
         REASON_FIELD_NUMBER: _ClassVar[int]
+        WAKE_TIME_FIELD_NUMBER: _ClassVar[int]
         approval_reason: str
         call_id: str
         call_ids: _containers.RepeatedScalarFieldContainer[str]
@@ -231,7 +237,8 @@ class Record(_message.Message):
         in_doubt: bool
         question: str
         reason: SuspensionReason
-        def __init__(self, reason: _Optional[_Union[SuspensionReason, str]] = ..., expire_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., call_ids: _Optional[_Iterable[str]] = ..., question: _Optional[str] = ..., call_id: _Optional[str] = ..., approval_reason: _Optional[str] = ..., delegation_ids: _Optional[_Iterable[str]] = ..., in_doubt: bool = ...) -> None: ...
+        wake_time: _timestamp_pb2.Timestamp
+        def __init__(self, reason: _Optional[_Union[SuspensionReason, str]] = ..., expire_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., call_ids: _Optional[_Iterable[str]] = ..., question: _Optional[str] = ..., call_id: _Optional[str] = ..., approval_reason: _Optional[str] = ..., delegation_ids: _Optional[_Iterable[str]] = ..., in_doubt: bool = ..., wake_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
     class ToolCallFailed(_message.Message):
         __slots__ = ["call_id", "error", "name", "retry_after"]
         CALL_ID_FIELD_NUMBER: _ClassVar[int]

@@ -305,11 +305,12 @@ class SendMessageResponse(_message.Message):
     def __init__(self, seq: _Optional[int] = ...) -> None: ...
 
 class StartRunRequest(_message.Message):
-    __slots__ = ["deadline", "input", "request_id", "spec", "thread_id", "thread_strategy", "version"]
+    __slots__ = ["deadline", "input", "request_id", "spec", "start_at", "thread_id", "thread_strategy", "version"]
     DEADLINE_FIELD_NUMBER: _ClassVar[int]
     INPUT_FIELD_NUMBER: _ClassVar[int]
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     SPEC_FIELD_NUMBER: _ClassVar[int]
+    START_AT_FIELD_NUMBER: _ClassVar[int]
     THREAD_ID_FIELD_NUMBER: _ClassVar[int]
     THREAD_STRATEGY_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
@@ -317,10 +318,11 @@ class StartRunRequest(_message.Message):
     input: str
     request_id: str
     spec: str
+    start_at: _timestamp_pb2.Timestamp
     thread_id: str
     thread_strategy: _spec_pb2.ThreadStrategy
     version: str
-    def __init__(self, spec: _Optional[str] = ..., version: _Optional[str] = ..., input: _Optional[str] = ..., request_id: _Optional[str] = ..., deadline: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., thread_id: _Optional[str] = ..., thread_strategy: _Optional[_Union[_spec_pb2.ThreadStrategy, str]] = ...) -> None: ...
+    def __init__(self, spec: _Optional[str] = ..., version: _Optional[str] = ..., input: _Optional[str] = ..., request_id: _Optional[str] = ..., deadline: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., thread_id: _Optional[str] = ..., thread_strategy: _Optional[_Union[_spec_pb2.ThreadStrategy, str]] = ..., start_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
 
 class StartRunResponse(_message.Message):
     __slots__ = ["created", "run", "steered"]
@@ -365,7 +367,7 @@ class StreamTextResponse(_message.Message):
     def __init__(self, text: _Optional[str] = ..., turn: _Optional[int] = ..., final: bool = ..., heartbeat_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., seq: _Optional[int] = ..., offset: _Optional[int] = ..., committed: bool = ..., discarded: bool = ...) -> None: ...
 
 class Suspension(_message.Message):
-    __slots__ = ["approval_call", "approval_reason", "delegation_ids", "expire_time", "in_doubt", "question", "reason", "tool_calls"]
+    __slots__ = ["approval_call", "approval_reason", "delegation_ids", "expire_time", "in_doubt", "question", "reason", "tool_calls", "wake_time"]
     APPROVAL_CALL_FIELD_NUMBER: _ClassVar[int]
     APPROVAL_REASON_FIELD_NUMBER: _ClassVar[int]
     DELEGATION_IDS_FIELD_NUMBER: _ClassVar[int]
@@ -374,6 +376,7 @@ class Suspension(_message.Message):
     QUESTION_FIELD_NUMBER: _ClassVar[int]
     REASON_FIELD_NUMBER: _ClassVar[int]
     TOOL_CALLS_FIELD_NUMBER: _ClassVar[int]
+    WAKE_TIME_FIELD_NUMBER: _ClassVar[int]
     approval_call: _record_pb2.ToolCall
     approval_reason: str
     delegation_ids: _containers.RepeatedScalarFieldContainer[str]
@@ -382,7 +385,8 @@ class Suspension(_message.Message):
     question: str
     reason: _record_pb2.SuspensionReason
     tool_calls: _containers.RepeatedCompositeFieldContainer[_record_pb2.ToolCall]
-    def __init__(self, reason: _Optional[_Union[_record_pb2.SuspensionReason, str]] = ..., expire_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., tool_calls: _Optional[_Iterable[_Union[_record_pb2.ToolCall, _Mapping]]] = ..., question: _Optional[str] = ..., approval_call: _Optional[_Union[_record_pb2.ToolCall, _Mapping]] = ..., approval_reason: _Optional[str] = ..., delegation_ids: _Optional[_Iterable[str]] = ..., in_doubt: bool = ...) -> None: ...
+    wake_time: _timestamp_pb2.Timestamp
+    def __init__(self, reason: _Optional[_Union[_record_pb2.SuspensionReason, str]] = ..., expire_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., tool_calls: _Optional[_Iterable[_Union[_record_pb2.ToolCall, _Mapping]]] = ..., question: _Optional[str] = ..., approval_call: _Optional[_Union[_record_pb2.ToolCall, _Mapping]] = ..., approval_reason: _Optional[str] = ..., delegation_ids: _Optional[_Iterable[str]] = ..., in_doubt: bool = ..., wake_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
 
 class Thread(_message.Message):
     __slots__ = ["active_run_id", "create_time", "last_run_id", "run_count", "thread_id", "update_time"]

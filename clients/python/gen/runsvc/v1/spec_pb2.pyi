@@ -271,7 +271,7 @@ class ScriptUsage(_message.Message):
     def __init__(self, input_tokens: _Optional[int] = ..., output_tokens: _Optional[int] = ...) -> None: ...
 
 class Spec(_message.Message):
-    __slots__ = ["bus", "compaction", "create_time", "credentials", "delegates", "instructions", "limits", "mcp_servers", "model", "name", "output", "retention", "suspension_expiry", "thread_strategy", "tools", "version"]
+    __slots__ = ["bus", "compaction", "create_time", "credentials", "delegates", "instructions", "limits", "mcp_servers", "model", "name", "output", "retention", "suspension_expiry", "thread_strategy", "timers", "tools", "version"]
     BUS_FIELD_NUMBER: _ClassVar[int]
     COMPACTION_FIELD_NUMBER: _ClassVar[int]
     CREATE_TIME_FIELD_NUMBER: _ClassVar[int]
@@ -286,6 +286,7 @@ class Spec(_message.Message):
     RETENTION_FIELD_NUMBER: _ClassVar[int]
     SUSPENSION_EXPIRY_FIELD_NUMBER: _ClassVar[int]
     THREAD_STRATEGY_FIELD_NUMBER: _ClassVar[int]
+    TIMERS_FIELD_NUMBER: _ClassVar[int]
     TOOLS_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
     bus: BusConfig
@@ -302,9 +303,10 @@ class Spec(_message.Message):
     retention: Retention
     suspension_expiry: SuspensionExpiry
     thread_strategy: ThreadStrategy
+    timers: Timers
     tools: _containers.RepeatedCompositeFieldContainer[Tool]
     version: str
-    def __init__(self, name: _Optional[str] = ..., instructions: _Optional[str] = ..., model: _Optional[_Union[ModelRef, _Mapping]] = ..., tools: _Optional[_Iterable[_Union[Tool, _Mapping]]] = ..., delegates: _Optional[_Iterable[str]] = ..., limits: _Optional[_Union[Limits, _Mapping]] = ..., suspension_expiry: _Optional[_Union[SuspensionExpiry, _Mapping]] = ..., credentials: _Optional[_Iterable[_Union[Credential, _Mapping]]] = ..., bus: _Optional[_Union[BusConfig, _Mapping]] = ..., version: _Optional[str] = ..., create_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., thread_strategy: _Optional[_Union[ThreadStrategy, str]] = ..., retention: _Optional[_Union[Retention, _Mapping]] = ..., mcp_servers: _Optional[_Iterable[_Union[McpServer, _Mapping]]] = ..., output: _Optional[_Union[OutputSpec, _Mapping]] = ..., compaction: _Optional[_Union[Compaction, _Mapping]] = ...) -> None: ...
+    def __init__(self, name: _Optional[str] = ..., instructions: _Optional[str] = ..., model: _Optional[_Union[ModelRef, _Mapping]] = ..., tools: _Optional[_Iterable[_Union[Tool, _Mapping]]] = ..., delegates: _Optional[_Iterable[str]] = ..., limits: _Optional[_Union[Limits, _Mapping]] = ..., suspension_expiry: _Optional[_Union[SuspensionExpiry, _Mapping]] = ..., credentials: _Optional[_Iterable[_Union[Credential, _Mapping]]] = ..., bus: _Optional[_Union[BusConfig, _Mapping]] = ..., version: _Optional[str] = ..., create_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., thread_strategy: _Optional[_Union[ThreadStrategy, str]] = ..., retention: _Optional[_Union[Retention, _Mapping]] = ..., mcp_servers: _Optional[_Iterable[_Union[McpServer, _Mapping]]] = ..., output: _Optional[_Union[OutputSpec, _Mapping]] = ..., compaction: _Optional[_Union[Compaction, _Mapping]] = ..., timers: _Optional[_Union[Timers, _Mapping]] = ...) -> None: ...
 
 class SuspensionExpiry(_message.Message):
     __slots__ = ["approval", "children", "question", "tool_results"]
@@ -317,6 +319,12 @@ class SuspensionExpiry(_message.Message):
     question: _duration_pb2.Duration
     tool_results: _duration_pb2.Duration
     def __init__(self, tool_results: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., approval: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., question: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., children: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ...) -> None: ...
+
+class Timers(_message.Message):
+    __slots__ = ["max_sleep"]
+    MAX_SLEEP_FIELD_NUMBER: _ClassVar[int]
+    max_sleep: _duration_pb2.Duration
+    def __init__(self, max_sleep: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ...) -> None: ...
 
 class Tool(_message.Message):
     __slots__ = ["delivery", "description", "http", "in_doubt", "kind", "mcp", "name", "parameters", "raise_on_error", "timeout"]

@@ -1,7 +1,9 @@
 -- Webhooks: subscriptions, the outbox (one row per event and
 -- subscription, written in the transaction of the Record that causes it)
 -- and the delivery log.
-CREATE TABLE webhook_subscriptions (
+-- IF NOT EXISTS: a test rolls a database back to schema 2 by deleting
+-- schema_migrations rows, leaving these tables in place.
+CREATE TABLE IF NOT EXISTS webhook_subscriptions (
 	tenant          TEXT NOT NULL,
 	id              TEXT NOT NULL,
 	url             TEXT NOT NULL,
@@ -15,7 +17,7 @@ CREATE TABLE webhook_subscriptions (
 	PRIMARY KEY (tenant, id)
 );
 
-CREATE TABLE webhook_deliveries (
+CREATE TABLE IF NOT EXISTS webhook_deliveries (
 	tenant          TEXT NOT NULL,
 	id              TEXT NOT NULL,
 	subscription_id TEXT NOT NULL,
@@ -34,10 +36,10 @@ CREATE TABLE webhook_deliveries (
 	PRIMARY KEY (tenant, id)
 );
 
-CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_time) WHERE state = 'PENDING';
-CREATE INDEX webhook_deliveries_by_subscription ON webhook_deliveries (tenant, subscription_id, create_time);
+CREATE INDEX IF NOT EXISTS webhook_deliveries_due ON webhook_deliveries (next_time) WHERE state = 'PENDING';
+CREATE INDEX IF NOT EXISTS webhook_deliveries_by_subscription ON webhook_deliveries (tenant, subscription_id, create_time);
 
-CREATE TABLE webhook_attempts (
+CREATE TABLE IF NOT EXISTS webhook_attempts (
 	ord             BIGSERIAL PRIMARY KEY,
 	tenant          TEXT NOT NULL,
 	subscription_id TEXT NOT NULL,
@@ -50,4 +52,4 @@ CREATE TABLE webhook_attempts (
 	time            BIGINT NOT NULL
 );
 
-CREATE INDEX webhook_attempts_by_subscription ON webhook_attempts (tenant, subscription_id, ord);
+CREATE INDEX IF NOT EXISTS webhook_attempts_by_subscription ON webhook_attempts (tenant, subscription_id, ord);

@@ -72,6 +72,9 @@ var descriptions = map[string]description{
 	"RUN_NOT_SETTLED": {"DeleteRun on a Run that is still active (runState); nothing changed. Interrupt it first, or set interrupt in the request.", "0.3.0"},
 	// Added in 0.4.0 (issue 30, long-lived work).
 	"ATTEMPTS_EXHAUSTED": {"The Run failed because diedAttempts of its Attempts died (their process crashed, their lease was lost, their worker drained) and the server's --max-attempts (maxAttempts) allows no more. Attempts that suspended the Run for a resume, an answer or an approval are not counted. Find what kills the worker (the log names the Run); starting the Run again may meet the same fate.", "0.4.0"},
+	// Added for issue 34 (webhooks); the release settles the version.
+	"WEBHOOK_INVALID":   {"CreateWebhook or UpdateWebhook refused the subscription; BadRequest has one violation per problem: a URL that is not https (http only to networks --allow-network lists), one whose address the outbound network policy refuses (a cloud metadata address such as 169.254.169.254), an unknown event type.", "0.4.0"},
+	"WEBHOOK_NOT_FOUND": {"The tenant has no webhook subscription with that id.", "0.4.0"},
 }
 
 // describe returns a reason's description, empty for one without.

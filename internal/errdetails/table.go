@@ -51,6 +51,10 @@ var table = []row{
 	{err: &errs.ThreadBusy{}, reason: "THREAD_BUSY", code: codes.FailedPrecondition, details: precondition, subject: "THREAD_ACTIVE_RUN", name: "runs/{activeRunId}"},
 	{err: &errs.ThreadNotFound{}, reason: "THREAD_NOT_FOUND", code: codes.NotFound, details: resource, subject: "runsvc.v1.Thread", name: "threads/{threadId}"},
 
+	// Webhooks (issue 34).
+	{err: &errs.WebhookInvalid{}, reason: "WEBHOOK_INVALID", code: codes.InvalidArgument, details: badRequest},
+	{err: &errs.WebhookNotFound{}, reason: "WEBHOOK_NOT_FOUND", code: codes.NotFound, details: resource, subject: "runsvc.v1.WebhookSubscription", name: "webhooks/{subscriptionId}"},
+
 	// Budgets and limits.
 	{err: &errs.BudgetExceeded{}, reason: "BUDGET_EXCEEDED", code: codes.ResourceExhausted, details: quota, name: "budgets/{dimension}"},
 	{err: &errs.BudgetOverrun{}, reason: "BUDGET_OVERRUN", code: codes.ResourceExhausted, details: quota, name: "budgets/{dimension}", retry: always},

@@ -103,8 +103,10 @@ type Webhooks interface {
 	// EnqueueWebhooks writes events on their own (not beside Records).
 	EnqueueWebhooks(ctx context.Context, events []WebhookEvent) error
 	// ClaimDeliveries leases up to limit PENDING deliveries due at now to
-	// owner until now+ttl, oldest due first, skipping leased ones.
-	ClaimDeliveries(ctx context.Context, owner string, now time.Time, ttl time.Duration, limit int) ([]WebhookDelivery, error)
+	// owner until now+ttl, oldest due first, skipping leased ones and
+	// those of the subscriptions busy names (the claimer's endpoints at
+	// their concurrency bound).
+	ClaimDeliveries(ctx context.Context, owner string, now time.Time, ttl time.Duration, limit int, busy []string) ([]WebhookDelivery, error)
 	// FinishAttempt stores d's new State, Attempts, NextTime, LastStatus
 	// and LastError, gives its lease up and logs a, if d is still leased
 	// to d.LeaseOwner; false (nothing written) when it is not.

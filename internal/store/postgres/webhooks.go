@@ -145,12 +145,12 @@ func (db *DB) queryDeliveries(ctx context.Context, op, query string, args ...any
 
 // ClaimDeliveries leases due deliveries; replicas skip each other's
 // (FOR UPDATE SKIP LOCKED).
-func (db *DB) ClaimDeliveries(ctx context.Context, owner string, now time.Time, ttl time.Duration, limit int) (_ []store.WebhookDelivery, opErr error) {
+func (db *DB) ClaimDeliveries(ctx context.Context, owner string, now time.Time, ttl time.Duration, limit int, busy []string) (_ []store.WebhookDelivery, opErr error) {
 	defer db.observe("ClaimDeliveries", time.Now(), &opErr)
 	return db.queryDeliveries(ctx, "claim deliveries", `UPDATE webhook_deliveries SET lease_owner = $1, lease_expires = $2
 		WHERE (tenant, id) IN (SELECT tenant, id FROM webhook_deliveries WHERE state = 'PENDING' AND next_time <= $3 AND lease_expires <= $3
-			ORDER BY next_time LIMIT $4 FOR UPDATE SKIP LOCKED)
-		RETURNING `+deliveryColumns, owner, store.Nanos(now.Add(ttl)), store.Nanos(now), limit)
+			AND NOT (subscription_id = ANY($5::text[])) ORDER BY next_time LIMIT $4 FOR UPDATE SKIP LOCKED)
+		RETURNING `+deliveryColumns, owner, store.Nanos(now.Add(ttl)), store.Nanos(now), limit, append([]string{}, busy...))
 }
 
 // FinishAttempt stores an attempt's outcome if the lease is still held.

@@ -141,13 +141,18 @@ func scanDeliveries(rows *sql.Rows, op string) ([]store.WebhookDelivery, error) 
 }
 
 // ClaimDeliveries leases due deliveries.
-func (db *DB) ClaimDeliveries(ctx context.Context, owner string, now time.Time, ttl time.Duration, limit int) (_ []store.WebhookDelivery, opErr error) {
+func (db *DB) ClaimDeliveries(ctx context.Context, owner string, now time.Time, ttl time.Duration, limit int, busy []string) (_ []store.WebhookDelivery, opErr error) {
 	defer db.observe("ClaimDeliveries", time.Now(), &opErr)
+	skip, err := json.Marshal(append([]string{}, busy...))
+	if err != nil {
+		return nil, err
+	}
 	var out []store.WebhookDelivery
-	err := db.exec(ctx, "claim deliveries", func(tx *sql.Tx) error {
+	err = db.exec(ctx, "claim deliveries", func(tx *sql.Tx) error {
 		rows, err := tx.Query(`UPDATE webhook_deliveries SET lease_owner = ?, lease_expires = ?
-			WHERE (tenant, id) IN (SELECT tenant, id FROM webhook_deliveries WHERE state = 'PENDING' AND next_time <= ? AND lease_expires <= ? ORDER BY next_time LIMIT ?)
-			RETURNING `+deliveryColumns, owner, store.Nanos(now.Add(ttl)), store.Nanos(now), store.Nanos(now), limit)
+			WHERE (tenant, id) IN (SELECT tenant, id FROM webhook_deliveries WHERE state = 'PENDING' AND next_time <= ? AND lease_expires <= ?
+				AND subscription_id NOT IN (SELECT value FROM json_each(?)) ORDER BY next_time LIMIT ?)
+			RETURNING `+deliveryColumns, owner, store.Nanos(now.Add(ttl)), store.Nanos(now), store.Nanos(now), string(skip), limit)
 		if err != nil {
 			return unavailable("claim deliveries", err)
 		}

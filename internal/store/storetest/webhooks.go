@@ -101,11 +101,15 @@ func testDeliveries(t *testing.T, s store.Store) {
 	if err := w.EnqueueWebhooks(c, []store.WebhookEvent{event("msg_1"), event("msg_2")}); err != nil {
 		t.Fatal(err)
 	}
-	got, err := w.ClaimDeliveries(c, "a", t0, time.Minute, 10)
+	got, err := w.ClaimDeliveries(c, "a", t0, time.Minute, 10, nil)
 	if err != nil || len(got) != 2 {
 		t.Fatalf("ClaimDeliveries = %d, %v", len(got), err)
 	}
-	if again, err := w.ClaimDeliveries(c, "b", t0.Add(time.Second), time.Minute, 10); err != nil || len(again) != 0 {
+	busy := store.WebhookEvent{Tenant: tenant, ID: "msg_busy", SubscriptionID: "wh_busy", Type: "run.settled", Body: []byte(`{}`), CreateTime: t0}
+	if err := w.EnqueueWebhooks(c, []store.WebhookEvent{busy}); err != nil {
+		t.Fatal(err)
+	}
+	if again, err := w.ClaimDeliveries(c, "b", t0.Add(time.Second), time.Minute, 10, []string{"wh_busy"}); err != nil || len(again) != 0 {
 		t.Fatalf("a second ClaimDeliveries = %d, %v; want none while leased", len(again), err)
 	}
 	d := got[0]
@@ -128,9 +132,10 @@ func testDeliveries(t *testing.T, s store.Store) {
 	if n, err := w.Redeliver(c, tenant, "wh_a", "", t0.Add(time.Hour)); n != 1 || err != nil {
 		t.Fatalf("Redeliver = %d, %v", n, err)
 	}
-	// The redelivered one, and the other whose lease expired.
-	back, err := w.ClaimDeliveries(c, "b", t0.Add(time.Hour), time.Minute, 10)
-	if err != nil || len(back) != 2 {
+	// The redelivered one, the other whose lease expired, and the busy
+	// subscription's, no longer busy.
+	back, err := w.ClaimDeliveries(c, "b", t0.Add(time.Hour), time.Minute, 10, nil)
+	if err != nil || len(back) != 3 {
 		t.Fatalf("claim after Redeliver = %+v, %v", back, err)
 	}
 	for _, b := range back {

@@ -54,6 +54,7 @@ import (
 	"github.com/runsvc/runsvc/internal/tool/mcptool"
 	"github.com/runsvc/runsvc/internal/toolworkers"
 	"github.com/runsvc/runsvc/internal/tracing"
+	"github.com/runsvc/runsvc/internal/webhook"
 )
 
 // maxGRPCMessage is grpc-go's receive limit: well above the codec's, so a
@@ -126,6 +127,8 @@ type Config struct {
 	// MCPCommands are the programs stdio MCP servers may be run as, as
 	// Specs name them, or "*" for any; none when empty.
 	MCPCommands []string
+	// Webhooks is how webhook deliveries are made; see webhooks.go.
+	Webhooks webhook.Config
 }
 
 // Ops configures metrics, tracing and long connections.
@@ -173,6 +176,7 @@ type Server struct {
 	tls        *tlsFiles      // nil without --tls-cert
 	console    *consoleServer // nil without --console-listen
 	http       *httpAPI       // nil without --http-listen
+	webhooks   *webhooks      // nil when the store keeps no webhooks
 }
 
 // New builds a Server; Serve starts it.
@@ -331,7 +335,10 @@ func (s *Server) assemble() error {
 	// it, in one of its slots: no claim, no wake-up between StartRun and
 	// the first Attempt.
 	slots := engine.NewSlots(cfg.Engine)
-	manager := runs.New(runs.Deps{Store: s.store, Specs: reg, Policy: pol, Clock: cfg.Clock, Log: s.log, Scrubber: scrub, Live: streaming, Local: slots, Starts: s.metrics})
+	if err := s.assembleWebhooks(mapper, network); err != nil {
+		return err
+	}
+	manager := runs.New(runs.Deps{Store: s.store, Specs: reg, Policy: pol, Clock: cfg.Clock, Log: s.log, Scrubber: scrub, Live: streaming, Local: slots, Starts: s.metrics, Events: s.webhooks.events()})
 	mem := memory.New(s.store, cfg.Clock)
 	messages := bus.New(s.store, reg, cfg.Clock)
 	s.sweeper = manager.NewSweeper(cfg.Retention, s.metrics)
@@ -356,7 +363,7 @@ func (s *Server) assemble() error {
 		return err
 	}
 	s.grpc = grpc.NewServer(append(secOpts, common...)...)
-	svc := service.New(service.Deps{Mapper: mapper, Specs: reg, Runs: manager, Engine: s.engine, Hub: hub, Memory: mem, Bus: messages, Scrubber: scrub, Codec: codec})
+	svc := service.New(service.Deps{Mapper: mapper, Specs: reg, Runs: manager, Engine: s.engine, Hub: hub, Memory: mem, Bus: messages, Scrubber: scrub, Codec: codec, Webhooks: s.webhooks.manager()})
 	svc.Register(s.grpc)
 	s.assembleConsole(common, svc)
 	s.health = health.NewServer()
@@ -453,6 +460,7 @@ func (s *Server) Serve(ctx context.Context) error {
 	if s.keys != nil {
 		go s.keys.Watch(hubCtx, keysPoll, s.auth.revalidate)
 	}
+	stopWebhooks := s.webhooks.run(ctx)
 	sweepCtx, stopSweep := context.WithCancel(context.WithoutCancel(ctx))
 	sweepDone := make(chan struct{})
 	go func() {
@@ -499,6 +507,7 @@ func (s *Server) Serve(ctx context.Context) error {
 	<-sweepDone
 	stopEngine()
 	<-engineDone
+	stopWebhooks()
 	stopHub()
 	<-hubDone
 	s.mcp.Close()

@@ -21,6 +21,7 @@ import (
 	"github.com/runsvc/runsvc/internal/secret"
 	"github.com/runsvc/runsvc/internal/spec/versions"
 	"github.com/runsvc/runsvc/internal/toolworkers"
+	"github.com/runsvc/runsvc/internal/webhook"
 )
 
 // Deps are the domain services the handlers call.
@@ -38,9 +39,12 @@ type Deps struct {
 	// Codec is the server's codec, when it is a *Codec: streams then send
 	// pieces encoded once for all their watchers as they are.
 	Codec *Codec
+	// Webhooks manages webhook subscriptions; without it WebhookService
+	// is not registered.
+	Webhooks *webhook.Manager
 }
 
-// Service implements the six runsvc.v1 services.
+// Service implements the runsvc.v1 services.
 type Service struct {
 	mapper *errdetails.Mapper
 	specs  *versions.Registry
@@ -50,6 +54,8 @@ type Service struct {
 	memory *memory.Service
 	bus    *bus.Service
 	scrub  *secret.Scrubber
+	// webhooks is nil when the store keeps no webhooks.
+	webhooks *webhook.Manager
 	// records are converted Records shared by watchers.
 	records recordCache
 	// passThrough says the server's codec sends *Encoded as it is.
@@ -58,7 +64,7 @@ type Service struct {
 
 // New returns the handlers.
 func New(d Deps) *Service {
-	return &Service{mapper: d.Mapper, specs: d.Specs, runs: d.Runs, engine: d.Engine, hub: d.Hub, memory: d.Memory, bus: d.Bus, scrub: d.Scrubber, passThrough: d.Codec != nil}
+	return &Service{mapper: d.Mapper, specs: d.Specs, runs: d.Runs, engine: d.Engine, hub: d.Hub, memory: d.Memory, bus: d.Bus, scrub: d.Scrubber, webhooks: d.Webhooks, passThrough: d.Codec != nil}
 }
 
 // Register registers every runsvc.v1 service on srv.
@@ -69,6 +75,9 @@ func (s *Service) Register(srv grpc.ServiceRegistrar) {
 	runsvcv1.RegisterDelegationServiceServer(srv, delegationServer{Service: s})
 	runsvcv1.RegisterMemoryServiceServer(srv, memoryServer{Service: s})
 	runsvcv1.RegisterBusServiceServer(srv, busServer{Service: s})
+	if s.webhooks != nil {
+		runsvcv1.RegisterWebhookServiceServer(srv, webhookServer{Service: s})
+	}
 }
 
 // tenantOf returns the caller's tenant: the authenticated identity's, or

@@ -47,7 +47,9 @@ func (c *Subscriptions) Refresh(ctx context.Context) error {
 
 // Matching returns the ids of the tenant's enabled subscriptions that
 // want events of type typ about spec ("" for an event about no Spec).
-func (c *Subscriptions) Matching(tenant, typ, spec string) []string { return c.matching(tenant, typ, spec) }
+func (c *Subscriptions) Matching(tenant, typ, spec string) []string {
+	return c.matching(tenant, typ, spec)
+}
 
 func (c *Subscriptions) matching(tenant, typ, spec string) []string {
 	c.mu.RLock()

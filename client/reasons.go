@@ -62,6 +62,10 @@ const (
 	ReasonThreadBusy = "THREAD_BUSY"
 	// ReasonThreadNotFound: No Run of the tenant started on a thread with that id.
 	ReasonThreadNotFound = "THREAD_NOT_FOUND"
+	// ReasonWebhookInvalid: CreateWebhook or UpdateWebhook refused the subscription; BadRequest has one violation per problem: a URL that is not https (http only to networks --allow-network lists), one whose address the outbound network policy refuses (a cloud metadata address such as 169.254.169.254), an unknown event type.
+	ReasonWebhookInvalid = "WEBHOOK_INVALID"
+	// ReasonWebhookNotFound: The tenant has no webhook subscription with that id.
+	ReasonWebhookNotFound = "WEBHOOK_NOT_FOUND"
 	// ReasonBudgetExceeded: The call would spend past the Run's budget, so it was not made.
 	ReasonBudgetExceeded = "BUDGET_EXCEEDED"
 	// ReasonBudgetOverrun: A model call already made went past the budget (reported after the fact); retryable once the budget is raised. For cost the message is `Cost budget exceeded: ${used} used, budget is ${limit}` (six decimals).
@@ -150,6 +154,8 @@ var Reasons = []string{
 	ReasonQuotaExceeded,
 	ReasonThreadBusy,
 	ReasonThreadNotFound,
+	ReasonWebhookInvalid,
+	ReasonWebhookNotFound,
 	ReasonBudgetExceeded,
 	ReasonBudgetOverrun,
 	ReasonToolLoopLimit,

@@ -112,6 +112,7 @@ var commands = map[string]map[string]command{
 	"memory":   memoryCommands,
 	"bus":      busCommands,
 	"thread":   threadCommands,
+	"webhook":  webhookCommands,
 }
 
 var groupSummary = map[string]string{
@@ -122,6 +123,7 @@ var groupSummary = map[string]string{
 	"memory":   "read, write and watch the memory Runs share",
 	"bus":      "send and receive messages between Runs",
 	"thread":   "list and show threads: conversations of Runs",
+	"webhook":  "subscribe URLs to Run events, signed per Standard Webhooks; deliveries, dead letters, redelivery",
 }
 
 func (a *app) main(ctx context.Context, args []string) error {

@@ -58,6 +58,7 @@ type Console struct {
 	sessions *sessions
 	specs    runsvcv1.SpecServiceClient
 	runs     runsvcv1.RunServiceClient
+	hooks    runsvcv1.WebhookServiceClient
 }
 
 // New builds a console.
@@ -84,6 +85,7 @@ func New(cfg Config) (*Console, error) {
 		sessions: newSessions(cfg.Clock, cfg.SessionTTL),
 		specs:    runsvcv1.NewSpecServiceClient(cfg.Conn),
 		runs:     runsvcv1.NewRunServiceClient(cfg.Conn),
+		hooks:    runsvcv1.NewWebhookServiceClient(cfg.Conn),
 	}, nil
 }
 
@@ -111,6 +113,8 @@ func (c *Console) Handler() http.Handler {
 	mux.HandleFunc("POST /runs/{id}/interrupt", c.action(c.interrupt, true))
 	mux.HandleFunc("GET /specs", c.page(c.specsPage, true))
 	mux.HandleFunc("GET /specs/{name}", c.page(c.specPage, true))
+	mux.HandleFunc("GET /webhooks", c.page(c.webhooksPage, true))
+	mux.HandleFunc("GET /webhooks/{id}", c.page(c.webhookPage, true))
 	mux.HandleFunc("GET /errors", c.page(c.errorsPage, false))
 	return secureHeaders(mux)
 }

@@ -98,8 +98,13 @@ func (d *Dispatcher) Run(ctx context.Context) {
 			}
 			refreshed = time.Now()
 		}
-		if n, _ := d.Pass(ctx); n > 0 {
-			continue
+		// With no enabled subscription anywhere the outbox is not read,
+		// so a server without webhooks makes no store write for it; what
+		// it holds then waits for the next enabled subscription.
+		if d.subs.Any() {
+			if n, _ := d.Pass(ctx); n > 0 {
+				continue
+			}
 		}
 		t := time.NewTimer(d.cfg.Poll)
 		select {

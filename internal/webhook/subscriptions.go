@@ -45,6 +45,13 @@ func (c *Subscriptions) Refresh(ctx context.Context) error {
 	return nil
 }
 
+// Any reports whether any tenant has an enabled subscription.
+func (c *Subscriptions) Any() bool {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return len(c.byTenant) > 0
+}
+
 // Matching returns the ids of the tenant's enabled subscriptions that
 // want events of type typ about spec ("" for an event about no Spec).
 func (c *Subscriptions) Matching(tenant, typ, spec string) []string {

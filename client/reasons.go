@@ -3,7 +3,7 @@
 package client
 
 // CatalogueVersion is the version of the error catalogue these reasons come from.
-const CatalogueVersion = "0.4.0"
+const CatalogueVersion = "0.5.0"
 
 // DefaultDomain is the ErrorInfo domain of a runsvc server that configures none.
 const DefaultDomain = "runsvc"
@@ -66,6 +66,10 @@ const (
 	ReasonScheduleInvalid = "SCHEDULE_INVALID"
 	// ReasonScheduleNotFound: The tenant has no schedule with that id (scheduleId).
 	ReasonScheduleNotFound = "SCHEDULE_NOT_FOUND"
+	// ReasonWebhookInvalid: CreateWebhook or UpdateWebhook refused the subscription; BadRequest has one violation per problem: a URL that is not https (http only to networks --allow-network lists), one whose address the outbound network policy refuses (a cloud metadata address such as 169.254.169.254), an unknown event type.
+	ReasonWebhookInvalid = "WEBHOOK_INVALID"
+	// ReasonWebhookNotFound: The tenant has no webhook subscription with that id.
+	ReasonWebhookNotFound = "WEBHOOK_NOT_FOUND"
 	// ReasonBudgetExceeded: The call would spend past the Run's budget, so it was not made.
 	ReasonBudgetExceeded = "BUDGET_EXCEEDED"
 	// ReasonBudgetOverrun: A model call already made went past the budget (reported after the fact); retryable once the budget is raised. For cost the message is `Cost budget exceeded: ${used} used, budget is ${limit}` (six decimals).
@@ -156,6 +160,8 @@ var Reasons = []string{
 	ReasonThreadNotFound,
 	ReasonScheduleInvalid,
 	ReasonScheduleNotFound,
+	ReasonWebhookInvalid,
+	ReasonWebhookNotFound,
 	ReasonBudgetExceeded,
 	ReasonBudgetOverrun,
 	ReasonToolLoopLimit,

@@ -16,6 +16,7 @@ import (
 	"github.com/runsvc/runsvc/internal/errdetails"
 	"github.com/runsvc/runsvc/internal/runs"
 	"github.com/runsvc/runsvc/internal/server"
+	"github.com/runsvc/runsvc/internal/webhook"
 )
 
 // envPrefix starts the environment variable of every serve flag:
@@ -39,6 +40,7 @@ var serveGroups = []cli.FlagGroup{
 	{Title: "Operations flags", Names: []string{"log-level", "log-format", "metrics-listen", "otlp-endpoint", "keepalive-time", "keepalive-timeout", "max-connection-age", "max-connection-age-grace", "heartbeat-interval"}},
 	{Title: "Security flags", Names: []string{"keys-file", "insecure-no-auth", "tls-cert", "tls-key", "tls-client-ca", "allow-network", "mcp-command", "cors-origin"}},
 	{Title: "Console flags", Names: []string{"console-listen", "console-session-ttl"}},
+	{Title: "Webhook flags", Names: []string{"webhook-retry-period", "webhook-timeout", "webhook-backoff", "webhook-max-backoff", "webhook-concurrency"}},
 }
 
 // serveFlags defines serve's flags on a new flag set, with their built-in
@@ -72,7 +74,17 @@ func serveFlags(o *serveOptions) *flag.FlagSet {
 	securityFlags(fs, &cfg.Security)
 	fs.StringVar(&cfg.Console.Listen, "console-listen", "", "serve the web console at http://`ADDR` (https with --tls-cert); off when empty; loopback only without --keys-file")
 	fs.DurationVar(&cfg.Console.SessionTTL, "console-session-ttl", 12*time.Hour, "how long (a `DURATION`) a console sign-in lasts")
+	webhookFlags(fs, &cfg.Webhooks)
 	return fs
+}
+
+// webhookFlags are how webhook deliveries are made.
+func webhookFlags(fs *flag.FlagSet, w *webhook.Config) {
+	fs.DurationVar(&w.RetryPeriod, "webhook-retry-period", 72*time.Hour, "how long (a `DURATION`) a webhook event is retried before it is dead-lettered")
+	fs.DurationVar(&w.Timeout, "webhook-timeout", 15*time.Second, "how long (a `DURATION`) one webhook request may take")
+	fs.DurationVar(&w.Backoff, "webhook-backoff", 5*time.Second, "the delay (a `DURATION`) after a webhook's first failed attempt; it doubles per attempt, with jitter, unless the receiver sends Retry-After")
+	fs.DurationVar(&w.MaxBackoff, "webhook-max-backoff", time.Hour, "the longest delay (a `DURATION`) between two attempts of a webhook")
+	fs.IntVar(&w.PerEndpoint, "webhook-concurrency", 4, "requests (`N`) in flight to one webhook subscription at once, per replica")
 }
 
 // opsFlags are the observability and connection flags.

@@ -113,6 +113,7 @@ var commands = map[string]map[string]command{
 	"bus":      busCommands,
 	"thread":   threadCommands,
 	"schedule": scheduleCommands,
+	"webhook":  webhookCommands,
 }
 
 var groupSummary = map[string]string{
@@ -124,6 +125,7 @@ var groupSummary = map[string]string{
 	"bus":      "send and receive messages between Runs",
 	"thread":   "list and show threads: conversations of Runs",
 	"schedule": "create, list, pause, resume, delete and trigger schedules that start Runs",
+	"webhook":  "subscribe URLs to Run events, signed per Standard Webhooks; deliveries, dead letters, redelivery",
 }
 
 func (a *app) main(ctx context.Context, args []string) error {

@@ -10,7 +10,7 @@ import (
 )
 
 // topGroups are the command groups in the order the top usage lists them.
-var topGroups = []string{"spec", "run", "tool", "delegate", "memory", "bus", "thread", "schedule"}
+var topGroups = []string{"spec", "run", "tool", "delegate", "memory", "bus", "thread", "schedule", "webhook"}
 
 func (a *app) runSend(ctx context.Context, args []string) error {
 	fs := a.flags()

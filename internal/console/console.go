@@ -60,6 +60,7 @@ type Console struct {
 	runs     runsvcv1.RunServiceClient
 	// schedules reads the tenant's schedules.
 	schedules runsvcv1.ScheduleServiceClient
+	hooks     runsvcv1.WebhookServiceClient
 }
 
 // New builds a console.
@@ -87,6 +88,7 @@ func New(cfg Config) (*Console, error) {
 		specs:     runsvcv1.NewSpecServiceClient(cfg.Conn),
 		runs:      runsvcv1.NewRunServiceClient(cfg.Conn),
 		schedules: runsvcv1.NewScheduleServiceClient(cfg.Conn),
+		hooks:     runsvcv1.NewWebhookServiceClient(cfg.Conn),
 	}, nil
 }
 
@@ -115,6 +117,8 @@ func (c *Console) Handler() http.Handler {
 	mux.HandleFunc("GET /specs", c.page(c.specsPage, true))
 	mux.HandleFunc("GET /specs/{name}", c.page(c.specPage, true))
 	mux.HandleFunc("GET /schedules", c.page(c.schedulesPage, true))
+	mux.HandleFunc("GET /webhooks", c.page(c.webhooksPage, true))
+	mux.HandleFunc("GET /webhooks/{id}", c.page(c.webhookPage, true))
 	mux.HandleFunc("GET /errors", c.page(c.errorsPage, false))
 	return secureHeaders(mux)
 }

@@ -4,7 +4,7 @@ package errdetails
 // (errors.json): its minor number grows when a reason is added, its major
 // number if a reason's code or retry bit ever changed. The Python and Node
 // packages take their version from it.
-const CatalogueVersion = "0.4.0"
+const CatalogueVersion = "0.5.0"
 
 // description is the catalogue's prose for one reason.
 type description struct {
@@ -72,9 +72,11 @@ var descriptions = map[string]description{
 	"RUN_NOT_SETTLED": {"DeleteRun on a Run that is still active (runState); nothing changed. Interrupt it first, or set interrupt in the request.", "0.3.0"},
 	// Added in 0.4.0 (issue 30, long-lived work).
 	"ATTEMPTS_EXHAUSTED": {"The Run failed because diedAttempts of its Attempts died (their process crashed, their lease was lost, their worker drained) and the server's --max-attempts (maxAttempts) allows no more. Attempts that suspended the Run for a resume, an answer or an approval are not counted. Find what kills the worker (the log names the Run); starting the Run again may meet the same fate.", "0.4.0"},
-	// Added in the next catalogue version (issue 34, schedules; the lead sets the version at merge).
+	// Added in 0.5.0 (issue 34: schedules, webhooks).
 	"SCHEDULE_INVALID":   {"CreateSchedule refused the schedule; BadRequest names each field: a bad cron expression, an unknown time zone, none or two of cron, interval and at, an interval under 1s, an id naming a schedule with another definition.", "0.5.0"},
 	"SCHEDULE_NOT_FOUND": {"The tenant has no schedule with that id (scheduleId).", "0.5.0"},
+	"WEBHOOK_INVALID":   {"CreateWebhook or UpdateWebhook refused the subscription; BadRequest has one violation per problem: a URL that is not https (http only to networks --allow-network lists), one whose address the outbound network policy refuses (a cloud metadata address such as 169.254.169.254), an unknown event type.", "0.5.0"},
+	"WEBHOOK_NOT_FOUND": {"The tenant has no webhook subscription with that id.", "0.5.0"},
 }
 
 // describe returns a reason's description, empty for one without.

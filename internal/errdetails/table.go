@@ -54,6 +54,9 @@ var table = []row{
 	// Schedules (issue 34).
 	{err: &errs.ScheduleInvalid{}, reason: "SCHEDULE_INVALID", code: codes.InvalidArgument, details: badRequest},
 	{err: &errs.ScheduleNotFound{}, reason: "SCHEDULE_NOT_FOUND", code: codes.NotFound, details: resource, subject: "runsvc.v1.Schedule", name: "schedules/{scheduleId}"},
+	// Webhooks (issue 34).
+	{err: &errs.WebhookInvalid{}, reason: "WEBHOOK_INVALID", code: codes.InvalidArgument, details: badRequest},
+	{err: &errs.WebhookNotFound{}, reason: "WEBHOOK_NOT_FOUND", code: codes.NotFound, details: resource, subject: "runsvc.v1.WebhookSubscription", name: "webhooks/{subscriptionId}"},
 
 	// Budgets and limits.
 	{err: &errs.BudgetExceeded{}, reason: "BUDGET_EXCEEDED", code: codes.ResourceExhausted, details: quota, name: "budgets/{dimension}"},

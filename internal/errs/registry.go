@@ -40,6 +40,8 @@ func init() {
 		&ScheduleInvalid{}, &ScheduleNotFound{},
 		// Long-lived work (issue 30).
 		&AttemptsExhausted{},
+		// Webhooks (issue 34).
+		&WebhookInvalid{}, &WebhookNotFound{},
 	} {
 		t := reflect.TypeOf(e).Elem()
 		kinds[t.Name()] = func() error { return reflect.New(t).Interface().(error) }

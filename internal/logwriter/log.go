@@ -151,10 +151,14 @@ func (l *Log) write(ctx context.Context, recs []runlog.Record, release bool) err
 		// in before Append returns here: Close gives the State back next.
 		l.w.states.lastWrite(l.tenant, l.runID)
 	}
-	err = l.w.store.Append(ctx, store.Append{
+	a := store.Append{
 		Tenant: l.tenant, RunID: l.runID, Records: stored, Index: Index(l.state), Lease: l.policy.Lease, Release: release,
 		Ends: Ends(stored),
-	})
+	}
+	if a.Ends && l.w.events != nil {
+		a.Events = l.w.events(l.tenant, l.state, l.w.clock.Now().UTC())
+	}
+	err = l.w.store.Append(ctx, a)
 	if err != nil {
 		return err
 	}

@@ -14,11 +14,13 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"time"
 
 	"github.com/runsvc/runsvc/internal/clock"
 	"github.com/runsvc/runsvc/internal/errs"
 	"github.com/runsvc/runsvc/internal/runlog"
 	"github.com/runsvc/runsvc/internal/secret"
+	"github.com/runsvc/runsvc/internal/store"
 )
 
 // Decide returns the ops to append to a Run whose State is st; none leaves
@@ -38,6 +40,7 @@ type Writer struct {
 	log     *slog.Logger
 	states  states
 	settled func(context.Context, *runlog.State)
+	events  Events
 	// scrubber removes secrets from Records before they are folded.
 	scrubber *secret.Scrubber
 }
@@ -55,7 +58,16 @@ type Options struct {
 	// corrupt log's failure included (telling a parent, stopping
 	// children).
 	OnSettle func(context.Context, *runlog.State)
+	// Events, when set, gives the webhook outbox rows of a write that
+	// settles or suspends a Run; they are stored in the same transaction
+	// as its Records (store.Append.Events).
+	Events Events
 }
+
+// Events returns the webhook events of a Run whose write leaves it in
+// State st (settled or suspended), at now: outbox rows, one per event and
+// subscription that wants it.
+type Events func(tenant string, st *runlog.State, now time.Time) []store.WebhookEvent
 
 // New returns a Writer on s.
 func New(s Store, o Options) *Writer {
@@ -65,7 +77,7 @@ func New(s Store, o Options) *Writer {
 	if o.Log == nil {
 		o.Log = slog.Default()
 	}
-	return &Writer{store: s, clock: o.Clock, log: o.Log, settled: o.OnSettle, scrubber: o.Scrubber}
+	return &Writer{store: s, clock: o.Clock, log: o.Log, settled: o.OnSettle, events: o.Events, scrubber: o.Scrubber}
 }
 
 // Open reads and folds a Run's log for a writer with policy p, which owns

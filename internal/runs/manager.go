@@ -73,6 +73,9 @@ type Deps struct {
 	Local Local
 	// Starts, when set, hears of every Run created.
 	Starts StartReporter
+	// Events, when set, gives the webhook outbox rows of each write that
+	// settles or suspends a Run (logwriter.Options.Events).
+	Events logwriter.Events
 }
 
 // New returns a Manager and the Writer of Run logs it writes through
@@ -88,7 +91,7 @@ func New(d Deps) *Manager {
 		d.Log = slog.Default()
 	}
 	m := &Manager{store: d.Store, specs: d.Specs, policy: d.Policy, clock: d.Clock, log: d.Log, live: d.Live, local: d.Local, starts: d.Starts}
-	m.writer = logwriter.New(d.Store, logwriter.Options{Clock: d.Clock, Log: d.Log, Scrubber: d.Scrubber, OnSettle: m.AfterSettle})
+	m.writer = logwriter.New(d.Store, logwriter.Options{Clock: d.Clock, Log: d.Log, Scrubber: d.Scrubber, OnSettle: m.AfterSettle, Events: d.Events})
 	m.tails = newTails(d.Store, m.writer)
 	return m
 }

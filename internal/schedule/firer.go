@@ -138,8 +138,9 @@ func (s *Scheduler) decide(ctx context.Context, d *Definition, p *store.Schedule
 		return err
 	}
 	rec.Outcome = outcome
-	// A webhook helper's schedule.tick_skipped event belongs in this
-	// store transaction (PutScheduleTick with a SKIPPED_* outcome).
+	if s.tickEvents != nil && (outcome == OutcomeSkippedOverlap || outcome == OutcomeSkippedCatchup) {
+		rec.Events = s.tickEvents(d.Tenant, d.ID, d.Spec, tick, outcome, now)
+	}
 	got, _, err := s.store.PutScheduleTick(ctx, rec)
 	if err != nil {
 		return err

@@ -32,6 +32,8 @@ type Scheduler struct {
 	lease time.Duration
 	poll  time.Duration
 	wake  chan struct{}
+	// tickEvents raises schedule.tick_skipped; nil for none.
+	tickEvents TickEvents
 }
 
 // Deps are what a Scheduler works with; Store and Runs are required.
@@ -51,7 +53,15 @@ type Deps struct {
 	// then to see schedules another replica created and buffered ticks
 	// whose previous Run settled.
 	Poll time.Duration
+	// TickEvents, when set, gives the webhook outbox rows of a tick
+	// recorded as skipped (schedule.tick_skipped), written in the
+	// transaction that records it.
+	TickEvents TickEvents
 }
+
+// TickEvents returns the webhook events of a schedule's tick recorded
+// with outcome at now; the webhook package's Events.ForSkippedTick.
+type TickEvents func(tenant, scheduleID, spec string, tick time.Time, outcome string, now time.Time) []store.WebhookEvent
 
 // New returns a Scheduler.
 func New(d Deps) *Scheduler {
@@ -70,7 +80,7 @@ func New(d Deps) *Scheduler {
 	if d.Poll <= 0 {
 		d.Poll = time.Second
 	}
-	return &Scheduler{store: d.Store, runs: d.Runs, clock: d.Clock, log: d.Log, owner: d.Owner, lease: d.Lease, poll: d.Poll, wake: make(chan struct{}, 1)}
+	return &Scheduler{store: d.Store, runs: d.Runs, clock: d.Clock, log: d.Log, owner: d.Owner, lease: d.Lease, poll: d.Poll, wake: make(chan struct{}, 1), tickEvents: d.TickEvents}
 }
 
 // Schedule is a schedule as its readers see it.

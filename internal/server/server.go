@@ -55,6 +55,7 @@ import (
 	"github.com/runsvc/runsvc/internal/tool/mcptool"
 	"github.com/runsvc/runsvc/internal/toolworkers"
 	"github.com/runsvc/runsvc/internal/tracing"
+	"github.com/runsvc/runsvc/internal/webhook"
 )
 
 // maxGRPCMessage is grpc-go's receive limit: well above the codec's, so a
@@ -127,6 +128,8 @@ type Config struct {
 	// MCPCommands are the programs stdio MCP servers may be run as, as
 	// Specs name them, or "*" for any; none when empty.
 	MCPCommands []string
+	// Webhooks is how webhook deliveries are made; see webhooks.go.
+	Webhooks webhook.Config
 }
 
 // Ops configures metrics, tracing and long connections.
@@ -176,6 +179,7 @@ type Server struct {
 	tls        *tlsFiles      // nil without --tls-cert
 	console    *consoleServer // nil without --console-listen
 	http       *httpAPI       // nil without --http-listen
+	webhooks   *webhooks      // nil when the store keeps no webhooks
 }
 
 // New builds a Server; Serve starts it.
@@ -334,12 +338,15 @@ func (s *Server) assemble() error {
 	// it, in one of its slots: no claim, no wake-up between StartRun and
 	// the first Attempt.
 	slots := engine.NewSlots(cfg.Engine)
-	manager := runs.New(runs.Deps{Store: s.store, Specs: reg, Policy: pol, Clock: cfg.Clock, Log: s.log, Scrubber: scrub, Live: streaming, Local: slots, Starts: s.metrics})
+	if err := s.assembleWebhooks(mapper, network); err != nil {
+		return err
+	}
+	manager := runs.New(runs.Deps{Store: s.store, Specs: reg, Policy: pol, Clock: cfg.Clock, Log: s.log, Scrubber: scrub, Live: streaming, Local: slots, Starts: s.metrics, Events: s.webhooks.events()})
 	mem := memory.New(s.store, cfg.Clock)
 	messages := bus.New(s.store, reg, cfg.Clock)
 	s.sweeper = manager.NewSweeper(cfg.Retention, s.metrics)
 	if st, ok := s.store.(store.Schedules); ok {
-		s.schedules = schedule.New(schedule.Deps{Store: st, Runs: manager, Clock: cfg.Clock, Log: s.log})
+		s.schedules = schedule.New(schedule.Deps{Store: st, Runs: manager, Clock: cfg.Clock, Log: s.log, TickEvents: s.webhooks.tickEvents()})
 	}
 	// Every Run created, by whichever path, is counted (runs_started).
 	// Workers may connect to any replica: the hub routes calls to the
@@ -363,7 +370,7 @@ func (s *Server) assemble() error {
 	}
 	s.grpc = grpc.NewServer(append(secOpts, common...)...)
 	svc := service.New(service.Deps{Mapper: mapper, Specs: reg, Runs: manager, Engine: s.engine, Hub: hub, Memory: mem, Bus: messages, Scrubber: scrub, Codec: codec,
-		Schedules: s.schedules})
+		Schedules: s.schedules, Webhooks: s.webhooks.manager()})
 	svc.Register(s.grpc)
 	s.assembleConsole(common, svc)
 	s.health = health.NewServer()
@@ -483,6 +490,7 @@ func (s *Server) Serve(ctx context.Context) error {
 	if s.keys != nil {
 		go s.keys.Watch(hubCtx, keysPoll, s.auth.revalidate)
 	}
+	stopWebhooks := s.webhooks.run(ctx)
 	stopSweep := background(ctx, s.sweeper.Run)
 	stopSchedules := background(ctx, s.fireSchedules)
 	opsCtx, stopOps := context.WithCancel(context.WithoutCancel(ctx))
@@ -525,6 +533,7 @@ func (s *Server) Serve(ctx context.Context) error {
 	stopSweep()
 	stopEngine()
 	<-engineDone
+	stopWebhooks()
 	stopHub()
 	<-hubDone
 	s.mcp.Close()

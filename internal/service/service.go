@@ -22,6 +22,7 @@ import (
 	"github.com/runsvc/runsvc/internal/secret"
 	"github.com/runsvc/runsvc/internal/spec/versions"
 	"github.com/runsvc/runsvc/internal/toolworkers"
+	"github.com/runsvc/runsvc/internal/webhook"
 )
 
 // Deps are the domain services the handlers call.
@@ -41,6 +42,9 @@ type Deps struct {
 	// Codec is the server's codec, when it is a *Codec: streams then send
 	// pieces encoded once for all their watchers as they are.
 	Codec *Codec
+	// Webhooks manages webhook subscriptions; without it WebhookService
+	// is not registered.
+	Webhooks *webhook.Manager
 }
 
 // Service implements the runsvc.v1 services.
@@ -55,6 +59,8 @@ type Service struct {
 	scrub  *secret.Scrubber
 	// schedules serves ScheduleService.
 	schedules *schedule.Scheduler
+	// webhooks is nil when the store keeps no webhooks.
+	webhooks *webhook.Manager
 	// records are converted Records shared by watchers.
 	records recordCache
 	// passThrough says the server's codec sends *Encoded as it is.
@@ -63,7 +69,7 @@ type Service struct {
 
 // New returns the handlers.
 func New(d Deps) *Service {
-	return &Service{mapper: d.Mapper, specs: d.Specs, runs: d.Runs, engine: d.Engine, hub: d.Hub, memory: d.Memory, bus: d.Bus, scrub: d.Scrubber, schedules: d.Schedules, passThrough: d.Codec != nil}
+	return &Service{mapper: d.Mapper, specs: d.Specs, runs: d.Runs, engine: d.Engine, hub: d.Hub, memory: d.Memory, bus: d.Bus, scrub: d.Scrubber, schedules: d.Schedules, webhooks: d.Webhooks, passThrough: d.Codec != nil}
 }
 
 // Register registers every runsvc.v1 service on srv.
@@ -76,6 +82,9 @@ func (s *Service) Register(srv grpc.ServiceRegistrar) {
 	runsvcv1.RegisterBusServiceServer(srv, busServer{Service: s})
 	if s.schedules != nil {
 		runsvcv1.RegisterScheduleServiceServer(srv, scheduleServer{Service: s})
+	}
+	if s.webhooks != nil {
+		runsvcv1.RegisterWebhookServiceServer(srv, webhookServer{Service: s})
 	}
 }
 

@@ -48,6 +48,10 @@ type ScheduleTick struct {
 	RunID string
 	// Time is when the outcome was recorded.
 	Time time.Time
+	// Events are webhook outbox rows (a schedule.tick_skipped) written in
+	// the transaction that records the tick, and only when this call
+	// records it: a tick another pass recorded first raised its own.
+	Events []WebhookEvent
 }
 
 // ScheduleQuery selects schedules to list, by id.

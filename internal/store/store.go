@@ -247,6 +247,10 @@ type Append struct {
 	// Ends says the Records settle or suspend the Run: the append signals
 	// RunEndTopic.
 	Ends bool
+	// Events are webhook outbox rows written in the same transaction as
+	// the Records (see Webhooks); an append that stores no Record stores
+	// none of them.
+	Events []WebhookEvent
 }
 
 // Claimable reports whether the Run can be claimed once the append is

@@ -2,7 +2,7 @@
 // The reasons of runsvc's errors (docs/errors.md).
 
 /** The error catalogue's version; the package's too. */
-export const CATALOGUE_VERSION = "0.4.0";
+export const CATALOGUE_VERSION = "0.5.0";
 
 /** The default ErrorInfo domain. */
 export const DEFAULT_DOMAIN = "runsvc";
@@ -37,6 +37,8 @@ export const Reason = Object.freeze({
   THREAD_NOT_FOUND: "THREAD_NOT_FOUND",
   SCHEDULE_INVALID: "SCHEDULE_INVALID",
   SCHEDULE_NOT_FOUND: "SCHEDULE_NOT_FOUND",
+  WEBHOOK_INVALID: "WEBHOOK_INVALID",
+  WEBHOOK_NOT_FOUND: "WEBHOOK_NOT_FOUND",
   BUDGET_EXCEEDED: "BUDGET_EXCEEDED",
   BUDGET_OVERRUN: "BUDGET_OVERRUN",
   TOOL_LOOP_LIMIT: "TOOL_LOOP_LIMIT",
@@ -97,6 +99,8 @@ export const REASONS = Object.freeze([
   "THREAD_NOT_FOUND",
   "SCHEDULE_INVALID",
   "SCHEDULE_NOT_FOUND",
+  "WEBHOOK_INVALID",
+  "WEBHOOK_NOT_FOUND",
   "BUDGET_EXCEEDED",
   "BUDGET_OVERRUN",
   "TOOL_LOOP_LIMIT",

@@ -302,6 +302,10 @@ func (db *DB) Append(ctx context.Context, a store.Append) (opErr error) {
 	// one statement too (3 round trips fewer: BEGIN, the thread's check,
 	// COMMIT); a Run on a thread matches nothing and goes to appendSettling.
 	settled := a.Index.Settled
+	if len(a.Events) > 0 {
+		// The webhook outbox rows go in the same transaction.
+		return db.appendSettling(ctx, a)
+	}
 	if a.Ends {
 		return db.appendEnding(ctx, a, settled)
 	}
@@ -384,7 +388,8 @@ func appendStatement(a store.Append, noThread, row bool) (string, []any) {
 }
 
 // appendSettling is an append that settles a Run, in a transaction that
-// also hands the Run's thread on to its next waiting Run.
+// also hands the Run's thread on to its next waiting Run, or one that
+// carries webhook outbox rows (Append.Events), stored in it.
 func (db *DB) appendSettling(ctx context.Context, a store.Append) error {
 	tx, err := db.pool.Begin(ctx)
 	if err != nil {
@@ -404,10 +409,16 @@ func (db *DB) appendSettling(ctx context.Context, a store.Append) error {
 	case err != nil:
 		return unavailable(ctx, "append", err)
 	}
-	end := a.Records[len(a.Records)-1]
-	promoted, err := threadqueue.Settle(threadTx{ctx: ctx, tx: tx}, a.Tenant, a.RunID, row.ThreadID, end.Time)
-	if err != nil {
+	if err := EnqueueWebhooksTx(ctx, tx, a.Events); err != nil {
 		return unavailable(ctx, "append", err)
+	}
+	var promoted string
+	if a.Index.Settled {
+		end := a.Records[len(a.Records)-1]
+		promoted, err = threadqueue.Settle(threadTx{ctx: ctx, tx: tx}, a.Tenant, a.RunID, row.ThreadID, end.Time)
+		if err != nil {
+			return unavailable(ctx, "append", err)
+		}
 	}
 	if err := tx.Commit(ctx); err != nil {
 		return unavailable(ctx, "append", err)

@@ -183,12 +183,11 @@ func (db *DB) SaveScheduleProgress(ctx context.Context, tenant, scheduleID, owne
 // PutScheduleTick records a tick's outcome once.
 func (db *DB) PutScheduleTick(ctx context.Context, t store.ScheduleTick) (_ store.ScheduleTick, _ bool, opErr error) {
 	defer db.observe("PutScheduleTick", time.Now(), &opErr)
-	tag, err := db.pool.Exec(ctx, `INSERT INTO schedule_ticks (tenant, schedule_id, tick, outcome, run_id, time) VALUES ($1, $2, $3, $4, $5, $6)
-		ON CONFLICT DO NOTHING`, t.Tenant, t.ScheduleID, store.Nanos(t.Tick), t.Outcome, t.RunID, store.Nanos(t.Time))
+	created, err := db.insertScheduleTick(ctx, t)
 	if err != nil {
-		return store.ScheduleTick{}, false, unavailable(ctx, "put schedule tick", err)
+		return store.ScheduleTick{}, false, err
 	}
-	if tag.RowsAffected() == 1 {
+	if created {
 		return t, true, nil
 	}
 	out := t
@@ -197,6 +196,32 @@ func (db *DB) PutScheduleTick(ctx context.Context, t store.ScheduleTick) (_ stor
 		t.Tenant, t.ScheduleID, store.Nanos(t.Tick)).Scan(&out.Outcome, &out.RunID, &at)
 	out.Time = store.FromNanos(at)
 	return out, false, unavailable(ctx, "put schedule tick", err)
+}
+
+// insertScheduleTick inserts a tick's row unless one exists, with its
+// webhook events in the same transaction when it does insert it; a
+// single statement when there are none.
+func (db *DB) insertScheduleTick(ctx context.Context, t store.ScheduleTick) (bool, error) {
+	const insert = `INSERT INTO schedule_ticks (tenant, schedule_id, tick, outcome, run_id, time) VALUES ($1, $2, $3, $4, $5, $6)
+		ON CONFLICT DO NOTHING`
+	args := []any{t.Tenant, t.ScheduleID, store.Nanos(t.Tick), t.Outcome, t.RunID, store.Nanos(t.Time)}
+	if len(t.Events) == 0 {
+		tag, err := db.pool.Exec(ctx, insert, args...)
+		if err != nil {
+			return false, unavailable(ctx, "put schedule tick", err)
+		}
+		return tag.RowsAffected() == 1, nil
+	}
+	created := false
+	err := db.inTx(ctx, "put schedule tick", func(tx *txn) error {
+		tag, err := tx.Exec(ctx, insert, args...)
+		if err != nil || tag.RowsAffected() != 1 {
+			return err
+		}
+		created = true
+		return EnqueueWebhooksTx(ctx, tx, t.Events)
+	})
+	return created, err
 }
 
 // SetScheduleTickOutcome changes a recorded tick's outcome.

@@ -205,6 +205,9 @@ func (db *DB) Append(ctx context.Context, a store.Append) (opErr error) {
 		if err := db.insertRecords(tx, a.Tenant, a.RunID, a.Records); err != nil {
 			return err
 		}
+		if err := EnqueueWebhooksTx(tx, a.Events); err != nil {
+			return err
+		}
 		update, err := db.txStmt(tx, appendUpdateSQL(a.Release))
 		if err != nil {
 			return unavailable("append", err)

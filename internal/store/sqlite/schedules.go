@@ -236,7 +236,7 @@ func (db *DB) PutScheduleTick(ctx context.Context, t store.ScheduleTick) (_ stor
 		}
 		if n, _ := res.RowsAffected(); n == 1 {
 			created = true
-			return nil
+			return EnqueueWebhooksTx(tx, t.Events)
 		}
 		var at int64
 		err = tx.QueryRow(`SELECT outcome, run_id, time FROM schedule_ticks WHERE tenant = ? AND schedule_id = ? AND tick = ?`,

@@ -48,9 +48,12 @@ var schemaV6 string
 //go:embed schedules.sql
 var schemaV7 string
 
+//go:embed webhooks.sql
+var schemaV8 string
+
 // migrations are applied in order; PRAGMA user_version records how many
 // ran. Never edit one that shipped: append another.
-var migrations = []string{schemaV1, schemaV2, schemaV3, schemaV4, schemaV5, schemaV6, schemaV7}
+var migrations = []string{schemaV1, schemaV2, schemaV3, schemaV4, schemaV5, schemaV6, schemaV7, schemaV8}
 
 // DB is a Store on one SQLite file.
 type DB struct {

@@ -25,6 +25,38 @@ func runSchedules(t *testing.T, open Opener) {
 	t.Run("ScheduleClaimNeverDoubleLeases", func(t *testing.T) { _, sc := schedules(t); testScheduleClaimRace(t, sc) })
 	t.Run("ScheduleTickRecordedOnce", func(t *testing.T) { _, sc := schedules(t); testScheduleTicks(t, sc) })
 	t.Run("RunsOfASchedule", func(t *testing.T) { s, _ := schedules(t); testRunsOfSchedule(t, s) })
+	t.Run("SkippedTickEventWithItsRecord", func(t *testing.T) {
+		s, sc := schedules(t)
+		wh, ok := s.(store.Webhooks)
+		if !ok {
+			t.Skip("the store keeps no webhooks")
+		}
+		testSkippedTickEvents(t, sc, wh)
+	})
+}
+
+// testSkippedTickEvents checks that a tick's webhook events are written
+// with the tick's row, and only by the call that records it.
+func testSkippedTickEvents(t *testing.T, sc store.Schedules, wh store.Webhooks) {
+	if err := wh.PutSubscription(ctx(t), subscription("wh_ticks")); err != nil {
+		t.Fatal(err)
+	}
+	event := func(id string) store.WebhookEvent {
+		return store.WebhookEvent{Tenant: tenant, ID: id, SubscriptionID: "wh_ticks", Type: "schedule.tick_skipped", Body: []byte(`{}`), CreateTime: t0}
+	}
+	tick := store.ScheduleTick{Tenant: tenant, ScheduleID: "s", Tick: t0, Outcome: "SKIPPED_OVERLAP", Time: t0, Events: []store.WebhookEvent{event("msg_first")}}
+	if _, created, err := sc.PutScheduleTick(ctx(t), tick); err != nil || !created {
+		t.Fatalf("PutScheduleTick = %v, %v", created, err)
+	}
+	again := tick
+	again.Events = []store.WebhookEvent{event("msg_second")}
+	if _, created, err := sc.PutScheduleTick(ctx(t), again); err != nil || created {
+		t.Fatalf("PutScheduleTick again = %v, %v", created, err)
+	}
+	got, err := wh.ListDeliveries(ctx(t), tenant, "wh_ticks", store.DeliveryQuery{Limit: 10})
+	if err != nil || len(got) != 1 || got[0].ID != "msg_first" || got[0].Type != "schedule.tick_skipped" {
+		t.Fatalf("deliveries = %+v, %v; want msg_first alone", got, err)
+	}
 }
 
 func newSchedule(id string) store.Schedule {

@@ -8,7 +8,7 @@ require "runsvc/error"
 
 module Runsvc
   # The error catalogue's version; the gem's too.
-  CATALOGUE_VERSION = "0.4.0"
+  CATALOGUE_VERSION = "0.5.0"
 
   # The ErrorInfo domain of a runsvc server that configures none.
   DEFAULT_DOMAIN = "runsvc"
@@ -41,6 +41,10 @@ module Runsvc
     QUOTA_EXCEEDED = "QUOTA_EXCEEDED"
     THREAD_BUSY = "THREAD_BUSY"
     THREAD_NOT_FOUND = "THREAD_NOT_FOUND"
+    SCHEDULE_INVALID = "SCHEDULE_INVALID"
+    SCHEDULE_NOT_FOUND = "SCHEDULE_NOT_FOUND"
+    WEBHOOK_INVALID = "WEBHOOK_INVALID"
+    WEBHOOK_NOT_FOUND = "WEBHOOK_NOT_FOUND"
     BUDGET_EXCEEDED = "BUDGET_EXCEEDED"
     BUDGET_OVERRUN = "BUDGET_OVERRUN"
     TOOL_LOOP_LIMIT = "TOOL_LOOP_LIMIT"
@@ -100,6 +104,10 @@ module Runsvc
       QUOTA_EXCEEDED,
       THREAD_BUSY,
       THREAD_NOT_FOUND,
+      SCHEDULE_INVALID,
+      SCHEDULE_NOT_FOUND,
+      WEBHOOK_INVALID,
+      WEBHOOK_NOT_FOUND,
       BUDGET_EXCEEDED,
       BUDGET_OVERRUN,
       TOOL_LOOP_LIMIT,
@@ -143,11 +151,11 @@ module Runsvc
   end
 
   # The request or the Spec is wrong: fix it, do not retry.
-  # Reasons: INVALID_REQUEST, SPEC_INVALID, SPEC_UNBUILDABLE, VALUE_NOT_PORTABLE.
+  # Reasons: INVALID_REQUEST, SPEC_INVALID, SPEC_UNBUILDABLE, VALUE_NOT_PORTABLE, SCHEDULE_INVALID, WEBHOOK_INVALID.
   class InvalidRequest < Error; end
 
   # What the request names does not exist.
-  # Reasons: RUN_NOT_FOUND, SPEC_NOT_FOUND, DELEGATION_NOT_FOUND, THREAD_NOT_FOUND, CHANNEL_NOT_FOUND.
+  # Reasons: RUN_NOT_FOUND, SPEC_NOT_FOUND, DELEGATION_NOT_FOUND, THREAD_NOT_FOUND, SCHEDULE_NOT_FOUND, WEBHOOK_NOT_FOUND, CHANNEL_NOT_FOUND.
   class NotFound < Error; end
 
   # The caller is not authenticated, or not allowed.
@@ -222,6 +230,10 @@ module Runsvc
     "QUOTA_EXCEEDED" => QuotaExceeded,
     "THREAD_BUSY" => PreconditionFailed,
     "THREAD_NOT_FOUND" => NotFound,
+    "SCHEDULE_INVALID" => InvalidRequest,
+    "SCHEDULE_NOT_FOUND" => NotFound,
+    "WEBHOOK_INVALID" => InvalidRequest,
+    "WEBHOOK_NOT_FOUND" => NotFound,
     "BUDGET_EXCEEDED" => BudgetExceeded,
     "BUDGET_OVERRUN" => BudgetExceeded,
     "TOOL_LOOP_LIMIT" => BudgetExceeded,

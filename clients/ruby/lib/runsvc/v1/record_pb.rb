@@ -81,6 +81,7 @@ Google::Protobuf::DescriptorPool.generated_pool.build do
       optional :delegation_id, :string, 8
       optional :depth, :int32, 9
       optional :fork_of, :message, 20, "runsvc.v1.ForkOrigin"
+      optional :start_time, :message, 21, "google.protobuf.Timestamp"
     end
     add_message "runsvc.v1.Record.AttemptStarted" do
       optional :attempt, :int32, 1
@@ -137,6 +138,7 @@ Google::Protobuf::DescriptorPool.generated_pool.build do
       optional :approval_reason, :string, 6
       repeated :delegation_ids, :string, 7
       optional :in_doubt, :bool, 8
+      optional :wake_time, :message, 9, "google.protobuf.Timestamp"
     end
     add_message "runsvc.v1.Record.Resumed" do
       optional :reason, :enum, 1, "runsvc.v1.SuspensionReason"
@@ -145,6 +147,7 @@ Google::Protobuf::DescriptorPool.generated_pool.build do
       optional :approved, :bool, 4
       optional :note, :string, 5
       optional :in_doubt, :message, 6, "runsvc.v1.InDoubtAnswer"
+      optional :early, :bool, 7
     end
     add_message "runsvc.v1.Record.AbortRequested" do
       optional :cause, :enum, 1, "runsvc.v1.AbortCause"
@@ -207,6 +210,7 @@ Google::Protobuf::DescriptorPool.generated_pool.build do
       value :SUSPENSION_REASON_APPROVAL, 2
       value :SUSPENSION_REASON_QUESTION, 3
       value :SUSPENSION_REASON_CHILDREN, 4
+      value :SUSPENSION_REASON_TIMER, 5
     end
     add_enum "runsvc.v1.MessageMode" do
       value :MESSAGE_MODE_UNSPECIFIED, 0

@@ -39,6 +39,8 @@ Google::Protobuf::DescriptorPool.generated_pool.build do
       optional :continues_run_id, :string, 23
       optional :waiting, :bool, 24
       optional :fork_of, :message, 40, "runsvc.v1.ForkOrigin"
+      optional :schedule_id, :string, 41
+      optional :schedule_tick, :message, 42, "google.protobuf.Timestamp"
     end
     add_message "runsvc.v1.Thread" do
       optional :thread_id, :string, 1
@@ -71,6 +73,7 @@ Google::Protobuf::DescriptorPool.generated_pool.build do
       optional :approval_reason, :string, 6
       repeated :delegation_ids, :string, 7
       optional :in_doubt, :bool, 8
+      optional :wake_time, :message, 9, "google.protobuf.Timestamp"
     end
     add_message "runsvc.v1.StartRunRequest" do
       optional :spec, :string, 1
@@ -80,6 +83,7 @@ Google::Protobuf::DescriptorPool.generated_pool.build do
       optional :deadline, :message, 5, "google.protobuf.Duration"
       optional :thread_id, :string, 6
       optional :thread_strategy, :enum, 7, "runsvc.v1.ThreadStrategy"
+      optional :start_at, :message, 8, "google.protobuf.Timestamp"
     end
     add_message "runsvc.v1.StartRunResponse" do
       optional :run, :message, 1, "runsvc.v1.Run"
@@ -99,6 +103,7 @@ Google::Protobuf::DescriptorPool.generated_pool.build do
       optional :page_size, :int32, 4
       optional :page_token, :string, 5
       optional :thread_id, :string, 6
+      optional :schedule_id, :string, 7
     end
     add_message "runsvc.v1.ListRunsResponse" do
       repeated :runs, :message, 1, "runsvc.v1.Run"

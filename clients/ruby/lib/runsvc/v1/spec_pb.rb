@@ -27,6 +27,7 @@ Google::Protobuf::DescriptorPool.generated_pool.build do
       repeated :mcp_servers, :message, 21, "runsvc.v1.McpServer"
       optional :output, :message, 20, "runsvc.v1.OutputSpec"
       optional :compaction, :message, 30, "runsvc.v1.Compaction"
+      optional :timers, :message, 31, "runsvc.v1.Timers"
     end
     add_message "runsvc.v1.OutputSpec" do
       optional :schema, :message, 1, "google.protobuf.Struct"
@@ -132,6 +133,9 @@ Google::Protobuf::DescriptorPool.generated_pool.build do
       optional :max_delegation_depth, :int32, 7
       optional :max_delegations_per_turn, :int32, 8
     end
+    add_message "runsvc.v1.Timers" do
+      optional :max_sleep, :message, 1, "google.protobuf.Duration"
+    end
     add_message "runsvc.v1.SuspensionExpiry" do
       optional :tool_results, :message, 1, "google.protobuf.Duration"
       optional :approval, :message, 2, "google.protobuf.Duration"
@@ -215,6 +219,7 @@ module Runsvc
     McpServer = ::Google::Protobuf::DescriptorPool.generated_pool.lookup("runsvc.v1.McpServer").msgclass
     McpEnv = ::Google::Protobuf::DescriptorPool.generated_pool.lookup("runsvc.v1.McpEnv").msgclass
     Limits = ::Google::Protobuf::DescriptorPool.generated_pool.lookup("runsvc.v1.Limits").msgclass
+    Timers = ::Google::Protobuf::DescriptorPool.generated_pool.lookup("runsvc.v1.Timers").msgclass
     SuspensionExpiry = ::Google::Protobuf::DescriptorPool.generated_pool.lookup("runsvc.v1.SuspensionExpiry").msgclass
     Credential = ::Google::Protobuf::DescriptorPool.generated_pool.lookup("runsvc.v1.Credential").msgclass
     BusConfig = ::Google::Protobuf::DescriptorPool.generated_pool.lookup("runsvc.v1.BusConfig").msgclass

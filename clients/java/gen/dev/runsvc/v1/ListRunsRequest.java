@@ -25,6 +25,7 @@ private static final long serialVersionUID = 0L;
     parentRunId_ = "";
     pageToken_ = "";
     threadId_ = "";
+    scheduleId_ = "";
   }
 
   @java.lang.Override
@@ -335,6 +336,53 @@ private static final long serialVersionUID = 0L;
     }
   }
 
+  public static final int SCHEDULE_ID_FIELD_NUMBER = 7;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object scheduleId_ = "";
+  /**
+   * <pre>
+   * Only the Runs this schedule started.
+   * </pre>
+   *
+   * <code>string schedule_id = 7;</code>
+   * @return The scheduleId.
+   */
+  @java.lang.Override
+  public java.lang.String getScheduleId() {
+    java.lang.Object ref = scheduleId_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      scheduleId_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * Only the Runs this schedule started.
+   * </pre>
+   *
+   * <code>string schedule_id = 7;</code>
+   * @return The bytes for scheduleId.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getScheduleIdBytes() {
+    java.lang.Object ref = scheduleId_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      scheduleId_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -371,6 +419,9 @@ private static final long serialVersionUID = 0L;
     }
     if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(threadId_)) {
       com.google.protobuf.GeneratedMessageV3.writeString(output, 6, threadId_);
+    }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(scheduleId_)) {
+      com.google.protobuf.GeneratedMessageV3.writeString(output, 7, scheduleId_);
     }
     getUnknownFields().writeTo(output);
   }
@@ -409,6 +460,9 @@ private static final long serialVersionUID = 0L;
     if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(threadId_)) {
       size += com.google.protobuf.GeneratedMessageV3.computeStringSize(6, threadId_);
     }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(scheduleId_)) {
+      size += com.google.protobuf.GeneratedMessageV3.computeStringSize(7, scheduleId_);
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -435,6 +489,8 @@ private static final long serialVersionUID = 0L;
         .equals(other.getPageToken())) return false;
     if (!getThreadId()
         .equals(other.getThreadId())) return false;
+    if (!getScheduleId()
+        .equals(other.getScheduleId())) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -460,6 +516,8 @@ private static final long serialVersionUID = 0L;
     hash = (53 * hash) + getPageToken().hashCode();
     hash = (37 * hash) + THREAD_ID_FIELD_NUMBER;
     hash = (53 * hash) + getThreadId().hashCode();
+    hash = (37 * hash) + SCHEDULE_ID_FIELD_NUMBER;
+    hash = (53 * hash) + getScheduleId().hashCode();
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -600,6 +658,7 @@ private static final long serialVersionUID = 0L;
       pageSize_ = 0;
       pageToken_ = "";
       threadId_ = "";
+      scheduleId_ = "";
       return this;
     }
 
@@ -656,6 +715,9 @@ private static final long serialVersionUID = 0L;
       }
       if (((from_bitField0_ & 0x00000020) != 0)) {
         result.threadId_ = threadId_;
+      }
+      if (((from_bitField0_ & 0x00000040) != 0)) {
+        result.scheduleId_ = scheduleId_;
       }
     }
 
@@ -736,6 +798,11 @@ private static final long serialVersionUID = 0L;
         bitField0_ |= 0x00000020;
         onChanged();
       }
+      if (!other.getScheduleId().isEmpty()) {
+        scheduleId_ = other.scheduleId_;
+        bitField0_ |= 0x00000040;
+        onChanged();
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -804,6 +871,11 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000020;
               break;
             } // case 50
+            case 58: {
+              scheduleId_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x00000040;
+              break;
+            } // case 58
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -1422,6 +1494,98 @@ private static final long serialVersionUID = 0L;
       checkByteStringIsUtf8(value);
       threadId_ = value;
       bitField0_ |= 0x00000020;
+      onChanged();
+      return this;
+    }
+
+    private java.lang.Object scheduleId_ = "";
+    /**
+     * <pre>
+     * Only the Runs this schedule started.
+     * </pre>
+     *
+     * <code>string schedule_id = 7;</code>
+     * @return The scheduleId.
+     */
+    public java.lang.String getScheduleId() {
+      java.lang.Object ref = scheduleId_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        scheduleId_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * Only the Runs this schedule started.
+     * </pre>
+     *
+     * <code>string schedule_id = 7;</code>
+     * @return The bytes for scheduleId.
+     */
+    public com.google.protobuf.ByteString
+        getScheduleIdBytes() {
+      java.lang.Object ref = scheduleId_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        scheduleId_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * Only the Runs this schedule started.
+     * </pre>
+     *
+     * <code>string schedule_id = 7;</code>
+     * @param value The scheduleId to set.
+     * @return This builder for chaining.
+     */
+    public Builder setScheduleId(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      scheduleId_ = value;
+      bitField0_ |= 0x00000040;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Only the Runs this schedule started.
+     * </pre>
+     *
+     * <code>string schedule_id = 7;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearScheduleId() {
+      scheduleId_ = getDefaultInstance().getScheduleId();
+      bitField0_ = (bitField0_ & ~0x00000040);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Only the Runs this schedule started.
+     * </pre>
+     *
+     * <code>string schedule_id = 7;</code>
+     * @param value The bytes for scheduleId to set.
+     * @return This builder for chaining.
+     */
+    public Builder setScheduleIdBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      scheduleId_ = value;
+      bitField0_ |= 0x00000040;
       onChanged();
       return this;
     }

@@ -147,4 +147,24 @@ public interface ListRunsRequestOrBuilder extends
    */
   com.google.protobuf.ByteString
       getThreadIdBytes();
+
+  /**
+   * <pre>
+   * Only the Runs this schedule started.
+   * </pre>
+   *
+   * <code>string schedule_id = 7;</code>
+   * @return The scheduleId.
+   */
+  java.lang.String getScheduleId();
+  /**
+   * <pre>
+   * Only the Runs this schedule started.
+   * </pre>
+   *
+   * <code>string schedule_id = 7;</code>
+   * @return The bytes for scheduleId.
+   */
+  com.google.protobuf.ByteString
+      getScheduleIdBytes();
 }

@@ -1518,6 +1518,36 @@ private static final long serialVersionUID = 0L;
      * <code>.runsvc.v1.ForkOrigin fork_of = 20;</code>
      */
     dev.runsvc.v1.ForkOriginOrBuilder getForkOfOrBuilder();
+
+    /**
+     * <pre>
+     * When the Run was started with `start_at`: when its first turn is due.
+     * It is admitted asleep (SUSPENDED, TIMER) until then.
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp start_time = 21;</code>
+     * @return Whether the startTime field is set.
+     */
+    boolean hasStartTime();
+    /**
+     * <pre>
+     * When the Run was started with `start_at`: when its first turn is due.
+     * It is admitted asleep (SUSPENDED, TIMER) until then.
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp start_time = 21;</code>
+     * @return The startTime.
+     */
+    com.google.protobuf.Timestamp getStartTime();
+    /**
+     * <pre>
+     * When the Run was started with `start_at`: when its first turn is due.
+     * It is admitted asleep (SUSPENDED, TIMER) until then.
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp start_time = 21;</code>
+     */
+    com.google.protobuf.TimestampOrBuilder getStartTimeOrBuilder();
   }
   /**
    * <pre>
@@ -1993,6 +2023,47 @@ private static final long serialVersionUID = 0L;
       return forkOf_ == null ? dev.runsvc.v1.ForkOrigin.getDefaultInstance() : forkOf_;
     }
 
+    public static final int START_TIME_FIELD_NUMBER = 21;
+    private com.google.protobuf.Timestamp startTime_;
+    /**
+     * <pre>
+     * When the Run was started with `start_at`: when its first turn is due.
+     * It is admitted asleep (SUSPENDED, TIMER) until then.
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp start_time = 21;</code>
+     * @return Whether the startTime field is set.
+     */
+    @java.lang.Override
+    public boolean hasStartTime() {
+      return startTime_ != null;
+    }
+    /**
+     * <pre>
+     * When the Run was started with `start_at`: when its first turn is due.
+     * It is admitted asleep (SUSPENDED, TIMER) until then.
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp start_time = 21;</code>
+     * @return The startTime.
+     */
+    @java.lang.Override
+    public com.google.protobuf.Timestamp getStartTime() {
+      return startTime_ == null ? com.google.protobuf.Timestamp.getDefaultInstance() : startTime_;
+    }
+    /**
+     * <pre>
+     * When the Run was started with `start_at`: when its first turn is due.
+     * It is admitted asleep (SUSPENDED, TIMER) until then.
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp start_time = 21;</code>
+     */
+    @java.lang.Override
+    public com.google.protobuf.TimestampOrBuilder getStartTimeOrBuilder() {
+      return startTime_ == null ? com.google.protobuf.Timestamp.getDefaultInstance() : startTime_;
+    }
+
     private byte memoizedIsInitialized = -1;
     @java.lang.Override
     public final boolean isInitialized() {
@@ -2037,6 +2108,9 @@ private static final long serialVersionUID = 0L;
       if (forkOf_ != null) {
         output.writeMessage(20, getForkOf());
       }
+      if (startTime_ != null) {
+        output.writeMessage(21, getStartTime());
+      }
       getUnknownFields().writeTo(output);
     }
 
@@ -2079,6 +2153,10 @@ private static final long serialVersionUID = 0L;
         size += com.google.protobuf.CodedOutputStream
           .computeMessageSize(20, getForkOf());
       }
+      if (startTime_ != null) {
+        size += com.google.protobuf.CodedOutputStream
+          .computeMessageSize(21, getStartTime());
+      }
       size += getUnknownFields().getSerializedSize();
       memoizedSize = size;
       return size;
@@ -2120,6 +2198,11 @@ private static final long serialVersionUID = 0L;
         if (!getForkOf()
             .equals(other.getForkOf())) return false;
       }
+      if (hasStartTime() != other.hasStartTime()) return false;
+      if (hasStartTime()) {
+        if (!getStartTime()
+            .equals(other.getStartTime())) return false;
+      }
       if (!getUnknownFields().equals(other.getUnknownFields())) return false;
       return true;
     }
@@ -2154,6 +2237,10 @@ private static final long serialVersionUID = 0L;
       if (hasForkOf()) {
         hash = (37 * hash) + FORK_OF_FIELD_NUMBER;
         hash = (53 * hash) + getForkOf().hashCode();
+      }
+      if (hasStartTime()) {
+        hash = (37 * hash) + START_TIME_FIELD_NUMBER;
+        hash = (53 * hash) + getStartTime().hashCode();
       }
       hash = (29 * hash) + getUnknownFields().hashCode();
       memoizedHashCode = hash;
@@ -2306,6 +2393,11 @@ private static final long serialVersionUID = 0L;
           forkOfBuilder_.dispose();
           forkOfBuilder_ = null;
         }
+        startTime_ = null;
+        if (startTimeBuilder_ != null) {
+          startTimeBuilder_.dispose();
+          startTimeBuilder_ = null;
+        }
         return this;
       }
 
@@ -2372,6 +2464,11 @@ private static final long serialVersionUID = 0L;
           result.forkOf_ = forkOfBuilder_ == null
               ? forkOf_
               : forkOfBuilder_.build();
+        }
+        if (((from_bitField0_ & 0x00000400) != 0)) {
+          result.startTime_ = startTimeBuilder_ == null
+              ? startTime_
+              : startTimeBuilder_.build();
         }
       }
 
@@ -2463,6 +2560,9 @@ private static final long serialVersionUID = 0L;
         if (other.hasForkOf()) {
           mergeForkOf(other.getForkOf());
         }
+        if (other.hasStartTime()) {
+          mergeStartTime(other.getStartTime());
+        }
         this.mergeUnknownFields(other.getUnknownFields());
         onChanged();
         return this;
@@ -2543,6 +2643,13 @@ private static final long serialVersionUID = 0L;
                 bitField0_ |= 0x00000200;
                 break;
               } // case 162
+              case 170: {
+                input.readMessage(
+                    getStartTimeFieldBuilder().getBuilder(),
+                    extensionRegistry);
+                bitField0_ |= 0x00000400;
+                break;
+              } // case 170
               default: {
                 if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                   done = true; // was an endgroup tag
@@ -3565,6 +3672,170 @@ private static final long serialVersionUID = 0L;
           forkOf_ = null;
         }
         return forkOfBuilder_;
+      }
+
+      private com.google.protobuf.Timestamp startTime_;
+      private com.google.protobuf.SingleFieldBuilderV3<
+          com.google.protobuf.Timestamp, com.google.protobuf.Timestamp.Builder, com.google.protobuf.TimestampOrBuilder> startTimeBuilder_;
+      /**
+       * <pre>
+       * When the Run was started with `start_at`: when its first turn is due.
+       * It is admitted asleep (SUSPENDED, TIMER) until then.
+       * </pre>
+       *
+       * <code>.google.protobuf.Timestamp start_time = 21;</code>
+       * @return Whether the startTime field is set.
+       */
+      public boolean hasStartTime() {
+        return ((bitField0_ & 0x00000400) != 0);
+      }
+      /**
+       * <pre>
+       * When the Run was started with `start_at`: when its first turn is due.
+       * It is admitted asleep (SUSPENDED, TIMER) until then.
+       * </pre>
+       *
+       * <code>.google.protobuf.Timestamp start_time = 21;</code>
+       * @return The startTime.
+       */
+      public com.google.protobuf.Timestamp getStartTime() {
+        if (startTimeBuilder_ == null) {
+          return startTime_ == null ? com.google.protobuf.Timestamp.getDefaultInstance() : startTime_;
+        } else {
+          return startTimeBuilder_.getMessage();
+        }
+      }
+      /**
+       * <pre>
+       * When the Run was started with `start_at`: when its first turn is due.
+       * It is admitted asleep (SUSPENDED, TIMER) until then.
+       * </pre>
+       *
+       * <code>.google.protobuf.Timestamp start_time = 21;</code>
+       */
+      public Builder setStartTime(com.google.protobuf.Timestamp value) {
+        if (startTimeBuilder_ == null) {
+          if (value == null) {
+            throw new NullPointerException();
+          }
+          startTime_ = value;
+        } else {
+          startTimeBuilder_.setMessage(value);
+        }
+        bitField0_ |= 0x00000400;
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * When the Run was started with `start_at`: when its first turn is due.
+       * It is admitted asleep (SUSPENDED, TIMER) until then.
+       * </pre>
+       *
+       * <code>.google.protobuf.Timestamp start_time = 21;</code>
+       */
+      public Builder setStartTime(
+          com.google.protobuf.Timestamp.Builder builderForValue) {
+        if (startTimeBuilder_ == null) {
+          startTime_ = builderForValue.build();
+        } else {
+          startTimeBuilder_.setMessage(builderForValue.build());
+        }
+        bitField0_ |= 0x00000400;
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * When the Run was started with `start_at`: when its first turn is due.
+       * It is admitted asleep (SUSPENDED, TIMER) until then.
+       * </pre>
+       *
+       * <code>.google.protobuf.Timestamp start_time = 21;</code>
+       */
+      public Builder mergeStartTime(com.google.protobuf.Timestamp value) {
+        if (startTimeBuilder_ == null) {
+          if (((bitField0_ & 0x00000400) != 0) &&
+            startTime_ != null &&
+            startTime_ != com.google.protobuf.Timestamp.getDefaultInstance()) {
+            getStartTimeBuilder().mergeFrom(value);
+          } else {
+            startTime_ = value;
+          }
+        } else {
+          startTimeBuilder_.mergeFrom(value);
+        }
+        bitField0_ |= 0x00000400;
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * When the Run was started with `start_at`: when its first turn is due.
+       * It is admitted asleep (SUSPENDED, TIMER) until then.
+       * </pre>
+       *
+       * <code>.google.protobuf.Timestamp start_time = 21;</code>
+       */
+      public Builder clearStartTime() {
+        bitField0_ = (bitField0_ & ~0x00000400);
+        startTime_ = null;
+        if (startTimeBuilder_ != null) {
+          startTimeBuilder_.dispose();
+          startTimeBuilder_ = null;
+        }
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * When the Run was started with `start_at`: when its first turn is due.
+       * It is admitted asleep (SUSPENDED, TIMER) until then.
+       * </pre>
+       *
+       * <code>.google.protobuf.Timestamp start_time = 21;</code>
+       */
+      public com.google.protobuf.Timestamp.Builder getStartTimeBuilder() {
+        bitField0_ |= 0x00000400;
+        onChanged();
+        return getStartTimeFieldBuilder().getBuilder();
+      }
+      /**
+       * <pre>
+       * When the Run was started with `start_at`: when its first turn is due.
+       * It is admitted asleep (SUSPENDED, TIMER) until then.
+       * </pre>
+       *
+       * <code>.google.protobuf.Timestamp start_time = 21;</code>
+       */
+      public com.google.protobuf.TimestampOrBuilder getStartTimeOrBuilder() {
+        if (startTimeBuilder_ != null) {
+          return startTimeBuilder_.getMessageOrBuilder();
+        } else {
+          return startTime_ == null ?
+              com.google.protobuf.Timestamp.getDefaultInstance() : startTime_;
+        }
+      }
+      /**
+       * <pre>
+       * When the Run was started with `start_at`: when its first turn is due.
+       * It is admitted asleep (SUSPENDED, TIMER) until then.
+       * </pre>
+       *
+       * <code>.google.protobuf.Timestamp start_time = 21;</code>
+       */
+      private com.google.protobuf.SingleFieldBuilderV3<
+          com.google.protobuf.Timestamp, com.google.protobuf.Timestamp.Builder, com.google.protobuf.TimestampOrBuilder> 
+          getStartTimeFieldBuilder() {
+        if (startTimeBuilder_ == null) {
+          startTimeBuilder_ = new com.google.protobuf.SingleFieldBuilderV3<
+              com.google.protobuf.Timestamp, com.google.protobuf.Timestamp.Builder, com.google.protobuf.TimestampOrBuilder>(
+                  getStartTime(),
+                  getParentForChildren(),
+                  isClean());
+          startTime_ = null;
+        }
+        return startTimeBuilder_;
       }
       @java.lang.Override
       public final Builder setUnknownFields(
@@ -12531,6 +12802,33 @@ private static final long serialVersionUID = 0L;
      * @return The inDoubt.
      */
     boolean getInDoubt();
+
+    /**
+     * <pre>
+     * For TIMER: when the Run wakes.
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp wake_time = 9;</code>
+     * @return Whether the wakeTime field is set.
+     */
+    boolean hasWakeTime();
+    /**
+     * <pre>
+     * For TIMER: when the Run wakes.
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp wake_time = 9;</code>
+     * @return The wakeTime.
+     */
+    com.google.protobuf.Timestamp getWakeTime();
+    /**
+     * <pre>
+     * For TIMER: when the Run wakes.
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp wake_time = 9;</code>
+     */
+    com.google.protobuf.TimestampOrBuilder getWakeTimeOrBuilder();
   }
   /**
    * <pre>
@@ -12907,6 +13205,44 @@ private static final long serialVersionUID = 0L;
       return inDoubt_;
     }
 
+    public static final int WAKE_TIME_FIELD_NUMBER = 9;
+    private com.google.protobuf.Timestamp wakeTime_;
+    /**
+     * <pre>
+     * For TIMER: when the Run wakes.
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp wake_time = 9;</code>
+     * @return Whether the wakeTime field is set.
+     */
+    @java.lang.Override
+    public boolean hasWakeTime() {
+      return wakeTime_ != null;
+    }
+    /**
+     * <pre>
+     * For TIMER: when the Run wakes.
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp wake_time = 9;</code>
+     * @return The wakeTime.
+     */
+    @java.lang.Override
+    public com.google.protobuf.Timestamp getWakeTime() {
+      return wakeTime_ == null ? com.google.protobuf.Timestamp.getDefaultInstance() : wakeTime_;
+    }
+    /**
+     * <pre>
+     * For TIMER: when the Run wakes.
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp wake_time = 9;</code>
+     */
+    @java.lang.Override
+    public com.google.protobuf.TimestampOrBuilder getWakeTimeOrBuilder() {
+      return wakeTime_ == null ? com.google.protobuf.Timestamp.getDefaultInstance() : wakeTime_;
+    }
+
     private byte memoizedIsInitialized = -1;
     @java.lang.Override
     public final boolean isInitialized() {
@@ -12944,6 +13280,9 @@ private static final long serialVersionUID = 0L;
       }
       if (inDoubt_ != false) {
         output.writeBool(8, inDoubt_);
+      }
+      if (wakeTime_ != null) {
+        output.writeMessage(9, getWakeTime());
       }
       getUnknownFields().writeTo(output);
     }
@@ -12991,6 +13330,10 @@ private static final long serialVersionUID = 0L;
         size += com.google.protobuf.CodedOutputStream
           .computeBoolSize(8, inDoubt_);
       }
+      if (wakeTime_ != null) {
+        size += com.google.protobuf.CodedOutputStream
+          .computeMessageSize(9, getWakeTime());
+      }
       size += getUnknownFields().getSerializedSize();
       memoizedSize = size;
       return size;
@@ -13024,6 +13367,11 @@ private static final long serialVersionUID = 0L;
           .equals(other.getDelegationIdsList())) return false;
       if (getInDoubt()
           != other.getInDoubt()) return false;
+      if (hasWakeTime() != other.hasWakeTime()) return false;
+      if (hasWakeTime()) {
+        if (!getWakeTime()
+            .equals(other.getWakeTime())) return false;
+      }
       if (!getUnknownFields().equals(other.getUnknownFields())) return false;
       return true;
     }
@@ -13058,6 +13406,10 @@ private static final long serialVersionUID = 0L;
       hash = (37 * hash) + IN_DOUBT_FIELD_NUMBER;
       hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
           getInDoubt());
+      if (hasWakeTime()) {
+        hash = (37 * hash) + WAKE_TIME_FIELD_NUMBER;
+        hash = (53 * hash) + getWakeTime().hashCode();
+      }
       hash = (29 * hash) + getUnknownFields().hashCode();
       memoizedHashCode = hash;
       return hash;
@@ -13205,6 +13557,11 @@ private static final long serialVersionUID = 0L;
         delegationIds_ = com.google.protobuf.LazyStringArrayList.EMPTY;
         bitField0_ = (bitField0_ & ~0x00000040);
         inDoubt_ = false;
+        wakeTime_ = null;
+        if (wakeTimeBuilder_ != null) {
+          wakeTimeBuilder_.dispose();
+          wakeTimeBuilder_ = null;
+        }
         return this;
       }
 
@@ -13271,6 +13628,11 @@ private static final long serialVersionUID = 0L;
         }
         if (((from_bitField0_ & 0x00000080) != 0)) {
           result.inDoubt_ = inDoubt_;
+        }
+        if (((from_bitField0_ & 0x00000100) != 0)) {
+          result.wakeTime_ = wakeTimeBuilder_ == null
+              ? wakeTime_
+              : wakeTimeBuilder_.build();
         }
       }
 
@@ -13362,6 +13724,9 @@ private static final long serialVersionUID = 0L;
         if (other.getInDoubt() != false) {
           setInDoubt(other.getInDoubt());
         }
+        if (other.hasWakeTime()) {
+          mergeWakeTime(other.getWakeTime());
+        }
         this.mergeUnknownFields(other.getUnknownFields());
         onChanged();
         return this;
@@ -13432,6 +13797,13 @@ private static final long serialVersionUID = 0L;
                 bitField0_ |= 0x00000080;
                 break;
               } // case 64
+              case 74: {
+                input.readMessage(
+                    getWakeTimeFieldBuilder().getBuilder(),
+                    extensionRegistry);
+                bitField0_ |= 0x00000100;
+                break;
+              } // case 74
               default: {
                 if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                   done = true; // was an endgroup tag
@@ -14279,6 +14651,161 @@ private static final long serialVersionUID = 0L;
         onChanged();
         return this;
       }
+
+      private com.google.protobuf.Timestamp wakeTime_;
+      private com.google.protobuf.SingleFieldBuilderV3<
+          com.google.protobuf.Timestamp, com.google.protobuf.Timestamp.Builder, com.google.protobuf.TimestampOrBuilder> wakeTimeBuilder_;
+      /**
+       * <pre>
+       * For TIMER: when the Run wakes.
+       * </pre>
+       *
+       * <code>.google.protobuf.Timestamp wake_time = 9;</code>
+       * @return Whether the wakeTime field is set.
+       */
+      public boolean hasWakeTime() {
+        return ((bitField0_ & 0x00000100) != 0);
+      }
+      /**
+       * <pre>
+       * For TIMER: when the Run wakes.
+       * </pre>
+       *
+       * <code>.google.protobuf.Timestamp wake_time = 9;</code>
+       * @return The wakeTime.
+       */
+      public com.google.protobuf.Timestamp getWakeTime() {
+        if (wakeTimeBuilder_ == null) {
+          return wakeTime_ == null ? com.google.protobuf.Timestamp.getDefaultInstance() : wakeTime_;
+        } else {
+          return wakeTimeBuilder_.getMessage();
+        }
+      }
+      /**
+       * <pre>
+       * For TIMER: when the Run wakes.
+       * </pre>
+       *
+       * <code>.google.protobuf.Timestamp wake_time = 9;</code>
+       */
+      public Builder setWakeTime(com.google.protobuf.Timestamp value) {
+        if (wakeTimeBuilder_ == null) {
+          if (value == null) {
+            throw new NullPointerException();
+          }
+          wakeTime_ = value;
+        } else {
+          wakeTimeBuilder_.setMessage(value);
+        }
+        bitField0_ |= 0x00000100;
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * For TIMER: when the Run wakes.
+       * </pre>
+       *
+       * <code>.google.protobuf.Timestamp wake_time = 9;</code>
+       */
+      public Builder setWakeTime(
+          com.google.protobuf.Timestamp.Builder builderForValue) {
+        if (wakeTimeBuilder_ == null) {
+          wakeTime_ = builderForValue.build();
+        } else {
+          wakeTimeBuilder_.setMessage(builderForValue.build());
+        }
+        bitField0_ |= 0x00000100;
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * For TIMER: when the Run wakes.
+       * </pre>
+       *
+       * <code>.google.protobuf.Timestamp wake_time = 9;</code>
+       */
+      public Builder mergeWakeTime(com.google.protobuf.Timestamp value) {
+        if (wakeTimeBuilder_ == null) {
+          if (((bitField0_ & 0x00000100) != 0) &&
+            wakeTime_ != null &&
+            wakeTime_ != com.google.protobuf.Timestamp.getDefaultInstance()) {
+            getWakeTimeBuilder().mergeFrom(value);
+          } else {
+            wakeTime_ = value;
+          }
+        } else {
+          wakeTimeBuilder_.mergeFrom(value);
+        }
+        bitField0_ |= 0x00000100;
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * For TIMER: when the Run wakes.
+       * </pre>
+       *
+       * <code>.google.protobuf.Timestamp wake_time = 9;</code>
+       */
+      public Builder clearWakeTime() {
+        bitField0_ = (bitField0_ & ~0x00000100);
+        wakeTime_ = null;
+        if (wakeTimeBuilder_ != null) {
+          wakeTimeBuilder_.dispose();
+          wakeTimeBuilder_ = null;
+        }
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * For TIMER: when the Run wakes.
+       * </pre>
+       *
+       * <code>.google.protobuf.Timestamp wake_time = 9;</code>
+       */
+      public com.google.protobuf.Timestamp.Builder getWakeTimeBuilder() {
+        bitField0_ |= 0x00000100;
+        onChanged();
+        return getWakeTimeFieldBuilder().getBuilder();
+      }
+      /**
+       * <pre>
+       * For TIMER: when the Run wakes.
+       * </pre>
+       *
+       * <code>.google.protobuf.Timestamp wake_time = 9;</code>
+       */
+      public com.google.protobuf.TimestampOrBuilder getWakeTimeOrBuilder() {
+        if (wakeTimeBuilder_ != null) {
+          return wakeTimeBuilder_.getMessageOrBuilder();
+        } else {
+          return wakeTime_ == null ?
+              com.google.protobuf.Timestamp.getDefaultInstance() : wakeTime_;
+        }
+      }
+      /**
+       * <pre>
+       * For TIMER: when the Run wakes.
+       * </pre>
+       *
+       * <code>.google.protobuf.Timestamp wake_time = 9;</code>
+       */
+      private com.google.protobuf.SingleFieldBuilderV3<
+          com.google.protobuf.Timestamp, com.google.protobuf.Timestamp.Builder, com.google.protobuf.TimestampOrBuilder> 
+          getWakeTimeFieldBuilder() {
+        if (wakeTimeBuilder_ == null) {
+          wakeTimeBuilder_ = new com.google.protobuf.SingleFieldBuilderV3<
+              com.google.protobuf.Timestamp, com.google.protobuf.Timestamp.Builder, com.google.protobuf.TimestampOrBuilder>(
+                  getWakeTime(),
+                  getParentForChildren(),
+                  isClean());
+          wakeTime_ = null;
+        }
+        return wakeTimeBuilder_;
+      }
       @java.lang.Override
       public final Builder setUnknownFields(
           final com.google.protobuf.UnknownFieldSet unknownFields) {
@@ -14486,6 +15013,16 @@ private static final long serialVersionUID = 0L;
      * <code>.runsvc.v1.InDoubtAnswer in_doubt = 6;</code>
      */
     dev.runsvc.v1.InDoubtAnswerOrBuilder getInDoubtOrBuilder();
+
+    /**
+     * <pre>
+     * For TIMER: true when ResumeRun woke the Run before its wake time.
+     * </pre>
+     *
+     * <code>bool early = 7;</code>
+     * @return The early.
+     */
+    boolean getEarly();
   }
   /**
    * <pre>
@@ -14769,6 +15306,21 @@ private static final long serialVersionUID = 0L;
       return inDoubt_ == null ? dev.runsvc.v1.InDoubtAnswer.getDefaultInstance() : inDoubt_;
     }
 
+    public static final int EARLY_FIELD_NUMBER = 7;
+    private boolean early_ = false;
+    /**
+     * <pre>
+     * For TIMER: true when ResumeRun woke the Run before its wake time.
+     * </pre>
+     *
+     * <code>bool early = 7;</code>
+     * @return The early.
+     */
+    @java.lang.Override
+    public boolean getEarly() {
+      return early_;
+    }
+
     private byte memoizedIsInitialized = -1;
     @java.lang.Override
     public final boolean isInitialized() {
@@ -14801,6 +15353,9 @@ private static final long serialVersionUID = 0L;
       if (inDoubt_ != null) {
         output.writeMessage(6, getInDoubt());
       }
+      if (early_ != false) {
+        output.writeBool(7, early_);
+      }
       getUnknownFields().writeTo(output);
     }
 
@@ -14832,6 +15387,10 @@ private static final long serialVersionUID = 0L;
         size += com.google.protobuf.CodedOutputStream
           .computeMessageSize(6, getInDoubt());
       }
+      if (early_ != false) {
+        size += com.google.protobuf.CodedOutputStream
+          .computeBoolSize(7, early_);
+      }
       size += getUnknownFields().getSerializedSize();
       memoizedSize = size;
       return size;
@@ -14861,6 +15420,8 @@ private static final long serialVersionUID = 0L;
         if (!getInDoubt()
             .equals(other.getInDoubt())) return false;
       }
+      if (getEarly()
+          != other.getEarly()) return false;
       if (!getUnknownFields().equals(other.getUnknownFields())) return false;
       return true;
     }
@@ -14889,6 +15450,9 @@ private static final long serialVersionUID = 0L;
         hash = (37 * hash) + IN_DOUBT_FIELD_NUMBER;
         hash = (53 * hash) + getInDoubt().hashCode();
       }
+      hash = (37 * hash) + EARLY_FIELD_NUMBER;
+      hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
+          getEarly());
       hash = (29 * hash) + getUnknownFields().hashCode();
       memoizedHashCode = hash;
       return hash;
@@ -15038,6 +15602,7 @@ private static final long serialVersionUID = 0L;
           inDoubtBuilder_.dispose();
           inDoubtBuilder_ = null;
         }
+        early_ = false;
         return this;
       }
 
@@ -15100,6 +15665,9 @@ private static final long serialVersionUID = 0L;
           result.inDoubt_ = inDoubtBuilder_ == null
               ? inDoubt_
               : inDoubtBuilder_.build();
+        }
+        if (((from_bitField0_ & 0x00000040) != 0)) {
+          result.early_ = early_;
         }
       }
 
@@ -15192,6 +15760,9 @@ private static final long serialVersionUID = 0L;
         if (other.hasInDoubt()) {
           mergeInDoubt(other.getInDoubt());
         }
+        if (other.getEarly() != false) {
+          setEarly(other.getEarly());
+        }
         this.mergeUnknownFields(other.getUnknownFields());
         onChanged();
         return this;
@@ -15258,6 +15829,11 @@ private static final long serialVersionUID = 0L;
                 bitField0_ |= 0x00000020;
                 break;
               } // case 50
+              case 56: {
+                early_ = input.readBool();
+                bitField0_ |= 0x00000040;
+                break;
+              } // case 56
               default: {
                 if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                   done = true; // was an endgroup tag
@@ -16041,6 +16617,50 @@ private static final long serialVersionUID = 0L;
           inDoubt_ = null;
         }
         return inDoubtBuilder_;
+      }
+
+      private boolean early_ ;
+      /**
+       * <pre>
+       * For TIMER: true when ResumeRun woke the Run before its wake time.
+       * </pre>
+       *
+       * <code>bool early = 7;</code>
+       * @return The early.
+       */
+      @java.lang.Override
+      public boolean getEarly() {
+        return early_;
+      }
+      /**
+       * <pre>
+       * For TIMER: true when ResumeRun woke the Run before its wake time.
+       * </pre>
+       *
+       * <code>bool early = 7;</code>
+       * @param value The early to set.
+       * @return This builder for chaining.
+       */
+      public Builder setEarly(boolean value) {
+        
+        early_ = value;
+        bitField0_ |= 0x00000040;
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * For TIMER: true when ResumeRun woke the Run before its wake time.
+       * </pre>
+       *
+       * <code>bool early = 7;</code>
+       * @return This builder for chaining.
+       */
+      public Builder clearEarly() {
+        bitField0_ = (bitField0_ & ~0x00000040);
+        early_ = false;
+        onChanged();
+        return this;
       }
       @java.lang.Override
       public final Builder setUnknownFields(

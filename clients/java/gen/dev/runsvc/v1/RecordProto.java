@@ -163,7 +163,7 @@ public final class RecordProto {
       "ens\030\001 \001(\003\022\025\n\routput_tokens\030\002 \001(\003\022\020\n\010cost" +
       "_usd\030\003 \001(\001\022\026\n\016unpriced_calls\030\004 \001(\005\022\023\n\013mo" +
       "del_calls\030\005 \001(\005\022\022\n\ntool_calls\030\006 \001(\005\022\031\n\021t" +
-      "ransient_retries\030\007 \001(\005\"\270\033\n\006Record\022\013\n\003seq" +
+      "ransient_retries\030\007 \001(\005\"\246\034\n\006Record\022\013\n\003seq" +
       "\030\001 \001(\003\022(\n\004time\030\002 \001(\0132\032.google.protobuf.T" +
       "imestamp\022\017\n\007attempt\030\003 \001(\005\022.\n\010admitted\030\n " +
       "\001(\0132\032.runsvc.v1.Record.AdmittedH\000\022;\n\017att" +
@@ -197,85 +197,89 @@ public final class RecordProto {
       "(\005\022\020\n\010messages\030\003 \001(\005\022\017\n\007summary\030\004 \001(\t\022\025\n" +
       "\rafter_refusal\030\005 \001(\010\022\024\n\014input_tokens\030\006 \001" +
       "(\003\022\025\n\routput_tokens\030\007 \001(\003\022\030\n\020history_mes" +
-      "sages\030\010 \001(\005\032\371\001\n\010Admitted\022\014\n\004spec\030\001 \001(\t\022\017" +
+      "sages\030\010 \001(\005\032\251\002\n\010Admitted\022\014\n\004spec\030\001 \001(\t\022\017" +
       "\n\007version\030\002 \001(\t\022\r\n\005input\030\003 \001(\t\022\022\n\nreques" +
       "t_id\030\004 \001(\t\0221\n\rdeadline_time\030\005 \001(\0132\032.goog" +
       "le.protobuf.Timestamp\022\025\n\rparent_run_id\030\006" +
       " \001(\t\022\023\n\013root_run_id\030\007 \001(\t\022\025\n\rdelegation_" +
       "id\030\010 \001(\t\022\r\n\005depth\030\t \001(\005\022&\n\007fork_of\030\024 \001(\013" +
-      "2\025.runsvc.v1.ForkOrigin\0324\n\016AttemptStarte" +
-      "d\022\017\n\007attempt\030\001 \001(\005\022\021\n\tworker_id\030\002 \001(\t\032\033\n" +
-      "\013TurnStarted\022\014\n\004turn\030\001 \001(\005\032T\n\020ModelCallS" +
-      "tarted\022\014\n\004turn\030\001 \001(\005\022\027\n\017reserved_tokens\030" +
-      "\002 \001(\003\022\031\n\021reserved_cost_usd\030\003 \001(\001\032\351\001\n\021Mod" +
-      "elCallFinished\022\014\n\004turn\030\001 \001(\005\022\014\n\004text\030\002 \001" +
-      "(\t\022\'\n\ntool_calls\030\003 \003(\0132\023.runsvc.v1.ToolC" +
-      "all\022\024\n\014input_tokens\030\004 \001(\003\022\025\n\routput_toke" +
-      "ns\030\005 \001(\003\022\020\n\010cost_usd\030\006 \001(\001\022\016\n\006priced\030\007 \001" +
-      "(\010\022@\n\021output_violations\030\024 \003(\0132%.google.r" +
-      "pc.BadRequest.FieldViolation\032\210\001\n\017ModelCa" +
-      "llFailed\022\014\n\004turn\030\001 \001(\005\022#\n\007failure\030\002 \001(\0132" +
-      "\022.google.rpc.Status\022\022\n\nwill_retry\030\003 \001(\010\022" +
-      ".\n\013retry_after\030\004 \001(\0132\031.google.protobuf.D" +
-      "uration\0320\n\017ToolCallStarted\022\017\n\007call_id\030\001 " +
-      "\001(\t\022\014\n\004name\030\002 \001(\t\032\240\001\n\020ToolCallFinished\022\017" +
-      "\n\007call_id\030\001 \001(\t\022\014\n\004name\030\002 \001(\t\022&\n\006output\030" +
-      "\003 \001(\0132\026.google.protobuf.Value\022!\n\005error\030\004" +
-      " \001(\0132\022.google.rpc.Status\022\020\n\010orphaned\030\005 \001" +
-      "(\010\022\020\n\010in_doubt\030\006 \001(\010\032\202\001\n\016ToolCallFailed\022" +
-      "\017\n\007call_id\030\001 \001(\t\022\014\n\004name\030\002 \001(\t\022!\n\005error\030" +
-      "\003 \001(\0132\022.google.rpc.Status\022.\n\013retry_after" +
-      "\030\004 \001(\0132\031.google.protobuf.Duration\032\341\001\n\tSu" +
-      "spended\022+\n\006reason\030\001 \001(\0162\033.runsvc.v1.Susp" +
-      "ensionReason\022/\n\013expire_time\030\002 \001(\0132\032.goog" +
-      "le.protobuf.Timestamp\022\020\n\010call_ids\030\003 \003(\t\022" +
-      "\020\n\010question\030\004 \001(\t\022\017\n\007call_id\030\005 \001(\t\022\027\n\017ap" +
-      "proval_reason\030\006 \001(\t\022\026\n\016delegation_ids\030\007 " +
-      "\003(\t\022\020\n\010in_doubt\030\010 \001(\010\032\277\001\n\007Resumed\022+\n\006rea" +
-      "son\030\001 \001(\0162\033.runsvc.v1.SuspensionReason\022+" +
-      "\n\014tool_results\030\002 \003(\0132\025.runsvc.v1.ToolRes" +
-      "ult\022\016\n\006answer\030\003 \001(\t\022\020\n\010approved\030\004 \001(\010\022\014\n" +
-      "\004note\030\005 \001(\t\022*\n\010in_doubt\030\006 \001(\0132\030.runsvc.v" +
-      "1.InDoubtAnswer\032F\n\016AbortRequested\022$\n\005cau" +
-      "se\030\001 \001(\0162\025.runsvc.v1.AbortCause\022\016\n\006reaso" +
-      "n\030\002 \001(\t\032C\n\rMessageQueued\022\014\n\004text\030\001 \001(\t\022$" +
-      "\n\004mode\030\002 \001(\0162\026.runsvc.v1.MessageMode\032&\n\017" +
-      "MessageConsumed\022\023\n\013queued_seqs\030\001 \003(\003\032m\n\021" +
-      "DelegationStarted\022\025\n\rdelegation_id\030\001 \001(\t" +
-      "\022\024\n\014child_run_id\030\002 \001(\t\022\014\n\004spec\030\003 \001(\t\022\014\n\004" +
-      "task\030\004 \001(\t\022\017\n\007call_id\030\005 \001(\t\032\232\001\n\022Delegati" +
-      "onFinished\022\025\n\rdelegation_id\030\001 \001(\t\022\024\n\014chi" +
-      "ld_run_id\030\002 \001(\t\022\"\n\005state\030\003 \001(\0162\023.runsvc." +
-      "v1.RunState\022\016\n\006answer\030\004 \001(\t\022#\n\007failure\030\005" +
-      " \001(\0132\022.google.rpc.Status\032\216\001\n\007Settled\022\"\n\005" +
-      "state\030\001 \001(\0162\023.runsvc.v1.RunState\022*\n\013abor" +
-      "t_cause\030\002 \001(\0162\025.runsvc.v1.AbortCause\022\016\n\006" +
-      "answer\030\003 \001(\t\022#\n\007failure\030\004 \001(\0132\022.google.r" +
-      "pc.StatusB\006\n\004body\"c\n\rInDoubtAnswer\022*\n\007ou" +
-      "tcome\030\001 \001(\0162\031.runsvc.v1.InDoubtOutcome\022&" +
-      "\n\006output\030\002 \001(\0132\026.google.protobuf.Value\"7" +
-      "\n\nForkOrigin\022\016\n\006run_id\030\001 \001(\t\022\013\n\003seq\030\002 \001(" +
-      "\003\022\014\n\004turn\030\003 \001(\005*\312\001\n\010RunState\022\031\n\025RUN_STAT" +
-      "E_UNSPECIFIED\020\000\022\024\n\020RUN_STATE_QUEUED\020\001\022\025\n" +
-      "\021RUN_STATE_RUNNING\020\002\022\027\n\023RUN_STATE_SUSPEN" +
-      "DED\020\003\022\027\n\023RUN_STATE_COMPLETED\020\004\022\024\n\020RUN_ST" +
-      "ATE_FAILED\020\005\022\025\n\021RUN_STATE_ABORTED\020\006\022\027\n\023R" +
-      "UN_STATE_ABANDONED\020\007*`\n\nAbortCause\022\033\n\027AB" +
-      "ORT_CAUSE_UNSPECIFIED\020\000\022\033\n\027ABORT_CAUSE_I" +
-      "NTERRUPTED\020\001\022\030\n\024ABORT_CAUSE_DEADLINE\020\002*\271" +
-      "\001\n\020SuspensionReason\022!\n\035SUSPENSION_REASON" +
-      "_UNSPECIFIED\020\000\022\"\n\036SUSPENSION_REASON_TOOL" +
-      "_RESULTS\020\001\022\036\n\032SUSPENSION_REASON_APPROVAL" +
-      "\020\002\022\036\n\032SUSPENSION_REASON_QUESTION\020\003\022\036\n\032SU" +
-      "SPENSION_REASON_CHILDREN\020\004*_\n\013MessageMod" +
-      "e\022\034\n\030MESSAGE_MODE_UNSPECIFIED\020\000\022\026\n\022MESSA" +
-      "GE_MODE_STEER\020\001\022\032\n\026MESSAGE_MODE_FOLLOW_U" +
-      "P\020\002*\221\001\n\016InDoubtOutcome\022 \n\034IN_DOUBT_OUTCO" +
-      "ME_UNSPECIFIED\020\000\022\035\n\031IN_DOUBT_OUTCOME_HAP" +
-      "PENED\020\001\022#\n\037IN_DOUBT_OUTCOME_DID_NOT_HAPP" +
-      "EN\020\002\022\031\n\025IN_DOUBT_OUTCOME_SKIP\020\003BO\n\rdev.r" +
-      "unsvc.v1B\013RecordProtoP\001Z/github.com/runs" +
-      "vc/runsvc/gen/runsvc/v1;runsvcv1b\006proto3"
+      "2\025.runsvc.v1.ForkOrigin\022.\n\nstart_time\030\025 " +
+      "\001(\0132\032.google.protobuf.Timestamp\0324\n\016Attem" +
+      "ptStarted\022\017\n\007attempt\030\001 \001(\005\022\021\n\tworker_id\030" +
+      "\002 \001(\t\032\033\n\013TurnStarted\022\014\n\004turn\030\001 \001(\005\032T\n\020Mo" +
+      "delCallStarted\022\014\n\004turn\030\001 \001(\005\022\027\n\017reserved" +
+      "_tokens\030\002 \001(\003\022\031\n\021reserved_cost_usd\030\003 \001(\001" +
+      "\032\351\001\n\021ModelCallFinished\022\014\n\004turn\030\001 \001(\005\022\014\n\004" +
+      "text\030\002 \001(\t\022\'\n\ntool_calls\030\003 \003(\0132\023.runsvc." +
+      "v1.ToolCall\022\024\n\014input_tokens\030\004 \001(\003\022\025\n\rout" +
+      "put_tokens\030\005 \001(\003\022\020\n\010cost_usd\030\006 \001(\001\022\016\n\006pr" +
+      "iced\030\007 \001(\010\022@\n\021output_violations\030\024 \003(\0132%." +
+      "google.rpc.BadRequest.FieldViolation\032\210\001\n" +
+      "\017ModelCallFailed\022\014\n\004turn\030\001 \001(\005\022#\n\007failur" +
+      "e\030\002 \001(\0132\022.google.rpc.Status\022\022\n\nwill_retr" +
+      "y\030\003 \001(\010\022.\n\013retry_after\030\004 \001(\0132\031.google.pr" +
+      "otobuf.Duration\0320\n\017ToolCallStarted\022\017\n\007ca" +
+      "ll_id\030\001 \001(\t\022\014\n\004name\030\002 \001(\t\032\240\001\n\020ToolCallFi" +
+      "nished\022\017\n\007call_id\030\001 \001(\t\022\014\n\004name\030\002 \001(\t\022&\n" +
+      "\006output\030\003 \001(\0132\026.google.protobuf.Value\022!\n" +
+      "\005error\030\004 \001(\0132\022.google.rpc.Status\022\020\n\010orph" +
+      "aned\030\005 \001(\010\022\020\n\010in_doubt\030\006 \001(\010\032\202\001\n\016ToolCal" +
+      "lFailed\022\017\n\007call_id\030\001 \001(\t\022\014\n\004name\030\002 \001(\t\022!" +
+      "\n\005error\030\003 \001(\0132\022.google.rpc.Status\022.\n\013ret" +
+      "ry_after\030\004 \001(\0132\031.google.protobuf.Duratio" +
+      "n\032\220\002\n\tSuspended\022+\n\006reason\030\001 \001(\0162\033.runsvc" +
+      ".v1.SuspensionReason\022/\n\013expire_time\030\002 \001(" +
+      "\0132\032.google.protobuf.Timestamp\022\020\n\010call_id" +
+      "s\030\003 \003(\t\022\020\n\010question\030\004 \001(\t\022\017\n\007call_id\030\005 \001" +
+      "(\t\022\027\n\017approval_reason\030\006 \001(\t\022\026\n\016delegatio" +
+      "n_ids\030\007 \003(\t\022\020\n\010in_doubt\030\010 \001(\010\022-\n\twake_ti" +
+      "me\030\t \001(\0132\032.google.protobuf.Timestamp\032\316\001\n" +
+      "\007Resumed\022+\n\006reason\030\001 \001(\0162\033.runsvc.v1.Sus" +
+      "pensionReason\022+\n\014tool_results\030\002 \003(\0132\025.ru" +
+      "nsvc.v1.ToolResult\022\016\n\006answer\030\003 \001(\t\022\020\n\010ap" +
+      "proved\030\004 \001(\010\022\014\n\004note\030\005 \001(\t\022*\n\010in_doubt\030\006" +
+      " \001(\0132\030.runsvc.v1.InDoubtAnswer\022\r\n\005early\030" +
+      "\007 \001(\010\032F\n\016AbortRequested\022$\n\005cause\030\001 \001(\0162\025" +
+      ".runsvc.v1.AbortCause\022\016\n\006reason\030\002 \001(\t\032C\n" +
+      "\rMessageQueued\022\014\n\004text\030\001 \001(\t\022$\n\004mode\030\002 \001" +
+      "(\0162\026.runsvc.v1.MessageMode\032&\n\017MessageCon" +
+      "sumed\022\023\n\013queued_seqs\030\001 \003(\003\032m\n\021Delegation" +
+      "Started\022\025\n\rdelegation_id\030\001 \001(\t\022\024\n\014child_" +
+      "run_id\030\002 \001(\t\022\014\n\004spec\030\003 \001(\t\022\014\n\004task\030\004 \001(\t" +
+      "\022\017\n\007call_id\030\005 \001(\t\032\232\001\n\022DelegationFinished" +
+      "\022\025\n\rdelegation_id\030\001 \001(\t\022\024\n\014child_run_id\030" +
+      "\002 \001(\t\022\"\n\005state\030\003 \001(\0162\023.runsvc.v1.RunStat" +
+      "e\022\016\n\006answer\030\004 \001(\t\022#\n\007failure\030\005 \001(\0132\022.goo" +
+      "gle.rpc.Status\032\216\001\n\007Settled\022\"\n\005state\030\001 \001(" +
+      "\0162\023.runsvc.v1.RunState\022*\n\013abort_cause\030\002 " +
+      "\001(\0162\025.runsvc.v1.AbortCause\022\016\n\006answer\030\003 \001" +
+      "(\t\022#\n\007failure\030\004 \001(\0132\022.google.rpc.StatusB" +
+      "\006\n\004body\"c\n\rInDoubtAnswer\022*\n\007outcome\030\001 \001(" +
+      "\0162\031.runsvc.v1.InDoubtOutcome\022&\n\006output\030\002" +
+      " \001(\0132\026.google.protobuf.Value\"7\n\nForkOrig" +
+      "in\022\016\n\006run_id\030\001 \001(\t\022\013\n\003seq\030\002 \001(\003\022\014\n\004turn\030" +
+      "\003 \001(\005*\312\001\n\010RunState\022\031\n\025RUN_STATE_UNSPECIF" +
+      "IED\020\000\022\024\n\020RUN_STATE_QUEUED\020\001\022\025\n\021RUN_STATE" +
+      "_RUNNING\020\002\022\027\n\023RUN_STATE_SUSPENDED\020\003\022\027\n\023R" +
+      "UN_STATE_COMPLETED\020\004\022\024\n\020RUN_STATE_FAILED" +
+      "\020\005\022\025\n\021RUN_STATE_ABORTED\020\006\022\027\n\023RUN_STATE_A" +
+      "BANDONED\020\007*`\n\nAbortCause\022\033\n\027ABORT_CAUSE_" +
+      "UNSPECIFIED\020\000\022\033\n\027ABORT_CAUSE_INTERRUPTED" +
+      "\020\001\022\030\n\024ABORT_CAUSE_DEADLINE\020\002*\326\001\n\020Suspens" +
+      "ionReason\022!\n\035SUSPENSION_REASON_UNSPECIFI" +
+      "ED\020\000\022\"\n\036SUSPENSION_REASON_TOOL_RESULTS\020\001" +
+      "\022\036\n\032SUSPENSION_REASON_APPROVAL\020\002\022\036\n\032SUSP" +
+      "ENSION_REASON_QUESTION\020\003\022\036\n\032SUSPENSION_R" +
+      "EASON_CHILDREN\020\004\022\033\n\027SUSPENSION_REASON_TI" +
+      "MER\020\005*_\n\013MessageMode\022\034\n\030MESSAGE_MODE_UNS" +
+      "PECIFIED\020\000\022\026\n\022MESSAGE_MODE_STEER\020\001\022\032\n\026ME" +
+      "SSAGE_MODE_FOLLOW_UP\020\002*\221\001\n\016InDoubtOutcom" +
+      "e\022 \n\034IN_DOUBT_OUTCOME_UNSPECIFIED\020\000\022\035\n\031I" +
+      "N_DOUBT_OUTCOME_HAPPENED\020\001\022#\n\037IN_DOUBT_O" +
+      "UTCOME_DID_NOT_HAPPEN\020\002\022\031\n\025IN_DOUBT_OUTC" +
+      "OME_SKIP\020\003BO\n\rdev.runsvc.v1B\013RecordProto" +
+      "P\001Z/github.com/runsvc/runsvc/gen/runsvc/" +
+      "v1;runsvcv1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -327,7 +331,7 @@ public final class RecordProto {
     internal_static_runsvc_v1_Record_Admitted_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_runsvc_v1_Record_Admitted_descriptor,
-        new java.lang.String[] { "Spec", "Version", "Input", "RequestId", "DeadlineTime", "ParentRunId", "RootRunId", "DelegationId", "Depth", "ForkOf", });
+        new java.lang.String[] { "Spec", "Version", "Input", "RequestId", "DeadlineTime", "ParentRunId", "RootRunId", "DelegationId", "Depth", "ForkOf", "StartTime", });
     internal_static_runsvc_v1_Record_AttemptStarted_descriptor =
       internal_static_runsvc_v1_Record_descriptor.getNestedTypes().get(2);
     internal_static_runsvc_v1_Record_AttemptStarted_fieldAccessorTable = new
@@ -381,13 +385,13 @@ public final class RecordProto {
     internal_static_runsvc_v1_Record_Suspended_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_runsvc_v1_Record_Suspended_descriptor,
-        new java.lang.String[] { "Reason", "ExpireTime", "CallIds", "Question", "CallId", "ApprovalReason", "DelegationIds", "InDoubt", });
+        new java.lang.String[] { "Reason", "ExpireTime", "CallIds", "Question", "CallId", "ApprovalReason", "DelegationIds", "InDoubt", "WakeTime", });
     internal_static_runsvc_v1_Record_Resumed_descriptor =
       internal_static_runsvc_v1_Record_descriptor.getNestedTypes().get(11);
     internal_static_runsvc_v1_Record_Resumed_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_runsvc_v1_Record_Resumed_descriptor,
-        new java.lang.String[] { "Reason", "ToolResults", "Answer", "Approved", "Note", "InDoubt", });
+        new java.lang.String[] { "Reason", "ToolResults", "Answer", "Approved", "Note", "InDoubt", "Early", });
     internal_static_runsvc_v1_Record_AbortRequested_descriptor =
       internal_static_runsvc_v1_Record_descriptor.getNestedTypes().get(12);
     internal_static_runsvc_v1_Record_AbortRequested_fieldAccessorTable = new

@@ -6,7 +6,8 @@ package dev.runsvc.v1;
 /**
  * <pre>
  * ResumeRunRequest is the request of RunService.ResumeRun. Exactly one of
- * `tool_results`, `answer` or `approved` is set, matching the suspension.
+ * `tool_results`, `answer` or `approved` is set, matching the suspension;
+ * none for TIMER, which a resume wakes now.
  * </pre>
  *
  * Protobuf type {@code runsvc.v1.ResumeRunRequest}
@@ -546,7 +547,8 @@ private static final long serialVersionUID = 0L;
   /**
    * <pre>
    * ResumeRunRequest is the request of RunService.ResumeRun. Exactly one of
-   * `tool_results`, `answer` or `approved` is set, matching the suspension.
+   * `tool_results`, `answer` or `approved` is set, matching the suspension;
+   * none for TIMER, which a resume wakes now.
    * </pre>
    *
    * Protobuf type {@code runsvc.v1.ResumeRunRequest}

@@ -33,6 +33,7 @@ private static final long serialVersionUID = 0L;
     delegationId_ = "";
     threadId_ = "";
     continuesRunId_ = "";
+    scheduleId_ = "";
   }
 
   @java.lang.Override
@@ -1001,6 +1002,96 @@ private static final long serialVersionUID = 0L;
     return forkOf_ == null ? dev.runsvc.v1.ForkOrigin.getDefaultInstance() : forkOf_;
   }
 
+  public static final int SCHEDULE_ID_FIELD_NUMBER = 41;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object scheduleId_ = "";
+  /**
+   * <pre>
+   * The schedule whose tick started it; empty for a Run no schedule
+   * started.
+   * </pre>
+   *
+   * <code>string schedule_id = 41;</code>
+   * @return The scheduleId.
+   */
+  @java.lang.Override
+  public java.lang.String getScheduleId() {
+    java.lang.Object ref = scheduleId_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      scheduleId_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * The schedule whose tick started it; empty for a Run no schedule
+   * started.
+   * </pre>
+   *
+   * <code>string schedule_id = 41;</code>
+   * @return The bytes for scheduleId.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getScheduleIdBytes() {
+    java.lang.Object ref = scheduleId_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      scheduleId_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
+  public static final int SCHEDULE_TICK_FIELD_NUMBER = 42;
+  private com.google.protobuf.Timestamp scheduleTick_;
+  /**
+   * <pre>
+   * The tick (its nominal time, before jitter) that started it, or the
+   * time of the TriggerSchedule call.
+   * </pre>
+   *
+   * <code>.google.protobuf.Timestamp schedule_tick = 42;</code>
+   * @return Whether the scheduleTick field is set.
+   */
+  @java.lang.Override
+  public boolean hasScheduleTick() {
+    return scheduleTick_ != null;
+  }
+  /**
+   * <pre>
+   * The tick (its nominal time, before jitter) that started it, or the
+   * time of the TriggerSchedule call.
+   * </pre>
+   *
+   * <code>.google.protobuf.Timestamp schedule_tick = 42;</code>
+   * @return The scheduleTick.
+   */
+  @java.lang.Override
+  public com.google.protobuf.Timestamp getScheduleTick() {
+    return scheduleTick_ == null ? com.google.protobuf.Timestamp.getDefaultInstance() : scheduleTick_;
+  }
+  /**
+   * <pre>
+   * The tick (its nominal time, before jitter) that started it, or the
+   * time of the TriggerSchedule call.
+   * </pre>
+   *
+   * <code>.google.protobuf.Timestamp schedule_tick = 42;</code>
+   */
+  @java.lang.Override
+  public com.google.protobuf.TimestampOrBuilder getScheduleTickOrBuilder() {
+    return scheduleTick_ == null ? com.google.protobuf.Timestamp.getDefaultInstance() : scheduleTick_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -1089,6 +1180,12 @@ private static final long serialVersionUID = 0L;
     }
     if (forkOf_ != null) {
       output.writeMessage(40, getForkOf());
+    }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(scheduleId_)) {
+      com.google.protobuf.GeneratedMessageV3.writeString(output, 41, scheduleId_);
+    }
+    if (scheduleTick_ != null) {
+      output.writeMessage(42, getScheduleTick());
     }
     getUnknownFields().writeTo(output);
   }
@@ -1188,6 +1285,13 @@ private static final long serialVersionUID = 0L;
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(40, getForkOf());
     }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(scheduleId_)) {
+      size += com.google.protobuf.GeneratedMessageV3.computeStringSize(41, scheduleId_);
+    }
+    if (scheduleTick_ != null) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(42, getScheduleTick());
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -1275,6 +1379,13 @@ private static final long serialVersionUID = 0L;
       if (!getForkOf()
           .equals(other.getForkOf())) return false;
     }
+    if (!getScheduleId()
+        .equals(other.getScheduleId())) return false;
+    if (hasScheduleTick() != other.hasScheduleTick()) return false;
+    if (hasScheduleTick()) {
+      if (!getScheduleTick()
+          .equals(other.getScheduleTick())) return false;
+    }
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -1353,6 +1464,12 @@ private static final long serialVersionUID = 0L;
     if (hasForkOf()) {
       hash = (37 * hash) + FORK_OF_FIELD_NUMBER;
       hash = (53 * hash) + getForkOf().hashCode();
+    }
+    hash = (37 * hash) + SCHEDULE_ID_FIELD_NUMBER;
+    hash = (53 * hash) + getScheduleId().hashCode();
+    if (hasScheduleTick()) {
+      hash = (37 * hash) + SCHEDULE_TICK_FIELD_NUMBER;
+      hash = (53 * hash) + getScheduleTick().hashCode();
     }
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
@@ -1544,6 +1661,12 @@ private static final long serialVersionUID = 0L;
         forkOfBuilder_.dispose();
         forkOfBuilder_ = null;
       }
+      scheduleId_ = "";
+      scheduleTick_ = null;
+      if (scheduleTickBuilder_ != null) {
+        scheduleTickBuilder_.dispose();
+        scheduleTickBuilder_ = null;
+      }
       return this;
     }
 
@@ -1667,6 +1790,14 @@ private static final long serialVersionUID = 0L;
         result.forkOf_ = forkOfBuilder_ == null
             ? forkOf_
             : forkOfBuilder_.build();
+      }
+      if (((from_bitField0_ & 0x02000000) != 0)) {
+        result.scheduleId_ = scheduleId_;
+      }
+      if (((from_bitField0_ & 0x04000000) != 0)) {
+        result.scheduleTick_ = scheduleTickBuilder_ == null
+            ? scheduleTick_
+            : scheduleTickBuilder_.build();
       }
     }
 
@@ -1810,6 +1941,14 @@ private static final long serialVersionUID = 0L;
       }
       if (other.hasForkOf()) {
         mergeForkOf(other.getForkOf());
+      }
+      if (!other.getScheduleId().isEmpty()) {
+        scheduleId_ = other.scheduleId_;
+        bitField0_ |= 0x02000000;
+        onChanged();
+      }
+      if (other.hasScheduleTick()) {
+        mergeScheduleTick(other.getScheduleTick());
       }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
@@ -1978,6 +2117,18 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x01000000;
               break;
             } // case 322
+            case 330: {
+              scheduleId_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x02000000;
+              break;
+            } // case 330
+            case 338: {
+              input.readMessage(
+                  getScheduleTickFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              bitField0_ |= 0x04000000;
+              break;
+            } // case 338
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -4589,6 +4740,267 @@ private static final long serialVersionUID = 0L;
         forkOf_ = null;
       }
       return forkOfBuilder_;
+    }
+
+    private java.lang.Object scheduleId_ = "";
+    /**
+     * <pre>
+     * The schedule whose tick started it; empty for a Run no schedule
+     * started.
+     * </pre>
+     *
+     * <code>string schedule_id = 41;</code>
+     * @return The scheduleId.
+     */
+    public java.lang.String getScheduleId() {
+      java.lang.Object ref = scheduleId_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        scheduleId_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The schedule whose tick started it; empty for a Run no schedule
+     * started.
+     * </pre>
+     *
+     * <code>string schedule_id = 41;</code>
+     * @return The bytes for scheduleId.
+     */
+    public com.google.protobuf.ByteString
+        getScheduleIdBytes() {
+      java.lang.Object ref = scheduleId_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        scheduleId_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The schedule whose tick started it; empty for a Run no schedule
+     * started.
+     * </pre>
+     *
+     * <code>string schedule_id = 41;</code>
+     * @param value The scheduleId to set.
+     * @return This builder for chaining.
+     */
+    public Builder setScheduleId(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      scheduleId_ = value;
+      bitField0_ |= 0x02000000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The schedule whose tick started it; empty for a Run no schedule
+     * started.
+     * </pre>
+     *
+     * <code>string schedule_id = 41;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearScheduleId() {
+      scheduleId_ = getDefaultInstance().getScheduleId();
+      bitField0_ = (bitField0_ & ~0x02000000);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The schedule whose tick started it; empty for a Run no schedule
+     * started.
+     * </pre>
+     *
+     * <code>string schedule_id = 41;</code>
+     * @param value The bytes for scheduleId to set.
+     * @return This builder for chaining.
+     */
+    public Builder setScheduleIdBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      scheduleId_ = value;
+      bitField0_ |= 0x02000000;
+      onChanged();
+      return this;
+    }
+
+    private com.google.protobuf.Timestamp scheduleTick_;
+    private com.google.protobuf.SingleFieldBuilderV3<
+        com.google.protobuf.Timestamp, com.google.protobuf.Timestamp.Builder, com.google.protobuf.TimestampOrBuilder> scheduleTickBuilder_;
+    /**
+     * <pre>
+     * The tick (its nominal time, before jitter) that started it, or the
+     * time of the TriggerSchedule call.
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp schedule_tick = 42;</code>
+     * @return Whether the scheduleTick field is set.
+     */
+    public boolean hasScheduleTick() {
+      return ((bitField0_ & 0x04000000) != 0);
+    }
+    /**
+     * <pre>
+     * The tick (its nominal time, before jitter) that started it, or the
+     * time of the TriggerSchedule call.
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp schedule_tick = 42;</code>
+     * @return The scheduleTick.
+     */
+    public com.google.protobuf.Timestamp getScheduleTick() {
+      if (scheduleTickBuilder_ == null) {
+        return scheduleTick_ == null ? com.google.protobuf.Timestamp.getDefaultInstance() : scheduleTick_;
+      } else {
+        return scheduleTickBuilder_.getMessage();
+      }
+    }
+    /**
+     * <pre>
+     * The tick (its nominal time, before jitter) that started it, or the
+     * time of the TriggerSchedule call.
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp schedule_tick = 42;</code>
+     */
+    public Builder setScheduleTick(com.google.protobuf.Timestamp value) {
+      if (scheduleTickBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        scheduleTick_ = value;
+      } else {
+        scheduleTickBuilder_.setMessage(value);
+      }
+      bitField0_ |= 0x04000000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The tick (its nominal time, before jitter) that started it, or the
+     * time of the TriggerSchedule call.
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp schedule_tick = 42;</code>
+     */
+    public Builder setScheduleTick(
+        com.google.protobuf.Timestamp.Builder builderForValue) {
+      if (scheduleTickBuilder_ == null) {
+        scheduleTick_ = builderForValue.build();
+      } else {
+        scheduleTickBuilder_.setMessage(builderForValue.build());
+      }
+      bitField0_ |= 0x04000000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The tick (its nominal time, before jitter) that started it, or the
+     * time of the TriggerSchedule call.
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp schedule_tick = 42;</code>
+     */
+    public Builder mergeScheduleTick(com.google.protobuf.Timestamp value) {
+      if (scheduleTickBuilder_ == null) {
+        if (((bitField0_ & 0x04000000) != 0) &&
+          scheduleTick_ != null &&
+          scheduleTick_ != com.google.protobuf.Timestamp.getDefaultInstance()) {
+          getScheduleTickBuilder().mergeFrom(value);
+        } else {
+          scheduleTick_ = value;
+        }
+      } else {
+        scheduleTickBuilder_.mergeFrom(value);
+      }
+      bitField0_ |= 0x04000000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The tick (its nominal time, before jitter) that started it, or the
+     * time of the TriggerSchedule call.
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp schedule_tick = 42;</code>
+     */
+    public Builder clearScheduleTick() {
+      bitField0_ = (bitField0_ & ~0x04000000);
+      scheduleTick_ = null;
+      if (scheduleTickBuilder_ != null) {
+        scheduleTickBuilder_.dispose();
+        scheduleTickBuilder_ = null;
+      }
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The tick (its nominal time, before jitter) that started it, or the
+     * time of the TriggerSchedule call.
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp schedule_tick = 42;</code>
+     */
+    public com.google.protobuf.Timestamp.Builder getScheduleTickBuilder() {
+      bitField0_ |= 0x04000000;
+      onChanged();
+      return getScheduleTickFieldBuilder().getBuilder();
+    }
+    /**
+     * <pre>
+     * The tick (its nominal time, before jitter) that started it, or the
+     * time of the TriggerSchedule call.
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp schedule_tick = 42;</code>
+     */
+    public com.google.protobuf.TimestampOrBuilder getScheduleTickOrBuilder() {
+      if (scheduleTickBuilder_ != null) {
+        return scheduleTickBuilder_.getMessageOrBuilder();
+      } else {
+        return scheduleTick_ == null ?
+            com.google.protobuf.Timestamp.getDefaultInstance() : scheduleTick_;
+      }
+    }
+    /**
+     * <pre>
+     * The tick (its nominal time, before jitter) that started it, or the
+     * time of the TriggerSchedule call.
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp schedule_tick = 42;</code>
+     */
+    private com.google.protobuf.SingleFieldBuilderV3<
+        com.google.protobuf.Timestamp, com.google.protobuf.Timestamp.Builder, com.google.protobuf.TimestampOrBuilder> 
+        getScheduleTickFieldBuilder() {
+      if (scheduleTickBuilder_ == null) {
+        scheduleTickBuilder_ = new com.google.protobuf.SingleFieldBuilderV3<
+            com.google.protobuf.Timestamp, com.google.protobuf.Timestamp.Builder, com.google.protobuf.TimestampOrBuilder>(
+                getScheduleTick(),
+                getParentForChildren(),
+                isClean());
+        scheduleTick_ = null;
+      }
+      return scheduleTickBuilder_;
     }
     @java.lang.Override
     public final Builder setUnknownFields(

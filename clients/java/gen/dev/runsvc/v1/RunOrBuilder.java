@@ -528,4 +528,56 @@ public interface RunOrBuilder extends
    * <code>.runsvc.v1.ForkOrigin fork_of = 40;</code>
    */
   dev.runsvc.v1.ForkOriginOrBuilder getForkOfOrBuilder();
+
+  /**
+   * <pre>
+   * The schedule whose tick started it; empty for a Run no schedule
+   * started.
+   * </pre>
+   *
+   * <code>string schedule_id = 41;</code>
+   * @return The scheduleId.
+   */
+  java.lang.String getScheduleId();
+  /**
+   * <pre>
+   * The schedule whose tick started it; empty for a Run no schedule
+   * started.
+   * </pre>
+   *
+   * <code>string schedule_id = 41;</code>
+   * @return The bytes for scheduleId.
+   */
+  com.google.protobuf.ByteString
+      getScheduleIdBytes();
+
+  /**
+   * <pre>
+   * The tick (its nominal time, before jitter) that started it, or the
+   * time of the TriggerSchedule call.
+   * </pre>
+   *
+   * <code>.google.protobuf.Timestamp schedule_tick = 42;</code>
+   * @return Whether the scheduleTick field is set.
+   */
+  boolean hasScheduleTick();
+  /**
+   * <pre>
+   * The tick (its nominal time, before jitter) that started it, or the
+   * time of the TriggerSchedule call.
+   * </pre>
+   *
+   * <code>.google.protobuf.Timestamp schedule_tick = 42;</code>
+   * @return The scheduleTick.
+   */
+  com.google.protobuf.Timestamp getScheduleTick();
+  /**
+   * <pre>
+   * The tick (its nominal time, before jitter) that started it, or the
+   * time of the TriggerSchedule call.
+   * </pre>
+   *
+   * <code>.google.protobuf.Timestamp schedule_tick = 42;</code>
+   */
+  com.google.protobuf.TimestampOrBuilder getScheduleTickOrBuilder();
 }

@@ -223,7 +223,7 @@ public final class RunProto {
       "duration.proto\032\034google/protobuf/struct.p" +
       "roto\032\037google/protobuf/timestamp.proto\032\027g" +
       "oogle/rpc/status.proto\032\026runsvc/v1/record" +
-      ".proto\032\024runsvc/v1/spec.proto\"\310\005\n\003Run\022\016\n\006" +
+      ".proto\032\024runsvc/v1/spec.proto\"\220\006\n\003Run\022\016\n\006" +
       "run_id\030\001 \001(\t\022\014\n\004spec\030\002 \001(\t\022\017\n\007version\030\003 " +
       "\001(\t\022\"\n\005state\030\004 \001(\0162\023.runsvc.v1.RunState\022" +
       "*\n\013abort_cause\030\005 \001(\0162\025.runsvc.v1.AbortCa" +
@@ -241,145 +241,149 @@ public final class RunProto {
       "ne_time\030\025 \001(\0132\032.google.protobuf.Timestam" +
       "p\022\021\n\tthread_id\030\026 \001(\t\022\030\n\020continues_run_id" +
       "\030\027 \001(\t\022\017\n\007waiting\030\030 \001(\010\022&\n\007fork_of\030( \001(\013" +
-      "2\025.runsvc.v1.ForkOrigin\"\274\001\n\006Thread\022\021\n\tth" +
-      "read_id\030\001 \001(\t\022\025\n\ractive_run_id\030\002 \001(\t\022\023\n\013" +
-      "last_run_id\030\003 \001(\t\022\021\n\trun_count\030\004 \001(\005\022/\n\013" +
-      "create_time\030\005 \001(\0132\032.google.protobuf.Time" +
-      "stamp\022/\n\013update_time\030\006 \001(\0132\032.google.prot" +
-      "obuf.Timestamp\"%\n\020GetThreadRequest\022\021\n\tth" +
-      "read_id\030\001 \001(\t\"6\n\021GetThreadResponse\022!\n\006th" +
-      "read\030\001 \001(\0132\021.runsvc.v1.Thread\";\n\022ListThr" +
-      "eadsRequest\022\021\n\tpage_size\030\001 \001(\005\022\022\n\npage_t" +
-      "oken\030\002 \001(\t\"R\n\023ListThreadsResponse\022\"\n\007thr" +
-      "eads\030\001 \003(\0132\021.runsvc.v1.Thread\022\027\n\017next_pa" +
-      "ge_token\030\002 \001(\t\"\224\002\n\nSuspension\022+\n\006reason\030" +
-      "\001 \001(\0162\033.runsvc.v1.SuspensionReason\022/\n\013ex" +
-      "pire_time\030\002 \001(\0132\032.google.protobuf.Timest" +
-      "amp\022\'\n\ntool_calls\030\003 \003(\0132\023.runsvc.v1.Tool" +
-      "Call\022\020\n\010question\030\004 \001(\t\022*\n\rapproval_call\030" +
-      "\005 \001(\0132\023.runsvc.v1.ToolCall\022\027\n\017approval_r" +
-      "eason\030\006 \001(\t\022\026\n\016delegation_ids\030\007 \003(\t\022\020\n\010i" +
-      "n_doubt\030\010 \001(\010\"\307\001\n\017StartRunRequest\022\014\n\004spe" +
-      "c\030\001 \001(\t\022\017\n\007version\030\002 \001(\t\022\r\n\005input\030\003 \001(\t\022" +
-      "\022\n\nrequest_id\030\004 \001(\t\022+\n\010deadline\030\005 \001(\0132\031." +
-      "google.protobuf.Duration\022\021\n\tthread_id\030\006 " +
-      "\001(\t\0222\n\017thread_strategy\030\007 \001(\0162\031.runsvc.v1" +
-      ".ThreadStrategy\"Q\n\020StartRunResponse\022\033\n\003r" +
-      "un\030\001 \001(\0132\016.runsvc.v1.Run\022\017\n\007created\030\002 \001(" +
-      "\010\022\017\n\007steered\030\003 \001(\010\"\037\n\rGetRunRequest\022\016\n\006r" +
-      "un_id\030\001 \001(\t\"-\n\016GetRunResponse\022\033\n\003run\030\001 \001" +
-      "(\0132\016.runsvc.v1.Run\"\225\001\n\017ListRunsRequest\022#" +
-      "\n\006states\030\001 \003(\0162\023.runsvc.v1.RunState\022\014\n\004s" +
-      "pec\030\002 \001(\t\022\025\n\rparent_run_id\030\003 \001(\t\022\021\n\tpage" +
-      "_size\030\004 \001(\005\022\022\n\npage_token\030\005 \001(\t\022\021\n\tthrea" +
-      "d_id\030\006 \001(\t\"I\n\020ListRunsResponse\022\034\n\004runs\030\001" +
-      " \003(\0132\016.runsvc.v1.Run\022\027\n\017next_page_token\030" +
-      "\002 \001(\t\"\227\001\n\017WatchRunRequest\022\016\n\006run_id\030\001 \001(" +
-      "\t\022\020\n\010from_seq\030\002 \001(\003\0225\n\022heartbeat_interva" +
-      "l\030\003 \001(\0132\031.google.protobuf.Duration\022\023\n\013fr" +
-      "om_offset\030\004 \001(\003\022\026\n\016include_deltas\030\005 \001(\010\"" +
-      "\217\001\n\020WatchRunResponse\022!\n\006record\030\001 \001(\0132\021.r" +
-      "unsvc.v1.Record\0222\n\016heartbeat_time\030\002 \001(\0132" +
-      "\032.google.protobuf.Timestamp\022$\n\005delta\030\003 \001" +
-      "(\0132\025.runsvc.v1.ModelDelta\"\205\001\n\nModelDelta" +
-      "\022\013\n\003seq\030\001 \001(\003\022\014\n\004turn\030\002 \001(\005\022\016\n\006offset\030\003 " +
-      "\001(\003\022\014\n\004text\030\004 \001(\t\022+\n\ttool_call\030\005 \001(\0132\030.r" +
-      "unsvc.v1.ToolCallDelta\022\021\n\tdiscarded\030\006 \001(" +
-      "\010\"K\n\rToolCallDelta\022\r\n\005index\030\001 \001(\005\022\n\n\002id\030" +
-      "\002 \001(\t\022\014\n\004name\030\003 \001(\t\022\021\n\targuments\030\004 \001(\t\"\201" +
-      "\001\n\021StreamTextRequest\022\016\n\006run_id\030\001 \001(\t\0225\n\022" +
-      "heartbeat_interval\030\002 \001(\0132\031.google.protob" +
-      "uf.Duration\022\020\n\010from_seq\030\003 \001(\003\022\023\n\013from_of" +
-      "fset\030\004 \001(\003\"\266\001\n\022StreamTextResponse\022\014\n\004tex" +
-      "t\030\001 \001(\t\022\014\n\004turn\030\002 \001(\005\022\r\n\005final\030\003 \001(\010\0222\n\016" +
-      "heartbeat_time\030\004 \001(\0132\032.google.protobuf.T" +
-      "imestamp\022\013\n\003seq\030\005 \001(\003\022\016\n\006offset\030\006 \001(\003\022\021\n" +
-      "\tcommitted\030\007 \001(\010\022\021\n\tdiscarded\030\010 \001(\010\"I\n\016W" +
-      "aitRunRequest\022\016\n\006run_id\030\001 \001(\t\022\'\n\004wait\030\002 " +
-      "\001(\0132\031.google.protobuf.Duration\".\n\017WaitRu" +
-      "nResponse\022\033\n\003run\030\001 \001(\0132\016.runsvc.v1.Run\"X" +
-      "\n\022SendMessageRequest\022\016\n\006run_id\030\001 \001(\t\022\014\n\004" +
-      "text\030\002 \001(\t\022$\n\004mode\030\003 \001(\0162\026.runsvc.v1.Mes" +
-      "sageMode\"\"\n\023SendMessageResponse\022\013\n\003seq\030\001" +
-      " \001(\003\"\275\001\n\020ResumeRunRequest\022\016\n\006run_id\030\001 \001(" +
-      "\t\022+\n\014tool_results\030\002 \003(\0132\025.runsvc.v1.Tool" +
-      "Result\022\016\n\006answer\030\003 \001(\t\022\025\n\010approved\030\004 \001(\010" +
-      "H\000\210\001\001\022\014\n\004note\030\005 \001(\t\022*\n\010in_doubt\030\006 \001(\0132\030." +
-      "runsvc.v1.InDoubtAnswerB\013\n\t_approved\"0\n\021" +
-      "ResumeRunResponse\022\033\n\003run\030\001 \001(\0132\016.runsvc." +
-      "v1.Run\"5\n\023InterruptRunRequest\022\016\n\006run_id\030" +
-      "\001 \001(\t\022\016\n\006reason\030\002 \001(\t\"3\n\024InterruptRunRes" +
-      "ponse\022\033\n\003run\030\001 \001(\0132\016.runsvc.v1.Run\"7\n\020Ge" +
-      "tReportRequest\022\016\n\006run_id\030\001 \001(\t\022\023\n\013child_" +
-      "depth\030\002 \001(\005\"6\n\021GetReportResponse\022!\n\006repo" +
-      "rt\030\001 \001(\0132\021.runsvc.v1.Report\"\311\001\n\006Report\022\033" +
-      "\n\003run\030\001 \001(\0132\016.runsvc.v1.Run\022\020\n\010finished\030" +
-      "\002 \001(\010\022-\n\ntool_calls\030\003 \003(\0132\031.runsvc.v1.To" +
-      "olCallReport\022#\n\010children\030\004 \003(\0132\021.runsvc." +
-      "v1.Report\022+\n\010duration\030\005 \001(\0132\031.google.pro" +
-      "tobuf.Duration\022\017\n\007records\030\006 \001(\003\"\236\001\n\016Tool" +
-      "CallReport\022!\n\004call\030\001 \001(\0132\023.runsvc.v1.Too" +
-      "lCall\022&\n\006output\030\002 \001(\0132\026.google.protobuf." +
-      "Value\022!\n\005error\030\003 \001(\0132\022.google.rpc.Status" +
-      "\022\014\n\004turn\030\004 \001(\005\022\020\n\010in_doubt\030\005 \001(\010\"V\n\020Dele" +
-      "teRunRequest\022\016\n\006run_id\030\001 \001(\t\022\021\n\tinterrup" +
-      "t\030\002 \001(\010\022\014\n\004spec\030\003 \001(\t\022\021\n\tthread_id\030\004 \001(\t" +
-      "\"*\n\021DeleteRunResponse\022\025\n\rdeleted_count\030\001" +
-      " \001(\003\"\"\n\020ExportRunRequest\022\016\n\006run_id\030\001 \001(\t" +
-      "\"!\n\021ExportRunResponse\022\014\n\004line\030\001 \001(\t\" \n\020I" +
-      "mportRunRequest\022\014\n\004line\030\001 \001(\t\"A\n\021ImportR" +
-      "unResponse\022\033\n\003run\030\001 \001(\0132\016.runsvc.v1.Run\022" +
-      "\017\n\007created\030\002 \001(\010\"\251\001\n\016ForkRunRequest\022\016\n\006r" +
-      "un_id\030\001 \001(\t\022\016\n\004turn\030\002 \001(\005H\000\022\020\n\006at_seq\030\003 " +
-      "\001(\003H\000\022\r\n\005input\030\004 \001(\t\022\017\n\007version\030\005 \001(\t\022\022\n" +
-      "\nrequest_id\030\006 \001(\t\022+\n\010deadline\030\007 \001(\0132\031.go" +
-      "ogle.protobuf.DurationB\004\n\002at\"?\n\017ForkRunR" +
-      "esponse\022\033\n\003run\030\001 \001(\0132\016.runsvc.v1.Run\022\017\n\007" +
-      "created\030\002 \001(\0102\374\014\n\nRunService\022X\n\010StartRun" +
-      "\022\032.runsvc.v1.StartRunRequest\032\033.runsvc.v1" +
-      ".StartRunResponse\"\023\202\323\344\223\002\r\"\010/v1/runs:\001*\022X" +
-      "\n\006GetRun\022\030.runsvc.v1.GetRunRequest\032\031.run" +
-      "svc.v1.GetRunResponse\"\031\202\323\344\223\002\023\022\021/v1/runs/" +
-      "{run_id}\022U\n\010ListRuns\022\032.runsvc.v1.ListRun" +
-      "sRequest\032\033.runsvc.v1.ListRunsResponse\"\020\202" +
-      "\323\344\223\002\n\022\010/v1/runs\022f\n\010WatchRun\022\032.runsvc.v1." +
-      "WatchRunRequest\032\033.runsvc.v1.WatchRunResp" +
-      "onse\"\037\202\323\344\223\002\031\022\027/v1/runs/{run_id}:watch0\001\022" +
-      "q\n\nStreamText\022\034.runsvc.v1.StreamTextRequ" +
-      "est\032\035.runsvc.v1.StreamTextResponse\"$\202\323\344\223" +
-      "\002\036\022\034/v1/runs/{run_id}:streamText0\001\022`\n\007Wa" +
-      "itRun\022\031.runsvc.v1.WaitRunRequest\032\032.runsv" +
-      "c.v1.WaitRunResponse\"\036\202\323\344\223\002\030\022\026/v1/runs/{" +
-      "run_id}:wait\022v\n\013SendMessage\022\035.runsvc.v1." +
-      "SendMessageRequest\032\036.runsvc.v1.SendMessa" +
-      "geResponse\"(\202\323\344\223\002\"\"\035/v1/runs/{run_id}:se" +
-      "ndMessage:\001*\022k\n\tResumeRun\022\033.runsvc.v1.Re" +
-      "sumeRunRequest\032\034.runsvc.v1.ResumeRunResp" +
-      "onse\"#\202\323\344\223\002\035\"\030/v1/runs/{run_id}:resume:\001" +
-      "*\022w\n\014InterruptRun\022\036.runsvc.v1.InterruptR" +
-      "unRequest\032\037.runsvc.v1.InterruptRunRespon" +
-      "se\"&\202\323\344\223\002 \"\033/v1/runs/{run_id}:interrupt:" +
-      "\001*\022h\n\tGetReport\022\033.runsvc.v1.GetReportReq" +
-      "uest\032\034.runsvc.v1.GetReportResponse\" \202\323\344\223" +
-      "\002\032\022\030/v1/runs/{run_id}/report\022w\n\tDeleteRu" +
-      "n\022\033.runsvc.v1.DeleteRunRequest\032\034.runsvc." +
-      "v1.DeleteRunResponse\"/\202\323\344\223\002)*\021/v1/runs/{" +
-      "run_id}Z\024\"\017/v1/runs:delete:\001*\022j\n\tExportR" +
-      "un\022\033.runsvc.v1.ExportRunRequest\032\034.runsvc" +
-      ".v1.ExportRunResponse\" \202\323\344\223\002\032\022\030/v1/runs/" +
-      "{run_id}:export0\001\022H\n\tImportRun\022\033.runsvc." +
-      "v1.ImportRunRequest\032\034.runsvc.v1.ImportRu" +
-      "nResponse(\001\022g\n\tGetThread\022\033.runsvc.v1.Get" +
-      "ThreadRequest\032\034.runsvc.v1.GetThreadRespo" +
-      "nse\"\037\202\323\344\223\002\031\022\027/v1/threads/{thread_id}\022a\n\013" +
-      "ListThreads\022\035.runsvc.v1.ListThreadsReque" +
-      "st\032\036.runsvc.v1.ListThreadsResponse\"\023\202\323\344\223" +
-      "\002\r\022\013/v1/threads\022c\n\007ForkRun\022\031.runsvc.v1.F" +
-      "orkRunRequest\032\032.runsvc.v1.ForkRunRespons" +
-      "e\"!\202\323\344\223\002\033\"\026/v1/runs/{run_id}:fork:\001*BL\n\r" +
-      "dev.runsvc.v1B\010RunProtoP\001Z/github.com/ru" +
-      "nsvc/runsvc/gen/runsvc/v1;runsvcv1b\006prot" +
-      "o3"
+      "2\025.runsvc.v1.ForkOrigin\022\023\n\013schedule_id\030)" +
+      " \001(\t\0221\n\rschedule_tick\030* \001(\0132\032.google.pro" +
+      "tobuf.Timestamp\"\274\001\n\006Thread\022\021\n\tthread_id\030" +
+      "\001 \001(\t\022\025\n\ractive_run_id\030\002 \001(\t\022\023\n\013last_run" +
+      "_id\030\003 \001(\t\022\021\n\trun_count\030\004 \001(\005\022/\n\013create_t" +
+      "ime\030\005 \001(\0132\032.google.protobuf.Timestamp\022/\n" +
+      "\013update_time\030\006 \001(\0132\032.google.protobuf.Tim" +
+      "estamp\"%\n\020GetThreadRequest\022\021\n\tthread_id\030" +
+      "\001 \001(\t\"6\n\021GetThreadResponse\022!\n\006thread\030\001 \001" +
+      "(\0132\021.runsvc.v1.Thread\";\n\022ListThreadsRequ" +
+      "est\022\021\n\tpage_size\030\001 \001(\005\022\022\n\npage_token\030\002 \001" +
+      "(\t\"R\n\023ListThreadsResponse\022\"\n\007threads\030\001 \003" +
+      "(\0132\021.runsvc.v1.Thread\022\027\n\017next_page_token" +
+      "\030\002 \001(\t\"\303\002\n\nSuspension\022+\n\006reason\030\001 \001(\0162\033." +
+      "runsvc.v1.SuspensionReason\022/\n\013expire_tim" +
+      "e\030\002 \001(\0132\032.google.protobuf.Timestamp\022\'\n\nt" +
+      "ool_calls\030\003 \003(\0132\023.runsvc.v1.ToolCall\022\020\n\010" +
+      "question\030\004 \001(\t\022*\n\rapproval_call\030\005 \001(\0132\023." +
+      "runsvc.v1.ToolCall\022\027\n\017approval_reason\030\006 " +
+      "\001(\t\022\026\n\016delegation_ids\030\007 \003(\t\022\020\n\010in_doubt\030" +
+      "\010 \001(\010\022-\n\twake_time\030\t \001(\0132\032.google.protob" +
+      "uf.Timestamp\"\365\001\n\017StartRunRequest\022\014\n\004spec" +
+      "\030\001 \001(\t\022\017\n\007version\030\002 \001(\t\022\r\n\005input\030\003 \001(\t\022\022" +
+      "\n\nrequest_id\030\004 \001(\t\022+\n\010deadline\030\005 \001(\0132\031.g" +
+      "oogle.protobuf.Duration\022\021\n\tthread_id\030\006 \001" +
+      "(\t\0222\n\017thread_strategy\030\007 \001(\0162\031.runsvc.v1." +
+      "ThreadStrategy\022,\n\010start_at\030\010 \001(\0132\032.googl" +
+      "e.protobuf.Timestamp\"Q\n\020StartRunResponse" +
+      "\022\033\n\003run\030\001 \001(\0132\016.runsvc.v1.Run\022\017\n\007created" +
+      "\030\002 \001(\010\022\017\n\007steered\030\003 \001(\010\"\037\n\rGetRunRequest" +
+      "\022\016\n\006run_id\030\001 \001(\t\"-\n\016GetRunResponse\022\033\n\003ru" +
+      "n\030\001 \001(\0132\016.runsvc.v1.Run\"\252\001\n\017ListRunsRequ" +
+      "est\022#\n\006states\030\001 \003(\0162\023.runsvc.v1.RunState" +
+      "\022\014\n\004spec\030\002 \001(\t\022\025\n\rparent_run_id\030\003 \001(\t\022\021\n" +
+      "\tpage_size\030\004 \001(\005\022\022\n\npage_token\030\005 \001(\t\022\021\n\t" +
+      "thread_id\030\006 \001(\t\022\023\n\013schedule_id\030\007 \001(\t\"I\n\020" +
+      "ListRunsResponse\022\034\n\004runs\030\001 \003(\0132\016.runsvc." +
+      "v1.Run\022\027\n\017next_page_token\030\002 \001(\t\"\227\001\n\017Watc" +
+      "hRunRequest\022\016\n\006run_id\030\001 \001(\t\022\020\n\010from_seq\030" +
+      "\002 \001(\003\0225\n\022heartbeat_interval\030\003 \001(\0132\031.goog" +
+      "le.protobuf.Duration\022\023\n\013from_offset\030\004 \001(" +
+      "\003\022\026\n\016include_deltas\030\005 \001(\010\"\217\001\n\020WatchRunRe" +
+      "sponse\022!\n\006record\030\001 \001(\0132\021.runsvc.v1.Recor" +
+      "d\0222\n\016heartbeat_time\030\002 \001(\0132\032.google.proto" +
+      "buf.Timestamp\022$\n\005delta\030\003 \001(\0132\025.runsvc.v1" +
+      ".ModelDelta\"\205\001\n\nModelDelta\022\013\n\003seq\030\001 \001(\003\022" +
+      "\014\n\004turn\030\002 \001(\005\022\016\n\006offset\030\003 \001(\003\022\014\n\004text\030\004 " +
+      "\001(\t\022+\n\ttool_call\030\005 \001(\0132\030.runsvc.v1.ToolC" +
+      "allDelta\022\021\n\tdiscarded\030\006 \001(\010\"K\n\rToolCallD" +
+      "elta\022\r\n\005index\030\001 \001(\005\022\n\n\002id\030\002 \001(\t\022\014\n\004name\030" +
+      "\003 \001(\t\022\021\n\targuments\030\004 \001(\t\"\201\001\n\021StreamTextR" +
+      "equest\022\016\n\006run_id\030\001 \001(\t\0225\n\022heartbeat_inte" +
+      "rval\030\002 \001(\0132\031.google.protobuf.Duration\022\020\n" +
+      "\010from_seq\030\003 \001(\003\022\023\n\013from_offset\030\004 \001(\003\"\266\001\n" +
+      "\022StreamTextResponse\022\014\n\004text\030\001 \001(\t\022\014\n\004tur" +
+      "n\030\002 \001(\005\022\r\n\005final\030\003 \001(\010\0222\n\016heartbeat_time" +
+      "\030\004 \001(\0132\032.google.protobuf.Timestamp\022\013\n\003se" +
+      "q\030\005 \001(\003\022\016\n\006offset\030\006 \001(\003\022\021\n\tcommitted\030\007 \001" +
+      "(\010\022\021\n\tdiscarded\030\010 \001(\010\"I\n\016WaitRunRequest\022" +
+      "\016\n\006run_id\030\001 \001(\t\022\'\n\004wait\030\002 \001(\0132\031.google.p" +
+      "rotobuf.Duration\".\n\017WaitRunResponse\022\033\n\003r" +
+      "un\030\001 \001(\0132\016.runsvc.v1.Run\"X\n\022SendMessageR" +
+      "equest\022\016\n\006run_id\030\001 \001(\t\022\014\n\004text\030\002 \001(\t\022$\n\004" +
+      "mode\030\003 \001(\0162\026.runsvc.v1.MessageMode\"\"\n\023Se" +
+      "ndMessageResponse\022\013\n\003seq\030\001 \001(\003\"\275\001\n\020Resum" +
+      "eRunRequest\022\016\n\006run_id\030\001 \001(\t\022+\n\014tool_resu" +
+      "lts\030\002 \003(\0132\025.runsvc.v1.ToolResult\022\016\n\006answ" +
+      "er\030\003 \001(\t\022\025\n\010approved\030\004 \001(\010H\000\210\001\001\022\014\n\004note\030" +
+      "\005 \001(\t\022*\n\010in_doubt\030\006 \001(\0132\030.runsvc.v1.InDo" +
+      "ubtAnswerB\013\n\t_approved\"0\n\021ResumeRunRespo" +
+      "nse\022\033\n\003run\030\001 \001(\0132\016.runsvc.v1.Run\"5\n\023Inte" +
+      "rruptRunRequest\022\016\n\006run_id\030\001 \001(\t\022\016\n\006reaso" +
+      "n\030\002 \001(\t\"3\n\024InterruptRunResponse\022\033\n\003run\030\001" +
+      " \001(\0132\016.runsvc.v1.Run\"7\n\020GetReportRequest" +
+      "\022\016\n\006run_id\030\001 \001(\t\022\023\n\013child_depth\030\002 \001(\005\"6\n" +
+      "\021GetReportResponse\022!\n\006report\030\001 \001(\0132\021.run" +
+      "svc.v1.Report\"\311\001\n\006Report\022\033\n\003run\030\001 \001(\0132\016." +
+      "runsvc.v1.Run\022\020\n\010finished\030\002 \001(\010\022-\n\ntool_" +
+      "calls\030\003 \003(\0132\031.runsvc.v1.ToolCallReport\022#" +
+      "\n\010children\030\004 \003(\0132\021.runsvc.v1.Report\022+\n\010d" +
+      "uration\030\005 \001(\0132\031.google.protobuf.Duration" +
+      "\022\017\n\007records\030\006 \001(\003\"\236\001\n\016ToolCallReport\022!\n\004" +
+      "call\030\001 \001(\0132\023.runsvc.v1.ToolCall\022&\n\006outpu" +
+      "t\030\002 \001(\0132\026.google.protobuf.Value\022!\n\005error" +
+      "\030\003 \001(\0132\022.google.rpc.Status\022\014\n\004turn\030\004 \001(\005" +
+      "\022\020\n\010in_doubt\030\005 \001(\010\"V\n\020DeleteRunRequest\022\016" +
+      "\n\006run_id\030\001 \001(\t\022\021\n\tinterrupt\030\002 \001(\010\022\014\n\004spe" +
+      "c\030\003 \001(\t\022\021\n\tthread_id\030\004 \001(\t\"*\n\021DeleteRunR" +
+      "esponse\022\025\n\rdeleted_count\030\001 \001(\003\"\"\n\020Export" +
+      "RunRequest\022\016\n\006run_id\030\001 \001(\t\"!\n\021ExportRunR" +
+      "esponse\022\014\n\004line\030\001 \001(\t\" \n\020ImportRunReques" +
+      "t\022\014\n\004line\030\001 \001(\t\"A\n\021ImportRunResponse\022\033\n\003" +
+      "run\030\001 \001(\0132\016.runsvc.v1.Run\022\017\n\007created\030\002 \001" +
+      "(\010\"\251\001\n\016ForkRunRequest\022\016\n\006run_id\030\001 \001(\t\022\016\n" +
+      "\004turn\030\002 \001(\005H\000\022\020\n\006at_seq\030\003 \001(\003H\000\022\r\n\005input" +
+      "\030\004 \001(\t\022\017\n\007version\030\005 \001(\t\022\022\n\nrequest_id\030\006 " +
+      "\001(\t\022+\n\010deadline\030\007 \001(\0132\031.google.protobuf." +
+      "DurationB\004\n\002at\"?\n\017ForkRunResponse\022\033\n\003run" +
+      "\030\001 \001(\0132\016.runsvc.v1.Run\022\017\n\007created\030\002 \001(\0102" +
+      "\374\014\n\nRunService\022X\n\010StartRun\022\032.runsvc.v1.S" +
+      "tartRunRequest\032\033.runsvc.v1.StartRunRespo" +
+      "nse\"\023\202\323\344\223\002\r\"\010/v1/runs:\001*\022X\n\006GetRun\022\030.run" +
+      "svc.v1.GetRunRequest\032\031.runsvc.v1.GetRunR" +
+      "esponse\"\031\202\323\344\223\002\023\022\021/v1/runs/{run_id}\022U\n\010Li" +
+      "stRuns\022\032.runsvc.v1.ListRunsRequest\032\033.run" +
+      "svc.v1.ListRunsResponse\"\020\202\323\344\223\002\n\022\010/v1/run" +
+      "s\022f\n\010WatchRun\022\032.runsvc.v1.WatchRunReques" +
+      "t\032\033.runsvc.v1.WatchRunResponse\"\037\202\323\344\223\002\031\022\027" +
+      "/v1/runs/{run_id}:watch0\001\022q\n\nStreamText\022" +
+      "\034.runsvc.v1.StreamTextRequest\032\035.runsvc.v" +
+      "1.StreamTextResponse\"$\202\323\344\223\002\036\022\034/v1/runs/{" +
+      "run_id}:streamText0\001\022`\n\007WaitRun\022\031.runsvc" +
+      ".v1.WaitRunRequest\032\032.runsvc.v1.WaitRunRe" +
+      "sponse\"\036\202\323\344\223\002\030\022\026/v1/runs/{run_id}:wait\022v" +
+      "\n\013SendMessage\022\035.runsvc.v1.SendMessageReq" +
+      "uest\032\036.runsvc.v1.SendMessageResponse\"(\202\323" +
+      "\344\223\002\"\"\035/v1/runs/{run_id}:sendMessage:\001*\022k" +
+      "\n\tResumeRun\022\033.runsvc.v1.ResumeRunRequest" +
+      "\032\034.runsvc.v1.ResumeRunResponse\"#\202\323\344\223\002\035\"\030" +
+      "/v1/runs/{run_id}:resume:\001*\022w\n\014Interrupt" +
+      "Run\022\036.runsvc.v1.InterruptRunRequest\032\037.ru" +
+      "nsvc.v1.InterruptRunResponse\"&\202\323\344\223\002 \"\033/v" +
+      "1/runs/{run_id}:interrupt:\001*\022h\n\tGetRepor" +
+      "t\022\033.runsvc.v1.GetReportRequest\032\034.runsvc." +
+      "v1.GetReportResponse\" \202\323\344\223\002\032\022\030/v1/runs/{" +
+      "run_id}/report\022w\n\tDeleteRun\022\033.runsvc.v1." +
+      "DeleteRunRequest\032\034.runsvc.v1.DeleteRunRe" +
+      "sponse\"/\202\323\344\223\002)*\021/v1/runs/{run_id}Z\024\"\017/v1" +
+      "/runs:delete:\001*\022j\n\tExportRun\022\033.runsvc.v1" +
+      ".ExportRunRequest\032\034.runsvc.v1.ExportRunR" +
+      "esponse\" \202\323\344\223\002\032\022\030/v1/runs/{run_id}:expor" +
+      "t0\001\022H\n\tImportRun\022\033.runsvc.v1.ImportRunRe" +
+      "quest\032\034.runsvc.v1.ImportRunResponse(\001\022g\n" +
+      "\tGetThread\022\033.runsvc.v1.GetThreadRequest\032" +
+      "\034.runsvc.v1.GetThreadResponse\"\037\202\323\344\223\002\031\022\027/" +
+      "v1/threads/{thread_id}\022a\n\013ListThreads\022\035." +
+      "runsvc.v1.ListThreadsRequest\032\036.runsvc.v1" +
+      ".ListThreadsResponse\"\023\202\323\344\223\002\r\022\013/v1/thread" +
+      "s\022c\n\007ForkRun\022\031.runsvc.v1.ForkRunRequest\032" +
+      "\032.runsvc.v1.ForkRunResponse\"!\202\323\344\223\002\033\"\026/v1" +
+      "/runs/{run_id}:fork:\001*BL\n\rdev.runsvc.v1B" +
+      "\010RunProtoP\001Z/github.com/runsvc/runsvc/ge" +
+      "n/runsvc/v1;runsvcv1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -397,7 +401,7 @@ public final class RunProto {
     internal_static_runsvc_v1_Run_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_runsvc_v1_Run_descriptor,
-        new java.lang.String[] { "RunId", "Spec", "Version", "State", "AbortCause", "Failure", "Suspension", "Answer", "Usage", "Input", "RequestId", "ParentRunId", "RootRunId", "DelegationId", "Attempt", "Turn", "LastSeq", "CreateTime", "UpdateTime", "SettleTime", "DeadlineTime", "ThreadId", "ContinuesRunId", "Waiting", "ForkOf", });
+        new java.lang.String[] { "RunId", "Spec", "Version", "State", "AbortCause", "Failure", "Suspension", "Answer", "Usage", "Input", "RequestId", "ParentRunId", "RootRunId", "DelegationId", "Attempt", "Turn", "LastSeq", "CreateTime", "UpdateTime", "SettleTime", "DeadlineTime", "ThreadId", "ContinuesRunId", "Waiting", "ForkOf", "ScheduleId", "ScheduleTick", });
     internal_static_runsvc_v1_Thread_descriptor =
       getDescriptor().getMessageTypes().get(1);
     internal_static_runsvc_v1_Thread_fieldAccessorTable = new
@@ -433,13 +437,13 @@ public final class RunProto {
     internal_static_runsvc_v1_Suspension_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_runsvc_v1_Suspension_descriptor,
-        new java.lang.String[] { "Reason", "ExpireTime", "ToolCalls", "Question", "ApprovalCall", "ApprovalReason", "DelegationIds", "InDoubt", });
+        new java.lang.String[] { "Reason", "ExpireTime", "ToolCalls", "Question", "ApprovalCall", "ApprovalReason", "DelegationIds", "InDoubt", "WakeTime", });
     internal_static_runsvc_v1_StartRunRequest_descriptor =
       getDescriptor().getMessageTypes().get(7);
     internal_static_runsvc_v1_StartRunRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_runsvc_v1_StartRunRequest_descriptor,
-        new java.lang.String[] { "Spec", "Version", "Input", "RequestId", "Deadline", "ThreadId", "ThreadStrategy", });
+        new java.lang.String[] { "Spec", "Version", "Input", "RequestId", "Deadline", "ThreadId", "ThreadStrategy", "StartAt", });
     internal_static_runsvc_v1_StartRunResponse_descriptor =
       getDescriptor().getMessageTypes().get(8);
     internal_static_runsvc_v1_StartRunResponse_fieldAccessorTable = new
@@ -463,7 +467,7 @@ public final class RunProto {
     internal_static_runsvc_v1_ListRunsRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_runsvc_v1_ListRunsRequest_descriptor,
-        new java.lang.String[] { "States", "Spec", "ParentRunId", "PageSize", "PageToken", "ThreadId", });
+        new java.lang.String[] { "States", "Spec", "ParentRunId", "PageSize", "PageToken", "ThreadId", "ScheduleId", });
     internal_static_runsvc_v1_ListRunsResponse_descriptor =
       getDescriptor().getMessageTypes().get(12);
     internal_static_runsvc_v1_ListRunsResponse_fieldAccessorTable = new

@@ -814,6 +814,50 @@ private static final long serialVersionUID = 0L;
     return compaction_ == null ? dev.runsvc.v1.Compaction.getDefaultInstance() : compaction_;
   }
 
+  public static final int TIMERS_FIELD_NUMBER = 31;
+  private dev.runsvc.v1.Timers timers_;
+  /**
+   * <pre>
+   * The timer tools' bounds: how long one `sleep` or `wait_until` call may
+   * wait. The tools are offered only when `tools` declares them (kind
+   * BUILTIN, name `sleep` or `wait_until`), as `ask_user` is.
+   * </pre>
+   *
+   * <code>.runsvc.v1.Timers timers = 31;</code>
+   * @return Whether the timers field is set.
+   */
+  @java.lang.Override
+  public boolean hasTimers() {
+    return timers_ != null;
+  }
+  /**
+   * <pre>
+   * The timer tools' bounds: how long one `sleep` or `wait_until` call may
+   * wait. The tools are offered only when `tools` declares them (kind
+   * BUILTIN, name `sleep` or `wait_until`), as `ask_user` is.
+   * </pre>
+   *
+   * <code>.runsvc.v1.Timers timers = 31;</code>
+   * @return The timers.
+   */
+  @java.lang.Override
+  public dev.runsvc.v1.Timers getTimers() {
+    return timers_ == null ? dev.runsvc.v1.Timers.getDefaultInstance() : timers_;
+  }
+  /**
+   * <pre>
+   * The timer tools' bounds: how long one `sleep` or `wait_until` call may
+   * wait. The tools are offered only when `tools` declares them (kind
+   * BUILTIN, name `sleep` or `wait_until`), as `ask_user` is.
+   * </pre>
+   *
+   * <code>.runsvc.v1.Timers timers = 31;</code>
+   */
+  @java.lang.Override
+  public dev.runsvc.v1.TimersOrBuilder getTimersOrBuilder() {
+    return timers_ == null ? dev.runsvc.v1.Timers.getDefaultInstance() : timers_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -875,6 +919,9 @@ private static final long serialVersionUID = 0L;
     }
     if (compaction_ != null) {
       output.writeMessage(30, getCompaction());
+    }
+    if (timers_ != null) {
+      output.writeMessage(31, getTimers());
     }
     getUnknownFields().writeTo(output);
   }
@@ -950,6 +997,10 @@ private static final long serialVersionUID = 0L;
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(30, getCompaction());
     }
+    if (timers_ != null) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(31, getTimers());
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -1020,6 +1071,11 @@ private static final long serialVersionUID = 0L;
       if (!getCompaction()
           .equals(other.getCompaction())) return false;
     }
+    if (hasTimers() != other.hasTimers()) return false;
+    if (hasTimers()) {
+      if (!getTimers()
+          .equals(other.getTimers())) return false;
+    }
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -1086,6 +1142,10 @@ private static final long serialVersionUID = 0L;
     if (hasCompaction()) {
       hash = (37 * hash) + COMPACTION_FIELD_NUMBER;
       hash = (53 * hash) + getCompaction().hashCode();
+    }
+    if (hasTimers()) {
+      hash = (37 * hash) + TIMERS_FIELD_NUMBER;
+      hash = (53 * hash) + getTimers().hashCode();
     }
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
@@ -1288,6 +1348,11 @@ private static final long serialVersionUID = 0L;
         compactionBuilder_.dispose();
         compactionBuilder_ = null;
       }
+      timers_ = null;
+      if (timersBuilder_ != null) {
+        timersBuilder_.dispose();
+        timersBuilder_ = null;
+      }
       return this;
     }
 
@@ -1408,6 +1473,11 @@ private static final long serialVersionUID = 0L;
         result.compaction_ = compactionBuilder_ == null
             ? compaction_
             : compactionBuilder_.build();
+      }
+      if (((from_bitField0_ & 0x00010000) != 0)) {
+        result.timers_ = timersBuilder_ == null
+            ? timers_
+            : timersBuilder_.build();
       }
     }
 
@@ -1585,6 +1655,9 @@ private static final long serialVersionUID = 0L;
       if (other.hasCompaction()) {
         mergeCompaction(other.getCompaction());
       }
+      if (other.hasTimers()) {
+        mergeTimers(other.getTimers());
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -1732,6 +1805,13 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00008000;
               break;
             } // case 242
+            case 250: {
+              input.readMessage(
+                  getTimersFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              bitField0_ |= 0x00010000;
+              break;
+            } // case 250
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -4584,6 +4664,179 @@ private static final long serialVersionUID = 0L;
         compaction_ = null;
       }
       return compactionBuilder_;
+    }
+
+    private dev.runsvc.v1.Timers timers_;
+    private com.google.protobuf.SingleFieldBuilderV3<
+        dev.runsvc.v1.Timers, dev.runsvc.v1.Timers.Builder, dev.runsvc.v1.TimersOrBuilder> timersBuilder_;
+    /**
+     * <pre>
+     * The timer tools' bounds: how long one `sleep` or `wait_until` call may
+     * wait. The tools are offered only when `tools` declares them (kind
+     * BUILTIN, name `sleep` or `wait_until`), as `ask_user` is.
+     * </pre>
+     *
+     * <code>.runsvc.v1.Timers timers = 31;</code>
+     * @return Whether the timers field is set.
+     */
+    public boolean hasTimers() {
+      return ((bitField0_ & 0x00010000) != 0);
+    }
+    /**
+     * <pre>
+     * The timer tools' bounds: how long one `sleep` or `wait_until` call may
+     * wait. The tools are offered only when `tools` declares them (kind
+     * BUILTIN, name `sleep` or `wait_until`), as `ask_user` is.
+     * </pre>
+     *
+     * <code>.runsvc.v1.Timers timers = 31;</code>
+     * @return The timers.
+     */
+    public dev.runsvc.v1.Timers getTimers() {
+      if (timersBuilder_ == null) {
+        return timers_ == null ? dev.runsvc.v1.Timers.getDefaultInstance() : timers_;
+      } else {
+        return timersBuilder_.getMessage();
+      }
+    }
+    /**
+     * <pre>
+     * The timer tools' bounds: how long one `sleep` or `wait_until` call may
+     * wait. The tools are offered only when `tools` declares them (kind
+     * BUILTIN, name `sleep` or `wait_until`), as `ask_user` is.
+     * </pre>
+     *
+     * <code>.runsvc.v1.Timers timers = 31;</code>
+     */
+    public Builder setTimers(dev.runsvc.v1.Timers value) {
+      if (timersBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        timers_ = value;
+      } else {
+        timersBuilder_.setMessage(value);
+      }
+      bitField0_ |= 0x00010000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The timer tools' bounds: how long one `sleep` or `wait_until` call may
+     * wait. The tools are offered only when `tools` declares them (kind
+     * BUILTIN, name `sleep` or `wait_until`), as `ask_user` is.
+     * </pre>
+     *
+     * <code>.runsvc.v1.Timers timers = 31;</code>
+     */
+    public Builder setTimers(
+        dev.runsvc.v1.Timers.Builder builderForValue) {
+      if (timersBuilder_ == null) {
+        timers_ = builderForValue.build();
+      } else {
+        timersBuilder_.setMessage(builderForValue.build());
+      }
+      bitField0_ |= 0x00010000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The timer tools' bounds: how long one `sleep` or `wait_until` call may
+     * wait. The tools are offered only when `tools` declares them (kind
+     * BUILTIN, name `sleep` or `wait_until`), as `ask_user` is.
+     * </pre>
+     *
+     * <code>.runsvc.v1.Timers timers = 31;</code>
+     */
+    public Builder mergeTimers(dev.runsvc.v1.Timers value) {
+      if (timersBuilder_ == null) {
+        if (((bitField0_ & 0x00010000) != 0) &&
+          timers_ != null &&
+          timers_ != dev.runsvc.v1.Timers.getDefaultInstance()) {
+          getTimersBuilder().mergeFrom(value);
+        } else {
+          timers_ = value;
+        }
+      } else {
+        timersBuilder_.mergeFrom(value);
+      }
+      bitField0_ |= 0x00010000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The timer tools' bounds: how long one `sleep` or `wait_until` call may
+     * wait. The tools are offered only when `tools` declares them (kind
+     * BUILTIN, name `sleep` or `wait_until`), as `ask_user` is.
+     * </pre>
+     *
+     * <code>.runsvc.v1.Timers timers = 31;</code>
+     */
+    public Builder clearTimers() {
+      bitField0_ = (bitField0_ & ~0x00010000);
+      timers_ = null;
+      if (timersBuilder_ != null) {
+        timersBuilder_.dispose();
+        timersBuilder_ = null;
+      }
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The timer tools' bounds: how long one `sleep` or `wait_until` call may
+     * wait. The tools are offered only when `tools` declares them (kind
+     * BUILTIN, name `sleep` or `wait_until`), as `ask_user` is.
+     * </pre>
+     *
+     * <code>.runsvc.v1.Timers timers = 31;</code>
+     */
+    public dev.runsvc.v1.Timers.Builder getTimersBuilder() {
+      bitField0_ |= 0x00010000;
+      onChanged();
+      return getTimersFieldBuilder().getBuilder();
+    }
+    /**
+     * <pre>
+     * The timer tools' bounds: how long one `sleep` or `wait_until` call may
+     * wait. The tools are offered only when `tools` declares them (kind
+     * BUILTIN, name `sleep` or `wait_until`), as `ask_user` is.
+     * </pre>
+     *
+     * <code>.runsvc.v1.Timers timers = 31;</code>
+     */
+    public dev.runsvc.v1.TimersOrBuilder getTimersOrBuilder() {
+      if (timersBuilder_ != null) {
+        return timersBuilder_.getMessageOrBuilder();
+      } else {
+        return timers_ == null ?
+            dev.runsvc.v1.Timers.getDefaultInstance() : timers_;
+      }
+    }
+    /**
+     * <pre>
+     * The timer tools' bounds: how long one `sleep` or `wait_until` call may
+     * wait. The tools are offered only when `tools` declares them (kind
+     * BUILTIN, name `sleep` or `wait_until`), as `ask_user` is.
+     * </pre>
+     *
+     * <code>.runsvc.v1.Timers timers = 31;</code>
+     */
+    private com.google.protobuf.SingleFieldBuilderV3<
+        dev.runsvc.v1.Timers, dev.runsvc.v1.Timers.Builder, dev.runsvc.v1.TimersOrBuilder> 
+        getTimersFieldBuilder() {
+      if (timersBuilder_ == null) {
+        timersBuilder_ = new com.google.protobuf.SingleFieldBuilderV3<
+            dev.runsvc.v1.Timers, dev.runsvc.v1.Timers.Builder, dev.runsvc.v1.TimersOrBuilder>(
+                getTimers(),
+                getParentForChildren(),
+                isClean());
+        timers_ = null;
+      }
+      return timersBuilder_;
     }
     @java.lang.Override
     public final Builder setUnknownFields(

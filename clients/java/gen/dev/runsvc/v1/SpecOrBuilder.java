@@ -526,4 +526,37 @@ public interface SpecOrBuilder extends
    * <code>.runsvc.v1.Compaction compaction = 30;</code>
    */
   dev.runsvc.v1.CompactionOrBuilder getCompactionOrBuilder();
+
+  /**
+   * <pre>
+   * The timer tools' bounds: how long one `sleep` or `wait_until` call may
+   * wait. The tools are offered only when `tools` declares them (kind
+   * BUILTIN, name `sleep` or `wait_until`), as `ask_user` is.
+   * </pre>
+   *
+   * <code>.runsvc.v1.Timers timers = 31;</code>
+   * @return Whether the timers field is set.
+   */
+  boolean hasTimers();
+  /**
+   * <pre>
+   * The timer tools' bounds: how long one `sleep` or `wait_until` call may
+   * wait. The tools are offered only when `tools` declares them (kind
+   * BUILTIN, name `sleep` or `wait_until`), as `ask_user` is.
+   * </pre>
+   *
+   * <code>.runsvc.v1.Timers timers = 31;</code>
+   * @return The timers.
+   */
+  dev.runsvc.v1.Timers getTimers();
+  /**
+   * <pre>
+   * The timer tools' bounds: how long one `sleep` or `wait_until` call may
+   * wait. The tools are offered only when `tools` declares them (kind
+   * BUILTIN, name `sleep` or `wait_until`), as `ask_user` is.
+   * </pre>
+   *
+   * <code>.runsvc.v1.Timers timers = 31;</code>
+   */
+  dev.runsvc.v1.TimersOrBuilder getTimersOrBuilder();
 }

@@ -360,6 +360,53 @@ private static final long serialVersionUID = 0L;
     return result == null ? dev.runsvc.v1.ThreadStrategy.UNRECOGNIZED : result;
   }
 
+  public static final int START_AT_FIELD_NUMBER = 8;
+  private com.google.protobuf.Timestamp startAt_;
+  /**
+   * <pre>
+   * When to start the Run's first turn. Until then it is SUSPENDED with
+   * reason TIMER and `wake_time` = start_at, holding no worker; its deadline
+   * counts from start_at. Unset or past starts it now; more than 366 days
+   * ahead is INVALID_REQUEST.
+   * </pre>
+   *
+   * <code>.google.protobuf.Timestamp start_at = 8;</code>
+   * @return Whether the startAt field is set.
+   */
+  @java.lang.Override
+  public boolean hasStartAt() {
+    return startAt_ != null;
+  }
+  /**
+   * <pre>
+   * When to start the Run's first turn. Until then it is SUSPENDED with
+   * reason TIMER and `wake_time` = start_at, holding no worker; its deadline
+   * counts from start_at. Unset or past starts it now; more than 366 days
+   * ahead is INVALID_REQUEST.
+   * </pre>
+   *
+   * <code>.google.protobuf.Timestamp start_at = 8;</code>
+   * @return The startAt.
+   */
+  @java.lang.Override
+  public com.google.protobuf.Timestamp getStartAt() {
+    return startAt_ == null ? com.google.protobuf.Timestamp.getDefaultInstance() : startAt_;
+  }
+  /**
+   * <pre>
+   * When to start the Run's first turn. Until then it is SUSPENDED with
+   * reason TIMER and `wake_time` = start_at, holding no worker; its deadline
+   * counts from start_at. Unset or past starts it now; more than 366 days
+   * ahead is INVALID_REQUEST.
+   * </pre>
+   *
+   * <code>.google.protobuf.Timestamp start_at = 8;</code>
+   */
+  @java.lang.Override
+  public com.google.protobuf.TimestampOrBuilder getStartAtOrBuilder() {
+    return startAt_ == null ? com.google.protobuf.Timestamp.getDefaultInstance() : startAt_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -395,6 +442,9 @@ private static final long serialVersionUID = 0L;
     if (threadStrategy_ != dev.runsvc.v1.ThreadStrategy.THREAD_STRATEGY_UNSPECIFIED.getNumber()) {
       output.writeEnum(7, threadStrategy_);
     }
+    if (startAt_ != null) {
+      output.writeMessage(8, getStartAt());
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -427,6 +477,10 @@ private static final long serialVersionUID = 0L;
       size += com.google.protobuf.CodedOutputStream
         .computeEnumSize(7, threadStrategy_);
     }
+    if (startAt_ != null) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(8, getStartAt());
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -458,6 +512,11 @@ private static final long serialVersionUID = 0L;
     if (!getThreadId()
         .equals(other.getThreadId())) return false;
     if (threadStrategy_ != other.threadStrategy_) return false;
+    if (hasStartAt() != other.hasStartAt()) return false;
+    if (hasStartAt()) {
+      if (!getStartAt()
+          .equals(other.getStartAt())) return false;
+    }
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -485,6 +544,10 @@ private static final long serialVersionUID = 0L;
     hash = (53 * hash) + getThreadId().hashCode();
     hash = (37 * hash) + THREAD_STRATEGY_FIELD_NUMBER;
     hash = (53 * hash) + threadStrategy_;
+    if (hasStartAt()) {
+      hash = (37 * hash) + START_AT_FIELD_NUMBER;
+      hash = (53 * hash) + getStartAt().hashCode();
+    }
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -629,6 +692,11 @@ private static final long serialVersionUID = 0L;
       }
       threadId_ = "";
       threadStrategy_ = 0;
+      startAt_ = null;
+      if (startAtBuilder_ != null) {
+        startAtBuilder_.dispose();
+        startAtBuilder_ = null;
+      }
       return this;
     }
 
@@ -684,6 +752,11 @@ private static final long serialVersionUID = 0L;
       }
       if (((from_bitField0_ & 0x00000040) != 0)) {
         result.threadStrategy_ = threadStrategy_;
+      }
+      if (((from_bitField0_ & 0x00000080) != 0)) {
+        result.startAt_ = startAtBuilder_ == null
+            ? startAt_
+            : startAtBuilder_.build();
       }
     }
 
@@ -762,6 +835,9 @@ private static final long serialVersionUID = 0L;
       if (other.threadStrategy_ != 0) {
         setThreadStrategyValue(other.getThreadStrategyValue());
       }
+      if (other.hasStartAt()) {
+        mergeStartAt(other.getStartAt());
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -825,6 +901,13 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000040;
               break;
             } // case 56
+            case 66: {
+              input.readMessage(
+                  getStartAtFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              bitField0_ |= 0x00000080;
+              break;
+            } // case 66
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -1548,6 +1631,188 @@ private static final long serialVersionUID = 0L;
       threadStrategy_ = 0;
       onChanged();
       return this;
+    }
+
+    private com.google.protobuf.Timestamp startAt_;
+    private com.google.protobuf.SingleFieldBuilderV3<
+        com.google.protobuf.Timestamp, com.google.protobuf.Timestamp.Builder, com.google.protobuf.TimestampOrBuilder> startAtBuilder_;
+    /**
+     * <pre>
+     * When to start the Run's first turn. Until then it is SUSPENDED with
+     * reason TIMER and `wake_time` = start_at, holding no worker; its deadline
+     * counts from start_at. Unset or past starts it now; more than 366 days
+     * ahead is INVALID_REQUEST.
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp start_at = 8;</code>
+     * @return Whether the startAt field is set.
+     */
+    public boolean hasStartAt() {
+      return ((bitField0_ & 0x00000080) != 0);
+    }
+    /**
+     * <pre>
+     * When to start the Run's first turn. Until then it is SUSPENDED with
+     * reason TIMER and `wake_time` = start_at, holding no worker; its deadline
+     * counts from start_at. Unset or past starts it now; more than 366 days
+     * ahead is INVALID_REQUEST.
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp start_at = 8;</code>
+     * @return The startAt.
+     */
+    public com.google.protobuf.Timestamp getStartAt() {
+      if (startAtBuilder_ == null) {
+        return startAt_ == null ? com.google.protobuf.Timestamp.getDefaultInstance() : startAt_;
+      } else {
+        return startAtBuilder_.getMessage();
+      }
+    }
+    /**
+     * <pre>
+     * When to start the Run's first turn. Until then it is SUSPENDED with
+     * reason TIMER and `wake_time` = start_at, holding no worker; its deadline
+     * counts from start_at. Unset or past starts it now; more than 366 days
+     * ahead is INVALID_REQUEST.
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp start_at = 8;</code>
+     */
+    public Builder setStartAt(com.google.protobuf.Timestamp value) {
+      if (startAtBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        startAt_ = value;
+      } else {
+        startAtBuilder_.setMessage(value);
+      }
+      bitField0_ |= 0x00000080;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * When to start the Run's first turn. Until then it is SUSPENDED with
+     * reason TIMER and `wake_time` = start_at, holding no worker; its deadline
+     * counts from start_at. Unset or past starts it now; more than 366 days
+     * ahead is INVALID_REQUEST.
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp start_at = 8;</code>
+     */
+    public Builder setStartAt(
+        com.google.protobuf.Timestamp.Builder builderForValue) {
+      if (startAtBuilder_ == null) {
+        startAt_ = builderForValue.build();
+      } else {
+        startAtBuilder_.setMessage(builderForValue.build());
+      }
+      bitField0_ |= 0x00000080;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * When to start the Run's first turn. Until then it is SUSPENDED with
+     * reason TIMER and `wake_time` = start_at, holding no worker; its deadline
+     * counts from start_at. Unset or past starts it now; more than 366 days
+     * ahead is INVALID_REQUEST.
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp start_at = 8;</code>
+     */
+    public Builder mergeStartAt(com.google.protobuf.Timestamp value) {
+      if (startAtBuilder_ == null) {
+        if (((bitField0_ & 0x00000080) != 0) &&
+          startAt_ != null &&
+          startAt_ != com.google.protobuf.Timestamp.getDefaultInstance()) {
+          getStartAtBuilder().mergeFrom(value);
+        } else {
+          startAt_ = value;
+        }
+      } else {
+        startAtBuilder_.mergeFrom(value);
+      }
+      bitField0_ |= 0x00000080;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * When to start the Run's first turn. Until then it is SUSPENDED with
+     * reason TIMER and `wake_time` = start_at, holding no worker; its deadline
+     * counts from start_at. Unset or past starts it now; more than 366 days
+     * ahead is INVALID_REQUEST.
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp start_at = 8;</code>
+     */
+    public Builder clearStartAt() {
+      bitField0_ = (bitField0_ & ~0x00000080);
+      startAt_ = null;
+      if (startAtBuilder_ != null) {
+        startAtBuilder_.dispose();
+        startAtBuilder_ = null;
+      }
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * When to start the Run's first turn. Until then it is SUSPENDED with
+     * reason TIMER and `wake_time` = start_at, holding no worker; its deadline
+     * counts from start_at. Unset or past starts it now; more than 366 days
+     * ahead is INVALID_REQUEST.
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp start_at = 8;</code>
+     */
+    public com.google.protobuf.Timestamp.Builder getStartAtBuilder() {
+      bitField0_ |= 0x00000080;
+      onChanged();
+      return getStartAtFieldBuilder().getBuilder();
+    }
+    /**
+     * <pre>
+     * When to start the Run's first turn. Until then it is SUSPENDED with
+     * reason TIMER and `wake_time` = start_at, holding no worker; its deadline
+     * counts from start_at. Unset or past starts it now; more than 366 days
+     * ahead is INVALID_REQUEST.
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp start_at = 8;</code>
+     */
+    public com.google.protobuf.TimestampOrBuilder getStartAtOrBuilder() {
+      if (startAtBuilder_ != null) {
+        return startAtBuilder_.getMessageOrBuilder();
+      } else {
+        return startAt_ == null ?
+            com.google.protobuf.Timestamp.getDefaultInstance() : startAt_;
+      }
+    }
+    /**
+     * <pre>
+     * When to start the Run's first turn. Until then it is SUSPENDED with
+     * reason TIMER and `wake_time` = start_at, holding no worker; its deadline
+     * counts from start_at. Unset or past starts it now; more than 366 days
+     * ahead is INVALID_REQUEST.
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp start_at = 8;</code>
+     */
+    private com.google.protobuf.SingleFieldBuilderV3<
+        com.google.protobuf.Timestamp, com.google.protobuf.Timestamp.Builder, com.google.protobuf.TimestampOrBuilder> 
+        getStartAtFieldBuilder() {
+      if (startAtBuilder_ == null) {
+        startAtBuilder_ = new com.google.protobuf.SingleFieldBuilderV3<
+            com.google.protobuf.Timestamp, com.google.protobuf.Timestamp.Builder, com.google.protobuf.TimestampOrBuilder>(
+                getStartAt(),
+                getParentForChildren(),
+                isClean());
+        startAt_ = null;
+      }
+      return startAtBuilder_;
     }
     @java.lang.Override
     public final Builder setUnknownFields(

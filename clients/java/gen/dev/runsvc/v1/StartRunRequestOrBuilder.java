@@ -160,4 +160,40 @@ public interface StartRunRequestOrBuilder extends
    * @return The threadStrategy.
    */
   dev.runsvc.v1.ThreadStrategy getThreadStrategy();
+
+  /**
+   * <pre>
+   * When to start the Run's first turn. Until then it is SUSPENDED with
+   * reason TIMER and `wake_time` = start_at, holding no worker; its deadline
+   * counts from start_at. Unset or past starts it now; more than 366 days
+   * ahead is INVALID_REQUEST.
+   * </pre>
+   *
+   * <code>.google.protobuf.Timestamp start_at = 8;</code>
+   * @return Whether the startAt field is set.
+   */
+  boolean hasStartAt();
+  /**
+   * <pre>
+   * When to start the Run's first turn. Until then it is SUSPENDED with
+   * reason TIMER and `wake_time` = start_at, holding no worker; its deadline
+   * counts from start_at. Unset or past starts it now; more than 366 days
+   * ahead is INVALID_REQUEST.
+   * </pre>
+   *
+   * <code>.google.protobuf.Timestamp start_at = 8;</code>
+   * @return The startAt.
+   */
+  com.google.protobuf.Timestamp getStartAt();
+  /**
+   * <pre>
+   * When to start the Run's first turn. Until then it is SUSPENDED with
+   * reason TIMER and `wake_time` = start_at, holding no worker; its deadline
+   * counts from start_at. Unset or past starts it now; more than 366 days
+   * ahead is INVALID_REQUEST.
+   * </pre>
+   *
+   * <code>.google.protobuf.Timestamp start_at = 8;</code>
+   */
+  com.google.protobuf.TimestampOrBuilder getStartAtOrBuilder();
 }

@@ -379,6 +379,47 @@ private static final long serialVersionUID = 0L;
     return inDoubt_;
   }
 
+  public static final int WAKE_TIME_FIELD_NUMBER = 9;
+  private com.google.protobuf.Timestamp wakeTime_;
+  /**
+   * <pre>
+   * For TIMER: when runsvc wakes the Run (the `sleep` or `wait_until` call
+   * in `tool_calls` then returns; for `start_at`, its first turn starts).
+   * </pre>
+   *
+   * <code>.google.protobuf.Timestamp wake_time = 9;</code>
+   * @return Whether the wakeTime field is set.
+   */
+  @java.lang.Override
+  public boolean hasWakeTime() {
+    return wakeTime_ != null;
+  }
+  /**
+   * <pre>
+   * For TIMER: when runsvc wakes the Run (the `sleep` or `wait_until` call
+   * in `tool_calls` then returns; for `start_at`, its first turn starts).
+   * </pre>
+   *
+   * <code>.google.protobuf.Timestamp wake_time = 9;</code>
+   * @return The wakeTime.
+   */
+  @java.lang.Override
+  public com.google.protobuf.Timestamp getWakeTime() {
+    return wakeTime_ == null ? com.google.protobuf.Timestamp.getDefaultInstance() : wakeTime_;
+  }
+  /**
+   * <pre>
+   * For TIMER: when runsvc wakes the Run (the `sleep` or `wait_until` call
+   * in `tool_calls` then returns; for `start_at`, its first turn starts).
+   * </pre>
+   *
+   * <code>.google.protobuf.Timestamp wake_time = 9;</code>
+   */
+  @java.lang.Override
+  public com.google.protobuf.TimestampOrBuilder getWakeTimeOrBuilder() {
+    return wakeTime_ == null ? com.google.protobuf.Timestamp.getDefaultInstance() : wakeTime_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -416,6 +457,9 @@ private static final long serialVersionUID = 0L;
     }
     if (inDoubt_ != false) {
       output.writeBool(8, inDoubt_);
+    }
+    if (wakeTime_ != null) {
+      output.writeMessage(9, getWakeTime());
     }
     getUnknownFields().writeTo(output);
   }
@@ -460,6 +504,10 @@ private static final long serialVersionUID = 0L;
       size += com.google.protobuf.CodedOutputStream
         .computeBoolSize(8, inDoubt_);
     }
+    if (wakeTime_ != null) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(9, getWakeTime());
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -496,6 +544,11 @@ private static final long serialVersionUID = 0L;
         .equals(other.getDelegationIdsList())) return false;
     if (getInDoubt()
         != other.getInDoubt()) return false;
+    if (hasWakeTime() != other.hasWakeTime()) return false;
+    if (hasWakeTime()) {
+      if (!getWakeTime()
+          .equals(other.getWakeTime())) return false;
+    }
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -532,6 +585,10 @@ private static final long serialVersionUID = 0L;
     hash = (37 * hash) + IN_DOUBT_FIELD_NUMBER;
     hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
         getInDoubt());
+    if (hasWakeTime()) {
+      hash = (37 * hash) + WAKE_TIME_FIELD_NUMBER;
+      hash = (53 * hash) + getWakeTime().hashCode();
+    }
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -688,6 +745,11 @@ private static final long serialVersionUID = 0L;
       delegationIds_ = com.google.protobuf.LazyStringArrayList.EMPTY;
       bitField0_ = (bitField0_ & ~0x00000040);
       inDoubt_ = false;
+      wakeTime_ = null;
+      if (wakeTimeBuilder_ != null) {
+        wakeTimeBuilder_.dispose();
+        wakeTimeBuilder_ = null;
+      }
       return this;
     }
 
@@ -760,6 +822,11 @@ private static final long serialVersionUID = 0L;
       }
       if (((from_bitField0_ & 0x00000080) != 0)) {
         result.inDoubt_ = inDoubt_;
+      }
+      if (((from_bitField0_ & 0x00000100) != 0)) {
+        result.wakeTime_ = wakeTimeBuilder_ == null
+            ? wakeTime_
+            : wakeTimeBuilder_.build();
       }
     }
 
@@ -865,6 +932,9 @@ private static final long serialVersionUID = 0L;
       if (other.getInDoubt() != false) {
         setInDoubt(other.getInDoubt());
       }
+      if (other.hasWakeTime()) {
+        mergeWakeTime(other.getWakeTime());
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -944,6 +1014,13 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000080;
               break;
             } // case 64
+            case 74: {
+              input.readMessage(
+                  getWakeTimeFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              bitField0_ |= 0x00000100;
+              break;
+            } // case 74
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -2030,6 +2107,170 @@ private static final long serialVersionUID = 0L;
       inDoubt_ = false;
       onChanged();
       return this;
+    }
+
+    private com.google.protobuf.Timestamp wakeTime_;
+    private com.google.protobuf.SingleFieldBuilderV3<
+        com.google.protobuf.Timestamp, com.google.protobuf.Timestamp.Builder, com.google.protobuf.TimestampOrBuilder> wakeTimeBuilder_;
+    /**
+     * <pre>
+     * For TIMER: when runsvc wakes the Run (the `sleep` or `wait_until` call
+     * in `tool_calls` then returns; for `start_at`, its first turn starts).
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp wake_time = 9;</code>
+     * @return Whether the wakeTime field is set.
+     */
+    public boolean hasWakeTime() {
+      return ((bitField0_ & 0x00000100) != 0);
+    }
+    /**
+     * <pre>
+     * For TIMER: when runsvc wakes the Run (the `sleep` or `wait_until` call
+     * in `tool_calls` then returns; for `start_at`, its first turn starts).
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp wake_time = 9;</code>
+     * @return The wakeTime.
+     */
+    public com.google.protobuf.Timestamp getWakeTime() {
+      if (wakeTimeBuilder_ == null) {
+        return wakeTime_ == null ? com.google.protobuf.Timestamp.getDefaultInstance() : wakeTime_;
+      } else {
+        return wakeTimeBuilder_.getMessage();
+      }
+    }
+    /**
+     * <pre>
+     * For TIMER: when runsvc wakes the Run (the `sleep` or `wait_until` call
+     * in `tool_calls` then returns; for `start_at`, its first turn starts).
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp wake_time = 9;</code>
+     */
+    public Builder setWakeTime(com.google.protobuf.Timestamp value) {
+      if (wakeTimeBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        wakeTime_ = value;
+      } else {
+        wakeTimeBuilder_.setMessage(value);
+      }
+      bitField0_ |= 0x00000100;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * For TIMER: when runsvc wakes the Run (the `sleep` or `wait_until` call
+     * in `tool_calls` then returns; for `start_at`, its first turn starts).
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp wake_time = 9;</code>
+     */
+    public Builder setWakeTime(
+        com.google.protobuf.Timestamp.Builder builderForValue) {
+      if (wakeTimeBuilder_ == null) {
+        wakeTime_ = builderForValue.build();
+      } else {
+        wakeTimeBuilder_.setMessage(builderForValue.build());
+      }
+      bitField0_ |= 0x00000100;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * For TIMER: when runsvc wakes the Run (the `sleep` or `wait_until` call
+     * in `tool_calls` then returns; for `start_at`, its first turn starts).
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp wake_time = 9;</code>
+     */
+    public Builder mergeWakeTime(com.google.protobuf.Timestamp value) {
+      if (wakeTimeBuilder_ == null) {
+        if (((bitField0_ & 0x00000100) != 0) &&
+          wakeTime_ != null &&
+          wakeTime_ != com.google.protobuf.Timestamp.getDefaultInstance()) {
+          getWakeTimeBuilder().mergeFrom(value);
+        } else {
+          wakeTime_ = value;
+        }
+      } else {
+        wakeTimeBuilder_.mergeFrom(value);
+      }
+      bitField0_ |= 0x00000100;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * For TIMER: when runsvc wakes the Run (the `sleep` or `wait_until` call
+     * in `tool_calls` then returns; for `start_at`, its first turn starts).
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp wake_time = 9;</code>
+     */
+    public Builder clearWakeTime() {
+      bitField0_ = (bitField0_ & ~0x00000100);
+      wakeTime_ = null;
+      if (wakeTimeBuilder_ != null) {
+        wakeTimeBuilder_.dispose();
+        wakeTimeBuilder_ = null;
+      }
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * For TIMER: when runsvc wakes the Run (the `sleep` or `wait_until` call
+     * in `tool_calls` then returns; for `start_at`, its first turn starts).
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp wake_time = 9;</code>
+     */
+    public com.google.protobuf.Timestamp.Builder getWakeTimeBuilder() {
+      bitField0_ |= 0x00000100;
+      onChanged();
+      return getWakeTimeFieldBuilder().getBuilder();
+    }
+    /**
+     * <pre>
+     * For TIMER: when runsvc wakes the Run (the `sleep` or `wait_until` call
+     * in `tool_calls` then returns; for `start_at`, its first turn starts).
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp wake_time = 9;</code>
+     */
+    public com.google.protobuf.TimestampOrBuilder getWakeTimeOrBuilder() {
+      if (wakeTimeBuilder_ != null) {
+        return wakeTimeBuilder_.getMessageOrBuilder();
+      } else {
+        return wakeTime_ == null ?
+            com.google.protobuf.Timestamp.getDefaultInstance() : wakeTime_;
+      }
+    }
+    /**
+     * <pre>
+     * For TIMER: when runsvc wakes the Run (the `sleep` or `wait_until` call
+     * in `tool_calls` then returns; for `start_at`, its first turn starts).
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp wake_time = 9;</code>
+     */
+    private com.google.protobuf.SingleFieldBuilderV3<
+        com.google.protobuf.Timestamp, com.google.protobuf.Timestamp.Builder, com.google.protobuf.TimestampOrBuilder> 
+        getWakeTimeFieldBuilder() {
+      if (wakeTimeBuilder_ == null) {
+        wakeTimeBuilder_ = new com.google.protobuf.SingleFieldBuilderV3<
+            com.google.protobuf.Timestamp, com.google.protobuf.Timestamp.Builder, com.google.protobuf.TimestampOrBuilder>(
+                getWakeTime(),
+                getParentForChildren(),
+                isClean());
+        wakeTime_ = null;
+      }
+      return wakeTimeBuilder_;
     }
     @java.lang.Override
     public final Builder setUnknownFields(

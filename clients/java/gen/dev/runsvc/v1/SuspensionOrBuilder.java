@@ -217,4 +217,34 @@ public interface SuspensionOrBuilder extends
    * @return The inDoubt.
    */
   boolean getInDoubt();
+
+  /**
+   * <pre>
+   * For TIMER: when runsvc wakes the Run (the `sleep` or `wait_until` call
+   * in `tool_calls` then returns; for `start_at`, its first turn starts).
+   * </pre>
+   *
+   * <code>.google.protobuf.Timestamp wake_time = 9;</code>
+   * @return Whether the wakeTime field is set.
+   */
+  boolean hasWakeTime();
+  /**
+   * <pre>
+   * For TIMER: when runsvc wakes the Run (the `sleep` or `wait_until` call
+   * in `tool_calls` then returns; for `start_at`, its first turn starts).
+   * </pre>
+   *
+   * <code>.google.protobuf.Timestamp wake_time = 9;</code>
+   * @return The wakeTime.
+   */
+  com.google.protobuf.Timestamp getWakeTime();
+  /**
+   * <pre>
+   * For TIMER: when runsvc wakes the Run (the `sleep` or `wait_until` call
+   * in `tool_calls` then returns; for `start_at`, its first turn starts).
+   * </pre>
+   *
+   * <code>.google.protobuf.Timestamp wake_time = 9;</code>
+   */
+  com.google.protobuf.TimestampOrBuilder getWakeTimeOrBuilder();
 }

@@ -52,6 +52,16 @@ public enum SuspensionReason
    * <code>SUSPENSION_REASON_CHILDREN = 4;</code>
    */
   SUSPENSION_REASON_CHILDREN(4),
+  /**
+   * <pre>
+   * A timer: the `sleep` or `wait_until` tool, or a StartRun `start_at`.
+   * runsvc wakes the Run at `Suspension.wake_time`; ResumeRun with no answer
+   * wakes it early. It has no `expire_time`.
+   * </pre>
+   *
+   * <code>SUSPENSION_REASON_TIMER = 5;</code>
+   */
+  SUSPENSION_REASON_TIMER(5),
   UNRECOGNIZED(-1),
   ;
 
@@ -95,6 +105,16 @@ public enum SuspensionReason
    * <code>SUSPENSION_REASON_CHILDREN = 4;</code>
    */
   public static final int SUSPENSION_REASON_CHILDREN_VALUE = 4;
+  /**
+   * <pre>
+   * A timer: the `sleep` or `wait_until` tool, or a StartRun `start_at`.
+   * runsvc wakes the Run at `Suspension.wake_time`; ResumeRun with no answer
+   * wakes it early. It has no `expire_time`.
+   * </pre>
+   *
+   * <code>SUSPENSION_REASON_TIMER = 5;</code>
+   */
+  public static final int SUSPENSION_REASON_TIMER_VALUE = 5;
 
 
   public final int getNumber() {
@@ -126,6 +146,7 @@ public enum SuspensionReason
       case 2: return SUSPENSION_REASON_APPROVAL;
       case 3: return SUSPENSION_REASON_QUESTION;
       case 4: return SUSPENSION_REASON_CHILDREN;
+      case 5: return SUSPENSION_REASON_TIMER;
       default: return null;
     }
   }

@@ -9,7 +9,7 @@ public final class Reasons {
   private Reasons() {}
 
   /** The error catalogue's version; the jar's too. */
-  public static final String CATALOGUE_VERSION = "0.4.0";
+  public static final String CATALOGUE_VERSION = "0.5.0";
 
   /** The ErrorInfo domain of a runsvc server that configures none. */
   public static final String DEFAULT_DOMAIN = "runsvc";
@@ -91,6 +91,18 @@ public final class Reasons {
 
   /** No Run of the tenant started on a thread with that id. */
   public static final String THREAD_NOT_FOUND = "THREAD_NOT_FOUND";
+
+  /** CreateSchedule refused the schedule; BadRequest names each field: a bad cron expression, an unknown time zone, none or two of cron, interval and at, an interval under 1s, an id naming a schedule with another definition. */
+  public static final String SCHEDULE_INVALID = "SCHEDULE_INVALID";
+
+  /** The tenant has no schedule with that id (scheduleId). */
+  public static final String SCHEDULE_NOT_FOUND = "SCHEDULE_NOT_FOUND";
+
+  /** CreateWebhook or UpdateWebhook refused the subscription; BadRequest has one violation per problem: a URL that is not https (http only to networks --allow-network lists), one whose address the outbound network policy refuses (a cloud metadata address such as 169.254.169.254), an unknown event type. */
+  public static final String WEBHOOK_INVALID = "WEBHOOK_INVALID";
+
+  /** The tenant has no webhook subscription with that id. */
+  public static final String WEBHOOK_NOT_FOUND = "WEBHOOK_NOT_FOUND";
 
   /** The call would spend past the Run's budget, so it was not made. */
   public static final String BUDGET_EXCEEDED = "BUDGET_EXCEEDED";
@@ -205,6 +217,10 @@ public final class Reasons {
           QUOTA_EXCEEDED,
           THREAD_BUSY,
           THREAD_NOT_FOUND,
+          SCHEDULE_INVALID,
+          SCHEDULE_NOT_FOUND,
+          WEBHOOK_INVALID,
+          WEBHOOK_NOT_FOUND,
           BUDGET_EXCEEDED,
           BUDGET_OVERRUN,
           TOOL_LOOP_LIMIT,

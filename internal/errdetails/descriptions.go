@@ -75,8 +75,8 @@ var descriptions = map[string]description{
 	// Added in 0.5.0 (issue 34: schedules, webhooks).
 	"SCHEDULE_INVALID":   {"CreateSchedule refused the schedule; BadRequest names each field: a bad cron expression, an unknown time zone, none or two of cron, interval and at, an interval under 1s, an id naming a schedule with another definition.", "0.5.0"},
 	"SCHEDULE_NOT_FOUND": {"The tenant has no schedule with that id (scheduleId).", "0.5.0"},
-	"WEBHOOK_INVALID":   {"CreateWebhook or UpdateWebhook refused the subscription; BadRequest has one violation per problem: a URL that is not https (http only to networks --allow-network lists), one whose address the outbound network policy refuses (a cloud metadata address such as 169.254.169.254), an unknown event type.", "0.5.0"},
-	"WEBHOOK_NOT_FOUND": {"The tenant has no webhook subscription with that id.", "0.5.0"},
+	"WEBHOOK_INVALID":    {"CreateWebhook or UpdateWebhook refused the subscription; BadRequest has one violation per problem: a URL that is not https (http only to networks --allow-network lists), one whose address the outbound network policy refuses (a cloud metadata address such as 169.254.169.254), an unknown event type.", "0.5.0"},
+	"WEBHOOK_NOT_FOUND":  {"The tenant has no webhook subscription with that id.", "0.5.0"},
 }
 
 // describe returns a reason's description, empty for one without.

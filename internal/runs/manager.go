@@ -53,6 +53,8 @@ type Manager struct {
 	deleted atomic.Int64
 	// starts, when set, hears of every Run created (Deps.Starts).
 	starts StartReporter
+	// weights are Deps.FairnessWeights.
+	weights map[string]int
 }
 
 // Deps are what a Manager works with. Store and Specs are required.
@@ -73,6 +75,10 @@ type Deps struct {
 	Local Local
 	// Starts, when set, hears of every Run created.
 	Starts StartReporter
+	// FairnessWeights are the fairness keys' weights: a key of weight w
+	// gets w times the claims of a key of weight 1 while both have Runs
+	// waiting. A key not named weighs 1.
+	FairnessWeights map[string]int
 }
 
 // New returns a Manager and the Writer of Run logs it writes through
@@ -87,7 +93,7 @@ func New(d Deps) *Manager {
 	if d.Log == nil {
 		d.Log = slog.Default()
 	}
-	m := &Manager{store: d.Store, specs: d.Specs, policy: d.Policy, clock: d.Clock, log: d.Log, live: d.Live, local: d.Local, starts: d.Starts}
+	m := &Manager{store: d.Store, specs: d.Specs, policy: d.Policy, clock: d.Clock, log: d.Log, live: d.Live, local: d.Local, starts: d.Starts, weights: d.FairnessWeights}
 	m.writer = logwriter.New(d.Store, logwriter.Options{Clock: d.Clock, Log: d.Log, Scrubber: d.Scrubber, OnSettle: m.AfterSettle})
 	m.tails = newTails(d.Store, m.writer)
 	return m
@@ -118,6 +124,11 @@ type StartRequest struct {
 	// Strategy is what to do when the thread has an active Run (one of
 	// Strategies); empty takes the Spec's, and reject when it has none.
 	Strategy string
+	// Priority orders the Run's claims (store.MinPriority to
+	// store.MaxPriority); 0 is store.DefaultPriority.
+	Priority int
+	// FairnessKey shares claims within a priority; empty is the tenant.
+	FairnessKey string
 }
 
 // Parent links a child Run to the Run and delegation that started it.
@@ -138,6 +149,7 @@ func (m *Manager) Start(ctx context.Context, req StartRequest) (Run, bool, error
 	}
 	bad = append(bad, admissionViolations(req.Input, req.RequestID, req.Deadline)...)
 	bad = append(bad, threadViolations(req)...)
+	bad = append(bad, queueViolations(req)...)
 	if len(bad) > 0 {
 		return Run{}, false, &errs.InvalidRequest{Violations: bad}
 	}
@@ -204,7 +216,8 @@ func (m *Manager) create(ctx context.Context, req StartRequest, sv *spec.Version
 	if p := req.Parent; p != nil {
 		adm.ParentRunID, adm.RootRunID, adm.DelegationID, adm.Depth = p.RunID, p.RootRunID, p.DelegationID, p.Depth
 	}
-	return m.admit(ctx, adm, runID, now, requestHash(req), onThread{ID: req.ThreadID, Strategy: strategy}, remembered)
+	thread := onThread{ID: req.ThreadID, Strategy: strategy}
+	return m.admit(ctx, adm, runID, now, requestHash(req), thread, m.queueing(req), remembered)
 }
 
 // onThread is the thread a new Run is started on (none when ID is empty)
@@ -220,7 +233,7 @@ type onThread struct {
 // newest makes the creation conditional on adm's Version still being the
 // Spec's newest (store.NewRun.IfNoNewerVersion): else
 // store.ErrConditionFailed.
-func (m *Manager) admit(ctx context.Context, adm *runlog.Admitted, runID string, now time.Time, hash string, thread onThread, newest bool) (Run, bool, error) {
+func (m *Manager) admit(ctx context.Context, adm *runlog.Admitted, runID string, now time.Time, hash string, thread onThread, q queueing, newest bool) (Run, bool, error) {
 	st := runlog.New(runID)
 	recs := logwriter.Stamp(st, 0, now, adm)
 	if err := st.ApplyAll(recs); err != nil {
@@ -235,7 +248,9 @@ func (m *Manager) admit(ctx context.Context, adm *runlog.Admitted, runID string,
 			Tenant: adm.Tenant, RunID: runID, Spec: adm.Spec, Version: adm.Version, RequestID: adm.RequestID,
 			RequestHash: hash, ParentRunID: adm.ParentRunID, RootRunID: adm.RootRunID,
 			DelegationID: adm.DelegationID, CreateTime: now, Index: logwriter.Index(st), ThreadID: thread.ID,
+			Priority: q.Priority, FairnessKey: q.FairnessKey,
 		},
+		FairStride:       q.Stride,
 		Records:          stored,
 		Ends:             logwriter.Ends(stored),
 		RejectBusy:       thread.Strategy == "" || thread.Strategy == StrategyReject,

@@ -30,6 +30,9 @@ type Run struct {
 	ThreadID       string
 	ContinuesRunID string
 	Waiting        bool
+	// Priority and FairnessKey order the Run's claims (StartRequest's).
+	Priority    int
+	FairnessKey string
 	// Steered is set by Start when the strategy steer gave the input to
 	// this, the thread's active Run, instead of starting one.
 	Steered bool
@@ -53,6 +56,7 @@ func fromStoreRun(r store.Run) (Run, error) {
 		ParentRunID: r.ParentRunID, RootRunID: r.RootRunID, DelegationID: r.DelegationID,
 		CreateTime: r.CreateTime, UpdateTime: r.UpdateTime, LastSeq: r.LastSeq,
 		ThreadID: r.ThreadID, ContinuesRunID: r.ContinuesRunID, Waiting: r.Waiting,
+		Priority: r.Priority, FairnessKey: r.FairnessKey,
 	}
 	if len(r.Index.Summary) > 0 {
 		if err := json.Unmarshal(r.Index.Summary, &out.Summary); err != nil {

@@ -82,7 +82,12 @@ type Run struct {
 	// (strategy ENQUEUE or INTERRUPT); state is QUEUED meanwhile.
 	Waiting bool `protobuf:"varint,24,opt,name=waiting,proto3" json:"waiting,omitempty"`
 	// Where it was forked from, for a Run ForkRun started.
-	ForkOf        *ForkOrigin `protobuf:"bytes,40,opt,name=fork_of,json=forkOf,proto3" json:"fork_of,omitempty"`
+	ForkOf *ForkOrigin `protobuf:"bytes,40,opt,name=fork_of,json=forkOf,proto3" json:"fork_of,omitempty"`
+	// Its priority, 1 (lowest) to 5 (highest).
+	Priority int32 `protobuf:"varint,43,opt,name=priority,proto3" json:"priority,omitempty"`
+	// The key its claims are shared by (its tenant unless StartRun named
+	// one).
+	FairnessKey   string `protobuf:"bytes,44,opt,name=fairness_key,json=fairnessKey,proto3" json:"fairness_key,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -290,6 +295,20 @@ func (x *Run) GetForkOf() *ForkOrigin {
 		return x.ForkOf
 	}
 	return nil
+}
+
+func (x *Run) GetPriority() int32 {
+	if x != nil {
+		return x.Priority
+	}
+	return 0
+}
+
+func (x *Run) GetFairnessKey() string {
+	if x != nil {
+		return x.FairnessKey
+	}
+	return ""
 }
 
 // Thread is a conversation of Runs, one active at a time.
@@ -717,8 +736,17 @@ type StartRunRequest struct {
 	// What to do when the thread already has an active Run; unspecified
 	// takes the Spec's `thread_strategy`.
 	ThreadStrategy ThreadStrategy `protobuf:"varint,7,opt,name=thread_strategy,json=threadStrategy,proto3,enum=runsvc.v1.ThreadStrategy" json:"thread_strategy,omitempty"`
-	unknownFields  protoimpl.UnknownFields
-	sizeCache      protoimpl.SizeCache
+	// The Run's priority, 1 (lowest) to 5 (highest); 0 means the default, 3.
+	// A worker claims a waiting Run of a higher priority before any of a
+	// lower one.
+	Priority int32 `protobuf:"varint,9,opt,name=priority,proto3" json:"priority,omitempty"`
+	// The key the Run's claims are shared by: within a priority, workers
+	// take Runs from every key waiting in turn (weighted by serve's
+	// --fairness-weights), so one key's thousands do not hold back another
+	// key's few. Empty means the caller's tenant. At most 128 characters.
+	FairnessKey   string `protobuf:"bytes,10,opt,name=fairness_key,json=fairnessKey,proto3" json:"fairness_key,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *StartRunRequest) Reset() {
@@ -798,6 +826,20 @@ func (x *StartRunRequest) GetThreadStrategy() ThreadStrategy {
 		return x.ThreadStrategy
 	}
 	return ThreadStrategy_THREAD_STRATEGY_UNSPECIFIED
+}
+
+func (x *StartRunRequest) GetPriority() int32 {
+	if x != nil {
+		return x.Priority
+	}
+	return 0
+}
+
+func (x *StartRunRequest) GetFairnessKey() string {
+	if x != nil {
+		return x.FairnessKey
+	}
+	return ""
 }
 
 // StartRunResponse is the response of RunService.StartRun.
@@ -2859,7 +2901,7 @@ var File_runsvc_v1_run_proto protoreflect.FileDescriptor
 
 const file_runsvc_v1_run_proto_rawDesc = "" +
 	"\n" +
-	"\x13runsvc/v1/run.proto\x12\trunsvc.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x17google/rpc/status.proto\x1a\x16runsvc/v1/record.proto\x1a\x14runsvc/v1/spec.proto\"\xc2\a\n" +
+	"\x13runsvc/v1/run.proto\x12\trunsvc.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x17google/rpc/status.proto\x1a\x16runsvc/v1/record.proto\x1a\x14runsvc/v1/spec.proto\"\x81\b\n" +
 	"\x03Run\x12\x15\n" +
 	"\x06run_id\x18\x01 \x01(\tR\x05runId\x12\x12\n" +
 	"\x04spec\x18\x02 \x01(\tR\x04spec\x12\x18\n" +
@@ -2893,7 +2935,9 @@ const file_runsvc_v1_run_proto_rawDesc = "" +
 	"\tthread_id\x18\x16 \x01(\tR\bthreadId\x12(\n" +
 	"\x10continues_run_id\x18\x17 \x01(\tR\x0econtinuesRunId\x12\x18\n" +
 	"\awaiting\x18\x18 \x01(\bR\awaiting\x12.\n" +
-	"\afork_of\x18( \x01(\v2\x15.runsvc.v1.ForkOriginR\x06forkOf\"\x80\x02\n" +
+	"\afork_of\x18( \x01(\v2\x15.runsvc.v1.ForkOriginR\x06forkOf\x12\x1a\n" +
+	"\bpriority\x18+ \x01(\x05R\bpriority\x12!\n" +
+	"\ffairness_key\x18, \x01(\tR\vfairnessKey\"\x80\x02\n" +
 	"\x06Thread\x12\x1b\n" +
 	"\tthread_id\x18\x01 \x01(\tR\bthreadId\x12\"\n" +
 	"\ractive_run_id\x18\x02 \x01(\tR\vactiveRunId\x12\x1e\n" +
@@ -2925,7 +2969,7 @@ const file_runsvc_v1_run_proto_rawDesc = "" +
 	"\rapproval_call\x18\x05 \x01(\v2\x13.runsvc.v1.ToolCallR\fapprovalCall\x12'\n" +
 	"\x0fapproval_reason\x18\x06 \x01(\tR\x0eapprovalReason\x12%\n" +
 	"\x0edelegation_ids\x18\a \x03(\tR\rdelegationIds\x12\x19\n" +
-	"\bin_doubt\x18\b \x01(\bR\ainDoubt\"\x8c\x02\n" +
+	"\bin_doubt\x18\b \x01(\bR\ainDoubt\"\xcb\x02\n" +
 	"\x0fStartRunRequest\x12\x12\n" +
 	"\x04spec\x18\x01 \x01(\tR\x04spec\x12\x18\n" +
 	"\aversion\x18\x02 \x01(\tR\aversion\x12\x14\n" +
@@ -2934,7 +2978,10 @@ const file_runsvc_v1_run_proto_rawDesc = "" +
 	"request_id\x18\x04 \x01(\tR\trequestId\x125\n" +
 	"\bdeadline\x18\x05 \x01(\v2\x19.google.protobuf.DurationR\bdeadline\x12\x1b\n" +
 	"\tthread_id\x18\x06 \x01(\tR\bthreadId\x12B\n" +
-	"\x0fthread_strategy\x18\a \x01(\x0e2\x19.runsvc.v1.ThreadStrategyR\x0ethreadStrategy\"h\n" +
+	"\x0fthread_strategy\x18\a \x01(\x0e2\x19.runsvc.v1.ThreadStrategyR\x0ethreadStrategy\x12\x1a\n" +
+	"\bpriority\x18\t \x01(\x05R\bpriority\x12!\n" +
+	"\ffairness_key\x18\n" +
+	" \x01(\tR\vfairnessKey\"h\n" +
 	"\x10StartRunResponse\x12 \n" +
 	"\x03run\x18\x01 \x01(\v2\x0e.runsvc.v1.RunR\x03run\x12\x18\n" +
 	"\acreated\x18\x02 \x01(\bR\acreated\x12\x18\n" +

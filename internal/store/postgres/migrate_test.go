@@ -134,9 +134,12 @@ func TestMigrationFillsSuspension(t *testing.T) {
 	t.Parallel()
 	dsn := pgtest.Start(t).NewDatabase(t)
 	_ = open(t, dsn).Close()
-	// Back to schema 2: undo migrations 6 (thread history), 5 (list
-	// indexes), 4 (threads) and 3, as a database that never had them.
-	exec(t, dsn, `DROP TABLE thread_history; DROP INDEX runs_due; DROP INDEX runs_spec; DROP INDEX runs_state_newest;
+	// Back to schema 2: undo migrations 7 (fairness), 6 (thread
+	// history), 5 (list indexes), 4 (threads) and 3, as a database that
+	// never had them.
+	exec(t, dsn, `DROP TABLE fair_keys; DROP INDEX runs_claim; CREATE INDEX runs_runnable ON runs (update_time) WHERE runnable;
+		ALTER TABLE runs DROP COLUMN priority, DROP COLUMN fairness_key, DROP COLUMN fair_pass;
+		DROP TABLE thread_history; DROP INDEX runs_due; DROP INDEX runs_spec; DROP INDEX runs_state_newest;
 		DROP TABLE threads; DROP INDEX runs_thread_active; DROP INDEX runs_thread;
 		ALTER TABLE runs DROP COLUMN thread_id, DROP COLUMN thread_seq, DROP COLUMN continues_run_id, DROP COLUMN waiting;
 		DROP INDEX runs_state; ALTER TABLE runs DROP COLUMN suspension; ALTER TABLE tool_calls DROP COLUMN traceparent;

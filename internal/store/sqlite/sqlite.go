@@ -45,9 +45,12 @@ var schemaV5 string
 //go:embed history.sql
 var schemaV6 string
 
+//go:embed fairness.sql
+var schemaV7 string
+
 // migrations are applied in order; PRAGMA user_version records how many
 // ran. Never edit one that shipped: append another.
-var migrations = []string{schemaV1, schemaV2, schemaV3, schemaV4, schemaV5, schemaV6}
+var migrations = []string{schemaV1, schemaV2, schemaV3, schemaV4, schemaV5, schemaV6, schemaV7}
 
 // DB is a Store on one SQLite file.
 type DB struct {

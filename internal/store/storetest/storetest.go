@@ -41,6 +41,7 @@ func Run(t *testing.T, open Opener) {
 	runThreadLifecycle(t, open)
 	runThreads(t, open)
 	runHistory(t, open)
+	runFairness(t, open)
 }
 
 var t0 = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)

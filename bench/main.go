@@ -56,10 +56,12 @@ type config struct {
 	runsWarm         time.Duration
 	watchers         []int
 	// deltaPieces is how many pieces the deltas phase streams a Run.
-	deltaPieces   int
-	watchMeasure  time.Duration
-	appendRate    float64
-	heldRuns      int
+	deltaPieces  int
+	watchMeasure time.Duration
+	appendRate   float64
+	heldRuns     int
+	// fairBig is how many Runs the fairness phase's big tenant starts.
+	fairBig       int
 	retentionRuns int
 	resumeConc    int
 	cpuProfile    string
@@ -77,7 +79,7 @@ type config struct {
 	setFlags map[string]string
 }
 
-var allPhases = []string{"errors", "floor", "runs", "postgres", "watch", "deltas", "held", "ops", "console", "retention", "store", "threadlen", "longlived", "http"}
+var allPhases = []string{"errors", "floor", "runs", "postgres", "watch", "deltas", "held", "ops", "console", "retention", "store", "threadlen", "longlived", "http", "fairness"}
 
 // report is everything measured, as written by -json.
 type report struct {
@@ -106,6 +108,7 @@ type report struct {
 	ThreadLen    *threadLenResult    `json:"threadLen,omitempty"`
 	Longlived    *longlivedResult    `json:"longlived,omitempty"`
 	HTTP         *httpResult         `json:"http,omitempty"`
+	Fairness     *fairnessResult     `json:"fairness,omitempty"`
 	Targets      []target            `json:"targets"`
 	Failures     []string            `json:"failures,omitempty"`
 }
@@ -145,6 +148,7 @@ func parseFlags() (cfg config, jsonOut string, ok bool) {
 		appendRate:       200,
 		deltaPieces:      300,
 		heldRuns:         10000,
+		fairBig:          10000,
 		retentionRuns:    10000,
 		resumeConc:       64,
 		cpuProfile:       *profile,
@@ -160,6 +164,7 @@ func parseFlags() (cfg config, jsonOut string, ok bool) {
 		cfg.runsMeasure, cfg.runsWarm = 2*time.Second, 500*time.Millisecond
 		cfg.watchMeasure = 1500 * time.Millisecond
 		cfg.heldRuns = 1000
+		cfg.fairBig = 1000
 		cfg.retentionRuns = 2000
 		cfg.deltaPieces = 100
 	}
@@ -310,6 +315,11 @@ func runServicePhases(ctx context.Context, cfg config, rep *report, fail func(st
 	if cfg.phases["threadlen"] && ctx.Err() == nil {
 		if rep.ThreadLen, err = runThreadLen(ctx); err != nil {
 			fail("threadlen", err)
+		}
+	}
+	if cfg.phases["fairness"] && ctx.Err() == nil {
+		if rep.Fairness, err = runFairness(ctx, cfg); err != nil {
+			fail("fairness", err)
 		}
 	}
 }

@@ -314,3 +314,13 @@ func printFairness(w io.Writer, r *fairnessResult) {
 	fmt.Fprintf(tw, "ratio (loaded/alone)\t\t%.2fx\t%.2fx\t\t\n", r.RatioP50, r.RatioP99)
 	tw.Flush()
 }
+
+// fairnessTarget judges the small tenants' p99 behind the burst against
+// alone: issue 35 asks for at most 2x.
+func fairnessTarget(r *fairnessResult) target {
+	g := goal{name: "small tenants' StartRun->first model call p99 behind one tenant's burst / alone", op: "<=", limit: 2, unit: "x"}
+	if r == nil || r.RatioP99 == 0 {
+		return g.unmeasured("")
+	}
+	return g.at(r.RatioP99, fmt.Sprintf("%d tenants, %d Runs behind (PostgreSQL, 2 replicas)", r.SmallTenants+1, r.BigRuns))
+}

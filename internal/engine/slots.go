@@ -68,7 +68,8 @@ func (s *Slots) stopped() {
 }
 
 // Reserve implements runs.Local: it takes a free slot while the Engine
-// runs.
+// runs and its last claim did not find Runs waiting beyond its slots (a
+// Run admitted then queues behind them, by priority and fairness).
 func (s *Slots) Reserve() (string, time.Duration, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -31,11 +30,12 @@ type serveOptions struct {
 	networks            networkList
 	commands            networkList // --mcp-command, a list like --allow-network
 	corsOrigins         networkList // --cors-origin, a list like --allow-network
+	fairnessWeights     string      // --fairness-weights, parsed by parseServe
 }
 
 // serveGroups orders serve's flags in its help.
 var serveGroups = []cli.FlagGroup{
-	{Title: "Service flags", Names: []string{"listen", "http-listen", "worker-id", "max-concurrent-runs", "fairness-weight", "max-attempts", "lease-ttl", "drain-timeout", "secrets-file", "policy-file"}},
+	{Title: "Service flags", Names: []string{"listen", "http-listen", "worker-id", "max-concurrent-runs", "fairness-weights", "max-attempts", "lease-ttl", "drain-timeout", "secrets-file", "policy-file"}},
 	{Title: "Store flags", Names: []string{"data", "store", "pool-size", "retention", "retention-interval", "retention-batch"}},
 	{Title: "Error flags", Names: []string{"error-domain", "debug-errors"}},
 	{Title: "Operations flags", Names: []string{"log-level", "log-format", "metrics-listen", "otlp-endpoint", "keepalive-time", "keepalive-timeout", "max-connection-age", "max-connection-age-grace", "heartbeat-interval"}},
@@ -63,7 +63,7 @@ func serveFlags(o *serveOptions) *flag.FlagSet {
 	fs.StringVar(&cfg.WorkerID, "worker-id", "", "this replica's worker `NAME` in leases and logs; default host-pid")
 	fs.DurationVar(&cfg.Engine.LeaseTTL, "lease-ttl", 15*time.Second, "how long (a `DURATION`) a crashed worker's Runs wait before another worker takes them over")
 	fs.IntVar(&cfg.Engine.MaxConcurrent, "max-concurrent-runs", 256, "Runs (`N`) this replica executes at once")
-	fs.Var(weightsFlag{&cfg.FairnessWeights}, "fairness-weight", "a fairness key's weight, `KEY=WEIGHT` (a tenant, or a StartRun fairness_key), repeatable or comma-separated: within a priority, a key of weight w gets w times the claims of a key of weight 1 while both have Runs waiting; default 1 for every key")
+	fs.StringVar(&o.fairnessWeights, "fairness-weights", "", "fairness keys' `WEIGHTS`, KEY=WEIGHT pairs separated by commas (a key is a tenant, or a StartRun fairness_key): within a priority, a key of weight w gets w times the claims of a key of weight 1 while both have Runs waiting; default 1 for every key")
 	fs.IntVar(&cfg.Engine.MaxAttempts, "max-attempts", 0, "Attempts (`N`) of one Run that may die (a crash, a lost lease, a drain) before it fails ATTEMPTS_EXHAUSTED; resumes, answers and approvals are not counted; 0 means the default, 10")
 	fs.DurationVar(&cfg.DrainTimeout, "drain-timeout", 20*time.Second, "how long (a `DURATION`) a shutdown waits for unary calls in flight; long streams end at once")
 	opsFlags(fs, &cfg.Ops)
@@ -131,6 +131,11 @@ func parseServe(args []string, stdout, stderr io.Writer, lookup func(string) (st
 	o.cfg.AllowNetworks = o.networks.list
 	o.cfg.MCPCommands = o.commands.list
 	o.cfg.HTTP.CORSOrigins = o.corsOrigins.list
+	weights, err := parseWeights(o.fairnessWeights)
+	if err != nil {
+		return bad(err)
+	}
+	o.cfg.FairnessWeights = weights
 	return o, 0, true
 }
 
@@ -186,35 +191,23 @@ func (l *networkList) Set(v string) error {
 	return nil
 }
 
-// weightsFlag is the repeatable --fairness-weight flag: KEY=WEIGHT pairs,
-// several separated by commas.
-type weightsFlag struct{ m *map[string]int }
-
-// String implements flag.Value.
-func (f weightsFlag) String() string {
-	if f.m == nil {
-		return ""
-	}
-	var out []string
-	for k, w := range *f.m {
-		out = append(out, fmt.Sprintf("%s=%d", k, w))
-	}
-	slices.Sort(out)
-	return strings.Join(out, ",")
-}
-
-// Set implements flag.Value.
-func (f weightsFlag) Set(v string) error {
+// parseWeights reads --fairness-weights: KEY=WEIGHT pairs separated by
+// commas, each weight from 1 to 1000; nil when v is empty.
+func parseWeights(v string) (map[string]int, error) {
+	var out map[string]int
 	for _, pair := range strings.Split(v, ",") {
-		key, weight, ok := strings.Cut(strings.TrimSpace(pair), "=")
+		if pair = strings.TrimSpace(pair); pair == "" {
+			continue
+		}
+		key, weight, ok := strings.Cut(pair, "=")
 		w, err := strconv.Atoi(weight)
 		if !ok || key == "" || err != nil || w < 1 || w > 1000 {
-			return fmt.Errorf("%q is not KEY=WEIGHT with a weight from 1 to 1000", pair)
+			return nil, fmt.Errorf("--fairness-weights: %q is not KEY=WEIGHT with a weight from 1 to 1000", pair)
 		}
-		if *f.m == nil {
-			*f.m = map[string]int{}
+		if out == nil {
+			out = map[string]int{}
 		}
-		(*f.m)[key] = w
+		out[key] = w
 	}
-	return nil
+	return out, nil
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	runsvcv1 "github.com/runsvc/runsvc/gen/runsvc/v1"
 	"github.com/runsvc/runsvc/internal/clock"
 	"github.com/runsvc/runsvc/internal/engine"
 	"github.com/runsvc/runsvc/internal/errdetails"
@@ -21,6 +22,7 @@ import (
 	"github.com/runsvc/runsvc/internal/spec/versions"
 	"github.com/runsvc/runsvc/internal/store"
 	"github.com/runsvc/runsvc/internal/store/sqlite"
+	"github.com/runsvc/runsvc/internal/testing/testserver"
 )
 
 // TestSaturatedWorkerStartsByPriorityThenFairly queues Runs for a worker
@@ -82,5 +84,27 @@ func TestSaturatedWorkerStartsByPriorityThenFairly(t *testing.T) {
 		if i := slices.Index(order, id); i > 5 {
 			t.Errorf("%s ran %dth, behind the big key's Runs: %v", id, i+1, order)
 		}
+	}
+}
+
+// TestDelegatedChildQueuesAsItsParent: a child Run a delegation starts
+// takes its parent's priority and fairness key.
+func TestDelegatedChildQueuesAsItsParent(t *testing.T) {
+	srv := testserver.Start(t)
+	ctx := testserver.Context(t)
+	srv.Publish(t, `{"name": "analyst", "model": {"provider": "scripted", "script": {"turns": [{"text": "fine"}]}}}`)
+	srv.Publish(t, `{"name": "lead", "delegates": ["analyst"], "model": {"provider": "scripted", "script": {"turns": [
+	   {"toolCalls": [{"name": "delegate", "arguments": {"to": "analyst", "task": "check"}}]}, {"text": "done"}]}}}`)
+	started, err := srv.Runs.StartRun(ctx, &runsvcv1.StartRunRequest{Spec: "lead", Input: "go", Priority: 5, FairnessKey: "team-a"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	parent := srv.Settled(t, started.GetRun().GetRunId())
+	children, err := srv.Runs.ListRuns(ctx, &runsvcv1.ListRunsRequest{ParentRunId: parent.GetRunId()})
+	if err != nil || len(children.GetRuns()) != 1 {
+		t.Fatalf("children %v, %v", children, err)
+	}
+	if c := children.GetRuns()[0]; c.GetPriority() != 5 || c.GetFairnessKey() != "team-a" {
+		t.Errorf("child has priority %d, key %q; want its parent's 5, team-a", c.GetPriority(), c.GetFairnessKey())
 	}
 }

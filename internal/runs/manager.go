@@ -217,7 +217,7 @@ func (m *Manager) create(ctx context.Context, req StartRequest, sv *spec.Version
 		adm.ParentRunID, adm.RootRunID, adm.DelegationID, adm.Depth = p.RunID, p.RootRunID, p.DelegationID, p.Depth
 	}
 	thread := onThread{ID: req.ThreadID, Strategy: strategy}
-	return m.admit(ctx, adm, runID, now, requestHash(req), thread, m.queueing(req), remembered)
+	return m.admit(ctx, adm, runID, now, requestHash(req), thread, m.queueing(m.inherit(ctx, req)), remembered)
 }
 
 // onThread is the thread a new Run is started on (none when ID is empty)

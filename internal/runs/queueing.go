@@ -1,6 +1,7 @@
 package runs
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/runsvc/runsvc/internal/errs"
@@ -33,6 +34,19 @@ func (m *Manager) queueing(req StartRequest) queueing {
 		q.Stride = max(store.DefaultStride/int64(w), 1)
 	}
 	return q
+}
+
+// inherit gives a delegated child Run that names no priority and no
+// fairness key its parent's, so that a Run's sub-agents queue as it does;
+// a parent that cannot be read leaves the defaults.
+func (m *Manager) inherit(ctx context.Context, req StartRequest) StartRequest {
+	if req.Parent == nil || req.Priority != 0 || req.FairnessKey != "" {
+		return req
+	}
+	if parent, err := m.store.GetRun(ctx, req.Tenant, req.Parent.RunID); err == nil {
+		req.Priority, req.FairnessKey = parent.Priority, parent.FairnessKey
+	}
+	return req
 }
 
 // queueViolations are what is wrong with a start's priority and fairness

@@ -62,9 +62,11 @@ type config struct {
 	heldRuns     int
 	// timerRuns Runs sleep in the timers phase, due over timerWindow
 	// from timerLead after the first starts.
-	timerRuns     int
-	timerWindow   time.Duration
-	timerLead     time.Duration
+	timerRuns   int
+	timerWindow time.Duration
+	timerLead   time.Duration
+	// fairBig is how many Runs the fairness phase's big tenant starts.
+	fairBig       int
 	retentionRuns int
 	resumeConc    int
 	cpuProfile    string
@@ -82,7 +84,7 @@ type config struct {
 	setFlags map[string]string
 }
 
-var allPhases = []string{"errors", "floor", "runs", "postgres", "watch", "deltas", "held", "timers", "ops", "console", "retention", "store", "threadlen", "longlived", "http"}
+var allPhases = []string{"errors", "floor", "runs", "postgres", "watch", "deltas", "held", "timers", "ops", "console", "retention", "store", "threadlen", "longlived", "http", "fairness"}
 
 // report is everything measured, as written by -json.
 type report struct {
@@ -112,6 +114,7 @@ type report struct {
 	ThreadLen    *threadLenResult    `json:"threadLen,omitempty"`
 	Longlived    *longlivedResult    `json:"longlived,omitempty"`
 	HTTP         *httpResult         `json:"http,omitempty"`
+	Fairness     *fairnessResult     `json:"fairness,omitempty"`
 	Targets      []target            `json:"targets"`
 	Failures     []string            `json:"failures,omitempty"`
 }
@@ -155,6 +158,7 @@ func parseFlags() (cfg config, jsonOut string, ok bool) {
 		timerRuns:        10000,
 		timerWindow:      60 * time.Second,
 		timerLead:        30 * time.Second,
+		fairBig:          10000,
 		retentionRuns:    10000,
 		resumeConc:       64,
 		cpuProfile:       *profile,
@@ -171,6 +175,7 @@ func parseFlags() (cfg config, jsonOut string, ok bool) {
 		cfg.watchMeasure = 1500 * time.Millisecond
 		cfg.heldRuns = 1000
 		cfg.timerRuns, cfg.timerWindow, cfg.timerLead = 1000, 20*time.Second, 10*time.Second
+		cfg.fairBig = 1000
 		cfg.retentionRuns = 2000
 		cfg.deltaPieces = 100
 	}
@@ -342,6 +347,11 @@ func runServicePhases(ctx context.Context, cfg config, rep *report, fail func(st
 	if cfg.phases["threadlen"] && ctx.Err() == nil {
 		if rep.ThreadLen, err = runThreadLen(ctx); err != nil {
 			fail("threadlen", err)
+		}
+	}
+	if cfg.phases["fairness"] && ctx.Err() == nil {
+		if rep.Fairness, err = runFairness(ctx, cfg); err != nil {
+			fail("fairness", err)
 		}
 	}
 }

@@ -59,6 +59,9 @@ func printReport(w io.Writer, rep *report) {
 	if s := rep.Store; s != nil {
 		printStore(w, s)
 	}
+	if f := rep.Fairness; f != nil {
+		printFairness(w, f)
+	}
 	if t := rep.ThreadLen; t != nil {
 		printThreadLen(w, t)
 	}

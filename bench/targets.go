@@ -102,6 +102,7 @@ func evaluate(rep *report) []target {
 	out = append(out, retentionTarget(rep.Retention))
 	out = append(out, storeTargets(rep.Store)...)
 	out = append(out, threadLenTarget(rep.ThreadLen))
+	out = append(out, fairnessTarget(rep.Fairness))
 	out = append(out, longlivedTargets(rep.Longlived)...)
 	out = append(out, httpTargets(rep.HTTP)...)
 	if h := rep.Held; h != nil && h.RSSMB > 0 {

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -30,11 +31,12 @@ type serveOptions struct {
 	networks            networkList
 	commands            networkList // --mcp-command, a list like --allow-network
 	corsOrigins         networkList // --cors-origin, a list like --allow-network
+	fairnessWeights     string      // --fairness-weights, parsed by parseServe
 }
 
 // serveGroups orders serve's flags in its help.
 var serveGroups = []cli.FlagGroup{
-	{Title: "Service flags", Names: []string{"listen", "http-listen", "worker-id", "max-concurrent-runs", "max-attempts", "lease-ttl", "drain-timeout", "secrets-file", "policy-file"}},
+	{Title: "Service flags", Names: []string{"listen", "http-listen", "worker-id", "max-concurrent-runs", "fairness-weights", "max-attempts", "lease-ttl", "drain-timeout", "secrets-file", "policy-file"}},
 	{Title: "Store flags", Names: []string{"data", "store", "pool-size", "retention", "retention-interval", "retention-batch"}},
 	{Title: "Error flags", Names: []string{"error-domain", "debug-errors"}},
 	{Title: "Operations flags", Names: []string{"log-level", "log-format", "metrics-listen", "otlp-endpoint", "keepalive-time", "keepalive-timeout", "max-connection-age", "max-connection-age-grace", "heartbeat-interval"}},
@@ -63,6 +65,7 @@ func serveFlags(o *serveOptions) *flag.FlagSet {
 	fs.StringVar(&cfg.WorkerID, "worker-id", "", "this replica's worker `NAME` in leases and logs; default host-pid")
 	fs.DurationVar(&cfg.Engine.LeaseTTL, "lease-ttl", 15*time.Second, "how long (a `DURATION`) a crashed worker's Runs wait before another worker takes them over")
 	fs.IntVar(&cfg.Engine.MaxConcurrent, "max-concurrent-runs", 256, "Runs (`N`) this replica executes at once")
+	fs.StringVar(&o.fairnessWeights, "fairness-weights", "", "fairness keys' `WEIGHTS`, KEY=WEIGHT pairs separated by commas (a key is a tenant, or a StartRun fairness_key): within a priority, a key of weight w gets w times the claims of a key of weight 1 while both have Runs waiting; default 1 for every key")
 	fs.IntVar(&cfg.Engine.MaxAttempts, "max-attempts", 0, "Attempts (`N`) of one Run that may die (a crash, a lost lease, a drain) before it fails ATTEMPTS_EXHAUSTED; resumes, answers and approvals are not counted; 0 means the default, 10")
 	fs.DurationVar(&cfg.DrainTimeout, "drain-timeout", 20*time.Second, "how long (a `DURATION`) a shutdown waits for unary calls in flight; long streams end at once")
 	opsFlags(fs, &cfg.Ops)
@@ -140,6 +143,11 @@ func parseServe(args []string, stdout, stderr io.Writer, lookup func(string) (st
 	o.cfg.AllowNetworks = o.networks.list
 	o.cfg.MCPCommands = o.commands.list
 	o.cfg.HTTP.CORSOrigins = o.corsOrigins.list
+	weights, err := parseWeights(o.fairnessWeights)
+	if err != nil {
+		return bad(err)
+	}
+	o.cfg.FairnessWeights = weights
 	return o, 0, true
 }
 
@@ -193,4 +201,25 @@ func (l *networkList) Set(v string) error {
 		}
 	}
 	return nil
+}
+
+// parseWeights reads --fairness-weights: KEY=WEIGHT pairs separated by
+// commas, each weight from 1 to 1000; nil when v is empty.
+func parseWeights(v string) (map[string]int, error) {
+	var out map[string]int
+	for _, pair := range strings.Split(v, ",") {
+		if pair = strings.TrimSpace(pair); pair == "" {
+			continue
+		}
+		key, weight, ok := strings.Cut(pair, "=")
+		w, err := strconv.Atoi(weight)
+		if !ok || key == "" || err != nil || w < 1 || w > 1000 {
+			return nil, fmt.Errorf("--fairness-weights: %q is not KEY=WEIGHT with a weight from 1 to 1000", pair)
+		}
+		if out == nil {
+			out = map[string]int{}
+		}
+		out[key] = w
+	}
+	return out, nil
 }

@@ -95,6 +95,9 @@ func TestServeConfig(t *testing.T) {
 		env   map[string]string
 		check func(*serveOptions) bool
 	}{
+		{"fairness weights", []string{"--fairness-weights", "acme=3, beta=1"}, nil, func(o *serveOptions) bool {
+			return o.cfg.FairnessWeights["acme"] == 3 && o.cfg.FairnessWeights["beta"] == 1 && len(o.cfg.FairnessWeights) == 2
+		}},
 		{"defaults", nil, nil, func(o *serveOptions) bool {
 			return o.cfg.Listen == "127.0.0.1:50051" && o.cfg.Engine.LeaseTTL == 15*time.Second && o.cfg.Engine.MaxConcurrent == 256
 		}},

@@ -21,6 +21,8 @@ func (a *app) runStart(ctx context.Context, args []string) error {
 	deadline := fs.Duration("deadline", 0, "a deadline shorter than the Spec's, a `DURATION` such as 5m")
 	thread := fs.String("thread", "", "continue the thread `THREAD_ID` (created on first use): the Run starts from its last settled Run")
 	strategyName := fs.String("strategy", "", "with --thread, when the thread has an active Run: `STRATEGY` reject, enqueue, interrupt or steer (default: the Spec's, else reject)")
+	priority := fs.Int("priority", 0, "the Run's `PRIORITY`, 1 (lowest) to 5 (highest): workers claim a waiting Run of a higher priority first (default 3)")
+	fairnessKey := fs.String("fairness-key", "", "share the workers by this `KEY` instead of the tenant: within a priority, each key's waiting Runs are claimed in turn")
 	var w watchFlags
 	watch := fs.Bool("watch", false, "then follow the Run like \"run watch\"")
 	fs.BoolVar(&w.untilSuspended, "until-suspended", false, "with --watch: stop when the Run suspends too")
@@ -36,6 +38,9 @@ func (a *app) runStart(ctx context.Context, args []string) error {
 	}
 	if *deadline < 0 {
 		return usagef("--deadline must not be negative")
+	}
+	if *priority < 0 || *priority > 5 {
+		return usagef("--priority must be between 1 and 5")
 	}
 	strategy, err := parseStrategy(*strategyName)
 	if err != nil {
@@ -56,7 +61,8 @@ func (a *app) runStart(ctx context.Context, args []string) error {
 		}
 		text = string(b)
 	}
-	req := &runsvcv1.StartRunRequest{Spec: pos[0], Version: *version, Input: text, RequestId: *requestID, ThreadId: *thread, ThreadStrategy: strategy}
+	req := &runsvcv1.StartRunRequest{Spec: pos[0], Version: *version, Input: text, RequestId: *requestID, ThreadId: *thread, ThreadStrategy: strategy,
+		Priority: int32(*priority), FairnessKey: *fairnessKey}
 	if *deadline > 0 {
 		req.Deadline = durationpb.New(*deadline)
 	}

@@ -33,6 +33,10 @@ func abortText(c runsvcv1.AbortCause) string {
 	return "for an unknown cause"
 }
 
+// defaultPriority is a Run's priority when its start names none: the
+// view shows a Run's queue only when it differs.
+const defaultPriority = 3
+
 // printRun writes a Run for a person: its state, what it runs, and its
 // answer, failure or suspension.
 func (a *app) printRun(w io.Writer, r *runsvcv1.Run) {
@@ -53,6 +57,9 @@ func (a *app) printRun(w io.Writer, r *runsvcv1.Run) {
 			thread += " (continues " + r.GetContinuesRunId() + ")"
 		}
 		field("thread", thread)
+	}
+	if p := r.GetPriority(); p != 0 && p != defaultPriority {
+		field("queue", fmt.Sprintf("priority %d, fairness key %s", p, r.GetFairnessKey()))
 	}
 	if f := r.GetForkOf(); f != nil {
 		field("forked", fmt.Sprintf("from %s before turn %d (seq %d)", f.GetRunId(), f.GetTurn(), f.GetSeq()))

@@ -205,6 +205,7 @@ func (e *Engine) Run(ctx context.Context) {
 			}
 		}
 		leases, err := e.Store.Claim(ctx, e.cfg.WorkerID, e.Clock.Now(), e.cfg.LeaseTTL, n)
+		e.slots.backlog.Store(err == nil && len(leases) == n)
 		for i := len(leases); i < n; i++ {
 			<-slots
 		}

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/runsvc/runsvc/internal/runs"
@@ -28,6 +29,11 @@ type Slots struct {
 	runCtx context.Context
 	// run is the Engine's: it runs an Attempt in a slot taken for it.
 	run func(ctx context.Context, lease *store.Lease, adm *runs.Handover)
+	// backlog says the Engine's last claim found as many Runs waiting as
+	// it had slots for: Runs queue in the store, and a Run admitted now
+	// is to queue behind them (by priority and fairness), not take a
+	// slot that frees before them.
+	backlog atomic.Bool
 }
 
 // NewSlots returns the slots of an Engine to be made with cfg.
@@ -62,11 +68,12 @@ func (s *Slots) stopped() {
 }
 
 // Reserve implements runs.Local: it takes a free slot while the Engine
-// runs.
+// runs and its last claim did not find Runs waiting beyond its slots (a
+// Run admitted then queues behind them, by priority and fairness).
 func (s *Slots) Reserve() (string, time.Duration, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.runCtx == nil || s.runCtx.Err() != nil {
+	if s.runCtx == nil || s.runCtx.Err() != nil || s.backlog.Load() {
 		return "", 0, false
 	}
 	select {

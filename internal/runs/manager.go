@@ -53,6 +53,8 @@ type Manager struct {
 	deleted atomic.Int64
 	// starts, when set, hears of every Run created (Deps.Starts).
 	starts StartReporter
+	// weights are Deps.FairnessWeights.
+	weights map[string]int
 }
 
 // Deps are what a Manager works with. Store and Specs are required.
@@ -76,6 +78,10 @@ type Deps struct {
 	// Events, when set, gives the webhook outbox rows of each write that
 	// settles or suspends a Run (logwriter.Options.Events).
 	Events logwriter.Events
+	// FairnessWeights are the fairness keys' weights: a key of weight w
+	// gets w times the claims of a key of weight 1 while both have Runs
+	// waiting. A key not named weighs 1.
+	FairnessWeights map[string]int
 }
 
 // New returns a Manager and the Writer of Run logs it writes through
@@ -90,7 +96,7 @@ func New(d Deps) *Manager {
 	if d.Log == nil {
 		d.Log = slog.Default()
 	}
-	m := &Manager{store: d.Store, specs: d.Specs, policy: d.Policy, clock: d.Clock, log: d.Log, live: d.Live, local: d.Local, starts: d.Starts}
+	m := &Manager{store: d.Store, specs: d.Specs, policy: d.Policy, clock: d.Clock, log: d.Log, live: d.Live, local: d.Local, starts: d.Starts, weights: d.FairnessWeights}
 	m.writer = logwriter.New(d.Store, logwriter.Options{Clock: d.Clock, Log: d.Log, Scrubber: d.Scrubber, OnSettle: m.AfterSettle, Events: d.Events})
 	m.tails = newTails(d.Store, m.writer)
 	return m
@@ -127,6 +133,11 @@ type StartRequest struct {
 	// StartAt, when after now, admits the Run asleep on a TIMER until
 	// then, its deadline counted from it; at most MaxStartAhead ahead.
 	StartAt time.Time
+	// Priority orders the Run's claims (store.MinPriority to
+	// store.MaxPriority); 0 is store.DefaultPriority.
+	Priority int
+	// FairnessKey shares claims within a priority; empty is the tenant.
+	FairnessKey string
 }
 
 // Scheduled is the schedule and tick that start a Run; zero for none.
@@ -159,6 +170,7 @@ func (m *Manager) Start(ctx context.Context, req StartRequest) (Run, bool, error
 	if req.StartAt.After(m.clock.Now().Add(MaxStartAhead)) {
 		bad = append(bad, errs.FieldViolation{Field: "start_at", Description: fmt.Sprintf("is more than %d days ahead", MaxStartAhead/(24*time.Hour))})
 	}
+	bad = append(bad, queueViolations(req)...)
 	if len(bad) > 0 {
 		return Run{}, false, &errs.InvalidRequest{Violations: bad}
 	}
@@ -229,7 +241,8 @@ func (m *Manager) create(ctx context.Context, req StartRequest, sv *spec.Version
 	if p := req.Parent; p != nil {
 		adm.ParentRunID, adm.RootRunID, adm.DelegationID, adm.Depth = p.RunID, p.RootRunID, p.DelegationID, p.Depth
 	}
-	return m.admit(ctx, adm, runID, now, requestHash(req), onThread{ID: req.ThreadID, Strategy: strategy}, remembered, req.Scheduled)
+	thread := onThread{ID: req.ThreadID, Strategy: strategy}
+	return m.admit(ctx, adm, runID, now, requestHash(req), thread, m.queueing(m.inherit(ctx, req)), remembered, req.Scheduled)
 }
 
 // onThread is the thread a new Run is started on (none when ID is empty)
@@ -246,7 +259,7 @@ type onThread struct {
 // Spec's newest (store.NewRun.IfNoNewerVersion): else
 // store.ErrConditionFailed.
 // sched names the schedule and tick that start the Run, if any.
-func (m *Manager) admit(ctx context.Context, adm *runlog.Admitted, runID string, now time.Time, hash string, thread onThread, newest bool, sched Scheduled) (Run, bool, error) {
+func (m *Manager) admit(ctx context.Context, adm *runlog.Admitted, runID string, now time.Time, hash string, thread onThread, q queueing, newest bool, sched Scheduled) (Run, bool, error) {
 	st := runlog.New(runID)
 	recs := logwriter.Stamp(st, 0, now, adm)
 	if err := st.ApplyAll(recs); err != nil {
@@ -262,7 +275,9 @@ func (m *Manager) admit(ctx context.Context, adm *runlog.Admitted, runID string,
 			RequestHash: hash, ParentRunID: adm.ParentRunID, RootRunID: adm.RootRunID,
 			DelegationID: adm.DelegationID, CreateTime: now, Index: logwriter.Index(st), ThreadID: thread.ID,
 			ScheduleID: sched.ScheduleID, ScheduleTick: sched.Tick,
+			Priority: q.Priority, FairnessKey: q.FairnessKey,
 		},
+		FairStride:       q.Stride,
 		Records:          stored,
 		Ends:             logwriter.Ends(stored),
 		RejectBusy:       thread.Strategy == "" || thread.Strategy == StrategyReject,

@@ -34,6 +34,9 @@ type Run struct {
 	// started the Run; empty and zero for none.
 	ScheduleID   string
 	ScheduleTick time.Time
+	// Priority and FairnessKey order the Run's claims (StartRequest's).
+	Priority    int
+	FairnessKey string
 	// Steered is set by Start when the strategy steer gave the input to
 	// this, the thread's active Run, instead of starting one.
 	Steered bool
@@ -58,6 +61,7 @@ func fromStoreRun(r store.Run) (Run, error) {
 		CreateTime: r.CreateTime, UpdateTime: r.UpdateTime, LastSeq: r.LastSeq,
 		ThreadID: r.ThreadID, ContinuesRunID: r.ContinuesRunID, Waiting: r.Waiting,
 		ScheduleID: r.ScheduleID, ScheduleTick: r.ScheduleTick,
+		Priority: r.Priority, FairnessKey: r.FairnessKey,
 	}
 	if len(r.Index.Summary) > 0 {
 		if err := json.Unmarshal(r.Index.Summary, &out.Summary); err != nil {

@@ -90,6 +90,10 @@ type Config struct {
 	WorkerID string
 	// Engine tunes the worker.
 	Engine engine.Config
+	// FairnessWeights are the fairness keys' weights (a key not named
+	// weighs 1): within a priority, a key of weight w gets w times the
+	// claims of a key of weight 1 while both have Runs waiting.
+	FairnessWeights map[string]int
 	// DrainTimeout bounds a graceful shutdown.
 	DrainTimeout time.Duration
 	// MaxUnaryCalls and MaxStreams bound the calls in flight; beyond them
@@ -341,7 +345,7 @@ func (s *Server) assemble() error {
 	if err := s.assembleWebhooks(mapper, network); err != nil {
 		return err
 	}
-	manager := runs.New(runs.Deps{Store: s.store, Specs: reg, Policy: pol, Clock: cfg.Clock, Log: s.log, Scrubber: scrub, Live: streaming, Local: slots, Starts: s.metrics, Events: s.webhooks.events()})
+	manager := runs.New(runs.Deps{Store: s.store, Specs: reg, Policy: pol, Clock: cfg.Clock, Log: s.log, Scrubber: scrub, Live: streaming, Local: slots, Starts: s.metrics, Events: s.webhooks.events(), FairnessWeights: cfg.FairnessWeights})
 	mem := memory.New(s.store, cfg.Clock)
 	messages := bus.New(s.store, reg, cfg.Clock)
 	s.sweeper = manager.NewSweeper(cfg.Retention, s.metrics)

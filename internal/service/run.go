@@ -45,6 +45,7 @@ func (s runServer) StartRun(ctx context.Context, req *runsvcv1.StartRunRequest) 
 		Tenant: tenantOf(ctx), Spec: req.GetSpec(), Version: req.GetVersion(), Input: req.GetInput(),
 		RequestID: req.GetRequestId(), Deadline: deadline, TraceParent: traceParentOf(ctx),
 		ThreadID: req.GetThreadId(), Strategy: strategy, StartAt: startAt,
+		Priority: int(req.GetPriority()), FairnessKey: req.GetFairnessKey(),
 	})
 	if err != nil {
 		return nil, err

@@ -80,6 +80,7 @@ func (s *Service) runToProto(r runs.Run) *runsvcv1.Run {
 		CreateTime: ts(r.CreateTime), UpdateTime: ts(r.UpdateTime), SettleTime: ts(r.SettleTime), DeadlineTime: ts(r.Deadline),
 		ThreadId: r.ThreadID, ContinuesRunId: r.ContinuesRunID, Waiting: r.Waiting,
 		ScheduleId: r.ScheduleID, ScheduleTick: ts(r.ScheduleTick),
+		Priority: int32(r.Priority), FairnessKey: r.FairnessKey,
 		Usage: &runsvcv1.Usage{
 			InputTokens: r.Usage.InputTokens, OutputTokens: r.Usage.OutputTokens, CostUsd: r.Usage.Cost,
 			UnpricedCalls: int32(r.Usage.UnpricedCalls), ModelCalls: int32(r.Usage.ModelCalls),

@@ -137,7 +137,41 @@ type Run struct {
 	// empty (and ScheduleTick zero) for a Run no schedule started.
 	ScheduleID   string
 	ScheduleTick time.Time
+	// Priority orders claims: a claimable Run of a higher priority is
+	// claimed before any of a lower one (MinPriority to MaxPriority).
+	Priority int
+	// FairnessKey shares claims within a priority: the store gives the
+	// Run a place (FairPass) in its key's turn, so that claims take the
+	// keys waiting in turn, not the oldest Runs first.
+	FairnessKey string
+	// FairPass is the Run's place in its key's turn, set at creation: the
+	// key's previous place (or the queue's head, when later) plus the
+	// key's stride. Claims take the lowest first within a priority.
+	FairPass int64
 }
+
+// The priorities a Run may have.
+const (
+	MinPriority     = 1
+	MaxPriority     = 5
+	DefaultPriority = 3
+)
+
+// Queueing fills in a new Run's claim order where it names none: the
+// default priority and its tenant as its fairness key.
+func Queueing(r *Run) {
+	if r.Priority == 0 {
+		r.Priority = DefaultPriority
+	}
+	if r.FairnessKey == "" {
+		r.FairnessKey = r.Tenant
+	}
+}
+
+// DefaultStride is the stride of a fairness key of weight 1: a key of
+// weight w steps DefaultStride/w places per Run, so it gets w times the
+// claims of a key of weight 1 while both wait.
+const DefaultStride = 1_000_000
 
 // NewRun is a Run to create with its first Records. Its UpdateTime is its
 // CreateTime unless set (an imported Run keeps its own).
@@ -157,6 +191,9 @@ type NewRun struct {
 	// *errs.ThreadBusy when the thread has an active Run; otherwise such a
 	// Run is created Waiting, behind the Runs already on the thread.
 	RejectBusy bool
+	// FairStride is how far the Run's FairnessKey steps per Run
+	// (DefaultStride/weight); 0 is DefaultStride.
+	FairStride int64
 	// IfNoNewerVersion makes the create conditional: it fails with
 	// ErrConditionFailed when a Version of the Run's Spec published after
 	// its Version is stored (a Version not stored has none newer).

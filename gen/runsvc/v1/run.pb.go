@@ -88,7 +88,12 @@ type Run struct {
 	ScheduleId string `protobuf:"bytes,41,opt,name=schedule_id,json=scheduleId,proto3" json:"schedule_id,omitempty"`
 	// The tick (its nominal time, before jitter) that started it, or the
 	// time of the TriggerSchedule call.
-	ScheduleTick  *timestamppb.Timestamp `protobuf:"bytes,42,opt,name=schedule_tick,json=scheduleTick,proto3" json:"schedule_tick,omitempty"`
+	ScheduleTick *timestamppb.Timestamp `protobuf:"bytes,42,opt,name=schedule_tick,json=scheduleTick,proto3" json:"schedule_tick,omitempty"`
+	// Its priority, 1 (lowest) to 5 (highest).
+	Priority int32 `protobuf:"varint,43,opt,name=priority,proto3" json:"priority,omitempty"`
+	// The key its claims are shared by (its tenant unless StartRun named
+	// one).
+	FairnessKey   string `protobuf:"bytes,44,opt,name=fairness_key,json=fairnessKey,proto3" json:"fairness_key,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -310,6 +315,20 @@ func (x *Run) GetScheduleTick() *timestamppb.Timestamp {
 		return x.ScheduleTick
 	}
 	return nil
+}
+
+func (x *Run) GetPriority() int32 {
+	if x != nil {
+		return x.Priority
+	}
+	return 0
+}
+
+func (x *Run) GetFairnessKey() string {
+	if x != nil {
+		return x.FairnessKey
+	}
+	return ""
 }
 
 // Thread is a conversation of Runs, one active at a time.
@@ -751,7 +770,16 @@ type StartRunRequest struct {
 	// reason TIMER and `wake_time` = start_at, holding no worker; its deadline
 	// counts from start_at. Unset or past starts it now; more than 366 days
 	// ahead is INVALID_REQUEST.
-	StartAt       *timestamppb.Timestamp `protobuf:"bytes,8,opt,name=start_at,json=startAt,proto3" json:"start_at,omitempty"`
+	StartAt *timestamppb.Timestamp `protobuf:"bytes,8,opt,name=start_at,json=startAt,proto3" json:"start_at,omitempty"`
+	// The Run's priority, 1 (lowest) to 5 (highest); 0 means the default, 3.
+	// A worker claims a waiting Run of a higher priority before any of a
+	// lower one.
+	Priority int32 `protobuf:"varint,9,opt,name=priority,proto3" json:"priority,omitempty"`
+	// The key the Run's claims are shared by: within a priority, workers
+	// take Runs from every key waiting in turn (weighted by serve's
+	// --fairness-weights), so one key's thousands do not hold back another
+	// key's few. Empty means the caller's tenant. At most 128 characters.
+	FairnessKey   string `protobuf:"bytes,10,opt,name=fairness_key,json=fairnessKey,proto3" json:"fairness_key,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -840,6 +868,20 @@ func (x *StartRunRequest) GetStartAt() *timestamppb.Timestamp {
 		return x.StartAt
 	}
 	return nil
+}
+
+func (x *StartRunRequest) GetPriority() int32 {
+	if x != nil {
+		return x.Priority
+	}
+	return 0
+}
+
+func (x *StartRunRequest) GetFairnessKey() string {
+	if x != nil {
+		return x.FairnessKey
+	}
+	return ""
 }
 
 // StartRunResponse is the response of RunService.StartRun.
@@ -2911,7 +2953,7 @@ var File_runsvc_v1_run_proto protoreflect.FileDescriptor
 
 const file_runsvc_v1_run_proto_rawDesc = "" +
 	"\n" +
-	"\x13runsvc/v1/run.proto\x12\trunsvc.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x17google/rpc/status.proto\x1a\x16runsvc/v1/record.proto\x1a\x14runsvc/v1/spec.proto\"\xa4\b\n" +
+	"\x13runsvc/v1/run.proto\x12\trunsvc.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x17google/rpc/status.proto\x1a\x16runsvc/v1/record.proto\x1a\x14runsvc/v1/spec.proto\"\xe3\b\n" +
 	"\x03Run\x12\x15\n" +
 	"\x06run_id\x18\x01 \x01(\tR\x05runId\x12\x12\n" +
 	"\x04spec\x18\x02 \x01(\tR\x04spec\x12\x18\n" +
@@ -2948,7 +2990,9 @@ const file_runsvc_v1_run_proto_rawDesc = "" +
 	"\afork_of\x18( \x01(\v2\x15.runsvc.v1.ForkOriginR\x06forkOf\x12\x1f\n" +
 	"\vschedule_id\x18) \x01(\tR\n" +
 	"scheduleId\x12?\n" +
-	"\rschedule_tick\x18* \x01(\v2\x1a.google.protobuf.TimestampR\fscheduleTick\"\x80\x02\n" +
+	"\rschedule_tick\x18* \x01(\v2\x1a.google.protobuf.TimestampR\fscheduleTick\x12\x1a\n" +
+	"\bpriority\x18+ \x01(\x05R\bpriority\x12!\n" +
+	"\ffairness_key\x18, \x01(\tR\vfairnessKey\"\x80\x02\n" +
 	"\x06Thread\x12\x1b\n" +
 	"\tthread_id\x18\x01 \x01(\tR\bthreadId\x12\"\n" +
 	"\ractive_run_id\x18\x02 \x01(\tR\vactiveRunId\x12\x1e\n" +
@@ -2981,7 +3025,7 @@ const file_runsvc_v1_run_proto_rawDesc = "" +
 	"\x0fapproval_reason\x18\x06 \x01(\tR\x0eapprovalReason\x12%\n" +
 	"\x0edelegation_ids\x18\a \x03(\tR\rdelegationIds\x12\x19\n" +
 	"\bin_doubt\x18\b \x01(\bR\ainDoubt\x127\n" +
-	"\twake_time\x18\t \x01(\v2\x1a.google.protobuf.TimestampR\bwakeTime\"\xc3\x02\n" +
+	"\twake_time\x18\t \x01(\v2\x1a.google.protobuf.TimestampR\bwakeTime\"\x82\x03\n" +
 	"\x0fStartRunRequest\x12\x12\n" +
 	"\x04spec\x18\x01 \x01(\tR\x04spec\x12\x18\n" +
 	"\aversion\x18\x02 \x01(\tR\aversion\x12\x14\n" +
@@ -2991,7 +3035,10 @@ const file_runsvc_v1_run_proto_rawDesc = "" +
 	"\bdeadline\x18\x05 \x01(\v2\x19.google.protobuf.DurationR\bdeadline\x12\x1b\n" +
 	"\tthread_id\x18\x06 \x01(\tR\bthreadId\x12B\n" +
 	"\x0fthread_strategy\x18\a \x01(\x0e2\x19.runsvc.v1.ThreadStrategyR\x0ethreadStrategy\x125\n" +
-	"\bstart_at\x18\b \x01(\v2\x1a.google.protobuf.TimestampR\astartAt\"h\n" +
+	"\bstart_at\x18\b \x01(\v2\x1a.google.protobuf.TimestampR\astartAt\x12\x1a\n" +
+	"\bpriority\x18\t \x01(\x05R\bpriority\x12!\n" +
+	"\ffairness_key\x18\n" +
+	" \x01(\tR\vfairnessKey\"h\n" +
 	"\x10StartRunResponse\x12 \n" +
 	"\x03run\x18\x01 \x01(\v2\x0e.runsvc.v1.RunR\x03run\x12\x18\n" +
 	"\acreated\x18\x02 \x01(\bR\acreated\x12\x18\n" +

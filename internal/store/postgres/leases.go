@@ -11,14 +11,17 @@ import (
 	"github.com/runsvc/runsvc/internal/store"
 )
 
-// claims pick the Runs a worker takes, in order: runnable ones first, the
-// longest waiting first, then idle ones past their wake time. SKIP LOCKED
+// claims pick the Runs a worker takes, in order: runnable ones first,
+// the highest priority first and, within a priority, the lowest place in
+// the fairness keys' turns (runs_claim's order), then idle ones past
+// their wake time. The order is the database's, so it holds across
+// replicas. SKIP LOCKED
 // makes concurrent claimers (and appenders) pass each other's rows, and
 // the row locks held until the UPDATE commits mean no Run is leased twice.
 var claims = []string{
 	`UPDATE runs SET lease_owner = $1, lease_token = lease_token + 1, lease_expires = $2
 	WHERE (tenant, run_id) IN (SELECT tenant, run_id FROM runs WHERE runnable AND lease_expires <= $3
-		ORDER BY update_time LIMIT $4 FOR UPDATE SKIP LOCKED)
+		ORDER BY priority DESC, fair_pass, update_time LIMIT $4 FOR UPDATE SKIP LOCKED)
 	RETURNING tenant, run_id, lease_token`,
 	`UPDATE runs SET lease_owner = $1, lease_token = lease_token + 1, lease_expires = $2
 	WHERE (tenant, run_id) IN (SELECT tenant, run_id FROM runs WHERE wake_at > 0 AND wake_at <= $3 AND lease_expires <= $3

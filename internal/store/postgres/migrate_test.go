@@ -134,10 +134,12 @@ func TestMigrationFillsSuspension(t *testing.T) {
 	t.Parallel()
 	dsn := pgtest.Start(t).NewDatabase(t)
 	_ = open(t, dsn).Close()
-	// Back to schema 2: undo migrations 7 (schedules), 6 (thread
-	// history), 5 (list indexes), 4 (threads) and 3, as a database that
-	// never had them.
-	exec(t, dsn, `DROP TABLE schedules; DROP TABLE schedule_ticks; DROP INDEX runs_schedule;
+	// Back to schema 2: undo migrations 9 (fairness), 7 (schedules), 6
+	// (thread history), 5 (list indexes), 4 (threads) and 3, as a database
+	// that never had them (8, webhooks, creates its tables if missing).
+	exec(t, dsn, `DROP TABLE fair_keys; DROP INDEX runs_claim; CREATE INDEX runs_runnable ON runs (update_time) WHERE runnable;
+		ALTER TABLE runs DROP COLUMN priority, DROP COLUMN fairness_key, DROP COLUMN fair_pass;
+		DROP TABLE schedules; DROP TABLE schedule_ticks; DROP INDEX runs_schedule;
 		ALTER TABLE runs DROP COLUMN schedule_id, DROP COLUMN schedule_tick;
 		DROP TABLE thread_history; DROP INDEX runs_due; DROP INDEX runs_spec; DROP INDEX runs_state_newest;
 		DROP TABLE threads; DROP INDEX runs_thread_active; DROP INDEX runs_thread;

@@ -18,19 +18,20 @@ import (
 
 const runColumns = `tenant, run_id, spec, version, request_id, request_hash, parent_run_id, root_run_id, delegation_id,
 state, runnable, wake_at, summary, last_seq, create_time, update_time, lease_owner, lease_expires, suspension,
-	thread_id, thread_seq, continues_run_id, waiting, schedule_id, schedule_tick`
+	thread_id, thread_seq, continues_run_id, waiting, schedule_id, schedule_tick, priority, fairness_key, fair_pass`
 
 func scanRun(row pgx.Row) (store.Run, error) {
 	var r store.Run
 	var wake, created, updated, expires, tick int64
 	var threadSeq int32
+	var priority int16
 	err := row.Scan(&r.Tenant, &r.RunID, &r.Spec, &r.Version, &r.RequestID, &r.RequestHash, &r.ParentRunID, &r.RootRunID, &r.DelegationID,
 		&r.Index.State, &r.Index.Runnable, &wake, &r.Index.Summary, &r.LastSeq, &created, &updated, &r.LeaseOwner, &expires, &r.Index.Suspension,
-		&r.ThreadID, &threadSeq, &r.ContinuesRunID, &r.Waiting, &r.ScheduleID, &tick)
+		&r.ThreadID, &threadSeq, &r.ContinuesRunID, &r.Waiting, &r.ScheduleID, &tick, &priority, &r.FairnessKey, &r.FairPass)
 	if err != nil {
 		return store.Run{}, err
 	}
-	r.ThreadSeq = int(threadSeq)
+	r.ThreadSeq, r.Priority = int(threadSeq), int(priority)
 	r.Index.WakeAt, r.CreateTime, r.UpdateTime, r.LeaseExpires = store.FromNanos(wake), store.FromNanos(created), store.FromNanos(updated), store.FromNanos(expires)
 	r.ScheduleTick = store.FromNanos(tick)
 	return r, nil
@@ -52,6 +53,9 @@ func runByRequestID(ctx context.Context, q rowQuerier, tenant, requestID string)
 // with created false, also when two creations race.
 func (db *DB) CreateRun(ctx context.Context, nr store.NewRun) (_ store.Run, _ bool, opErr error) {
 	defer db.observe("CreateRun", time.Now(), &opErr)
+	if err := db.fairPass(ctx, &nr.Run, nr.FairStride); err != nil {
+		return store.Run{}, false, err
+	}
 	if nr.Run.ThreadID == "" {
 		return db.createUnthreaded(ctx, nr)
 	}
@@ -140,13 +144,13 @@ func newerVersionExists(tenant, name, version string) string {
 func insertThreadRun(ctx context.Context, tx *txn, r store.Run, lastSeq int64, updated time.Time, token int64) (pgconn.CommandTag, error) {
 	return tx.Exec(ctx, `INSERT INTO runs (tenant, run_id, spec, version, request_id, request_hash, parent_run_id, root_run_id, delegation_id,
 		state, runnable, wake_at, summary, last_seq, create_time, update_time, suspension, thread_id, thread_seq, continues_run_id, waiting,
-		lease_owner, lease_token, lease_expires, schedule_id, schedule_tick)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26)
+		lease_owner, lease_token, lease_expires, schedule_id, schedule_tick, priority, fairness_key, fair_pass)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29)
 		ON CONFLICT DO NOTHING`,
 		r.Tenant, r.RunID, r.Spec, r.Version, r.RequestID, r.RequestHash, r.ParentRunID, r.RootRunID, r.DelegationID,
 		r.Index.State, r.Index.Runnable, store.Nanos(r.Index.WakeAt), r.Index.Summary, lastSeq, store.Nanos(r.CreateTime), store.Nanos(updated), r.Index.Suspension,
 		r.ThreadID, r.ThreadSeq, r.ContinuesRunID, r.Waiting,
-		r.LeaseOwner, token, store.Nanos(r.LeaseExpires), r.ScheduleID, store.Nanos(r.ScheduleTick))
+		r.LeaseOwner, token, store.Nanos(r.LeaseExpires), r.ScheduleID, store.Nanos(r.ScheduleTick), r.Priority, r.FairnessKey, r.FairPass)
 }
 
 // createRunStatement creates a Run on no thread and its first Records in
@@ -158,8 +162,8 @@ func insertThreadRun(ctx context.Context, tx *txn, r store.Run, lastSeq int64, u
 var createRunStatement = `WITH ins AS (
 		INSERT INTO runs (tenant, run_id, spec, version, request_id, request_hash, parent_run_id, root_run_id, delegation_id,
 			state, runnable, wake_at, summary, last_seq, create_time, update_time, suspension, thread_id, thread_seq, continues_run_id, waiting,
-			lease_owner, lease_token, lease_expires, schedule_id, schedule_tick)
-		SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, '', 0, $18, $19, $20, $21, $22, $29, $30
+			lease_owner, lease_token, lease_expires, schedule_id, schedule_tick, priority, fairness_key, fair_pass)
+		SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, '', 0, $18, $19, $20, $21, $22, $29, $30, $31, $32, $33
 		WHERE NOT $28::boolean OR NOT ` + newerVersionExists("$1", "$3", "$4") + `
 		ON CONFLICT DO NOTHING
 		RETURNING ` + runColumns + `),
@@ -203,7 +207,7 @@ func (db *DB) createUnthreaded(ctx context.Context, nr store.NewRun) (store.Run,
 		r.Tenant, r.RunID, r.Spec, r.Version, r.RequestID, r.RequestHash, r.ParentRunID, r.RootRunID, r.DelegationID,
 		r.Index.State, r.Index.Runnable, store.Nanos(r.Index.WakeAt), r.Index.Summary, int64(len(nr.Records)), store.Nanos(r.CreateTime),
 		store.Nanos(r.UpdateTime), r.Index.Suspension, r.ContinuesRunID, r.Waiting, r.LeaseOwner, token, store.Nanos(r.LeaseExpires),
-		seqs, times, attempts, kinds, bodies, nr.IfNoNewerVersion, r.ScheduleID, store.Nanos(r.ScheduleTick)), flag: &created})
+		seqs, times, attempts, kinds, bodies, nr.IfNoNewerVersion, r.ScheduleID, store.Nanos(r.ScheduleTick), r.Priority, r.FairnessKey, r.FairPass), flag: &created})
 	switch {
 	case err == nil && created:
 		db.announce(store.AppendTopics(r.Tenant, r.RunID, r.Index.Runnable && r.LeaseOwner == "", nr.Ends, nr.Records)...)

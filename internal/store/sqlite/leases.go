@@ -10,10 +10,11 @@ import (
 	"github.com/runsvc/runsvc/internal/store"
 )
 
-// The Runs a claim picks: runnable ones, oldest first; then idle ones past
-// their wake time.
+// The Runs a claim picks: runnable ones, the highest priority first and,
+// within a priority, the lowest place in the fairness keys' turns
+// (runs_claim's order); then idle ones past their wake time.
 const (
-	claimRunnable = `SELECT rowid FROM runs WHERE runnable = 1 AND lease_expires <= ? ORDER BY update_time LIMIT ?`
+	claimRunnable = `SELECT rowid FROM runs WHERE runnable = 1 AND lease_expires <= ? ORDER BY priority DESC, fair_pass, update_time LIMIT ?`
 	claimWaking   = `SELECT rowid FROM runs WHERE wake_at > 0 AND wake_at <= ? AND lease_expires <= ? ORDER BY wake_at LIMIT ?`
 )
 
@@ -24,7 +25,7 @@ func claimSQL(pick string) string {
 }
 
 // Claim leases up to limit Runs that need a worker: runnable ones first,
-// oldest first, then idle ones past their wake time.
+// by priority and fairness, then idle ones past their wake time.
 func (db *DB) Claim(ctx context.Context, owner string, now time.Time, ttl time.Duration, limit int) (_ []*store.Lease, opErr error) {
 	defer db.observe("Claim", time.Now(), &opErr)
 	var leases []*store.Lease

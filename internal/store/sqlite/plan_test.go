@@ -78,6 +78,10 @@ func listPlanCases() []planCase {
 	}
 	return append(out,
 		planCase{name: "NextWake", query: nextWakeSQL, index: "runs_due", ordered: true, firstKey: true},
+		// A claim reads runs_claim in order from its first key and stops
+		// at its limit of Runs whose lease is free.
+		planCase{name: "Claim, by priority and fairness", query: claimRunnable, args: []any{int64(0), 32}, index: "runs_claim", ordered: true, firstKey: true},
+		planCase{name: "a priority's head of the queue", query: strings.Replace(fairHeadSQL, "?2", "?", 1), args: []any{3}, index: "runs_claim", ordered: true, firstKey: true},
 		planCase{name: "PutSpec's next ord", query: nextOrdSQL, args: []any{store.DefaultTenant}, index: "specs_ord"},
 	)
 }

@@ -19,8 +19,8 @@ const (
 	runByRequestSQL = `SELECT ` + runColumns + ` FROM runs WHERE tenant = ? AND request_id = ?`
 	insertRunSQL    = `INSERT INTO runs (tenant, run_id, spec, version, request_id, request_hash, parent_run_id, root_run_id, delegation_id,
 		state, runnable, wake_at, summary, last_seq, create_time, update_time, suspension, thread_id, thread_seq, continues_run_id, waiting,
-		lease_owner, lease_token, lease_expires, schedule_id, schedule_tick)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+		lease_owner, lease_token, lease_expires, schedule_id, schedule_tick, priority, fairness_key, fair_pass)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 )
 
 // appendUpdateSQL updates a Run's index after an append, releasing its
@@ -35,7 +35,7 @@ func appendUpdateSQL(release bool) string {
 
 const runColumns = `tenant, run_id, spec, version, request_id, request_hash, parent_run_id, root_run_id, delegation_id,
 state, runnable, wake_at, summary, last_seq, create_time, update_time, lease_owner, lease_expires, suspension,
-	thread_id, thread_seq, continues_run_id, waiting, schedule_id, schedule_tick`
+	thread_id, thread_seq, continues_run_id, waiting, schedule_id, schedule_tick, priority, fairness_key, fair_pass`
 
 type scanner interface{ Scan(dest ...any) error }
 
@@ -45,7 +45,7 @@ func scanRun(row scanner) (store.Run, error) {
 	var wake, created, updated, expires, tick int64
 	err := row.Scan(&r.Tenant, &r.RunID, &r.Spec, &r.Version, &r.RequestID, &r.RequestHash, &r.ParentRunID, &r.RootRunID, &r.DelegationID,
 		&r.Index.State, &runnable, &wake, &r.Index.Summary, &r.LastSeq, &created, &updated, &r.LeaseOwner, &expires, &r.Index.Suspension,
-		&r.ThreadID, &r.ThreadSeq, &r.ContinuesRunID, &waiting, &r.ScheduleID, &tick)
+		&r.ThreadID, &r.ThreadSeq, &r.ContinuesRunID, &waiting, &r.ScheduleID, &tick, &r.Priority, &r.FairnessKey, &r.FairPass)
 	if err != nil {
 		return store.Run{}, err
 	}
@@ -102,6 +102,9 @@ func (db *DB) CreateRun(ctx context.Context, nr store.NewRun) (_ store.Run, _ bo
 			}
 		}
 		r.LeaseOwner, r.LeaseExpires = store.AdmissionLease(r)
+		if err := db.fairPass(tx, &r, nr.FairStride); err != nil {
+			return err
+		}
 		insert, err := db.txStmt(tx, insertRunSQL)
 		if err != nil {
 			return unavailable("create run", err)
@@ -110,7 +113,7 @@ func (db *DB) CreateRun(ctx context.Context, nr store.NewRun) (_ store.Run, _ bo
 			r.Tenant, r.RunID, r.Spec, r.Version, r.RequestID, r.RequestHash, r.ParentRunID, r.RootRunID, r.DelegationID,
 			r.Index.State, boolInt(r.Index.Runnable), store.Nanos(r.Index.WakeAt), r.Index.Summary, r.LastSeq, store.Nanos(r.CreateTime), store.Nanos(r.UpdateTime), r.Index.Suspension,
 			r.ThreadID, r.ThreadSeq, r.ContinuesRunID, boolInt(r.Waiting),
-			r.LeaseOwner, boolInt(r.LeaseOwner != ""), store.Nanos(r.LeaseExpires), r.ScheduleID, store.Nanos(r.ScheduleTick))
+			r.LeaseOwner, boolInt(r.LeaseOwner != ""), store.Nanos(r.LeaseExpires), r.ScheduleID, store.Nanos(r.ScheduleTick), r.Priority, r.FairnessKey, r.FairPass)
 		if err != nil {
 			return unavailable("create run", err)
 		}

@@ -51,9 +51,12 @@ var schemaV7 string
 //go:embed webhooks.sql
 var schemaV8 string
 
+//go:embed fairness.sql
+var schemaV9 string
+
 // migrations are applied in order; PRAGMA user_version records how many
 // ran. Never edit one that shipped: append another.
-var migrations = []string{schemaV1, schemaV2, schemaV3, schemaV4, schemaV5, schemaV6, schemaV7, schemaV8}
+var migrations = []string{schemaV1, schemaV2, schemaV3, schemaV4, schemaV5, schemaV6, schemaV7, schemaV8, schemaV9}
 
 // DB is a Store on one SQLite file.
 type DB struct {

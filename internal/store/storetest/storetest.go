@@ -43,6 +43,7 @@ func Run(t *testing.T, open Opener) {
 	runHistory(t, open)
 	runSchedules(t, open)
 	runWebhooks(t, open)
+	runFairness(t, open)
 }
 
 var t0 = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)

@@ -231,7 +231,7 @@ class ResumeRunResponse(_message.Message):
     def __init__(self, run: _Optional[_Union[Run, _Mapping]] = ...) -> None: ...
 
 class Run(_message.Message):
-    __slots__ = ["abort_cause", "answer", "attempt", "continues_run_id", "create_time", "deadline_time", "delegation_id", "failure", "fork_of", "input", "last_seq", "parent_run_id", "request_id", "root_run_id", "run_id", "schedule_id", "schedule_tick", "settle_time", "spec", "state", "suspension", "thread_id", "turn", "update_time", "usage", "version", "waiting"]
+    __slots__ = ["abort_cause", "answer", "attempt", "continues_run_id", "create_time", "deadline_time", "delegation_id", "failure", "fairness_key", "fork_of", "input", "last_seq", "parent_run_id", "priority", "request_id", "root_run_id", "run_id", "schedule_id", "schedule_tick", "settle_time", "spec", "state", "suspension", "thread_id", "turn", "update_time", "usage", "version", "waiting"]
     ABORT_CAUSE_FIELD_NUMBER: _ClassVar[int]
     ANSWER_FIELD_NUMBER: _ClassVar[int]
     ATTEMPT_FIELD_NUMBER: _ClassVar[int]
@@ -240,10 +240,12 @@ class Run(_message.Message):
     DEADLINE_TIME_FIELD_NUMBER: _ClassVar[int]
     DELEGATION_ID_FIELD_NUMBER: _ClassVar[int]
     FAILURE_FIELD_NUMBER: _ClassVar[int]
+    FAIRNESS_KEY_FIELD_NUMBER: _ClassVar[int]
     FORK_OF_FIELD_NUMBER: _ClassVar[int]
     INPUT_FIELD_NUMBER: _ClassVar[int]
     LAST_SEQ_FIELD_NUMBER: _ClassVar[int]
     PARENT_RUN_ID_FIELD_NUMBER: _ClassVar[int]
+    PRIORITY_FIELD_NUMBER: _ClassVar[int]
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     ROOT_RUN_ID_FIELD_NUMBER: _ClassVar[int]
     RUN_ID_FIELD_NUMBER: _ClassVar[int]
@@ -267,10 +269,12 @@ class Run(_message.Message):
     deadline_time: _timestamp_pb2.Timestamp
     delegation_id: str
     failure: _status_pb2.Status
+    fairness_key: str
     fork_of: _record_pb2.ForkOrigin
     input: str
     last_seq: int
     parent_run_id: str
+    priority: int
     request_id: str
     root_run_id: str
     run_id: str
@@ -286,7 +290,7 @@ class Run(_message.Message):
     usage: _record_pb2.Usage
     version: str
     waiting: bool
-    def __init__(self, run_id: _Optional[str] = ..., spec: _Optional[str] = ..., version: _Optional[str] = ..., state: _Optional[_Union[_record_pb2.RunState, str]] = ..., abort_cause: _Optional[_Union[_record_pb2.AbortCause, str]] = ..., failure: _Optional[_Union[_status_pb2.Status, _Mapping]] = ..., suspension: _Optional[_Union[Suspension, _Mapping]] = ..., answer: _Optional[str] = ..., usage: _Optional[_Union[_record_pb2.Usage, _Mapping]] = ..., input: _Optional[str] = ..., request_id: _Optional[str] = ..., parent_run_id: _Optional[str] = ..., root_run_id: _Optional[str] = ..., delegation_id: _Optional[str] = ..., attempt: _Optional[int] = ..., turn: _Optional[int] = ..., last_seq: _Optional[int] = ..., create_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., update_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., settle_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., deadline_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., thread_id: _Optional[str] = ..., continues_run_id: _Optional[str] = ..., waiting: bool = ..., fork_of: _Optional[_Union[_record_pb2.ForkOrigin, _Mapping]] = ..., schedule_id: _Optional[str] = ..., schedule_tick: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+    def __init__(self, run_id: _Optional[str] = ..., spec: _Optional[str] = ..., version: _Optional[str] = ..., state: _Optional[_Union[_record_pb2.RunState, str]] = ..., abort_cause: _Optional[_Union[_record_pb2.AbortCause, str]] = ..., failure: _Optional[_Union[_status_pb2.Status, _Mapping]] = ..., suspension: _Optional[_Union[Suspension, _Mapping]] = ..., answer: _Optional[str] = ..., usage: _Optional[_Union[_record_pb2.Usage, _Mapping]] = ..., input: _Optional[str] = ..., request_id: _Optional[str] = ..., parent_run_id: _Optional[str] = ..., root_run_id: _Optional[str] = ..., delegation_id: _Optional[str] = ..., attempt: _Optional[int] = ..., turn: _Optional[int] = ..., last_seq: _Optional[int] = ..., create_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., update_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., settle_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., deadline_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., thread_id: _Optional[str] = ..., continues_run_id: _Optional[str] = ..., waiting: bool = ..., fork_of: _Optional[_Union[_record_pb2.ForkOrigin, _Mapping]] = ..., schedule_id: _Optional[str] = ..., schedule_tick: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., priority: _Optional[int] = ..., fairness_key: _Optional[str] = ...) -> None: ...
 
 class SendMessageRequest(_message.Message):
     __slots__ = ["mode", "run_id", "text"]
@@ -305,9 +309,11 @@ class SendMessageResponse(_message.Message):
     def __init__(self, seq: _Optional[int] = ...) -> None: ...
 
 class StartRunRequest(_message.Message):
-    __slots__ = ["deadline", "input", "request_id", "spec", "start_at", "thread_id", "thread_strategy", "version"]
+    __slots__ = ["deadline", "fairness_key", "input", "priority", "request_id", "spec", "start_at", "thread_id", "thread_strategy", "version"]
     DEADLINE_FIELD_NUMBER: _ClassVar[int]
+    FAIRNESS_KEY_FIELD_NUMBER: _ClassVar[int]
     INPUT_FIELD_NUMBER: _ClassVar[int]
+    PRIORITY_FIELD_NUMBER: _ClassVar[int]
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     SPEC_FIELD_NUMBER: _ClassVar[int]
     START_AT_FIELD_NUMBER: _ClassVar[int]
@@ -315,14 +321,16 @@ class StartRunRequest(_message.Message):
     THREAD_STRATEGY_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
     deadline: _duration_pb2.Duration
+    fairness_key: str
     input: str
+    priority: int
     request_id: str
     spec: str
     start_at: _timestamp_pb2.Timestamp
     thread_id: str
     thread_strategy: _spec_pb2.ThreadStrategy
     version: str
-    def __init__(self, spec: _Optional[str] = ..., version: _Optional[str] = ..., input: _Optional[str] = ..., request_id: _Optional[str] = ..., deadline: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., thread_id: _Optional[str] = ..., thread_strategy: _Optional[_Union[_spec_pb2.ThreadStrategy, str]] = ..., start_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+    def __init__(self, spec: _Optional[str] = ..., version: _Optional[str] = ..., input: _Optional[str] = ..., request_id: _Optional[str] = ..., deadline: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., thread_id: _Optional[str] = ..., thread_strategy: _Optional[_Union[_spec_pb2.ThreadStrategy, str]] = ..., start_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., priority: _Optional[int] = ..., fairness_key: _Optional[str] = ...) -> None: ...
 
 class StartRunResponse(_message.Message):
     __slots__ = ["created", "run", "steered"]

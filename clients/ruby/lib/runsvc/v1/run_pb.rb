@@ -41,6 +41,8 @@ Google::Protobuf::DescriptorPool.generated_pool.build do
       optional :fork_of, :message, 40, "runsvc.v1.ForkOrigin"
       optional :schedule_id, :string, 41
       optional :schedule_tick, :message, 42, "google.protobuf.Timestamp"
+      optional :priority, :int32, 43
+      optional :fairness_key, :string, 44
     end
     add_message "runsvc.v1.Thread" do
       optional :thread_id, :string, 1
@@ -84,6 +86,8 @@ Google::Protobuf::DescriptorPool.generated_pool.build do
       optional :thread_id, :string, 6
       optional :thread_strategy, :enum, 7, "runsvc.v1.ThreadStrategy"
       optional :start_at, :message, 8, "google.protobuf.Timestamp"
+      optional :priority, :int32, 9
+      optional :fairness_key, :string, 10
     end
     add_message "runsvc.v1.StartRunResponse" do
       optional :run, :message, 1, "runsvc.v1.Run"

@@ -34,6 +34,7 @@ private static final long serialVersionUID = 0L;
     threadId_ = "";
     continuesRunId_ = "";
     scheduleId_ = "";
+    fairnessKey_ = "";
   }
 
   @java.lang.Override
@@ -1092,6 +1093,70 @@ private static final long serialVersionUID = 0L;
     return scheduleTick_ == null ? com.google.protobuf.Timestamp.getDefaultInstance() : scheduleTick_;
   }
 
+  public static final int PRIORITY_FIELD_NUMBER = 43;
+  private int priority_ = 0;
+  /**
+   * <pre>
+   * Its priority, 1 (lowest) to 5 (highest).
+   * </pre>
+   *
+   * <code>int32 priority = 43;</code>
+   * @return The priority.
+   */
+  @java.lang.Override
+  public int getPriority() {
+    return priority_;
+  }
+
+  public static final int FAIRNESS_KEY_FIELD_NUMBER = 44;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object fairnessKey_ = "";
+  /**
+   * <pre>
+   * The key its claims are shared by (its tenant unless StartRun named
+   * one).
+   * </pre>
+   *
+   * <code>string fairness_key = 44;</code>
+   * @return The fairnessKey.
+   */
+  @java.lang.Override
+  public java.lang.String getFairnessKey() {
+    java.lang.Object ref = fairnessKey_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      fairnessKey_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * The key its claims are shared by (its tenant unless StartRun named
+   * one).
+   * </pre>
+   *
+   * <code>string fairness_key = 44;</code>
+   * @return The bytes for fairnessKey.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getFairnessKeyBytes() {
+    java.lang.Object ref = fairnessKey_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      fairnessKey_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -1186,6 +1251,12 @@ private static final long serialVersionUID = 0L;
     }
     if (scheduleTick_ != null) {
       output.writeMessage(42, getScheduleTick());
+    }
+    if (priority_ != 0) {
+      output.writeInt32(43, priority_);
+    }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(fairnessKey_)) {
+      com.google.protobuf.GeneratedMessageV3.writeString(output, 44, fairnessKey_);
     }
     getUnknownFields().writeTo(output);
   }
@@ -1292,6 +1363,13 @@ private static final long serialVersionUID = 0L;
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(42, getScheduleTick());
     }
+    if (priority_ != 0) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeInt32Size(43, priority_);
+    }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(fairnessKey_)) {
+      size += com.google.protobuf.GeneratedMessageV3.computeStringSize(44, fairnessKey_);
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -1386,6 +1464,10 @@ private static final long serialVersionUID = 0L;
       if (!getScheduleTick()
           .equals(other.getScheduleTick())) return false;
     }
+    if (getPriority()
+        != other.getPriority()) return false;
+    if (!getFairnessKey()
+        .equals(other.getFairnessKey())) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -1471,6 +1553,10 @@ private static final long serialVersionUID = 0L;
       hash = (37 * hash) + SCHEDULE_TICK_FIELD_NUMBER;
       hash = (53 * hash) + getScheduleTick().hashCode();
     }
+    hash = (37 * hash) + PRIORITY_FIELD_NUMBER;
+    hash = (53 * hash) + getPriority();
+    hash = (37 * hash) + FAIRNESS_KEY_FIELD_NUMBER;
+    hash = (53 * hash) + getFairnessKey().hashCode();
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -1667,6 +1753,8 @@ private static final long serialVersionUID = 0L;
         scheduleTickBuilder_.dispose();
         scheduleTickBuilder_ = null;
       }
+      priority_ = 0;
+      fairnessKey_ = "";
       return this;
     }
 
@@ -1798,6 +1886,12 @@ private static final long serialVersionUID = 0L;
         result.scheduleTick_ = scheduleTickBuilder_ == null
             ? scheduleTick_
             : scheduleTickBuilder_.build();
+      }
+      if (((from_bitField0_ & 0x08000000) != 0)) {
+        result.priority_ = priority_;
+      }
+      if (((from_bitField0_ & 0x10000000) != 0)) {
+        result.fairnessKey_ = fairnessKey_;
       }
     }
 
@@ -1949,6 +2043,14 @@ private static final long serialVersionUID = 0L;
       }
       if (other.hasScheduleTick()) {
         mergeScheduleTick(other.getScheduleTick());
+      }
+      if (other.getPriority() != 0) {
+        setPriority(other.getPriority());
+      }
+      if (!other.getFairnessKey().isEmpty()) {
+        fairnessKey_ = other.fairnessKey_;
+        bitField0_ |= 0x10000000;
+        onChanged();
       }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
@@ -2129,6 +2231,16 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x04000000;
               break;
             } // case 338
+            case 344: {
+              priority_ = input.readInt32();
+              bitField0_ |= 0x08000000;
+              break;
+            } // case 344
+            case 354: {
+              fairnessKey_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x10000000;
+              break;
+            } // case 354
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -5001,6 +5113,147 @@ private static final long serialVersionUID = 0L;
         scheduleTick_ = null;
       }
       return scheduleTickBuilder_;
+    }
+
+    private int priority_ ;
+    /**
+     * <pre>
+     * Its priority, 1 (lowest) to 5 (highest).
+     * </pre>
+     *
+     * <code>int32 priority = 43;</code>
+     * @return The priority.
+     */
+    @java.lang.Override
+    public int getPriority() {
+      return priority_;
+    }
+    /**
+     * <pre>
+     * Its priority, 1 (lowest) to 5 (highest).
+     * </pre>
+     *
+     * <code>int32 priority = 43;</code>
+     * @param value The priority to set.
+     * @return This builder for chaining.
+     */
+    public Builder setPriority(int value) {
+      
+      priority_ = value;
+      bitField0_ |= 0x08000000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Its priority, 1 (lowest) to 5 (highest).
+     * </pre>
+     *
+     * <code>int32 priority = 43;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearPriority() {
+      bitField0_ = (bitField0_ & ~0x08000000);
+      priority_ = 0;
+      onChanged();
+      return this;
+    }
+
+    private java.lang.Object fairnessKey_ = "";
+    /**
+     * <pre>
+     * The key its claims are shared by (its tenant unless StartRun named
+     * one).
+     * </pre>
+     *
+     * <code>string fairness_key = 44;</code>
+     * @return The fairnessKey.
+     */
+    public java.lang.String getFairnessKey() {
+      java.lang.Object ref = fairnessKey_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        fairnessKey_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The key its claims are shared by (its tenant unless StartRun named
+     * one).
+     * </pre>
+     *
+     * <code>string fairness_key = 44;</code>
+     * @return The bytes for fairnessKey.
+     */
+    public com.google.protobuf.ByteString
+        getFairnessKeyBytes() {
+      java.lang.Object ref = fairnessKey_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        fairnessKey_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The key its claims are shared by (its tenant unless StartRun named
+     * one).
+     * </pre>
+     *
+     * <code>string fairness_key = 44;</code>
+     * @param value The fairnessKey to set.
+     * @return This builder for chaining.
+     */
+    public Builder setFairnessKey(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      fairnessKey_ = value;
+      bitField0_ |= 0x10000000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The key its claims are shared by (its tenant unless StartRun named
+     * one).
+     * </pre>
+     *
+     * <code>string fairness_key = 44;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearFairnessKey() {
+      fairnessKey_ = getDefaultInstance().getFairnessKey();
+      bitField0_ = (bitField0_ & ~0x10000000);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The key its claims are shared by (its tenant unless StartRun named
+     * one).
+     * </pre>
+     *
+     * <code>string fairness_key = 44;</code>
+     * @param value The bytes for fairnessKey to set.
+     * @return This builder for chaining.
+     */
+    public Builder setFairnessKeyBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      fairnessKey_ = value;
+      bitField0_ |= 0x10000000;
+      onChanged();
+      return this;
     }
     @java.lang.Override
     public final Builder setUnknownFields(

@@ -580,4 +580,36 @@ public interface RunOrBuilder extends
    * <code>.google.protobuf.Timestamp schedule_tick = 42;</code>
    */
   com.google.protobuf.TimestampOrBuilder getScheduleTickOrBuilder();
+
+  /**
+   * <pre>
+   * Its priority, 1 (lowest) to 5 (highest).
+   * </pre>
+   *
+   * <code>int32 priority = 43;</code>
+   * @return The priority.
+   */
+  int getPriority();
+
+  /**
+   * <pre>
+   * The key its claims are shared by (its tenant unless StartRun named
+   * one).
+   * </pre>
+   *
+   * <code>string fairness_key = 44;</code>
+   * @return The fairnessKey.
+   */
+  java.lang.String getFairnessKey();
+  /**
+   * <pre>
+   * The key its claims are shared by (its tenant unless StartRun named
+   * one).
+   * </pre>
+   *
+   * <code>string fairness_key = 44;</code>
+   * @return The bytes for fairnessKey.
+   */
+  com.google.protobuf.ByteString
+      getFairnessKeyBytes();
 }

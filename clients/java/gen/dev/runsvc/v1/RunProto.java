@@ -223,7 +223,7 @@ public final class RunProto {
       "duration.proto\032\034google/protobuf/struct.p" +
       "roto\032\037google/protobuf/timestamp.proto\032\027g" +
       "oogle/rpc/status.proto\032\026runsvc/v1/record" +
-      ".proto\032\024runsvc/v1/spec.proto\"\220\006\n\003Run\022\016\n\006" +
+      ".proto\032\024runsvc/v1/spec.proto\"\270\006\n\003Run\022\016\n\006" +
       "run_id\030\001 \001(\t\022\014\n\004spec\030\002 \001(\t\022\017\n\007version\030\003 " +
       "\001(\t\022\"\n\005state\030\004 \001(\0162\023.runsvc.v1.RunState\022" +
       "*\n\013abort_cause\030\005 \001(\0162\025.runsvc.v1.AbortCa" +
@@ -243,7 +243,8 @@ public final class RunProto {
       "\030\027 \001(\t\022\017\n\007waiting\030\030 \001(\010\022&\n\007fork_of\030( \001(\013" +
       "2\025.runsvc.v1.ForkOrigin\022\023\n\013schedule_id\030)" +
       " \001(\t\0221\n\rschedule_tick\030* \001(\0132\032.google.pro" +
-      "tobuf.Timestamp\"\274\001\n\006Thread\022\021\n\tthread_id\030" +
+      "tobuf.Timestamp\022\020\n\010priority\030+ \001(\005\022\024\n\014fai" +
+      "rness_key\030, \001(\t\"\274\001\n\006Thread\022\021\n\tthread_id\030" +
       "\001 \001(\t\022\025\n\ractive_run_id\030\002 \001(\t\022\023\n\013last_run" +
       "_id\030\003 \001(\t\022\021\n\trun_count\030\004 \001(\005\022/\n\013create_t" +
       "ime\030\005 \001(\0132\032.google.protobuf.Timestamp\022/\n" +
@@ -262,13 +263,14 @@ public final class RunProto {
       "runsvc.v1.ToolCall\022\027\n\017approval_reason\030\006 " +
       "\001(\t\022\026\n\016delegation_ids\030\007 \003(\t\022\020\n\010in_doubt\030" +
       "\010 \001(\010\022-\n\twake_time\030\t \001(\0132\032.google.protob" +
-      "uf.Timestamp\"\365\001\n\017StartRunRequest\022\014\n\004spec" +
+      "uf.Timestamp\"\235\002\n\017StartRunRequest\022\014\n\004spec" +
       "\030\001 \001(\t\022\017\n\007version\030\002 \001(\t\022\r\n\005input\030\003 \001(\t\022\022" +
       "\n\nrequest_id\030\004 \001(\t\022+\n\010deadline\030\005 \001(\0132\031.g" +
       "oogle.protobuf.Duration\022\021\n\tthread_id\030\006 \001" +
       "(\t\0222\n\017thread_strategy\030\007 \001(\0162\031.runsvc.v1." +
       "ThreadStrategy\022,\n\010start_at\030\010 \001(\0132\032.googl" +
-      "e.protobuf.Timestamp\"Q\n\020StartRunResponse" +
+      "e.protobuf.Timestamp\022\020\n\010priority\030\t \001(\005\022\024" +
+      "\n\014fairness_key\030\n \001(\t\"Q\n\020StartRunResponse" +
       "\022\033\n\003run\030\001 \001(\0132\016.runsvc.v1.Run\022\017\n\007created" +
       "\030\002 \001(\010\022\017\n\007steered\030\003 \001(\010\"\037\n\rGetRunRequest" +
       "\022\016\n\006run_id\030\001 \001(\t\"-\n\016GetRunResponse\022\033\n\003ru" +
@@ -401,7 +403,7 @@ public final class RunProto {
     internal_static_runsvc_v1_Run_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_runsvc_v1_Run_descriptor,
-        new java.lang.String[] { "RunId", "Spec", "Version", "State", "AbortCause", "Failure", "Suspension", "Answer", "Usage", "Input", "RequestId", "ParentRunId", "RootRunId", "DelegationId", "Attempt", "Turn", "LastSeq", "CreateTime", "UpdateTime", "SettleTime", "DeadlineTime", "ThreadId", "ContinuesRunId", "Waiting", "ForkOf", "ScheduleId", "ScheduleTick", });
+        new java.lang.String[] { "RunId", "Spec", "Version", "State", "AbortCause", "Failure", "Suspension", "Answer", "Usage", "Input", "RequestId", "ParentRunId", "RootRunId", "DelegationId", "Attempt", "Turn", "LastSeq", "CreateTime", "UpdateTime", "SettleTime", "DeadlineTime", "ThreadId", "ContinuesRunId", "Waiting", "ForkOf", "ScheduleId", "ScheduleTick", "Priority", "FairnessKey", });
     internal_static_runsvc_v1_Thread_descriptor =
       getDescriptor().getMessageTypes().get(1);
     internal_static_runsvc_v1_Thread_fieldAccessorTable = new
@@ -443,7 +445,7 @@ public final class RunProto {
     internal_static_runsvc_v1_StartRunRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_runsvc_v1_StartRunRequest_descriptor,
-        new java.lang.String[] { "Spec", "Version", "Input", "RequestId", "Deadline", "ThreadId", "ThreadStrategy", "StartAt", });
+        new java.lang.String[] { "Spec", "Version", "Input", "RequestId", "Deadline", "ThreadId", "ThreadStrategy", "StartAt", "Priority", "FairnessKey", });
     internal_static_runsvc_v1_StartRunResponse_descriptor =
       getDescriptor().getMessageTypes().get(8);
     internal_static_runsvc_v1_StartRunResponse_fieldAccessorTable = new

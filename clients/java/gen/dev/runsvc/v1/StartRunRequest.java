@@ -26,6 +26,7 @@ private static final long serialVersionUID = 0L;
     requestId_ = "";
     threadId_ = "";
     threadStrategy_ = 0;
+    fairnessKey_ = "";
   }
 
   @java.lang.Override
@@ -407,6 +408,76 @@ private static final long serialVersionUID = 0L;
     return startAt_ == null ? com.google.protobuf.Timestamp.getDefaultInstance() : startAt_;
   }
 
+  public static final int PRIORITY_FIELD_NUMBER = 9;
+  private int priority_ = 0;
+  /**
+   * <pre>
+   * The Run's priority, 1 (lowest) to 5 (highest); 0 means the default, 3.
+   * A worker claims a waiting Run of a higher priority before any of a
+   * lower one.
+   * </pre>
+   *
+   * <code>int32 priority = 9;</code>
+   * @return The priority.
+   */
+  @java.lang.Override
+  public int getPriority() {
+    return priority_;
+  }
+
+  public static final int FAIRNESS_KEY_FIELD_NUMBER = 10;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object fairnessKey_ = "";
+  /**
+   * <pre>
+   * The key the Run's claims are shared by: within a priority, workers
+   * take Runs from every key waiting in turn (weighted by serve's
+   * --fairness-weights), so one key's thousands do not hold back another
+   * key's few. Empty means the caller's tenant. At most 128 characters.
+   * </pre>
+   *
+   * <code>string fairness_key = 10;</code>
+   * @return The fairnessKey.
+   */
+  @java.lang.Override
+  public java.lang.String getFairnessKey() {
+    java.lang.Object ref = fairnessKey_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      fairnessKey_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * The key the Run's claims are shared by: within a priority, workers
+   * take Runs from every key waiting in turn (weighted by serve's
+   * --fairness-weights), so one key's thousands do not hold back another
+   * key's few. Empty means the caller's tenant. At most 128 characters.
+   * </pre>
+   *
+   * <code>string fairness_key = 10;</code>
+   * @return The bytes for fairnessKey.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getFairnessKeyBytes() {
+    java.lang.Object ref = fairnessKey_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      fairnessKey_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -445,6 +516,12 @@ private static final long serialVersionUID = 0L;
     if (startAt_ != null) {
       output.writeMessage(8, getStartAt());
     }
+    if (priority_ != 0) {
+      output.writeInt32(9, priority_);
+    }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(fairnessKey_)) {
+      com.google.protobuf.GeneratedMessageV3.writeString(output, 10, fairnessKey_);
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -480,6 +557,13 @@ private static final long serialVersionUID = 0L;
     if (startAt_ != null) {
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(8, getStartAt());
+    }
+    if (priority_ != 0) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeInt32Size(9, priority_);
+    }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(fairnessKey_)) {
+      size += com.google.protobuf.GeneratedMessageV3.computeStringSize(10, fairnessKey_);
     }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
@@ -517,6 +601,10 @@ private static final long serialVersionUID = 0L;
       if (!getStartAt()
           .equals(other.getStartAt())) return false;
     }
+    if (getPriority()
+        != other.getPriority()) return false;
+    if (!getFairnessKey()
+        .equals(other.getFairnessKey())) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -548,6 +636,10 @@ private static final long serialVersionUID = 0L;
       hash = (37 * hash) + START_AT_FIELD_NUMBER;
       hash = (53 * hash) + getStartAt().hashCode();
     }
+    hash = (37 * hash) + PRIORITY_FIELD_NUMBER;
+    hash = (53 * hash) + getPriority();
+    hash = (37 * hash) + FAIRNESS_KEY_FIELD_NUMBER;
+    hash = (53 * hash) + getFairnessKey().hashCode();
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -697,6 +789,8 @@ private static final long serialVersionUID = 0L;
         startAtBuilder_.dispose();
         startAtBuilder_ = null;
       }
+      priority_ = 0;
+      fairnessKey_ = "";
       return this;
     }
 
@@ -757,6 +851,12 @@ private static final long serialVersionUID = 0L;
         result.startAt_ = startAtBuilder_ == null
             ? startAt_
             : startAtBuilder_.build();
+      }
+      if (((from_bitField0_ & 0x00000100) != 0)) {
+        result.priority_ = priority_;
+      }
+      if (((from_bitField0_ & 0x00000200) != 0)) {
+        result.fairnessKey_ = fairnessKey_;
       }
     }
 
@@ -838,6 +938,14 @@ private static final long serialVersionUID = 0L;
       if (other.hasStartAt()) {
         mergeStartAt(other.getStartAt());
       }
+      if (other.getPriority() != 0) {
+        setPriority(other.getPriority());
+      }
+      if (!other.getFairnessKey().isEmpty()) {
+        fairnessKey_ = other.fairnessKey_;
+        bitField0_ |= 0x00000200;
+        onChanged();
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -908,6 +1016,16 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000080;
               break;
             } // case 66
+            case 72: {
+              priority_ = input.readInt32();
+              bitField0_ |= 0x00000100;
+              break;
+            } // case 72
+            case 82: {
+              fairnessKey_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x00000200;
+              break;
+            } // case 82
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -1813,6 +1931,163 @@ private static final long serialVersionUID = 0L;
         startAt_ = null;
       }
       return startAtBuilder_;
+    }
+
+    private int priority_ ;
+    /**
+     * <pre>
+     * The Run's priority, 1 (lowest) to 5 (highest); 0 means the default, 3.
+     * A worker claims a waiting Run of a higher priority before any of a
+     * lower one.
+     * </pre>
+     *
+     * <code>int32 priority = 9;</code>
+     * @return The priority.
+     */
+    @java.lang.Override
+    public int getPriority() {
+      return priority_;
+    }
+    /**
+     * <pre>
+     * The Run's priority, 1 (lowest) to 5 (highest); 0 means the default, 3.
+     * A worker claims a waiting Run of a higher priority before any of a
+     * lower one.
+     * </pre>
+     *
+     * <code>int32 priority = 9;</code>
+     * @param value The priority to set.
+     * @return This builder for chaining.
+     */
+    public Builder setPriority(int value) {
+      
+      priority_ = value;
+      bitField0_ |= 0x00000100;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The Run's priority, 1 (lowest) to 5 (highest); 0 means the default, 3.
+     * A worker claims a waiting Run of a higher priority before any of a
+     * lower one.
+     * </pre>
+     *
+     * <code>int32 priority = 9;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearPriority() {
+      bitField0_ = (bitField0_ & ~0x00000100);
+      priority_ = 0;
+      onChanged();
+      return this;
+    }
+
+    private java.lang.Object fairnessKey_ = "";
+    /**
+     * <pre>
+     * The key the Run's claims are shared by: within a priority, workers
+     * take Runs from every key waiting in turn (weighted by serve's
+     * --fairness-weights), so one key's thousands do not hold back another
+     * key's few. Empty means the caller's tenant. At most 128 characters.
+     * </pre>
+     *
+     * <code>string fairness_key = 10;</code>
+     * @return The fairnessKey.
+     */
+    public java.lang.String getFairnessKey() {
+      java.lang.Object ref = fairnessKey_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        fairnessKey_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The key the Run's claims are shared by: within a priority, workers
+     * take Runs from every key waiting in turn (weighted by serve's
+     * --fairness-weights), so one key's thousands do not hold back another
+     * key's few. Empty means the caller's tenant. At most 128 characters.
+     * </pre>
+     *
+     * <code>string fairness_key = 10;</code>
+     * @return The bytes for fairnessKey.
+     */
+    public com.google.protobuf.ByteString
+        getFairnessKeyBytes() {
+      java.lang.Object ref = fairnessKey_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        fairnessKey_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The key the Run's claims are shared by: within a priority, workers
+     * take Runs from every key waiting in turn (weighted by serve's
+     * --fairness-weights), so one key's thousands do not hold back another
+     * key's few. Empty means the caller's tenant. At most 128 characters.
+     * </pre>
+     *
+     * <code>string fairness_key = 10;</code>
+     * @param value The fairnessKey to set.
+     * @return This builder for chaining.
+     */
+    public Builder setFairnessKey(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      fairnessKey_ = value;
+      bitField0_ |= 0x00000200;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The key the Run's claims are shared by: within a priority, workers
+     * take Runs from every key waiting in turn (weighted by serve's
+     * --fairness-weights), so one key's thousands do not hold back another
+     * key's few. Empty means the caller's tenant. At most 128 characters.
+     * </pre>
+     *
+     * <code>string fairness_key = 10;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearFairnessKey() {
+      fairnessKey_ = getDefaultInstance().getFairnessKey();
+      bitField0_ = (bitField0_ & ~0x00000200);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The key the Run's claims are shared by: within a priority, workers
+     * take Runs from every key waiting in turn (weighted by serve's
+     * --fairness-weights), so one key's thousands do not hold back another
+     * key's few. Empty means the caller's tenant. At most 128 characters.
+     * </pre>
+     *
+     * <code>string fairness_key = 10;</code>
+     * @param value The bytes for fairnessKey to set.
+     * @return This builder for chaining.
+     */
+    public Builder setFairnessKeyBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      fairnessKey_ = value;
+      bitField0_ |= 0x00000200;
+      onChanged();
+      return this;
     }
     @java.lang.Override
     public final Builder setUnknownFields(

@@ -196,4 +196,42 @@ public interface StartRunRequestOrBuilder extends
    * <code>.google.protobuf.Timestamp start_at = 8;</code>
    */
   com.google.protobuf.TimestampOrBuilder getStartAtOrBuilder();
+
+  /**
+   * <pre>
+   * The Run's priority, 1 (lowest) to 5 (highest); 0 means the default, 3.
+   * A worker claims a waiting Run of a higher priority before any of a
+   * lower one.
+   * </pre>
+   *
+   * <code>int32 priority = 9;</code>
+   * @return The priority.
+   */
+  int getPriority();
+
+  /**
+   * <pre>
+   * The key the Run's claims are shared by: within a priority, workers
+   * take Runs from every key waiting in turn (weighted by serve's
+   * --fairness-weights), so one key's thousands do not hold back another
+   * key's few. Empty means the caller's tenant. At most 128 characters.
+   * </pre>
+   *
+   * <code>string fairness_key = 10;</code>
+   * @return The fairnessKey.
+   */
+  java.lang.String getFairnessKey();
+  /**
+   * <pre>
+   * The key the Run's claims are shared by: within a priority, workers
+   * take Runs from every key waiting in turn (weighted by serve's
+   * --fairness-weights), so one key's thousands do not hold back another
+   * key's few. Empty means the caller's tenant. At most 128 characters.
+   * </pre>
+   *
+   * <code>string fairness_key = 10;</code>
+   * @return The bytes for fairnessKey.
+   */
+  com.google.protobuf.ByteString
+      getFairnessKeyBytes();
 }

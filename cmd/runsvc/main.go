@@ -19,6 +19,7 @@ Usage:
   runsvc memory ...          read, write and watch the memory Runs share
   runsvc bus ...             send and receive messages between Runs
   runsvc thread ...          list and show threads: conversations of Runs
+  runsvc schedule ...        create, list, pause, resume, delete and trigger schedules that start Runs
   runsvc webhook ...         subscribe URLs to Run events (Standard Webhooks), deliveries, dead letters
   runsvc errors [--json]     print the error catalogue: every reason, its code and retry bit
   runsvc version             print the version, commit and Go version (also --version)

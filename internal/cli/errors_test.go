@@ -58,7 +58,7 @@ func TestErrors(t *testing.T) {
 			name: "connection refused while publishing", client: down, args: []string{"spec", "publish", writeFile(t, "done.yaml", doneYAML)}, code: 75,
 			first: "runsvc: cannot reach runsvc at " + down.addr + ": connection refused [UNAVAILABLE, retryable]",
 		},
-		{name: "no command", client: c, args: nil, code: 2, first: "runsvc: a command is required: spec, run, tool, delegate, memory, bus, thread, schedule"},
+		{name: "no command", client: c, args: nil, code: 2, first: "runsvc: a command is required: spec, run, tool, delegate, memory, bus, thread, schedule, webhook"},
 		{name: "no subcommand", client: c, args: []string{"run"}, code: 2, first: "runsvc: run needs a command: delete, export, fork, get, import, interrupt, list, report, resume, send, start, wait, watch"},
 		{name: "global flags between the words", client: c, args: []string{"run", "--timeout", "5s", "get", "run_nope"}, code: 1, first: "runsvc: run run_nope not found [RUN_NOT_FOUND, not retryable]"},
 		{name: "group help", client: c, args: []string{"spec", "-h"}, code: 0},

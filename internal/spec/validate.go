@@ -73,9 +73,11 @@ func Validate(s Spec, published Lookup) error {
 		}
 	}
 	v.model(s, credential)
+	v.fallbacks(s, credential)
 	v.tools(s, credential)
 	v.mcpServers(s, credential)
 	v.limits(s)
+	v.budgetAction(s.Limits)
 	v.expiry(s.Expiry)
 	v.delegates(s, published)
 	v.bus(s.Bus)

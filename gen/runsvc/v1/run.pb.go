@@ -605,7 +605,11 @@ type Suspension struct {
 	DelegationIds []string `protobuf:"bytes,7,rep,name=delegation_ids,json=delegationIds,proto3" json:"delegation_ids,omitempty"`
 	// For APPROVAL: true when `approval_call` is an at-most-once call in
 	// doubt, asking whether it happened; answer with ResumeRun's `in_doubt`.
-	InDoubt       bool `protobuf:"varint,8,opt,name=in_doubt,json=inDoubt,proto3" json:"in_doubt,omitempty"`
+	InDoubt bool `protobuf:"varint,8,opt,name=in_doubt,json=inDoubt,proto3" json:"in_doubt,omitempty"`
+	// For APPROVAL of a budget (`limits.on_exhausted: ASK`): the budget the
+	// next step would exceed. `approval_call` is then unset; answer with
+	// ResumeRun's `approved` and, to approve, `budget_limit`.
+	Budget        *BudgetAsk `protobuf:"bytes,20,opt,name=budget,proto3" json:"budget,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -694,6 +698,13 @@ func (x *Suspension) GetInDoubt() bool {
 		return x.InDoubt
 	}
 	return false
+}
+
+func (x *Suspension) GetBudget() *BudgetAsk {
+	if x != nil {
+		return x.Budget
+	}
+	return nil
 }
 
 // StartRunRequest is the request of RunService.StartRun.
@@ -1848,7 +1859,10 @@ type ResumeRunRequest struct {
 	Note string `protobuf:"bytes,5,opt,name=note,proto3" json:"note,omitempty"`
 	// For APPROVAL of a call in doubt (`Suspension.in_doubt`): whether the
 	// call happened.
-	InDoubt       *InDoubtAnswer `protobuf:"bytes,6,opt,name=in_doubt,json=inDoubt,proto3" json:"in_doubt,omitempty"`
+	InDoubt *InDoubtAnswer `protobuf:"bytes,6,opt,name=in_doubt,json=inDoubt,proto3" json:"in_doubt,omitempty"`
+	// For APPROVAL of a budget (`Suspension.budget`) with `approved` true: the
+	// new limit of that budget, above what was spent plus the reservation.
+	BudgetLimit   *float64 `protobuf:"fixed64,20,opt,name=budget_limit,json=budgetLimit,proto3,oneof" json:"budget_limit,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1923,6 +1937,13 @@ func (x *ResumeRunRequest) GetInDoubt() *InDoubtAnswer {
 		return x.InDoubt
 	}
 	return nil
+}
+
+func (x *ResumeRunRequest) GetBudgetLimit() float64 {
+	if x != nil && x.BudgetLimit != nil {
+		return *x.BudgetLimit
+	}
+	return 0
 }
 
 // ResumeRunResponse is the response of RunService.ResumeRun.
@@ -2913,7 +2934,7 @@ const file_runsvc_v1_run_proto_rawDesc = "" +
 	"page_token\x18\x02 \x01(\tR\tpageToken\"j\n" +
 	"\x13ListThreadsResponse\x12+\n" +
 	"\athreads\x18\x01 \x03(\v2\x11.runsvc.v1.ThreadR\athreads\x12&\n" +
-	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken\"\xf3\x02\n" +
+	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken\"\xa1\x03\n" +
 	"\n" +
 	"Suspension\x123\n" +
 	"\x06reason\x18\x01 \x01(\x0e2\x1b.runsvc.v1.SuspensionReasonR\x06reason\x12;\n" +
@@ -2925,7 +2946,8 @@ const file_runsvc_v1_run_proto_rawDesc = "" +
 	"\rapproval_call\x18\x05 \x01(\v2\x13.runsvc.v1.ToolCallR\fapprovalCall\x12'\n" +
 	"\x0fapproval_reason\x18\x06 \x01(\tR\x0eapprovalReason\x12%\n" +
 	"\x0edelegation_ids\x18\a \x03(\tR\rdelegationIds\x12\x19\n" +
-	"\bin_doubt\x18\b \x01(\bR\ainDoubt\"\x8c\x02\n" +
+	"\bin_doubt\x18\b \x01(\bR\ainDoubt\x12,\n" +
+	"\x06budget\x18\x14 \x01(\v2\x14.runsvc.v1.BudgetAskR\x06budget\"\x8c\x02\n" +
 	"\x0fStartRunRequest\x12\x12\n" +
 	"\x04spec\x18\x01 \x01(\tR\x04spec\x12\x18\n" +
 	"\aversion\x18\x02 \x01(\tR\aversion\x12\x14\n" +
@@ -3003,15 +3025,17 @@ const file_runsvc_v1_run_proto_rawDesc = "" +
 	"\x04text\x18\x02 \x01(\tR\x04text\x12*\n" +
 	"\x04mode\x18\x03 \x01(\x0e2\x16.runsvc.v1.MessageModeR\x04mode\"'\n" +
 	"\x13SendMessageResponse\x12\x10\n" +
-	"\x03seq\x18\x01 \x01(\x03R\x03seq\"\xf2\x01\n" +
+	"\x03seq\x18\x01 \x01(\x03R\x03seq\"\xab\x02\n" +
 	"\x10ResumeRunRequest\x12\x15\n" +
 	"\x06run_id\x18\x01 \x01(\tR\x05runId\x128\n" +
 	"\ftool_results\x18\x02 \x03(\v2\x15.runsvc.v1.ToolResultR\vtoolResults\x12\x16\n" +
 	"\x06answer\x18\x03 \x01(\tR\x06answer\x12\x1f\n" +
 	"\bapproved\x18\x04 \x01(\bH\x00R\bapproved\x88\x01\x01\x12\x12\n" +
 	"\x04note\x18\x05 \x01(\tR\x04note\x123\n" +
-	"\bin_doubt\x18\x06 \x01(\v2\x18.runsvc.v1.InDoubtAnswerR\ainDoubtB\v\n" +
-	"\t_approved\"5\n" +
+	"\bin_doubt\x18\x06 \x01(\v2\x18.runsvc.v1.InDoubtAnswerR\ainDoubt\x12&\n" +
+	"\fbudget_limit\x18\x14 \x01(\x01H\x01R\vbudgetLimit\x88\x01\x01B\v\n" +
+	"\t_approvedB\x0f\n" +
+	"\r_budget_limit\"5\n" +
 	"\x11ResumeRunResponse\x12 \n" +
 	"\x03run\x18\x01 \x01(\v2\x0e.runsvc.v1.RunR\x03run\"D\n" +
 	"\x13InterruptRunRequest\x12\x15\n" +
@@ -3150,13 +3174,14 @@ var file_runsvc_v1_run_proto_goTypes = []any{
 	(*ForkOrigin)(nil),            // 44: runsvc.v1.ForkOrigin
 	(SuspensionReason)(0),         // 45: runsvc.v1.SuspensionReason
 	(*ToolCall)(nil),              // 46: runsvc.v1.ToolCall
-	(*durationpb.Duration)(nil),   // 47: google.protobuf.Duration
-	(ThreadStrategy)(0),           // 48: runsvc.v1.ThreadStrategy
-	(*Record)(nil),                // 49: runsvc.v1.Record
-	(MessageMode)(0),              // 50: runsvc.v1.MessageMode
-	(*ToolResult)(nil),            // 51: runsvc.v1.ToolResult
-	(*InDoubtAnswer)(nil),         // 52: runsvc.v1.InDoubtAnswer
-	(*structpb.Value)(nil),        // 53: google.protobuf.Value
+	(*BudgetAsk)(nil),             // 47: runsvc.v1.BudgetAsk
+	(*durationpb.Duration)(nil),   // 48: google.protobuf.Duration
+	(ThreadStrategy)(0),           // 49: runsvc.v1.ThreadStrategy
+	(*Record)(nil),                // 50: runsvc.v1.Record
+	(MessageMode)(0),              // 51: runsvc.v1.MessageMode
+	(*ToolResult)(nil),            // 52: runsvc.v1.ToolResult
+	(*InDoubtAnswer)(nil),         // 53: runsvc.v1.InDoubtAnswer
+	(*structpb.Value)(nil),        // 54: google.protobuf.Value
 }
 var file_runsvc_v1_run_proto_depIdxs = []int32{
 	39, // 0: runsvc.v1.Run.state:type_name -> runsvc.v1.RunState
@@ -3177,74 +3202,75 @@ var file_runsvc_v1_run_proto_depIdxs = []int32{
 	43, // 15: runsvc.v1.Suspension.expire_time:type_name -> google.protobuf.Timestamp
 	46, // 16: runsvc.v1.Suspension.tool_calls:type_name -> runsvc.v1.ToolCall
 	46, // 17: runsvc.v1.Suspension.approval_call:type_name -> runsvc.v1.ToolCall
-	47, // 18: runsvc.v1.StartRunRequest.deadline:type_name -> google.protobuf.Duration
-	48, // 19: runsvc.v1.StartRunRequest.thread_strategy:type_name -> runsvc.v1.ThreadStrategy
-	0,  // 20: runsvc.v1.StartRunResponse.run:type_name -> runsvc.v1.Run
-	0,  // 21: runsvc.v1.GetRunResponse.run:type_name -> runsvc.v1.Run
-	39, // 22: runsvc.v1.ListRunsRequest.states:type_name -> runsvc.v1.RunState
-	0,  // 23: runsvc.v1.ListRunsResponse.runs:type_name -> runsvc.v1.Run
-	47, // 24: runsvc.v1.WatchRunRequest.heartbeat_interval:type_name -> google.protobuf.Duration
-	49, // 25: runsvc.v1.WatchRunResponse.record:type_name -> runsvc.v1.Record
-	43, // 26: runsvc.v1.WatchRunResponse.heartbeat_time:type_name -> google.protobuf.Timestamp
-	15, // 27: runsvc.v1.WatchRunResponse.delta:type_name -> runsvc.v1.ModelDelta
-	16, // 28: runsvc.v1.ModelDelta.tool_call:type_name -> runsvc.v1.ToolCallDelta
-	47, // 29: runsvc.v1.StreamTextRequest.heartbeat_interval:type_name -> google.protobuf.Duration
-	43, // 30: runsvc.v1.StreamTextResponse.heartbeat_time:type_name -> google.protobuf.Timestamp
-	47, // 31: runsvc.v1.WaitRunRequest.wait:type_name -> google.protobuf.Duration
-	0,  // 32: runsvc.v1.WaitRunResponse.run:type_name -> runsvc.v1.Run
-	50, // 33: runsvc.v1.SendMessageRequest.mode:type_name -> runsvc.v1.MessageMode
-	51, // 34: runsvc.v1.ResumeRunRequest.tool_results:type_name -> runsvc.v1.ToolResult
-	52, // 35: runsvc.v1.ResumeRunRequest.in_doubt:type_name -> runsvc.v1.InDoubtAnswer
-	0,  // 36: runsvc.v1.ResumeRunResponse.run:type_name -> runsvc.v1.Run
-	0,  // 37: runsvc.v1.InterruptRunResponse.run:type_name -> runsvc.v1.Run
-	29, // 38: runsvc.v1.GetReportResponse.report:type_name -> runsvc.v1.Report
-	0,  // 39: runsvc.v1.Report.run:type_name -> runsvc.v1.Run
-	30, // 40: runsvc.v1.Report.tool_calls:type_name -> runsvc.v1.ToolCallReport
-	29, // 41: runsvc.v1.Report.children:type_name -> runsvc.v1.Report
-	47, // 42: runsvc.v1.Report.duration:type_name -> google.protobuf.Duration
-	46, // 43: runsvc.v1.ToolCallReport.call:type_name -> runsvc.v1.ToolCall
-	53, // 44: runsvc.v1.ToolCallReport.output:type_name -> google.protobuf.Value
-	41, // 45: runsvc.v1.ToolCallReport.error:type_name -> google.rpc.Status
-	0,  // 46: runsvc.v1.ImportRunResponse.run:type_name -> runsvc.v1.Run
-	47, // 47: runsvc.v1.ForkRunRequest.deadline:type_name -> google.protobuf.Duration
-	0,  // 48: runsvc.v1.ForkRunResponse.run:type_name -> runsvc.v1.Run
-	7,  // 49: runsvc.v1.RunService.StartRun:input_type -> runsvc.v1.StartRunRequest
-	9,  // 50: runsvc.v1.RunService.GetRun:input_type -> runsvc.v1.GetRunRequest
-	11, // 51: runsvc.v1.RunService.ListRuns:input_type -> runsvc.v1.ListRunsRequest
-	13, // 52: runsvc.v1.RunService.WatchRun:input_type -> runsvc.v1.WatchRunRequest
-	17, // 53: runsvc.v1.RunService.StreamText:input_type -> runsvc.v1.StreamTextRequest
-	19, // 54: runsvc.v1.RunService.WaitRun:input_type -> runsvc.v1.WaitRunRequest
-	21, // 55: runsvc.v1.RunService.SendMessage:input_type -> runsvc.v1.SendMessageRequest
-	23, // 56: runsvc.v1.RunService.ResumeRun:input_type -> runsvc.v1.ResumeRunRequest
-	25, // 57: runsvc.v1.RunService.InterruptRun:input_type -> runsvc.v1.InterruptRunRequest
-	27, // 58: runsvc.v1.RunService.GetReport:input_type -> runsvc.v1.GetReportRequest
-	31, // 59: runsvc.v1.RunService.DeleteRun:input_type -> runsvc.v1.DeleteRunRequest
-	33, // 60: runsvc.v1.RunService.ExportRun:input_type -> runsvc.v1.ExportRunRequest
-	35, // 61: runsvc.v1.RunService.ImportRun:input_type -> runsvc.v1.ImportRunRequest
-	2,  // 62: runsvc.v1.RunService.GetThread:input_type -> runsvc.v1.GetThreadRequest
-	4,  // 63: runsvc.v1.RunService.ListThreads:input_type -> runsvc.v1.ListThreadsRequest
-	37, // 64: runsvc.v1.RunService.ForkRun:input_type -> runsvc.v1.ForkRunRequest
-	8,  // 65: runsvc.v1.RunService.StartRun:output_type -> runsvc.v1.StartRunResponse
-	10, // 66: runsvc.v1.RunService.GetRun:output_type -> runsvc.v1.GetRunResponse
-	12, // 67: runsvc.v1.RunService.ListRuns:output_type -> runsvc.v1.ListRunsResponse
-	14, // 68: runsvc.v1.RunService.WatchRun:output_type -> runsvc.v1.WatchRunResponse
-	18, // 69: runsvc.v1.RunService.StreamText:output_type -> runsvc.v1.StreamTextResponse
-	20, // 70: runsvc.v1.RunService.WaitRun:output_type -> runsvc.v1.WaitRunResponse
-	22, // 71: runsvc.v1.RunService.SendMessage:output_type -> runsvc.v1.SendMessageResponse
-	24, // 72: runsvc.v1.RunService.ResumeRun:output_type -> runsvc.v1.ResumeRunResponse
-	26, // 73: runsvc.v1.RunService.InterruptRun:output_type -> runsvc.v1.InterruptRunResponse
-	28, // 74: runsvc.v1.RunService.GetReport:output_type -> runsvc.v1.GetReportResponse
-	32, // 75: runsvc.v1.RunService.DeleteRun:output_type -> runsvc.v1.DeleteRunResponse
-	34, // 76: runsvc.v1.RunService.ExportRun:output_type -> runsvc.v1.ExportRunResponse
-	36, // 77: runsvc.v1.RunService.ImportRun:output_type -> runsvc.v1.ImportRunResponse
-	3,  // 78: runsvc.v1.RunService.GetThread:output_type -> runsvc.v1.GetThreadResponse
-	5,  // 79: runsvc.v1.RunService.ListThreads:output_type -> runsvc.v1.ListThreadsResponse
-	38, // 80: runsvc.v1.RunService.ForkRun:output_type -> runsvc.v1.ForkRunResponse
-	65, // [65:81] is the sub-list for method output_type
-	49, // [49:65] is the sub-list for method input_type
-	49, // [49:49] is the sub-list for extension type_name
-	49, // [49:49] is the sub-list for extension extendee
-	0,  // [0:49] is the sub-list for field type_name
+	47, // 18: runsvc.v1.Suspension.budget:type_name -> runsvc.v1.BudgetAsk
+	48, // 19: runsvc.v1.StartRunRequest.deadline:type_name -> google.protobuf.Duration
+	49, // 20: runsvc.v1.StartRunRequest.thread_strategy:type_name -> runsvc.v1.ThreadStrategy
+	0,  // 21: runsvc.v1.StartRunResponse.run:type_name -> runsvc.v1.Run
+	0,  // 22: runsvc.v1.GetRunResponse.run:type_name -> runsvc.v1.Run
+	39, // 23: runsvc.v1.ListRunsRequest.states:type_name -> runsvc.v1.RunState
+	0,  // 24: runsvc.v1.ListRunsResponse.runs:type_name -> runsvc.v1.Run
+	48, // 25: runsvc.v1.WatchRunRequest.heartbeat_interval:type_name -> google.protobuf.Duration
+	50, // 26: runsvc.v1.WatchRunResponse.record:type_name -> runsvc.v1.Record
+	43, // 27: runsvc.v1.WatchRunResponse.heartbeat_time:type_name -> google.protobuf.Timestamp
+	15, // 28: runsvc.v1.WatchRunResponse.delta:type_name -> runsvc.v1.ModelDelta
+	16, // 29: runsvc.v1.ModelDelta.tool_call:type_name -> runsvc.v1.ToolCallDelta
+	48, // 30: runsvc.v1.StreamTextRequest.heartbeat_interval:type_name -> google.protobuf.Duration
+	43, // 31: runsvc.v1.StreamTextResponse.heartbeat_time:type_name -> google.protobuf.Timestamp
+	48, // 32: runsvc.v1.WaitRunRequest.wait:type_name -> google.protobuf.Duration
+	0,  // 33: runsvc.v1.WaitRunResponse.run:type_name -> runsvc.v1.Run
+	51, // 34: runsvc.v1.SendMessageRequest.mode:type_name -> runsvc.v1.MessageMode
+	52, // 35: runsvc.v1.ResumeRunRequest.tool_results:type_name -> runsvc.v1.ToolResult
+	53, // 36: runsvc.v1.ResumeRunRequest.in_doubt:type_name -> runsvc.v1.InDoubtAnswer
+	0,  // 37: runsvc.v1.ResumeRunResponse.run:type_name -> runsvc.v1.Run
+	0,  // 38: runsvc.v1.InterruptRunResponse.run:type_name -> runsvc.v1.Run
+	29, // 39: runsvc.v1.GetReportResponse.report:type_name -> runsvc.v1.Report
+	0,  // 40: runsvc.v1.Report.run:type_name -> runsvc.v1.Run
+	30, // 41: runsvc.v1.Report.tool_calls:type_name -> runsvc.v1.ToolCallReport
+	29, // 42: runsvc.v1.Report.children:type_name -> runsvc.v1.Report
+	48, // 43: runsvc.v1.Report.duration:type_name -> google.protobuf.Duration
+	46, // 44: runsvc.v1.ToolCallReport.call:type_name -> runsvc.v1.ToolCall
+	54, // 45: runsvc.v1.ToolCallReport.output:type_name -> google.protobuf.Value
+	41, // 46: runsvc.v1.ToolCallReport.error:type_name -> google.rpc.Status
+	0,  // 47: runsvc.v1.ImportRunResponse.run:type_name -> runsvc.v1.Run
+	48, // 48: runsvc.v1.ForkRunRequest.deadline:type_name -> google.protobuf.Duration
+	0,  // 49: runsvc.v1.ForkRunResponse.run:type_name -> runsvc.v1.Run
+	7,  // 50: runsvc.v1.RunService.StartRun:input_type -> runsvc.v1.StartRunRequest
+	9,  // 51: runsvc.v1.RunService.GetRun:input_type -> runsvc.v1.GetRunRequest
+	11, // 52: runsvc.v1.RunService.ListRuns:input_type -> runsvc.v1.ListRunsRequest
+	13, // 53: runsvc.v1.RunService.WatchRun:input_type -> runsvc.v1.WatchRunRequest
+	17, // 54: runsvc.v1.RunService.StreamText:input_type -> runsvc.v1.StreamTextRequest
+	19, // 55: runsvc.v1.RunService.WaitRun:input_type -> runsvc.v1.WaitRunRequest
+	21, // 56: runsvc.v1.RunService.SendMessage:input_type -> runsvc.v1.SendMessageRequest
+	23, // 57: runsvc.v1.RunService.ResumeRun:input_type -> runsvc.v1.ResumeRunRequest
+	25, // 58: runsvc.v1.RunService.InterruptRun:input_type -> runsvc.v1.InterruptRunRequest
+	27, // 59: runsvc.v1.RunService.GetReport:input_type -> runsvc.v1.GetReportRequest
+	31, // 60: runsvc.v1.RunService.DeleteRun:input_type -> runsvc.v1.DeleteRunRequest
+	33, // 61: runsvc.v1.RunService.ExportRun:input_type -> runsvc.v1.ExportRunRequest
+	35, // 62: runsvc.v1.RunService.ImportRun:input_type -> runsvc.v1.ImportRunRequest
+	2,  // 63: runsvc.v1.RunService.GetThread:input_type -> runsvc.v1.GetThreadRequest
+	4,  // 64: runsvc.v1.RunService.ListThreads:input_type -> runsvc.v1.ListThreadsRequest
+	37, // 65: runsvc.v1.RunService.ForkRun:input_type -> runsvc.v1.ForkRunRequest
+	8,  // 66: runsvc.v1.RunService.StartRun:output_type -> runsvc.v1.StartRunResponse
+	10, // 67: runsvc.v1.RunService.GetRun:output_type -> runsvc.v1.GetRunResponse
+	12, // 68: runsvc.v1.RunService.ListRuns:output_type -> runsvc.v1.ListRunsResponse
+	14, // 69: runsvc.v1.RunService.WatchRun:output_type -> runsvc.v1.WatchRunResponse
+	18, // 70: runsvc.v1.RunService.StreamText:output_type -> runsvc.v1.StreamTextResponse
+	20, // 71: runsvc.v1.RunService.WaitRun:output_type -> runsvc.v1.WaitRunResponse
+	22, // 72: runsvc.v1.RunService.SendMessage:output_type -> runsvc.v1.SendMessageResponse
+	24, // 73: runsvc.v1.RunService.ResumeRun:output_type -> runsvc.v1.ResumeRunResponse
+	26, // 74: runsvc.v1.RunService.InterruptRun:output_type -> runsvc.v1.InterruptRunResponse
+	28, // 75: runsvc.v1.RunService.GetReport:output_type -> runsvc.v1.GetReportResponse
+	32, // 76: runsvc.v1.RunService.DeleteRun:output_type -> runsvc.v1.DeleteRunResponse
+	34, // 77: runsvc.v1.RunService.ExportRun:output_type -> runsvc.v1.ExportRunResponse
+	36, // 78: runsvc.v1.RunService.ImportRun:output_type -> runsvc.v1.ImportRunResponse
+	3,  // 79: runsvc.v1.RunService.GetThread:output_type -> runsvc.v1.GetThreadResponse
+	5,  // 80: runsvc.v1.RunService.ListThreads:output_type -> runsvc.v1.ListThreadsResponse
+	38, // 81: runsvc.v1.RunService.ForkRun:output_type -> runsvc.v1.ForkRunResponse
+	66, // [66:82] is the sub-list for method output_type
+	50, // [50:66] is the sub-list for method input_type
+	50, // [50:50] is the sub-list for extension type_name
+	50, // [50:50] is the sub-list for extension extendee
+	0,  // [0:50] is the sub-list for field type_name
 }
 
 func init() { file_runsvc_v1_run_proto_init() }

@@ -232,7 +232,6 @@ func (a *attempt) callModel(ctx context.Context, turn int, req model.Request, es
 	}
 	req.MaxTokens = maxTokens(a.spec.Model.MaxOutputTokens, limits.TokenBudget, a.state.Usage.Tokens()+estimate)
 	callCtx, cancel := a.opContext(ctx, a.state.Admission.Deadline)
-	callCtx, observed := a.e.Observer.StartModelCall(callCtx, ModelCallInfo{RunID: st.RunID, Spec: a.spec.Name, Turn: turn, Model: a.spec.Model})
 	var stream *live.Stream
 	if a.e.Live != nil {
 		// The seq the ModelCallStarted was folded at, the newest of the
@@ -253,11 +252,10 @@ func (a *attempt) callModel(ctx context.Context, turn int, req model.Request, es
 			stream.Add(d)
 		}
 	}
-	resp, err := provider.Complete(callCtx, req)
+	resp, ans, err := a.completeChain(callCtx, turn, provider, req)
 	if stream != nil {
 		stream.End()
 	}
-	observed(resp, err)
 	cancel()
 	if ferr := flushed(); ferr != nil {
 		return ferr
@@ -265,12 +263,15 @@ func (a *attempt) callModel(ctx context.Context, turn int, req model.Request, es
 	if err != nil {
 		return a.modelFailed(ctx, turn, err)
 	}
-	return a.modelAnswered(ctx, turn, resp)
+	return a.modelAnswered(ctx, turn, resp, ans)
 }
 
-func (a *attempt) modelAnswered(ctx context.Context, turn int, resp model.Response) error {
-	done := &runlog.ModelCallFinished{Turn: turn, Text: resp.Text, InputTokens: resp.Usage.InputTokens, OutputTokens: resp.Usage.OutputTokens}
-	if p := a.spec.Model.Pricing; p != nil {
+func (a *attempt) modelAnswered(ctx context.Context, turn int, resp model.Response, ans chainAnswer) error {
+	done := &runlog.ModelCallFinished{
+		Turn: turn, Text: resp.Text, InputTokens: resp.Usage.InputTokens, OutputTokens: resp.Usage.OutputTokens,
+		Model: ans.model.Name(), Fallbacks: ans.tried, RateLimitWait: resp.RateLimitWait,
+	}
+	if p := ans.model.Pricing; p != nil {
 		done.Priced, done.Cost = true, p.Cost(resp.Usage.InputTokens, resp.Usage.OutputTokens)
 	}
 	for i, c := range resp.ToolCalls {

@@ -88,6 +88,7 @@ func (s *Service) runToProto(r runs.Run) *runsvcv1.Run {
 		ps := &runsvcv1.Suspension{
 			Reason: reasonToProto(sus.Reason), ExpireTime: ts(sus.ExpireAt), Question: sus.Question,
 			ApprovalReason: sus.ApprovalReason, DelegationIds: sus.DelegationIDs, InDoubt: sus.InDoubt,
+			Budget: budgetAskToProto(sus.Budget),
 		}
 		for _, c := range r.SuspendedCalls {
 			if sus.Reason == runlog.ReasonApproval {
@@ -124,6 +125,10 @@ func (s *Service) recordToProto(r runlog.Record) *runsvcv1.Record {
 		for _, v := range op.OutputViolations {
 			f.OutputViolations = append(f.OutputViolations, &epb.BadRequest_FieldViolation{Field: v.Field, Description: v.Description})
 		}
+		f.Model, f.RateLimitWait = op.Model, dur(op.RateLimitWait)
+		for _, fb := range op.Fallbacks {
+			f.Fallbacks = append(f.Fallbacks, &runsvcv1.Record_ModelFallback{Model: fb.Model, Failure: s.statusOf(&fb.Failure)})
+		}
 		p.Body = &runsvcv1.Record_ModelCallFinished_{ModelCallFinished: f}
 	case *runlog.ModelCallFailed:
 		p.Body = &runsvcv1.Record_ModelCallFailed_{ModelCallFailed: &runsvcv1.Record_ModelCallFailed{
@@ -144,10 +149,10 @@ func (s *Service) recordToProto(r runlog.Record) *runsvcv1.Record {
 		p.Body = &runsvcv1.Record_Suspended_{Suspended: &runsvcv1.Record_Suspended{
 			Reason: reasonToProto(op.Reason), ExpireTime: ts(op.ExpireAt), CallIds: op.CallIDs, Question: op.Question,
 			CallId: op.CallID, ApprovalReason: op.ApprovalReason, DelegationIds: op.DelegationIDs,
-			InDoubt: op.InDoubt,
+			InDoubt: op.InDoubt, Budget: budgetAskToProto(op.Budget),
 		}}
 	case *runlog.Resumed:
-		res := &runsvcv1.Record_Resumed{Reason: reasonToProto(op.Reason), Answer: op.Answer, Approved: op.Approved, Note: op.Note}
+		res := &runsvcv1.Record_Resumed{Reason: reasonToProto(op.Reason), Answer: op.Answer, Approved: op.Approved, Note: op.Note, BudgetLimit: op.BudgetLimit}
 		res.InDoubt = inDoubtAnswerToProto(op.InDoubt)
 		for _, tr := range op.Results {
 			pr := &runsvcv1.ToolResult{CallId: tr.CallID, Output: toValue(tr.Output)}
@@ -205,4 +210,12 @@ func compactedToProto(op *runlog.HistoryCompacted) *runsvcv1.Record_HistoryCompa
 		AfterRefusal: op.AfterRefusal, InputTokens: op.InputTokens, OutputTokens: op.OutputTokens,
 		HistoryMessages: int32(op.HistoryMessages),
 	}}
+}
+
+// budgetAskToProto converts a budget approval's ask, or nil.
+func budgetAskToProto(b *runlog.BudgetAsk) *runsvcv1.BudgetAsk {
+	if b == nil {
+		return nil
+	}
+	return &runsvcv1.BudgetAsk{Dimension: b.Dimension, Spent: b.Spent, Reserve: b.Reserve, Limit: b.Limit}
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/runsvc/runsvc/internal/cli"
 	"github.com/runsvc/runsvc/internal/errdetails"
+	"github.com/runsvc/runsvc/internal/model/ratelimit"
 	"github.com/runsvc/runsvc/internal/runs"
 	"github.com/runsvc/runsvc/internal/server"
 )
@@ -29,11 +30,12 @@ type serveOptions struct {
 	networks            networkList
 	commands            networkList // --mcp-command, a list like --allow-network
 	corsOrigins         networkList // --cors-origin, a list like --allow-network
+	rateLimits          ratelimit.RuleList
 }
 
 // serveGroups orders serve's flags in its help.
 var serveGroups = []cli.FlagGroup{
-	{Title: "Service flags", Names: []string{"listen", "http-listen", "worker-id", "max-concurrent-runs", "max-attempts", "lease-ttl", "drain-timeout", "secrets-file", "policy-file"}},
+	{Title: "Service flags", Names: []string{"listen", "http-listen", "worker-id", "max-concurrent-runs", "max-attempts", "lease-ttl", "drain-timeout", "secrets-file", "policy-file", "model-rate-limit"}},
 	{Title: "Store flags", Names: []string{"data", "store", "pool-size", "retention", "retention-interval", "retention-batch"}},
 	{Title: "Error flags", Names: []string{"error-domain", "debug-errors"}},
 	{Title: "Operations flags", Names: []string{"log-level", "log-format", "metrics-listen", "otlp-endpoint", "keepalive-time", "keepalive-timeout", "max-connection-age", "max-connection-age-grace", "heartbeat-interval"}},
@@ -63,6 +65,7 @@ func serveFlags(o *serveOptions) *flag.FlagSet {
 	fs.IntVar(&cfg.Engine.MaxConcurrent, "max-concurrent-runs", 256, "Runs (`N`) this replica executes at once")
 	fs.IntVar(&cfg.Engine.MaxAttempts, "max-attempts", 0, "Attempts (`N`) of one Run that may die (a crash, a lost lease, a drain) before it fails ATTEMPTS_EXHAUSTED; resumes, answers and approvals are not counted; 0 means the default, 10")
 	fs.DurationVar(&cfg.DrainTimeout, "drain-timeout", 20*time.Second, "how long (a `DURATION`) a shutdown waits for unary calls in flight; long streams end at once")
+	fs.Var(&o.rateLimits, "model-rate-limit", "a model provider's rate limit per credential, `PROVIDER[@BASE_URL]=RPM[/TPM]` (requests and tokens a minute, e.g. openai=500/200000), repeatable; calls wait rather than exceed it; per replica, so give each limit/replicas")
 	opsFlags(fs, &cfg.Ops)
 	fs.Var(&o.networks, "allow-network", "a network (`CIDR`) http and MCP tools may connect to, repeatable or comma-separated; default every address but the cloud metadata ones")
 	fs.Var(&o.corsOrigins, "cors-origin", "an `ORIGIN` (https://app.example.com, or *) whose browser pages may call the HTTP API, repeatable or comma-separated; default none")
@@ -114,6 +117,7 @@ func parseServe(args []string, stdout, stderr io.Writer, lookup func(string) (st
 	o.networks.set = false // the first --allow-network replaces the environment's list
 	o.commands.set = false
 	o.corsOrigins.set = false
+	o.rateLimits.Reset()
 	if err := cli.ParseFlags(fs, args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stdout, serveUsage)
@@ -128,6 +132,7 @@ func parseServe(args []string, stdout, stderr io.Writer, lookup func(string) (st
 	o.cfg.AllowNetworks = o.networks.list
 	o.cfg.MCPCommands = o.commands.list
 	o.cfg.HTTP.CORSOrigins = o.corsOrigins.list
+	o.cfg.RateLimits.Rules = o.rateLimits.Rules
 	return o, 0, true
 }
 

@@ -30,7 +30,7 @@ type serveOptions struct {
 	networks            networkList
 	commands            networkList // --mcp-command, a list like --allow-network
 	corsOrigins         networkList // --cors-origin, a list like --allow-network
-	rateLimits          ratelimit.RuleList
+	rateLimits          networkList // --model-rate-limit, a list like --allow-network
 }
 
 // serveGroups orders serve's flags in its help.
@@ -65,7 +65,7 @@ func serveFlags(o *serveOptions) *flag.FlagSet {
 	fs.IntVar(&cfg.Engine.MaxConcurrent, "max-concurrent-runs", 256, "Runs (`N`) this replica executes at once")
 	fs.IntVar(&cfg.Engine.MaxAttempts, "max-attempts", 0, "Attempts (`N`) of one Run that may die (a crash, a lost lease, a drain) before it fails ATTEMPTS_EXHAUSTED; resumes, answers and approvals are not counted; 0 means the default, 10")
 	fs.DurationVar(&cfg.DrainTimeout, "drain-timeout", 20*time.Second, "how long (a `DURATION`) a shutdown waits for unary calls in flight; long streams end at once")
-	fs.Var(&o.rateLimits, "model-rate-limit", "a model provider's rate limit per credential, `PROVIDER[@BASE_URL]=RPM[/TPM]` (requests and tokens a minute, e.g. openai=500/200000), repeatable; calls wait rather than exceed it; per replica, so give each limit/replicas")
+	fs.Var(&o.rateLimits, "model-rate-limit", "a model provider's rate limit per credential, a `RULE` PROVIDER[@BASE_URL]=RPM[/TPM] (requests and tokens a minute, e.g. openai=500/200000), repeatable or comma-separated; calls wait rather than exceed it; per replica, so give each limit/replicas")
 	opsFlags(fs, &cfg.Ops)
 	fs.Var(&o.networks, "allow-network", "a network (`CIDR`) http and MCP tools may connect to, repeatable or comma-separated; default every address but the cloud metadata ones")
 	fs.Var(&o.corsOrigins, "cors-origin", "an `ORIGIN` (https://app.example.com, or *) whose browser pages may call the HTTP API, repeatable or comma-separated; default none")
@@ -117,7 +117,7 @@ func parseServe(args []string, stdout, stderr io.Writer, lookup func(string) (st
 	o.networks.set = false // the first --allow-network replaces the environment's list
 	o.commands.set = false
 	o.corsOrigins.set = false
-	o.rateLimits.Reset()
+	o.rateLimits.set = false
 	if err := cli.ParseFlags(fs, args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stdout, serveUsage)
@@ -132,7 +132,13 @@ func parseServe(args []string, stdout, stderr io.Writer, lookup func(string) (st
 	o.cfg.AllowNetworks = o.networks.list
 	o.cfg.MCPCommands = o.commands.list
 	o.cfg.HTTP.CORSOrigins = o.corsOrigins.list
-	o.cfg.RateLimits.Rules = o.rateLimits.Rules
+	for _, v := range o.rateLimits.list {
+		rule, err := ratelimit.ParseRule(v)
+		if err != nil {
+			return bad(fmt.Errorf("--model-rate-limit: %w", err))
+		}
+		o.cfg.RateLimits.Rules = append(o.cfg.RateLimits.Rules, rule)
+	}
 	return o, 0, true
 }
 

@@ -125,10 +125,7 @@ func (s *Service) recordToProto(r runlog.Record) *runsvcv1.Record {
 		for _, v := range op.OutputViolations {
 			f.OutputViolations = append(f.OutputViolations, &epb.BadRequest_FieldViolation{Field: v.Field, Description: v.Description})
 		}
-		f.Model, f.RateLimitWait = op.Model, dur(op.RateLimitWait)
-		for _, fb := range op.Fallbacks {
-			f.Fallbacks = append(f.Fallbacks, &runsvcv1.Record_ModelFallback{Model: fb.Model, Failure: s.statusOf(&fb.Failure)})
-		}
+		s.modelOfCall(f, op)
 		p.Body = &runsvcv1.Record_ModelCallFinished_{ModelCallFinished: f}
 	case *runlog.ModelCallFailed:
 		p.Body = &runsvcv1.Record_ModelCallFailed_{ModelCallFailed: &runsvcv1.Record_ModelCallFailed{
@@ -218,4 +215,13 @@ func budgetAskToProto(b *runlog.BudgetAsk) *runsvcv1.BudgetAsk {
 		return nil
 	}
 	return &runsvcv1.BudgetAsk{Dimension: b.Dimension, Spent: b.Spent, Reserve: b.Reserve, Limit: b.Limit}
+}
+
+// modelOfCall sets which model answered a call, the models it left and
+// its rate-limit wait.
+func (s *Service) modelOfCall(f *runsvcv1.Record_ModelCallFinished, op *runlog.ModelCallFinished) {
+	f.Model, f.RateLimitWait = op.Model, dur(op.RateLimitWait)
+	for _, fb := range op.Fallbacks {
+		f.Fallbacks = append(f.Fallbacks, &runsvcv1.Record_ModelFallback{Model: fb.Model, Failure: s.statusOf(&fb.Failure)})
+	}
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/runsvc/runsvc/internal/cli"
 	"github.com/runsvc/runsvc/internal/errdetails"
+	"github.com/runsvc/runsvc/internal/model/ratelimit"
 	"github.com/runsvc/runsvc/internal/runs"
 	"github.com/runsvc/runsvc/internal/server"
 	"github.com/runsvc/runsvc/internal/webhook"
@@ -32,11 +33,12 @@ type serveOptions struct {
 	commands            networkList // --mcp-command, a list like --allow-network
 	corsOrigins         networkList // --cors-origin, a list like --allow-network
 	fairnessWeights     string      // --fairness-weights, parsed by parseServe
+	rateLimits          networkList // --model-rate-limit, a list like --allow-network
 }
 
 // serveGroups orders serve's flags in its help.
 var serveGroups = []cli.FlagGroup{
-	{Title: "Service flags", Names: []string{"listen", "http-listen", "worker-id", "max-concurrent-runs", "fairness-weights", "max-attempts", "lease-ttl", "drain-timeout", "secrets-file", "policy-file"}},
+	{Title: "Service flags", Names: []string{"listen", "http-listen", "worker-id", "max-concurrent-runs", "fairness-weights", "max-attempts", "lease-ttl", "drain-timeout", "secrets-file", "policy-file", "model-rate-limit"}},
 	{Title: "Store flags", Names: []string{"data", "store", "pool-size", "retention", "retention-interval", "retention-batch"}},
 	{Title: "Error flags", Names: []string{"error-domain", "debug-errors"}},
 	{Title: "Operations flags", Names: []string{"log-level", "log-format", "metrics-listen", "otlp-endpoint", "keepalive-time", "keepalive-timeout", "max-connection-age", "max-connection-age-grace", "heartbeat-interval"}},
@@ -68,6 +70,7 @@ func serveFlags(o *serveOptions) *flag.FlagSet {
 	fs.StringVar(&o.fairnessWeights, "fairness-weights", "", "fairness keys' `WEIGHTS`, KEY=WEIGHT pairs separated by commas (a key is a tenant, or a StartRun fairness_key): within a priority, a key of weight w gets w times the claims of a key of weight 1 while both have Runs waiting; default 1 for every key")
 	fs.IntVar(&cfg.Engine.MaxAttempts, "max-attempts", 0, "Attempts (`N`) of one Run that may die (a crash, a lost lease, a drain) before it fails ATTEMPTS_EXHAUSTED; resumes, answers and approvals are not counted; 0 means the default, 10")
 	fs.DurationVar(&cfg.DrainTimeout, "drain-timeout", 20*time.Second, "how long (a `DURATION`) a shutdown waits for unary calls in flight; long streams end at once")
+	fs.Var(&o.rateLimits, "model-rate-limit", "a model provider's rate limit per credential, a `RULE` PROVIDER[@BASE_URL]=RPM[/TPM] (requests and tokens a minute, e.g. openai=500/200000), repeatable or comma-separated; calls wait rather than exceed it; per replica, so give each limit/replicas")
 	opsFlags(fs, &cfg.Ops)
 	fs.Var(&o.networks, "allow-network", "a network (`CIDR`) http and MCP tools may connect to, repeatable or comma-separated; default every address but the cloud metadata ones")
 	fs.Var(&o.corsOrigins, "cors-origin", "an `ORIGIN` (https://app.example.com, or *) whose browser pages may call the HTTP API, repeatable or comma-separated; default none")
@@ -129,6 +132,7 @@ func parseServe(args []string, stdout, stderr io.Writer, lookup func(string) (st
 	o.networks.set = false // the first --allow-network replaces the environment's list
 	o.commands.set = false
 	o.corsOrigins.set = false
+	o.rateLimits.set = false
 	if err := cli.ParseFlags(fs, args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stdout, serveUsage)
@@ -148,6 +152,13 @@ func parseServe(args []string, stdout, stderr io.Writer, lookup func(string) (st
 		return bad(err)
 	}
 	o.cfg.FairnessWeights = weights
+	for _, v := range o.rateLimits.list {
+		rule, err := ratelimit.ParseRule(v)
+		if err != nil {
+			return bad(fmt.Errorf("--model-rate-limit: %w", err))
+		}
+		o.cfg.RateLimits.Rules = append(o.cfg.RateLimits.Rules, rule)
+	}
 	return o, 0, true
 }
 

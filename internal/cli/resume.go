@@ -18,7 +18,8 @@ func (a *app) runResume(ctx context.Context, args []string) error {
 	fs := a.flags()
 	results := fs.String("results", "", "tool results: a JSON `FILE` (- for stdin), or the JSON itself when it starts with [ or {")
 	answer := fs.String("answer", "", "answer the Run's question with `TEXT`")
-	approve := fs.Bool("approve", false, "approve the tool call waiting for approval")
+	approve := fs.Bool("approve", false, "approve the tool call waiting for approval (or, with --budget-limit, the budget the Run asks to exceed)")
+	budgetLimit := fs.Float64("budget-limit", 0, "with --approve of a budget: its new `LIMIT` (tokens, dollars or tool rounds), covering what was spent and what the next step reserves")
 	deny := fs.Bool("deny", false, "deny the tool call waiting for approval; the model is told")
 	note := fs.String("note", "", "with --deny: a `TEXT` the model is given")
 	inDoubt := fs.String("in-doubt", "", "what became of the tool call in doubt, an `OUTCOME`: happened, did_not_happen (runsvc makes it now) or skip")
@@ -45,10 +46,15 @@ func (a *app) runResume(ctx context.Context, args []string) error {
 		return usagef("--output goes with --in-doubt happened")
 	case *note != "" && !*deny:
 		return usagef("--note goes with --deny")
+	case *budgetLimit != 0 && !*approve:
+		return usagef("--budget-limit goes with --approve")
 	case w.untilSuspended && !*watch:
 		return usagef("--until-suspended needs --watch")
 	case *approve:
 		req.Approved = ptr(true)
+		if *budgetLimit != 0 {
+			req.BudgetLimit = budgetLimit
+		}
 	case *deny:
 		req.Approved = ptr(false)
 	case *inDoubt != "":

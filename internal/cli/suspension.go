@@ -21,13 +21,15 @@ type suspension struct {
 	approvalReason string
 	delegations    []string
 	inDoubt        bool // an APPROVAL asking whether a call in doubt happened
+	budget         *runsvcv1.BudgetAsk
 }
 
 func suspensionOfRun(s *runsvcv1.Suspension) suspension {
 	v := suspension{
 		reason: s.GetReason(), expire: s.GetExpireTime(), calls: s.GetToolCalls(), question: s.GetQuestion(),
 		approvalReason: s.GetApprovalReason(), delegations: s.GetDelegationIds(), inDoubt: s.GetInDoubt(),
-		wake: s.GetWakeTime(),
+		wake:   s.GetWakeTime(),
+		budget: s.GetBudget(),
 	}
 	if c := s.GetApprovalCall(); c != nil {
 		v.calls = []*runsvcv1.ToolCall{c}
@@ -41,7 +43,8 @@ func suspensionOfRecord(s *runsvcv1.Record_Suspended, calls map[string]*runsvcv1
 	v := suspension{
 		reason: s.GetReason(), expire: s.GetExpireTime(), question: s.GetQuestion(),
 		approvalReason: s.GetApprovalReason(), delegations: s.GetDelegationIds(), inDoubt: s.GetInDoubt(),
-		wake: s.GetWakeTime(),
+		wake:   s.GetWakeTime(),
+		budget: s.GetBudget(),
 	}
 	ids := s.GetCallIds()
 	if len(ids) == 0 && s.GetCallId() != "" {
@@ -76,6 +79,9 @@ func (s suspension) headline() string {
 		if s.inDoubt {
 			return "word on whether a tool call in doubt happened"
 		}
+		if s.budget != nil {
+			return "approval of a larger " + s.budget.GetDimension() + " budget"
+		}
 		return "approval of a tool call"
 	case runsvcv1.SuspensionReason_SUSPENSION_REASON_QUESTION:
 		return "an answer to a question"
@@ -95,6 +101,9 @@ func (s suspension) details(w io.Writer, pad string) {
 	}
 	if s.approvalReason != "" {
 		fmt.Fprintf(w, "%swhy: %s\n", pad, s.approvalReason)
+	}
+	if b := s.budget; b != nil {
+		fmt.Fprintf(w, "%s%s: spent %g, the next step reserves %g, the limit is %g\n", pad, b.GetDimension(), b.GetSpent(), b.GetReserve(), b.GetLimit())
 	}
 	for _, c := range s.calls {
 		name := c.GetName()
@@ -130,6 +139,9 @@ func (a *app) resumeCommands(runID string, s suspension) []string {
 	case runsvcv1.SuspensionReason_SUSPENSION_REASON_APPROVAL:
 		if s.inDoubt {
 			return []string{base + " --in-doubt happened [--output '<JSON result>']", base + " --in-doubt did_not_happen", base + " --in-doubt skip"}
+		}
+		if b := s.budget; b != nil {
+			return []string{base + fmt.Sprintf(" --approve --budget-limit %g", 2*max(b.GetLimit(), b.GetSpent()+b.GetReserve())), base + " --deny"}
 		}
 		return []string{base + " --approve", base + " --deny --note '...'"}
 	}

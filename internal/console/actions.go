@@ -2,6 +2,7 @@ package console
 
 import (
 	"net/http"
+	"strconv"
 	"strings"
 
 	"google.golang.org/protobuf/encoding/protojson"
@@ -16,6 +17,7 @@ import (
 type actions struct {
 	ToolCalls []pendingCall // TOOL_RESULTS: one result each
 	Approval  *pendingCall  // APPROVAL
+	Budget    *budgetAsk    // APPROVAL of a budget
 	InDoubt   bool
 	Why       string
 	Question  string // QUESTION
@@ -24,12 +26,18 @@ type actions struct {
 	Interrupt bool
 }
 
+// budgetAsk is a budget the Run asks to exceed, as the form shows it.
+type budgetAsk struct {
+	Dimension             string
+	Spent, Reserve, Limit float64
+}
+
 // pendingCall is a tool call awaiting an answer.
 type pendingCall struct{ ID, Name, Args string }
 
 // Any reports whether any action is offered.
 func (a actions) Any() bool {
-	return len(a.ToolCalls) > 0 || a.Approval != nil || a.Question != "" || a.Message || a.Interrupt
+	return len(a.ToolCalls) > 0 || a.Approval != nil || a.Budget != nil || a.Question != "" || a.Message || a.Interrupt
 }
 
 func pending(c *runsvcv1.ToolCall) pendingCall {
@@ -58,6 +66,10 @@ func actionsFor(run *runsvcv1.Run, s *session) actions {
 			a.ToolCalls = append(a.ToolCalls, pending(c))
 		}
 	case runsvcv1.SuspensionReason_SUSPENSION_REASON_APPROVAL:
+		if b := sus.GetBudget(); b != nil {
+			a.Budget = &budgetAsk{Dimension: b.GetDimension(), Spent: b.GetSpent(), Reserve: b.GetReserve(), Limit: b.GetLimit()}
+			break
+		}
 		p := pending(sus.GetApprovalCall())
 		a.Approval, a.InDoubt, a.Why = &p, sus.GetInDoubt(), sus.GetApprovalReason()
 	case runsvcv1.SuspensionReason_SUSPENSION_REASON_QUESTION:
@@ -99,6 +111,12 @@ func resumeRequest(id string, form map[string][]string) *runsvcv1.ResumeRunReque
 	case "approval":
 		approved := get("decision") == "approve"
 		req.Approved, req.Note = &approved, get("note")
+	case "budget":
+		approved := get("decision") == "approve"
+		req.Approved = &approved
+		if limit, err := strconv.ParseFloat(strings.TrimSpace(get("budget_limit")), 64); approved && err == nil {
+			req.BudgetLimit = &limit
+		}
 	case "in_doubt":
 		n := runsvcv1.InDoubtOutcome_value[get("outcome")]
 		req.InDoubt = &runsvcv1.InDoubtAnswer{Outcome: runsvcv1.InDoubtOutcome(n)}

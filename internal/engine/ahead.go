@@ -139,7 +139,7 @@ func (a *attempt) startAhead(ctx context.Context, c *runlog.Call, decl spec.Tool
 // tool it calls: a call that, in its turn, would go straight to its
 // executor.
 func (a *attempt) mayStartAhead(ctx context.Context, s *runlog.Call) (spec.Tool, bool) {
-	if s.StartedAttempt != 0 || s.Approval != nil || s.Ordinal > a.spec.Limits.Effective().MaxToolRounds {
+	if s.StartedAttempt != 0 || s.Approval != nil || s.Ordinal > a.limits().MaxToolRounds {
 		return spec.Tool{}, false
 	}
 	decl, err := a.declared(s.Name)

@@ -154,7 +154,7 @@ func (a *attempt) abort(ctx context.Context, cause runlog.AbortCause) error {
 // current one after a transient failure.
 func (a *attempt) modelTurn(ctx context.Context) error {
 	st := a.state
-	limits := a.spec.Limits.Effective()
+	limits := a.limits()
 	var ops []runlog.Op
 	var consumed []string
 	turn := st.Turn
@@ -198,12 +198,14 @@ func (a *attempt) modelTurn(ctx context.Context) error {
 	estimate := estimateTokens(req)
 	var reservedCost float64
 	if limits.TokenBudget > 0 && st.Usage.Tokens()+estimate > limits.TokenBudget {
-		return a.settle(ctx, runlog.StatusFailed, "", "", &errs.BudgetExceeded{Dimension: errs.DimensionTokens, Requested: float64(st.Usage.Tokens() + estimate), Limit: float64(limits.TokenBudget)})
+		return a.exhausted(ctx, &errs.BudgetExceeded{Dimension: errs.DimensionTokens, Requested: float64(st.Usage.Tokens() + estimate), Limit: float64(limits.TokenBudget)},
+			errs.DimensionTokens, float64(st.Usage.Tokens()), float64(estimate), float64(limits.TokenBudget))
 	}
 	if p := a.spec.Model.Pricing; p != nil {
 		reservedCost = p.Cost(estimate, 0)
 		if limits.CostBudget > 0 && st.Usage.Cost+reservedCost > limits.CostBudget {
-			return a.settle(ctx, runlog.StatusFailed, "", "", &errs.BudgetExceeded{Dimension: errs.DimensionCost, Requested: st.Usage.Cost + reservedCost, Limit: limits.CostBudget})
+			return a.exhausted(ctx, &errs.BudgetExceeded{Dimension: errs.DimensionCost, Requested: st.Usage.Cost + reservedCost, Limit: limits.CostBudget},
+				errs.DimensionCost, st.Usage.Cost, reservedCost, limits.CostBudget)
 		}
 	}
 	ops = append(ops, &runlog.ModelCallStarted{Turn: turn, ReservedTokens: estimate, ReservedCost: reservedCost})
@@ -229,14 +231,13 @@ func (a *attempt) modelTurn(ctx context.Context) error {
 // still running after flushPendingAfter, so a watcher of a slow model sees
 // the turn start while it runs; a fast call's go out with its answer.
 func (a *attempt) callModel(ctx context.Context, turn int, req model.Request, estimate int64) error {
-	st, limits := a.state, a.spec.Limits.Effective()
+	st, limits := a.state, a.limits()
 	provider, ok := a.e.Models[a.spec.Model.Provider]
 	if !ok {
 		return a.settle(ctx, runlog.StatusFailed, "", "", &errs.DependencyMissing{Dependency: "model provider " + a.spec.Model.Provider, Description: "this runsvc has no such provider"})
 	}
 	req.MaxTokens = maxTokens(a.spec.Model.MaxOutputTokens, limits.TokenBudget, a.state.Usage.Tokens()+estimate)
 	callCtx, cancel := a.opContext(ctx, a.state.Admission.Deadline)
-	callCtx, observed := a.e.Observer.StartModelCall(callCtx, ModelCallInfo{RunID: st.RunID, Spec: a.spec.Name, Turn: turn, Model: a.spec.Model})
 	var stream *live.Stream
 	if a.e.Live != nil {
 		// The seq the ModelCallStarted was folded at, the newest of the
@@ -257,11 +258,10 @@ func (a *attempt) callModel(ctx context.Context, turn int, req model.Request, es
 			stream.Add(d)
 		}
 	}
-	resp, err := provider.Complete(callCtx, req)
+	resp, ans, err := a.completeChain(callCtx, turn, provider, req)
 	if stream != nil {
 		stream.End()
 	}
-	observed(resp, err)
 	cancel()
 	if ferr := flushed(); ferr != nil {
 		return ferr
@@ -269,12 +269,15 @@ func (a *attempt) callModel(ctx context.Context, turn int, req model.Request, es
 	if err != nil {
 		return a.modelFailed(ctx, turn, err)
 	}
-	return a.modelAnswered(ctx, turn, resp)
+	return a.modelAnswered(ctx, turn, resp, ans)
 }
 
-func (a *attempt) modelAnswered(ctx context.Context, turn int, resp model.Response) error {
-	done := &runlog.ModelCallFinished{Turn: turn, Text: resp.Text, InputTokens: resp.Usage.InputTokens, OutputTokens: resp.Usage.OutputTokens}
-	if p := a.spec.Model.Pricing; p != nil {
+func (a *attempt) modelAnswered(ctx context.Context, turn int, resp model.Response, ans chainAnswer) error {
+	done := &runlog.ModelCallFinished{
+		Turn: turn, Text: resp.Text, InputTokens: resp.Usage.InputTokens, OutputTokens: resp.Usage.OutputTokens,
+		Model: ans.model.Name(), Fallbacks: ans.tried, RateLimitWait: resp.RateLimitWait,
+	}
+	if p := ans.model.Pricing; p != nil {
 		done.Priced, done.Cost = true, p.Cost(resp.Usage.InputTokens, resp.Usage.OutputTokens)
 	}
 	for i, c := range resp.ToolCalls {
@@ -290,7 +293,7 @@ func (a *attempt) modelAnswered(ctx context.Context, turn int, resp model.Respon
 	if len(done.OutputViolations) > 0 {
 		done.Reask = outputReask(done.OutputViolations, a.state.OutputRejections)
 	}
-	limits := a.spec.Limits.Effective()
+	limits := a.limits()
 	usage := a.state.Usage
 	tokens := usage.Tokens() + resp.Usage.InputTokens + resp.Usage.OutputTokens
 	switch {

@@ -43,9 +43,10 @@ func (a *attempt) subject() policy.Subject {
 
 // toolCall answers the next call the model issued, in issue order.
 func (a *attempt) toolCall(ctx context.Context, c *runlog.Call) error {
-	limits := a.spec.Limits.Effective()
+	limits := a.limits()
 	if c.Ordinal > limits.MaxToolRounds {
-		return a.settle(ctx, runlog.StatusFailed, "", "", &errs.ToolLoopLimit{Calls: c.Ordinal, Max: limits.MaxToolRounds})
+		return a.exhausted(ctx, &errs.ToolLoopLimit{Calls: c.Ordinal, Max: limits.MaxToolRounds},
+			DimensionToolRounds, float64(c.Ordinal-1), 1, float64(limits.MaxToolRounds))
 	}
 	decl, err := a.declared(c.Name)
 	if err != nil {

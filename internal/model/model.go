@@ -12,6 +12,7 @@ package model
 import (
 	"context"
 	"encoding/json"
+	"time"
 
 	"github.com/runsvc/runsvc/internal/spec"
 )
@@ -112,6 +113,22 @@ type Response struct {
 	Text      string
 	ToolCalls []ToolCall
 	Usage     Usage
+	// RateLimitWait is how long the call waited for the provider's rate
+	// limit before it was sent (set by ratelimit.Limiter).
+	RateLimitWait time.Duration
+	// Limits is what the provider's rate-limit headers said, when it sent
+	// them; the rate limiter learns from it.
+	Limits *RateLimitHeaders
+}
+
+// RateLimitHeaders is what a provider's x-ratelimit-* headers said: the
+// requests and tokens left in its window and when each is reset. A
+// negative Remaining means the header was absent.
+type RateLimitHeaders struct {
+	RemainingRequests int64
+	ResetRequests     time.Duration
+	RemainingTokens   int64
+	ResetTokens       time.Duration
 }
 
 // Model makes model calls.

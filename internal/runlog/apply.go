@@ -349,6 +349,10 @@ func (s *State) resumed(r Record, op *Resumed) error {
 		answer := op.Answer
 		s.Call(sus.CallID).Answer = &answer
 	case ReasonApproval:
+		if b := sus.Budget; b != nil {
+			s.raiseBudget(b, op)
+			break
+		}
 		c := s.Call(sus.CallID)
 		c.Approval = &Approval{Approved: op.Approved, Note: op.Note}
 		c.InDoubtAnswer = op.InDoubt.at(s.Attempt)
@@ -387,11 +391,22 @@ func (s *State) checkResume(r Record, op *Resumed) error {
 			return s.corrupt(r, errs.CorruptResumeResults, "resume lacks results for %d calls", len(want))
 		}
 	case ReasonQuestion, ReasonApproval:
-		if s.Call(sus.CallID) == nil {
+		if sus.Budget == nil && s.Call(sus.CallID) == nil {
 			return s.corrupt(r, errs.CorruptResumeResults, "%s for call %s, which is not pending", op.Reason, sus.CallID)
 		}
 	}
 	return nil
+}
+
+// raiseBudget records an approved budget's new limit.
+func (s *State) raiseBudget(b *BudgetAsk, op *Resumed) {
+	if !op.Approved {
+		return
+	}
+	if s.BudgetRaised == nil {
+		s.BudgetRaised = map[string]float64{}
+	}
+	s.BudgetRaised[b.Dimension] = op.BudgetLimit
 }
 
 func (s *State) abortRequested(op *AbortRequested) error {

@@ -179,6 +179,21 @@ type ModelCallFinished struct {
 	// OutputViolations: the message it asked again with, or none when
 	// the Run fails on it. Records written before it existed lack it.
 	Reask *OutputReask `json:"reask,omitempty"`
+	// Model is the model that answered (provider/model): the Spec's, or
+	// one of its fallbacks. Records written before it existed lack it.
+	Model string `json:"model,omitempty"`
+	// Fallbacks are the models tried before it for this call, each with
+	// the failure that moved the call on.
+	Fallbacks []ModelFallback `json:"fallbacks,omitempty"`
+	// RateLimitWait is how long the call waited for the provider's rate
+	// limit before it was sent.
+	RateLimitWait time.Duration `json:"rateLimitWait,omitempty"`
+}
+
+// ModelFallback is a model a call tried and left for the next.
+type ModelFallback struct {
+	Model   string      `json:"model"`
+	Failure errs.Stored `json:"failure"`
 }
 
 // OutputReask records the engine's answer to a final answer that failed
@@ -240,6 +255,18 @@ type Suspended struct {
 	InDoubt bool `json:"inDoubt,omitempty"`
 	// WakeAt is when a TIMER suspension wakes the Run.
 	WakeAt time.Time `json:"wakeAt,omitzero"`
+	// Budget marks an APPROVAL of a budget the next step would exceed
+	// (limits.on_exhausted ASK); CallID is then empty.
+	Budget *BudgetAsk `json:"budget,omitempty"`
+}
+
+// BudgetAsk is a budget a Run would exceed: its dimension (tokens, cost,
+// tool_rounds), what was spent, what the next step reserves, the limit.
+type BudgetAsk struct {
+	Dimension string  `json:"dimension"`
+	Spent     float64 `json:"spent"`
+	Reserve   float64 `json:"reserve"`
+	Limit     float64 `json:"limit"`
 }
 
 // Resumed records the answer to a suspension.
@@ -253,6 +280,8 @@ type Resumed struct {
 	InDoubt *InDoubtAnswer `json:"inDoubt,omitempty"`
 	// Early marks a TIMER woken by ResumeRun before its wake time.
 	Early bool `json:"early,omitempty"`
+	// BudgetLimit is the new limit of an approved BudgetAsk.
+	BudgetLimit float64 `json:"budgetLimit,omitempty"`
 }
 
 // AbortRequested records a request to stop the Run.

@@ -42,6 +42,10 @@ type State struct {
 	// Steers maps the request id of each start steered into this Run to
 	// its request's hash, so a retried steer is recognised.
 	Steers map[string]string `json:"steers,omitempty"`
+	// BudgetRaised holds the limits approved for budgets the Run asked to
+	// exceed (limits.on_exhausted ASK), by dimension (tokens, cost,
+	// tool_rounds); they replace the Spec's.
+	BudgetRaised map[string]float64 `json:"budgetRaised,omitempty"`
 	// ToolCallsIssued counts every call the model asked for, for the
 	// circuit breaker.
 	ToolCallsIssued int `json:"toolCallsIssued,omitempty"`

@@ -56,6 +56,8 @@ type Resume struct {
 	Note     string
 	// InDoubt answers an APPROVAL asking whether a call in doubt happened.
 	InDoubt *runlog.InDoubtAnswer
+	// BudgetLimit is the new limit that approves a budget's APPROVAL.
+	BudgetLimit *float64
 }
 
 // Resume answers a suspended Run, or wakes one asleep on a TIMER now (an
@@ -84,6 +86,12 @@ func (m *Manager) Resume(ctx context.Context, tenant, runID string, r Resume) (R
 			expired = se
 			stored := errs.Store(se, "")
 			return []runlog.Op{&runlog.Settled{State: runlog.StatusAbandoned, Failure: &stored}}, nil
+		}
+		if sus.Budget != nil {
+			return budgetResume(sus.Budget, r)
+		}
+		if r.BudgetLimit != nil {
+			return nil, errs.BadField("budget_limit", "the Run waits for %s, not a budget's approval", sus.Reason)
 		}
 		op, err := resumeOp(st, r, m.clock.Now())
 		if err != nil {

@@ -38,6 +38,7 @@ import (
 	"github.com/runsvc/runsvc/internal/model"
 	"github.com/runsvc/runsvc/internal/model/anthropic"
 	"github.com/runsvc/runsvc/internal/model/openai"
+	"github.com/runsvc/runsvc/internal/model/ratelimit"
 	"github.com/runsvc/runsvc/internal/model/scripted"
 	"github.com/runsvc/runsvc/internal/netpolicy"
 	"github.com/runsvc/runsvc/internal/policy"
@@ -106,6 +107,9 @@ type Config struct {
 	// openai) of the same name; a nil one removes the provider, so that
 	// Specs naming it are SPEC_UNBUILDABLE. No flag sets it.
 	Models model.Providers
+	// RateLimits are the model providers' rate limits (--model-rate-limit);
+	// what providers say about their limits is learned either way.
+	RateLimits ratelimit.Config
 	// WithoutToolKinds leaves the executors of these tool kinds out, as a
 	// build without them would: their calls are DEPENDENCY_MISSING. No
 	// flag sets it; tests stand for such a build with it.
@@ -432,7 +436,11 @@ func (s *Server) models() model.Providers {
 	}
 	maps.Copy(models, s.cfg.Models)
 	maps.DeleteFunc(models, func(_ string, m model.Model) bool { return m == nil })
-	return models
+	limits := s.cfg.RateLimits
+	if limits.Clock == nil {
+		limits.Clock = s.cfg.Clock
+	}
+	return ratelimit.Wrap(models, limits)
 }
 
 // providerNames are the names of the model providers this server has.

@@ -174,6 +174,10 @@ func (s runServer) ResumeRun(ctx context.Context, req *runsvcv1.ResumeRunRequest
 		return nil, errs.BadField("run_id", "is required")
 	}
 	r := runs.Resume{Note: req.GetNote()}
+	if req.BudgetLimit != nil {
+		limit := req.GetBudgetLimit()
+		r.BudgetLimit = &limit
+	}
 	if req.Approved != nil {
 		approved := req.GetApproved()
 		r.Approved = &approved

@@ -93,6 +93,7 @@ func (s *Service) runToProto(r runs.Run) *runsvcv1.Run {
 			Reason: reasonToProto(sus.Reason), ExpireTime: ts(sus.ExpireAt), Question: sus.Question,
 			ApprovalReason: sus.ApprovalReason, DelegationIds: sus.DelegationIDs, InDoubt: sus.InDoubt,
 			WakeTime: ts(sus.WakeAt),
+			Budget:   budgetAskToProto(sus.Budget),
 		}
 		for _, c := range r.SuspendedCalls {
 			if sus.Reason == runlog.ReasonApproval {
@@ -129,6 +130,7 @@ func (s *Service) recordToProto(r runlog.Record) *runsvcv1.Record {
 		for _, v := range op.OutputViolations {
 			f.OutputViolations = append(f.OutputViolations, &epb.BadRequest_FieldViolation{Field: v.Field, Description: v.Description})
 		}
+		s.modelOfCall(f, op)
 		p.Body = &runsvcv1.Record_ModelCallFinished_{ModelCallFinished: f}
 	case *runlog.ModelCallFailed:
 		p.Body = &runsvcv1.Record_ModelCallFailed_{ModelCallFailed: &runsvcv1.Record_ModelCallFailed{
@@ -149,10 +151,10 @@ func (s *Service) recordToProto(r runlog.Record) *runsvcv1.Record {
 		p.Body = &runsvcv1.Record_Suspended_{Suspended: &runsvcv1.Record_Suspended{
 			Reason: reasonToProto(op.Reason), ExpireTime: ts(op.ExpireAt), CallIds: op.CallIDs, Question: op.Question,
 			CallId: op.CallID, ApprovalReason: op.ApprovalReason, DelegationIds: op.DelegationIDs,
-			InDoubt: op.InDoubt, WakeTime: ts(op.WakeAt),
+			InDoubt: op.InDoubt, WakeTime: ts(op.WakeAt), Budget: budgetAskToProto(op.Budget),
 		}}
 	case *runlog.Resumed:
-		res := &runsvcv1.Record_Resumed{Reason: reasonToProto(op.Reason), Answer: op.Answer, Approved: op.Approved, Note: op.Note, Early: op.Early}
+		res := &runsvcv1.Record_Resumed{Reason: reasonToProto(op.Reason), Answer: op.Answer, Approved: op.Approved, Note: op.Note, Early: op.Early, BudgetLimit: op.BudgetLimit}
 		res.InDoubt = inDoubtAnswerToProto(op.InDoubt)
 		for _, tr := range op.Results {
 			pr := &runsvcv1.ToolResult{CallId: tr.CallID, Output: toValue(tr.Output)}
@@ -210,4 +212,21 @@ func compactedToProto(op *runlog.HistoryCompacted) *runsvcv1.Record_HistoryCompa
 		AfterRefusal: op.AfterRefusal, InputTokens: op.InputTokens, OutputTokens: op.OutputTokens,
 		HistoryMessages: int32(op.HistoryMessages),
 	}}
+}
+
+// budgetAskToProto converts a budget approval's ask, or nil.
+func budgetAskToProto(b *runlog.BudgetAsk) *runsvcv1.BudgetAsk {
+	if b == nil {
+		return nil
+	}
+	return &runsvcv1.BudgetAsk{Dimension: b.Dimension, Spent: b.Spent, Reserve: b.Reserve, Limit: b.Limit}
+}
+
+// modelOfCall sets which model answered a call, the models it left and
+// its rate-limit wait.
+func (s *Service) modelOfCall(f *runsvcv1.Record_ModelCallFinished, op *runlog.ModelCallFinished) {
+	f.Model, f.RateLimitWait = op.Model, dur(op.RateLimitWait)
+	for _, fb := range op.Fallbacks {
+		f.Fallbacks = append(f.Fallbacks, &runsvcv1.Record_ModelFallback{Model: fb.Model, Failure: s.statusOf(&fb.Failure)})
+	}
 }

@@ -109,6 +109,7 @@ func specFromProto(p *runsvcv1.Spec) (spec.Spec, []errs.FieldViolation) {
 		TokenBudget: l.GetTokenBudget(), CostBudget: l.GetCostBudget(),
 		TransientRetryBudget: int(l.GetTransientRetryBudget()), MaxDelegationDepth: int(l.GetMaxDelegationDepth()),
 		MaxDelegationsPerTurn: int(l.GetMaxDelegationsPerTurn()),
+		OnExhausted:           budgetActionFrom(l.GetOnExhausted()),
 	}
 	e := p.GetSuspensionExpiry()
 	s.Expiry = spec.Expiry{
@@ -134,12 +135,18 @@ func specFromProto(p *runsvcv1.Spec) (spec.Spec, []errs.FieldViolation) {
 	return s, bad
 }
 
-// modelFromProto converts a Spec's model reference, its controls, pricing
-// and script, adding what is wrong to bad.
+// modelFromProto converts a Spec's model reference, its controls, pricing,
+// script and fallbacks, adding what is wrong to bad.
 func modelFromProto(m *runsvcv1.ModelRef, bad *[]errs.FieldViolation) spec.Model {
+	return modelAt("model", m, bad)
+}
+
+// modelAt converts the model reference at path (the Spec's model or one of
+// its fallbacks).
+func modelAt(path string, m *runsvcv1.ModelRef, bad *[]errs.FieldViolation) spec.Model {
 	out := spec.Model{
 		Provider: m.GetProvider(), Model: m.GetModel(), BaseURL: m.GetBaseUrl(), APIKeyCredential: m.GetApiKeyCredential(),
-		CallTimeout:     durationField("model.call_timeout", m.GetCallTimeout(), bad),
+		CallTimeout:     durationField(path+".call_timeout", m.GetCallTimeout(), bad),
 		MaxOutputTokens: m.GetMaxOutputTokens(), Stop: m.GetStop(), ToolChoice: m.GetToolChoice(),
 		ContextWindow: m.GetContextWindow(),
 	}
@@ -150,7 +157,7 @@ func modelFromProto(m *runsvcv1.ModelRef, bad *[]errs.FieldViolation) spec.Model
 		out.Pricing = &spec.Pricing{InputPerMillion: pr.GetInputPerMillion(), OutputPerMillion: pr.GetOutputPerMillion()}
 	}
 	for i, t := range m.GetScript().GetTurns() {
-		path := fmt.Sprintf("model.script.turns[%d]", i)
+		path := fmt.Sprintf("%s.script.turns[%d]", path, i)
 		turn := spec.Turn{
 			Text:  t.GetText(),
 			Usage: spec.Usage{InputTokens: t.GetUsage().GetInputTokens(), OutputTokens: t.GetUsage().GetOutputTokens()},
@@ -167,24 +174,24 @@ func modelFromProto(m *runsvcv1.ModelRef, bad *[]errs.FieldViolation) spec.Model
 		}
 		out.Script = append(out.Script, turn)
 	}
+	out.FallbackRetryAfterOver = durationField(path+".fallback_retry_after_over", m.GetFallbackRetryAfterOver(), bad)
+	out.FallbackOnRejected = m.GetFallbackOnRejected()
+	for i, f := range m.GetFallbacks() {
+		out.Fallbacks = append(out.Fallbacks, modelAt(fmt.Sprintf("%s.fallbacks[%d]", path, i), f, bad))
+	}
 	return out
 }
 
 func specToProto(v *spec.Version) *runsvcv1.Spec {
 	p := &runsvcv1.Spec{
 		Name: v.Name, Instructions: v.Instructions, Delegates: v.Delegates, Version: v.Version, CreateTime: ts(v.CreateTime),
-		Model: &runsvcv1.ModelRef{
-			Provider: v.Model.Provider, Model: v.Model.Model, BaseUrl: v.Model.BaseURL,
-			ApiKeyCredential: v.Model.APIKeyCredential, CallTimeout: dur(v.Model.CallTimeout),
-			Temperature: v.Model.Temperature, TopP: v.Model.TopP, MaxOutputTokens: v.Model.MaxOutputTokens,
-			Stop: v.Model.Stop, ToolChoice: v.Model.ToolChoice, ParallelToolCalls: v.Model.ParallelToolCalls,
-			ContextWindow: v.Model.ContextWindow,
-		},
+		Model: modelToProto(v.Model),
 		Limits: &runsvcv1.Limits{
 			MaxToolRounds: int32(v.Limits.MaxToolRounds), MaxTurns: int32(v.Limits.MaxTurns), Deadline: dur(v.Limits.Deadline),
 			TokenBudget: v.Limits.TokenBudget, CostBudget: v.Limits.CostBudget,
 			TransientRetryBudget: int32(v.Limits.TransientRetryBudget), MaxDelegationDepth: int32(v.Limits.MaxDelegationDepth),
 			MaxDelegationsPerTurn: int32(v.Limits.MaxDelegationsPerTurn),
+			OnExhausted:           budgetActionToProto[v.Limits.OnExhausted],
 		},
 		SuspensionExpiry: &runsvcv1.SuspensionExpiry{
 			ToolResults: dur(v.Expiry.ToolResults), Approval: dur(v.Expiry.Approval),
@@ -194,25 +201,6 @@ func specToProto(v *spec.Version) *runsvcv1.Spec {
 	p.ThreadStrategy = strategyToProto(v.ThreadStrategy)
 	if v.Bus.Enabled || len(v.Bus.Channels) > 0 {
 		p.Bus = &runsvcv1.BusConfig{Enabled: v.Bus.Enabled, Channels: v.Bus.Channels}
-	}
-	if pr := v.Model.Pricing; pr != nil {
-		p.Model.Pricing = &runsvcv1.Pricing{InputPerMillion: pr.InputPerMillion, OutputPerMillion: pr.OutputPerMillion}
-	}
-	if len(v.Model.Script) > 0 {
-		p.Model.Script = &runsvcv1.Script{}
-		for _, t := range v.Model.Script {
-			pt := &runsvcv1.ScriptTurn{Text: t.Text, Delay: dur(t.Delay)}
-			if t.Usage != (spec.Usage{}) {
-				pt.Usage = &runsvcv1.ScriptUsage{InputTokens: t.Usage.InputTokens, OutputTokens: t.Usage.OutputTokens}
-			}
-			for _, c := range t.ToolCalls {
-				pt.ToolCalls = append(pt.ToolCalls, &runsvcv1.ScriptToolCall{Name: c.Name, Arguments: toStruct(c.Arguments)})
-			}
-			if f := t.Fail; f != nil {
-				pt.Fail = &runsvcv1.ScriptFailure{HttpStatus: int32(f.HTTPStatus), RetryAfter: dur(f.RetryAfter), Times: int32(f.Times), Message: f.Message}
-			}
-			p.Model.Script.Turns = append(p.Model.Script.Turns, pt)
-		}
 	}
 	for _, t := range v.Tools {
 		pt := &runsvcv1.Tool{
@@ -241,6 +229,41 @@ func specToProto(v *spec.Version) *runsvcv1.Spec {
 	}
 	if t := v.Timers; t != nil {
 		p.Timers = &runsvcv1.Timers{MaxSleep: dur(t.MaxSleep)}
+	}
+	return p
+}
+
+// modelToProto converts a Spec's model, with its fallbacks, for the wire.
+func modelToProto(m spec.Model) *runsvcv1.ModelRef {
+	p := &runsvcv1.ModelRef{
+		Provider: m.Provider, Model: m.Model, BaseUrl: m.BaseURL,
+		ApiKeyCredential: m.APIKeyCredential, CallTimeout: dur(m.CallTimeout),
+		Temperature: m.Temperature, TopP: m.TopP, MaxOutputTokens: m.MaxOutputTokens,
+		Stop: m.Stop, ToolChoice: m.ToolChoice, ParallelToolCalls: m.ParallelToolCalls,
+		ContextWindow: m.ContextWindow, FallbackRetryAfterOver: dur(m.FallbackRetryAfterOver),
+		FallbackOnRejected: m.FallbackOnRejected,
+	}
+	if pr := m.Pricing; pr != nil {
+		p.Pricing = &runsvcv1.Pricing{InputPerMillion: pr.InputPerMillion, OutputPerMillion: pr.OutputPerMillion}
+	}
+	if len(m.Script) > 0 {
+		p.Script = &runsvcv1.Script{}
+		for _, t := range m.Script {
+			pt := &runsvcv1.ScriptTurn{Text: t.Text, Delay: dur(t.Delay)}
+			if t.Usage != (spec.Usage{}) {
+				pt.Usage = &runsvcv1.ScriptUsage{InputTokens: t.Usage.InputTokens, OutputTokens: t.Usage.OutputTokens}
+			}
+			for _, c := range t.ToolCalls {
+				pt.ToolCalls = append(pt.ToolCalls, &runsvcv1.ScriptToolCall{Name: c.Name, Arguments: toStruct(c.Arguments)})
+			}
+			if f := t.Fail; f != nil {
+				pt.Fail = &runsvcv1.ScriptFailure{HttpStatus: int32(f.HTTPStatus), RetryAfter: dur(f.RetryAfter), Times: int32(f.Times), Message: f.Message}
+			}
+			p.Script.Turns = append(p.Script.Turns, pt)
+		}
+	}
+	for _, f := range m.Fallbacks {
+		p.Fallbacks = append(p.Fallbacks, modelToProto(f))
 	}
 	return p
 }
@@ -287,3 +310,25 @@ func compactionFromProto(c *runsvcv1.Compaction, bad *[]errs.FieldViolation) *sp
 	}
 	return out
 }
+
+// budgetActionFrom converts limits.on_exhausted; an unknown number
+// converts to an action validation refuses.
+func budgetActionFrom(b runsvcv1.BudgetExhausted) spec.BudgetAction {
+	switch b {
+	case runsvcv1.BudgetExhausted_BUDGET_EXHAUSTED_UNSPECIFIED:
+		return ""
+	case runsvcv1.BudgetExhausted_BUDGET_EXHAUSTED_FAIL:
+		return spec.BudgetFail
+	case runsvcv1.BudgetExhausted_BUDGET_EXHAUSTED_ASK:
+		return spec.BudgetAsk
+	}
+	return spec.BudgetAction(b.String())
+}
+
+// budgetActionToProto converts limits.on_exhausted for the wire.
+var (
+	budgetActionToProto = map[spec.BudgetAction]runsvcv1.BudgetExhausted{
+		spec.BudgetFail: runsvcv1.BudgetExhausted_BUDGET_EXHAUSTED_FAIL,
+		spec.BudgetAsk:  runsvcv1.BudgetExhausted_BUDGET_EXHAUSTED_ASK,
+	}
+)

@@ -116,6 +116,14 @@ type Model struct {
 	// ContextWindow is the model's context window in tokens; 0 uses the
 	// known default for its name (see Window).
 	ContextWindow int64 `json:"contextWindow,omitempty"`
+	// Fallbacks are the models a call moves to, in order, when this one
+	// fails in a way another may not (see fallbacks.go).
+	Fallbacks []Model `json:"fallbacks,omitempty"`
+	// FallbackRetryAfterOver is the Retry-After above which a rate limit
+	// falls back rather than waits; zero means DefaultFallbackRetryAfterOver.
+	FallbackRetryAfterOver time.Duration `json:"fallbackRetryAfterOver,omitempty"`
+	// FallbackOnRejected falls back on INFERENCE_REJECTED too.
+	FallbackOnRejected bool `json:"fallbackOnRejected,omitempty"`
 }
 
 // Pricing is dollars per million tokens.
@@ -220,6 +228,10 @@ type Limits struct {
 	TransientRetryBudget  int           `json:"transientRetryBudget,omitempty"`
 	MaxDelegationDepth    int           `json:"maxDelegationDepth,omitempty"`
 	MaxDelegationsPerTurn int           `json:"maxDelegationsPerTurn,omitempty"`
+	// OnExhausted is what a Run does when the token budget, the cost
+	// budget or max_tool_rounds would be exceeded: "" or BudgetFail fails
+	// it, BudgetAsk suspends it for APPROVAL of a new limit.
+	OnExhausted BudgetAction `json:"onExhausted,omitempty"`
 }
 
 // Expiry says how long each kind of suspension waits.

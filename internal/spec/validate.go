@@ -81,9 +81,11 @@ func Validate(s Spec, published Lookup) error {
 		}
 	}
 	v.model(s, credential)
+	v.fallbacks(s, credential)
 	v.tools(s, credential)
 	v.mcpServers(s, credential)
 	v.limits(s)
+	v.budgetAction(s.Limits)
 	v.expiry(s.Expiry)
 	if t := s.Timers; t != nil && (t.MaxSleep < 0 || t.MaxSleep > MaxDeadline) {
 		v.add("timers.max_sleep", "%s is out of range: at most %s, the longest deadline", t.MaxSleep, MaxDeadline)

@@ -1136,6 +1136,80 @@ func (x *ForkOrigin) GetTurn() int32 {
 	return 0
 }
 
+// BudgetAsk is a budget a Run would exceed, and asks to raise.
+type BudgetAsk struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// `tokens`, `cost` (US dollars) or `tool_rounds`.
+	Dimension string `protobuf:"bytes,1,opt,name=dimension,proto3" json:"dimension,omitempty"`
+	// What the Run has spent so far.
+	Spent float64 `protobuf:"fixed64,2,opt,name=spent,proto3" json:"spent,omitempty"`
+	// What the next step would reserve (a model call's estimated input
+	// tokens or their cost; 1 tool round).
+	Reserve float64 `protobuf:"fixed64,3,opt,name=reserve,proto3" json:"reserve,omitempty"`
+	// The limit in force: spent + reserve exceeds it.
+	Limit         float64 `protobuf:"fixed64,4,opt,name=limit,proto3" json:"limit,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *BudgetAsk) Reset() {
+	*x = BudgetAsk{}
+	mi := &file_runsvc_v1_record_proto_msgTypes[7]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *BudgetAsk) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*BudgetAsk) ProtoMessage() {}
+
+func (x *BudgetAsk) ProtoReflect() protoreflect.Message {
+	mi := &file_runsvc_v1_record_proto_msgTypes[7]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use BudgetAsk.ProtoReflect.Descriptor instead.
+func (*BudgetAsk) Descriptor() ([]byte, []int) {
+	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{7}
+}
+
+func (x *BudgetAsk) GetDimension() string {
+	if x != nil {
+		return x.Dimension
+	}
+	return ""
+}
+
+func (x *BudgetAsk) GetSpent() float64 {
+	if x != nil {
+		return x.Spent
+	}
+	return 0
+}
+
+func (x *BudgetAsk) GetReserve() float64 {
+	if x != nil {
+		return x.Reserve
+	}
+	return 0
+}
+
+func (x *BudgetAsk) GetLimit() float64 {
+	if x != nil {
+		return x.Limit
+	}
+	return 0
+}
+
 // HistoryCompacted records that the conversation's first `messages`
 // messages are given to the model as `summary` from now on. The log
 // keeps every one of them; replay uses this summary, not a new one.
@@ -1165,7 +1239,7 @@ type Record_HistoryCompacted struct {
 
 func (x *Record_HistoryCompacted) Reset() {
 	*x = Record_HistoryCompacted{}
-	mi := &file_runsvc_v1_record_proto_msgTypes[7]
+	mi := &file_runsvc_v1_record_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1177,7 +1251,7 @@ func (x *Record_HistoryCompacted) String() string {
 func (*Record_HistoryCompacted) ProtoMessage() {}
 
 func (x *Record_HistoryCompacted) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_record_proto_msgTypes[7]
+	mi := &file_runsvc_v1_record_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1282,7 +1356,7 @@ type Record_Admitted struct {
 
 func (x *Record_Admitted) Reset() {
 	*x = Record_Admitted{}
-	mi := &file_runsvc_v1_record_proto_msgTypes[8]
+	mi := &file_runsvc_v1_record_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1294,7 +1368,7 @@ func (x *Record_Admitted) String() string {
 func (*Record_Admitted) ProtoMessage() {}
 
 func (x *Record_Admitted) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_record_proto_msgTypes[8]
+	mi := &file_runsvc_v1_record_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1400,7 +1474,7 @@ type Record_AttemptStarted struct {
 
 func (x *Record_AttemptStarted) Reset() {
 	*x = Record_AttemptStarted{}
-	mi := &file_runsvc_v1_record_proto_msgTypes[9]
+	mi := &file_runsvc_v1_record_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1412,7 +1486,7 @@ func (x *Record_AttemptStarted) String() string {
 func (*Record_AttemptStarted) ProtoMessage() {}
 
 func (x *Record_AttemptStarted) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_record_proto_msgTypes[9]
+	mi := &file_runsvc_v1_record_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1453,7 +1527,7 @@ type Record_TurnStarted struct {
 
 func (x *Record_TurnStarted) Reset() {
 	*x = Record_TurnStarted{}
-	mi := &file_runsvc_v1_record_proto_msgTypes[10]
+	mi := &file_runsvc_v1_record_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1465,7 +1539,7 @@ func (x *Record_TurnStarted) String() string {
 func (*Record_TurnStarted) ProtoMessage() {}
 
 func (x *Record_TurnStarted) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_record_proto_msgTypes[10]
+	mi := &file_runsvc_v1_record_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1503,7 +1577,7 @@ type Record_ModelCallStarted struct {
 
 func (x *Record_ModelCallStarted) Reset() {
 	*x = Record_ModelCallStarted{}
-	mi := &file_runsvc_v1_record_proto_msgTypes[11]
+	mi := &file_runsvc_v1_record_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1515,7 +1589,7 @@ func (x *Record_ModelCallStarted) String() string {
 func (*Record_ModelCallStarted) ProtoMessage() {}
 
 func (x *Record_ModelCallStarted) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_record_proto_msgTypes[11]
+	mi := &file_runsvc_v1_record_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1574,13 +1648,23 @@ type Record_ModelCallFinished struct {
 	// conforms or the Spec has no schema. The first such answer is asked
 	// for again with these; the next fails the Run OUTPUT_INVALID.
 	OutputViolations []*errdetails.BadRequest_FieldViolation `protobuf:"bytes,20,rep,name=output_violations,json=outputViolations,proto3" json:"output_violations,omitempty"`
-	unknownFields    protoimpl.UnknownFields
-	sizeCache        protoimpl.SizeCache
+	// The model that answered, `provider/model`: the Spec's model or one of
+	// its `fallbacks`. Empty in Records written before it existed.
+	Model string `protobuf:"bytes,21,opt,name=model,proto3" json:"model,omitempty"`
+	// The models tried before it for this call, in order, each with the
+	// failure that moved the call on (why the answering model answered).
+	Fallbacks []*Record_ModelFallback `protobuf:"bytes,22,rep,name=fallbacks,proto3" json:"fallbacks,omitempty"`
+	// How long the call waited for the provider's rate limit (configured
+	// or learned from its headers) before it was sent; unset when it did
+	// not wait.
+	RateLimitWait *durationpb.Duration `protobuf:"bytes,23,opt,name=rate_limit_wait,json=rateLimitWait,proto3" json:"rate_limit_wait,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Record_ModelCallFinished) Reset() {
 	*x = Record_ModelCallFinished{}
-	mi := &file_runsvc_v1_record_proto_msgTypes[12]
+	mi := &file_runsvc_v1_record_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1592,7 +1676,7 @@ func (x *Record_ModelCallFinished) String() string {
 func (*Record_ModelCallFinished) ProtoMessage() {}
 
 func (x *Record_ModelCallFinished) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_record_proto_msgTypes[12]
+	mi := &file_runsvc_v1_record_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1664,6 +1748,83 @@ func (x *Record_ModelCallFinished) GetOutputViolations() []*errdetails.BadReques
 	return nil
 }
 
+func (x *Record_ModelCallFinished) GetModel() string {
+	if x != nil {
+		return x.Model
+	}
+	return ""
+}
+
+func (x *Record_ModelCallFinished) GetFallbacks() []*Record_ModelFallback {
+	if x != nil {
+		return x.Fallbacks
+	}
+	return nil
+}
+
+func (x *Record_ModelCallFinished) GetRateLimitWait() *durationpb.Duration {
+	if x != nil {
+		return x.RateLimitWait
+	}
+	return nil
+}
+
+// ModelFallback is a model a call tried and left for the next one.
+type Record_ModelFallback struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// `provider/model`.
+	Model string `protobuf:"bytes,1,opt,name=model,proto3" json:"model,omitempty"`
+	// Its failure (INFERENCE_FAILED, INFERENCE_RATE_LIMITED or, with
+	// `fallback_on_rejected`, INFERENCE_REJECTED).
+	Failure       *status.Status `protobuf:"bytes,2,opt,name=failure,proto3" json:"failure,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Record_ModelFallback) Reset() {
+	*x = Record_ModelFallback{}
+	mi := &file_runsvc_v1_record_proto_msgTypes[14]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Record_ModelFallback) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Record_ModelFallback) ProtoMessage() {}
+
+func (x *Record_ModelFallback) ProtoReflect() protoreflect.Message {
+	mi := &file_runsvc_v1_record_proto_msgTypes[14]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Record_ModelFallback.ProtoReflect.Descriptor instead.
+func (*Record_ModelFallback) Descriptor() ([]byte, []int) {
+	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 6}
+}
+
+func (x *Record_ModelFallback) GetModel() string {
+	if x != nil {
+		return x.Model
+	}
+	return ""
+}
+
+func (x *Record_ModelFallback) GetFailure() *status.Status {
+	if x != nil {
+		return x.Failure
+	}
+	return nil
+}
+
 // ModelCallFailed records a failed model call.
 type Record_ModelCallFailed struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1681,7 +1842,7 @@ type Record_ModelCallFailed struct {
 
 func (x *Record_ModelCallFailed) Reset() {
 	*x = Record_ModelCallFailed{}
-	mi := &file_runsvc_v1_record_proto_msgTypes[13]
+	mi := &file_runsvc_v1_record_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1693,7 +1854,7 @@ func (x *Record_ModelCallFailed) String() string {
 func (*Record_ModelCallFailed) ProtoMessage() {}
 
 func (x *Record_ModelCallFailed) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_record_proto_msgTypes[13]
+	mi := &file_runsvc_v1_record_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1706,7 +1867,7 @@ func (x *Record_ModelCallFailed) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Record_ModelCallFailed.ProtoReflect.Descriptor instead.
 func (*Record_ModelCallFailed) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 6}
+	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 7}
 }
 
 func (x *Record_ModelCallFailed) GetTurn() int32 {
@@ -1750,7 +1911,7 @@ type Record_ToolCallStarted struct {
 
 func (x *Record_ToolCallStarted) Reset() {
 	*x = Record_ToolCallStarted{}
-	mi := &file_runsvc_v1_record_proto_msgTypes[14]
+	mi := &file_runsvc_v1_record_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1762,7 +1923,7 @@ func (x *Record_ToolCallStarted) String() string {
 func (*Record_ToolCallStarted) ProtoMessage() {}
 
 func (x *Record_ToolCallStarted) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_record_proto_msgTypes[14]
+	mi := &file_runsvc_v1_record_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1775,7 +1936,7 @@ func (x *Record_ToolCallStarted) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Record_ToolCallStarted.ProtoReflect.Descriptor instead.
 func (*Record_ToolCallStarted) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 7}
+	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 8}
 }
 
 func (x *Record_ToolCallStarted) GetCallId() string {
@@ -1815,7 +1976,7 @@ type Record_ToolCallFinished struct {
 
 func (x *Record_ToolCallFinished) Reset() {
 	*x = Record_ToolCallFinished{}
-	mi := &file_runsvc_v1_record_proto_msgTypes[15]
+	mi := &file_runsvc_v1_record_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1827,7 +1988,7 @@ func (x *Record_ToolCallFinished) String() string {
 func (*Record_ToolCallFinished) ProtoMessage() {}
 
 func (x *Record_ToolCallFinished) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_record_proto_msgTypes[15]
+	mi := &file_runsvc_v1_record_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1840,7 +2001,7 @@ func (x *Record_ToolCallFinished) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Record_ToolCallFinished.ProtoReflect.Descriptor instead.
 func (*Record_ToolCallFinished) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 8}
+	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 9}
 }
 
 func (x *Record_ToolCallFinished) GetCallId() string {
@@ -1903,7 +2064,7 @@ type Record_ToolCallFailed struct {
 
 func (x *Record_ToolCallFailed) Reset() {
 	*x = Record_ToolCallFailed{}
-	mi := &file_runsvc_v1_record_proto_msgTypes[16]
+	mi := &file_runsvc_v1_record_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1915,7 +2076,7 @@ func (x *Record_ToolCallFailed) String() string {
 func (*Record_ToolCallFailed) ProtoMessage() {}
 
 func (x *Record_ToolCallFailed) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_record_proto_msgTypes[16]
+	mi := &file_runsvc_v1_record_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1928,7 +2089,7 @@ func (x *Record_ToolCallFailed) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Record_ToolCallFailed.ProtoReflect.Descriptor instead.
 func (*Record_ToolCallFailed) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 9}
+	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 10}
 }
 
 func (x *Record_ToolCallFailed) GetCallId() string {
@@ -1980,14 +2141,17 @@ type Record_Suspended struct {
 	// doubt, asking whether it happened.
 	InDoubt bool `protobuf:"varint,8,opt,name=in_doubt,json=inDoubt,proto3" json:"in_doubt,omitempty"`
 	// For TIMER: when the Run wakes.
-	WakeTime      *timestamppb.Timestamp `protobuf:"bytes,9,opt,name=wake_time,json=wakeTime,proto3" json:"wake_time,omitempty"`
+	WakeTime *timestamppb.Timestamp `protobuf:"bytes,9,opt,name=wake_time,json=wakeTime,proto3" json:"wake_time,omitempty"`
+	// For APPROVAL of a budget (`limits.on_exhausted: ASK`): the budget the
+	// next step would exceed.
+	Budget        *BudgetAsk `protobuf:"bytes,20,opt,name=budget,proto3" json:"budget,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Record_Suspended) Reset() {
 	*x = Record_Suspended{}
-	mi := &file_runsvc_v1_record_proto_msgTypes[17]
+	mi := &file_runsvc_v1_record_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1999,7 +2163,7 @@ func (x *Record_Suspended) String() string {
 func (*Record_Suspended) ProtoMessage() {}
 
 func (x *Record_Suspended) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_record_proto_msgTypes[17]
+	mi := &file_runsvc_v1_record_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2012,7 +2176,7 @@ func (x *Record_Suspended) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Record_Suspended.ProtoReflect.Descriptor instead.
 func (*Record_Suspended) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 10}
+	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 11}
 }
 
 func (x *Record_Suspended) GetReason() SuspensionReason {
@@ -2078,6 +2242,13 @@ func (x *Record_Suspended) GetWakeTime() *timestamppb.Timestamp {
 	return nil
 }
 
+func (x *Record_Suspended) GetBudget() *BudgetAsk {
+	if x != nil {
+		return x.Budget
+	}
+	return nil
+}
+
 // Resumed records the answer to a suspension.
 type Record_Resumed struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -2094,14 +2265,16 @@ type Record_Resumed struct {
 	// For APPROVAL of a call in doubt: whether it happened.
 	InDoubt *InDoubtAnswer `protobuf:"bytes,6,opt,name=in_doubt,json=inDoubt,proto3" json:"in_doubt,omitempty"`
 	// For TIMER: true when ResumeRun woke the Run before its wake time.
-	Early         bool `protobuf:"varint,7,opt,name=early,proto3" json:"early,omitempty"`
+	Early bool `protobuf:"varint,7,opt,name=early,proto3" json:"early,omitempty"`
+	// For APPROVAL of a budget, approved: the budget's new limit.
+	BudgetLimit   float64 `protobuf:"fixed64,20,opt,name=budget_limit,json=budgetLimit,proto3" json:"budget_limit,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Record_Resumed) Reset() {
 	*x = Record_Resumed{}
-	mi := &file_runsvc_v1_record_proto_msgTypes[18]
+	mi := &file_runsvc_v1_record_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2113,7 +2286,7 @@ func (x *Record_Resumed) String() string {
 func (*Record_Resumed) ProtoMessage() {}
 
 func (x *Record_Resumed) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_record_proto_msgTypes[18]
+	mi := &file_runsvc_v1_record_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2126,7 +2299,7 @@ func (x *Record_Resumed) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Record_Resumed.ProtoReflect.Descriptor instead.
 func (*Record_Resumed) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 11}
+	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 12}
 }
 
 func (x *Record_Resumed) GetReason() SuspensionReason {
@@ -2178,6 +2351,13 @@ func (x *Record_Resumed) GetEarly() bool {
 	return false
 }
 
+func (x *Record_Resumed) GetBudgetLimit() float64 {
+	if x != nil {
+		return x.BudgetLimit
+	}
+	return 0
+}
+
 // AbortRequested records a request to stop the Run.
 type Record_AbortRequested struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -2191,7 +2371,7 @@ type Record_AbortRequested struct {
 
 func (x *Record_AbortRequested) Reset() {
 	*x = Record_AbortRequested{}
-	mi := &file_runsvc_v1_record_proto_msgTypes[19]
+	mi := &file_runsvc_v1_record_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2203,7 +2383,7 @@ func (x *Record_AbortRequested) String() string {
 func (*Record_AbortRequested) ProtoMessage() {}
 
 func (x *Record_AbortRequested) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_record_proto_msgTypes[19]
+	mi := &file_runsvc_v1_record_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2216,7 +2396,7 @@ func (x *Record_AbortRequested) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Record_AbortRequested.ProtoReflect.Descriptor instead.
 func (*Record_AbortRequested) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 12}
+	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 13}
 }
 
 func (x *Record_AbortRequested) GetCause() AbortCause {
@@ -2246,7 +2426,7 @@ type Record_MessageQueued struct {
 
 func (x *Record_MessageQueued) Reset() {
 	*x = Record_MessageQueued{}
-	mi := &file_runsvc_v1_record_proto_msgTypes[20]
+	mi := &file_runsvc_v1_record_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2258,7 +2438,7 @@ func (x *Record_MessageQueued) String() string {
 func (*Record_MessageQueued) ProtoMessage() {}
 
 func (x *Record_MessageQueued) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_record_proto_msgTypes[20]
+	mi := &file_runsvc_v1_record_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2271,7 +2451,7 @@ func (x *Record_MessageQueued) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Record_MessageQueued.ProtoReflect.Descriptor instead.
 func (*Record_MessageQueued) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 13}
+	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 14}
 }
 
 func (x *Record_MessageQueued) GetText() string {
@@ -2299,7 +2479,7 @@ type Record_MessageConsumed struct {
 
 func (x *Record_MessageConsumed) Reset() {
 	*x = Record_MessageConsumed{}
-	mi := &file_runsvc_v1_record_proto_msgTypes[21]
+	mi := &file_runsvc_v1_record_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2311,7 +2491,7 @@ func (x *Record_MessageConsumed) String() string {
 func (*Record_MessageConsumed) ProtoMessage() {}
 
 func (x *Record_MessageConsumed) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_record_proto_msgTypes[21]
+	mi := &file_runsvc_v1_record_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2324,7 +2504,7 @@ func (x *Record_MessageConsumed) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Record_MessageConsumed.ProtoReflect.Descriptor instead.
 func (*Record_MessageConsumed) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 14}
+	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 15}
 }
 
 func (x *Record_MessageConsumed) GetQueuedSeqs() []int64 {
@@ -2353,7 +2533,7 @@ type Record_DelegationStarted struct {
 
 func (x *Record_DelegationStarted) Reset() {
 	*x = Record_DelegationStarted{}
-	mi := &file_runsvc_v1_record_proto_msgTypes[22]
+	mi := &file_runsvc_v1_record_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2365,7 +2545,7 @@ func (x *Record_DelegationStarted) String() string {
 func (*Record_DelegationStarted) ProtoMessage() {}
 
 func (x *Record_DelegationStarted) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_record_proto_msgTypes[22]
+	mi := &file_runsvc_v1_record_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2378,7 +2558,7 @@ func (x *Record_DelegationStarted) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Record_DelegationStarted.ProtoReflect.Descriptor instead.
 func (*Record_DelegationStarted) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 15}
+	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 16}
 }
 
 func (x *Record_DelegationStarted) GetDelegationId() string {
@@ -2435,7 +2615,7 @@ type Record_DelegationFinished struct {
 
 func (x *Record_DelegationFinished) Reset() {
 	*x = Record_DelegationFinished{}
-	mi := &file_runsvc_v1_record_proto_msgTypes[23]
+	mi := &file_runsvc_v1_record_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2447,7 +2627,7 @@ func (x *Record_DelegationFinished) String() string {
 func (*Record_DelegationFinished) ProtoMessage() {}
 
 func (x *Record_DelegationFinished) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_record_proto_msgTypes[23]
+	mi := &file_runsvc_v1_record_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2460,7 +2640,7 @@ func (x *Record_DelegationFinished) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Record_DelegationFinished.ProtoReflect.Descriptor instead.
 func (*Record_DelegationFinished) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 16}
+	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 17}
 }
 
 func (x *Record_DelegationFinished) GetDelegationId() string {
@@ -2515,7 +2695,7 @@ type Record_Settled struct {
 
 func (x *Record_Settled) Reset() {
 	*x = Record_Settled{}
-	mi := &file_runsvc_v1_record_proto_msgTypes[24]
+	mi := &file_runsvc_v1_record_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2527,7 +2707,7 @@ func (x *Record_Settled) String() string {
 func (*Record_Settled) ProtoMessage() {}
 
 func (x *Record_Settled) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_record_proto_msgTypes[24]
+	mi := &file_runsvc_v1_record_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2540,7 +2720,7 @@ func (x *Record_Settled) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Record_Settled.ProtoReflect.Descriptor instead.
 func (*Record_Settled) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 17}
+	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 18}
 }
 
 func (x *Record_Settled) GetState() RunState {
@@ -2598,7 +2778,7 @@ const file_runsvc_v1_record_proto_rawDesc = "" +
 	"modelCalls\x12\x1d\n" +
 	"\n" +
 	"tool_calls\x18\x06 \x01(\x05R\ttoolCalls\x12+\n" +
-	"\x11transient_retries\x18\a \x01(\x05R\x10transientRetries\"\x83%\n" +
+	"\x11transient_retries\x18\a \x01(\x05R\x10transientRetries\"\xc1'\n" +
 	"\x06Record\x12\x10\n" +
 	"\x03seq\x18\x01 \x01(\x03R\x03seq\x12.\n" +
 	"\x04time\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\x04time\x12\x18\n" +
@@ -2653,7 +2833,7 @@ const file_runsvc_v1_record_proto_rawDesc = "" +
 	"\x10ModelCallStarted\x12\x12\n" +
 	"\x04turn\x18\x01 \x01(\x05R\x04turn\x12'\n" +
 	"\x0freserved_tokens\x18\x02 \x01(\x03R\x0ereservedTokens\x12*\n" +
-	"\x11reserved_cost_usd\x18\x03 \x01(\x01R\x0freservedCostUsd\x1a\xbe\x02\n" +
+	"\x11reserved_cost_usd\x18\x03 \x01(\x01R\x0freservedCostUsd\x1a\xd6\x03\n" +
 	"\x11ModelCallFinished\x12\x12\n" +
 	"\x04turn\x18\x01 \x01(\x05R\x04turn\x12\x12\n" +
 	"\x04text\x18\x02 \x01(\tR\x04text\x122\n" +
@@ -2663,7 +2843,13 @@ const file_runsvc_v1_record_proto_rawDesc = "" +
 	"\routput_tokens\x18\x05 \x01(\x03R\foutputTokens\x12\x19\n" +
 	"\bcost_usd\x18\x06 \x01(\x01R\acostUsd\x12\x16\n" +
 	"\x06priced\x18\a \x01(\bR\x06priced\x12R\n" +
-	"\x11output_violations\x18\x14 \x03(\v2%.google.rpc.BadRequest.FieldViolationR\x10outputViolations\x1a\xae\x01\n" +
+	"\x11output_violations\x18\x14 \x03(\v2%.google.rpc.BadRequest.FieldViolationR\x10outputViolations\x12\x14\n" +
+	"\x05model\x18\x15 \x01(\tR\x05model\x12=\n" +
+	"\tfallbacks\x18\x16 \x03(\v2\x1f.runsvc.v1.Record.ModelFallbackR\tfallbacks\x12A\n" +
+	"\x0frate_limit_wait\x18\x17 \x01(\v2\x19.google.protobuf.DurationR\rrateLimitWait\x1aS\n" +
+	"\rModelFallback\x12\x14\n" +
+	"\x05model\x18\x01 \x01(\tR\x05model\x12,\n" +
+	"\afailure\x18\x02 \x01(\v2\x12.google.rpc.StatusR\afailure\x1a\xae\x01\n" +
 	"\x0fModelCallFailed\x12\x12\n" +
 	"\x04turn\x18\x01 \x01(\x05R\x04turn\x12,\n" +
 	"\afailure\x18\x02 \x01(\v2\x12.google.rpc.StatusR\afailure\x12\x1d\n" +
@@ -2686,7 +2872,7 @@ const file_runsvc_v1_record_proto_rawDesc = "" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12(\n" +
 	"\x05error\x18\x03 \x01(\v2\x12.google.rpc.StatusR\x05error\x12:\n" +
 	"\vretry_after\x18\x04 \x01(\v2\x19.google.protobuf.DurationR\n" +
-	"retryAfter\x1a\xf1\x02\n" +
+	"retryAfter\x1a\x9f\x03\n" +
 	"\tSuspended\x123\n" +
 	"\x06reason\x18\x01 \x01(\x0e2\x1b.runsvc.v1.SuspensionReasonR\x06reason\x12;\n" +
 	"\vexpire_time\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
@@ -2697,7 +2883,8 @@ const file_runsvc_v1_record_proto_rawDesc = "" +
 	"\x0fapproval_reason\x18\x06 \x01(\tR\x0eapprovalReason\x12%\n" +
 	"\x0edelegation_ids\x18\a \x03(\tR\rdelegationIds\x12\x19\n" +
 	"\bin_doubt\x18\b \x01(\bR\ainDoubt\x127\n" +
-	"\twake_time\x18\t \x01(\v2\x1a.google.protobuf.TimestampR\bwakeTime\x1a\x8b\x02\n" +
+	"\twake_time\x18\t \x01(\v2\x1a.google.protobuf.TimestampR\bwakeTime\x12,\n" +
+	"\x06budget\x18\x14 \x01(\v2\x14.runsvc.v1.BudgetAskR\x06budget\x1a\xae\x02\n" +
 	"\aResumed\x123\n" +
 	"\x06reason\x18\x01 \x01(\x0e2\x1b.runsvc.v1.SuspensionReasonR\x06reason\x128\n" +
 	"\ftool_results\x18\x02 \x03(\v2\x15.runsvc.v1.ToolResultR\vtoolResults\x12\x16\n" +
@@ -2705,7 +2892,8 @@ const file_runsvc_v1_record_proto_rawDesc = "" +
 	"\bapproved\x18\x04 \x01(\bR\bapproved\x12\x12\n" +
 	"\x04note\x18\x05 \x01(\tR\x04note\x123\n" +
 	"\bin_doubt\x18\x06 \x01(\v2\x18.runsvc.v1.InDoubtAnswerR\ainDoubt\x12\x14\n" +
-	"\x05early\x18\a \x01(\bR\x05early\x1aU\n" +
+	"\x05early\x18\a \x01(\bR\x05early\x12!\n" +
+	"\fbudget_limit\x18\x14 \x01(\x01R\vbudgetLimit\x1aU\n" +
 	"\x0eAbortRequested\x12+\n" +
 	"\x05cause\x18\x01 \x01(\x0e2\x15.runsvc.v1.AbortCauseR\x05cause\x12\x16\n" +
 	"\x06reason\x18\x02 \x01(\tR\x06reason\x1aO\n" +
@@ -2743,7 +2931,12 @@ const file_runsvc_v1_record_proto_rawDesc = "" +
 	"ForkOrigin\x12\x15\n" +
 	"\x06run_id\x18\x01 \x01(\tR\x05runId\x12\x10\n" +
 	"\x03seq\x18\x02 \x01(\x03R\x03seq\x12\x12\n" +
-	"\x04turn\x18\x03 \x01(\x05R\x04turn*\xca\x01\n" +
+	"\x04turn\x18\x03 \x01(\x05R\x04turn\"o\n" +
+	"\tBudgetAsk\x12\x1c\n" +
+	"\tdimension\x18\x01 \x01(\tR\tdimension\x12\x14\n" +
+	"\x05spent\x18\x02 \x01(\x01R\x05spent\x12\x18\n" +
+	"\areserve\x18\x03 \x01(\x01R\areserve\x12\x14\n" +
+	"\x05limit\x18\x04 \x01(\x01R\x05limit*\xca\x01\n" +
 	"\bRunState\x12\x19\n" +
 	"\x15RUN_STATE_UNSPECIFIED\x10\x00\x12\x14\n" +
 	"\x10RUN_STATE_QUEUED\x10\x01\x12\x15\n" +
@@ -2788,7 +2981,7 @@ func file_runsvc_v1_record_proto_rawDescGZIP() []byte {
 }
 
 var file_runsvc_v1_record_proto_enumTypes = make([]protoimpl.EnumInfo, 5)
-var file_runsvc_v1_record_proto_msgTypes = make([]protoimpl.MessageInfo, 25)
+var file_runsvc_v1_record_proto_msgTypes = make([]protoimpl.MessageInfo, 27)
 var file_runsvc_v1_record_proto_goTypes = []any{
 	(RunState)(0),                                // 0: runsvc.v1.RunState
 	(AbortCause)(0),                              // 1: runsvc.v1.AbortCause
@@ -2802,85 +2995,91 @@ var file_runsvc_v1_record_proto_goTypes = []any{
 	(*Record)(nil),                               // 9: runsvc.v1.Record
 	(*InDoubtAnswer)(nil),                        // 10: runsvc.v1.InDoubtAnswer
 	(*ForkOrigin)(nil),                           // 11: runsvc.v1.ForkOrigin
-	(*Record_HistoryCompacted)(nil),              // 12: runsvc.v1.Record.HistoryCompacted
-	(*Record_Admitted)(nil),                      // 13: runsvc.v1.Record.Admitted
-	(*Record_AttemptStarted)(nil),                // 14: runsvc.v1.Record.AttemptStarted
-	(*Record_TurnStarted)(nil),                   // 15: runsvc.v1.Record.TurnStarted
-	(*Record_ModelCallStarted)(nil),              // 16: runsvc.v1.Record.ModelCallStarted
-	(*Record_ModelCallFinished)(nil),             // 17: runsvc.v1.Record.ModelCallFinished
-	(*Record_ModelCallFailed)(nil),               // 18: runsvc.v1.Record.ModelCallFailed
-	(*Record_ToolCallStarted)(nil),               // 19: runsvc.v1.Record.ToolCallStarted
-	(*Record_ToolCallFinished)(nil),              // 20: runsvc.v1.Record.ToolCallFinished
-	(*Record_ToolCallFailed)(nil),                // 21: runsvc.v1.Record.ToolCallFailed
-	(*Record_Suspended)(nil),                     // 22: runsvc.v1.Record.Suspended
-	(*Record_Resumed)(nil),                       // 23: runsvc.v1.Record.Resumed
-	(*Record_AbortRequested)(nil),                // 24: runsvc.v1.Record.AbortRequested
-	(*Record_MessageQueued)(nil),                 // 25: runsvc.v1.Record.MessageQueued
-	(*Record_MessageConsumed)(nil),               // 26: runsvc.v1.Record.MessageConsumed
-	(*Record_DelegationStarted)(nil),             // 27: runsvc.v1.Record.DelegationStarted
-	(*Record_DelegationFinished)(nil),            // 28: runsvc.v1.Record.DelegationFinished
-	(*Record_Settled)(nil),                       // 29: runsvc.v1.Record.Settled
-	(*structpb.Struct)(nil),                      // 30: google.protobuf.Struct
-	(*structpb.Value)(nil),                       // 31: google.protobuf.Value
-	(*timestamppb.Timestamp)(nil),                // 32: google.protobuf.Timestamp
-	(*errdetails.BadRequest_FieldViolation)(nil), // 33: google.rpc.BadRequest.FieldViolation
-	(*status.Status)(nil),                        // 34: google.rpc.Status
-	(*durationpb.Duration)(nil),                  // 35: google.protobuf.Duration
+	(*BudgetAsk)(nil),                            // 12: runsvc.v1.BudgetAsk
+	(*Record_HistoryCompacted)(nil),              // 13: runsvc.v1.Record.HistoryCompacted
+	(*Record_Admitted)(nil),                      // 14: runsvc.v1.Record.Admitted
+	(*Record_AttemptStarted)(nil),                // 15: runsvc.v1.Record.AttemptStarted
+	(*Record_TurnStarted)(nil),                   // 16: runsvc.v1.Record.TurnStarted
+	(*Record_ModelCallStarted)(nil),              // 17: runsvc.v1.Record.ModelCallStarted
+	(*Record_ModelCallFinished)(nil),             // 18: runsvc.v1.Record.ModelCallFinished
+	(*Record_ModelFallback)(nil),                 // 19: runsvc.v1.Record.ModelFallback
+	(*Record_ModelCallFailed)(nil),               // 20: runsvc.v1.Record.ModelCallFailed
+	(*Record_ToolCallStarted)(nil),               // 21: runsvc.v1.Record.ToolCallStarted
+	(*Record_ToolCallFinished)(nil),              // 22: runsvc.v1.Record.ToolCallFinished
+	(*Record_ToolCallFailed)(nil),                // 23: runsvc.v1.Record.ToolCallFailed
+	(*Record_Suspended)(nil),                     // 24: runsvc.v1.Record.Suspended
+	(*Record_Resumed)(nil),                       // 25: runsvc.v1.Record.Resumed
+	(*Record_AbortRequested)(nil),                // 26: runsvc.v1.Record.AbortRequested
+	(*Record_MessageQueued)(nil),                 // 27: runsvc.v1.Record.MessageQueued
+	(*Record_MessageConsumed)(nil),               // 28: runsvc.v1.Record.MessageConsumed
+	(*Record_DelegationStarted)(nil),             // 29: runsvc.v1.Record.DelegationStarted
+	(*Record_DelegationFinished)(nil),            // 30: runsvc.v1.Record.DelegationFinished
+	(*Record_Settled)(nil),                       // 31: runsvc.v1.Record.Settled
+	(*structpb.Struct)(nil),                      // 32: google.protobuf.Struct
+	(*structpb.Value)(nil),                       // 33: google.protobuf.Value
+	(*timestamppb.Timestamp)(nil),                // 34: google.protobuf.Timestamp
+	(*errdetails.BadRequest_FieldViolation)(nil), // 35: google.rpc.BadRequest.FieldViolation
+	(*durationpb.Duration)(nil),                  // 36: google.protobuf.Duration
+	(*status.Status)(nil),                        // 37: google.rpc.Status
 }
 var file_runsvc_v1_record_proto_depIdxs = []int32{
-	30, // 0: runsvc.v1.ToolCall.arguments:type_name -> google.protobuf.Struct
-	31, // 1: runsvc.v1.ToolResult.output:type_name -> google.protobuf.Value
+	32, // 0: runsvc.v1.ToolCall.arguments:type_name -> google.protobuf.Struct
+	33, // 1: runsvc.v1.ToolResult.output:type_name -> google.protobuf.Value
 	6,  // 2: runsvc.v1.ToolResult.error:type_name -> runsvc.v1.ToolError
-	32, // 3: runsvc.v1.Record.time:type_name -> google.protobuf.Timestamp
-	13, // 4: runsvc.v1.Record.admitted:type_name -> runsvc.v1.Record.Admitted
-	14, // 5: runsvc.v1.Record.attempt_started:type_name -> runsvc.v1.Record.AttemptStarted
-	15, // 6: runsvc.v1.Record.turn_started:type_name -> runsvc.v1.Record.TurnStarted
-	16, // 7: runsvc.v1.Record.model_call_started:type_name -> runsvc.v1.Record.ModelCallStarted
-	17, // 8: runsvc.v1.Record.model_call_finished:type_name -> runsvc.v1.Record.ModelCallFinished
-	18, // 9: runsvc.v1.Record.model_call_failed:type_name -> runsvc.v1.Record.ModelCallFailed
-	19, // 10: runsvc.v1.Record.tool_call_started:type_name -> runsvc.v1.Record.ToolCallStarted
-	20, // 11: runsvc.v1.Record.tool_call_finished:type_name -> runsvc.v1.Record.ToolCallFinished
-	21, // 12: runsvc.v1.Record.tool_call_failed:type_name -> runsvc.v1.Record.ToolCallFailed
-	22, // 13: runsvc.v1.Record.suspended:type_name -> runsvc.v1.Record.Suspended
-	23, // 14: runsvc.v1.Record.resumed:type_name -> runsvc.v1.Record.Resumed
-	24, // 15: runsvc.v1.Record.abort_requested:type_name -> runsvc.v1.Record.AbortRequested
-	25, // 16: runsvc.v1.Record.message_queued:type_name -> runsvc.v1.Record.MessageQueued
-	26, // 17: runsvc.v1.Record.message_consumed:type_name -> runsvc.v1.Record.MessageConsumed
-	27, // 18: runsvc.v1.Record.delegation_started:type_name -> runsvc.v1.Record.DelegationStarted
-	28, // 19: runsvc.v1.Record.delegation_finished:type_name -> runsvc.v1.Record.DelegationFinished
-	29, // 20: runsvc.v1.Record.settled:type_name -> runsvc.v1.Record.Settled
-	12, // 21: runsvc.v1.Record.history_compacted:type_name -> runsvc.v1.Record.HistoryCompacted
+	34, // 3: runsvc.v1.Record.time:type_name -> google.protobuf.Timestamp
+	14, // 4: runsvc.v1.Record.admitted:type_name -> runsvc.v1.Record.Admitted
+	15, // 5: runsvc.v1.Record.attempt_started:type_name -> runsvc.v1.Record.AttemptStarted
+	16, // 6: runsvc.v1.Record.turn_started:type_name -> runsvc.v1.Record.TurnStarted
+	17, // 7: runsvc.v1.Record.model_call_started:type_name -> runsvc.v1.Record.ModelCallStarted
+	18, // 8: runsvc.v1.Record.model_call_finished:type_name -> runsvc.v1.Record.ModelCallFinished
+	20, // 9: runsvc.v1.Record.model_call_failed:type_name -> runsvc.v1.Record.ModelCallFailed
+	21, // 10: runsvc.v1.Record.tool_call_started:type_name -> runsvc.v1.Record.ToolCallStarted
+	22, // 11: runsvc.v1.Record.tool_call_finished:type_name -> runsvc.v1.Record.ToolCallFinished
+	23, // 12: runsvc.v1.Record.tool_call_failed:type_name -> runsvc.v1.Record.ToolCallFailed
+	24, // 13: runsvc.v1.Record.suspended:type_name -> runsvc.v1.Record.Suspended
+	25, // 14: runsvc.v1.Record.resumed:type_name -> runsvc.v1.Record.Resumed
+	26, // 15: runsvc.v1.Record.abort_requested:type_name -> runsvc.v1.Record.AbortRequested
+	27, // 16: runsvc.v1.Record.message_queued:type_name -> runsvc.v1.Record.MessageQueued
+	28, // 17: runsvc.v1.Record.message_consumed:type_name -> runsvc.v1.Record.MessageConsumed
+	29, // 18: runsvc.v1.Record.delegation_started:type_name -> runsvc.v1.Record.DelegationStarted
+	30, // 19: runsvc.v1.Record.delegation_finished:type_name -> runsvc.v1.Record.DelegationFinished
+	31, // 20: runsvc.v1.Record.settled:type_name -> runsvc.v1.Record.Settled
+	13, // 21: runsvc.v1.Record.history_compacted:type_name -> runsvc.v1.Record.HistoryCompacted
 	4,  // 22: runsvc.v1.InDoubtAnswer.outcome:type_name -> runsvc.v1.InDoubtOutcome
-	31, // 23: runsvc.v1.InDoubtAnswer.output:type_name -> google.protobuf.Value
-	32, // 24: runsvc.v1.Record.Admitted.deadline_time:type_name -> google.protobuf.Timestamp
+	33, // 23: runsvc.v1.InDoubtAnswer.output:type_name -> google.protobuf.Value
+	34, // 24: runsvc.v1.Record.Admitted.deadline_time:type_name -> google.protobuf.Timestamp
 	11, // 25: runsvc.v1.Record.Admitted.fork_of:type_name -> runsvc.v1.ForkOrigin
-	32, // 26: runsvc.v1.Record.Admitted.start_time:type_name -> google.protobuf.Timestamp
+	34, // 26: runsvc.v1.Record.Admitted.start_time:type_name -> google.protobuf.Timestamp
 	5,  // 27: runsvc.v1.Record.ModelCallFinished.tool_calls:type_name -> runsvc.v1.ToolCall
-	33, // 28: runsvc.v1.Record.ModelCallFinished.output_violations:type_name -> google.rpc.BadRequest.FieldViolation
-	34, // 29: runsvc.v1.Record.ModelCallFailed.failure:type_name -> google.rpc.Status
-	35, // 30: runsvc.v1.Record.ModelCallFailed.retry_after:type_name -> google.protobuf.Duration
-	31, // 31: runsvc.v1.Record.ToolCallFinished.output:type_name -> google.protobuf.Value
-	34, // 32: runsvc.v1.Record.ToolCallFinished.error:type_name -> google.rpc.Status
-	34, // 33: runsvc.v1.Record.ToolCallFailed.error:type_name -> google.rpc.Status
-	35, // 34: runsvc.v1.Record.ToolCallFailed.retry_after:type_name -> google.protobuf.Duration
-	2,  // 35: runsvc.v1.Record.Suspended.reason:type_name -> runsvc.v1.SuspensionReason
-	32, // 36: runsvc.v1.Record.Suspended.expire_time:type_name -> google.protobuf.Timestamp
-	32, // 37: runsvc.v1.Record.Suspended.wake_time:type_name -> google.protobuf.Timestamp
-	2,  // 38: runsvc.v1.Record.Resumed.reason:type_name -> runsvc.v1.SuspensionReason
-	7,  // 39: runsvc.v1.Record.Resumed.tool_results:type_name -> runsvc.v1.ToolResult
-	10, // 40: runsvc.v1.Record.Resumed.in_doubt:type_name -> runsvc.v1.InDoubtAnswer
-	1,  // 41: runsvc.v1.Record.AbortRequested.cause:type_name -> runsvc.v1.AbortCause
-	3,  // 42: runsvc.v1.Record.MessageQueued.mode:type_name -> runsvc.v1.MessageMode
-	0,  // 43: runsvc.v1.Record.DelegationFinished.state:type_name -> runsvc.v1.RunState
-	34, // 44: runsvc.v1.Record.DelegationFinished.failure:type_name -> google.rpc.Status
-	0,  // 45: runsvc.v1.Record.Settled.state:type_name -> runsvc.v1.RunState
-	1,  // 46: runsvc.v1.Record.Settled.abort_cause:type_name -> runsvc.v1.AbortCause
-	34, // 47: runsvc.v1.Record.Settled.failure:type_name -> google.rpc.Status
-	48, // [48:48] is the sub-list for method output_type
-	48, // [48:48] is the sub-list for method input_type
-	48, // [48:48] is the sub-list for extension type_name
-	48, // [48:48] is the sub-list for extension extendee
-	0,  // [0:48] is the sub-list for field type_name
+	35, // 28: runsvc.v1.Record.ModelCallFinished.output_violations:type_name -> google.rpc.BadRequest.FieldViolation
+	19, // 29: runsvc.v1.Record.ModelCallFinished.fallbacks:type_name -> runsvc.v1.Record.ModelFallback
+	36, // 30: runsvc.v1.Record.ModelCallFinished.rate_limit_wait:type_name -> google.protobuf.Duration
+	37, // 31: runsvc.v1.Record.ModelFallback.failure:type_name -> google.rpc.Status
+	37, // 32: runsvc.v1.Record.ModelCallFailed.failure:type_name -> google.rpc.Status
+	36, // 33: runsvc.v1.Record.ModelCallFailed.retry_after:type_name -> google.protobuf.Duration
+	33, // 34: runsvc.v1.Record.ToolCallFinished.output:type_name -> google.protobuf.Value
+	37, // 35: runsvc.v1.Record.ToolCallFinished.error:type_name -> google.rpc.Status
+	37, // 36: runsvc.v1.Record.ToolCallFailed.error:type_name -> google.rpc.Status
+	36, // 37: runsvc.v1.Record.ToolCallFailed.retry_after:type_name -> google.protobuf.Duration
+	2,  // 38: runsvc.v1.Record.Suspended.reason:type_name -> runsvc.v1.SuspensionReason
+	34, // 39: runsvc.v1.Record.Suspended.expire_time:type_name -> google.protobuf.Timestamp
+	34, // 40: runsvc.v1.Record.Suspended.wake_time:type_name -> google.protobuf.Timestamp
+	12, // 41: runsvc.v1.Record.Suspended.budget:type_name -> runsvc.v1.BudgetAsk
+	2,  // 42: runsvc.v1.Record.Resumed.reason:type_name -> runsvc.v1.SuspensionReason
+	7,  // 43: runsvc.v1.Record.Resumed.tool_results:type_name -> runsvc.v1.ToolResult
+	10, // 44: runsvc.v1.Record.Resumed.in_doubt:type_name -> runsvc.v1.InDoubtAnswer
+	1,  // 45: runsvc.v1.Record.AbortRequested.cause:type_name -> runsvc.v1.AbortCause
+	3,  // 46: runsvc.v1.Record.MessageQueued.mode:type_name -> runsvc.v1.MessageMode
+	0,  // 47: runsvc.v1.Record.DelegationFinished.state:type_name -> runsvc.v1.RunState
+	37, // 48: runsvc.v1.Record.DelegationFinished.failure:type_name -> google.rpc.Status
+	0,  // 49: runsvc.v1.Record.Settled.state:type_name -> runsvc.v1.RunState
+	1,  // 50: runsvc.v1.Record.Settled.abort_cause:type_name -> runsvc.v1.AbortCause
+	37, // 51: runsvc.v1.Record.Settled.failure:type_name -> google.rpc.Status
+	52, // [52:52] is the sub-list for method output_type
+	52, // [52:52] is the sub-list for method input_type
+	52, // [52:52] is the sub-list for extension type_name
+	52, // [52:52] is the sub-list for extension extendee
+	0,  // [0:52] is the sub-list for field type_name
 }
 
 func init() { file_runsvc_v1_record_proto_init() }
@@ -2914,7 +3113,7 @@ func file_runsvc_v1_record_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_runsvc_v1_record_proto_rawDesc), len(file_runsvc_v1_record_proto_rawDesc)),
 			NumEnums:      5,
-			NumMessages:   25,
+			NumMessages:   27,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

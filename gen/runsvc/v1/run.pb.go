@@ -647,7 +647,11 @@ type Suspension struct {
 	InDoubt bool `protobuf:"varint,8,opt,name=in_doubt,json=inDoubt,proto3" json:"in_doubt,omitempty"`
 	// For TIMER: when runsvc wakes the Run (the `sleep` or `wait_until` call
 	// in `tool_calls` then returns; for `start_at`, its first turn starts).
-	WakeTime      *timestamppb.Timestamp `protobuf:"bytes,9,opt,name=wake_time,json=wakeTime,proto3" json:"wake_time,omitempty"`
+	WakeTime *timestamppb.Timestamp `protobuf:"bytes,9,opt,name=wake_time,json=wakeTime,proto3" json:"wake_time,omitempty"`
+	// For APPROVAL of a budget (`limits.on_exhausted: ASK`): the budget the
+	// next step would exceed. `approval_call` is then unset; answer with
+	// ResumeRun's `approved` and, to approve, `budget_limit`.
+	Budget        *BudgetAsk `protobuf:"bytes,20,opt,name=budget,proto3" json:"budget,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -741,6 +745,13 @@ func (x *Suspension) GetInDoubt() bool {
 func (x *Suspension) GetWakeTime() *timestamppb.Timestamp {
 	if x != nil {
 		return x.WakeTime
+	}
+	return nil
+}
+
+func (x *Suspension) GetBudget() *BudgetAsk {
+	if x != nil {
+		return x.Budget
 	}
 	return nil
 }
@@ -1942,7 +1953,10 @@ type ResumeRunRequest struct {
 	Note string `protobuf:"bytes,5,opt,name=note,proto3" json:"note,omitempty"`
 	// For APPROVAL of a call in doubt (`Suspension.in_doubt`): whether the
 	// call happened.
-	InDoubt       *InDoubtAnswer `protobuf:"bytes,6,opt,name=in_doubt,json=inDoubt,proto3" json:"in_doubt,omitempty"`
+	InDoubt *InDoubtAnswer `protobuf:"bytes,6,opt,name=in_doubt,json=inDoubt,proto3" json:"in_doubt,omitempty"`
+	// For APPROVAL of a budget (`Suspension.budget`) with `approved` true: the
+	// new limit of that budget, above what was spent plus the reservation.
+	BudgetLimit   *float64 `protobuf:"fixed64,20,opt,name=budget_limit,json=budgetLimit,proto3,oneof" json:"budget_limit,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2017,6 +2031,13 @@ func (x *ResumeRunRequest) GetInDoubt() *InDoubtAnswer {
 		return x.InDoubt
 	}
 	return nil
+}
+
+func (x *ResumeRunRequest) GetBudgetLimit() float64 {
+	if x != nil && x.BudgetLimit != nil {
+		return *x.BudgetLimit
+	}
+	return 0
 }
 
 // ResumeRunResponse is the response of RunService.ResumeRun.
@@ -3012,7 +3033,7 @@ const file_runsvc_v1_run_proto_rawDesc = "" +
 	"page_token\x18\x02 \x01(\tR\tpageToken\"j\n" +
 	"\x13ListThreadsResponse\x12+\n" +
 	"\athreads\x18\x01 \x03(\v2\x11.runsvc.v1.ThreadR\athreads\x12&\n" +
-	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken\"\xac\x03\n" +
+	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken\"\xda\x03\n" +
 	"\n" +
 	"Suspension\x123\n" +
 	"\x06reason\x18\x01 \x01(\x0e2\x1b.runsvc.v1.SuspensionReasonR\x06reason\x12;\n" +
@@ -3025,7 +3046,8 @@ const file_runsvc_v1_run_proto_rawDesc = "" +
 	"\x0fapproval_reason\x18\x06 \x01(\tR\x0eapprovalReason\x12%\n" +
 	"\x0edelegation_ids\x18\a \x03(\tR\rdelegationIds\x12\x19\n" +
 	"\bin_doubt\x18\b \x01(\bR\ainDoubt\x127\n" +
-	"\twake_time\x18\t \x01(\v2\x1a.google.protobuf.TimestampR\bwakeTime\"\x82\x03\n" +
+	"\twake_time\x18\t \x01(\v2\x1a.google.protobuf.TimestampR\bwakeTime\x12,\n" +
+	"\x06budget\x18\x14 \x01(\v2\x14.runsvc.v1.BudgetAskR\x06budget\"\x82\x03\n" +
 	"\x0fStartRunRequest\x12\x12\n" +
 	"\x04spec\x18\x01 \x01(\tR\x04spec\x12\x18\n" +
 	"\aversion\x18\x02 \x01(\tR\aversion\x12\x14\n" +
@@ -3109,15 +3131,17 @@ const file_runsvc_v1_run_proto_rawDesc = "" +
 	"\x04text\x18\x02 \x01(\tR\x04text\x12*\n" +
 	"\x04mode\x18\x03 \x01(\x0e2\x16.runsvc.v1.MessageModeR\x04mode\"'\n" +
 	"\x13SendMessageResponse\x12\x10\n" +
-	"\x03seq\x18\x01 \x01(\x03R\x03seq\"\xf2\x01\n" +
+	"\x03seq\x18\x01 \x01(\x03R\x03seq\"\xab\x02\n" +
 	"\x10ResumeRunRequest\x12\x15\n" +
 	"\x06run_id\x18\x01 \x01(\tR\x05runId\x128\n" +
 	"\ftool_results\x18\x02 \x03(\v2\x15.runsvc.v1.ToolResultR\vtoolResults\x12\x16\n" +
 	"\x06answer\x18\x03 \x01(\tR\x06answer\x12\x1f\n" +
 	"\bapproved\x18\x04 \x01(\bH\x00R\bapproved\x88\x01\x01\x12\x12\n" +
 	"\x04note\x18\x05 \x01(\tR\x04note\x123\n" +
-	"\bin_doubt\x18\x06 \x01(\v2\x18.runsvc.v1.InDoubtAnswerR\ainDoubtB\v\n" +
-	"\t_approved\"5\n" +
+	"\bin_doubt\x18\x06 \x01(\v2\x18.runsvc.v1.InDoubtAnswerR\ainDoubt\x12&\n" +
+	"\fbudget_limit\x18\x14 \x01(\x01H\x01R\vbudgetLimit\x88\x01\x01B\v\n" +
+	"\t_approvedB\x0f\n" +
+	"\r_budget_limit\"5\n" +
 	"\x11ResumeRunResponse\x12 \n" +
 	"\x03run\x18\x01 \x01(\v2\x0e.runsvc.v1.RunR\x03run\"D\n" +
 	"\x13InterruptRunRequest\x12\x15\n" +
@@ -3256,13 +3280,14 @@ var file_runsvc_v1_run_proto_goTypes = []any{
 	(*ForkOrigin)(nil),            // 44: runsvc.v1.ForkOrigin
 	(SuspensionReason)(0),         // 45: runsvc.v1.SuspensionReason
 	(*ToolCall)(nil),              // 46: runsvc.v1.ToolCall
-	(*durationpb.Duration)(nil),   // 47: google.protobuf.Duration
-	(ThreadStrategy)(0),           // 48: runsvc.v1.ThreadStrategy
-	(*Record)(nil),                // 49: runsvc.v1.Record
-	(MessageMode)(0),              // 50: runsvc.v1.MessageMode
-	(*ToolResult)(nil),            // 51: runsvc.v1.ToolResult
-	(*InDoubtAnswer)(nil),         // 52: runsvc.v1.InDoubtAnswer
-	(*structpb.Value)(nil),        // 53: google.protobuf.Value
+	(*BudgetAsk)(nil),             // 47: runsvc.v1.BudgetAsk
+	(*durationpb.Duration)(nil),   // 48: google.protobuf.Duration
+	(ThreadStrategy)(0),           // 49: runsvc.v1.ThreadStrategy
+	(*Record)(nil),                // 50: runsvc.v1.Record
+	(MessageMode)(0),              // 51: runsvc.v1.MessageMode
+	(*ToolResult)(nil),            // 52: runsvc.v1.ToolResult
+	(*InDoubtAnswer)(nil),         // 53: runsvc.v1.InDoubtAnswer
+	(*structpb.Value)(nil),        // 54: google.protobuf.Value
 }
 var file_runsvc_v1_run_proto_depIdxs = []int32{
 	39, // 0: runsvc.v1.Run.state:type_name -> runsvc.v1.RunState
@@ -3285,75 +3310,76 @@ var file_runsvc_v1_run_proto_depIdxs = []int32{
 	46, // 17: runsvc.v1.Suspension.tool_calls:type_name -> runsvc.v1.ToolCall
 	46, // 18: runsvc.v1.Suspension.approval_call:type_name -> runsvc.v1.ToolCall
 	43, // 19: runsvc.v1.Suspension.wake_time:type_name -> google.protobuf.Timestamp
-	47, // 20: runsvc.v1.StartRunRequest.deadline:type_name -> google.protobuf.Duration
-	48, // 21: runsvc.v1.StartRunRequest.thread_strategy:type_name -> runsvc.v1.ThreadStrategy
-	43, // 22: runsvc.v1.StartRunRequest.start_at:type_name -> google.protobuf.Timestamp
-	0,  // 23: runsvc.v1.StartRunResponse.run:type_name -> runsvc.v1.Run
-	0,  // 24: runsvc.v1.GetRunResponse.run:type_name -> runsvc.v1.Run
-	39, // 25: runsvc.v1.ListRunsRequest.states:type_name -> runsvc.v1.RunState
-	0,  // 26: runsvc.v1.ListRunsResponse.runs:type_name -> runsvc.v1.Run
-	47, // 27: runsvc.v1.WatchRunRequest.heartbeat_interval:type_name -> google.protobuf.Duration
-	49, // 28: runsvc.v1.WatchRunResponse.record:type_name -> runsvc.v1.Record
-	43, // 29: runsvc.v1.WatchRunResponse.heartbeat_time:type_name -> google.protobuf.Timestamp
-	15, // 30: runsvc.v1.WatchRunResponse.delta:type_name -> runsvc.v1.ModelDelta
-	16, // 31: runsvc.v1.ModelDelta.tool_call:type_name -> runsvc.v1.ToolCallDelta
-	47, // 32: runsvc.v1.StreamTextRequest.heartbeat_interval:type_name -> google.protobuf.Duration
-	43, // 33: runsvc.v1.StreamTextResponse.heartbeat_time:type_name -> google.protobuf.Timestamp
-	47, // 34: runsvc.v1.WaitRunRequest.wait:type_name -> google.protobuf.Duration
-	0,  // 35: runsvc.v1.WaitRunResponse.run:type_name -> runsvc.v1.Run
-	50, // 36: runsvc.v1.SendMessageRequest.mode:type_name -> runsvc.v1.MessageMode
-	51, // 37: runsvc.v1.ResumeRunRequest.tool_results:type_name -> runsvc.v1.ToolResult
-	52, // 38: runsvc.v1.ResumeRunRequest.in_doubt:type_name -> runsvc.v1.InDoubtAnswer
-	0,  // 39: runsvc.v1.ResumeRunResponse.run:type_name -> runsvc.v1.Run
-	0,  // 40: runsvc.v1.InterruptRunResponse.run:type_name -> runsvc.v1.Run
-	29, // 41: runsvc.v1.GetReportResponse.report:type_name -> runsvc.v1.Report
-	0,  // 42: runsvc.v1.Report.run:type_name -> runsvc.v1.Run
-	30, // 43: runsvc.v1.Report.tool_calls:type_name -> runsvc.v1.ToolCallReport
-	29, // 44: runsvc.v1.Report.children:type_name -> runsvc.v1.Report
-	47, // 45: runsvc.v1.Report.duration:type_name -> google.protobuf.Duration
-	46, // 46: runsvc.v1.ToolCallReport.call:type_name -> runsvc.v1.ToolCall
-	53, // 47: runsvc.v1.ToolCallReport.output:type_name -> google.protobuf.Value
-	41, // 48: runsvc.v1.ToolCallReport.error:type_name -> google.rpc.Status
-	0,  // 49: runsvc.v1.ImportRunResponse.run:type_name -> runsvc.v1.Run
-	47, // 50: runsvc.v1.ForkRunRequest.deadline:type_name -> google.protobuf.Duration
-	0,  // 51: runsvc.v1.ForkRunResponse.run:type_name -> runsvc.v1.Run
-	7,  // 52: runsvc.v1.RunService.StartRun:input_type -> runsvc.v1.StartRunRequest
-	9,  // 53: runsvc.v1.RunService.GetRun:input_type -> runsvc.v1.GetRunRequest
-	11, // 54: runsvc.v1.RunService.ListRuns:input_type -> runsvc.v1.ListRunsRequest
-	13, // 55: runsvc.v1.RunService.WatchRun:input_type -> runsvc.v1.WatchRunRequest
-	17, // 56: runsvc.v1.RunService.StreamText:input_type -> runsvc.v1.StreamTextRequest
-	19, // 57: runsvc.v1.RunService.WaitRun:input_type -> runsvc.v1.WaitRunRequest
-	21, // 58: runsvc.v1.RunService.SendMessage:input_type -> runsvc.v1.SendMessageRequest
-	23, // 59: runsvc.v1.RunService.ResumeRun:input_type -> runsvc.v1.ResumeRunRequest
-	25, // 60: runsvc.v1.RunService.InterruptRun:input_type -> runsvc.v1.InterruptRunRequest
-	27, // 61: runsvc.v1.RunService.GetReport:input_type -> runsvc.v1.GetReportRequest
-	31, // 62: runsvc.v1.RunService.DeleteRun:input_type -> runsvc.v1.DeleteRunRequest
-	33, // 63: runsvc.v1.RunService.ExportRun:input_type -> runsvc.v1.ExportRunRequest
-	35, // 64: runsvc.v1.RunService.ImportRun:input_type -> runsvc.v1.ImportRunRequest
-	2,  // 65: runsvc.v1.RunService.GetThread:input_type -> runsvc.v1.GetThreadRequest
-	4,  // 66: runsvc.v1.RunService.ListThreads:input_type -> runsvc.v1.ListThreadsRequest
-	37, // 67: runsvc.v1.RunService.ForkRun:input_type -> runsvc.v1.ForkRunRequest
-	8,  // 68: runsvc.v1.RunService.StartRun:output_type -> runsvc.v1.StartRunResponse
-	10, // 69: runsvc.v1.RunService.GetRun:output_type -> runsvc.v1.GetRunResponse
-	12, // 70: runsvc.v1.RunService.ListRuns:output_type -> runsvc.v1.ListRunsResponse
-	14, // 71: runsvc.v1.RunService.WatchRun:output_type -> runsvc.v1.WatchRunResponse
-	18, // 72: runsvc.v1.RunService.StreamText:output_type -> runsvc.v1.StreamTextResponse
-	20, // 73: runsvc.v1.RunService.WaitRun:output_type -> runsvc.v1.WaitRunResponse
-	22, // 74: runsvc.v1.RunService.SendMessage:output_type -> runsvc.v1.SendMessageResponse
-	24, // 75: runsvc.v1.RunService.ResumeRun:output_type -> runsvc.v1.ResumeRunResponse
-	26, // 76: runsvc.v1.RunService.InterruptRun:output_type -> runsvc.v1.InterruptRunResponse
-	28, // 77: runsvc.v1.RunService.GetReport:output_type -> runsvc.v1.GetReportResponse
-	32, // 78: runsvc.v1.RunService.DeleteRun:output_type -> runsvc.v1.DeleteRunResponse
-	34, // 79: runsvc.v1.RunService.ExportRun:output_type -> runsvc.v1.ExportRunResponse
-	36, // 80: runsvc.v1.RunService.ImportRun:output_type -> runsvc.v1.ImportRunResponse
-	3,  // 81: runsvc.v1.RunService.GetThread:output_type -> runsvc.v1.GetThreadResponse
-	5,  // 82: runsvc.v1.RunService.ListThreads:output_type -> runsvc.v1.ListThreadsResponse
-	38, // 83: runsvc.v1.RunService.ForkRun:output_type -> runsvc.v1.ForkRunResponse
-	68, // [68:84] is the sub-list for method output_type
-	52, // [52:68] is the sub-list for method input_type
-	52, // [52:52] is the sub-list for extension type_name
-	52, // [52:52] is the sub-list for extension extendee
-	0,  // [0:52] is the sub-list for field type_name
+	47, // 20: runsvc.v1.Suspension.budget:type_name -> runsvc.v1.BudgetAsk
+	48, // 21: runsvc.v1.StartRunRequest.deadline:type_name -> google.protobuf.Duration
+	49, // 22: runsvc.v1.StartRunRequest.thread_strategy:type_name -> runsvc.v1.ThreadStrategy
+	43, // 23: runsvc.v1.StartRunRequest.start_at:type_name -> google.protobuf.Timestamp
+	0,  // 24: runsvc.v1.StartRunResponse.run:type_name -> runsvc.v1.Run
+	0,  // 25: runsvc.v1.GetRunResponse.run:type_name -> runsvc.v1.Run
+	39, // 26: runsvc.v1.ListRunsRequest.states:type_name -> runsvc.v1.RunState
+	0,  // 27: runsvc.v1.ListRunsResponse.runs:type_name -> runsvc.v1.Run
+	48, // 28: runsvc.v1.WatchRunRequest.heartbeat_interval:type_name -> google.protobuf.Duration
+	50, // 29: runsvc.v1.WatchRunResponse.record:type_name -> runsvc.v1.Record
+	43, // 30: runsvc.v1.WatchRunResponse.heartbeat_time:type_name -> google.protobuf.Timestamp
+	15, // 31: runsvc.v1.WatchRunResponse.delta:type_name -> runsvc.v1.ModelDelta
+	16, // 32: runsvc.v1.ModelDelta.tool_call:type_name -> runsvc.v1.ToolCallDelta
+	48, // 33: runsvc.v1.StreamTextRequest.heartbeat_interval:type_name -> google.protobuf.Duration
+	43, // 34: runsvc.v1.StreamTextResponse.heartbeat_time:type_name -> google.protobuf.Timestamp
+	48, // 35: runsvc.v1.WaitRunRequest.wait:type_name -> google.protobuf.Duration
+	0,  // 36: runsvc.v1.WaitRunResponse.run:type_name -> runsvc.v1.Run
+	51, // 37: runsvc.v1.SendMessageRequest.mode:type_name -> runsvc.v1.MessageMode
+	52, // 38: runsvc.v1.ResumeRunRequest.tool_results:type_name -> runsvc.v1.ToolResult
+	53, // 39: runsvc.v1.ResumeRunRequest.in_doubt:type_name -> runsvc.v1.InDoubtAnswer
+	0,  // 40: runsvc.v1.ResumeRunResponse.run:type_name -> runsvc.v1.Run
+	0,  // 41: runsvc.v1.InterruptRunResponse.run:type_name -> runsvc.v1.Run
+	29, // 42: runsvc.v1.GetReportResponse.report:type_name -> runsvc.v1.Report
+	0,  // 43: runsvc.v1.Report.run:type_name -> runsvc.v1.Run
+	30, // 44: runsvc.v1.Report.tool_calls:type_name -> runsvc.v1.ToolCallReport
+	29, // 45: runsvc.v1.Report.children:type_name -> runsvc.v1.Report
+	48, // 46: runsvc.v1.Report.duration:type_name -> google.protobuf.Duration
+	46, // 47: runsvc.v1.ToolCallReport.call:type_name -> runsvc.v1.ToolCall
+	54, // 48: runsvc.v1.ToolCallReport.output:type_name -> google.protobuf.Value
+	41, // 49: runsvc.v1.ToolCallReport.error:type_name -> google.rpc.Status
+	0,  // 50: runsvc.v1.ImportRunResponse.run:type_name -> runsvc.v1.Run
+	48, // 51: runsvc.v1.ForkRunRequest.deadline:type_name -> google.protobuf.Duration
+	0,  // 52: runsvc.v1.ForkRunResponse.run:type_name -> runsvc.v1.Run
+	7,  // 53: runsvc.v1.RunService.StartRun:input_type -> runsvc.v1.StartRunRequest
+	9,  // 54: runsvc.v1.RunService.GetRun:input_type -> runsvc.v1.GetRunRequest
+	11, // 55: runsvc.v1.RunService.ListRuns:input_type -> runsvc.v1.ListRunsRequest
+	13, // 56: runsvc.v1.RunService.WatchRun:input_type -> runsvc.v1.WatchRunRequest
+	17, // 57: runsvc.v1.RunService.StreamText:input_type -> runsvc.v1.StreamTextRequest
+	19, // 58: runsvc.v1.RunService.WaitRun:input_type -> runsvc.v1.WaitRunRequest
+	21, // 59: runsvc.v1.RunService.SendMessage:input_type -> runsvc.v1.SendMessageRequest
+	23, // 60: runsvc.v1.RunService.ResumeRun:input_type -> runsvc.v1.ResumeRunRequest
+	25, // 61: runsvc.v1.RunService.InterruptRun:input_type -> runsvc.v1.InterruptRunRequest
+	27, // 62: runsvc.v1.RunService.GetReport:input_type -> runsvc.v1.GetReportRequest
+	31, // 63: runsvc.v1.RunService.DeleteRun:input_type -> runsvc.v1.DeleteRunRequest
+	33, // 64: runsvc.v1.RunService.ExportRun:input_type -> runsvc.v1.ExportRunRequest
+	35, // 65: runsvc.v1.RunService.ImportRun:input_type -> runsvc.v1.ImportRunRequest
+	2,  // 66: runsvc.v1.RunService.GetThread:input_type -> runsvc.v1.GetThreadRequest
+	4,  // 67: runsvc.v1.RunService.ListThreads:input_type -> runsvc.v1.ListThreadsRequest
+	37, // 68: runsvc.v1.RunService.ForkRun:input_type -> runsvc.v1.ForkRunRequest
+	8,  // 69: runsvc.v1.RunService.StartRun:output_type -> runsvc.v1.StartRunResponse
+	10, // 70: runsvc.v1.RunService.GetRun:output_type -> runsvc.v1.GetRunResponse
+	12, // 71: runsvc.v1.RunService.ListRuns:output_type -> runsvc.v1.ListRunsResponse
+	14, // 72: runsvc.v1.RunService.WatchRun:output_type -> runsvc.v1.WatchRunResponse
+	18, // 73: runsvc.v1.RunService.StreamText:output_type -> runsvc.v1.StreamTextResponse
+	20, // 74: runsvc.v1.RunService.WaitRun:output_type -> runsvc.v1.WaitRunResponse
+	22, // 75: runsvc.v1.RunService.SendMessage:output_type -> runsvc.v1.SendMessageResponse
+	24, // 76: runsvc.v1.RunService.ResumeRun:output_type -> runsvc.v1.ResumeRunResponse
+	26, // 77: runsvc.v1.RunService.InterruptRun:output_type -> runsvc.v1.InterruptRunResponse
+	28, // 78: runsvc.v1.RunService.GetReport:output_type -> runsvc.v1.GetReportResponse
+	32, // 79: runsvc.v1.RunService.DeleteRun:output_type -> runsvc.v1.DeleteRunResponse
+	34, // 80: runsvc.v1.RunService.ExportRun:output_type -> runsvc.v1.ExportRunResponse
+	36, // 81: runsvc.v1.RunService.ImportRun:output_type -> runsvc.v1.ImportRunResponse
+	3,  // 82: runsvc.v1.RunService.GetThread:output_type -> runsvc.v1.GetThreadResponse
+	5,  // 83: runsvc.v1.RunService.ListThreads:output_type -> runsvc.v1.ListThreadsResponse
+	38, // 84: runsvc.v1.RunService.ForkRun:output_type -> runsvc.v1.ForkRunResponse
+	69, // [69:85] is the sub-list for method output_type
+	53, // [53:69] is the sub-list for method input_type
+	53, // [53:53] is the sub-list for extension type_name
+	53, // [53:53] is the sub-list for extension extendee
+	0,  // [0:53] is the sub-list for field type_name
 }
 
 func init() { file_runsvc_v1_run_proto_init() }

@@ -269,6 +269,59 @@ func (InDoubt) EnumDescriptor() ([]byte, []int) {
 	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{3}
 }
 
+// BudgetExhausted is what a Run does when a budget would be exceeded.
+type BudgetExhausted int32
+
+const (
+	// Same as BUDGET_EXHAUSTED_FAIL.
+	BudgetExhausted_BUDGET_EXHAUSTED_UNSPECIFIED BudgetExhausted = 0
+	// Fail the Run BUDGET_EXCEEDED.
+	BudgetExhausted_BUDGET_EXHAUSTED_FAIL BudgetExhausted = 1
+	// Suspend for APPROVAL and ask for a new limit.
+	BudgetExhausted_BUDGET_EXHAUSTED_ASK BudgetExhausted = 2
+)
+
+// Enum value maps for BudgetExhausted.
+var (
+	BudgetExhausted_name = map[int32]string{
+		0: "BUDGET_EXHAUSTED_UNSPECIFIED",
+		1: "BUDGET_EXHAUSTED_FAIL",
+		2: "BUDGET_EXHAUSTED_ASK",
+	}
+	BudgetExhausted_value = map[string]int32{
+		"BUDGET_EXHAUSTED_UNSPECIFIED": 0,
+		"BUDGET_EXHAUSTED_FAIL":        1,
+		"BUDGET_EXHAUSTED_ASK":         2,
+	}
+)
+
+func (x BudgetExhausted) Enum() *BudgetExhausted {
+	p := new(BudgetExhausted)
+	*p = x
+	return p
+}
+
+func (x BudgetExhausted) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (BudgetExhausted) Descriptor() protoreflect.EnumDescriptor {
+	return file_runsvc_v1_spec_proto_enumTypes[4].Descriptor()
+}
+
+func (BudgetExhausted) Type() protoreflect.EnumType {
+	return &file_runsvc_v1_spec_proto_enumTypes[4]
+}
+
+func (x BudgetExhausted) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use BudgetExhausted.Descriptor instead.
+func (BudgetExhausted) EnumDescriptor() ([]byte, []int) {
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{4}
+}
+
 // Spec describes an agent: what it is told, which model it calls, which tools
 // it may use, whom it may delegate to and the limits every Run of it obeys.
 type Spec struct {
@@ -625,8 +678,25 @@ type ModelRef struct {
 	// common model names (gpt-4o 128000, gpt-4.1 1047576, claude-* 200000,
 	// ...); a Spec with `compaction` whose model has neither is refused.
 	ContextWindow int64 `protobuf:"varint,26,opt,name=context_window,json=contextWindow,proto3" json:"context_window,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	// Other models to try, in order, when a call to this one fails in a way
+	// another model may not: INFERENCE_FAILED (5xx, timeouts, broken
+	// connections), INFERENCE_RATE_LIMITED asking to wait longer than
+	// `fallback_retry_after_over`, and, when `fallback_on_rejected` is set,
+	// INFERENCE_REJECTED. Each is a whole model config (any provider, its own
+	// base URL, credential and pricing); a fallback's own `fallbacks` must be
+	// empty. The turn's Record names the model that answered and every model
+	// that failed before it. Tried for each call from the first (this one).
+	Fallbacks []*ModelRef `protobuf:"bytes,27,rep,name=fallbacks,proto3" json:"fallbacks,omitempty"`
+	// A rate limit whose Retry-After is above this falls back to the next
+	// model; at or below it the call waits and retries this model. Default
+	// 10s; only meaningful with `fallbacks`.
+	FallbackRetryAfterOver *durationpb.Duration `protobuf:"bytes,28,opt,name=fallback_retry_after_over,json=fallbackRetryAfterOver,proto3" json:"fallback_retry_after_over,omitempty"`
+	// Fall back on INFERENCE_REJECTED too (a 4xx other than 401, 403, 429),
+	// e.g. a request one provider refuses and another takes. Off by default:
+	// a request refused as made is usually refused everywhere.
+	FallbackOnRejected bool `protobuf:"varint,29,opt,name=fallback_on_rejected,json=fallbackOnRejected,proto3" json:"fallback_on_rejected,omitempty"`
+	unknownFields      protoimpl.UnknownFields
+	sizeCache          protoimpl.SizeCache
 }
 
 func (x *ModelRef) Reset() {
@@ -755,6 +825,27 @@ func (x *ModelRef) GetContextWindow() int64 {
 		return x.ContextWindow
 	}
 	return 0
+}
+
+func (x *ModelRef) GetFallbacks() []*ModelRef {
+	if x != nil {
+		return x.Fallbacks
+	}
+	return nil
+}
+
+func (x *ModelRef) GetFallbackRetryAfterOver() *durationpb.Duration {
+	if x != nil {
+		return x.FallbackRetryAfterOver
+	}
+	return nil
+}
+
+func (x *ModelRef) GetFallbackOnRejected() bool {
+	if x != nil {
+		return x.FallbackOnRejected
+	}
+	return false
 }
 
 // Compaction summarises a Run's older turns when the next model request
@@ -1664,8 +1755,14 @@ type Limits struct {
 	MaxDelegationDepth int32 `protobuf:"varint,7,opt,name=max_delegation_depth,json=maxDelegationDepth,proto3" json:"max_delegation_depth,omitempty"`
 	// The most delegations one turn may start. Default 8.
 	MaxDelegationsPerTurn int32 `protobuf:"varint,8,opt,name=max_delegations_per_turn,json=maxDelegationsPerTurn,proto3" json:"max_delegations_per_turn,omitempty"`
-	unknownFields         protoimpl.UnknownFields
-	sizeCache             protoimpl.SizeCache
+	// What happens when the token budget, the cost budget or max_tool_rounds
+	// would be exceeded: fail the Run BUDGET_EXCEEDED (the default), or ask:
+	// the Run suspends for APPROVAL with `Suspension.budget` (what was spent,
+	// what the next step would need), and ResumeRun approves it with a new
+	// limit (`budget_limit`) or denies it, failing the Run BUDGET_EXCEEDED.
+	OnExhausted   BudgetExhausted `protobuf:"varint,9,opt,name=on_exhausted,json=onExhausted,proto3,enum=runsvc.v1.BudgetExhausted" json:"on_exhausted,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Limits) Reset() {
@@ -1752,6 +1849,13 @@ func (x *Limits) GetMaxDelegationsPerTurn() int32 {
 		return x.MaxDelegationsPerTurn
 	}
 	return 0
+}
+
+func (x *Limits) GetOnExhausted() BudgetExhausted {
+	if x != nil {
+		return x.OnExhausted
+	}
+	return BudgetExhausted_BUDGET_EXHAUSTED_UNSPECIFIED
 }
 
 // Timers bounds the built-in timer tools `sleep` and `wait_until`.
@@ -2335,7 +2439,7 @@ const file_runsvc_v1_spec_proto_rawDesc = "" +
 	"\x06schema\x18\x01 \x01(\v2\x17.google.protobuf.StructR\x06schema\"n\n" +
 	"\tRetention\x12<\n" +
 	"\fsettled_runs\x18\x01 \x01(\v2\x19.google.protobuf.DurationR\vsettledRuns\x12#\n" +
-	"\rdelete_memory\x18\x02 \x01(\bR\fdeleteMemory\"\xcc\x04\n" +
+	"\rdelete_memory\x18\x02 \x01(\bR\fdeleteMemory\"\x87\x06\n" +
 	"\bModelRef\x12\x1a\n" +
 	"\bprovider\x18\x01 \x01(\tR\bprovider\x12\x14\n" +
 	"\x05model\x18\x02 \x01(\tR\x05model\x12)\n" +
@@ -2351,7 +2455,10 @@ const file_runsvc_v1_spec_proto_rawDesc = "" +
 	"\vtool_choice\x18\x18 \x01(\tR\n" +
 	"toolChoice\x123\n" +
 	"\x13parallel_tool_calls\x18\x19 \x01(\bH\x02R\x11parallelToolCalls\x88\x01\x01\x12%\n" +
-	"\x0econtext_window\x18\x1a \x01(\x03R\rcontextWindowB\x0e\n" +
+	"\x0econtext_window\x18\x1a \x01(\x03R\rcontextWindow\x121\n" +
+	"\tfallbacks\x18\x1b \x03(\v2\x13.runsvc.v1.ModelRefR\tfallbacks\x12T\n" +
+	"\x19fallback_retry_after_over\x18\x1c \x01(\v2\x19.google.protobuf.DurationR\x16fallbackRetryAfterOver\x120\n" +
+	"\x14fallback_on_rejected\x18\x1d \x01(\bR\x12fallbackOnRejectedB\x0e\n" +
 	"\f_temperatureB\b\n" +
 	"\x06_top_pB\x16\n" +
 	"\x14_parallel_tool_calls\"7\n" +
@@ -2430,7 +2537,7 @@ const file_runsvc_v1_spec_proto_rawDesc = "" +
 	"\x05value\x18\x02 \x01(\tR\x05value\x12\x1e\n" +
 	"\n" +
 	"credential\x18\x03 \x01(\tR\n" +
-	"credential\"\xe9\x02\n" +
+	"credential\"\xa8\x03\n" +
 	"\x06Limits\x12&\n" +
 	"\x0fmax_tool_rounds\x18\x01 \x01(\x05R\rmaxToolRounds\x12\x1b\n" +
 	"\tmax_turns\x18\x02 \x01(\x05R\bmaxTurns\x125\n" +
@@ -2440,7 +2547,8 @@ const file_runsvc_v1_spec_proto_rawDesc = "" +
 	"costBudget\x124\n" +
 	"\x16transient_retry_budget\x18\x06 \x01(\x05R\x14transientRetryBudget\x120\n" +
 	"\x14max_delegation_depth\x18\a \x01(\x05R\x12maxDelegationDepth\x127\n" +
-	"\x18max_delegations_per_turn\x18\b \x01(\x05R\x15maxDelegationsPerTurn\"@\n" +
+	"\x18max_delegations_per_turn\x18\b \x01(\x05R\x15maxDelegationsPerTurn\x12=\n" +
+	"\fon_exhausted\x18\t \x01(\x0e2\x1a.runsvc.v1.BudgetExhaustedR\vonExhausted\"@\n" +
 	"\x06Timers\x126\n" +
 	"\tmax_sleep\x18\x01 \x01(\v2\x19.google.protobuf.DurationR\bmaxSleep\"\xf5\x01\n" +
 	"\x10SuspensionExpiry\x12<\n" +
@@ -2492,7 +2600,11 @@ const file_runsvc_v1_spec_proto_rawDesc = "" +
 	"\aInDoubt\x12\x18\n" +
 	"\x14IN_DOUBT_UNSPECIFIED\x10\x00\x12\x17\n" +
 	"\x13IN_DOUBT_TELL_MODEL\x10\x01\x12\x10\n" +
-	"\fIN_DOUBT_ASK\x10\x022\xab\x02\n" +
+	"\fIN_DOUBT_ASK\x10\x02*h\n" +
+	"\x0fBudgetExhausted\x12 \n" +
+	"\x1cBUDGET_EXHAUSTED_UNSPECIFIED\x10\x00\x12\x19\n" +
+	"\x15BUDGET_EXHAUSTED_FAIL\x10\x01\x12\x18\n" +
+	"\x14BUDGET_EXHAUSTED_ASK\x10\x022\xab\x02\n" +
 	"\vSpecService\x12e\n" +
 	"\vPublishSpec\x12\x1d.runsvc.v1.PublishSpecRequest\x1a\x1e.runsvc.v1.PublishSpecResponse\"\x17\x82\xd3\xe4\x93\x02\x11:\x04spec\"\t/v1/specs\x12Z\n" +
 	"\aGetSpec\x12\x19.runsvc.v1.GetSpecRequest\x1a\x1a.runsvc.v1.GetSpecResponse\"\x18\x82\xd3\xe4\x93\x02\x12\x12\x10/v1/specs/{name}\x12Y\n" +
@@ -2510,102 +2622,106 @@ func file_runsvc_v1_spec_proto_rawDescGZIP() []byte {
 	return file_runsvc_v1_spec_proto_rawDescData
 }
 
-var file_runsvc_v1_spec_proto_enumTypes = make([]protoimpl.EnumInfo, 4)
+var file_runsvc_v1_spec_proto_enumTypes = make([]protoimpl.EnumInfo, 5)
 var file_runsvc_v1_spec_proto_msgTypes = make([]protoimpl.MessageInfo, 27)
 var file_runsvc_v1_spec_proto_goTypes = []any{
 	(ThreadStrategy)(0),           // 0: runsvc.v1.ThreadStrategy
 	(ToolKind)(0),                 // 1: runsvc.v1.ToolKind
 	(Delivery)(0),                 // 2: runsvc.v1.Delivery
 	(InDoubt)(0),                  // 3: runsvc.v1.InDoubt
-	(*Spec)(nil),                  // 4: runsvc.v1.Spec
-	(*OutputSpec)(nil),            // 5: runsvc.v1.OutputSpec
-	(*Retention)(nil),             // 6: runsvc.v1.Retention
-	(*ModelRef)(nil),              // 7: runsvc.v1.ModelRef
-	(*Compaction)(nil),            // 8: runsvc.v1.Compaction
-	(*Pricing)(nil),               // 9: runsvc.v1.Pricing
-	(*Script)(nil),                // 10: runsvc.v1.Script
-	(*ScriptTurn)(nil),            // 11: runsvc.v1.ScriptTurn
-	(*ScriptToolCall)(nil),        // 12: runsvc.v1.ScriptToolCall
-	(*ScriptUsage)(nil),           // 13: runsvc.v1.ScriptUsage
-	(*ScriptFailure)(nil),         // 14: runsvc.v1.ScriptFailure
-	(*Tool)(nil),                  // 15: runsvc.v1.Tool
-	(*HttpTool)(nil),              // 16: runsvc.v1.HttpTool
-	(*McpTool)(nil),               // 17: runsvc.v1.McpTool
-	(*McpServer)(nil),             // 18: runsvc.v1.McpServer
-	(*McpEnv)(nil),                // 19: runsvc.v1.McpEnv
-	(*Limits)(nil),                // 20: runsvc.v1.Limits
-	(*Timers)(nil),                // 21: runsvc.v1.Timers
-	(*SuspensionExpiry)(nil),      // 22: runsvc.v1.SuspensionExpiry
-	(*Credential)(nil),            // 23: runsvc.v1.Credential
-	(*BusConfig)(nil),             // 24: runsvc.v1.BusConfig
-	(*PublishSpecRequest)(nil),    // 25: runsvc.v1.PublishSpecRequest
-	(*PublishSpecResponse)(nil),   // 26: runsvc.v1.PublishSpecResponse
-	(*GetSpecRequest)(nil),        // 27: runsvc.v1.GetSpecRequest
-	(*GetSpecResponse)(nil),       // 28: runsvc.v1.GetSpecResponse
-	(*ListSpecsRequest)(nil),      // 29: runsvc.v1.ListSpecsRequest
-	(*ListSpecsResponse)(nil),     // 30: runsvc.v1.ListSpecsResponse
-	(*timestamppb.Timestamp)(nil), // 31: google.protobuf.Timestamp
-	(*structpb.Struct)(nil),       // 32: google.protobuf.Struct
-	(*durationpb.Duration)(nil),   // 33: google.protobuf.Duration
+	(BudgetExhausted)(0),          // 4: runsvc.v1.BudgetExhausted
+	(*Spec)(nil),                  // 5: runsvc.v1.Spec
+	(*OutputSpec)(nil),            // 6: runsvc.v1.OutputSpec
+	(*Retention)(nil),             // 7: runsvc.v1.Retention
+	(*ModelRef)(nil),              // 8: runsvc.v1.ModelRef
+	(*Compaction)(nil),            // 9: runsvc.v1.Compaction
+	(*Pricing)(nil),               // 10: runsvc.v1.Pricing
+	(*Script)(nil),                // 11: runsvc.v1.Script
+	(*ScriptTurn)(nil),            // 12: runsvc.v1.ScriptTurn
+	(*ScriptToolCall)(nil),        // 13: runsvc.v1.ScriptToolCall
+	(*ScriptUsage)(nil),           // 14: runsvc.v1.ScriptUsage
+	(*ScriptFailure)(nil),         // 15: runsvc.v1.ScriptFailure
+	(*Tool)(nil),                  // 16: runsvc.v1.Tool
+	(*HttpTool)(nil),              // 17: runsvc.v1.HttpTool
+	(*McpTool)(nil),               // 18: runsvc.v1.McpTool
+	(*McpServer)(nil),             // 19: runsvc.v1.McpServer
+	(*McpEnv)(nil),                // 20: runsvc.v1.McpEnv
+	(*Limits)(nil),                // 21: runsvc.v1.Limits
+	(*Timers)(nil),                // 22: runsvc.v1.Timers
+	(*SuspensionExpiry)(nil),      // 23: runsvc.v1.SuspensionExpiry
+	(*Credential)(nil),            // 24: runsvc.v1.Credential
+	(*BusConfig)(nil),             // 25: runsvc.v1.BusConfig
+	(*PublishSpecRequest)(nil),    // 26: runsvc.v1.PublishSpecRequest
+	(*PublishSpecResponse)(nil),   // 27: runsvc.v1.PublishSpecResponse
+	(*GetSpecRequest)(nil),        // 28: runsvc.v1.GetSpecRequest
+	(*GetSpecResponse)(nil),       // 29: runsvc.v1.GetSpecResponse
+	(*ListSpecsRequest)(nil),      // 30: runsvc.v1.ListSpecsRequest
+	(*ListSpecsResponse)(nil),     // 31: runsvc.v1.ListSpecsResponse
+	(*timestamppb.Timestamp)(nil), // 32: google.protobuf.Timestamp
+	(*structpb.Struct)(nil),       // 33: google.protobuf.Struct
+	(*durationpb.Duration)(nil),   // 34: google.protobuf.Duration
 }
 var file_runsvc_v1_spec_proto_depIdxs = []int32{
-	7,  // 0: runsvc.v1.Spec.model:type_name -> runsvc.v1.ModelRef
-	15, // 1: runsvc.v1.Spec.tools:type_name -> runsvc.v1.Tool
-	20, // 2: runsvc.v1.Spec.limits:type_name -> runsvc.v1.Limits
-	22, // 3: runsvc.v1.Spec.suspension_expiry:type_name -> runsvc.v1.SuspensionExpiry
-	23, // 4: runsvc.v1.Spec.credentials:type_name -> runsvc.v1.Credential
-	24, // 5: runsvc.v1.Spec.bus:type_name -> runsvc.v1.BusConfig
-	31, // 6: runsvc.v1.Spec.create_time:type_name -> google.protobuf.Timestamp
+	8,  // 0: runsvc.v1.Spec.model:type_name -> runsvc.v1.ModelRef
+	16, // 1: runsvc.v1.Spec.tools:type_name -> runsvc.v1.Tool
+	21, // 2: runsvc.v1.Spec.limits:type_name -> runsvc.v1.Limits
+	23, // 3: runsvc.v1.Spec.suspension_expiry:type_name -> runsvc.v1.SuspensionExpiry
+	24, // 4: runsvc.v1.Spec.credentials:type_name -> runsvc.v1.Credential
+	25, // 5: runsvc.v1.Spec.bus:type_name -> runsvc.v1.BusConfig
+	32, // 6: runsvc.v1.Spec.create_time:type_name -> google.protobuf.Timestamp
 	0,  // 7: runsvc.v1.Spec.thread_strategy:type_name -> runsvc.v1.ThreadStrategy
-	6,  // 8: runsvc.v1.Spec.retention:type_name -> runsvc.v1.Retention
-	18, // 9: runsvc.v1.Spec.mcp_servers:type_name -> runsvc.v1.McpServer
-	5,  // 10: runsvc.v1.Spec.output:type_name -> runsvc.v1.OutputSpec
-	8,  // 11: runsvc.v1.Spec.compaction:type_name -> runsvc.v1.Compaction
-	21, // 12: runsvc.v1.Spec.timers:type_name -> runsvc.v1.Timers
-	32, // 13: runsvc.v1.OutputSpec.schema:type_name -> google.protobuf.Struct
-	33, // 14: runsvc.v1.Retention.settled_runs:type_name -> google.protobuf.Duration
-	10, // 15: runsvc.v1.ModelRef.script:type_name -> runsvc.v1.Script
-	9,  // 16: runsvc.v1.ModelRef.pricing:type_name -> runsvc.v1.Pricing
-	33, // 17: runsvc.v1.ModelRef.call_timeout:type_name -> google.protobuf.Duration
-	7,  // 18: runsvc.v1.Compaction.model:type_name -> runsvc.v1.ModelRef
-	11, // 19: runsvc.v1.Script.turns:type_name -> runsvc.v1.ScriptTurn
-	12, // 20: runsvc.v1.ScriptTurn.tool_calls:type_name -> runsvc.v1.ScriptToolCall
-	13, // 21: runsvc.v1.ScriptTurn.usage:type_name -> runsvc.v1.ScriptUsage
-	14, // 22: runsvc.v1.ScriptTurn.fail:type_name -> runsvc.v1.ScriptFailure
-	33, // 23: runsvc.v1.ScriptTurn.delay:type_name -> google.protobuf.Duration
-	32, // 24: runsvc.v1.ScriptToolCall.arguments:type_name -> google.protobuf.Struct
-	33, // 25: runsvc.v1.ScriptFailure.retry_after:type_name -> google.protobuf.Duration
-	1,  // 26: runsvc.v1.Tool.kind:type_name -> runsvc.v1.ToolKind
-	32, // 27: runsvc.v1.Tool.parameters:type_name -> google.protobuf.Struct
-	16, // 28: runsvc.v1.Tool.http:type_name -> runsvc.v1.HttpTool
-	17, // 29: runsvc.v1.Tool.mcp:type_name -> runsvc.v1.McpTool
-	33, // 30: runsvc.v1.Tool.timeout:type_name -> google.protobuf.Duration
-	2,  // 31: runsvc.v1.Tool.delivery:type_name -> runsvc.v1.Delivery
-	3,  // 32: runsvc.v1.Tool.in_doubt:type_name -> runsvc.v1.InDoubt
-	19, // 33: runsvc.v1.McpTool.env:type_name -> runsvc.v1.McpEnv
-	19, // 34: runsvc.v1.McpServer.env:type_name -> runsvc.v1.McpEnv
-	33, // 35: runsvc.v1.McpServer.timeout:type_name -> google.protobuf.Duration
-	33, // 36: runsvc.v1.Limits.deadline:type_name -> google.protobuf.Duration
-	33, // 37: runsvc.v1.Timers.max_sleep:type_name -> google.protobuf.Duration
-	33, // 38: runsvc.v1.SuspensionExpiry.tool_results:type_name -> google.protobuf.Duration
-	33, // 39: runsvc.v1.SuspensionExpiry.approval:type_name -> google.protobuf.Duration
-	33, // 40: runsvc.v1.SuspensionExpiry.question:type_name -> google.protobuf.Duration
-	33, // 41: runsvc.v1.SuspensionExpiry.children:type_name -> google.protobuf.Duration
-	4,  // 42: runsvc.v1.PublishSpecRequest.spec:type_name -> runsvc.v1.Spec
-	4,  // 43: runsvc.v1.PublishSpecResponse.spec:type_name -> runsvc.v1.Spec
-	4,  // 44: runsvc.v1.GetSpecResponse.spec:type_name -> runsvc.v1.Spec
-	4,  // 45: runsvc.v1.ListSpecsResponse.specs:type_name -> runsvc.v1.Spec
-	25, // 46: runsvc.v1.SpecService.PublishSpec:input_type -> runsvc.v1.PublishSpecRequest
-	27, // 47: runsvc.v1.SpecService.GetSpec:input_type -> runsvc.v1.GetSpecRequest
-	29, // 48: runsvc.v1.SpecService.ListSpecs:input_type -> runsvc.v1.ListSpecsRequest
-	26, // 49: runsvc.v1.SpecService.PublishSpec:output_type -> runsvc.v1.PublishSpecResponse
-	28, // 50: runsvc.v1.SpecService.GetSpec:output_type -> runsvc.v1.GetSpecResponse
-	30, // 51: runsvc.v1.SpecService.ListSpecs:output_type -> runsvc.v1.ListSpecsResponse
-	49, // [49:52] is the sub-list for method output_type
-	46, // [46:49] is the sub-list for method input_type
-	46, // [46:46] is the sub-list for extension type_name
-	46, // [46:46] is the sub-list for extension extendee
-	0,  // [0:46] is the sub-list for field type_name
+	7,  // 8: runsvc.v1.Spec.retention:type_name -> runsvc.v1.Retention
+	19, // 9: runsvc.v1.Spec.mcp_servers:type_name -> runsvc.v1.McpServer
+	6,  // 10: runsvc.v1.Spec.output:type_name -> runsvc.v1.OutputSpec
+	9,  // 11: runsvc.v1.Spec.compaction:type_name -> runsvc.v1.Compaction
+	22, // 12: runsvc.v1.Spec.timers:type_name -> runsvc.v1.Timers
+	33, // 13: runsvc.v1.OutputSpec.schema:type_name -> google.protobuf.Struct
+	34, // 14: runsvc.v1.Retention.settled_runs:type_name -> google.protobuf.Duration
+	11, // 15: runsvc.v1.ModelRef.script:type_name -> runsvc.v1.Script
+	10, // 16: runsvc.v1.ModelRef.pricing:type_name -> runsvc.v1.Pricing
+	34, // 17: runsvc.v1.ModelRef.call_timeout:type_name -> google.protobuf.Duration
+	8,  // 18: runsvc.v1.ModelRef.fallbacks:type_name -> runsvc.v1.ModelRef
+	34, // 19: runsvc.v1.ModelRef.fallback_retry_after_over:type_name -> google.protobuf.Duration
+	8,  // 20: runsvc.v1.Compaction.model:type_name -> runsvc.v1.ModelRef
+	12, // 21: runsvc.v1.Script.turns:type_name -> runsvc.v1.ScriptTurn
+	13, // 22: runsvc.v1.ScriptTurn.tool_calls:type_name -> runsvc.v1.ScriptToolCall
+	14, // 23: runsvc.v1.ScriptTurn.usage:type_name -> runsvc.v1.ScriptUsage
+	15, // 24: runsvc.v1.ScriptTurn.fail:type_name -> runsvc.v1.ScriptFailure
+	34, // 25: runsvc.v1.ScriptTurn.delay:type_name -> google.protobuf.Duration
+	33, // 26: runsvc.v1.ScriptToolCall.arguments:type_name -> google.protobuf.Struct
+	34, // 27: runsvc.v1.ScriptFailure.retry_after:type_name -> google.protobuf.Duration
+	1,  // 28: runsvc.v1.Tool.kind:type_name -> runsvc.v1.ToolKind
+	33, // 29: runsvc.v1.Tool.parameters:type_name -> google.protobuf.Struct
+	17, // 30: runsvc.v1.Tool.http:type_name -> runsvc.v1.HttpTool
+	18, // 31: runsvc.v1.Tool.mcp:type_name -> runsvc.v1.McpTool
+	34, // 32: runsvc.v1.Tool.timeout:type_name -> google.protobuf.Duration
+	2,  // 33: runsvc.v1.Tool.delivery:type_name -> runsvc.v1.Delivery
+	3,  // 34: runsvc.v1.Tool.in_doubt:type_name -> runsvc.v1.InDoubt
+	20, // 35: runsvc.v1.McpTool.env:type_name -> runsvc.v1.McpEnv
+	20, // 36: runsvc.v1.McpServer.env:type_name -> runsvc.v1.McpEnv
+	34, // 37: runsvc.v1.McpServer.timeout:type_name -> google.protobuf.Duration
+	34, // 38: runsvc.v1.Limits.deadline:type_name -> google.protobuf.Duration
+	4,  // 39: runsvc.v1.Limits.on_exhausted:type_name -> runsvc.v1.BudgetExhausted
+	34, // 40: runsvc.v1.Timers.max_sleep:type_name -> google.protobuf.Duration
+	34, // 41: runsvc.v1.SuspensionExpiry.tool_results:type_name -> google.protobuf.Duration
+	34, // 42: runsvc.v1.SuspensionExpiry.approval:type_name -> google.protobuf.Duration
+	34, // 43: runsvc.v1.SuspensionExpiry.question:type_name -> google.protobuf.Duration
+	34, // 44: runsvc.v1.SuspensionExpiry.children:type_name -> google.protobuf.Duration
+	5,  // 45: runsvc.v1.PublishSpecRequest.spec:type_name -> runsvc.v1.Spec
+	5,  // 46: runsvc.v1.PublishSpecResponse.spec:type_name -> runsvc.v1.Spec
+	5,  // 47: runsvc.v1.GetSpecResponse.spec:type_name -> runsvc.v1.Spec
+	5,  // 48: runsvc.v1.ListSpecsResponse.specs:type_name -> runsvc.v1.Spec
+	26, // 49: runsvc.v1.SpecService.PublishSpec:input_type -> runsvc.v1.PublishSpecRequest
+	28, // 50: runsvc.v1.SpecService.GetSpec:input_type -> runsvc.v1.GetSpecRequest
+	30, // 51: runsvc.v1.SpecService.ListSpecs:input_type -> runsvc.v1.ListSpecsRequest
+	27, // 52: runsvc.v1.SpecService.PublishSpec:output_type -> runsvc.v1.PublishSpecResponse
+	29, // 53: runsvc.v1.SpecService.GetSpec:output_type -> runsvc.v1.GetSpecResponse
+	31, // 54: runsvc.v1.SpecService.ListSpecs:output_type -> runsvc.v1.ListSpecsResponse
+	52, // [52:55] is the sub-list for method output_type
+	49, // [49:52] is the sub-list for method input_type
+	49, // [49:49] is the sub-list for extension type_name
+	49, // [49:49] is the sub-list for extension extendee
+	0,  // [0:49] is the sub-list for field type_name
 }
 
 func init() { file_runsvc_v1_spec_proto_init() }
@@ -2619,7 +2735,7 @@ func file_runsvc_v1_spec_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_runsvc_v1_spec_proto_rawDesc), len(file_runsvc_v1_spec_proto_rawDesc)),
-			NumEnums:      4,
+			NumEnums:      5,
 			NumMessages:   27,
 			NumExtensions: 0,
 			NumServices:   1,

@@ -205,7 +205,32 @@ func (c *call) finish(ctx, callCtx context.Context, x *exchange, acc *accumulato
 	case !acc.finished:
 		return model.Response{}, c.failed(0, "the stream ended before the answer was finished", 0)
 	}
-	return acc.response(turn), nil
+	resp := acc.response(turn)
+	resp.Limits = rateLimitHeaders(x.resp.Header)
+	return resp, nil
+}
+
+// rateLimitHeaders reads OpenAI's x-ratelimit-remaining-* and
+// x-ratelimit-reset-* headers (resets as durations, "6m0s", "20ms"), or
+// nil when it sent neither remaining count.
+func rateLimitHeaders(h http.Header) *model.RateLimitHeaders {
+	out := &model.RateLimitHeaders{RemainingRequests: -1, RemainingTokens: -1}
+	read := func(name string, remaining *int64, reset *time.Duration, resetName string) bool {
+		n, err := strconv.ParseInt(strings.TrimSpace(h.Get(name)), 10, 64)
+		if err != nil || n < 0 {
+			return false
+		}
+		*remaining = n
+		*reset, _ = time.ParseDuration(strings.TrimSpace(h.Get(resetName)))
+		*reset = max(*reset, 0)
+		return true
+	}
+	gotRequests := read("X-Ratelimit-Remaining-Requests", &out.RemainingRequests, &out.ResetRequests, "X-Ratelimit-Reset-Requests")
+	gotTokens := read("X-Ratelimit-Remaining-Tokens", &out.RemainingTokens, &out.ResetTokens, "X-Ratelimit-Reset-Tokens")
+	if !gotRequests && !gotTokens {
+		return nil
+	}
+	return out
 }
 
 // errText is err's text, or "unknown error".

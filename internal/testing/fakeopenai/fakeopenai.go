@@ -8,10 +8,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"sync"
 	"testing"
+	"time"
+
+	"golang.org/x/time/rate"
 )
 
 // Call is a tool call a turn asks for; Args is the JSON arguments string.
@@ -38,18 +43,50 @@ type Refusal struct {
 type Server struct {
 	// URL is the base URL to give a Spec's model (…/v1).
 	URL      string
+	opts     Options
+	limit    *rate.Limiter
 	mu       sync.Mutex
 	requests []map[string]any
+	limited  int
+}
+
+// Options change how the fake answers.
+type Options struct {
+	// RequestsPer allows this many requests each Window (a token bucket
+	// of that size, refilled over Window) and answers the rest 429 with
+	// Retry-After, retry-after-ms and x-ratelimit-* headers, which every
+	// answer carries. Zero allows every request.
+	RequestsPer int
+	// Window is the rate limit's "minute"; a test shortens it. Default
+	// time.Minute.
+	Window time.Duration
+	// ByConversation picks the turn by the request's conversation rather
+	// than the order of requests: a request holding n assistant messages
+	// gets turns[n] (or the last), so concurrent Runs each go through
+	// every turn.
+	ByConversation bool
 }
 
 // Start serves turns until the test ends: the i-th request gets turns[i],
 // and every request past the last gets the last.
 func Start(t testing.TB, turns ...Turn) *Server {
 	t.Helper()
+	return StartWith(t, Options{}, turns...)
+}
+
+// StartWith serves turns as Start does, with opts.
+func StartWith(t testing.TB, opts Options, turns ...Turn) *Server {
+	t.Helper()
 	if len(turns) == 0 {
 		t.Fatal("fakeopenai: no turns")
 	}
-	f := &Server{}
+	f := &Server{opts: opts}
+	if opts.RequestsPer > 0 {
+		if opts.Window <= 0 {
+			opts.Window = time.Minute
+		}
+		f.limit = rate.NewLimiter(rate.Limit(float64(opts.RequestsPer)/opts.Window.Seconds()), opts.RequestsPer)
+	}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		var req map[string]any
@@ -57,9 +94,16 @@ func Start(t testing.TB, turns ...Turn) *Server {
 			http.Error(w, `{"error":{"message":"bad json"}}`, http.StatusBadRequest)
 			return
 		}
+		if f.rateLimited(w) {
+			return
+		}
 		f.mu.Lock()
 		f.requests = append(f.requests, req)
-		turn := turns[min(len(f.requests), len(turns))-1]
+		i := len(f.requests)
+		if opts.ByConversation {
+			i = assistantMessages(req) + 1
+		}
+		turn := turns[min(i, len(turns))-1]
 		f.mu.Unlock()
 		if r := turn.Refuse; r != nil {
 			w.Header().Set("Content-Type", "application/json")
@@ -137,4 +181,52 @@ func Messages(req map[string]any) []map[string]any {
 		out = append(out, mm)
 	}
 	return out
+}
+
+// rateLimited answers 429 when the request is over the rate limit, and
+// sets the x-ratelimit-* headers of every answer.
+func (f *Server) rateLimited(w http.ResponseWriter) bool {
+	if f.limit == nil {
+		return false
+	}
+	now := time.Now()
+	r := f.limit.ReserveN(now, 1)
+	delay := r.DelayFrom(now)
+	h := w.Header()
+	h.Set("X-Ratelimit-Limit-Requests", strconv.Itoa(f.opts.RequestsPer))
+	if delay <= 0 {
+		h.Set("X-Ratelimit-Remaining-Requests", strconv.Itoa(int(f.limit.TokensAt(now))))
+		h.Set("X-Ratelimit-Reset-Requests", time.Duration(float64(time.Second)/float64(f.limit.Limit())).String())
+		return false
+	}
+	r.CancelAt(now)
+	f.mu.Lock()
+	f.limited++
+	f.mu.Unlock()
+	h.Set("X-Ratelimit-Remaining-Requests", "0")
+	h.Set("X-Ratelimit-Reset-Requests", delay.String())
+	h.Set("Retry-After-Ms", strconv.FormatInt(max(delay.Milliseconds(), 1), 10))
+	h.Set("Retry-After", strconv.Itoa(int(math.Ceil(delay.Seconds()))))
+	h.Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusTooManyRequests)
+	_ = json.NewEncoder(w).Encode(map[string]any{"error": map[string]any{"message": "Rate limit reached for requests", "type": "requests", "code": "rate_limit_exceeded"}})
+	return true
+}
+
+// RateLimited returns how many requests were answered 429 so far.
+func (f *Server) RateLimited() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.limited
+}
+
+// assistantMessages counts a request's assistant messages.
+func assistantMessages(req map[string]any) int {
+	n := 0
+	for _, m := range Messages(req) {
+		if m["role"] == "assistant" {
+			n++
+		}
+	}
+	return n
 }

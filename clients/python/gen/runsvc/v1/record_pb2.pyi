@@ -35,6 +35,18 @@ SUSPENSION_REASON_TIMER: SuspensionReason
 SUSPENSION_REASON_TOOL_RESULTS: SuspensionReason
 SUSPENSION_REASON_UNSPECIFIED: SuspensionReason
 
+class BudgetAsk(_message.Message):
+    __slots__ = ["dimension", "limit", "reserve", "spent"]
+    DIMENSION_FIELD_NUMBER: _ClassVar[int]
+    LIMIT_FIELD_NUMBER: _ClassVar[int]
+    RESERVE_FIELD_NUMBER: _ClassVar[int]
+    SPENT_FIELD_NUMBER: _ClassVar[int]
+    dimension: str
+    limit: float
+    reserve: float
+    spent: float
+    def __init__(self, dimension: _Optional[str] = ..., spent: _Optional[float] = ..., reserve: _Optional[float] = ..., limit: _Optional[float] = ...) -> None: ...
+
 class ForkOrigin(_message.Message):
     __slots__ = ["run_id", "seq", "turn"]
     RUN_ID_FIELD_NUMBER: _ClassVar[int]
@@ -163,24 +175,30 @@ class Record(_message.Message):
         will_retry: bool
         def __init__(self, turn: _Optional[int] = ..., failure: _Optional[_Union[_status_pb2.Status, _Mapping]] = ..., will_retry: bool = ..., retry_after: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ...) -> None: ...
     class ModelCallFinished(_message.Message):
-        __slots__ = ["cost_usd", "input_tokens", "output_tokens", "output_violations", "priced", "text", "tool_calls", "turn"]
+        __slots__ = ["cost_usd", "fallbacks", "input_tokens", "model", "output_tokens", "output_violations", "priced", "rate_limit_wait", "text", "tool_calls", "turn"]
         COST_USD_FIELD_NUMBER: _ClassVar[int]
+        FALLBACKS_FIELD_NUMBER: _ClassVar[int]
         INPUT_TOKENS_FIELD_NUMBER: _ClassVar[int]
+        MODEL_FIELD_NUMBER: _ClassVar[int]
         OUTPUT_TOKENS_FIELD_NUMBER: _ClassVar[int]
         OUTPUT_VIOLATIONS_FIELD_NUMBER: _ClassVar[int]
         PRICED_FIELD_NUMBER: _ClassVar[int]
+        RATE_LIMIT_WAIT_FIELD_NUMBER: _ClassVar[int]
         TEXT_FIELD_NUMBER: _ClassVar[int]
         TOOL_CALLS_FIELD_NUMBER: _ClassVar[int]
         TURN_FIELD_NUMBER: _ClassVar[int]
         cost_usd: float
+        fallbacks: _containers.RepeatedCompositeFieldContainer[Record.ModelFallback]
         input_tokens: int
+        model: str
         output_tokens: int
         output_violations: _containers.RepeatedCompositeFieldContainer[_error_details_pb2.BadRequest.FieldViolation]
         priced: bool
+        rate_limit_wait: _duration_pb2.Duration
         text: str
         tool_calls: _containers.RepeatedCompositeFieldContainer[ToolCall]
         turn: int
-        def __init__(self, turn: _Optional[int] = ..., text: _Optional[str] = ..., tool_calls: _Optional[_Iterable[_Union[ToolCall, _Mapping]]] = ..., input_tokens: _Optional[int] = ..., output_tokens: _Optional[int] = ..., cost_usd: _Optional[float] = ..., priced: bool = ..., output_violations: _Optional[_Iterable[_Union[_error_details_pb2.BadRequest.FieldViolation, _Mapping]]] = ...) -> None: ...
+        def __init__(self, turn: _Optional[int] = ..., text: _Optional[str] = ..., tool_calls: _Optional[_Iterable[_Union[ToolCall, _Mapping]]] = ..., input_tokens: _Optional[int] = ..., output_tokens: _Optional[int] = ..., cost_usd: _Optional[float] = ..., priced: bool = ..., output_violations: _Optional[_Iterable[_Union[_error_details_pb2.BadRequest.FieldViolation, _Mapping]]] = ..., model: _Optional[str] = ..., fallbacks: _Optional[_Iterable[_Union[Record.ModelFallback, _Mapping]]] = ..., rate_limit_wait: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ...) -> None: ...
     class ModelCallStarted(_message.Message):
         __slots__ = ["reserved_cost_usd", "reserved_tokens", "turn"]
         RESERVED_COST_USD_FIELD_NUMBER: _ClassVar[int]
@@ -190,10 +208,18 @@ class Record(_message.Message):
         reserved_tokens: int
         turn: int
         def __init__(self, turn: _Optional[int] = ..., reserved_tokens: _Optional[int] = ..., reserved_cost_usd: _Optional[float] = ...) -> None: ...
+    class ModelFallback(_message.Message):
+        __slots__ = ["failure", "model"]
+        FAILURE_FIELD_NUMBER: _ClassVar[int]
+        MODEL_FIELD_NUMBER: _ClassVar[int]
+        failure: _status_pb2.Status
+        model: str
+        def __init__(self, model: _Optional[str] = ..., failure: _Optional[_Union[_status_pb2.Status, _Mapping]] = ...) -> None: ...
     class Resumed(_message.Message):
-        __slots__ = ["answer", "approved", "early", "in_doubt", "note", "reason", "tool_results"]
+        __slots__ = ["answer", "approved", "budget_limit", "early", "in_doubt", "note", "reason", "tool_results"]
         ANSWER_FIELD_NUMBER: _ClassVar[int]
         APPROVED_FIELD_NUMBER: _ClassVar[int]
+        BUDGET_LIMIT_FIELD_NUMBER: _ClassVar[int]
         EARLY_FIELD_NUMBER: _ClassVar[int]
         IN_DOUBT_FIELD_NUMBER: _ClassVar[int]
         NOTE_FIELD_NUMBER: _ClassVar[int]
@@ -201,12 +227,13 @@ class Record(_message.Message):
         TOOL_RESULTS_FIELD_NUMBER: _ClassVar[int]
         answer: str
         approved: bool
+        budget_limit: float
         early: bool
         in_doubt: InDoubtAnswer
         note: str
         reason: SuspensionReason
         tool_results: _containers.RepeatedCompositeFieldContainer[ToolResult]
-        def __init__(self, reason: _Optional[_Union[SuspensionReason, str]] = ..., tool_results: _Optional[_Iterable[_Union[ToolResult, _Mapping]]] = ..., answer: _Optional[str] = ..., approved: bool = ..., note: _Optional[str] = ..., in_doubt: _Optional[_Union[InDoubtAnswer, _Mapping]] = ..., early: bool = ...) -> None: ...
+        def __init__(self, reason: _Optional[_Union[SuspensionReason, str]] = ..., tool_results: _Optional[_Iterable[_Union[ToolResult, _Mapping]]] = ..., answer: _Optional[str] = ..., approved: bool = ..., note: _Optional[str] = ..., in_doubt: _Optional[_Union[InDoubtAnswer, _Mapping]] = ..., early: bool = ..., budget_limit: _Optional[float] = ...) -> None: ...
     class Settled(_message.Message):
         __slots__ = ["abort_cause", "answer", "failure", "state"]
         ABORT_CAUSE_FIELD_NUMBER: _ClassVar[int]
@@ -219,8 +246,9 @@ class Record(_message.Message):
         state: RunState
         def __init__(self, state: _Optional[_Union[RunState, str]] = ..., abort_cause: _Optional[_Union[AbortCause, str]] = ..., answer: _Optional[str] = ..., failure: _Optional[_Union[_status_pb2.Status, _Mapping]] = ...) -> None: ...
     class Suspended(_message.Message):
-        __slots__ = ["approval_reason", "call_id", "call_ids", "delegation_ids", "expire_time", "in_doubt", "question", "reason", "wake_time"]
+        __slots__ = ["approval_reason", "budget", "call_id", "call_ids", "delegation_ids", "expire_time", "in_doubt", "question", "reason", "wake_time"]
         APPROVAL_REASON_FIELD_NUMBER: _ClassVar[int]
+        BUDGET_FIELD_NUMBER: _ClassVar[int]
         CALL_IDS_FIELD_NUMBER: _ClassVar[int]
         CALL_ID_FIELD_NUMBER: _ClassVar[int]
         DELEGATION_IDS_FIELD_NUMBER: _ClassVar[int]
@@ -230,6 +258,7 @@ class Record(_message.Message):
         REASON_FIELD_NUMBER: _ClassVar[int]
         WAKE_TIME_FIELD_NUMBER: _ClassVar[int]
         approval_reason: str
+        budget: BudgetAsk
         call_id: str
         call_ids: _containers.RepeatedScalarFieldContainer[str]
         delegation_ids: _containers.RepeatedScalarFieldContainer[str]
@@ -238,7 +267,7 @@ class Record(_message.Message):
         question: str
         reason: SuspensionReason
         wake_time: _timestamp_pb2.Timestamp
-        def __init__(self, reason: _Optional[_Union[SuspensionReason, str]] = ..., expire_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., call_ids: _Optional[_Iterable[str]] = ..., question: _Optional[str] = ..., call_id: _Optional[str] = ..., approval_reason: _Optional[str] = ..., delegation_ids: _Optional[_Iterable[str]] = ..., in_doubt: bool = ..., wake_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+        def __init__(self, reason: _Optional[_Union[SuspensionReason, str]] = ..., expire_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., call_ids: _Optional[_Iterable[str]] = ..., question: _Optional[str] = ..., call_id: _Optional[str] = ..., approval_reason: _Optional[str] = ..., delegation_ids: _Optional[_Iterable[str]] = ..., in_doubt: bool = ..., wake_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., budget: _Optional[_Union[BudgetAsk, _Mapping]] = ...) -> None: ...
     class ToolCallFailed(_message.Message):
         __slots__ = ["call_id", "error", "name", "retry_after"]
         CALL_ID_FIELD_NUMBER: _ClassVar[int]

@@ -209,20 +209,22 @@ class Report(_message.Message):
     def __init__(self, run: _Optional[_Union[Run, _Mapping]] = ..., finished: bool = ..., tool_calls: _Optional[_Iterable[_Union[ToolCallReport, _Mapping]]] = ..., children: _Optional[_Iterable[_Union[Report, _Mapping]]] = ..., duration: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., records: _Optional[int] = ...) -> None: ...
 
 class ResumeRunRequest(_message.Message):
-    __slots__ = ["answer", "approved", "in_doubt", "note", "run_id", "tool_results"]
+    __slots__ = ["answer", "approved", "budget_limit", "in_doubt", "note", "run_id", "tool_results"]
     ANSWER_FIELD_NUMBER: _ClassVar[int]
     APPROVED_FIELD_NUMBER: _ClassVar[int]
+    BUDGET_LIMIT_FIELD_NUMBER: _ClassVar[int]
     IN_DOUBT_FIELD_NUMBER: _ClassVar[int]
     NOTE_FIELD_NUMBER: _ClassVar[int]
     RUN_ID_FIELD_NUMBER: _ClassVar[int]
     TOOL_RESULTS_FIELD_NUMBER: _ClassVar[int]
     answer: str
     approved: bool
+    budget_limit: float
     in_doubt: _record_pb2.InDoubtAnswer
     note: str
     run_id: str
     tool_results: _containers.RepeatedCompositeFieldContainer[_record_pb2.ToolResult]
-    def __init__(self, run_id: _Optional[str] = ..., tool_results: _Optional[_Iterable[_Union[_record_pb2.ToolResult, _Mapping]]] = ..., answer: _Optional[str] = ..., approved: bool = ..., note: _Optional[str] = ..., in_doubt: _Optional[_Union[_record_pb2.InDoubtAnswer, _Mapping]] = ...) -> None: ...
+    def __init__(self, run_id: _Optional[str] = ..., tool_results: _Optional[_Iterable[_Union[_record_pb2.ToolResult, _Mapping]]] = ..., answer: _Optional[str] = ..., approved: bool = ..., note: _Optional[str] = ..., in_doubt: _Optional[_Union[_record_pb2.InDoubtAnswer, _Mapping]] = ..., budget_limit: _Optional[float] = ...) -> None: ...
 
 class ResumeRunResponse(_message.Message):
     __slots__ = ["run"]
@@ -375,9 +377,10 @@ class StreamTextResponse(_message.Message):
     def __init__(self, text: _Optional[str] = ..., turn: _Optional[int] = ..., final: bool = ..., heartbeat_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., seq: _Optional[int] = ..., offset: _Optional[int] = ..., committed: bool = ..., discarded: bool = ...) -> None: ...
 
 class Suspension(_message.Message):
-    __slots__ = ["approval_call", "approval_reason", "delegation_ids", "expire_time", "in_doubt", "question", "reason", "tool_calls", "wake_time"]
+    __slots__ = ["approval_call", "approval_reason", "budget", "delegation_ids", "expire_time", "in_doubt", "question", "reason", "tool_calls", "wake_time"]
     APPROVAL_CALL_FIELD_NUMBER: _ClassVar[int]
     APPROVAL_REASON_FIELD_NUMBER: _ClassVar[int]
+    BUDGET_FIELD_NUMBER: _ClassVar[int]
     DELEGATION_IDS_FIELD_NUMBER: _ClassVar[int]
     EXPIRE_TIME_FIELD_NUMBER: _ClassVar[int]
     IN_DOUBT_FIELD_NUMBER: _ClassVar[int]
@@ -387,6 +390,7 @@ class Suspension(_message.Message):
     WAKE_TIME_FIELD_NUMBER: _ClassVar[int]
     approval_call: _record_pb2.ToolCall
     approval_reason: str
+    budget: _record_pb2.BudgetAsk
     delegation_ids: _containers.RepeatedScalarFieldContainer[str]
     expire_time: _timestamp_pb2.Timestamp
     in_doubt: bool
@@ -394,7 +398,7 @@ class Suspension(_message.Message):
     reason: _record_pb2.SuspensionReason
     tool_calls: _containers.RepeatedCompositeFieldContainer[_record_pb2.ToolCall]
     wake_time: _timestamp_pb2.Timestamp
-    def __init__(self, reason: _Optional[_Union[_record_pb2.SuspensionReason, str]] = ..., expire_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., tool_calls: _Optional[_Iterable[_Union[_record_pb2.ToolCall, _Mapping]]] = ..., question: _Optional[str] = ..., approval_call: _Optional[_Union[_record_pb2.ToolCall, _Mapping]] = ..., approval_reason: _Optional[str] = ..., delegation_ids: _Optional[_Iterable[str]] = ..., in_doubt: bool = ..., wake_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+    def __init__(self, reason: _Optional[_Union[_record_pb2.SuspensionReason, str]] = ..., expire_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., tool_calls: _Optional[_Iterable[_Union[_record_pb2.ToolCall, _Mapping]]] = ..., question: _Optional[str] = ..., approval_call: _Optional[_Union[_record_pb2.ToolCall, _Mapping]] = ..., approval_reason: _Optional[str] = ..., delegation_ids: _Optional[_Iterable[str]] = ..., in_doubt: bool = ..., wake_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., budget: _Optional[_Union[_record_pb2.BudgetAsk, _Mapping]] = ...) -> None: ...
 
 class Thread(_message.Message):
     __slots__ = ["active_run_id", "create_time", "last_run_id", "run_count", "thread_id", "update_time"]

@@ -8,6 +8,9 @@ from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
 from typing import ClassVar as _ClassVar, Iterable as _Iterable, Mapping as _Mapping, Optional as _Optional, Union as _Union
 
+BUDGET_EXHAUSTED_ASK: BudgetExhausted
+BUDGET_EXHAUSTED_FAIL: BudgetExhausted
+BUDGET_EXHAUSTED_UNSPECIFIED: BudgetExhausted
 DELIVERY_AT_LEAST_ONCE: Delivery
 DELIVERY_AT_MOST_ONCE: Delivery
 DELIVERY_UNSPECIFIED: Delivery
@@ -70,13 +73,14 @@ class HttpTool(_message.Message):
     def __init__(self, url: _Optional[str] = ..., credential: _Optional[str] = ...) -> None: ...
 
 class Limits(_message.Message):
-    __slots__ = ["cost_budget", "deadline", "max_delegation_depth", "max_delegations_per_turn", "max_tool_rounds", "max_turns", "token_budget", "transient_retry_budget"]
+    __slots__ = ["cost_budget", "deadline", "max_delegation_depth", "max_delegations_per_turn", "max_tool_rounds", "max_turns", "on_exhausted", "token_budget", "transient_retry_budget"]
     COST_BUDGET_FIELD_NUMBER: _ClassVar[int]
     DEADLINE_FIELD_NUMBER: _ClassVar[int]
     MAX_DELEGATIONS_PER_TURN_FIELD_NUMBER: _ClassVar[int]
     MAX_DELEGATION_DEPTH_FIELD_NUMBER: _ClassVar[int]
     MAX_TOOL_ROUNDS_FIELD_NUMBER: _ClassVar[int]
     MAX_TURNS_FIELD_NUMBER: _ClassVar[int]
+    ON_EXHAUSTED_FIELD_NUMBER: _ClassVar[int]
     TOKEN_BUDGET_FIELD_NUMBER: _ClassVar[int]
     TRANSIENT_RETRY_BUDGET_FIELD_NUMBER: _ClassVar[int]
     cost_budget: float
@@ -85,9 +89,10 @@ class Limits(_message.Message):
     max_delegations_per_turn: int
     max_tool_rounds: int
     max_turns: int
+    on_exhausted: BudgetExhausted
     token_budget: int
     transient_retry_budget: int
-    def __init__(self, max_tool_rounds: _Optional[int] = ..., max_turns: _Optional[int] = ..., deadline: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., token_budget: _Optional[int] = ..., cost_budget: _Optional[float] = ..., transient_retry_budget: _Optional[int] = ..., max_delegation_depth: _Optional[int] = ..., max_delegations_per_turn: _Optional[int] = ...) -> None: ...
+    def __init__(self, max_tool_rounds: _Optional[int] = ..., max_turns: _Optional[int] = ..., deadline: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., token_budget: _Optional[int] = ..., cost_budget: _Optional[float] = ..., transient_retry_budget: _Optional[int] = ..., max_delegation_depth: _Optional[int] = ..., max_delegations_per_turn: _Optional[int] = ..., on_exhausted: _Optional[_Union[BudgetExhausted, str]] = ...) -> None: ...
 
 class ListSpecsRequest(_message.Message):
     __slots__ = ["name", "page_size", "page_token"]
@@ -155,11 +160,14 @@ class McpTool(_message.Message):
     def __init__(self, url: _Optional[str] = ..., remote_name: _Optional[str] = ..., credential: _Optional[str] = ..., command: _Optional[str] = ..., args: _Optional[_Iterable[str]] = ..., env: _Optional[_Iterable[_Union[McpEnv, _Mapping]]] = ..., server: _Optional[str] = ...) -> None: ...
 
 class ModelRef(_message.Message):
-    __slots__ = ["api_key_credential", "base_url", "call_timeout", "context_window", "max_output_tokens", "model", "parallel_tool_calls", "pricing", "provider", "script", "stop", "temperature", "tool_choice", "top_p"]
+    __slots__ = ["api_key_credential", "base_url", "call_timeout", "context_window", "fallback_on_rejected", "fallback_retry_after_over", "fallbacks", "max_output_tokens", "model", "parallel_tool_calls", "pricing", "provider", "script", "stop", "temperature", "tool_choice", "top_p"]
     API_KEY_CREDENTIAL_FIELD_NUMBER: _ClassVar[int]
     BASE_URL_FIELD_NUMBER: _ClassVar[int]
     CALL_TIMEOUT_FIELD_NUMBER: _ClassVar[int]
     CONTEXT_WINDOW_FIELD_NUMBER: _ClassVar[int]
+    FALLBACKS_FIELD_NUMBER: _ClassVar[int]
+    FALLBACK_ON_REJECTED_FIELD_NUMBER: _ClassVar[int]
+    FALLBACK_RETRY_AFTER_OVER_FIELD_NUMBER: _ClassVar[int]
     MAX_OUTPUT_TOKENS_FIELD_NUMBER: _ClassVar[int]
     MODEL_FIELD_NUMBER: _ClassVar[int]
     PARALLEL_TOOL_CALLS_FIELD_NUMBER: _ClassVar[int]
@@ -174,6 +182,9 @@ class ModelRef(_message.Message):
     base_url: str
     call_timeout: _duration_pb2.Duration
     context_window: int
+    fallback_on_rejected: bool
+    fallback_retry_after_over: _duration_pb2.Duration
+    fallbacks: _containers.RepeatedCompositeFieldContainer[ModelRef]
     max_output_tokens: int
     model: str
     parallel_tool_calls: bool
@@ -184,7 +195,7 @@ class ModelRef(_message.Message):
     temperature: float
     tool_choice: str
     top_p: float
-    def __init__(self, provider: _Optional[str] = ..., model: _Optional[str] = ..., script: _Optional[_Union[Script, _Mapping]] = ..., base_url: _Optional[str] = ..., api_key_credential: _Optional[str] = ..., pricing: _Optional[_Union[Pricing, _Mapping]] = ..., call_timeout: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., temperature: _Optional[float] = ..., top_p: _Optional[float] = ..., max_output_tokens: _Optional[int] = ..., stop: _Optional[_Iterable[str]] = ..., tool_choice: _Optional[str] = ..., parallel_tool_calls: bool = ..., context_window: _Optional[int] = ...) -> None: ...
+    def __init__(self, provider: _Optional[str] = ..., model: _Optional[str] = ..., script: _Optional[_Union[Script, _Mapping]] = ..., base_url: _Optional[str] = ..., api_key_credential: _Optional[str] = ..., pricing: _Optional[_Union[Pricing, _Mapping]] = ..., call_timeout: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., temperature: _Optional[float] = ..., top_p: _Optional[float] = ..., max_output_tokens: _Optional[int] = ..., stop: _Optional[_Iterable[str]] = ..., tool_choice: _Optional[str] = ..., parallel_tool_calls: bool = ..., context_window: _Optional[int] = ..., fallbacks: _Optional[_Iterable[_Union[ModelRef, _Mapping]]] = ..., fallback_retry_after_over: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., fallback_on_rejected: bool = ...) -> None: ...
 
 class OutputSpec(_message.Message):
     __slots__ = ["schema"]
@@ -360,4 +371,7 @@ class Delivery(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = []
 
 class InDoubt(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = []
+
+class BudgetExhausted(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = []

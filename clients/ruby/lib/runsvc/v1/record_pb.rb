@@ -104,6 +104,13 @@ Google::Protobuf::DescriptorPool.generated_pool.build do
       optional :cost_usd, :double, 6
       optional :priced, :bool, 7
       repeated :output_violations, :message, 20, "google.rpc.BadRequest.FieldViolation"
+      optional :model, :string, 21
+      repeated :fallbacks, :message, 22, "runsvc.v1.Record.ModelFallback"
+      optional :rate_limit_wait, :message, 23, "google.protobuf.Duration"
+    end
+    add_message "runsvc.v1.Record.ModelFallback" do
+      optional :model, :string, 1
+      optional :failure, :message, 2, "google.rpc.Status"
     end
     add_message "runsvc.v1.Record.ModelCallFailed" do
       optional :turn, :int32, 1
@@ -139,6 +146,7 @@ Google::Protobuf::DescriptorPool.generated_pool.build do
       repeated :delegation_ids, :string, 7
       optional :in_doubt, :bool, 8
       optional :wake_time, :message, 9, "google.protobuf.Timestamp"
+      optional :budget, :message, 20, "runsvc.v1.BudgetAsk"
     end
     add_message "runsvc.v1.Record.Resumed" do
       optional :reason, :enum, 1, "runsvc.v1.SuspensionReason"
@@ -148,6 +156,7 @@ Google::Protobuf::DescriptorPool.generated_pool.build do
       optional :note, :string, 5
       optional :in_doubt, :message, 6, "runsvc.v1.InDoubtAnswer"
       optional :early, :bool, 7
+      optional :budget_limit, :double, 20
     end
     add_message "runsvc.v1.Record.AbortRequested" do
       optional :cause, :enum, 1, "runsvc.v1.AbortCause"
@@ -188,6 +197,12 @@ Google::Protobuf::DescriptorPool.generated_pool.build do
       optional :run_id, :string, 1
       optional :seq, :int64, 2
       optional :turn, :int32, 3
+    end
+    add_message "runsvc.v1.BudgetAsk" do
+      optional :dimension, :string, 1
+      optional :spent, :double, 2
+      optional :reserve, :double, 3
+      optional :limit, :double, 4
     end
     add_enum "runsvc.v1.RunState" do
       value :RUN_STATE_UNSPECIFIED, 0
@@ -239,6 +254,7 @@ module Runsvc
     Record::TurnStarted = ::Google::Protobuf::DescriptorPool.generated_pool.lookup("runsvc.v1.Record.TurnStarted").msgclass
     Record::ModelCallStarted = ::Google::Protobuf::DescriptorPool.generated_pool.lookup("runsvc.v1.Record.ModelCallStarted").msgclass
     Record::ModelCallFinished = ::Google::Protobuf::DescriptorPool.generated_pool.lookup("runsvc.v1.Record.ModelCallFinished").msgclass
+    Record::ModelFallback = ::Google::Protobuf::DescriptorPool.generated_pool.lookup("runsvc.v1.Record.ModelFallback").msgclass
     Record::ModelCallFailed = ::Google::Protobuf::DescriptorPool.generated_pool.lookup("runsvc.v1.Record.ModelCallFailed").msgclass
     Record::ToolCallStarted = ::Google::Protobuf::DescriptorPool.generated_pool.lookup("runsvc.v1.Record.ToolCallStarted").msgclass
     Record::ToolCallFinished = ::Google::Protobuf::DescriptorPool.generated_pool.lookup("runsvc.v1.Record.ToolCallFinished").msgclass
@@ -253,6 +269,7 @@ module Runsvc
     Record::Settled = ::Google::Protobuf::DescriptorPool.generated_pool.lookup("runsvc.v1.Record.Settled").msgclass
     InDoubtAnswer = ::Google::Protobuf::DescriptorPool.generated_pool.lookup("runsvc.v1.InDoubtAnswer").msgclass
     ForkOrigin = ::Google::Protobuf::DescriptorPool.generated_pool.lookup("runsvc.v1.ForkOrigin").msgclass
+    BudgetAsk = ::Google::Protobuf::DescriptorPool.generated_pool.lookup("runsvc.v1.BudgetAsk").msgclass
     RunState = ::Google::Protobuf::DescriptorPool.generated_pool.lookup("runsvc.v1.RunState").enummodule
     AbortCause = ::Google::Protobuf::DescriptorPool.generated_pool.lookup("runsvc.v1.AbortCause").enummodule
     SuspensionReason = ::Google::Protobuf::DescriptorPool.generated_pool.lookup("runsvc.v1.SuspensionReason").enummodule

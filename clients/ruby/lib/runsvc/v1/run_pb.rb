@@ -76,6 +76,7 @@ Google::Protobuf::DescriptorPool.generated_pool.build do
       repeated :delegation_ids, :string, 7
       optional :in_doubt, :bool, 8
       optional :wake_time, :message, 9, "google.protobuf.Timestamp"
+      optional :budget, :message, 20, "runsvc.v1.BudgetAsk"
     end
     add_message "runsvc.v1.StartRunRequest" do
       optional :spec, :string, 1
@@ -177,6 +178,7 @@ Google::Protobuf::DescriptorPool.generated_pool.build do
       proto3_optional :approved, :bool, 4
       optional :note, :string, 5
       optional :in_doubt, :message, 6, "runsvc.v1.InDoubtAnswer"
+      proto3_optional :budget_limit, :double, 20
     end
     add_message "runsvc.v1.ResumeRunResponse" do
       optional :run, :message, 1, "runsvc.v1.Run"

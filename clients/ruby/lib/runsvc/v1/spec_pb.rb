@@ -51,6 +51,9 @@ Google::Protobuf::DescriptorPool.generated_pool.build do
       optional :tool_choice, :string, 24
       proto3_optional :parallel_tool_calls, :bool, 25
       optional :context_window, :int64, 26
+      repeated :fallbacks, :message, 27, "runsvc.v1.ModelRef"
+      optional :fallback_retry_after_over, :message, 28, "google.protobuf.Duration"
+      optional :fallback_on_rejected, :bool, 29
     end
     add_message "runsvc.v1.Compaction" do
       optional :model, :message, 1, "runsvc.v1.ModelRef"
@@ -132,6 +135,7 @@ Google::Protobuf::DescriptorPool.generated_pool.build do
       optional :transient_retry_budget, :int32, 6
       optional :max_delegation_depth, :int32, 7
       optional :max_delegations_per_turn, :int32, 8
+      optional :on_exhausted, :enum, 9, "runsvc.v1.BudgetExhausted"
     end
     add_message "runsvc.v1.Timers" do
       optional :max_sleep, :message, 1, "google.protobuf.Duration"
@@ -197,6 +201,11 @@ Google::Protobuf::DescriptorPool.generated_pool.build do
       value :IN_DOUBT_TELL_MODEL, 1
       value :IN_DOUBT_ASK, 2
     end
+    add_enum "runsvc.v1.BudgetExhausted" do
+      value :BUDGET_EXHAUSTED_UNSPECIFIED, 0
+      value :BUDGET_EXHAUSTED_FAIL, 1
+      value :BUDGET_EXHAUSTED_ASK, 2
+    end
   end
 end
 
@@ -233,5 +242,6 @@ module Runsvc
     ToolKind = ::Google::Protobuf::DescriptorPool.generated_pool.lookup("runsvc.v1.ToolKind").enummodule
     Delivery = ::Google::Protobuf::DescriptorPool.generated_pool.lookup("runsvc.v1.Delivery").enummodule
     InDoubt = ::Google::Protobuf::DescriptorPool.generated_pool.lookup("runsvc.v1.InDoubt").enummodule
+    BudgetExhausted = ::Google::Protobuf::DescriptorPool.generated_pool.lookup("runsvc.v1.BudgetExhausted").enummodule
   end
 end

@@ -20,6 +20,7 @@ private static final long serialVersionUID = 0L;
     super(builder);
   }
   private Limits() {
+    onExhausted_ = 0;
   }
 
   @java.lang.Override
@@ -192,6 +193,40 @@ private static final long serialVersionUID = 0L;
     return maxDelegationsPerTurn_;
   }
 
+  public static final int ON_EXHAUSTED_FIELD_NUMBER = 9;
+  private int onExhausted_ = 0;
+  /**
+   * <pre>
+   * What happens when the token budget, the cost budget or max_tool_rounds
+   * would be exceeded: fail the Run BUDGET_EXCEEDED (the default), or ask:
+   * the Run suspends for APPROVAL with `Suspension.budget` (what was spent,
+   * what the next step would need), and ResumeRun approves it with a new
+   * limit (`budget_limit`) or denies it, failing the Run BUDGET_EXCEEDED.
+   * </pre>
+   *
+   * <code>.runsvc.v1.BudgetExhausted on_exhausted = 9;</code>
+   * @return The enum numeric value on the wire for onExhausted.
+   */
+  @java.lang.Override public int getOnExhaustedValue() {
+    return onExhausted_;
+  }
+  /**
+   * <pre>
+   * What happens when the token budget, the cost budget or max_tool_rounds
+   * would be exceeded: fail the Run BUDGET_EXCEEDED (the default), or ask:
+   * the Run suspends for APPROVAL with `Suspension.budget` (what was spent,
+   * what the next step would need), and ResumeRun approves it with a new
+   * limit (`budget_limit`) or denies it, failing the Run BUDGET_EXCEEDED.
+   * </pre>
+   *
+   * <code>.runsvc.v1.BudgetExhausted on_exhausted = 9;</code>
+   * @return The onExhausted.
+   */
+  @java.lang.Override public dev.runsvc.v1.BudgetExhausted getOnExhausted() {
+    dev.runsvc.v1.BudgetExhausted result = dev.runsvc.v1.BudgetExhausted.forNumber(onExhausted_);
+    return result == null ? dev.runsvc.v1.BudgetExhausted.UNRECOGNIZED : result;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -229,6 +264,9 @@ private static final long serialVersionUID = 0L;
     }
     if (maxDelegationsPerTurn_ != 0) {
       output.writeInt32(8, maxDelegationsPerTurn_);
+    }
+    if (onExhausted_ != dev.runsvc.v1.BudgetExhausted.BUDGET_EXHAUSTED_UNSPECIFIED.getNumber()) {
+      output.writeEnum(9, onExhausted_);
     }
     getUnknownFields().writeTo(output);
   }
@@ -271,6 +309,10 @@ private static final long serialVersionUID = 0L;
       size += com.google.protobuf.CodedOutputStream
         .computeInt32Size(8, maxDelegationsPerTurn_);
     }
+    if (onExhausted_ != dev.runsvc.v1.BudgetExhausted.BUDGET_EXHAUSTED_UNSPECIFIED.getNumber()) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeEnumSize(9, onExhausted_);
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -306,6 +348,7 @@ private static final long serialVersionUID = 0L;
         != other.getMaxDelegationDepth()) return false;
     if (getMaxDelegationsPerTurn()
         != other.getMaxDelegationsPerTurn()) return false;
+    if (onExhausted_ != other.onExhausted_) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -337,6 +380,8 @@ private static final long serialVersionUID = 0L;
     hash = (53 * hash) + getMaxDelegationDepth();
     hash = (37 * hash) + MAX_DELEGATIONS_PER_TURN_FIELD_NUMBER;
     hash = (53 * hash) + getMaxDelegationsPerTurn();
+    hash = (37 * hash) + ON_EXHAUSTED_FIELD_NUMBER;
+    hash = (53 * hash) + onExhausted_;
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -482,6 +527,7 @@ private static final long serialVersionUID = 0L;
       transientRetryBudget_ = 0;
       maxDelegationDepth_ = 0;
       maxDelegationsPerTurn_ = 0;
+      onExhausted_ = 0;
       return this;
     }
 
@@ -540,6 +586,9 @@ private static final long serialVersionUID = 0L;
       }
       if (((from_bitField0_ & 0x00000080) != 0)) {
         result.maxDelegationsPerTurn_ = maxDelegationsPerTurn_;
+      }
+      if (((from_bitField0_ & 0x00000100) != 0)) {
+        result.onExhausted_ = onExhausted_;
       }
     }
 
@@ -611,6 +660,9 @@ private static final long serialVersionUID = 0L;
       if (other.getMaxDelegationsPerTurn() != 0) {
         setMaxDelegationsPerTurn(other.getMaxDelegationsPerTurn());
       }
+      if (other.onExhausted_ != 0) {
+        setOnExhaustedValue(other.getOnExhaustedValue());
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -679,6 +731,11 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000080;
               break;
             } // case 64
+            case 72: {
+              onExhausted_ = input.readEnum();
+              bitField0_ |= 0x00000100;
+              break;
+            } // case 72
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -1161,6 +1218,99 @@ private static final long serialVersionUID = 0L;
     public Builder clearMaxDelegationsPerTurn() {
       bitField0_ = (bitField0_ & ~0x00000080);
       maxDelegationsPerTurn_ = 0;
+      onChanged();
+      return this;
+    }
+
+    private int onExhausted_ = 0;
+    /**
+     * <pre>
+     * What happens when the token budget, the cost budget or max_tool_rounds
+     * would be exceeded: fail the Run BUDGET_EXCEEDED (the default), or ask:
+     * the Run suspends for APPROVAL with `Suspension.budget` (what was spent,
+     * what the next step would need), and ResumeRun approves it with a new
+     * limit (`budget_limit`) or denies it, failing the Run BUDGET_EXCEEDED.
+     * </pre>
+     *
+     * <code>.runsvc.v1.BudgetExhausted on_exhausted = 9;</code>
+     * @return The enum numeric value on the wire for onExhausted.
+     */
+    @java.lang.Override public int getOnExhaustedValue() {
+      return onExhausted_;
+    }
+    /**
+     * <pre>
+     * What happens when the token budget, the cost budget or max_tool_rounds
+     * would be exceeded: fail the Run BUDGET_EXCEEDED (the default), or ask:
+     * the Run suspends for APPROVAL with `Suspension.budget` (what was spent,
+     * what the next step would need), and ResumeRun approves it with a new
+     * limit (`budget_limit`) or denies it, failing the Run BUDGET_EXCEEDED.
+     * </pre>
+     *
+     * <code>.runsvc.v1.BudgetExhausted on_exhausted = 9;</code>
+     * @param value The enum numeric value on the wire for onExhausted to set.
+     * @return This builder for chaining.
+     */
+    public Builder setOnExhaustedValue(int value) {
+      onExhausted_ = value;
+      bitField0_ |= 0x00000100;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * What happens when the token budget, the cost budget or max_tool_rounds
+     * would be exceeded: fail the Run BUDGET_EXCEEDED (the default), or ask:
+     * the Run suspends for APPROVAL with `Suspension.budget` (what was spent,
+     * what the next step would need), and ResumeRun approves it with a new
+     * limit (`budget_limit`) or denies it, failing the Run BUDGET_EXCEEDED.
+     * </pre>
+     *
+     * <code>.runsvc.v1.BudgetExhausted on_exhausted = 9;</code>
+     * @return The onExhausted.
+     */
+    @java.lang.Override
+    public dev.runsvc.v1.BudgetExhausted getOnExhausted() {
+      dev.runsvc.v1.BudgetExhausted result = dev.runsvc.v1.BudgetExhausted.forNumber(onExhausted_);
+      return result == null ? dev.runsvc.v1.BudgetExhausted.UNRECOGNIZED : result;
+    }
+    /**
+     * <pre>
+     * What happens when the token budget, the cost budget or max_tool_rounds
+     * would be exceeded: fail the Run BUDGET_EXCEEDED (the default), or ask:
+     * the Run suspends for APPROVAL with `Suspension.budget` (what was spent,
+     * what the next step would need), and ResumeRun approves it with a new
+     * limit (`budget_limit`) or denies it, failing the Run BUDGET_EXCEEDED.
+     * </pre>
+     *
+     * <code>.runsvc.v1.BudgetExhausted on_exhausted = 9;</code>
+     * @param value The onExhausted to set.
+     * @return This builder for chaining.
+     */
+    public Builder setOnExhausted(dev.runsvc.v1.BudgetExhausted value) {
+      if (value == null) {
+        throw new NullPointerException();
+      }
+      bitField0_ |= 0x00000100;
+      onExhausted_ = value.getNumber();
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * What happens when the token budget, the cost budget or max_tool_rounds
+     * would be exceeded: fail the Run BUDGET_EXCEEDED (the default), or ask:
+     * the Run suspends for APPROVAL with `Suspension.budget` (what was spent,
+     * what the next step would need), and ResumeRun approves it with a new
+     * limit (`budget_limit`) or denies it, failing the Run BUDGET_EXCEEDED.
+     * </pre>
+     *
+     * <code>.runsvc.v1.BudgetExhausted on_exhausted = 9;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearOnExhausted() {
+      bitField0_ = (bitField0_ & ~0x00000100);
+      onExhausted_ = 0;
       onChanged();
       return this;
     }

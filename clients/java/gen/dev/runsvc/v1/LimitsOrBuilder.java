@@ -105,4 +105,31 @@ public interface LimitsOrBuilder extends
    * @return The maxDelegationsPerTurn.
    */
   int getMaxDelegationsPerTurn();
+
+  /**
+   * <pre>
+   * What happens when the token budget, the cost budget or max_tool_rounds
+   * would be exceeded: fail the Run BUDGET_EXCEEDED (the default), or ask:
+   * the Run suspends for APPROVAL with `Suspension.budget` (what was spent,
+   * what the next step would need), and ResumeRun approves it with a new
+   * limit (`budget_limit`) or denies it, failing the Run BUDGET_EXCEEDED.
+   * </pre>
+   *
+   * <code>.runsvc.v1.BudgetExhausted on_exhausted = 9;</code>
+   * @return The enum numeric value on the wire for onExhausted.
+   */
+  int getOnExhaustedValue();
+  /**
+   * <pre>
+   * What happens when the token budget, the cost budget or max_tool_rounds
+   * would be exceeded: fail the Run BUDGET_EXCEEDED (the default), or ask:
+   * the Run suspends for APPROVAL with `Suspension.budget` (what was spent,
+   * what the next step would need), and ResumeRun approves it with a new
+   * limit (`budget_limit`) or denies it, failing the Run BUDGET_EXCEEDED.
+   * </pre>
+   *
+   * <code>.runsvc.v1.BudgetExhausted on_exhausted = 9;</code>
+   * @return The onExhausted.
+   */
+  dev.runsvc.v1.BudgetExhausted getOnExhausted();
 }

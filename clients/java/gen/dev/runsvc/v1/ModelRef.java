@@ -26,6 +26,7 @@ private static final long serialVersionUID = 0L;
     apiKeyCredential_ = "";
     stop_ = com.google.protobuf.LazyStringArrayList.EMPTY;
     toolChoice_ = "";
+    fallbacks_ = java.util.Collections.emptyList();
   }
 
   @java.lang.Override
@@ -588,6 +589,163 @@ private static final long serialVersionUID = 0L;
     return contextWindow_;
   }
 
+  public static final int FALLBACKS_FIELD_NUMBER = 27;
+  @SuppressWarnings("serial")
+  private java.util.List<dev.runsvc.v1.ModelRef> fallbacks_;
+  /**
+   * <pre>
+   * Other models to try, in order, when a call to this one fails in a way
+   * another model may not: INFERENCE_FAILED (5xx, timeouts, broken
+   * connections), INFERENCE_RATE_LIMITED asking to wait longer than
+   * `fallback_retry_after_over`, and, when `fallback_on_rejected` is set,
+   * INFERENCE_REJECTED. Each is a whole model config (any provider, its own
+   * base URL, credential and pricing); a fallback's own `fallbacks` must be
+   * empty. The turn's Record names the model that answered and every model
+   * that failed before it. Tried for each call from the first (this one).
+   * </pre>
+   *
+   * <code>repeated .runsvc.v1.ModelRef fallbacks = 27;</code>
+   */
+  @java.lang.Override
+  public java.util.List<dev.runsvc.v1.ModelRef> getFallbacksList() {
+    return fallbacks_;
+  }
+  /**
+   * <pre>
+   * Other models to try, in order, when a call to this one fails in a way
+   * another model may not: INFERENCE_FAILED (5xx, timeouts, broken
+   * connections), INFERENCE_RATE_LIMITED asking to wait longer than
+   * `fallback_retry_after_over`, and, when `fallback_on_rejected` is set,
+   * INFERENCE_REJECTED. Each is a whole model config (any provider, its own
+   * base URL, credential and pricing); a fallback's own `fallbacks` must be
+   * empty. The turn's Record names the model that answered and every model
+   * that failed before it. Tried for each call from the first (this one).
+   * </pre>
+   *
+   * <code>repeated .runsvc.v1.ModelRef fallbacks = 27;</code>
+   */
+  @java.lang.Override
+  public java.util.List<? extends dev.runsvc.v1.ModelRefOrBuilder> 
+      getFallbacksOrBuilderList() {
+    return fallbacks_;
+  }
+  /**
+   * <pre>
+   * Other models to try, in order, when a call to this one fails in a way
+   * another model may not: INFERENCE_FAILED (5xx, timeouts, broken
+   * connections), INFERENCE_RATE_LIMITED asking to wait longer than
+   * `fallback_retry_after_over`, and, when `fallback_on_rejected` is set,
+   * INFERENCE_REJECTED. Each is a whole model config (any provider, its own
+   * base URL, credential and pricing); a fallback's own `fallbacks` must be
+   * empty. The turn's Record names the model that answered and every model
+   * that failed before it. Tried for each call from the first (this one).
+   * </pre>
+   *
+   * <code>repeated .runsvc.v1.ModelRef fallbacks = 27;</code>
+   */
+  @java.lang.Override
+  public int getFallbacksCount() {
+    return fallbacks_.size();
+  }
+  /**
+   * <pre>
+   * Other models to try, in order, when a call to this one fails in a way
+   * another model may not: INFERENCE_FAILED (5xx, timeouts, broken
+   * connections), INFERENCE_RATE_LIMITED asking to wait longer than
+   * `fallback_retry_after_over`, and, when `fallback_on_rejected` is set,
+   * INFERENCE_REJECTED. Each is a whole model config (any provider, its own
+   * base URL, credential and pricing); a fallback's own `fallbacks` must be
+   * empty. The turn's Record names the model that answered and every model
+   * that failed before it. Tried for each call from the first (this one).
+   * </pre>
+   *
+   * <code>repeated .runsvc.v1.ModelRef fallbacks = 27;</code>
+   */
+  @java.lang.Override
+  public dev.runsvc.v1.ModelRef getFallbacks(int index) {
+    return fallbacks_.get(index);
+  }
+  /**
+   * <pre>
+   * Other models to try, in order, when a call to this one fails in a way
+   * another model may not: INFERENCE_FAILED (5xx, timeouts, broken
+   * connections), INFERENCE_RATE_LIMITED asking to wait longer than
+   * `fallback_retry_after_over`, and, when `fallback_on_rejected` is set,
+   * INFERENCE_REJECTED. Each is a whole model config (any provider, its own
+   * base URL, credential and pricing); a fallback's own `fallbacks` must be
+   * empty. The turn's Record names the model that answered and every model
+   * that failed before it. Tried for each call from the first (this one).
+   * </pre>
+   *
+   * <code>repeated .runsvc.v1.ModelRef fallbacks = 27;</code>
+   */
+  @java.lang.Override
+  public dev.runsvc.v1.ModelRefOrBuilder getFallbacksOrBuilder(
+      int index) {
+    return fallbacks_.get(index);
+  }
+
+  public static final int FALLBACK_RETRY_AFTER_OVER_FIELD_NUMBER = 28;
+  private com.google.protobuf.Duration fallbackRetryAfterOver_;
+  /**
+   * <pre>
+   * A rate limit whose Retry-After is above this falls back to the next
+   * model; at or below it the call waits and retries this model. Default
+   * 10s; only meaningful with `fallbacks`.
+   * </pre>
+   *
+   * <code>.google.protobuf.Duration fallback_retry_after_over = 28;</code>
+   * @return Whether the fallbackRetryAfterOver field is set.
+   */
+  @java.lang.Override
+  public boolean hasFallbackRetryAfterOver() {
+    return fallbackRetryAfterOver_ != null;
+  }
+  /**
+   * <pre>
+   * A rate limit whose Retry-After is above this falls back to the next
+   * model; at or below it the call waits and retries this model. Default
+   * 10s; only meaningful with `fallbacks`.
+   * </pre>
+   *
+   * <code>.google.protobuf.Duration fallback_retry_after_over = 28;</code>
+   * @return The fallbackRetryAfterOver.
+   */
+  @java.lang.Override
+  public com.google.protobuf.Duration getFallbackRetryAfterOver() {
+    return fallbackRetryAfterOver_ == null ? com.google.protobuf.Duration.getDefaultInstance() : fallbackRetryAfterOver_;
+  }
+  /**
+   * <pre>
+   * A rate limit whose Retry-After is above this falls back to the next
+   * model; at or below it the call waits and retries this model. Default
+   * 10s; only meaningful with `fallbacks`.
+   * </pre>
+   *
+   * <code>.google.protobuf.Duration fallback_retry_after_over = 28;</code>
+   */
+  @java.lang.Override
+  public com.google.protobuf.DurationOrBuilder getFallbackRetryAfterOverOrBuilder() {
+    return fallbackRetryAfterOver_ == null ? com.google.protobuf.Duration.getDefaultInstance() : fallbackRetryAfterOver_;
+  }
+
+  public static final int FALLBACK_ON_REJECTED_FIELD_NUMBER = 29;
+  private boolean fallbackOnRejected_ = false;
+  /**
+   * <pre>
+   * Fall back on INFERENCE_REJECTED too (a 4xx other than 401, 403, 429),
+   * e.g. a request one provider refuses and another takes. Off by default:
+   * a request refused as made is usually refused everywhere.
+   * </pre>
+   *
+   * <code>bool fallback_on_rejected = 29;</code>
+   * @return The fallbackOnRejected.
+   */
+  @java.lang.Override
+  public boolean getFallbackOnRejected() {
+    return fallbackOnRejected_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -643,6 +801,15 @@ private static final long serialVersionUID = 0L;
     }
     if (contextWindow_ != 0L) {
       output.writeInt64(26, contextWindow_);
+    }
+    for (int i = 0; i < fallbacks_.size(); i++) {
+      output.writeMessage(27, fallbacks_.get(i));
+    }
+    if (fallbackRetryAfterOver_ != null) {
+      output.writeMessage(28, getFallbackRetryAfterOver());
+    }
+    if (fallbackOnRejected_ != false) {
+      output.writeBool(29, fallbackOnRejected_);
     }
     getUnknownFields().writeTo(output);
   }
@@ -708,6 +875,18 @@ private static final long serialVersionUID = 0L;
       size += com.google.protobuf.CodedOutputStream
         .computeInt64Size(26, contextWindow_);
     }
+    for (int i = 0; i < fallbacks_.size(); i++) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(27, fallbacks_.get(i));
+    }
+    if (fallbackRetryAfterOver_ != null) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(28, getFallbackRetryAfterOver());
+    }
+    if (fallbackOnRejected_ != false) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeBoolSize(29, fallbackOnRejected_);
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -771,6 +950,15 @@ private static final long serialVersionUID = 0L;
     }
     if (getContextWindow()
         != other.getContextWindow()) return false;
+    if (!getFallbacksList()
+        .equals(other.getFallbacksList())) return false;
+    if (hasFallbackRetryAfterOver() != other.hasFallbackRetryAfterOver()) return false;
+    if (hasFallbackRetryAfterOver()) {
+      if (!getFallbackRetryAfterOver()
+          .equals(other.getFallbackRetryAfterOver())) return false;
+    }
+    if (getFallbackOnRejected()
+        != other.getFallbackOnRejected()) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -829,6 +1017,17 @@ private static final long serialVersionUID = 0L;
     hash = (37 * hash) + CONTEXT_WINDOW_FIELD_NUMBER;
     hash = (53 * hash) + com.google.protobuf.Internal.hashLong(
         getContextWindow());
+    if (getFallbacksCount() > 0) {
+      hash = (37 * hash) + FALLBACKS_FIELD_NUMBER;
+      hash = (53 * hash) + getFallbacksList().hashCode();
+    }
+    if (hasFallbackRetryAfterOver()) {
+      hash = (37 * hash) + FALLBACK_RETRY_AFTER_OVER_FIELD_NUMBER;
+      hash = (53 * hash) + getFallbackRetryAfterOver().hashCode();
+    }
+    hash = (37 * hash) + FALLBACK_ON_REJECTED_FIELD_NUMBER;
+    hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
+        getFallbackOnRejected());
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -989,6 +1188,19 @@ private static final long serialVersionUID = 0L;
       toolChoice_ = "";
       parallelToolCalls_ = false;
       contextWindow_ = 0L;
+      if (fallbacksBuilder_ == null) {
+        fallbacks_ = java.util.Collections.emptyList();
+      } else {
+        fallbacks_ = null;
+        fallbacksBuilder_.clear();
+      }
+      bitField0_ = (bitField0_ & ~0x00004000);
+      fallbackRetryAfterOver_ = null;
+      if (fallbackRetryAfterOverBuilder_ != null) {
+        fallbackRetryAfterOverBuilder_.dispose();
+        fallbackRetryAfterOverBuilder_ = null;
+      }
+      fallbackOnRejected_ = false;
       return this;
     }
 
@@ -1027,6 +1239,15 @@ private static final long serialVersionUID = 0L;
         bitField0_ = (bitField0_ & ~0x00000400);
       }
       result.stop_ = stop_;
+      if (fallbacksBuilder_ == null) {
+        if (((bitField0_ & 0x00004000) != 0)) {
+          fallbacks_ = java.util.Collections.unmodifiableList(fallbacks_);
+          bitField0_ = (bitField0_ & ~0x00004000);
+        }
+        result.fallbacks_ = fallbacks_;
+      } else {
+        result.fallbacks_ = fallbacksBuilder_.build();
+      }
     }
 
     private void buildPartial0(dev.runsvc.v1.ModelRef result) {
@@ -1079,6 +1300,14 @@ private static final long serialVersionUID = 0L;
       }
       if (((from_bitField0_ & 0x00002000) != 0)) {
         result.contextWindow_ = contextWindow_;
+      }
+      if (((from_bitField0_ & 0x00008000) != 0)) {
+        result.fallbackRetryAfterOver_ = fallbackRetryAfterOverBuilder_ == null
+            ? fallbackRetryAfterOver_
+            : fallbackRetryAfterOverBuilder_.build();
+      }
+      if (((from_bitField0_ & 0x00010000) != 0)) {
+        result.fallbackOnRejected_ = fallbackOnRejected_;
       }
       result.bitField0_ |= to_bitField0_;
     }
@@ -1186,6 +1415,38 @@ private static final long serialVersionUID = 0L;
       if (other.getContextWindow() != 0L) {
         setContextWindow(other.getContextWindow());
       }
+      if (fallbacksBuilder_ == null) {
+        if (!other.fallbacks_.isEmpty()) {
+          if (fallbacks_.isEmpty()) {
+            fallbacks_ = other.fallbacks_;
+            bitField0_ = (bitField0_ & ~0x00004000);
+          } else {
+            ensureFallbacksIsMutable();
+            fallbacks_.addAll(other.fallbacks_);
+          }
+          onChanged();
+        }
+      } else {
+        if (!other.fallbacks_.isEmpty()) {
+          if (fallbacksBuilder_.isEmpty()) {
+            fallbacksBuilder_.dispose();
+            fallbacksBuilder_ = null;
+            fallbacks_ = other.fallbacks_;
+            bitField0_ = (bitField0_ & ~0x00004000);
+            fallbacksBuilder_ = 
+              com.google.protobuf.GeneratedMessageV3.alwaysUseFieldBuilders ?
+                 getFallbacksFieldBuilder() : null;
+          } else {
+            fallbacksBuilder_.addAllMessages(other.fallbacks_);
+          }
+        }
+      }
+      if (other.hasFallbackRetryAfterOver()) {
+        mergeFallbackRetryAfterOver(other.getFallbackRetryAfterOver());
+      }
+      if (other.getFallbackOnRejected() != false) {
+        setFallbackOnRejected(other.getFallbackOnRejected());
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -1289,6 +1550,31 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00002000;
               break;
             } // case 208
+            case 218: {
+              dev.runsvc.v1.ModelRef m =
+                  input.readMessage(
+                      dev.runsvc.v1.ModelRef.parser(),
+                      extensionRegistry);
+              if (fallbacksBuilder_ == null) {
+                ensureFallbacksIsMutable();
+                fallbacks_.add(m);
+              } else {
+                fallbacksBuilder_.addMessage(m);
+              }
+              break;
+            } // case 218
+            case 226: {
+              input.readMessage(
+                  getFallbackRetryAfterOverFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              bitField0_ |= 0x00008000;
+              break;
+            } // case 226
+            case 232: {
+              fallbackOnRejected_ = input.readBool();
+              bitField0_ |= 0x00010000;
+              break;
+            } // case 232
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -2682,6 +2968,667 @@ private static final long serialVersionUID = 0L;
     public Builder clearContextWindow() {
       bitField0_ = (bitField0_ & ~0x00002000);
       contextWindow_ = 0L;
+      onChanged();
+      return this;
+    }
+
+    private java.util.List<dev.runsvc.v1.ModelRef> fallbacks_ =
+      java.util.Collections.emptyList();
+    private void ensureFallbacksIsMutable() {
+      if (!((bitField0_ & 0x00004000) != 0)) {
+        fallbacks_ = new java.util.ArrayList<dev.runsvc.v1.ModelRef>(fallbacks_);
+        bitField0_ |= 0x00004000;
+       }
+    }
+
+    private com.google.protobuf.RepeatedFieldBuilderV3<
+        dev.runsvc.v1.ModelRef, dev.runsvc.v1.ModelRef.Builder, dev.runsvc.v1.ModelRefOrBuilder> fallbacksBuilder_;
+
+    /**
+     * <pre>
+     * Other models to try, in order, when a call to this one fails in a way
+     * another model may not: INFERENCE_FAILED (5xx, timeouts, broken
+     * connections), INFERENCE_RATE_LIMITED asking to wait longer than
+     * `fallback_retry_after_over`, and, when `fallback_on_rejected` is set,
+     * INFERENCE_REJECTED. Each is a whole model config (any provider, its own
+     * base URL, credential and pricing); a fallback's own `fallbacks` must be
+     * empty. The turn's Record names the model that answered and every model
+     * that failed before it. Tried for each call from the first (this one).
+     * </pre>
+     *
+     * <code>repeated .runsvc.v1.ModelRef fallbacks = 27;</code>
+     */
+    public java.util.List<dev.runsvc.v1.ModelRef> getFallbacksList() {
+      if (fallbacksBuilder_ == null) {
+        return java.util.Collections.unmodifiableList(fallbacks_);
+      } else {
+        return fallbacksBuilder_.getMessageList();
+      }
+    }
+    /**
+     * <pre>
+     * Other models to try, in order, when a call to this one fails in a way
+     * another model may not: INFERENCE_FAILED (5xx, timeouts, broken
+     * connections), INFERENCE_RATE_LIMITED asking to wait longer than
+     * `fallback_retry_after_over`, and, when `fallback_on_rejected` is set,
+     * INFERENCE_REJECTED. Each is a whole model config (any provider, its own
+     * base URL, credential and pricing); a fallback's own `fallbacks` must be
+     * empty. The turn's Record names the model that answered and every model
+     * that failed before it. Tried for each call from the first (this one).
+     * </pre>
+     *
+     * <code>repeated .runsvc.v1.ModelRef fallbacks = 27;</code>
+     */
+    public int getFallbacksCount() {
+      if (fallbacksBuilder_ == null) {
+        return fallbacks_.size();
+      } else {
+        return fallbacksBuilder_.getCount();
+      }
+    }
+    /**
+     * <pre>
+     * Other models to try, in order, when a call to this one fails in a way
+     * another model may not: INFERENCE_FAILED (5xx, timeouts, broken
+     * connections), INFERENCE_RATE_LIMITED asking to wait longer than
+     * `fallback_retry_after_over`, and, when `fallback_on_rejected` is set,
+     * INFERENCE_REJECTED. Each is a whole model config (any provider, its own
+     * base URL, credential and pricing); a fallback's own `fallbacks` must be
+     * empty. The turn's Record names the model that answered and every model
+     * that failed before it. Tried for each call from the first (this one).
+     * </pre>
+     *
+     * <code>repeated .runsvc.v1.ModelRef fallbacks = 27;</code>
+     */
+    public dev.runsvc.v1.ModelRef getFallbacks(int index) {
+      if (fallbacksBuilder_ == null) {
+        return fallbacks_.get(index);
+      } else {
+        return fallbacksBuilder_.getMessage(index);
+      }
+    }
+    /**
+     * <pre>
+     * Other models to try, in order, when a call to this one fails in a way
+     * another model may not: INFERENCE_FAILED (5xx, timeouts, broken
+     * connections), INFERENCE_RATE_LIMITED asking to wait longer than
+     * `fallback_retry_after_over`, and, when `fallback_on_rejected` is set,
+     * INFERENCE_REJECTED. Each is a whole model config (any provider, its own
+     * base URL, credential and pricing); a fallback's own `fallbacks` must be
+     * empty. The turn's Record names the model that answered and every model
+     * that failed before it. Tried for each call from the first (this one).
+     * </pre>
+     *
+     * <code>repeated .runsvc.v1.ModelRef fallbacks = 27;</code>
+     */
+    public Builder setFallbacks(
+        int index, dev.runsvc.v1.ModelRef value) {
+      if (fallbacksBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        ensureFallbacksIsMutable();
+        fallbacks_.set(index, value);
+        onChanged();
+      } else {
+        fallbacksBuilder_.setMessage(index, value);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Other models to try, in order, when a call to this one fails in a way
+     * another model may not: INFERENCE_FAILED (5xx, timeouts, broken
+     * connections), INFERENCE_RATE_LIMITED asking to wait longer than
+     * `fallback_retry_after_over`, and, when `fallback_on_rejected` is set,
+     * INFERENCE_REJECTED. Each is a whole model config (any provider, its own
+     * base URL, credential and pricing); a fallback's own `fallbacks` must be
+     * empty. The turn's Record names the model that answered and every model
+     * that failed before it. Tried for each call from the first (this one).
+     * </pre>
+     *
+     * <code>repeated .runsvc.v1.ModelRef fallbacks = 27;</code>
+     */
+    public Builder setFallbacks(
+        int index, dev.runsvc.v1.ModelRef.Builder builderForValue) {
+      if (fallbacksBuilder_ == null) {
+        ensureFallbacksIsMutable();
+        fallbacks_.set(index, builderForValue.build());
+        onChanged();
+      } else {
+        fallbacksBuilder_.setMessage(index, builderForValue.build());
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Other models to try, in order, when a call to this one fails in a way
+     * another model may not: INFERENCE_FAILED (5xx, timeouts, broken
+     * connections), INFERENCE_RATE_LIMITED asking to wait longer than
+     * `fallback_retry_after_over`, and, when `fallback_on_rejected` is set,
+     * INFERENCE_REJECTED. Each is a whole model config (any provider, its own
+     * base URL, credential and pricing); a fallback's own `fallbacks` must be
+     * empty. The turn's Record names the model that answered and every model
+     * that failed before it. Tried for each call from the first (this one).
+     * </pre>
+     *
+     * <code>repeated .runsvc.v1.ModelRef fallbacks = 27;</code>
+     */
+    public Builder addFallbacks(dev.runsvc.v1.ModelRef value) {
+      if (fallbacksBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        ensureFallbacksIsMutable();
+        fallbacks_.add(value);
+        onChanged();
+      } else {
+        fallbacksBuilder_.addMessage(value);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Other models to try, in order, when a call to this one fails in a way
+     * another model may not: INFERENCE_FAILED (5xx, timeouts, broken
+     * connections), INFERENCE_RATE_LIMITED asking to wait longer than
+     * `fallback_retry_after_over`, and, when `fallback_on_rejected` is set,
+     * INFERENCE_REJECTED. Each is a whole model config (any provider, its own
+     * base URL, credential and pricing); a fallback's own `fallbacks` must be
+     * empty. The turn's Record names the model that answered and every model
+     * that failed before it. Tried for each call from the first (this one).
+     * </pre>
+     *
+     * <code>repeated .runsvc.v1.ModelRef fallbacks = 27;</code>
+     */
+    public Builder addFallbacks(
+        int index, dev.runsvc.v1.ModelRef value) {
+      if (fallbacksBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        ensureFallbacksIsMutable();
+        fallbacks_.add(index, value);
+        onChanged();
+      } else {
+        fallbacksBuilder_.addMessage(index, value);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Other models to try, in order, when a call to this one fails in a way
+     * another model may not: INFERENCE_FAILED (5xx, timeouts, broken
+     * connections), INFERENCE_RATE_LIMITED asking to wait longer than
+     * `fallback_retry_after_over`, and, when `fallback_on_rejected` is set,
+     * INFERENCE_REJECTED. Each is a whole model config (any provider, its own
+     * base URL, credential and pricing); a fallback's own `fallbacks` must be
+     * empty. The turn's Record names the model that answered and every model
+     * that failed before it. Tried for each call from the first (this one).
+     * </pre>
+     *
+     * <code>repeated .runsvc.v1.ModelRef fallbacks = 27;</code>
+     */
+    public Builder addFallbacks(
+        dev.runsvc.v1.ModelRef.Builder builderForValue) {
+      if (fallbacksBuilder_ == null) {
+        ensureFallbacksIsMutable();
+        fallbacks_.add(builderForValue.build());
+        onChanged();
+      } else {
+        fallbacksBuilder_.addMessage(builderForValue.build());
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Other models to try, in order, when a call to this one fails in a way
+     * another model may not: INFERENCE_FAILED (5xx, timeouts, broken
+     * connections), INFERENCE_RATE_LIMITED asking to wait longer than
+     * `fallback_retry_after_over`, and, when `fallback_on_rejected` is set,
+     * INFERENCE_REJECTED. Each is a whole model config (any provider, its own
+     * base URL, credential and pricing); a fallback's own `fallbacks` must be
+     * empty. The turn's Record names the model that answered and every model
+     * that failed before it. Tried for each call from the first (this one).
+     * </pre>
+     *
+     * <code>repeated .runsvc.v1.ModelRef fallbacks = 27;</code>
+     */
+    public Builder addFallbacks(
+        int index, dev.runsvc.v1.ModelRef.Builder builderForValue) {
+      if (fallbacksBuilder_ == null) {
+        ensureFallbacksIsMutable();
+        fallbacks_.add(index, builderForValue.build());
+        onChanged();
+      } else {
+        fallbacksBuilder_.addMessage(index, builderForValue.build());
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Other models to try, in order, when a call to this one fails in a way
+     * another model may not: INFERENCE_FAILED (5xx, timeouts, broken
+     * connections), INFERENCE_RATE_LIMITED asking to wait longer than
+     * `fallback_retry_after_over`, and, when `fallback_on_rejected` is set,
+     * INFERENCE_REJECTED. Each is a whole model config (any provider, its own
+     * base URL, credential and pricing); a fallback's own `fallbacks` must be
+     * empty. The turn's Record names the model that answered and every model
+     * that failed before it. Tried for each call from the first (this one).
+     * </pre>
+     *
+     * <code>repeated .runsvc.v1.ModelRef fallbacks = 27;</code>
+     */
+    public Builder addAllFallbacks(
+        java.lang.Iterable<? extends dev.runsvc.v1.ModelRef> values) {
+      if (fallbacksBuilder_ == null) {
+        ensureFallbacksIsMutable();
+        com.google.protobuf.AbstractMessageLite.Builder.addAll(
+            values, fallbacks_);
+        onChanged();
+      } else {
+        fallbacksBuilder_.addAllMessages(values);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Other models to try, in order, when a call to this one fails in a way
+     * another model may not: INFERENCE_FAILED (5xx, timeouts, broken
+     * connections), INFERENCE_RATE_LIMITED asking to wait longer than
+     * `fallback_retry_after_over`, and, when `fallback_on_rejected` is set,
+     * INFERENCE_REJECTED. Each is a whole model config (any provider, its own
+     * base URL, credential and pricing); a fallback's own `fallbacks` must be
+     * empty. The turn's Record names the model that answered and every model
+     * that failed before it. Tried for each call from the first (this one).
+     * </pre>
+     *
+     * <code>repeated .runsvc.v1.ModelRef fallbacks = 27;</code>
+     */
+    public Builder clearFallbacks() {
+      if (fallbacksBuilder_ == null) {
+        fallbacks_ = java.util.Collections.emptyList();
+        bitField0_ = (bitField0_ & ~0x00004000);
+        onChanged();
+      } else {
+        fallbacksBuilder_.clear();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Other models to try, in order, when a call to this one fails in a way
+     * another model may not: INFERENCE_FAILED (5xx, timeouts, broken
+     * connections), INFERENCE_RATE_LIMITED asking to wait longer than
+     * `fallback_retry_after_over`, and, when `fallback_on_rejected` is set,
+     * INFERENCE_REJECTED. Each is a whole model config (any provider, its own
+     * base URL, credential and pricing); a fallback's own `fallbacks` must be
+     * empty. The turn's Record names the model that answered and every model
+     * that failed before it. Tried for each call from the first (this one).
+     * </pre>
+     *
+     * <code>repeated .runsvc.v1.ModelRef fallbacks = 27;</code>
+     */
+    public Builder removeFallbacks(int index) {
+      if (fallbacksBuilder_ == null) {
+        ensureFallbacksIsMutable();
+        fallbacks_.remove(index);
+        onChanged();
+      } else {
+        fallbacksBuilder_.remove(index);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Other models to try, in order, when a call to this one fails in a way
+     * another model may not: INFERENCE_FAILED (5xx, timeouts, broken
+     * connections), INFERENCE_RATE_LIMITED asking to wait longer than
+     * `fallback_retry_after_over`, and, when `fallback_on_rejected` is set,
+     * INFERENCE_REJECTED. Each is a whole model config (any provider, its own
+     * base URL, credential and pricing); a fallback's own `fallbacks` must be
+     * empty. The turn's Record names the model that answered and every model
+     * that failed before it. Tried for each call from the first (this one).
+     * </pre>
+     *
+     * <code>repeated .runsvc.v1.ModelRef fallbacks = 27;</code>
+     */
+    public dev.runsvc.v1.ModelRef.Builder getFallbacksBuilder(
+        int index) {
+      return getFallbacksFieldBuilder().getBuilder(index);
+    }
+    /**
+     * <pre>
+     * Other models to try, in order, when a call to this one fails in a way
+     * another model may not: INFERENCE_FAILED (5xx, timeouts, broken
+     * connections), INFERENCE_RATE_LIMITED asking to wait longer than
+     * `fallback_retry_after_over`, and, when `fallback_on_rejected` is set,
+     * INFERENCE_REJECTED. Each is a whole model config (any provider, its own
+     * base URL, credential and pricing); a fallback's own `fallbacks` must be
+     * empty. The turn's Record names the model that answered and every model
+     * that failed before it. Tried for each call from the first (this one).
+     * </pre>
+     *
+     * <code>repeated .runsvc.v1.ModelRef fallbacks = 27;</code>
+     */
+    public dev.runsvc.v1.ModelRefOrBuilder getFallbacksOrBuilder(
+        int index) {
+      if (fallbacksBuilder_ == null) {
+        return fallbacks_.get(index);  } else {
+        return fallbacksBuilder_.getMessageOrBuilder(index);
+      }
+    }
+    /**
+     * <pre>
+     * Other models to try, in order, when a call to this one fails in a way
+     * another model may not: INFERENCE_FAILED (5xx, timeouts, broken
+     * connections), INFERENCE_RATE_LIMITED asking to wait longer than
+     * `fallback_retry_after_over`, and, when `fallback_on_rejected` is set,
+     * INFERENCE_REJECTED. Each is a whole model config (any provider, its own
+     * base URL, credential and pricing); a fallback's own `fallbacks` must be
+     * empty. The turn's Record names the model that answered and every model
+     * that failed before it. Tried for each call from the first (this one).
+     * </pre>
+     *
+     * <code>repeated .runsvc.v1.ModelRef fallbacks = 27;</code>
+     */
+    public java.util.List<? extends dev.runsvc.v1.ModelRefOrBuilder> 
+         getFallbacksOrBuilderList() {
+      if (fallbacksBuilder_ != null) {
+        return fallbacksBuilder_.getMessageOrBuilderList();
+      } else {
+        return java.util.Collections.unmodifiableList(fallbacks_);
+      }
+    }
+    /**
+     * <pre>
+     * Other models to try, in order, when a call to this one fails in a way
+     * another model may not: INFERENCE_FAILED (5xx, timeouts, broken
+     * connections), INFERENCE_RATE_LIMITED asking to wait longer than
+     * `fallback_retry_after_over`, and, when `fallback_on_rejected` is set,
+     * INFERENCE_REJECTED. Each is a whole model config (any provider, its own
+     * base URL, credential and pricing); a fallback's own `fallbacks` must be
+     * empty. The turn's Record names the model that answered and every model
+     * that failed before it. Tried for each call from the first (this one).
+     * </pre>
+     *
+     * <code>repeated .runsvc.v1.ModelRef fallbacks = 27;</code>
+     */
+    public dev.runsvc.v1.ModelRef.Builder addFallbacksBuilder() {
+      return getFallbacksFieldBuilder().addBuilder(
+          dev.runsvc.v1.ModelRef.getDefaultInstance());
+    }
+    /**
+     * <pre>
+     * Other models to try, in order, when a call to this one fails in a way
+     * another model may not: INFERENCE_FAILED (5xx, timeouts, broken
+     * connections), INFERENCE_RATE_LIMITED asking to wait longer than
+     * `fallback_retry_after_over`, and, when `fallback_on_rejected` is set,
+     * INFERENCE_REJECTED. Each is a whole model config (any provider, its own
+     * base URL, credential and pricing); a fallback's own `fallbacks` must be
+     * empty. The turn's Record names the model that answered and every model
+     * that failed before it. Tried for each call from the first (this one).
+     * </pre>
+     *
+     * <code>repeated .runsvc.v1.ModelRef fallbacks = 27;</code>
+     */
+    public dev.runsvc.v1.ModelRef.Builder addFallbacksBuilder(
+        int index) {
+      return getFallbacksFieldBuilder().addBuilder(
+          index, dev.runsvc.v1.ModelRef.getDefaultInstance());
+    }
+    /**
+     * <pre>
+     * Other models to try, in order, when a call to this one fails in a way
+     * another model may not: INFERENCE_FAILED (5xx, timeouts, broken
+     * connections), INFERENCE_RATE_LIMITED asking to wait longer than
+     * `fallback_retry_after_over`, and, when `fallback_on_rejected` is set,
+     * INFERENCE_REJECTED. Each is a whole model config (any provider, its own
+     * base URL, credential and pricing); a fallback's own `fallbacks` must be
+     * empty. The turn's Record names the model that answered and every model
+     * that failed before it. Tried for each call from the first (this one).
+     * </pre>
+     *
+     * <code>repeated .runsvc.v1.ModelRef fallbacks = 27;</code>
+     */
+    public java.util.List<dev.runsvc.v1.ModelRef.Builder> 
+         getFallbacksBuilderList() {
+      return getFallbacksFieldBuilder().getBuilderList();
+    }
+    private com.google.protobuf.RepeatedFieldBuilderV3<
+        dev.runsvc.v1.ModelRef, dev.runsvc.v1.ModelRef.Builder, dev.runsvc.v1.ModelRefOrBuilder> 
+        getFallbacksFieldBuilder() {
+      if (fallbacksBuilder_ == null) {
+        fallbacksBuilder_ = new com.google.protobuf.RepeatedFieldBuilderV3<
+            dev.runsvc.v1.ModelRef, dev.runsvc.v1.ModelRef.Builder, dev.runsvc.v1.ModelRefOrBuilder>(
+                fallbacks_,
+                ((bitField0_ & 0x00004000) != 0),
+                getParentForChildren(),
+                isClean());
+        fallbacks_ = null;
+      }
+      return fallbacksBuilder_;
+    }
+
+    private com.google.protobuf.Duration fallbackRetryAfterOver_;
+    private com.google.protobuf.SingleFieldBuilderV3<
+        com.google.protobuf.Duration, com.google.protobuf.Duration.Builder, com.google.protobuf.DurationOrBuilder> fallbackRetryAfterOverBuilder_;
+    /**
+     * <pre>
+     * A rate limit whose Retry-After is above this falls back to the next
+     * model; at or below it the call waits and retries this model. Default
+     * 10s; only meaningful with `fallbacks`.
+     * </pre>
+     *
+     * <code>.google.protobuf.Duration fallback_retry_after_over = 28;</code>
+     * @return Whether the fallbackRetryAfterOver field is set.
+     */
+    public boolean hasFallbackRetryAfterOver() {
+      return ((bitField0_ & 0x00008000) != 0);
+    }
+    /**
+     * <pre>
+     * A rate limit whose Retry-After is above this falls back to the next
+     * model; at or below it the call waits and retries this model. Default
+     * 10s; only meaningful with `fallbacks`.
+     * </pre>
+     *
+     * <code>.google.protobuf.Duration fallback_retry_after_over = 28;</code>
+     * @return The fallbackRetryAfterOver.
+     */
+    public com.google.protobuf.Duration getFallbackRetryAfterOver() {
+      if (fallbackRetryAfterOverBuilder_ == null) {
+        return fallbackRetryAfterOver_ == null ? com.google.protobuf.Duration.getDefaultInstance() : fallbackRetryAfterOver_;
+      } else {
+        return fallbackRetryAfterOverBuilder_.getMessage();
+      }
+    }
+    /**
+     * <pre>
+     * A rate limit whose Retry-After is above this falls back to the next
+     * model; at or below it the call waits and retries this model. Default
+     * 10s; only meaningful with `fallbacks`.
+     * </pre>
+     *
+     * <code>.google.protobuf.Duration fallback_retry_after_over = 28;</code>
+     */
+    public Builder setFallbackRetryAfterOver(com.google.protobuf.Duration value) {
+      if (fallbackRetryAfterOverBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        fallbackRetryAfterOver_ = value;
+      } else {
+        fallbackRetryAfterOverBuilder_.setMessage(value);
+      }
+      bitField0_ |= 0x00008000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * A rate limit whose Retry-After is above this falls back to the next
+     * model; at or below it the call waits and retries this model. Default
+     * 10s; only meaningful with `fallbacks`.
+     * </pre>
+     *
+     * <code>.google.protobuf.Duration fallback_retry_after_over = 28;</code>
+     */
+    public Builder setFallbackRetryAfterOver(
+        com.google.protobuf.Duration.Builder builderForValue) {
+      if (fallbackRetryAfterOverBuilder_ == null) {
+        fallbackRetryAfterOver_ = builderForValue.build();
+      } else {
+        fallbackRetryAfterOverBuilder_.setMessage(builderForValue.build());
+      }
+      bitField0_ |= 0x00008000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * A rate limit whose Retry-After is above this falls back to the next
+     * model; at or below it the call waits and retries this model. Default
+     * 10s; only meaningful with `fallbacks`.
+     * </pre>
+     *
+     * <code>.google.protobuf.Duration fallback_retry_after_over = 28;</code>
+     */
+    public Builder mergeFallbackRetryAfterOver(com.google.protobuf.Duration value) {
+      if (fallbackRetryAfterOverBuilder_ == null) {
+        if (((bitField0_ & 0x00008000) != 0) &&
+          fallbackRetryAfterOver_ != null &&
+          fallbackRetryAfterOver_ != com.google.protobuf.Duration.getDefaultInstance()) {
+          getFallbackRetryAfterOverBuilder().mergeFrom(value);
+        } else {
+          fallbackRetryAfterOver_ = value;
+        }
+      } else {
+        fallbackRetryAfterOverBuilder_.mergeFrom(value);
+      }
+      bitField0_ |= 0x00008000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * A rate limit whose Retry-After is above this falls back to the next
+     * model; at or below it the call waits and retries this model. Default
+     * 10s; only meaningful with `fallbacks`.
+     * </pre>
+     *
+     * <code>.google.protobuf.Duration fallback_retry_after_over = 28;</code>
+     */
+    public Builder clearFallbackRetryAfterOver() {
+      bitField0_ = (bitField0_ & ~0x00008000);
+      fallbackRetryAfterOver_ = null;
+      if (fallbackRetryAfterOverBuilder_ != null) {
+        fallbackRetryAfterOverBuilder_.dispose();
+        fallbackRetryAfterOverBuilder_ = null;
+      }
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * A rate limit whose Retry-After is above this falls back to the next
+     * model; at or below it the call waits and retries this model. Default
+     * 10s; only meaningful with `fallbacks`.
+     * </pre>
+     *
+     * <code>.google.protobuf.Duration fallback_retry_after_over = 28;</code>
+     */
+    public com.google.protobuf.Duration.Builder getFallbackRetryAfterOverBuilder() {
+      bitField0_ |= 0x00008000;
+      onChanged();
+      return getFallbackRetryAfterOverFieldBuilder().getBuilder();
+    }
+    /**
+     * <pre>
+     * A rate limit whose Retry-After is above this falls back to the next
+     * model; at or below it the call waits and retries this model. Default
+     * 10s; only meaningful with `fallbacks`.
+     * </pre>
+     *
+     * <code>.google.protobuf.Duration fallback_retry_after_over = 28;</code>
+     */
+    public com.google.protobuf.DurationOrBuilder getFallbackRetryAfterOverOrBuilder() {
+      if (fallbackRetryAfterOverBuilder_ != null) {
+        return fallbackRetryAfterOverBuilder_.getMessageOrBuilder();
+      } else {
+        return fallbackRetryAfterOver_ == null ?
+            com.google.protobuf.Duration.getDefaultInstance() : fallbackRetryAfterOver_;
+      }
+    }
+    /**
+     * <pre>
+     * A rate limit whose Retry-After is above this falls back to the next
+     * model; at or below it the call waits and retries this model. Default
+     * 10s; only meaningful with `fallbacks`.
+     * </pre>
+     *
+     * <code>.google.protobuf.Duration fallback_retry_after_over = 28;</code>
+     */
+    private com.google.protobuf.SingleFieldBuilderV3<
+        com.google.protobuf.Duration, com.google.protobuf.Duration.Builder, com.google.protobuf.DurationOrBuilder> 
+        getFallbackRetryAfterOverFieldBuilder() {
+      if (fallbackRetryAfterOverBuilder_ == null) {
+        fallbackRetryAfterOverBuilder_ = new com.google.protobuf.SingleFieldBuilderV3<
+            com.google.protobuf.Duration, com.google.protobuf.Duration.Builder, com.google.protobuf.DurationOrBuilder>(
+                getFallbackRetryAfterOver(),
+                getParentForChildren(),
+                isClean());
+        fallbackRetryAfterOver_ = null;
+      }
+      return fallbackRetryAfterOverBuilder_;
+    }
+
+    private boolean fallbackOnRejected_ ;
+    /**
+     * <pre>
+     * Fall back on INFERENCE_REJECTED too (a 4xx other than 401, 403, 429),
+     * e.g. a request one provider refuses and another takes. Off by default:
+     * a request refused as made is usually refused everywhere.
+     * </pre>
+     *
+     * <code>bool fallback_on_rejected = 29;</code>
+     * @return The fallbackOnRejected.
+     */
+    @java.lang.Override
+    public boolean getFallbackOnRejected() {
+      return fallbackOnRejected_;
+    }
+    /**
+     * <pre>
+     * Fall back on INFERENCE_REJECTED too (a 4xx other than 401, 403, 429),
+     * e.g. a request one provider refuses and another takes. Off by default:
+     * a request refused as made is usually refused everywhere.
+     * </pre>
+     *
+     * <code>bool fallback_on_rejected = 29;</code>
+     * @param value The fallbackOnRejected to set.
+     * @return This builder for chaining.
+     */
+    public Builder setFallbackOnRejected(boolean value) {
+      
+      fallbackOnRejected_ = value;
+      bitField0_ |= 0x00010000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Fall back on INFERENCE_REJECTED too (a 4xx other than 401, 403, 429),
+     * e.g. a request one provider refuses and another takes. Off by default:
+     * a request refused as made is usually refused everywhere.
+     * </pre>
+     *
+     * <code>bool fallback_on_rejected = 29;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearFallbackOnRejected() {
+      bitField0_ = (bitField0_ & ~0x00010000);
+      fallbackOnRejected_ = false;
       onChanged();
       return this;
     }

@@ -327,4 +327,128 @@ public interface ModelRefOrBuilder extends
    * @return The contextWindow.
    */
   long getContextWindow();
+
+  /**
+   * <pre>
+   * Other models to try, in order, when a call to this one fails in a way
+   * another model may not: INFERENCE_FAILED (5xx, timeouts, broken
+   * connections), INFERENCE_RATE_LIMITED asking to wait longer than
+   * `fallback_retry_after_over`, and, when `fallback_on_rejected` is set,
+   * INFERENCE_REJECTED. Each is a whole model config (any provider, its own
+   * base URL, credential and pricing); a fallback's own `fallbacks` must be
+   * empty. The turn's Record names the model that answered and every model
+   * that failed before it. Tried for each call from the first (this one).
+   * </pre>
+   *
+   * <code>repeated .runsvc.v1.ModelRef fallbacks = 27;</code>
+   */
+  java.util.List<dev.runsvc.v1.ModelRef> 
+      getFallbacksList();
+  /**
+   * <pre>
+   * Other models to try, in order, when a call to this one fails in a way
+   * another model may not: INFERENCE_FAILED (5xx, timeouts, broken
+   * connections), INFERENCE_RATE_LIMITED asking to wait longer than
+   * `fallback_retry_after_over`, and, when `fallback_on_rejected` is set,
+   * INFERENCE_REJECTED. Each is a whole model config (any provider, its own
+   * base URL, credential and pricing); a fallback's own `fallbacks` must be
+   * empty. The turn's Record names the model that answered and every model
+   * that failed before it. Tried for each call from the first (this one).
+   * </pre>
+   *
+   * <code>repeated .runsvc.v1.ModelRef fallbacks = 27;</code>
+   */
+  dev.runsvc.v1.ModelRef getFallbacks(int index);
+  /**
+   * <pre>
+   * Other models to try, in order, when a call to this one fails in a way
+   * another model may not: INFERENCE_FAILED (5xx, timeouts, broken
+   * connections), INFERENCE_RATE_LIMITED asking to wait longer than
+   * `fallback_retry_after_over`, and, when `fallback_on_rejected` is set,
+   * INFERENCE_REJECTED. Each is a whole model config (any provider, its own
+   * base URL, credential and pricing); a fallback's own `fallbacks` must be
+   * empty. The turn's Record names the model that answered and every model
+   * that failed before it. Tried for each call from the first (this one).
+   * </pre>
+   *
+   * <code>repeated .runsvc.v1.ModelRef fallbacks = 27;</code>
+   */
+  int getFallbacksCount();
+  /**
+   * <pre>
+   * Other models to try, in order, when a call to this one fails in a way
+   * another model may not: INFERENCE_FAILED (5xx, timeouts, broken
+   * connections), INFERENCE_RATE_LIMITED asking to wait longer than
+   * `fallback_retry_after_over`, and, when `fallback_on_rejected` is set,
+   * INFERENCE_REJECTED. Each is a whole model config (any provider, its own
+   * base URL, credential and pricing); a fallback's own `fallbacks` must be
+   * empty. The turn's Record names the model that answered and every model
+   * that failed before it. Tried for each call from the first (this one).
+   * </pre>
+   *
+   * <code>repeated .runsvc.v1.ModelRef fallbacks = 27;</code>
+   */
+  java.util.List<? extends dev.runsvc.v1.ModelRefOrBuilder> 
+      getFallbacksOrBuilderList();
+  /**
+   * <pre>
+   * Other models to try, in order, when a call to this one fails in a way
+   * another model may not: INFERENCE_FAILED (5xx, timeouts, broken
+   * connections), INFERENCE_RATE_LIMITED asking to wait longer than
+   * `fallback_retry_after_over`, and, when `fallback_on_rejected` is set,
+   * INFERENCE_REJECTED. Each is a whole model config (any provider, its own
+   * base URL, credential and pricing); a fallback's own `fallbacks` must be
+   * empty. The turn's Record names the model that answered and every model
+   * that failed before it. Tried for each call from the first (this one).
+   * </pre>
+   *
+   * <code>repeated .runsvc.v1.ModelRef fallbacks = 27;</code>
+   */
+  dev.runsvc.v1.ModelRefOrBuilder getFallbacksOrBuilder(
+      int index);
+
+  /**
+   * <pre>
+   * A rate limit whose Retry-After is above this falls back to the next
+   * model; at or below it the call waits and retries this model. Default
+   * 10s; only meaningful with `fallbacks`.
+   * </pre>
+   *
+   * <code>.google.protobuf.Duration fallback_retry_after_over = 28;</code>
+   * @return Whether the fallbackRetryAfterOver field is set.
+   */
+  boolean hasFallbackRetryAfterOver();
+  /**
+   * <pre>
+   * A rate limit whose Retry-After is above this falls back to the next
+   * model; at or below it the call waits and retries this model. Default
+   * 10s; only meaningful with `fallbacks`.
+   * </pre>
+   *
+   * <code>.google.protobuf.Duration fallback_retry_after_over = 28;</code>
+   * @return The fallbackRetryAfterOver.
+   */
+  com.google.protobuf.Duration getFallbackRetryAfterOver();
+  /**
+   * <pre>
+   * A rate limit whose Retry-After is above this falls back to the next
+   * model; at or below it the call waits and retries this model. Default
+   * 10s; only meaningful with `fallbacks`.
+   * </pre>
+   *
+   * <code>.google.protobuf.Duration fallback_retry_after_over = 28;</code>
+   */
+  com.google.protobuf.DurationOrBuilder getFallbackRetryAfterOverOrBuilder();
+
+  /**
+   * <pre>
+   * Fall back on INFERENCE_REJECTED too (a 4xx other than 401, 403, 429),
+   * e.g. a request one provider refuses and another takes. Off by default:
+   * a request refused as made is usually refused everywhere.
+   * </pre>
+   *
+   * <code>bool fallback_on_rejected = 29;</code>
+   * @return The fallbackOnRejected.
+   */
+  boolean getFallbackOnRejected();
 }

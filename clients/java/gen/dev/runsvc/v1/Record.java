@@ -5969,6 +5969,110 @@ private static final long serialVersionUID = 0L;
      */
     com.google.rpc.BadRequest.FieldViolationOrBuilder getOutputViolationsOrBuilder(
         int index);
+
+    /**
+     * <pre>
+     * The model that answered, `provider/model`: the Spec's model or one of
+     * its `fallbacks`. Empty in Records written before it existed.
+     * </pre>
+     *
+     * <code>string model = 21;</code>
+     * @return The model.
+     */
+    java.lang.String getModel();
+    /**
+     * <pre>
+     * The model that answered, `provider/model`: the Spec's model or one of
+     * its `fallbacks`. Empty in Records written before it existed.
+     * </pre>
+     *
+     * <code>string model = 21;</code>
+     * @return The bytes for model.
+     */
+    com.google.protobuf.ByteString
+        getModelBytes();
+
+    /**
+     * <pre>
+     * The models tried before it for this call, in order, each with the
+     * failure that moved the call on (why the answering model answered).
+     * </pre>
+     *
+     * <code>repeated .runsvc.v1.Record.ModelFallback fallbacks = 22;</code>
+     */
+    java.util.List<dev.runsvc.v1.Record.ModelFallback> 
+        getFallbacksList();
+    /**
+     * <pre>
+     * The models tried before it for this call, in order, each with the
+     * failure that moved the call on (why the answering model answered).
+     * </pre>
+     *
+     * <code>repeated .runsvc.v1.Record.ModelFallback fallbacks = 22;</code>
+     */
+    dev.runsvc.v1.Record.ModelFallback getFallbacks(int index);
+    /**
+     * <pre>
+     * The models tried before it for this call, in order, each with the
+     * failure that moved the call on (why the answering model answered).
+     * </pre>
+     *
+     * <code>repeated .runsvc.v1.Record.ModelFallback fallbacks = 22;</code>
+     */
+    int getFallbacksCount();
+    /**
+     * <pre>
+     * The models tried before it for this call, in order, each with the
+     * failure that moved the call on (why the answering model answered).
+     * </pre>
+     *
+     * <code>repeated .runsvc.v1.Record.ModelFallback fallbacks = 22;</code>
+     */
+    java.util.List<? extends dev.runsvc.v1.Record.ModelFallbackOrBuilder> 
+        getFallbacksOrBuilderList();
+    /**
+     * <pre>
+     * The models tried before it for this call, in order, each with the
+     * failure that moved the call on (why the answering model answered).
+     * </pre>
+     *
+     * <code>repeated .runsvc.v1.Record.ModelFallback fallbacks = 22;</code>
+     */
+    dev.runsvc.v1.Record.ModelFallbackOrBuilder getFallbacksOrBuilder(
+        int index);
+
+    /**
+     * <pre>
+     * How long the call waited for the provider's rate limit (configured
+     * or learned from its headers) before it was sent; unset when it did
+     * not wait.
+     * </pre>
+     *
+     * <code>.google.protobuf.Duration rate_limit_wait = 23;</code>
+     * @return Whether the rateLimitWait field is set.
+     */
+    boolean hasRateLimitWait();
+    /**
+     * <pre>
+     * How long the call waited for the provider's rate limit (configured
+     * or learned from its headers) before it was sent; unset when it did
+     * not wait.
+     * </pre>
+     *
+     * <code>.google.protobuf.Duration rate_limit_wait = 23;</code>
+     * @return The rateLimitWait.
+     */
+    com.google.protobuf.Duration getRateLimitWait();
+    /**
+     * <pre>
+     * How long the call waited for the provider's rate limit (configured
+     * or learned from its headers) before it was sent; unset when it did
+     * not wait.
+     * </pre>
+     *
+     * <code>.google.protobuf.Duration rate_limit_wait = 23;</code>
+     */
+    com.google.protobuf.DurationOrBuilder getRateLimitWaitOrBuilder();
   }
   /**
    * <pre>
@@ -5990,6 +6094,8 @@ private static final long serialVersionUID = 0L;
       text_ = "";
       toolCalls_ = java.util.Collections.emptyList();
       outputViolations_ = java.util.Collections.emptyList();
+      model_ = "";
+      fallbacks_ = java.util.Collections.emptyList();
     }
 
     @java.lang.Override
@@ -6276,6 +6382,165 @@ private static final long serialVersionUID = 0L;
       return outputViolations_.get(index);
     }
 
+    public static final int MODEL_FIELD_NUMBER = 21;
+    @SuppressWarnings("serial")
+    private volatile java.lang.Object model_ = "";
+    /**
+     * <pre>
+     * The model that answered, `provider/model`: the Spec's model or one of
+     * its `fallbacks`. Empty in Records written before it existed.
+     * </pre>
+     *
+     * <code>string model = 21;</code>
+     * @return The model.
+     */
+    @java.lang.Override
+    public java.lang.String getModel() {
+      java.lang.Object ref = model_;
+      if (ref instanceof java.lang.String) {
+        return (java.lang.String) ref;
+      } else {
+        com.google.protobuf.ByteString bs = 
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        model_ = s;
+        return s;
+      }
+    }
+    /**
+     * <pre>
+     * The model that answered, `provider/model`: the Spec's model or one of
+     * its `fallbacks`. Empty in Records written before it existed.
+     * </pre>
+     *
+     * <code>string model = 21;</code>
+     * @return The bytes for model.
+     */
+    @java.lang.Override
+    public com.google.protobuf.ByteString
+        getModelBytes() {
+      java.lang.Object ref = model_;
+      if (ref instanceof java.lang.String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        model_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+
+    public static final int FALLBACKS_FIELD_NUMBER = 22;
+    @SuppressWarnings("serial")
+    private java.util.List<dev.runsvc.v1.Record.ModelFallback> fallbacks_;
+    /**
+     * <pre>
+     * The models tried before it for this call, in order, each with the
+     * failure that moved the call on (why the answering model answered).
+     * </pre>
+     *
+     * <code>repeated .runsvc.v1.Record.ModelFallback fallbacks = 22;</code>
+     */
+    @java.lang.Override
+    public java.util.List<dev.runsvc.v1.Record.ModelFallback> getFallbacksList() {
+      return fallbacks_;
+    }
+    /**
+     * <pre>
+     * The models tried before it for this call, in order, each with the
+     * failure that moved the call on (why the answering model answered).
+     * </pre>
+     *
+     * <code>repeated .runsvc.v1.Record.ModelFallback fallbacks = 22;</code>
+     */
+    @java.lang.Override
+    public java.util.List<? extends dev.runsvc.v1.Record.ModelFallbackOrBuilder> 
+        getFallbacksOrBuilderList() {
+      return fallbacks_;
+    }
+    /**
+     * <pre>
+     * The models tried before it for this call, in order, each with the
+     * failure that moved the call on (why the answering model answered).
+     * </pre>
+     *
+     * <code>repeated .runsvc.v1.Record.ModelFallback fallbacks = 22;</code>
+     */
+    @java.lang.Override
+    public int getFallbacksCount() {
+      return fallbacks_.size();
+    }
+    /**
+     * <pre>
+     * The models tried before it for this call, in order, each with the
+     * failure that moved the call on (why the answering model answered).
+     * </pre>
+     *
+     * <code>repeated .runsvc.v1.Record.ModelFallback fallbacks = 22;</code>
+     */
+    @java.lang.Override
+    public dev.runsvc.v1.Record.ModelFallback getFallbacks(int index) {
+      return fallbacks_.get(index);
+    }
+    /**
+     * <pre>
+     * The models tried before it for this call, in order, each with the
+     * failure that moved the call on (why the answering model answered).
+     * </pre>
+     *
+     * <code>repeated .runsvc.v1.Record.ModelFallback fallbacks = 22;</code>
+     */
+    @java.lang.Override
+    public dev.runsvc.v1.Record.ModelFallbackOrBuilder getFallbacksOrBuilder(
+        int index) {
+      return fallbacks_.get(index);
+    }
+
+    public static final int RATE_LIMIT_WAIT_FIELD_NUMBER = 23;
+    private com.google.protobuf.Duration rateLimitWait_;
+    /**
+     * <pre>
+     * How long the call waited for the provider's rate limit (configured
+     * or learned from its headers) before it was sent; unset when it did
+     * not wait.
+     * </pre>
+     *
+     * <code>.google.protobuf.Duration rate_limit_wait = 23;</code>
+     * @return Whether the rateLimitWait field is set.
+     */
+    @java.lang.Override
+    public boolean hasRateLimitWait() {
+      return rateLimitWait_ != null;
+    }
+    /**
+     * <pre>
+     * How long the call waited for the provider's rate limit (configured
+     * or learned from its headers) before it was sent; unset when it did
+     * not wait.
+     * </pre>
+     *
+     * <code>.google.protobuf.Duration rate_limit_wait = 23;</code>
+     * @return The rateLimitWait.
+     */
+    @java.lang.Override
+    public com.google.protobuf.Duration getRateLimitWait() {
+      return rateLimitWait_ == null ? com.google.protobuf.Duration.getDefaultInstance() : rateLimitWait_;
+    }
+    /**
+     * <pre>
+     * How long the call waited for the provider's rate limit (configured
+     * or learned from its headers) before it was sent; unset when it did
+     * not wait.
+     * </pre>
+     *
+     * <code>.google.protobuf.Duration rate_limit_wait = 23;</code>
+     */
+    @java.lang.Override
+    public com.google.protobuf.DurationOrBuilder getRateLimitWaitOrBuilder() {
+      return rateLimitWait_ == null ? com.google.protobuf.Duration.getDefaultInstance() : rateLimitWait_;
+    }
+
     private byte memoizedIsInitialized = -1;
     @java.lang.Override
     public final boolean isInitialized() {
@@ -6313,6 +6578,15 @@ private static final long serialVersionUID = 0L;
       }
       for (int i = 0; i < outputViolations_.size(); i++) {
         output.writeMessage(20, outputViolations_.get(i));
+      }
+      if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(model_)) {
+        com.google.protobuf.GeneratedMessageV3.writeString(output, 21, model_);
+      }
+      for (int i = 0; i < fallbacks_.size(); i++) {
+        output.writeMessage(22, fallbacks_.get(i));
+      }
+      if (rateLimitWait_ != null) {
+        output.writeMessage(23, getRateLimitWait());
       }
       getUnknownFields().writeTo(output);
     }
@@ -6354,6 +6628,17 @@ private static final long serialVersionUID = 0L;
         size += com.google.protobuf.CodedOutputStream
           .computeMessageSize(20, outputViolations_.get(i));
       }
+      if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(model_)) {
+        size += com.google.protobuf.GeneratedMessageV3.computeStringSize(21, model_);
+      }
+      for (int i = 0; i < fallbacks_.size(); i++) {
+        size += com.google.protobuf.CodedOutputStream
+          .computeMessageSize(22, fallbacks_.get(i));
+      }
+      if (rateLimitWait_ != null) {
+        size += com.google.protobuf.CodedOutputStream
+          .computeMessageSize(23, getRateLimitWait());
+      }
       size += getUnknownFields().getSerializedSize();
       memoizedSize = size;
       return size;
@@ -6386,6 +6671,15 @@ private static final long serialVersionUID = 0L;
           != other.getPriced()) return false;
       if (!getOutputViolationsList()
           .equals(other.getOutputViolationsList())) return false;
+      if (!getModel()
+          .equals(other.getModel())) return false;
+      if (!getFallbacksList()
+          .equals(other.getFallbacksList())) return false;
+      if (hasRateLimitWait() != other.hasRateLimitWait()) return false;
+      if (hasRateLimitWait()) {
+        if (!getRateLimitWait()
+            .equals(other.getRateLimitWait())) return false;
+      }
       if (!getUnknownFields().equals(other.getUnknownFields())) return false;
       return true;
     }
@@ -6420,6 +6714,16 @@ private static final long serialVersionUID = 0L;
       if (getOutputViolationsCount() > 0) {
         hash = (37 * hash) + OUTPUT_VIOLATIONS_FIELD_NUMBER;
         hash = (53 * hash) + getOutputViolationsList().hashCode();
+      }
+      hash = (37 * hash) + MODEL_FIELD_NUMBER;
+      hash = (53 * hash) + getModel().hashCode();
+      if (getFallbacksCount() > 0) {
+        hash = (37 * hash) + FALLBACKS_FIELD_NUMBER;
+        hash = (53 * hash) + getFallbacksList().hashCode();
+      }
+      if (hasRateLimitWait()) {
+        hash = (37 * hash) + RATE_LIMIT_WAIT_FIELD_NUMBER;
+        hash = (53 * hash) + getRateLimitWait().hashCode();
       }
       hash = (29 * hash) + getUnknownFields().hashCode();
       memoizedHashCode = hash;
@@ -6574,6 +6878,19 @@ private static final long serialVersionUID = 0L;
           outputViolationsBuilder_.clear();
         }
         bitField0_ = (bitField0_ & ~0x00000080);
+        model_ = "";
+        if (fallbacksBuilder_ == null) {
+          fallbacks_ = java.util.Collections.emptyList();
+        } else {
+          fallbacks_ = null;
+          fallbacksBuilder_.clear();
+        }
+        bitField0_ = (bitField0_ & ~0x00000200);
+        rateLimitWait_ = null;
+        if (rateLimitWaitBuilder_ != null) {
+          rateLimitWaitBuilder_.dispose();
+          rateLimitWaitBuilder_ = null;
+        }
         return this;
       }
 
@@ -6625,6 +6942,15 @@ private static final long serialVersionUID = 0L;
         } else {
           result.outputViolations_ = outputViolationsBuilder_.build();
         }
+        if (fallbacksBuilder_ == null) {
+          if (((bitField0_ & 0x00000200) != 0)) {
+            fallbacks_ = java.util.Collections.unmodifiableList(fallbacks_);
+            bitField0_ = (bitField0_ & ~0x00000200);
+          }
+          result.fallbacks_ = fallbacks_;
+        } else {
+          result.fallbacks_ = fallbacksBuilder_.build();
+        }
       }
 
       private void buildPartial0(dev.runsvc.v1.Record.ModelCallFinished result) {
@@ -6646,6 +6972,14 @@ private static final long serialVersionUID = 0L;
         }
         if (((from_bitField0_ & 0x00000040) != 0)) {
           result.priced_ = priced_;
+        }
+        if (((from_bitField0_ & 0x00000100) != 0)) {
+          result.model_ = model_;
+        }
+        if (((from_bitField0_ & 0x00000400) != 0)) {
+          result.rateLimitWait_ = rateLimitWaitBuilder_ == null
+              ? rateLimitWait_
+              : rateLimitWaitBuilder_.build();
         }
       }
 
@@ -6765,6 +7099,40 @@ private static final long serialVersionUID = 0L;
             }
           }
         }
+        if (!other.getModel().isEmpty()) {
+          model_ = other.model_;
+          bitField0_ |= 0x00000100;
+          onChanged();
+        }
+        if (fallbacksBuilder_ == null) {
+          if (!other.fallbacks_.isEmpty()) {
+            if (fallbacks_.isEmpty()) {
+              fallbacks_ = other.fallbacks_;
+              bitField0_ = (bitField0_ & ~0x00000200);
+            } else {
+              ensureFallbacksIsMutable();
+              fallbacks_.addAll(other.fallbacks_);
+            }
+            onChanged();
+          }
+        } else {
+          if (!other.fallbacks_.isEmpty()) {
+            if (fallbacksBuilder_.isEmpty()) {
+              fallbacksBuilder_.dispose();
+              fallbacksBuilder_ = null;
+              fallbacks_ = other.fallbacks_;
+              bitField0_ = (bitField0_ & ~0x00000200);
+              fallbacksBuilder_ = 
+                com.google.protobuf.GeneratedMessageV3.alwaysUseFieldBuilders ?
+                   getFallbacksFieldBuilder() : null;
+            } else {
+              fallbacksBuilder_.addAllMessages(other.fallbacks_);
+            }
+          }
+        }
+        if (other.hasRateLimitWait()) {
+          mergeRateLimitWait(other.getRateLimitWait());
+        }
         this.mergeUnknownFields(other.getUnknownFields());
         onChanged();
         return this;
@@ -6847,6 +7215,31 @@ private static final long serialVersionUID = 0L;
                 }
                 break;
               } // case 162
+              case 170: {
+                model_ = input.readStringRequireUtf8();
+                bitField0_ |= 0x00000100;
+                break;
+              } // case 170
+              case 178: {
+                dev.runsvc.v1.Record.ModelFallback m =
+                    input.readMessage(
+                        dev.runsvc.v1.Record.ModelFallback.parser(),
+                        extensionRegistry);
+                if (fallbacksBuilder_ == null) {
+                  ensureFallbacksIsMutable();
+                  fallbacks_.add(m);
+                } else {
+                  fallbacksBuilder_.addMessage(m);
+                }
+                break;
+              } // case 178
+              case 186: {
+                input.readMessage(
+                    getRateLimitWaitFieldBuilder().getBuilder(),
+                    extensionRegistry);
+                bitField0_ |= 0x00000400;
+                break;
+              } // case 186
               default: {
                 if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                   done = true; // was an endgroup tag
@@ -7853,6 +8246,606 @@ private static final long serialVersionUID = 0L;
         }
         return outputViolationsBuilder_;
       }
+
+      private java.lang.Object model_ = "";
+      /**
+       * <pre>
+       * The model that answered, `provider/model`: the Spec's model or one of
+       * its `fallbacks`. Empty in Records written before it existed.
+       * </pre>
+       *
+       * <code>string model = 21;</code>
+       * @return The model.
+       */
+      public java.lang.String getModel() {
+        java.lang.Object ref = model_;
+        if (!(ref instanceof java.lang.String)) {
+          com.google.protobuf.ByteString bs =
+              (com.google.protobuf.ByteString) ref;
+          java.lang.String s = bs.toStringUtf8();
+          model_ = s;
+          return s;
+        } else {
+          return (java.lang.String) ref;
+        }
+      }
+      /**
+       * <pre>
+       * The model that answered, `provider/model`: the Spec's model or one of
+       * its `fallbacks`. Empty in Records written before it existed.
+       * </pre>
+       *
+       * <code>string model = 21;</code>
+       * @return The bytes for model.
+       */
+      public com.google.protobuf.ByteString
+          getModelBytes() {
+        java.lang.Object ref = model_;
+        if (ref instanceof String) {
+          com.google.protobuf.ByteString b = 
+              com.google.protobuf.ByteString.copyFromUtf8(
+                  (java.lang.String) ref);
+          model_ = b;
+          return b;
+        } else {
+          return (com.google.protobuf.ByteString) ref;
+        }
+      }
+      /**
+       * <pre>
+       * The model that answered, `provider/model`: the Spec's model or one of
+       * its `fallbacks`. Empty in Records written before it existed.
+       * </pre>
+       *
+       * <code>string model = 21;</code>
+       * @param value The model to set.
+       * @return This builder for chaining.
+       */
+      public Builder setModel(
+          java.lang.String value) {
+        if (value == null) { throw new NullPointerException(); }
+        model_ = value;
+        bitField0_ |= 0x00000100;
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * The model that answered, `provider/model`: the Spec's model or one of
+       * its `fallbacks`. Empty in Records written before it existed.
+       * </pre>
+       *
+       * <code>string model = 21;</code>
+       * @return This builder for chaining.
+       */
+      public Builder clearModel() {
+        model_ = getDefaultInstance().getModel();
+        bitField0_ = (bitField0_ & ~0x00000100);
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * The model that answered, `provider/model`: the Spec's model or one of
+       * its `fallbacks`. Empty in Records written before it existed.
+       * </pre>
+       *
+       * <code>string model = 21;</code>
+       * @param value The bytes for model to set.
+       * @return This builder for chaining.
+       */
+      public Builder setModelBytes(
+          com.google.protobuf.ByteString value) {
+        if (value == null) { throw new NullPointerException(); }
+        checkByteStringIsUtf8(value);
+        model_ = value;
+        bitField0_ |= 0x00000100;
+        onChanged();
+        return this;
+      }
+
+      private java.util.List<dev.runsvc.v1.Record.ModelFallback> fallbacks_ =
+        java.util.Collections.emptyList();
+      private void ensureFallbacksIsMutable() {
+        if (!((bitField0_ & 0x00000200) != 0)) {
+          fallbacks_ = new java.util.ArrayList<dev.runsvc.v1.Record.ModelFallback>(fallbacks_);
+          bitField0_ |= 0x00000200;
+         }
+      }
+
+      private com.google.protobuf.RepeatedFieldBuilderV3<
+          dev.runsvc.v1.Record.ModelFallback, dev.runsvc.v1.Record.ModelFallback.Builder, dev.runsvc.v1.Record.ModelFallbackOrBuilder> fallbacksBuilder_;
+
+      /**
+       * <pre>
+       * The models tried before it for this call, in order, each with the
+       * failure that moved the call on (why the answering model answered).
+       * </pre>
+       *
+       * <code>repeated .runsvc.v1.Record.ModelFallback fallbacks = 22;</code>
+       */
+      public java.util.List<dev.runsvc.v1.Record.ModelFallback> getFallbacksList() {
+        if (fallbacksBuilder_ == null) {
+          return java.util.Collections.unmodifiableList(fallbacks_);
+        } else {
+          return fallbacksBuilder_.getMessageList();
+        }
+      }
+      /**
+       * <pre>
+       * The models tried before it for this call, in order, each with the
+       * failure that moved the call on (why the answering model answered).
+       * </pre>
+       *
+       * <code>repeated .runsvc.v1.Record.ModelFallback fallbacks = 22;</code>
+       */
+      public int getFallbacksCount() {
+        if (fallbacksBuilder_ == null) {
+          return fallbacks_.size();
+        } else {
+          return fallbacksBuilder_.getCount();
+        }
+      }
+      /**
+       * <pre>
+       * The models tried before it for this call, in order, each with the
+       * failure that moved the call on (why the answering model answered).
+       * </pre>
+       *
+       * <code>repeated .runsvc.v1.Record.ModelFallback fallbacks = 22;</code>
+       */
+      public dev.runsvc.v1.Record.ModelFallback getFallbacks(int index) {
+        if (fallbacksBuilder_ == null) {
+          return fallbacks_.get(index);
+        } else {
+          return fallbacksBuilder_.getMessage(index);
+        }
+      }
+      /**
+       * <pre>
+       * The models tried before it for this call, in order, each with the
+       * failure that moved the call on (why the answering model answered).
+       * </pre>
+       *
+       * <code>repeated .runsvc.v1.Record.ModelFallback fallbacks = 22;</code>
+       */
+      public Builder setFallbacks(
+          int index, dev.runsvc.v1.Record.ModelFallback value) {
+        if (fallbacksBuilder_ == null) {
+          if (value == null) {
+            throw new NullPointerException();
+          }
+          ensureFallbacksIsMutable();
+          fallbacks_.set(index, value);
+          onChanged();
+        } else {
+          fallbacksBuilder_.setMessage(index, value);
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * The models tried before it for this call, in order, each with the
+       * failure that moved the call on (why the answering model answered).
+       * </pre>
+       *
+       * <code>repeated .runsvc.v1.Record.ModelFallback fallbacks = 22;</code>
+       */
+      public Builder setFallbacks(
+          int index, dev.runsvc.v1.Record.ModelFallback.Builder builderForValue) {
+        if (fallbacksBuilder_ == null) {
+          ensureFallbacksIsMutable();
+          fallbacks_.set(index, builderForValue.build());
+          onChanged();
+        } else {
+          fallbacksBuilder_.setMessage(index, builderForValue.build());
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * The models tried before it for this call, in order, each with the
+       * failure that moved the call on (why the answering model answered).
+       * </pre>
+       *
+       * <code>repeated .runsvc.v1.Record.ModelFallback fallbacks = 22;</code>
+       */
+      public Builder addFallbacks(dev.runsvc.v1.Record.ModelFallback value) {
+        if (fallbacksBuilder_ == null) {
+          if (value == null) {
+            throw new NullPointerException();
+          }
+          ensureFallbacksIsMutable();
+          fallbacks_.add(value);
+          onChanged();
+        } else {
+          fallbacksBuilder_.addMessage(value);
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * The models tried before it for this call, in order, each with the
+       * failure that moved the call on (why the answering model answered).
+       * </pre>
+       *
+       * <code>repeated .runsvc.v1.Record.ModelFallback fallbacks = 22;</code>
+       */
+      public Builder addFallbacks(
+          int index, dev.runsvc.v1.Record.ModelFallback value) {
+        if (fallbacksBuilder_ == null) {
+          if (value == null) {
+            throw new NullPointerException();
+          }
+          ensureFallbacksIsMutable();
+          fallbacks_.add(index, value);
+          onChanged();
+        } else {
+          fallbacksBuilder_.addMessage(index, value);
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * The models tried before it for this call, in order, each with the
+       * failure that moved the call on (why the answering model answered).
+       * </pre>
+       *
+       * <code>repeated .runsvc.v1.Record.ModelFallback fallbacks = 22;</code>
+       */
+      public Builder addFallbacks(
+          dev.runsvc.v1.Record.ModelFallback.Builder builderForValue) {
+        if (fallbacksBuilder_ == null) {
+          ensureFallbacksIsMutable();
+          fallbacks_.add(builderForValue.build());
+          onChanged();
+        } else {
+          fallbacksBuilder_.addMessage(builderForValue.build());
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * The models tried before it for this call, in order, each with the
+       * failure that moved the call on (why the answering model answered).
+       * </pre>
+       *
+       * <code>repeated .runsvc.v1.Record.ModelFallback fallbacks = 22;</code>
+       */
+      public Builder addFallbacks(
+          int index, dev.runsvc.v1.Record.ModelFallback.Builder builderForValue) {
+        if (fallbacksBuilder_ == null) {
+          ensureFallbacksIsMutable();
+          fallbacks_.add(index, builderForValue.build());
+          onChanged();
+        } else {
+          fallbacksBuilder_.addMessage(index, builderForValue.build());
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * The models tried before it for this call, in order, each with the
+       * failure that moved the call on (why the answering model answered).
+       * </pre>
+       *
+       * <code>repeated .runsvc.v1.Record.ModelFallback fallbacks = 22;</code>
+       */
+      public Builder addAllFallbacks(
+          java.lang.Iterable<? extends dev.runsvc.v1.Record.ModelFallback> values) {
+        if (fallbacksBuilder_ == null) {
+          ensureFallbacksIsMutable();
+          com.google.protobuf.AbstractMessageLite.Builder.addAll(
+              values, fallbacks_);
+          onChanged();
+        } else {
+          fallbacksBuilder_.addAllMessages(values);
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * The models tried before it for this call, in order, each with the
+       * failure that moved the call on (why the answering model answered).
+       * </pre>
+       *
+       * <code>repeated .runsvc.v1.Record.ModelFallback fallbacks = 22;</code>
+       */
+      public Builder clearFallbacks() {
+        if (fallbacksBuilder_ == null) {
+          fallbacks_ = java.util.Collections.emptyList();
+          bitField0_ = (bitField0_ & ~0x00000200);
+          onChanged();
+        } else {
+          fallbacksBuilder_.clear();
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * The models tried before it for this call, in order, each with the
+       * failure that moved the call on (why the answering model answered).
+       * </pre>
+       *
+       * <code>repeated .runsvc.v1.Record.ModelFallback fallbacks = 22;</code>
+       */
+      public Builder removeFallbacks(int index) {
+        if (fallbacksBuilder_ == null) {
+          ensureFallbacksIsMutable();
+          fallbacks_.remove(index);
+          onChanged();
+        } else {
+          fallbacksBuilder_.remove(index);
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * The models tried before it for this call, in order, each with the
+       * failure that moved the call on (why the answering model answered).
+       * </pre>
+       *
+       * <code>repeated .runsvc.v1.Record.ModelFallback fallbacks = 22;</code>
+       */
+      public dev.runsvc.v1.Record.ModelFallback.Builder getFallbacksBuilder(
+          int index) {
+        return getFallbacksFieldBuilder().getBuilder(index);
+      }
+      /**
+       * <pre>
+       * The models tried before it for this call, in order, each with the
+       * failure that moved the call on (why the answering model answered).
+       * </pre>
+       *
+       * <code>repeated .runsvc.v1.Record.ModelFallback fallbacks = 22;</code>
+       */
+      public dev.runsvc.v1.Record.ModelFallbackOrBuilder getFallbacksOrBuilder(
+          int index) {
+        if (fallbacksBuilder_ == null) {
+          return fallbacks_.get(index);  } else {
+          return fallbacksBuilder_.getMessageOrBuilder(index);
+        }
+      }
+      /**
+       * <pre>
+       * The models tried before it for this call, in order, each with the
+       * failure that moved the call on (why the answering model answered).
+       * </pre>
+       *
+       * <code>repeated .runsvc.v1.Record.ModelFallback fallbacks = 22;</code>
+       */
+      public java.util.List<? extends dev.runsvc.v1.Record.ModelFallbackOrBuilder> 
+           getFallbacksOrBuilderList() {
+        if (fallbacksBuilder_ != null) {
+          return fallbacksBuilder_.getMessageOrBuilderList();
+        } else {
+          return java.util.Collections.unmodifiableList(fallbacks_);
+        }
+      }
+      /**
+       * <pre>
+       * The models tried before it for this call, in order, each with the
+       * failure that moved the call on (why the answering model answered).
+       * </pre>
+       *
+       * <code>repeated .runsvc.v1.Record.ModelFallback fallbacks = 22;</code>
+       */
+      public dev.runsvc.v1.Record.ModelFallback.Builder addFallbacksBuilder() {
+        return getFallbacksFieldBuilder().addBuilder(
+            dev.runsvc.v1.Record.ModelFallback.getDefaultInstance());
+      }
+      /**
+       * <pre>
+       * The models tried before it for this call, in order, each with the
+       * failure that moved the call on (why the answering model answered).
+       * </pre>
+       *
+       * <code>repeated .runsvc.v1.Record.ModelFallback fallbacks = 22;</code>
+       */
+      public dev.runsvc.v1.Record.ModelFallback.Builder addFallbacksBuilder(
+          int index) {
+        return getFallbacksFieldBuilder().addBuilder(
+            index, dev.runsvc.v1.Record.ModelFallback.getDefaultInstance());
+      }
+      /**
+       * <pre>
+       * The models tried before it for this call, in order, each with the
+       * failure that moved the call on (why the answering model answered).
+       * </pre>
+       *
+       * <code>repeated .runsvc.v1.Record.ModelFallback fallbacks = 22;</code>
+       */
+      public java.util.List<dev.runsvc.v1.Record.ModelFallback.Builder> 
+           getFallbacksBuilderList() {
+        return getFallbacksFieldBuilder().getBuilderList();
+      }
+      private com.google.protobuf.RepeatedFieldBuilderV3<
+          dev.runsvc.v1.Record.ModelFallback, dev.runsvc.v1.Record.ModelFallback.Builder, dev.runsvc.v1.Record.ModelFallbackOrBuilder> 
+          getFallbacksFieldBuilder() {
+        if (fallbacksBuilder_ == null) {
+          fallbacksBuilder_ = new com.google.protobuf.RepeatedFieldBuilderV3<
+              dev.runsvc.v1.Record.ModelFallback, dev.runsvc.v1.Record.ModelFallback.Builder, dev.runsvc.v1.Record.ModelFallbackOrBuilder>(
+                  fallbacks_,
+                  ((bitField0_ & 0x00000200) != 0),
+                  getParentForChildren(),
+                  isClean());
+          fallbacks_ = null;
+        }
+        return fallbacksBuilder_;
+      }
+
+      private com.google.protobuf.Duration rateLimitWait_;
+      private com.google.protobuf.SingleFieldBuilderV3<
+          com.google.protobuf.Duration, com.google.protobuf.Duration.Builder, com.google.protobuf.DurationOrBuilder> rateLimitWaitBuilder_;
+      /**
+       * <pre>
+       * How long the call waited for the provider's rate limit (configured
+       * or learned from its headers) before it was sent; unset when it did
+       * not wait.
+       * </pre>
+       *
+       * <code>.google.protobuf.Duration rate_limit_wait = 23;</code>
+       * @return Whether the rateLimitWait field is set.
+       */
+      public boolean hasRateLimitWait() {
+        return ((bitField0_ & 0x00000400) != 0);
+      }
+      /**
+       * <pre>
+       * How long the call waited for the provider's rate limit (configured
+       * or learned from its headers) before it was sent; unset when it did
+       * not wait.
+       * </pre>
+       *
+       * <code>.google.protobuf.Duration rate_limit_wait = 23;</code>
+       * @return The rateLimitWait.
+       */
+      public com.google.protobuf.Duration getRateLimitWait() {
+        if (rateLimitWaitBuilder_ == null) {
+          return rateLimitWait_ == null ? com.google.protobuf.Duration.getDefaultInstance() : rateLimitWait_;
+        } else {
+          return rateLimitWaitBuilder_.getMessage();
+        }
+      }
+      /**
+       * <pre>
+       * How long the call waited for the provider's rate limit (configured
+       * or learned from its headers) before it was sent; unset when it did
+       * not wait.
+       * </pre>
+       *
+       * <code>.google.protobuf.Duration rate_limit_wait = 23;</code>
+       */
+      public Builder setRateLimitWait(com.google.protobuf.Duration value) {
+        if (rateLimitWaitBuilder_ == null) {
+          if (value == null) {
+            throw new NullPointerException();
+          }
+          rateLimitWait_ = value;
+        } else {
+          rateLimitWaitBuilder_.setMessage(value);
+        }
+        bitField0_ |= 0x00000400;
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * How long the call waited for the provider's rate limit (configured
+       * or learned from its headers) before it was sent; unset when it did
+       * not wait.
+       * </pre>
+       *
+       * <code>.google.protobuf.Duration rate_limit_wait = 23;</code>
+       */
+      public Builder setRateLimitWait(
+          com.google.protobuf.Duration.Builder builderForValue) {
+        if (rateLimitWaitBuilder_ == null) {
+          rateLimitWait_ = builderForValue.build();
+        } else {
+          rateLimitWaitBuilder_.setMessage(builderForValue.build());
+        }
+        bitField0_ |= 0x00000400;
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * How long the call waited for the provider's rate limit (configured
+       * or learned from its headers) before it was sent; unset when it did
+       * not wait.
+       * </pre>
+       *
+       * <code>.google.protobuf.Duration rate_limit_wait = 23;</code>
+       */
+      public Builder mergeRateLimitWait(com.google.protobuf.Duration value) {
+        if (rateLimitWaitBuilder_ == null) {
+          if (((bitField0_ & 0x00000400) != 0) &&
+            rateLimitWait_ != null &&
+            rateLimitWait_ != com.google.protobuf.Duration.getDefaultInstance()) {
+            getRateLimitWaitBuilder().mergeFrom(value);
+          } else {
+            rateLimitWait_ = value;
+          }
+        } else {
+          rateLimitWaitBuilder_.mergeFrom(value);
+        }
+        bitField0_ |= 0x00000400;
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * How long the call waited for the provider's rate limit (configured
+       * or learned from its headers) before it was sent; unset when it did
+       * not wait.
+       * </pre>
+       *
+       * <code>.google.protobuf.Duration rate_limit_wait = 23;</code>
+       */
+      public Builder clearRateLimitWait() {
+        bitField0_ = (bitField0_ & ~0x00000400);
+        rateLimitWait_ = null;
+        if (rateLimitWaitBuilder_ != null) {
+          rateLimitWaitBuilder_.dispose();
+          rateLimitWaitBuilder_ = null;
+        }
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * How long the call waited for the provider's rate limit (configured
+       * or learned from its headers) before it was sent; unset when it did
+       * not wait.
+       * </pre>
+       *
+       * <code>.google.protobuf.Duration rate_limit_wait = 23;</code>
+       */
+      public com.google.protobuf.Duration.Builder getRateLimitWaitBuilder() {
+        bitField0_ |= 0x00000400;
+        onChanged();
+        return getRateLimitWaitFieldBuilder().getBuilder();
+      }
+      /**
+       * <pre>
+       * How long the call waited for the provider's rate limit (configured
+       * or learned from its headers) before it was sent; unset when it did
+       * not wait.
+       * </pre>
+       *
+       * <code>.google.protobuf.Duration rate_limit_wait = 23;</code>
+       */
+      public com.google.protobuf.DurationOrBuilder getRateLimitWaitOrBuilder() {
+        if (rateLimitWaitBuilder_ != null) {
+          return rateLimitWaitBuilder_.getMessageOrBuilder();
+        } else {
+          return rateLimitWait_ == null ?
+              com.google.protobuf.Duration.getDefaultInstance() : rateLimitWait_;
+        }
+      }
+      /**
+       * <pre>
+       * How long the call waited for the provider's rate limit (configured
+       * or learned from its headers) before it was sent; unset when it did
+       * not wait.
+       * </pre>
+       *
+       * <code>.google.protobuf.Duration rate_limit_wait = 23;</code>
+       */
+      private com.google.protobuf.SingleFieldBuilderV3<
+          com.google.protobuf.Duration, com.google.protobuf.Duration.Builder, com.google.protobuf.DurationOrBuilder> 
+          getRateLimitWaitFieldBuilder() {
+        if (rateLimitWaitBuilder_ == null) {
+          rateLimitWaitBuilder_ = new com.google.protobuf.SingleFieldBuilderV3<
+              com.google.protobuf.Duration, com.google.protobuf.Duration.Builder, com.google.protobuf.DurationOrBuilder>(
+                  getRateLimitWait(),
+                  getParentForChildren(),
+                  isClean());
+          rateLimitWait_ = null;
+        }
+        return rateLimitWaitBuilder_;
+      }
       @java.lang.Override
       public final Builder setUnknownFields(
           final com.google.protobuf.UnknownFieldSet unknownFields) {
@@ -7912,6 +8905,876 @@ private static final long serialVersionUID = 0L;
 
     @java.lang.Override
     public dev.runsvc.v1.Record.ModelCallFinished getDefaultInstanceForType() {
+      return DEFAULT_INSTANCE;
+    }
+
+  }
+
+  public interface ModelFallbackOrBuilder extends
+      // @@protoc_insertion_point(interface_extends:runsvc.v1.Record.ModelFallback)
+      com.google.protobuf.MessageOrBuilder {
+
+    /**
+     * <pre>
+     * `provider/model`.
+     * </pre>
+     *
+     * <code>string model = 1;</code>
+     * @return The model.
+     */
+    java.lang.String getModel();
+    /**
+     * <pre>
+     * `provider/model`.
+     * </pre>
+     *
+     * <code>string model = 1;</code>
+     * @return The bytes for model.
+     */
+    com.google.protobuf.ByteString
+        getModelBytes();
+
+    /**
+     * <pre>
+     * Its failure (INFERENCE_FAILED, INFERENCE_RATE_LIMITED or, with
+     * `fallback_on_rejected`, INFERENCE_REJECTED).
+     * </pre>
+     *
+     * <code>.google.rpc.Status failure = 2;</code>
+     * @return Whether the failure field is set.
+     */
+    boolean hasFailure();
+    /**
+     * <pre>
+     * Its failure (INFERENCE_FAILED, INFERENCE_RATE_LIMITED or, with
+     * `fallback_on_rejected`, INFERENCE_REJECTED).
+     * </pre>
+     *
+     * <code>.google.rpc.Status failure = 2;</code>
+     * @return The failure.
+     */
+    com.google.rpc.Status getFailure();
+    /**
+     * <pre>
+     * Its failure (INFERENCE_FAILED, INFERENCE_RATE_LIMITED or, with
+     * `fallback_on_rejected`, INFERENCE_REJECTED).
+     * </pre>
+     *
+     * <code>.google.rpc.Status failure = 2;</code>
+     */
+    com.google.rpc.StatusOrBuilder getFailureOrBuilder();
+  }
+  /**
+   * <pre>
+   * ModelFallback is a model a call tried and left for the next one.
+   * </pre>
+   *
+   * Protobuf type {@code runsvc.v1.Record.ModelFallback}
+   */
+  public static final class ModelFallback extends
+      com.google.protobuf.GeneratedMessageV3 implements
+      // @@protoc_insertion_point(message_implements:runsvc.v1.Record.ModelFallback)
+      ModelFallbackOrBuilder {
+  private static final long serialVersionUID = 0L;
+    // Use ModelFallback.newBuilder() to construct.
+    private ModelFallback(com.google.protobuf.GeneratedMessageV3.Builder<?> builder) {
+      super(builder);
+    }
+    private ModelFallback() {
+      model_ = "";
+    }
+
+    @java.lang.Override
+    @SuppressWarnings({"unused"})
+    protected java.lang.Object newInstance(
+        UnusedPrivateParameter unused) {
+      return new ModelFallback();
+    }
+
+    @java.lang.Override
+    public final com.google.protobuf.UnknownFieldSet
+    getUnknownFields() {
+      return this.unknownFields;
+    }
+    public static final com.google.protobuf.Descriptors.Descriptor
+        getDescriptor() {
+      return dev.runsvc.v1.RecordProto.internal_static_runsvc_v1_Record_ModelFallback_descriptor;
+    }
+
+    @java.lang.Override
+    protected com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+        internalGetFieldAccessorTable() {
+      return dev.runsvc.v1.RecordProto.internal_static_runsvc_v1_Record_ModelFallback_fieldAccessorTable
+          .ensureFieldAccessorsInitialized(
+              dev.runsvc.v1.Record.ModelFallback.class, dev.runsvc.v1.Record.ModelFallback.Builder.class);
+    }
+
+    public static final int MODEL_FIELD_NUMBER = 1;
+    @SuppressWarnings("serial")
+    private volatile java.lang.Object model_ = "";
+    /**
+     * <pre>
+     * `provider/model`.
+     * </pre>
+     *
+     * <code>string model = 1;</code>
+     * @return The model.
+     */
+    @java.lang.Override
+    public java.lang.String getModel() {
+      java.lang.Object ref = model_;
+      if (ref instanceof java.lang.String) {
+        return (java.lang.String) ref;
+      } else {
+        com.google.protobuf.ByteString bs = 
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        model_ = s;
+        return s;
+      }
+    }
+    /**
+     * <pre>
+     * `provider/model`.
+     * </pre>
+     *
+     * <code>string model = 1;</code>
+     * @return The bytes for model.
+     */
+    @java.lang.Override
+    public com.google.protobuf.ByteString
+        getModelBytes() {
+      java.lang.Object ref = model_;
+      if (ref instanceof java.lang.String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        model_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+
+    public static final int FAILURE_FIELD_NUMBER = 2;
+    private com.google.rpc.Status failure_;
+    /**
+     * <pre>
+     * Its failure (INFERENCE_FAILED, INFERENCE_RATE_LIMITED or, with
+     * `fallback_on_rejected`, INFERENCE_REJECTED).
+     * </pre>
+     *
+     * <code>.google.rpc.Status failure = 2;</code>
+     * @return Whether the failure field is set.
+     */
+    @java.lang.Override
+    public boolean hasFailure() {
+      return failure_ != null;
+    }
+    /**
+     * <pre>
+     * Its failure (INFERENCE_FAILED, INFERENCE_RATE_LIMITED or, with
+     * `fallback_on_rejected`, INFERENCE_REJECTED).
+     * </pre>
+     *
+     * <code>.google.rpc.Status failure = 2;</code>
+     * @return The failure.
+     */
+    @java.lang.Override
+    public com.google.rpc.Status getFailure() {
+      return failure_ == null ? com.google.rpc.Status.getDefaultInstance() : failure_;
+    }
+    /**
+     * <pre>
+     * Its failure (INFERENCE_FAILED, INFERENCE_RATE_LIMITED or, with
+     * `fallback_on_rejected`, INFERENCE_REJECTED).
+     * </pre>
+     *
+     * <code>.google.rpc.Status failure = 2;</code>
+     */
+    @java.lang.Override
+    public com.google.rpc.StatusOrBuilder getFailureOrBuilder() {
+      return failure_ == null ? com.google.rpc.Status.getDefaultInstance() : failure_;
+    }
+
+    private byte memoizedIsInitialized = -1;
+    @java.lang.Override
+    public final boolean isInitialized() {
+      byte isInitialized = memoizedIsInitialized;
+      if (isInitialized == 1) return true;
+      if (isInitialized == 0) return false;
+
+      memoizedIsInitialized = 1;
+      return true;
+    }
+
+    @java.lang.Override
+    public void writeTo(com.google.protobuf.CodedOutputStream output)
+                        throws java.io.IOException {
+      if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(model_)) {
+        com.google.protobuf.GeneratedMessageV3.writeString(output, 1, model_);
+      }
+      if (failure_ != null) {
+        output.writeMessage(2, getFailure());
+      }
+      getUnknownFields().writeTo(output);
+    }
+
+    @java.lang.Override
+    public int getSerializedSize() {
+      int size = memoizedSize;
+      if (size != -1) return size;
+
+      size = 0;
+      if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(model_)) {
+        size += com.google.protobuf.GeneratedMessageV3.computeStringSize(1, model_);
+      }
+      if (failure_ != null) {
+        size += com.google.protobuf.CodedOutputStream
+          .computeMessageSize(2, getFailure());
+      }
+      size += getUnknownFields().getSerializedSize();
+      memoizedSize = size;
+      return size;
+    }
+
+    @java.lang.Override
+    public boolean equals(final java.lang.Object obj) {
+      if (obj == this) {
+       return true;
+      }
+      if (!(obj instanceof dev.runsvc.v1.Record.ModelFallback)) {
+        return super.equals(obj);
+      }
+      dev.runsvc.v1.Record.ModelFallback other = (dev.runsvc.v1.Record.ModelFallback) obj;
+
+      if (!getModel()
+          .equals(other.getModel())) return false;
+      if (hasFailure() != other.hasFailure()) return false;
+      if (hasFailure()) {
+        if (!getFailure()
+            .equals(other.getFailure())) return false;
+      }
+      if (!getUnknownFields().equals(other.getUnknownFields())) return false;
+      return true;
+    }
+
+    @java.lang.Override
+    public int hashCode() {
+      if (memoizedHashCode != 0) {
+        return memoizedHashCode;
+      }
+      int hash = 41;
+      hash = (19 * hash) + getDescriptor().hashCode();
+      hash = (37 * hash) + MODEL_FIELD_NUMBER;
+      hash = (53 * hash) + getModel().hashCode();
+      if (hasFailure()) {
+        hash = (37 * hash) + FAILURE_FIELD_NUMBER;
+        hash = (53 * hash) + getFailure().hashCode();
+      }
+      hash = (29 * hash) + getUnknownFields().hashCode();
+      memoizedHashCode = hash;
+      return hash;
+    }
+
+    public static dev.runsvc.v1.Record.ModelFallback parseFrom(
+        java.nio.ByteBuffer data)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data);
+    }
+    public static dev.runsvc.v1.Record.ModelFallback parseFrom(
+        java.nio.ByteBuffer data,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data, extensionRegistry);
+    }
+    public static dev.runsvc.v1.Record.ModelFallback parseFrom(
+        com.google.protobuf.ByteString data)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data);
+    }
+    public static dev.runsvc.v1.Record.ModelFallback parseFrom(
+        com.google.protobuf.ByteString data,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data, extensionRegistry);
+    }
+    public static dev.runsvc.v1.Record.ModelFallback parseFrom(byte[] data)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data);
+    }
+    public static dev.runsvc.v1.Record.ModelFallback parseFrom(
+        byte[] data,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data, extensionRegistry);
+    }
+    public static dev.runsvc.v1.Record.ModelFallback parseFrom(java.io.InputStream input)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseWithIOException(PARSER, input);
+    }
+    public static dev.runsvc.v1.Record.ModelFallback parseFrom(
+        java.io.InputStream input,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseWithIOException(PARSER, input, extensionRegistry);
+    }
+    public static dev.runsvc.v1.Record.ModelFallback parseDelimitedFrom(java.io.InputStream input)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseDelimitedWithIOException(PARSER, input);
+    }
+    public static dev.runsvc.v1.Record.ModelFallback parseDelimitedFrom(
+        java.io.InputStream input,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseDelimitedWithIOException(PARSER, input, extensionRegistry);
+    }
+    public static dev.runsvc.v1.Record.ModelFallback parseFrom(
+        com.google.protobuf.CodedInputStream input)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseWithIOException(PARSER, input);
+    }
+    public static dev.runsvc.v1.Record.ModelFallback parseFrom(
+        com.google.protobuf.CodedInputStream input,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseWithIOException(PARSER, input, extensionRegistry);
+    }
+
+    @java.lang.Override
+    public Builder newBuilderForType() { return newBuilder(); }
+    public static Builder newBuilder() {
+      return DEFAULT_INSTANCE.toBuilder();
+    }
+    public static Builder newBuilder(dev.runsvc.v1.Record.ModelFallback prototype) {
+      return DEFAULT_INSTANCE.toBuilder().mergeFrom(prototype);
+    }
+    @java.lang.Override
+    public Builder toBuilder() {
+      return this == DEFAULT_INSTANCE
+          ? new Builder() : new Builder().mergeFrom(this);
+    }
+
+    @java.lang.Override
+    protected Builder newBuilderForType(
+        com.google.protobuf.GeneratedMessageV3.BuilderParent parent) {
+      Builder builder = new Builder(parent);
+      return builder;
+    }
+    /**
+     * <pre>
+     * ModelFallback is a model a call tried and left for the next one.
+     * </pre>
+     *
+     * Protobuf type {@code runsvc.v1.Record.ModelFallback}
+     */
+    public static final class Builder extends
+        com.google.protobuf.GeneratedMessageV3.Builder<Builder> implements
+        // @@protoc_insertion_point(builder_implements:runsvc.v1.Record.ModelFallback)
+        dev.runsvc.v1.Record.ModelFallbackOrBuilder {
+      public static final com.google.protobuf.Descriptors.Descriptor
+          getDescriptor() {
+        return dev.runsvc.v1.RecordProto.internal_static_runsvc_v1_Record_ModelFallback_descriptor;
+      }
+
+      @java.lang.Override
+      protected com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+          internalGetFieldAccessorTable() {
+        return dev.runsvc.v1.RecordProto.internal_static_runsvc_v1_Record_ModelFallback_fieldAccessorTable
+            .ensureFieldAccessorsInitialized(
+                dev.runsvc.v1.Record.ModelFallback.class, dev.runsvc.v1.Record.ModelFallback.Builder.class);
+      }
+
+      // Construct using dev.runsvc.v1.Record.ModelFallback.newBuilder()
+      private Builder() {
+
+      }
+
+      private Builder(
+          com.google.protobuf.GeneratedMessageV3.BuilderParent parent) {
+        super(parent);
+
+      }
+      @java.lang.Override
+      public Builder clear() {
+        super.clear();
+        bitField0_ = 0;
+        model_ = "";
+        failure_ = null;
+        if (failureBuilder_ != null) {
+          failureBuilder_.dispose();
+          failureBuilder_ = null;
+        }
+        return this;
+      }
+
+      @java.lang.Override
+      public com.google.protobuf.Descriptors.Descriptor
+          getDescriptorForType() {
+        return dev.runsvc.v1.RecordProto.internal_static_runsvc_v1_Record_ModelFallback_descriptor;
+      }
+
+      @java.lang.Override
+      public dev.runsvc.v1.Record.ModelFallback getDefaultInstanceForType() {
+        return dev.runsvc.v1.Record.ModelFallback.getDefaultInstance();
+      }
+
+      @java.lang.Override
+      public dev.runsvc.v1.Record.ModelFallback build() {
+        dev.runsvc.v1.Record.ModelFallback result = buildPartial();
+        if (!result.isInitialized()) {
+          throw newUninitializedMessageException(result);
+        }
+        return result;
+      }
+
+      @java.lang.Override
+      public dev.runsvc.v1.Record.ModelFallback buildPartial() {
+        dev.runsvc.v1.Record.ModelFallback result = new dev.runsvc.v1.Record.ModelFallback(this);
+        if (bitField0_ != 0) { buildPartial0(result); }
+        onBuilt();
+        return result;
+      }
+
+      private void buildPartial0(dev.runsvc.v1.Record.ModelFallback result) {
+        int from_bitField0_ = bitField0_;
+        if (((from_bitField0_ & 0x00000001) != 0)) {
+          result.model_ = model_;
+        }
+        if (((from_bitField0_ & 0x00000002) != 0)) {
+          result.failure_ = failureBuilder_ == null
+              ? failure_
+              : failureBuilder_.build();
+        }
+      }
+
+      @java.lang.Override
+      public Builder clone() {
+        return super.clone();
+      }
+      @java.lang.Override
+      public Builder setField(
+          com.google.protobuf.Descriptors.FieldDescriptor field,
+          java.lang.Object value) {
+        return super.setField(field, value);
+      }
+      @java.lang.Override
+      public Builder clearField(
+          com.google.protobuf.Descriptors.FieldDescriptor field) {
+        return super.clearField(field);
+      }
+      @java.lang.Override
+      public Builder clearOneof(
+          com.google.protobuf.Descriptors.OneofDescriptor oneof) {
+        return super.clearOneof(oneof);
+      }
+      @java.lang.Override
+      public Builder setRepeatedField(
+          com.google.protobuf.Descriptors.FieldDescriptor field,
+          int index, java.lang.Object value) {
+        return super.setRepeatedField(field, index, value);
+      }
+      @java.lang.Override
+      public Builder addRepeatedField(
+          com.google.protobuf.Descriptors.FieldDescriptor field,
+          java.lang.Object value) {
+        return super.addRepeatedField(field, value);
+      }
+      @java.lang.Override
+      public Builder mergeFrom(com.google.protobuf.Message other) {
+        if (other instanceof dev.runsvc.v1.Record.ModelFallback) {
+          return mergeFrom((dev.runsvc.v1.Record.ModelFallback)other);
+        } else {
+          super.mergeFrom(other);
+          return this;
+        }
+      }
+
+      public Builder mergeFrom(dev.runsvc.v1.Record.ModelFallback other) {
+        if (other == dev.runsvc.v1.Record.ModelFallback.getDefaultInstance()) return this;
+        if (!other.getModel().isEmpty()) {
+          model_ = other.model_;
+          bitField0_ |= 0x00000001;
+          onChanged();
+        }
+        if (other.hasFailure()) {
+          mergeFailure(other.getFailure());
+        }
+        this.mergeUnknownFields(other.getUnknownFields());
+        onChanged();
+        return this;
+      }
+
+      @java.lang.Override
+      public final boolean isInitialized() {
+        return true;
+      }
+
+      @java.lang.Override
+      public Builder mergeFrom(
+          com.google.protobuf.CodedInputStream input,
+          com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+          throws java.io.IOException {
+        if (extensionRegistry == null) {
+          throw new java.lang.NullPointerException();
+        }
+        try {
+          boolean done = false;
+          while (!done) {
+            int tag = input.readTag();
+            switch (tag) {
+              case 0:
+                done = true;
+                break;
+              case 10: {
+                model_ = input.readStringRequireUtf8();
+                bitField0_ |= 0x00000001;
+                break;
+              } // case 10
+              case 18: {
+                input.readMessage(
+                    getFailureFieldBuilder().getBuilder(),
+                    extensionRegistry);
+                bitField0_ |= 0x00000002;
+                break;
+              } // case 18
+              default: {
+                if (!super.parseUnknownField(input, extensionRegistry, tag)) {
+                  done = true; // was an endgroup tag
+                }
+                break;
+              } // default:
+            } // switch (tag)
+          } // while (!done)
+        } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+          throw e.unwrapIOException();
+        } finally {
+          onChanged();
+        } // finally
+        return this;
+      }
+      private int bitField0_;
+
+      private java.lang.Object model_ = "";
+      /**
+       * <pre>
+       * `provider/model`.
+       * </pre>
+       *
+       * <code>string model = 1;</code>
+       * @return The model.
+       */
+      public java.lang.String getModel() {
+        java.lang.Object ref = model_;
+        if (!(ref instanceof java.lang.String)) {
+          com.google.protobuf.ByteString bs =
+              (com.google.protobuf.ByteString) ref;
+          java.lang.String s = bs.toStringUtf8();
+          model_ = s;
+          return s;
+        } else {
+          return (java.lang.String) ref;
+        }
+      }
+      /**
+       * <pre>
+       * `provider/model`.
+       * </pre>
+       *
+       * <code>string model = 1;</code>
+       * @return The bytes for model.
+       */
+      public com.google.protobuf.ByteString
+          getModelBytes() {
+        java.lang.Object ref = model_;
+        if (ref instanceof String) {
+          com.google.protobuf.ByteString b = 
+              com.google.protobuf.ByteString.copyFromUtf8(
+                  (java.lang.String) ref);
+          model_ = b;
+          return b;
+        } else {
+          return (com.google.protobuf.ByteString) ref;
+        }
+      }
+      /**
+       * <pre>
+       * `provider/model`.
+       * </pre>
+       *
+       * <code>string model = 1;</code>
+       * @param value The model to set.
+       * @return This builder for chaining.
+       */
+      public Builder setModel(
+          java.lang.String value) {
+        if (value == null) { throw new NullPointerException(); }
+        model_ = value;
+        bitField0_ |= 0x00000001;
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * `provider/model`.
+       * </pre>
+       *
+       * <code>string model = 1;</code>
+       * @return This builder for chaining.
+       */
+      public Builder clearModel() {
+        model_ = getDefaultInstance().getModel();
+        bitField0_ = (bitField0_ & ~0x00000001);
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * `provider/model`.
+       * </pre>
+       *
+       * <code>string model = 1;</code>
+       * @param value The bytes for model to set.
+       * @return This builder for chaining.
+       */
+      public Builder setModelBytes(
+          com.google.protobuf.ByteString value) {
+        if (value == null) { throw new NullPointerException(); }
+        checkByteStringIsUtf8(value);
+        model_ = value;
+        bitField0_ |= 0x00000001;
+        onChanged();
+        return this;
+      }
+
+      private com.google.rpc.Status failure_;
+      private com.google.protobuf.SingleFieldBuilderV3<
+          com.google.rpc.Status, com.google.rpc.Status.Builder, com.google.rpc.StatusOrBuilder> failureBuilder_;
+      /**
+       * <pre>
+       * Its failure (INFERENCE_FAILED, INFERENCE_RATE_LIMITED or, with
+       * `fallback_on_rejected`, INFERENCE_REJECTED).
+       * </pre>
+       *
+       * <code>.google.rpc.Status failure = 2;</code>
+       * @return Whether the failure field is set.
+       */
+      public boolean hasFailure() {
+        return ((bitField0_ & 0x00000002) != 0);
+      }
+      /**
+       * <pre>
+       * Its failure (INFERENCE_FAILED, INFERENCE_RATE_LIMITED or, with
+       * `fallback_on_rejected`, INFERENCE_REJECTED).
+       * </pre>
+       *
+       * <code>.google.rpc.Status failure = 2;</code>
+       * @return The failure.
+       */
+      public com.google.rpc.Status getFailure() {
+        if (failureBuilder_ == null) {
+          return failure_ == null ? com.google.rpc.Status.getDefaultInstance() : failure_;
+        } else {
+          return failureBuilder_.getMessage();
+        }
+      }
+      /**
+       * <pre>
+       * Its failure (INFERENCE_FAILED, INFERENCE_RATE_LIMITED or, with
+       * `fallback_on_rejected`, INFERENCE_REJECTED).
+       * </pre>
+       *
+       * <code>.google.rpc.Status failure = 2;</code>
+       */
+      public Builder setFailure(com.google.rpc.Status value) {
+        if (failureBuilder_ == null) {
+          if (value == null) {
+            throw new NullPointerException();
+          }
+          failure_ = value;
+        } else {
+          failureBuilder_.setMessage(value);
+        }
+        bitField0_ |= 0x00000002;
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * Its failure (INFERENCE_FAILED, INFERENCE_RATE_LIMITED or, with
+       * `fallback_on_rejected`, INFERENCE_REJECTED).
+       * </pre>
+       *
+       * <code>.google.rpc.Status failure = 2;</code>
+       */
+      public Builder setFailure(
+          com.google.rpc.Status.Builder builderForValue) {
+        if (failureBuilder_ == null) {
+          failure_ = builderForValue.build();
+        } else {
+          failureBuilder_.setMessage(builderForValue.build());
+        }
+        bitField0_ |= 0x00000002;
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * Its failure (INFERENCE_FAILED, INFERENCE_RATE_LIMITED or, with
+       * `fallback_on_rejected`, INFERENCE_REJECTED).
+       * </pre>
+       *
+       * <code>.google.rpc.Status failure = 2;</code>
+       */
+      public Builder mergeFailure(com.google.rpc.Status value) {
+        if (failureBuilder_ == null) {
+          if (((bitField0_ & 0x00000002) != 0) &&
+            failure_ != null &&
+            failure_ != com.google.rpc.Status.getDefaultInstance()) {
+            getFailureBuilder().mergeFrom(value);
+          } else {
+            failure_ = value;
+          }
+        } else {
+          failureBuilder_.mergeFrom(value);
+        }
+        bitField0_ |= 0x00000002;
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * Its failure (INFERENCE_FAILED, INFERENCE_RATE_LIMITED or, with
+       * `fallback_on_rejected`, INFERENCE_REJECTED).
+       * </pre>
+       *
+       * <code>.google.rpc.Status failure = 2;</code>
+       */
+      public Builder clearFailure() {
+        bitField0_ = (bitField0_ & ~0x00000002);
+        failure_ = null;
+        if (failureBuilder_ != null) {
+          failureBuilder_.dispose();
+          failureBuilder_ = null;
+        }
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * Its failure (INFERENCE_FAILED, INFERENCE_RATE_LIMITED or, with
+       * `fallback_on_rejected`, INFERENCE_REJECTED).
+       * </pre>
+       *
+       * <code>.google.rpc.Status failure = 2;</code>
+       */
+      public com.google.rpc.Status.Builder getFailureBuilder() {
+        bitField0_ |= 0x00000002;
+        onChanged();
+        return getFailureFieldBuilder().getBuilder();
+      }
+      /**
+       * <pre>
+       * Its failure (INFERENCE_FAILED, INFERENCE_RATE_LIMITED or, with
+       * `fallback_on_rejected`, INFERENCE_REJECTED).
+       * </pre>
+       *
+       * <code>.google.rpc.Status failure = 2;</code>
+       */
+      public com.google.rpc.StatusOrBuilder getFailureOrBuilder() {
+        if (failureBuilder_ != null) {
+          return failureBuilder_.getMessageOrBuilder();
+        } else {
+          return failure_ == null ?
+              com.google.rpc.Status.getDefaultInstance() : failure_;
+        }
+      }
+      /**
+       * <pre>
+       * Its failure (INFERENCE_FAILED, INFERENCE_RATE_LIMITED or, with
+       * `fallback_on_rejected`, INFERENCE_REJECTED).
+       * </pre>
+       *
+       * <code>.google.rpc.Status failure = 2;</code>
+       */
+      private com.google.protobuf.SingleFieldBuilderV3<
+          com.google.rpc.Status, com.google.rpc.Status.Builder, com.google.rpc.StatusOrBuilder> 
+          getFailureFieldBuilder() {
+        if (failureBuilder_ == null) {
+          failureBuilder_ = new com.google.protobuf.SingleFieldBuilderV3<
+              com.google.rpc.Status, com.google.rpc.Status.Builder, com.google.rpc.StatusOrBuilder>(
+                  getFailure(),
+                  getParentForChildren(),
+                  isClean());
+          failure_ = null;
+        }
+        return failureBuilder_;
+      }
+      @java.lang.Override
+      public final Builder setUnknownFields(
+          final com.google.protobuf.UnknownFieldSet unknownFields) {
+        return super.setUnknownFields(unknownFields);
+      }
+
+      @java.lang.Override
+      public final Builder mergeUnknownFields(
+          final com.google.protobuf.UnknownFieldSet unknownFields) {
+        return super.mergeUnknownFields(unknownFields);
+      }
+
+
+      // @@protoc_insertion_point(builder_scope:runsvc.v1.Record.ModelFallback)
+    }
+
+    // @@protoc_insertion_point(class_scope:runsvc.v1.Record.ModelFallback)
+    private static final dev.runsvc.v1.Record.ModelFallback DEFAULT_INSTANCE;
+    static {
+      DEFAULT_INSTANCE = new dev.runsvc.v1.Record.ModelFallback();
+    }
+
+    public static dev.runsvc.v1.Record.ModelFallback getDefaultInstance() {
+      return DEFAULT_INSTANCE;
+    }
+
+    private static final com.google.protobuf.Parser<ModelFallback>
+        PARSER = new com.google.protobuf.AbstractParser<ModelFallback>() {
+      @java.lang.Override
+      public ModelFallback parsePartialFrom(
+          com.google.protobuf.CodedInputStream input,
+          com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+          throws com.google.protobuf.InvalidProtocolBufferException {
+        Builder builder = newBuilder();
+        try {
+          builder.mergeFrom(input, extensionRegistry);
+        } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+          throw e.setUnfinishedMessage(builder.buildPartial());
+        } catch (com.google.protobuf.UninitializedMessageException e) {
+          throw e.asInvalidProtocolBufferException().setUnfinishedMessage(builder.buildPartial());
+        } catch (java.io.IOException e) {
+          throw new com.google.protobuf.InvalidProtocolBufferException(e)
+              .setUnfinishedMessage(builder.buildPartial());
+        }
+        return builder.buildPartial();
+      }
+    };
+
+    public static com.google.protobuf.Parser<ModelFallback> parser() {
+      return PARSER;
+    }
+
+    @java.lang.Override
+    public com.google.protobuf.Parser<ModelFallback> getParserForType() {
+      return PARSER;
+    }
+
+    @java.lang.Override
+    public dev.runsvc.v1.Record.ModelFallback getDefaultInstanceForType() {
       return DEFAULT_INSTANCE;
     }
 
@@ -12829,6 +14692,36 @@ private static final long serialVersionUID = 0L;
      * <code>.google.protobuf.Timestamp wake_time = 9;</code>
      */
     com.google.protobuf.TimestampOrBuilder getWakeTimeOrBuilder();
+
+    /**
+     * <pre>
+     * For APPROVAL of a budget (`limits.on_exhausted: ASK`): the budget the
+     * next step would exceed.
+     * </pre>
+     *
+     * <code>.runsvc.v1.BudgetAsk budget = 20;</code>
+     * @return Whether the budget field is set.
+     */
+    boolean hasBudget();
+    /**
+     * <pre>
+     * For APPROVAL of a budget (`limits.on_exhausted: ASK`): the budget the
+     * next step would exceed.
+     * </pre>
+     *
+     * <code>.runsvc.v1.BudgetAsk budget = 20;</code>
+     * @return The budget.
+     */
+    dev.runsvc.v1.BudgetAsk getBudget();
+    /**
+     * <pre>
+     * For APPROVAL of a budget (`limits.on_exhausted: ASK`): the budget the
+     * next step would exceed.
+     * </pre>
+     *
+     * <code>.runsvc.v1.BudgetAsk budget = 20;</code>
+     */
+    dev.runsvc.v1.BudgetAskOrBuilder getBudgetOrBuilder();
   }
   /**
    * <pre>
@@ -13243,6 +15136,47 @@ private static final long serialVersionUID = 0L;
       return wakeTime_ == null ? com.google.protobuf.Timestamp.getDefaultInstance() : wakeTime_;
     }
 
+    public static final int BUDGET_FIELD_NUMBER = 20;
+    private dev.runsvc.v1.BudgetAsk budget_;
+    /**
+     * <pre>
+     * For APPROVAL of a budget (`limits.on_exhausted: ASK`): the budget the
+     * next step would exceed.
+     * </pre>
+     *
+     * <code>.runsvc.v1.BudgetAsk budget = 20;</code>
+     * @return Whether the budget field is set.
+     */
+    @java.lang.Override
+    public boolean hasBudget() {
+      return budget_ != null;
+    }
+    /**
+     * <pre>
+     * For APPROVAL of a budget (`limits.on_exhausted: ASK`): the budget the
+     * next step would exceed.
+     * </pre>
+     *
+     * <code>.runsvc.v1.BudgetAsk budget = 20;</code>
+     * @return The budget.
+     */
+    @java.lang.Override
+    public dev.runsvc.v1.BudgetAsk getBudget() {
+      return budget_ == null ? dev.runsvc.v1.BudgetAsk.getDefaultInstance() : budget_;
+    }
+    /**
+     * <pre>
+     * For APPROVAL of a budget (`limits.on_exhausted: ASK`): the budget the
+     * next step would exceed.
+     * </pre>
+     *
+     * <code>.runsvc.v1.BudgetAsk budget = 20;</code>
+     */
+    @java.lang.Override
+    public dev.runsvc.v1.BudgetAskOrBuilder getBudgetOrBuilder() {
+      return budget_ == null ? dev.runsvc.v1.BudgetAsk.getDefaultInstance() : budget_;
+    }
+
     private byte memoizedIsInitialized = -1;
     @java.lang.Override
     public final boolean isInitialized() {
@@ -13283,6 +15217,9 @@ private static final long serialVersionUID = 0L;
       }
       if (wakeTime_ != null) {
         output.writeMessage(9, getWakeTime());
+      }
+      if (budget_ != null) {
+        output.writeMessage(20, getBudget());
       }
       getUnknownFields().writeTo(output);
     }
@@ -13334,6 +15271,10 @@ private static final long serialVersionUID = 0L;
         size += com.google.protobuf.CodedOutputStream
           .computeMessageSize(9, getWakeTime());
       }
+      if (budget_ != null) {
+        size += com.google.protobuf.CodedOutputStream
+          .computeMessageSize(20, getBudget());
+      }
       size += getUnknownFields().getSerializedSize();
       memoizedSize = size;
       return size;
@@ -13372,6 +15313,11 @@ private static final long serialVersionUID = 0L;
         if (!getWakeTime()
             .equals(other.getWakeTime())) return false;
       }
+      if (hasBudget() != other.hasBudget()) return false;
+      if (hasBudget()) {
+        if (!getBudget()
+            .equals(other.getBudget())) return false;
+      }
       if (!getUnknownFields().equals(other.getUnknownFields())) return false;
       return true;
     }
@@ -13409,6 +15355,10 @@ private static final long serialVersionUID = 0L;
       if (hasWakeTime()) {
         hash = (37 * hash) + WAKE_TIME_FIELD_NUMBER;
         hash = (53 * hash) + getWakeTime().hashCode();
+      }
+      if (hasBudget()) {
+        hash = (37 * hash) + BUDGET_FIELD_NUMBER;
+        hash = (53 * hash) + getBudget().hashCode();
       }
       hash = (29 * hash) + getUnknownFields().hashCode();
       memoizedHashCode = hash;
@@ -13562,6 +15512,11 @@ private static final long serialVersionUID = 0L;
           wakeTimeBuilder_.dispose();
           wakeTimeBuilder_ = null;
         }
+        budget_ = null;
+        if (budgetBuilder_ != null) {
+          budgetBuilder_.dispose();
+          budgetBuilder_ = null;
+        }
         return this;
       }
 
@@ -13633,6 +15588,11 @@ private static final long serialVersionUID = 0L;
           result.wakeTime_ = wakeTimeBuilder_ == null
               ? wakeTime_
               : wakeTimeBuilder_.build();
+        }
+        if (((from_bitField0_ & 0x00000200) != 0)) {
+          result.budget_ = budgetBuilder_ == null
+              ? budget_
+              : budgetBuilder_.build();
         }
       }
 
@@ -13727,6 +15687,9 @@ private static final long serialVersionUID = 0L;
         if (other.hasWakeTime()) {
           mergeWakeTime(other.getWakeTime());
         }
+        if (other.hasBudget()) {
+          mergeBudget(other.getBudget());
+        }
         this.mergeUnknownFields(other.getUnknownFields());
         onChanged();
         return this;
@@ -13804,6 +15767,13 @@ private static final long serialVersionUID = 0L;
                 bitField0_ |= 0x00000100;
                 break;
               } // case 74
+              case 162: {
+                input.readMessage(
+                    getBudgetFieldBuilder().getBuilder(),
+                    extensionRegistry);
+                bitField0_ |= 0x00000200;
+                break;
+              } // case 162
               default: {
                 if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                   done = true; // was an endgroup tag
@@ -14806,6 +16776,170 @@ private static final long serialVersionUID = 0L;
         }
         return wakeTimeBuilder_;
       }
+
+      private dev.runsvc.v1.BudgetAsk budget_;
+      private com.google.protobuf.SingleFieldBuilderV3<
+          dev.runsvc.v1.BudgetAsk, dev.runsvc.v1.BudgetAsk.Builder, dev.runsvc.v1.BudgetAskOrBuilder> budgetBuilder_;
+      /**
+       * <pre>
+       * For APPROVAL of a budget (`limits.on_exhausted: ASK`): the budget the
+       * next step would exceed.
+       * </pre>
+       *
+       * <code>.runsvc.v1.BudgetAsk budget = 20;</code>
+       * @return Whether the budget field is set.
+       */
+      public boolean hasBudget() {
+        return ((bitField0_ & 0x00000200) != 0);
+      }
+      /**
+       * <pre>
+       * For APPROVAL of a budget (`limits.on_exhausted: ASK`): the budget the
+       * next step would exceed.
+       * </pre>
+       *
+       * <code>.runsvc.v1.BudgetAsk budget = 20;</code>
+       * @return The budget.
+       */
+      public dev.runsvc.v1.BudgetAsk getBudget() {
+        if (budgetBuilder_ == null) {
+          return budget_ == null ? dev.runsvc.v1.BudgetAsk.getDefaultInstance() : budget_;
+        } else {
+          return budgetBuilder_.getMessage();
+        }
+      }
+      /**
+       * <pre>
+       * For APPROVAL of a budget (`limits.on_exhausted: ASK`): the budget the
+       * next step would exceed.
+       * </pre>
+       *
+       * <code>.runsvc.v1.BudgetAsk budget = 20;</code>
+       */
+      public Builder setBudget(dev.runsvc.v1.BudgetAsk value) {
+        if (budgetBuilder_ == null) {
+          if (value == null) {
+            throw new NullPointerException();
+          }
+          budget_ = value;
+        } else {
+          budgetBuilder_.setMessage(value);
+        }
+        bitField0_ |= 0x00000200;
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * For APPROVAL of a budget (`limits.on_exhausted: ASK`): the budget the
+       * next step would exceed.
+       * </pre>
+       *
+       * <code>.runsvc.v1.BudgetAsk budget = 20;</code>
+       */
+      public Builder setBudget(
+          dev.runsvc.v1.BudgetAsk.Builder builderForValue) {
+        if (budgetBuilder_ == null) {
+          budget_ = builderForValue.build();
+        } else {
+          budgetBuilder_.setMessage(builderForValue.build());
+        }
+        bitField0_ |= 0x00000200;
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * For APPROVAL of a budget (`limits.on_exhausted: ASK`): the budget the
+       * next step would exceed.
+       * </pre>
+       *
+       * <code>.runsvc.v1.BudgetAsk budget = 20;</code>
+       */
+      public Builder mergeBudget(dev.runsvc.v1.BudgetAsk value) {
+        if (budgetBuilder_ == null) {
+          if (((bitField0_ & 0x00000200) != 0) &&
+            budget_ != null &&
+            budget_ != dev.runsvc.v1.BudgetAsk.getDefaultInstance()) {
+            getBudgetBuilder().mergeFrom(value);
+          } else {
+            budget_ = value;
+          }
+        } else {
+          budgetBuilder_.mergeFrom(value);
+        }
+        bitField0_ |= 0x00000200;
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * For APPROVAL of a budget (`limits.on_exhausted: ASK`): the budget the
+       * next step would exceed.
+       * </pre>
+       *
+       * <code>.runsvc.v1.BudgetAsk budget = 20;</code>
+       */
+      public Builder clearBudget() {
+        bitField0_ = (bitField0_ & ~0x00000200);
+        budget_ = null;
+        if (budgetBuilder_ != null) {
+          budgetBuilder_.dispose();
+          budgetBuilder_ = null;
+        }
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * For APPROVAL of a budget (`limits.on_exhausted: ASK`): the budget the
+       * next step would exceed.
+       * </pre>
+       *
+       * <code>.runsvc.v1.BudgetAsk budget = 20;</code>
+       */
+      public dev.runsvc.v1.BudgetAsk.Builder getBudgetBuilder() {
+        bitField0_ |= 0x00000200;
+        onChanged();
+        return getBudgetFieldBuilder().getBuilder();
+      }
+      /**
+       * <pre>
+       * For APPROVAL of a budget (`limits.on_exhausted: ASK`): the budget the
+       * next step would exceed.
+       * </pre>
+       *
+       * <code>.runsvc.v1.BudgetAsk budget = 20;</code>
+       */
+      public dev.runsvc.v1.BudgetAskOrBuilder getBudgetOrBuilder() {
+        if (budgetBuilder_ != null) {
+          return budgetBuilder_.getMessageOrBuilder();
+        } else {
+          return budget_ == null ?
+              dev.runsvc.v1.BudgetAsk.getDefaultInstance() : budget_;
+        }
+      }
+      /**
+       * <pre>
+       * For APPROVAL of a budget (`limits.on_exhausted: ASK`): the budget the
+       * next step would exceed.
+       * </pre>
+       *
+       * <code>.runsvc.v1.BudgetAsk budget = 20;</code>
+       */
+      private com.google.protobuf.SingleFieldBuilderV3<
+          dev.runsvc.v1.BudgetAsk, dev.runsvc.v1.BudgetAsk.Builder, dev.runsvc.v1.BudgetAskOrBuilder> 
+          getBudgetFieldBuilder() {
+        if (budgetBuilder_ == null) {
+          budgetBuilder_ = new com.google.protobuf.SingleFieldBuilderV3<
+              dev.runsvc.v1.BudgetAsk, dev.runsvc.v1.BudgetAsk.Builder, dev.runsvc.v1.BudgetAskOrBuilder>(
+                  getBudget(),
+                  getParentForChildren(),
+                  isClean());
+          budget_ = null;
+        }
+        return budgetBuilder_;
+      }
       @java.lang.Override
       public final Builder setUnknownFields(
           final com.google.protobuf.UnknownFieldSet unknownFields) {
@@ -15023,6 +17157,16 @@ private static final long serialVersionUID = 0L;
      * @return The early.
      */
     boolean getEarly();
+
+    /**
+     * <pre>
+     * For APPROVAL of a budget, approved: the budget's new limit.
+     * </pre>
+     *
+     * <code>double budget_limit = 20;</code>
+     * @return The budgetLimit.
+     */
+    double getBudgetLimit();
   }
   /**
    * <pre>
@@ -15321,6 +17465,21 @@ private static final long serialVersionUID = 0L;
       return early_;
     }
 
+    public static final int BUDGET_LIMIT_FIELD_NUMBER = 20;
+    private double budgetLimit_ = 0D;
+    /**
+     * <pre>
+     * For APPROVAL of a budget, approved: the budget's new limit.
+     * </pre>
+     *
+     * <code>double budget_limit = 20;</code>
+     * @return The budgetLimit.
+     */
+    @java.lang.Override
+    public double getBudgetLimit() {
+      return budgetLimit_;
+    }
+
     private byte memoizedIsInitialized = -1;
     @java.lang.Override
     public final boolean isInitialized() {
@@ -15355,6 +17514,9 @@ private static final long serialVersionUID = 0L;
       }
       if (early_ != false) {
         output.writeBool(7, early_);
+      }
+      if (java.lang.Double.doubleToRawLongBits(budgetLimit_) != 0) {
+        output.writeDouble(20, budgetLimit_);
       }
       getUnknownFields().writeTo(output);
     }
@@ -15391,6 +17553,10 @@ private static final long serialVersionUID = 0L;
         size += com.google.protobuf.CodedOutputStream
           .computeBoolSize(7, early_);
       }
+      if (java.lang.Double.doubleToRawLongBits(budgetLimit_) != 0) {
+        size += com.google.protobuf.CodedOutputStream
+          .computeDoubleSize(20, budgetLimit_);
+      }
       size += getUnknownFields().getSerializedSize();
       memoizedSize = size;
       return size;
@@ -15422,6 +17588,9 @@ private static final long serialVersionUID = 0L;
       }
       if (getEarly()
           != other.getEarly()) return false;
+      if (java.lang.Double.doubleToLongBits(getBudgetLimit())
+          != java.lang.Double.doubleToLongBits(
+              other.getBudgetLimit())) return false;
       if (!getUnknownFields().equals(other.getUnknownFields())) return false;
       return true;
     }
@@ -15453,6 +17622,9 @@ private static final long serialVersionUID = 0L;
       hash = (37 * hash) + EARLY_FIELD_NUMBER;
       hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
           getEarly());
+      hash = (37 * hash) + BUDGET_LIMIT_FIELD_NUMBER;
+      hash = (53 * hash) + com.google.protobuf.Internal.hashLong(
+          java.lang.Double.doubleToLongBits(getBudgetLimit()));
       hash = (29 * hash) + getUnknownFields().hashCode();
       memoizedHashCode = hash;
       return hash;
@@ -15603,6 +17775,7 @@ private static final long serialVersionUID = 0L;
           inDoubtBuilder_ = null;
         }
         early_ = false;
+        budgetLimit_ = 0D;
         return this;
       }
 
@@ -15668,6 +17841,9 @@ private static final long serialVersionUID = 0L;
         }
         if (((from_bitField0_ & 0x00000040) != 0)) {
           result.early_ = early_;
+        }
+        if (((from_bitField0_ & 0x00000080) != 0)) {
+          result.budgetLimit_ = budgetLimit_;
         }
       }
 
@@ -15763,6 +17939,9 @@ private static final long serialVersionUID = 0L;
         if (other.getEarly() != false) {
           setEarly(other.getEarly());
         }
+        if (other.getBudgetLimit() != 0D) {
+          setBudgetLimit(other.getBudgetLimit());
+        }
         this.mergeUnknownFields(other.getUnknownFields());
         onChanged();
         return this;
@@ -15834,6 +18013,11 @@ private static final long serialVersionUID = 0L;
                 bitField0_ |= 0x00000040;
                 break;
               } // case 56
+              case 161: {
+                budgetLimit_ = input.readDouble();
+                bitField0_ |= 0x00000080;
+                break;
+              } // case 161
               default: {
                 if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                   done = true; // was an endgroup tag
@@ -16659,6 +18843,50 @@ private static final long serialVersionUID = 0L;
       public Builder clearEarly() {
         bitField0_ = (bitField0_ & ~0x00000040);
         early_ = false;
+        onChanged();
+        return this;
+      }
+
+      private double budgetLimit_ ;
+      /**
+       * <pre>
+       * For APPROVAL of a budget, approved: the budget's new limit.
+       * </pre>
+       *
+       * <code>double budget_limit = 20;</code>
+       * @return The budgetLimit.
+       */
+      @java.lang.Override
+      public double getBudgetLimit() {
+        return budgetLimit_;
+      }
+      /**
+       * <pre>
+       * For APPROVAL of a budget, approved: the budget's new limit.
+       * </pre>
+       *
+       * <code>double budget_limit = 20;</code>
+       * @param value The budgetLimit to set.
+       * @return This builder for chaining.
+       */
+      public Builder setBudgetLimit(double value) {
+        
+        budgetLimit_ = value;
+        bitField0_ |= 0x00000080;
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * For APPROVAL of a budget, approved: the budget's new limit.
+       * </pre>
+       *
+       * <code>double budget_limit = 20;</code>
+       * @return This builder for chaining.
+       */
+      public Builder clearBudgetLimit() {
+        bitField0_ = (bitField0_ & ~0x00000080);
+        budgetLimit_ = 0D;
         onChanged();
         return this;
       }

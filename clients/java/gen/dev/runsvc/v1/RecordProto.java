@@ -70,6 +70,11 @@ public final class RecordProto {
     com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
       internal_static_runsvc_v1_Record_ModelCallFinished_fieldAccessorTable;
   static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_runsvc_v1_Record_ModelFallback_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_runsvc_v1_Record_ModelFallback_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
     internal_static_runsvc_v1_Record_ModelCallFailed_descriptor;
   static final 
     com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
@@ -139,6 +144,11 @@ public final class RecordProto {
   static final 
     com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
       internal_static_runsvc_v1_ForkOrigin_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_runsvc_v1_BudgetAsk_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_runsvc_v1_BudgetAsk_fieldAccessorTable;
 
   public static com.google.protobuf.Descriptors.FileDescriptor
       getDescriptor() {
@@ -163,7 +173,7 @@ public final class RecordProto {
       "ens\030\001 \001(\003\022\025\n\routput_tokens\030\002 \001(\003\022\020\n\010cost" +
       "_usd\030\003 \001(\001\022\026\n\016unpriced_calls\030\004 \001(\005\022\023\n\013mo" +
       "del_calls\030\005 \001(\005\022\022\n\ntool_calls\030\006 \001(\005\022\031\n\021t" +
-      "ransient_retries\030\007 \001(\005\"\246\034\n\006Record\022\013\n\003seq" +
+      "ransient_retries\030\007 \001(\005\"\236\036\n\006Record\022\013\n\003seq" +
       "\030\001 \001(\003\022(\n\004time\030\002 \001(\0132\032.google.protobuf.T" +
       "imestamp\022\017\n\007attempt\030\003 \001(\005\022.\n\010admitted\030\n " +
       "\001(\0132\032.runsvc.v1.Record.AdmittedH\000\022;\n\017att" +
@@ -209,77 +219,85 @@ public final class RecordProto {
       "\002 \001(\t\032\033\n\013TurnStarted\022\014\n\004turn\030\001 \001(\005\032T\n\020Mo" +
       "delCallStarted\022\014\n\004turn\030\001 \001(\005\022\027\n\017reserved" +
       "_tokens\030\002 \001(\003\022\031\n\021reserved_cost_usd\030\003 \001(\001" +
-      "\032\351\001\n\021ModelCallFinished\022\014\n\004turn\030\001 \001(\005\022\014\n\004" +
+      "\032\340\002\n\021ModelCallFinished\022\014\n\004turn\030\001 \001(\005\022\014\n\004" +
       "text\030\002 \001(\t\022\'\n\ntool_calls\030\003 \003(\0132\023.runsvc." +
       "v1.ToolCall\022\024\n\014input_tokens\030\004 \001(\003\022\025\n\rout" +
       "put_tokens\030\005 \001(\003\022\020\n\010cost_usd\030\006 \001(\001\022\016\n\006pr" +
       "iced\030\007 \001(\010\022@\n\021output_violations\030\024 \003(\0132%." +
-      "google.rpc.BadRequest.FieldViolation\032\210\001\n" +
-      "\017ModelCallFailed\022\014\n\004turn\030\001 \001(\005\022#\n\007failur" +
-      "e\030\002 \001(\0132\022.google.rpc.Status\022\022\n\nwill_retr" +
-      "y\030\003 \001(\010\022.\n\013retry_after\030\004 \001(\0132\031.google.pr" +
-      "otobuf.Duration\0320\n\017ToolCallStarted\022\017\n\007ca" +
-      "ll_id\030\001 \001(\t\022\014\n\004name\030\002 \001(\t\032\240\001\n\020ToolCallFi" +
-      "nished\022\017\n\007call_id\030\001 \001(\t\022\014\n\004name\030\002 \001(\t\022&\n" +
-      "\006output\030\003 \001(\0132\026.google.protobuf.Value\022!\n" +
-      "\005error\030\004 \001(\0132\022.google.rpc.Status\022\020\n\010orph" +
-      "aned\030\005 \001(\010\022\020\n\010in_doubt\030\006 \001(\010\032\202\001\n\016ToolCal" +
-      "lFailed\022\017\n\007call_id\030\001 \001(\t\022\014\n\004name\030\002 \001(\t\022!" +
-      "\n\005error\030\003 \001(\0132\022.google.rpc.Status\022.\n\013ret" +
-      "ry_after\030\004 \001(\0132\031.google.protobuf.Duratio" +
-      "n\032\220\002\n\tSuspended\022+\n\006reason\030\001 \001(\0162\033.runsvc" +
-      ".v1.SuspensionReason\022/\n\013expire_time\030\002 \001(" +
-      "\0132\032.google.protobuf.Timestamp\022\020\n\010call_id" +
-      "s\030\003 \003(\t\022\020\n\010question\030\004 \001(\t\022\017\n\007call_id\030\005 \001" +
-      "(\t\022\027\n\017approval_reason\030\006 \001(\t\022\026\n\016delegatio" +
-      "n_ids\030\007 \003(\t\022\020\n\010in_doubt\030\010 \001(\010\022-\n\twake_ti" +
-      "me\030\t \001(\0132\032.google.protobuf.Timestamp\032\316\001\n" +
-      "\007Resumed\022+\n\006reason\030\001 \001(\0162\033.runsvc.v1.Sus" +
-      "pensionReason\022+\n\014tool_results\030\002 \003(\0132\025.ru" +
-      "nsvc.v1.ToolResult\022\016\n\006answer\030\003 \001(\t\022\020\n\010ap" +
-      "proved\030\004 \001(\010\022\014\n\004note\030\005 \001(\t\022*\n\010in_doubt\030\006" +
-      " \001(\0132\030.runsvc.v1.InDoubtAnswer\022\r\n\005early\030" +
-      "\007 \001(\010\032F\n\016AbortRequested\022$\n\005cause\030\001 \001(\0162\025" +
-      ".runsvc.v1.AbortCause\022\016\n\006reason\030\002 \001(\t\032C\n" +
-      "\rMessageQueued\022\014\n\004text\030\001 \001(\t\022$\n\004mode\030\002 \001" +
-      "(\0162\026.runsvc.v1.MessageMode\032&\n\017MessageCon" +
-      "sumed\022\023\n\013queued_seqs\030\001 \003(\003\032m\n\021Delegation" +
-      "Started\022\025\n\rdelegation_id\030\001 \001(\t\022\024\n\014child_" +
-      "run_id\030\002 \001(\t\022\014\n\004spec\030\003 \001(\t\022\014\n\004task\030\004 \001(\t" +
-      "\022\017\n\007call_id\030\005 \001(\t\032\232\001\n\022DelegationFinished" +
-      "\022\025\n\rdelegation_id\030\001 \001(\t\022\024\n\014child_run_id\030" +
-      "\002 \001(\t\022\"\n\005state\030\003 \001(\0162\023.runsvc.v1.RunStat" +
-      "e\022\016\n\006answer\030\004 \001(\t\022#\n\007failure\030\005 \001(\0132\022.goo" +
-      "gle.rpc.Status\032\216\001\n\007Settled\022\"\n\005state\030\001 \001(" +
-      "\0162\023.runsvc.v1.RunState\022*\n\013abort_cause\030\002 " +
-      "\001(\0162\025.runsvc.v1.AbortCause\022\016\n\006answer\030\003 \001" +
-      "(\t\022#\n\007failure\030\004 \001(\0132\022.google.rpc.StatusB" +
-      "\006\n\004body\"c\n\rInDoubtAnswer\022*\n\007outcome\030\001 \001(" +
-      "\0162\031.runsvc.v1.InDoubtOutcome\022&\n\006output\030\002" +
-      " \001(\0132\026.google.protobuf.Value\"7\n\nForkOrig" +
-      "in\022\016\n\006run_id\030\001 \001(\t\022\013\n\003seq\030\002 \001(\003\022\014\n\004turn\030" +
-      "\003 \001(\005*\312\001\n\010RunState\022\031\n\025RUN_STATE_UNSPECIF" +
-      "IED\020\000\022\024\n\020RUN_STATE_QUEUED\020\001\022\025\n\021RUN_STATE" +
-      "_RUNNING\020\002\022\027\n\023RUN_STATE_SUSPENDED\020\003\022\027\n\023R" +
-      "UN_STATE_COMPLETED\020\004\022\024\n\020RUN_STATE_FAILED" +
-      "\020\005\022\025\n\021RUN_STATE_ABORTED\020\006\022\027\n\023RUN_STATE_A" +
-      "BANDONED\020\007*`\n\nAbortCause\022\033\n\027ABORT_CAUSE_" +
-      "UNSPECIFIED\020\000\022\033\n\027ABORT_CAUSE_INTERRUPTED" +
-      "\020\001\022\030\n\024ABORT_CAUSE_DEADLINE\020\002*\326\001\n\020Suspens" +
-      "ionReason\022!\n\035SUSPENSION_REASON_UNSPECIFI" +
-      "ED\020\000\022\"\n\036SUSPENSION_REASON_TOOL_RESULTS\020\001" +
-      "\022\036\n\032SUSPENSION_REASON_APPROVAL\020\002\022\036\n\032SUSP" +
-      "ENSION_REASON_QUESTION\020\003\022\036\n\032SUSPENSION_R" +
-      "EASON_CHILDREN\020\004\022\033\n\027SUSPENSION_REASON_TI" +
-      "MER\020\005*_\n\013MessageMode\022\034\n\030MESSAGE_MODE_UNS" +
-      "PECIFIED\020\000\022\026\n\022MESSAGE_MODE_STEER\020\001\022\032\n\026ME" +
-      "SSAGE_MODE_FOLLOW_UP\020\002*\221\001\n\016InDoubtOutcom" +
-      "e\022 \n\034IN_DOUBT_OUTCOME_UNSPECIFIED\020\000\022\035\n\031I" +
-      "N_DOUBT_OUTCOME_HAPPENED\020\001\022#\n\037IN_DOUBT_O" +
-      "UTCOME_DID_NOT_HAPPEN\020\002\022\031\n\025IN_DOUBT_OUTC" +
-      "OME_SKIP\020\003BO\n\rdev.runsvc.v1B\013RecordProto" +
-      "P\001Z/github.com/runsvc/runsvc/gen/runsvc/" +
-      "v1;runsvcv1b\006proto3"
+      "google.rpc.BadRequest.FieldViolation\022\r\n\005" +
+      "model\030\025 \001(\t\0222\n\tfallbacks\030\026 \003(\0132\037.runsvc." +
+      "v1.Record.ModelFallback\0222\n\017rate_limit_wa" +
+      "it\030\027 \001(\0132\031.google.protobuf.Duration\032C\n\rM" +
+      "odelFallback\022\r\n\005model\030\001 \001(\t\022#\n\007failure\030\002" +
+      " \001(\0132\022.google.rpc.Status\032\210\001\n\017ModelCallFa" +
+      "iled\022\014\n\004turn\030\001 \001(\005\022#\n\007failure\030\002 \001(\0132\022.go" +
+      "ogle.rpc.Status\022\022\n\nwill_retry\030\003 \001(\010\022.\n\013r" +
+      "etry_after\030\004 \001(\0132\031.google.protobuf.Durat" +
+      "ion\0320\n\017ToolCallStarted\022\017\n\007call_id\030\001 \001(\t\022" +
+      "\014\n\004name\030\002 \001(\t\032\240\001\n\020ToolCallFinished\022\017\n\007ca" +
+      "ll_id\030\001 \001(\t\022\014\n\004name\030\002 \001(\t\022&\n\006output\030\003 \001(" +
+      "\0132\026.google.protobuf.Value\022!\n\005error\030\004 \001(\013" +
+      "2\022.google.rpc.Status\022\020\n\010orphaned\030\005 \001(\010\022\020" +
+      "\n\010in_doubt\030\006 \001(\010\032\202\001\n\016ToolCallFailed\022\017\n\007c" +
+      "all_id\030\001 \001(\t\022\014\n\004name\030\002 \001(\t\022!\n\005error\030\003 \001(" +
+      "\0132\022.google.rpc.Status\022.\n\013retry_after\030\004 \001" +
+      "(\0132\031.google.protobuf.Duration\032\266\002\n\tSuspen" +
+      "ded\022+\n\006reason\030\001 \001(\0162\033.runsvc.v1.Suspensi" +
+      "onReason\022/\n\013expire_time\030\002 \001(\0132\032.google.p" +
+      "rotobuf.Timestamp\022\020\n\010call_ids\030\003 \003(\t\022\020\n\010q" +
+      "uestion\030\004 \001(\t\022\017\n\007call_id\030\005 \001(\t\022\027\n\017approv" +
+      "al_reason\030\006 \001(\t\022\026\n\016delegation_ids\030\007 \003(\t\022" +
+      "\020\n\010in_doubt\030\010 \001(\010\022-\n\twake_time\030\t \001(\0132\032.g" +
+      "oogle.protobuf.Timestamp\022$\n\006budget\030\024 \001(\013" +
+      "2\024.runsvc.v1.BudgetAsk\032\344\001\n\007Resumed\022+\n\006re" +
+      "ason\030\001 \001(\0162\033.runsvc.v1.SuspensionReason\022" +
+      "+\n\014tool_results\030\002 \003(\0132\025.runsvc.v1.ToolRe" +
+      "sult\022\016\n\006answer\030\003 \001(\t\022\020\n\010approved\030\004 \001(\010\022\014" +
+      "\n\004note\030\005 \001(\t\022*\n\010in_doubt\030\006 \001(\0132\030.runsvc." +
+      "v1.InDoubtAnswer\022\r\n\005early\030\007 \001(\010\022\024\n\014budge" +
+      "t_limit\030\024 \001(\001\032F\n\016AbortRequested\022$\n\005cause" +
+      "\030\001 \001(\0162\025.runsvc.v1.AbortCause\022\016\n\006reason\030" +
+      "\002 \001(\t\032C\n\rMessageQueued\022\014\n\004text\030\001 \001(\t\022$\n\004" +
+      "mode\030\002 \001(\0162\026.runsvc.v1.MessageMode\032&\n\017Me" +
+      "ssageConsumed\022\023\n\013queued_seqs\030\001 \003(\003\032m\n\021De" +
+      "legationStarted\022\025\n\rdelegation_id\030\001 \001(\t\022\024" +
+      "\n\014child_run_id\030\002 \001(\t\022\014\n\004spec\030\003 \001(\t\022\014\n\004ta" +
+      "sk\030\004 \001(\t\022\017\n\007call_id\030\005 \001(\t\032\232\001\n\022Delegation" +
+      "Finished\022\025\n\rdelegation_id\030\001 \001(\t\022\024\n\014child" +
+      "_run_id\030\002 \001(\t\022\"\n\005state\030\003 \001(\0162\023.runsvc.v1" +
+      ".RunState\022\016\n\006answer\030\004 \001(\t\022#\n\007failure\030\005 \001" +
+      "(\0132\022.google.rpc.Status\032\216\001\n\007Settled\022\"\n\005st" +
+      "ate\030\001 \001(\0162\023.runsvc.v1.RunState\022*\n\013abort_" +
+      "cause\030\002 \001(\0162\025.runsvc.v1.AbortCause\022\016\n\006an" +
+      "swer\030\003 \001(\t\022#\n\007failure\030\004 \001(\0132\022.google.rpc" +
+      ".StatusB\006\n\004body\"c\n\rInDoubtAnswer\022*\n\007outc" +
+      "ome\030\001 \001(\0162\031.runsvc.v1.InDoubtOutcome\022&\n\006" +
+      "output\030\002 \001(\0132\026.google.protobuf.Value\"7\n\n" +
+      "ForkOrigin\022\016\n\006run_id\030\001 \001(\t\022\013\n\003seq\030\002 \001(\003\022" +
+      "\014\n\004turn\030\003 \001(\005\"M\n\tBudgetAsk\022\021\n\tdimension\030" +
+      "\001 \001(\t\022\r\n\005spent\030\002 \001(\001\022\017\n\007reserve\030\003 \001(\001\022\r\n" +
+      "\005limit\030\004 \001(\001*\312\001\n\010RunState\022\031\n\025RUN_STATE_U" +
+      "NSPECIFIED\020\000\022\024\n\020RUN_STATE_QUEUED\020\001\022\025\n\021RU" +
+      "N_STATE_RUNNING\020\002\022\027\n\023RUN_STATE_SUSPENDED" +
+      "\020\003\022\027\n\023RUN_STATE_COMPLETED\020\004\022\024\n\020RUN_STATE" +
+      "_FAILED\020\005\022\025\n\021RUN_STATE_ABORTED\020\006\022\027\n\023RUN_" +
+      "STATE_ABANDONED\020\007*`\n\nAbortCause\022\033\n\027ABORT" +
+      "_CAUSE_UNSPECIFIED\020\000\022\033\n\027ABORT_CAUSE_INTE" +
+      "RRUPTED\020\001\022\030\n\024ABORT_CAUSE_DEADLINE\020\002*\326\001\n\020" +
+      "SuspensionReason\022!\n\035SUSPENSION_REASON_UN" +
+      "SPECIFIED\020\000\022\"\n\036SUSPENSION_REASON_TOOL_RE" +
+      "SULTS\020\001\022\036\n\032SUSPENSION_REASON_APPROVAL\020\002\022" +
+      "\036\n\032SUSPENSION_REASON_QUESTION\020\003\022\036\n\032SUSPE" +
+      "NSION_REASON_CHILDREN\020\004\022\033\n\027SUSPENSION_RE" +
+      "ASON_TIMER\020\005*_\n\013MessageMode\022\034\n\030MESSAGE_M" +
+      "ODE_UNSPECIFIED\020\000\022\026\n\022MESSAGE_MODE_STEER\020" +
+      "\001\022\032\n\026MESSAGE_MODE_FOLLOW_UP\020\002*\221\001\n\016InDoub" +
+      "tOutcome\022 \n\034IN_DOUBT_OUTCOME_UNSPECIFIED" +
+      "\020\000\022\035\n\031IN_DOUBT_OUTCOME_HAPPENED\020\001\022#\n\037IN_" +
+      "DOUBT_OUTCOME_DID_NOT_HAPPEN\020\002\022\031\n\025IN_DOU" +
+      "BT_OUTCOME_SKIP\020\003BO\n\rdev.runsvc.v1B\013Reco" +
+      "rdProtoP\001Z/github.com/runsvc/runsvc/gen/" +
+      "runsvc/v1;runsvcv1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -355,75 +373,81 @@ public final class RecordProto {
     internal_static_runsvc_v1_Record_ModelCallFinished_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_runsvc_v1_Record_ModelCallFinished_descriptor,
-        new java.lang.String[] { "Turn", "Text", "ToolCalls", "InputTokens", "OutputTokens", "CostUsd", "Priced", "OutputViolations", });
-    internal_static_runsvc_v1_Record_ModelCallFailed_descriptor =
+        new java.lang.String[] { "Turn", "Text", "ToolCalls", "InputTokens", "OutputTokens", "CostUsd", "Priced", "OutputViolations", "Model", "Fallbacks", "RateLimitWait", });
+    internal_static_runsvc_v1_Record_ModelFallback_descriptor =
       internal_static_runsvc_v1_Record_descriptor.getNestedTypes().get(6);
+    internal_static_runsvc_v1_Record_ModelFallback_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_runsvc_v1_Record_ModelFallback_descriptor,
+        new java.lang.String[] { "Model", "Failure", });
+    internal_static_runsvc_v1_Record_ModelCallFailed_descriptor =
+      internal_static_runsvc_v1_Record_descriptor.getNestedTypes().get(7);
     internal_static_runsvc_v1_Record_ModelCallFailed_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_runsvc_v1_Record_ModelCallFailed_descriptor,
         new java.lang.String[] { "Turn", "Failure", "WillRetry", "RetryAfter", });
     internal_static_runsvc_v1_Record_ToolCallStarted_descriptor =
-      internal_static_runsvc_v1_Record_descriptor.getNestedTypes().get(7);
+      internal_static_runsvc_v1_Record_descriptor.getNestedTypes().get(8);
     internal_static_runsvc_v1_Record_ToolCallStarted_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_runsvc_v1_Record_ToolCallStarted_descriptor,
         new java.lang.String[] { "CallId", "Name", });
     internal_static_runsvc_v1_Record_ToolCallFinished_descriptor =
-      internal_static_runsvc_v1_Record_descriptor.getNestedTypes().get(8);
+      internal_static_runsvc_v1_Record_descriptor.getNestedTypes().get(9);
     internal_static_runsvc_v1_Record_ToolCallFinished_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_runsvc_v1_Record_ToolCallFinished_descriptor,
         new java.lang.String[] { "CallId", "Name", "Output", "Error", "Orphaned", "InDoubt", });
     internal_static_runsvc_v1_Record_ToolCallFailed_descriptor =
-      internal_static_runsvc_v1_Record_descriptor.getNestedTypes().get(9);
+      internal_static_runsvc_v1_Record_descriptor.getNestedTypes().get(10);
     internal_static_runsvc_v1_Record_ToolCallFailed_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_runsvc_v1_Record_ToolCallFailed_descriptor,
         new java.lang.String[] { "CallId", "Name", "Error", "RetryAfter", });
     internal_static_runsvc_v1_Record_Suspended_descriptor =
-      internal_static_runsvc_v1_Record_descriptor.getNestedTypes().get(10);
+      internal_static_runsvc_v1_Record_descriptor.getNestedTypes().get(11);
     internal_static_runsvc_v1_Record_Suspended_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_runsvc_v1_Record_Suspended_descriptor,
-        new java.lang.String[] { "Reason", "ExpireTime", "CallIds", "Question", "CallId", "ApprovalReason", "DelegationIds", "InDoubt", "WakeTime", });
+        new java.lang.String[] { "Reason", "ExpireTime", "CallIds", "Question", "CallId", "ApprovalReason", "DelegationIds", "InDoubt", "WakeTime", "Budget", });
     internal_static_runsvc_v1_Record_Resumed_descriptor =
-      internal_static_runsvc_v1_Record_descriptor.getNestedTypes().get(11);
+      internal_static_runsvc_v1_Record_descriptor.getNestedTypes().get(12);
     internal_static_runsvc_v1_Record_Resumed_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_runsvc_v1_Record_Resumed_descriptor,
-        new java.lang.String[] { "Reason", "ToolResults", "Answer", "Approved", "Note", "InDoubt", "Early", });
+        new java.lang.String[] { "Reason", "ToolResults", "Answer", "Approved", "Note", "InDoubt", "Early", "BudgetLimit", });
     internal_static_runsvc_v1_Record_AbortRequested_descriptor =
-      internal_static_runsvc_v1_Record_descriptor.getNestedTypes().get(12);
+      internal_static_runsvc_v1_Record_descriptor.getNestedTypes().get(13);
     internal_static_runsvc_v1_Record_AbortRequested_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_runsvc_v1_Record_AbortRequested_descriptor,
         new java.lang.String[] { "Cause", "Reason", });
     internal_static_runsvc_v1_Record_MessageQueued_descriptor =
-      internal_static_runsvc_v1_Record_descriptor.getNestedTypes().get(13);
+      internal_static_runsvc_v1_Record_descriptor.getNestedTypes().get(14);
     internal_static_runsvc_v1_Record_MessageQueued_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_runsvc_v1_Record_MessageQueued_descriptor,
         new java.lang.String[] { "Text", "Mode", });
     internal_static_runsvc_v1_Record_MessageConsumed_descriptor =
-      internal_static_runsvc_v1_Record_descriptor.getNestedTypes().get(14);
+      internal_static_runsvc_v1_Record_descriptor.getNestedTypes().get(15);
     internal_static_runsvc_v1_Record_MessageConsumed_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_runsvc_v1_Record_MessageConsumed_descriptor,
         new java.lang.String[] { "QueuedSeqs", });
     internal_static_runsvc_v1_Record_DelegationStarted_descriptor =
-      internal_static_runsvc_v1_Record_descriptor.getNestedTypes().get(15);
+      internal_static_runsvc_v1_Record_descriptor.getNestedTypes().get(16);
     internal_static_runsvc_v1_Record_DelegationStarted_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_runsvc_v1_Record_DelegationStarted_descriptor,
         new java.lang.String[] { "DelegationId", "ChildRunId", "Spec", "Task", "CallId", });
     internal_static_runsvc_v1_Record_DelegationFinished_descriptor =
-      internal_static_runsvc_v1_Record_descriptor.getNestedTypes().get(16);
+      internal_static_runsvc_v1_Record_descriptor.getNestedTypes().get(17);
     internal_static_runsvc_v1_Record_DelegationFinished_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_runsvc_v1_Record_DelegationFinished_descriptor,
         new java.lang.String[] { "DelegationId", "ChildRunId", "State", "Answer", "Failure", });
     internal_static_runsvc_v1_Record_Settled_descriptor =
-      internal_static_runsvc_v1_Record_descriptor.getNestedTypes().get(17);
+      internal_static_runsvc_v1_Record_descriptor.getNestedTypes().get(18);
     internal_static_runsvc_v1_Record_Settled_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_runsvc_v1_Record_Settled_descriptor,
@@ -440,6 +464,12 @@ public final class RecordProto {
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_runsvc_v1_ForkOrigin_descriptor,
         new java.lang.String[] { "RunId", "Seq", "Turn", });
+    internal_static_runsvc_v1_BudgetAsk_descriptor =
+      getDescriptor().getMessageTypes().get(7);
+    internal_static_runsvc_v1_BudgetAsk_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_runsvc_v1_BudgetAsk_descriptor,
+        new java.lang.String[] { "Dimension", "Spent", "Reserve", "Limit", });
     com.google.protobuf.DurationProto.getDescriptor();
     com.google.protobuf.StructProto.getDescriptor();
     com.google.protobuf.TimestampProto.getDescriptor();

@@ -324,6 +324,35 @@ private static final long serialVersionUID = 0L;
     return inDoubt_ == null ? dev.runsvc.v1.InDoubtAnswer.getDefaultInstance() : inDoubt_;
   }
 
+  public static final int BUDGET_LIMIT_FIELD_NUMBER = 20;
+  private double budgetLimit_ = 0D;
+  /**
+   * <pre>
+   * For APPROVAL of a budget (`Suspension.budget`) with `approved` true: the
+   * new limit of that budget, above what was spent plus the reservation.
+   * </pre>
+   *
+   * <code>optional double budget_limit = 20;</code>
+   * @return Whether the budgetLimit field is set.
+   */
+  @java.lang.Override
+  public boolean hasBudgetLimit() {
+    return ((bitField0_ & 0x00000002) != 0);
+  }
+  /**
+   * <pre>
+   * For APPROVAL of a budget (`Suspension.budget`) with `approved` true: the
+   * new limit of that budget, above what was spent plus the reservation.
+   * </pre>
+   *
+   * <code>optional double budget_limit = 20;</code>
+   * @return The budgetLimit.
+   */
+  @java.lang.Override
+  public double getBudgetLimit() {
+    return budgetLimit_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -356,6 +385,9 @@ private static final long serialVersionUID = 0L;
     if (inDoubt_ != null) {
       output.writeMessage(6, getInDoubt());
     }
+    if (((bitField0_ & 0x00000002) != 0)) {
+      output.writeDouble(20, budgetLimit_);
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -385,6 +417,10 @@ private static final long serialVersionUID = 0L;
     if (inDoubt_ != null) {
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(6, getInDoubt());
+    }
+    if (((bitField0_ & 0x00000002) != 0)) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeDoubleSize(20, budgetLimit_);
     }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
@@ -419,6 +455,12 @@ private static final long serialVersionUID = 0L;
       if (!getInDoubt()
           .equals(other.getInDoubt())) return false;
     }
+    if (hasBudgetLimit() != other.hasBudgetLimit()) return false;
+    if (hasBudgetLimit()) {
+      if (java.lang.Double.doubleToLongBits(getBudgetLimit())
+          != java.lang.Double.doubleToLongBits(
+              other.getBudgetLimit())) return false;
+    }
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -448,6 +490,11 @@ private static final long serialVersionUID = 0L;
     if (hasInDoubt()) {
       hash = (37 * hash) + IN_DOUBT_FIELD_NUMBER;
       hash = (53 * hash) + getInDoubt().hashCode();
+    }
+    if (hasBudgetLimit()) {
+      hash = (37 * hash) + BUDGET_LIMIT_FIELD_NUMBER;
+      hash = (53 * hash) + com.google.protobuf.Internal.hashLong(
+          java.lang.Double.doubleToLongBits(getBudgetLimit()));
     }
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
@@ -600,6 +647,7 @@ private static final long serialVersionUID = 0L;
         inDoubtBuilder_.dispose();
         inDoubtBuilder_ = null;
       }
+      budgetLimit_ = 0D;
       return this;
     }
 
@@ -664,6 +712,10 @@ private static final long serialVersionUID = 0L;
         result.inDoubt_ = inDoubtBuilder_ == null
             ? inDoubt_
             : inDoubtBuilder_.build();
+      }
+      if (((from_bitField0_ & 0x00000040) != 0)) {
+        result.budgetLimit_ = budgetLimit_;
+        to_bitField0_ |= 0x00000002;
       }
       result.bitField0_ |= to_bitField0_;
     }
@@ -759,6 +811,9 @@ private static final long serialVersionUID = 0L;
       if (other.hasInDoubt()) {
         mergeInDoubt(other.getInDoubt());
       }
+      if (other.hasBudgetLimit()) {
+        setBudgetLimit(other.getBudgetLimit());
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -825,6 +880,11 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000020;
               break;
             } // case 50
+            case 161: {
+              budgetLimit_ = input.readDouble();
+              bitField0_ |= 0x00000040;
+              break;
+            } // case 161
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -1648,6 +1708,66 @@ private static final long serialVersionUID = 0L;
         inDoubt_ = null;
       }
       return inDoubtBuilder_;
+    }
+
+    private double budgetLimit_ ;
+    /**
+     * <pre>
+     * For APPROVAL of a budget (`Suspension.budget`) with `approved` true: the
+     * new limit of that budget, above what was spent plus the reservation.
+     * </pre>
+     *
+     * <code>optional double budget_limit = 20;</code>
+     * @return Whether the budgetLimit field is set.
+     */
+    @java.lang.Override
+    public boolean hasBudgetLimit() {
+      return ((bitField0_ & 0x00000040) != 0);
+    }
+    /**
+     * <pre>
+     * For APPROVAL of a budget (`Suspension.budget`) with `approved` true: the
+     * new limit of that budget, above what was spent plus the reservation.
+     * </pre>
+     *
+     * <code>optional double budget_limit = 20;</code>
+     * @return The budgetLimit.
+     */
+    @java.lang.Override
+    public double getBudgetLimit() {
+      return budgetLimit_;
+    }
+    /**
+     * <pre>
+     * For APPROVAL of a budget (`Suspension.budget`) with `approved` true: the
+     * new limit of that budget, above what was spent plus the reservation.
+     * </pre>
+     *
+     * <code>optional double budget_limit = 20;</code>
+     * @param value The budgetLimit to set.
+     * @return This builder for chaining.
+     */
+    public Builder setBudgetLimit(double value) {
+      
+      budgetLimit_ = value;
+      bitField0_ |= 0x00000040;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * For APPROVAL of a budget (`Suspension.budget`) with `approved` true: the
+     * new limit of that budget, above what was spent plus the reservation.
+     * </pre>
+     *
+     * <code>optional double budget_limit = 20;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearBudgetLimit() {
+      bitField0_ = (bitField0_ & ~0x00000040);
+      budgetLimit_ = 0D;
+      onChanged();
+      return this;
     }
     @java.lang.Override
     public final Builder setUnknownFields(

@@ -159,4 +159,25 @@ public interface ResumeRunRequestOrBuilder extends
    * <code>.runsvc.v1.InDoubtAnswer in_doubt = 6;</code>
    */
   dev.runsvc.v1.InDoubtAnswerOrBuilder getInDoubtOrBuilder();
+
+  /**
+   * <pre>
+   * For APPROVAL of a budget (`Suspension.budget`) with `approved` true: the
+   * new limit of that budget, above what was spent plus the reservation.
+   * </pre>
+   *
+   * <code>optional double budget_limit = 20;</code>
+   * @return Whether the budgetLimit field is set.
+   */
+  boolean hasBudgetLimit();
+  /**
+   * <pre>
+   * For APPROVAL of a budget (`Suspension.budget`) with `approved` true: the
+   * new limit of that budget, above what was spent plus the reservation.
+   * </pre>
+   *
+   * <code>optional double budget_limit = 20;</code>
+   * @return The budgetLimit.
+   */
+  double getBudgetLimit();
 }

@@ -181,7 +181,7 @@ public final class SpecProto {
       "ema\030\001 \001(\0132\027.google.protobuf.Struct\"S\n\tRe" +
       "tention\022/\n\014settled_runs\030\001 \001(\0132\031.google.p" +
       "rotobuf.Duration\022\025\n\rdelete_memory\030\002 \001(\010\"" +
-      "\252\003\n\010ModelRef\022\020\n\010provider\030\001 \001(\t\022\r\n\005model\030" +
+      "\256\004\n\010ModelRef\022\020\n\010provider\030\001 \001(\t\022\r\n\005model\030" +
       "\002 \001(\t\022!\n\006script\030\003 \001(\0132\021.runsvc.v1.Script" +
       "\022\020\n\010base_url\030\004 \001(\t\022\032\n\022api_key_credential" +
       "\030\005 \001(\t\022#\n\007pricing\030\006 \001(\0132\022.runsvc.v1.Pric" +
@@ -190,88 +190,96 @@ public final class SpecProto {
       "\n\005top_p\030\025 \001(\001H\001\210\001\001\022\031\n\021max_output_tokens\030" +
       "\026 \001(\003\022\014\n\004stop\030\027 \003(\t\022\023\n\013tool_choice\030\030 \001(\t" +
       "\022 \n\023parallel_tool_calls\030\031 \001(\010H\002\210\001\001\022\026\n\016co" +
-      "ntext_window\030\032 \001(\003B\016\n\014_temperatureB\010\n\006_t" +
-      "op_pB\026\n\024_parallel_tool_calls\"0\n\nCompacti" +
-      "on\022\"\n\005model\030\001 \001(\0132\023.runsvc.v1.ModelRef\"@" +
-      "\n\007Pricing\022\031\n\021input_per_million\030\001 \001(\001\022\032\n\022" +
-      "output_per_million\030\002 \001(\001\".\n\006Script\022$\n\005tu" +
-      "rns\030\001 \003(\0132\025.runsvc.v1.ScriptTurn\"\302\001\n\nScr" +
-      "iptTurn\022\014\n\004text\030\001 \001(\t\022-\n\ntool_calls\030\002 \003(" +
-      "\0132\031.runsvc.v1.ScriptToolCall\022%\n\005usage\030\003 " +
-      "\001(\0132\026.runsvc.v1.ScriptUsage\022&\n\004fail\030\004 \001(" +
-      "\0132\030.runsvc.v1.ScriptFailure\022(\n\005delay\030\005 \001" +
-      "(\0132\031.google.protobuf.Duration\"J\n\016ScriptT" +
-      "oolCall\022\014\n\004name\030\001 \001(\t\022*\n\targuments\030\002 \001(\013" +
-      "2\027.google.protobuf.Struct\":\n\013ScriptUsage" +
-      "\022\024\n\014input_tokens\030\001 \001(\003\022\025\n\routput_tokens\030" +
-      "\002 \001(\003\"t\n\rScriptFailure\022\023\n\013http_status\030\001 " +
-      "\001(\005\022.\n\013retry_after\030\002 \001(\0132\031.google.protob" +
-      "uf.Duration\022\r\n\005times\030\003 \001(\005\022\017\n\007message\030\004 " +
-      "\001(\t\"\316\002\n\004Tool\022\014\n\004name\030\001 \001(\t\022!\n\004kind\030\002 \001(\016" +
-      "2\023.runsvc.v1.ToolKind\022\023\n\013description\030\003 \001" +
-      "(\t\022+\n\nparameters\030\004 \001(\0132\027.google.protobuf" +
-      ".Struct\022\026\n\016raise_on_error\030\005 \001(\010\022!\n\004http\030" +
-      "\006 \001(\0132\023.runsvc.v1.HttpTool\022\037\n\003mcp\030\007 \001(\0132" +
-      "\022.runsvc.v1.McpTool\022*\n\007timeout\030\010 \001(\0132\031.g" +
-      "oogle.protobuf.Duration\022%\n\010delivery\030\t \001(" +
-      "\0162\023.runsvc.v1.Delivery\022$\n\010in_doubt\030\n \001(\016" +
-      "2\022.runsvc.v1.InDoubt\"+\n\010HttpTool\022\013\n\003url\030" +
-      "\001 \001(\t\022\022\n\ncredential\030\002 \001(\t\"\216\001\n\007McpTool\022\013\n" +
-      "\003url\030\001 \001(\t\022\023\n\013remote_name\030\002 \001(\t\022\022\n\ncrede" +
-      "ntial\030\003 \001(\t\022\017\n\007command\030\004 \001(\t\022\014\n\004args\030\005 \003" +
-      "(\t\022\036\n\003env\030\006 \003(\0132\021.runsvc.v1.McpEnv\022\016\n\006se" +
-      "rver\030\007 \001(\t\"\265\001\n\tMcpServer\022\014\n\004name\030\001 \001(\t\022\013" +
-      "\n\003url\030\002 \001(\t\022\022\n\ncredential\030\003 \001(\t\022\017\n\007comma" +
-      "nd\030\004 \001(\t\022\014\n\004args\030\005 \003(\t\022\036\n\003env\030\006 \003(\0132\021.ru" +
-      "nsvc.v1.McpEnv\022\016\n\006import\030\007 \003(\t\022*\n\007timeou" +
-      "t\030\010 \001(\0132\031.google.protobuf.Duration\"9\n\006Mc" +
-      "pEnv\022\014\n\004name\030\001 \001(\t\022\r\n\005value\030\002 \001(\t\022\022\n\ncre" +
-      "dential\030\003 \001(\t\"\354\001\n\006Limits\022\027\n\017max_tool_rou" +
-      "nds\030\001 \001(\005\022\021\n\tmax_turns\030\002 \001(\005\022+\n\010deadline" +
-      "\030\003 \001(\0132\031.google.protobuf.Duration\022\024\n\014tok" +
-      "en_budget\030\004 \001(\003\022\023\n\013cost_budget\030\005 \001(\001\022\036\n\026" +
-      "transient_retry_budget\030\006 \001(\005\022\034\n\024max_dele" +
-      "gation_depth\030\007 \001(\005\022 \n\030max_delegations_pe" +
-      "r_turn\030\010 \001(\005\"6\n\006Timers\022,\n\tmax_sleep\030\001 \001(" +
-      "\0132\031.google.protobuf.Duration\"\312\001\n\020Suspens" +
-      "ionExpiry\022/\n\014tool_results\030\001 \001(\0132\031.google" +
-      ".protobuf.Duration\022+\n\010approval\030\002 \001(\0132\031.g" +
-      "oogle.protobuf.Duration\022+\n\010question\030\003 \001(" +
-      "\0132\031.google.protobuf.Duration\022+\n\010children" +
-      "\030\004 \001(\0132\031.google.protobuf.Duration\"\032\n\nCre" +
-      "dential\022\014\n\004name\030\001 \001(\t\".\n\tBusConfig\022\017\n\007en" +
-      "abled\030\001 \001(\010\022\020\n\010channels\030\002 \003(\t\"3\n\022Publish" +
-      "SpecRequest\022\035\n\004spec\030\001 \001(\0132\017.runsvc.v1.Sp" +
-      "ec\"E\n\023PublishSpecResponse\022\035\n\004spec\030\001 \001(\0132" +
-      "\017.runsvc.v1.Spec\022\017\n\007created\030\002 \001(\010\"/\n\016Get" +
-      "SpecRequest\022\014\n\004name\030\001 \001(\t\022\017\n\007version\030\002 \001" +
-      "(\t\"0\n\017GetSpecResponse\022\035\n\004spec\030\001 \001(\0132\017.ru" +
-      "nsvc.v1.Spec\"G\n\020ListSpecsRequest\022\014\n\004name" +
-      "\030\001 \001(\t\022\021\n\tpage_size\030\002 \001(\005\022\022\n\npage_token\030" +
-      "\003 \001(\t\"L\n\021ListSpecsResponse\022\036\n\005specs\030\001 \003(" +
-      "\0132\017.runsvc.v1.Spec\022\027\n\017next_page_token\030\002 " +
-      "\001(\t*\244\001\n\016ThreadStrategy\022\037\n\033THREAD_STRATEG" +
-      "Y_UNSPECIFIED\020\000\022\032\n\026THREAD_STRATEGY_REJEC" +
-      "T\020\001\022\033\n\027THREAD_STRATEGY_ENQUEUE\020\002\022\035\n\031THRE" +
-      "AD_STRATEGY_INTERRUPT\020\003\022\031\n\025THREAD_STRATE" +
-      "GY_STEER\020\004*\217\001\n\010ToolKind\022\031\n\025TOOL_KIND_UNS" +
-      "PECIFIED\020\000\022\024\n\020TOOL_KIND_CLIENT\020\001\022\024\n\020TOOL" +
-      "_KIND_WORKER\020\002\022\022\n\016TOOL_KIND_HTTP\020\003\022\021\n\rTO" +
-      "OL_KIND_MCP\020\004\022\025\n\021TOOL_KIND_BUILTIN\020\005*[\n\010" +
-      "Delivery\022\030\n\024DELIVERY_UNSPECIFIED\020\000\022\032\n\026DE" +
-      "LIVERY_AT_LEAST_ONCE\020\001\022\031\n\025DELIVERY_AT_MO" +
-      "ST_ONCE\020\002*N\n\007InDoubt\022\030\n\024IN_DOUBT_UNSPECI" +
-      "FIED\020\000\022\027\n\023IN_DOUBT_TELL_MODEL\020\001\022\020\n\014IN_DO" +
-      "UBT_ASK\020\0022\253\002\n\013SpecService\022e\n\013PublishSpec" +
-      "\022\035.runsvc.v1.PublishSpecRequest\032\036.runsvc" +
-      ".v1.PublishSpecResponse\"\027\202\323\344\223\002\021\"\t/v1/spe" +
-      "cs:\004spec\022Z\n\007GetSpec\022\031.runsvc.v1.GetSpecR" +
-      "equest\032\032.runsvc.v1.GetSpecResponse\"\030\202\323\344\223" +
-      "\002\022\022\020/v1/specs/{name}\022Y\n\tListSpecs\022\033.runs" +
-      "vc.v1.ListSpecsRequest\032\034.runsvc.v1.ListS" +
-      "pecsResponse\"\021\202\323\344\223\002\013\022\t/v1/specsBM\n\rdev.r" +
-      "unsvc.v1B\tSpecProtoP\001Z/github.com/runsvc" +
-      "/runsvc/gen/runsvc/v1;runsvcv1b\006proto3"
+      "ntext_window\030\032 \001(\003\022&\n\tfallbacks\030\033 \003(\0132\023." +
+      "runsvc.v1.ModelRef\022<\n\031fallback_retry_aft" +
+      "er_over\030\034 \001(\0132\031.google.protobuf.Duration" +
+      "\022\034\n\024fallback_on_rejected\030\035 \001(\010B\016\n\014_tempe" +
+      "ratureB\010\n\006_top_pB\026\n\024_parallel_tool_calls" +
+      "\"0\n\nCompaction\022\"\n\005model\030\001 \001(\0132\023.runsvc.v" +
+      "1.ModelRef\"@\n\007Pricing\022\031\n\021input_per_milli" +
+      "on\030\001 \001(\001\022\032\n\022output_per_million\030\002 \001(\001\".\n\006" +
+      "Script\022$\n\005turns\030\001 \003(\0132\025.runsvc.v1.Script" +
+      "Turn\"\302\001\n\nScriptTurn\022\014\n\004text\030\001 \001(\t\022-\n\ntoo" +
+      "l_calls\030\002 \003(\0132\031.runsvc.v1.ScriptToolCall" +
+      "\022%\n\005usage\030\003 \001(\0132\026.runsvc.v1.ScriptUsage\022" +
+      "&\n\004fail\030\004 \001(\0132\030.runsvc.v1.ScriptFailure\022" +
+      "(\n\005delay\030\005 \001(\0132\031.google.protobuf.Duratio" +
+      "n\"J\n\016ScriptToolCall\022\014\n\004name\030\001 \001(\t\022*\n\targ" +
+      "uments\030\002 \001(\0132\027.google.protobuf.Struct\":\n" +
+      "\013ScriptUsage\022\024\n\014input_tokens\030\001 \001(\003\022\025\n\rou" +
+      "tput_tokens\030\002 \001(\003\"t\n\rScriptFailure\022\023\n\013ht" +
+      "tp_status\030\001 \001(\005\022.\n\013retry_after\030\002 \001(\0132\031.g" +
+      "oogle.protobuf.Duration\022\r\n\005times\030\003 \001(\005\022\017" +
+      "\n\007message\030\004 \001(\t\"\316\002\n\004Tool\022\014\n\004name\030\001 \001(\t\022!" +
+      "\n\004kind\030\002 \001(\0162\023.runsvc.v1.ToolKind\022\023\n\013des" +
+      "cription\030\003 \001(\t\022+\n\nparameters\030\004 \001(\0132\027.goo" +
+      "gle.protobuf.Struct\022\026\n\016raise_on_error\030\005 " +
+      "\001(\010\022!\n\004http\030\006 \001(\0132\023.runsvc.v1.HttpTool\022\037" +
+      "\n\003mcp\030\007 \001(\0132\022.runsvc.v1.McpTool\022*\n\007timeo" +
+      "ut\030\010 \001(\0132\031.google.protobuf.Duration\022%\n\010d" +
+      "elivery\030\t \001(\0162\023.runsvc.v1.Delivery\022$\n\010in" +
+      "_doubt\030\n \001(\0162\022.runsvc.v1.InDoubt\"+\n\010Http" +
+      "Tool\022\013\n\003url\030\001 \001(\t\022\022\n\ncredential\030\002 \001(\t\"\216\001" +
+      "\n\007McpTool\022\013\n\003url\030\001 \001(\t\022\023\n\013remote_name\030\002 " +
+      "\001(\t\022\022\n\ncredential\030\003 \001(\t\022\017\n\007command\030\004 \001(\t" +
+      "\022\014\n\004args\030\005 \003(\t\022\036\n\003env\030\006 \003(\0132\021.runsvc.v1." +
+      "McpEnv\022\016\n\006server\030\007 \001(\t\"\265\001\n\tMcpServer\022\014\n\004" +
+      "name\030\001 \001(\t\022\013\n\003url\030\002 \001(\t\022\022\n\ncredential\030\003 " +
+      "\001(\t\022\017\n\007command\030\004 \001(\t\022\014\n\004args\030\005 \003(\t\022\036\n\003en" +
+      "v\030\006 \003(\0132\021.runsvc.v1.McpEnv\022\016\n\006import\030\007 \003" +
+      "(\t\022*\n\007timeout\030\010 \001(\0132\031.google.protobuf.Du" +
+      "ration\"9\n\006McpEnv\022\014\n\004name\030\001 \001(\t\022\r\n\005value\030" +
+      "\002 \001(\t\022\022\n\ncredential\030\003 \001(\t\"\236\002\n\006Limits\022\027\n\017" +
+      "max_tool_rounds\030\001 \001(\005\022\021\n\tmax_turns\030\002 \001(\005" +
+      "\022+\n\010deadline\030\003 \001(\0132\031.google.protobuf.Dur" +
+      "ation\022\024\n\014token_budget\030\004 \001(\003\022\023\n\013cost_budg" +
+      "et\030\005 \001(\001\022\036\n\026transient_retry_budget\030\006 \001(\005" +
+      "\022\034\n\024max_delegation_depth\030\007 \001(\005\022 \n\030max_de" +
+      "legations_per_turn\030\010 \001(\005\0220\n\014on_exhausted" +
+      "\030\t \001(\0162\032.runsvc.v1.BudgetExhausted\"6\n\006Ti" +
+      "mers\022,\n\tmax_sleep\030\001 \001(\0132\031.google.protobu" +
+      "f.Duration\"\312\001\n\020SuspensionExpiry\022/\n\014tool_" +
+      "results\030\001 \001(\0132\031.google.protobuf.Duration" +
+      "\022+\n\010approval\030\002 \001(\0132\031.google.protobuf.Dur" +
+      "ation\022+\n\010question\030\003 \001(\0132\031.google.protobu" +
+      "f.Duration\022+\n\010children\030\004 \001(\0132\031.google.pr" +
+      "otobuf.Duration\"\032\n\nCredential\022\014\n\004name\030\001 " +
+      "\001(\t\".\n\tBusConfig\022\017\n\007enabled\030\001 \001(\010\022\020\n\010cha" +
+      "nnels\030\002 \003(\t\"3\n\022PublishSpecRequest\022\035\n\004spe" +
+      "c\030\001 \001(\0132\017.runsvc.v1.Spec\"E\n\023PublishSpecR" +
+      "esponse\022\035\n\004spec\030\001 \001(\0132\017.runsvc.v1.Spec\022\017" +
+      "\n\007created\030\002 \001(\010\"/\n\016GetSpecRequest\022\014\n\004nam" +
+      "e\030\001 \001(\t\022\017\n\007version\030\002 \001(\t\"0\n\017GetSpecRespo" +
+      "nse\022\035\n\004spec\030\001 \001(\0132\017.runsvc.v1.Spec\"G\n\020Li" +
+      "stSpecsRequest\022\014\n\004name\030\001 \001(\t\022\021\n\tpage_siz" +
+      "e\030\002 \001(\005\022\022\n\npage_token\030\003 \001(\t\"L\n\021ListSpecs" +
+      "Response\022\036\n\005specs\030\001 \003(\0132\017.runsvc.v1.Spec" +
+      "\022\027\n\017next_page_token\030\002 \001(\t*\244\001\n\016ThreadStra" +
+      "tegy\022\037\n\033THREAD_STRATEGY_UNSPECIFIED\020\000\022\032\n" +
+      "\026THREAD_STRATEGY_REJECT\020\001\022\033\n\027THREAD_STRA" +
+      "TEGY_ENQUEUE\020\002\022\035\n\031THREAD_STRATEGY_INTERR" +
+      "UPT\020\003\022\031\n\025THREAD_STRATEGY_STEER\020\004*\217\001\n\010Too" +
+      "lKind\022\031\n\025TOOL_KIND_UNSPECIFIED\020\000\022\024\n\020TOOL" +
+      "_KIND_CLIENT\020\001\022\024\n\020TOOL_KIND_WORKER\020\002\022\022\n\016" +
+      "TOOL_KIND_HTTP\020\003\022\021\n\rTOOL_KIND_MCP\020\004\022\025\n\021T" +
+      "OOL_KIND_BUILTIN\020\005*[\n\010Delivery\022\030\n\024DELIVE" +
+      "RY_UNSPECIFIED\020\000\022\032\n\026DELIVERY_AT_LEAST_ON" +
+      "CE\020\001\022\031\n\025DELIVERY_AT_MOST_ONCE\020\002*N\n\007InDou" +
+      "bt\022\030\n\024IN_DOUBT_UNSPECIFIED\020\000\022\027\n\023IN_DOUBT" +
+      "_TELL_MODEL\020\001\022\020\n\014IN_DOUBT_ASK\020\002*h\n\017Budge" +
+      "tExhausted\022 \n\034BUDGET_EXHAUSTED_UNSPECIFI" +
+      "ED\020\000\022\031\n\025BUDGET_EXHAUSTED_FAIL\020\001\022\030\n\024BUDGE" +
+      "T_EXHAUSTED_ASK\020\0022\253\002\n\013SpecService\022e\n\013Pub" +
+      "lishSpec\022\035.runsvc.v1.PublishSpecRequest\032" +
+      "\036.runsvc.v1.PublishSpecResponse\"\027\202\323\344\223\002\021\"" +
+      "\t/v1/specs:\004spec\022Z\n\007GetSpec\022\031.runsvc.v1." +
+      "GetSpecRequest\032\032.runsvc.v1.GetSpecRespon" +
+      "se\"\030\202\323\344\223\002\022\022\020/v1/specs/{name}\022Y\n\tListSpec" +
+      "s\022\033.runsvc.v1.ListSpecsRequest\032\034.runsvc." +
+      "v1.ListSpecsResponse\"\021\202\323\344\223\002\013\022\t/v1/specsB" +
+      "M\n\rdev.runsvc.v1B\tSpecProtoP\001Z/github.co" +
+      "m/runsvc/runsvc/gen/runsvc/v1;runsvcv1b\006" +
+      "proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -304,7 +312,7 @@ public final class SpecProto {
     internal_static_runsvc_v1_ModelRef_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_runsvc_v1_ModelRef_descriptor,
-        new java.lang.String[] { "Provider", "Model", "Script", "BaseUrl", "ApiKeyCredential", "Pricing", "CallTimeout", "Temperature", "TopP", "MaxOutputTokens", "Stop", "ToolChoice", "ParallelToolCalls", "ContextWindow", "Temperature", "TopP", "ParallelToolCalls", });
+        new java.lang.String[] { "Provider", "Model", "Script", "BaseUrl", "ApiKeyCredential", "Pricing", "CallTimeout", "Temperature", "TopP", "MaxOutputTokens", "Stop", "ToolChoice", "ParallelToolCalls", "ContextWindow", "Fallbacks", "FallbackRetryAfterOver", "FallbackOnRejected", "Temperature", "TopP", "ParallelToolCalls", });
     internal_static_runsvc_v1_Compaction_descriptor =
       getDescriptor().getMessageTypes().get(4);
     internal_static_runsvc_v1_Compaction_fieldAccessorTable = new
@@ -382,7 +390,7 @@ public final class SpecProto {
     internal_static_runsvc_v1_Limits_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_runsvc_v1_Limits_descriptor,
-        new java.lang.String[] { "MaxToolRounds", "MaxTurns", "Deadline", "TokenBudget", "CostBudget", "TransientRetryBudget", "MaxDelegationDepth", "MaxDelegationsPerTurn", });
+        new java.lang.String[] { "MaxToolRounds", "MaxTurns", "Deadline", "TokenBudget", "CostBudget", "TransientRetryBudget", "MaxDelegationDepth", "MaxDelegationsPerTurn", "OnExhausted", });
     internal_static_runsvc_v1_Timers_descriptor =
       getDescriptor().getMessageTypes().get(17);
     internal_static_runsvc_v1_Timers_fieldAccessorTable = new

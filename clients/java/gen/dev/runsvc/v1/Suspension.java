@@ -420,6 +420,50 @@ private static final long serialVersionUID = 0L;
     return wakeTime_ == null ? com.google.protobuf.Timestamp.getDefaultInstance() : wakeTime_;
   }
 
+  public static final int BUDGET_FIELD_NUMBER = 20;
+  private dev.runsvc.v1.BudgetAsk budget_;
+  /**
+   * <pre>
+   * For APPROVAL of a budget (`limits.on_exhausted: ASK`): the budget the
+   * next step would exceed. `approval_call` is then unset; answer with
+   * ResumeRun's `approved` and, to approve, `budget_limit`.
+   * </pre>
+   *
+   * <code>.runsvc.v1.BudgetAsk budget = 20;</code>
+   * @return Whether the budget field is set.
+   */
+  @java.lang.Override
+  public boolean hasBudget() {
+    return budget_ != null;
+  }
+  /**
+   * <pre>
+   * For APPROVAL of a budget (`limits.on_exhausted: ASK`): the budget the
+   * next step would exceed. `approval_call` is then unset; answer with
+   * ResumeRun's `approved` and, to approve, `budget_limit`.
+   * </pre>
+   *
+   * <code>.runsvc.v1.BudgetAsk budget = 20;</code>
+   * @return The budget.
+   */
+  @java.lang.Override
+  public dev.runsvc.v1.BudgetAsk getBudget() {
+    return budget_ == null ? dev.runsvc.v1.BudgetAsk.getDefaultInstance() : budget_;
+  }
+  /**
+   * <pre>
+   * For APPROVAL of a budget (`limits.on_exhausted: ASK`): the budget the
+   * next step would exceed. `approval_call` is then unset; answer with
+   * ResumeRun's `approved` and, to approve, `budget_limit`.
+   * </pre>
+   *
+   * <code>.runsvc.v1.BudgetAsk budget = 20;</code>
+   */
+  @java.lang.Override
+  public dev.runsvc.v1.BudgetAskOrBuilder getBudgetOrBuilder() {
+    return budget_ == null ? dev.runsvc.v1.BudgetAsk.getDefaultInstance() : budget_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -460,6 +504,9 @@ private static final long serialVersionUID = 0L;
     }
     if (wakeTime_ != null) {
       output.writeMessage(9, getWakeTime());
+    }
+    if (budget_ != null) {
+      output.writeMessage(20, getBudget());
     }
     getUnknownFields().writeTo(output);
   }
@@ -508,6 +555,10 @@ private static final long serialVersionUID = 0L;
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(9, getWakeTime());
     }
+    if (budget_ != null) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(20, getBudget());
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -549,6 +600,11 @@ private static final long serialVersionUID = 0L;
       if (!getWakeTime()
           .equals(other.getWakeTime())) return false;
     }
+    if (hasBudget() != other.hasBudget()) return false;
+    if (hasBudget()) {
+      if (!getBudget()
+          .equals(other.getBudget())) return false;
+    }
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -588,6 +644,10 @@ private static final long serialVersionUID = 0L;
     if (hasWakeTime()) {
       hash = (37 * hash) + WAKE_TIME_FIELD_NUMBER;
       hash = (53 * hash) + getWakeTime().hashCode();
+    }
+    if (hasBudget()) {
+      hash = (37 * hash) + BUDGET_FIELD_NUMBER;
+      hash = (53 * hash) + getBudget().hashCode();
     }
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
@@ -750,6 +810,11 @@ private static final long serialVersionUID = 0L;
         wakeTimeBuilder_.dispose();
         wakeTimeBuilder_ = null;
       }
+      budget_ = null;
+      if (budgetBuilder_ != null) {
+        budgetBuilder_.dispose();
+        budgetBuilder_ = null;
+      }
       return this;
     }
 
@@ -827,6 +892,11 @@ private static final long serialVersionUID = 0L;
         result.wakeTime_ = wakeTimeBuilder_ == null
             ? wakeTime_
             : wakeTimeBuilder_.build();
+      }
+      if (((from_bitField0_ & 0x00000200) != 0)) {
+        result.budget_ = budgetBuilder_ == null
+            ? budget_
+            : budgetBuilder_.build();
       }
     }
 
@@ -935,6 +1005,9 @@ private static final long serialVersionUID = 0L;
       if (other.hasWakeTime()) {
         mergeWakeTime(other.getWakeTime());
       }
+      if (other.hasBudget()) {
+        mergeBudget(other.getBudget());
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -1021,6 +1094,13 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000100;
               break;
             } // case 74
+            case 162: {
+              input.readMessage(
+                  getBudgetFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              bitField0_ |= 0x00000200;
+              break;
+            } // case 162
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -2271,6 +2351,179 @@ private static final long serialVersionUID = 0L;
         wakeTime_ = null;
       }
       return wakeTimeBuilder_;
+    }
+
+    private dev.runsvc.v1.BudgetAsk budget_;
+    private com.google.protobuf.SingleFieldBuilderV3<
+        dev.runsvc.v1.BudgetAsk, dev.runsvc.v1.BudgetAsk.Builder, dev.runsvc.v1.BudgetAskOrBuilder> budgetBuilder_;
+    /**
+     * <pre>
+     * For APPROVAL of a budget (`limits.on_exhausted: ASK`): the budget the
+     * next step would exceed. `approval_call` is then unset; answer with
+     * ResumeRun's `approved` and, to approve, `budget_limit`.
+     * </pre>
+     *
+     * <code>.runsvc.v1.BudgetAsk budget = 20;</code>
+     * @return Whether the budget field is set.
+     */
+    public boolean hasBudget() {
+      return ((bitField0_ & 0x00000200) != 0);
+    }
+    /**
+     * <pre>
+     * For APPROVAL of a budget (`limits.on_exhausted: ASK`): the budget the
+     * next step would exceed. `approval_call` is then unset; answer with
+     * ResumeRun's `approved` and, to approve, `budget_limit`.
+     * </pre>
+     *
+     * <code>.runsvc.v1.BudgetAsk budget = 20;</code>
+     * @return The budget.
+     */
+    public dev.runsvc.v1.BudgetAsk getBudget() {
+      if (budgetBuilder_ == null) {
+        return budget_ == null ? dev.runsvc.v1.BudgetAsk.getDefaultInstance() : budget_;
+      } else {
+        return budgetBuilder_.getMessage();
+      }
+    }
+    /**
+     * <pre>
+     * For APPROVAL of a budget (`limits.on_exhausted: ASK`): the budget the
+     * next step would exceed. `approval_call` is then unset; answer with
+     * ResumeRun's `approved` and, to approve, `budget_limit`.
+     * </pre>
+     *
+     * <code>.runsvc.v1.BudgetAsk budget = 20;</code>
+     */
+    public Builder setBudget(dev.runsvc.v1.BudgetAsk value) {
+      if (budgetBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        budget_ = value;
+      } else {
+        budgetBuilder_.setMessage(value);
+      }
+      bitField0_ |= 0x00000200;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * For APPROVAL of a budget (`limits.on_exhausted: ASK`): the budget the
+     * next step would exceed. `approval_call` is then unset; answer with
+     * ResumeRun's `approved` and, to approve, `budget_limit`.
+     * </pre>
+     *
+     * <code>.runsvc.v1.BudgetAsk budget = 20;</code>
+     */
+    public Builder setBudget(
+        dev.runsvc.v1.BudgetAsk.Builder builderForValue) {
+      if (budgetBuilder_ == null) {
+        budget_ = builderForValue.build();
+      } else {
+        budgetBuilder_.setMessage(builderForValue.build());
+      }
+      bitField0_ |= 0x00000200;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * For APPROVAL of a budget (`limits.on_exhausted: ASK`): the budget the
+     * next step would exceed. `approval_call` is then unset; answer with
+     * ResumeRun's `approved` and, to approve, `budget_limit`.
+     * </pre>
+     *
+     * <code>.runsvc.v1.BudgetAsk budget = 20;</code>
+     */
+    public Builder mergeBudget(dev.runsvc.v1.BudgetAsk value) {
+      if (budgetBuilder_ == null) {
+        if (((bitField0_ & 0x00000200) != 0) &&
+          budget_ != null &&
+          budget_ != dev.runsvc.v1.BudgetAsk.getDefaultInstance()) {
+          getBudgetBuilder().mergeFrom(value);
+        } else {
+          budget_ = value;
+        }
+      } else {
+        budgetBuilder_.mergeFrom(value);
+      }
+      bitField0_ |= 0x00000200;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * For APPROVAL of a budget (`limits.on_exhausted: ASK`): the budget the
+     * next step would exceed. `approval_call` is then unset; answer with
+     * ResumeRun's `approved` and, to approve, `budget_limit`.
+     * </pre>
+     *
+     * <code>.runsvc.v1.BudgetAsk budget = 20;</code>
+     */
+    public Builder clearBudget() {
+      bitField0_ = (bitField0_ & ~0x00000200);
+      budget_ = null;
+      if (budgetBuilder_ != null) {
+        budgetBuilder_.dispose();
+        budgetBuilder_ = null;
+      }
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * For APPROVAL of a budget (`limits.on_exhausted: ASK`): the budget the
+     * next step would exceed. `approval_call` is then unset; answer with
+     * ResumeRun's `approved` and, to approve, `budget_limit`.
+     * </pre>
+     *
+     * <code>.runsvc.v1.BudgetAsk budget = 20;</code>
+     */
+    public dev.runsvc.v1.BudgetAsk.Builder getBudgetBuilder() {
+      bitField0_ |= 0x00000200;
+      onChanged();
+      return getBudgetFieldBuilder().getBuilder();
+    }
+    /**
+     * <pre>
+     * For APPROVAL of a budget (`limits.on_exhausted: ASK`): the budget the
+     * next step would exceed. `approval_call` is then unset; answer with
+     * ResumeRun's `approved` and, to approve, `budget_limit`.
+     * </pre>
+     *
+     * <code>.runsvc.v1.BudgetAsk budget = 20;</code>
+     */
+    public dev.runsvc.v1.BudgetAskOrBuilder getBudgetOrBuilder() {
+      if (budgetBuilder_ != null) {
+        return budgetBuilder_.getMessageOrBuilder();
+      } else {
+        return budget_ == null ?
+            dev.runsvc.v1.BudgetAsk.getDefaultInstance() : budget_;
+      }
+    }
+    /**
+     * <pre>
+     * For APPROVAL of a budget (`limits.on_exhausted: ASK`): the budget the
+     * next step would exceed. `approval_call` is then unset; answer with
+     * ResumeRun's `approved` and, to approve, `budget_limit`.
+     * </pre>
+     *
+     * <code>.runsvc.v1.BudgetAsk budget = 20;</code>
+     */
+    private com.google.protobuf.SingleFieldBuilderV3<
+        dev.runsvc.v1.BudgetAsk, dev.runsvc.v1.BudgetAsk.Builder, dev.runsvc.v1.BudgetAskOrBuilder> 
+        getBudgetFieldBuilder() {
+      if (budgetBuilder_ == null) {
+        budgetBuilder_ = new com.google.protobuf.SingleFieldBuilderV3<
+            dev.runsvc.v1.BudgetAsk, dev.runsvc.v1.BudgetAsk.Builder, dev.runsvc.v1.BudgetAskOrBuilder>(
+                getBudget(),
+                getParentForChildren(),
+                isClean());
+        budget_ = null;
+      }
+      return budgetBuilder_;
     }
     @java.lang.Override
     public final Builder setUnknownFields(

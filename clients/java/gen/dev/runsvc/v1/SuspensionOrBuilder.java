@@ -247,4 +247,37 @@ public interface SuspensionOrBuilder extends
    * <code>.google.protobuf.Timestamp wake_time = 9;</code>
    */
   com.google.protobuf.TimestampOrBuilder getWakeTimeOrBuilder();
+
+  /**
+   * <pre>
+   * For APPROVAL of a budget (`limits.on_exhausted: ASK`): the budget the
+   * next step would exceed. `approval_call` is then unset; answer with
+   * ResumeRun's `approved` and, to approve, `budget_limit`.
+   * </pre>
+   *
+   * <code>.runsvc.v1.BudgetAsk budget = 20;</code>
+   * @return Whether the budget field is set.
+   */
+  boolean hasBudget();
+  /**
+   * <pre>
+   * For APPROVAL of a budget (`limits.on_exhausted: ASK`): the budget the
+   * next step would exceed. `approval_call` is then unset; answer with
+   * ResumeRun's `approved` and, to approve, `budget_limit`.
+   * </pre>
+   *
+   * <code>.runsvc.v1.BudgetAsk budget = 20;</code>
+   * @return The budget.
+   */
+  dev.runsvc.v1.BudgetAsk getBudget();
+  /**
+   * <pre>
+   * For APPROVAL of a budget (`limits.on_exhausted: ASK`): the budget the
+   * next step would exceed. `approval_call` is then unset; answer with
+   * ResumeRun's `approved` and, to approve, `budget_limit`.
+   * </pre>
+   *
+   * <code>.runsvc.v1.BudgetAsk budget = 20;</code>
+   */
+  dev.runsvc.v1.BudgetAskOrBuilder getBudgetOrBuilder();
 }

@@ -78,14 +78,5 @@ func (w *webhooks) run(ctx context.Context) func() {
 	if w == nil {
 		return func() {}
 	}
-	ctx, stop := context.WithCancel(context.WithoutCancel(ctx))
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		w.dispatcher.Run(ctx)
-	}()
-	return func() {
-		stop()
-		<-done
-	}
+	return background(ctx, w.dispatcher.Run)
 }

@@ -3,7 +3,7 @@
 package client
 
 // CatalogueVersion is the version of the error catalogue these reasons come from.
-const CatalogueVersion = "0.5.0"
+const CatalogueVersion = "0.6.0"
 
 // DefaultDomain is the ErrorInfo domain of a runsvc server that configures none.
 const DefaultDomain = "runsvc"
@@ -62,6 +62,8 @@ const (
 	ReasonThreadBusy = "THREAD_BUSY"
 	// ReasonThreadNotFound: No Run of the tenant started on a thread with that id.
 	ReasonThreadNotFound = "THREAD_NOT_FOUND"
+	// ReasonConcurrencyLimited: StartRun found every slot of the Run's concurrency key (concurrencyKey) held by active Runs (limit) and the Spec's concurrency mode is REJECT; nothing was created. FAILED_PRECONDITION without RetryInfo: a slot frees only when a Run of the key settles. Wait for one (ListRuns, WaitRun), or publish the Spec with mode QUEUE or REPLACE.
+	ReasonConcurrencyLimited = "CONCURRENCY_LIMITED"
 	// ReasonScheduleInvalid: CreateSchedule refused the schedule; BadRequest names each field: a bad cron expression, an unknown time zone, none or two of cron, interval and at, an interval under 1s, an id naming a schedule with another definition.
 	ReasonScheduleInvalid = "SCHEDULE_INVALID"
 	// ReasonScheduleNotFound: The tenant has no schedule with that id (scheduleId).
@@ -70,6 +72,16 @@ const (
 	ReasonWebhookInvalid = "WEBHOOK_INVALID"
 	// ReasonWebhookNotFound: The tenant has no webhook subscription with that id.
 	ReasonWebhookNotFound = "WEBHOOK_NOT_FOUND"
+	// ReasonAliasInvalid: An alias write or a spec@alias reference was refused; BadRequest names each field: an alias name that is not lower case letters, digits, '-' and '_' starting with a letter, a Version the Spec does not have, a canary weight outside 1-99.
+	ReasonAliasInvalid = "ALIAS_INVALID"
+	// ReasonAliasNotFound: The Spec has no alias of that name (spec, alias): set it with MoveAlias, or start the Spec by name or Version.
+	ReasonAliasNotFound = "ALIAS_NOT_FOUND"
+	// ReasonEvaluationNotFound: The tenant has no evaluation with that id (evaluationId), or it was deleted.
+	ReasonEvaluationNotFound = "EVALUATION_NOT_FOUND"
+	// ReasonEvaluationInvalid: EvaluateVersion (or CheckEvaluation) refused the request; BadRequest has one violation per problem: no candidate Spec or Version, a selection of Runs that picks no settled recorded Run or names one that is not, an evaluator that cannot run (a regular expression or JSON Schema that does not compile, a bad JSON path, a judge without a Spec), a min_score outside 0..1.
+	ReasonEvaluationInvalid = "EVALUATION_INVALID"
+	// ReasonEvaluationGateFailed: The evaluation does not let the Version through an alias move (or CheckEvaluation): it evaluated another Version, some of its replays have not settled, or its score is below min_score; why says which, failingRunIds names up to 7 recorded Runs whose replays scored below it, lowest first, and moreFailingRuns counts the rest.
+	ReasonEvaluationGateFailed = "EVALUATION_GATE_FAILED"
 	// ReasonBudgetExceeded: The call would spend past the Run's budget, so it was not made.
 	ReasonBudgetExceeded = "BUDGET_EXCEEDED"
 	// ReasonBudgetOverrun: A model call already made went past the budget (reported after the fact); retryable once the budget is raised. For cost the message is `Cost budget exceeded: ${used} used, budget is ${limit}` (six decimals).
@@ -122,6 +134,18 @@ const (
 	ReasonMethodNotFound = "METHOD_NOT_FOUND"
 	// ReasonOutputInvalid: The Run's final answer did not match the Spec's output schema, even after the model was asked once more with the mismatches; BadRequest fields are the answer's JSON paths.
 	ReasonOutputInvalid = "OUTPUT_INVALID"
+	// ReasonTaskNotFound: A2A: no task (Run) of this agent has that id (taskId) in the caller's tenant. JSON-RPC code -32001.
+	ReasonTaskNotFound = "TASK_NOT_FOUND"
+	// ReasonTaskNotCancelable: A2A: CancelTask on a task that already ended (state). JSON-RPC code -32002.
+	ReasonTaskNotCancelable = "TASK_NOT_CANCELABLE"
+	// ReasonPushNotificationNotSupported: A2A: a push-notification call to an agent that does not send them. JSON-RPC code -32003.
+	ReasonPushNotificationNotSupported = "PUSH_NOTIFICATION_NOT_SUPPORTED"
+	// ReasonUnsupportedOperation: A2A: the operation is not possible in the task's state (a message to, or a subscription to, a task that ended); detail says what to do instead. JSON-RPC code -32004.
+	ReasonUnsupportedOperation = "UNSUPPORTED_OPERATION"
+	// ReasonContentTypeNotSupported: A2A: a message part runsvc cannot give a model (a file, raw bytes) or output modes it cannot answer in (mediaType). JSON-RPC code -32005.
+	ReasonContentTypeNotSupported = "CONTENT_TYPE_NOT_SUPPORTED"
+	// ReasonVersionNotSupported: A2A: the A2A-Version header names a protocol version other than 1.0. JSON-RPC code -32009.
+	ReasonVersionNotSupported = "VERSION_NOT_SUPPORTED"
 )
 
 // The reasons of the caller's own cancellation and deadline.
@@ -158,10 +182,16 @@ var Reasons = []string{
 	ReasonQuotaExceeded,
 	ReasonThreadBusy,
 	ReasonThreadNotFound,
+	ReasonConcurrencyLimited,
 	ReasonScheduleInvalid,
 	ReasonScheduleNotFound,
 	ReasonWebhookInvalid,
 	ReasonWebhookNotFound,
+	ReasonAliasInvalid,
+	ReasonAliasNotFound,
+	ReasonEvaluationNotFound,
+	ReasonEvaluationInvalid,
+	ReasonEvaluationGateFailed,
 	ReasonBudgetExceeded,
 	ReasonBudgetOverrun,
 	ReasonToolLoopLimit,
@@ -188,4 +218,10 @@ var Reasons = []string{
 	ReasonMcpRejected,
 	ReasonMethodNotFound,
 	ReasonOutputInvalid,
+	ReasonTaskNotFound,
+	ReasonTaskNotCancelable,
+	ReasonPushNotificationNotSupported,
+	ReasonUnsupportedOperation,
+	ReasonContentTypeNotSupported,
+	ReasonVersionNotSupported,
 }

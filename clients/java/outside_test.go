@@ -50,7 +50,7 @@ func TestOutsideProgram(t *testing.T) {
 	if err != nil || !strings.HasSuffix(strings.TrimSpace(out), "OK") {
 		t.Fatalf("java Outside: %v\n%s", err, out)
 	}
-	for _, want := range []string{"reason=BUDGET_EXCEEDED", "retryable=false", "reason=QUOTA_EXCEEDED", "retryable=true", "retry after PT"} {
+	for _, want := range []string{"reason=BUDGET_EXCEEDED", "retryable=false", "reason=QUOTA_EXCEEDED", "retryable=true", "retry after PT", "reason=SCHEDULE_NOT_FOUND", "reason=ROLE_DENIED"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the program's output lacks %q:\n%s", want, out)
 		}

@@ -110,19 +110,24 @@ const (
 	AbortCause_ABORT_CAUSE_INTERRUPTED AbortCause = 1
 	// The Run passed its deadline: an incident.
 	AbortCause_ABORT_CAUSE_DEADLINE AbortCause = 2
+	// A newer Run of its concurrency key, in mode REPLACE, replaced it while
+	// it waited: not an incident.
+	AbortCause_ABORT_CAUSE_REPLACED AbortCause = 60
 )
 
 // Enum value maps for AbortCause.
 var (
 	AbortCause_name = map[int32]string{
-		0: "ABORT_CAUSE_UNSPECIFIED",
-		1: "ABORT_CAUSE_INTERRUPTED",
-		2: "ABORT_CAUSE_DEADLINE",
+		0:  "ABORT_CAUSE_UNSPECIFIED",
+		1:  "ABORT_CAUSE_INTERRUPTED",
+		2:  "ABORT_CAUSE_DEADLINE",
+		60: "ABORT_CAUSE_REPLACED",
 	}
 	AbortCause_value = map[string]int32{
 		"ABORT_CAUSE_UNSPECIFIED": 0,
 		"ABORT_CAUSE_INTERRUPTED": 1,
 		"ABORT_CAUSE_DEADLINE":    2,
+		"ABORT_CAUSE_REPLACED":    60,
 	}
 )
 
@@ -661,6 +666,7 @@ type Record struct {
 	//	*Record_DelegationFinished_
 	//	*Record_Settled_
 	//	*Record_HistoryCompacted_
+	//	*Record_A2ATask_
 	Body          isRecord_Body `protobuf_oneof:"body"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -886,6 +892,15 @@ func (x *Record) GetHistoryCompacted() *Record_HistoryCompacted {
 	return nil
 }
 
+func (x *Record) GetA2ATask() *Record_A2ATask {
+	if x != nil {
+		if x, ok := x.Body.(*Record_A2ATask_); ok {
+			return x.A2ATask
+		}
+	}
+	return nil
+}
+
 type isRecord_Body interface {
 	isRecord_Body()
 }
@@ -980,6 +995,11 @@ type Record_HistoryCompacted_ struct {
 	HistoryCompacted *Record_HistoryCompacted `protobuf:"bytes,40,opt,name=history_compacted,json=historyCompacted,proto3,oneof"`
 }
 
+type Record_A2ATask_ struct {
+	// An a2a tool call's remote task: known, answered, or asking.
+	A2ATask *Record_A2ATask `protobuf:"bytes,80,opt,name=a2a_task,json=a2aTask,proto3,oneof"`
+}
+
 func (*Record_Admitted_) isRecord_Body() {}
 
 func (*Record_AttemptStarted_) isRecord_Body() {}
@@ -1015,6 +1035,8 @@ func (*Record_DelegationFinished_) isRecord_Body() {}
 func (*Record_Settled_) isRecord_Body() {}
 
 func (*Record_HistoryCompacted_) isRecord_Body() {}
+
+func (*Record_A2ATask_) isRecord_Body() {}
 
 // InDoubtAnswer says whether a call in doubt happened.
 type InDoubtAnswer struct {
@@ -1210,6 +1232,112 @@ func (x *BudgetAsk) GetLimit() float64 {
 	return 0
 }
 
+// A2aTask records the remote A2A task an a2a tool call follows: written
+// as soon as the remote agent named it, after each reply sent to it, and
+// when it asks a question. A call with a recorded task never sends its
+// message again; it follows the task.
+type Record_A2ATask struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The a2a tool call.
+	CallId string `protobuf:"bytes,1,opt,name=call_id,json=callId,proto3" json:"call_id,omitempty"`
+	// The remote task's id.
+	TaskId string `protobuf:"bytes,2,opt,name=task_id,json=taskId,proto3" json:"task_id,omitempty"`
+	// The remote task's context id.
+	ContextId string `protobuf:"bytes,3,opt,name=context_id,json=contextId,proto3" json:"context_id,omitempty"`
+	// How many replies (answers to its questions) the task was sent.
+	Replies int32 `protobuf:"varint,4,opt,name=replies,proto3" json:"replies,omitempty"`
+	// The question the task asks (INPUT_REQUIRED), which the Run suspends
+	// on; empty while it works.
+	Question string `protobuf:"bytes,5,opt,name=question,proto3" json:"question,omitempty"`
+	// Identifies the question (its status message's id, or time): a reply
+	// answers it, and following the task after the reply waits for a
+	// state other than this question.
+	QuestionId string `protobuf:"bytes,6,opt,name=question_id,json=questionId,proto3" json:"question_id,omitempty"`
+	// The question_id of the question the last reply answered.
+	Answered      string `protobuf:"bytes,7,opt,name=answered,proto3" json:"answered,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Record_A2ATask) Reset() {
+	*x = Record_A2ATask{}
+	mi := &file_runsvc_v1_record_proto_msgTypes[8]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Record_A2ATask) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Record_A2ATask) ProtoMessage() {}
+
+func (x *Record_A2ATask) ProtoReflect() protoreflect.Message {
+	mi := &file_runsvc_v1_record_proto_msgTypes[8]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Record_A2ATask.ProtoReflect.Descriptor instead.
+func (*Record_A2ATask) Descriptor() ([]byte, []int) {
+	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 0}
+}
+
+func (x *Record_A2ATask) GetCallId() string {
+	if x != nil {
+		return x.CallId
+	}
+	return ""
+}
+
+func (x *Record_A2ATask) GetTaskId() string {
+	if x != nil {
+		return x.TaskId
+	}
+	return ""
+}
+
+func (x *Record_A2ATask) GetContextId() string {
+	if x != nil {
+		return x.ContextId
+	}
+	return ""
+}
+
+func (x *Record_A2ATask) GetReplies() int32 {
+	if x != nil {
+		return x.Replies
+	}
+	return 0
+}
+
+func (x *Record_A2ATask) GetQuestion() string {
+	if x != nil {
+		return x.Question
+	}
+	return ""
+}
+
+func (x *Record_A2ATask) GetQuestionId() string {
+	if x != nil {
+		return x.QuestionId
+	}
+	return ""
+}
+
+func (x *Record_A2ATask) GetAnswered() string {
+	if x != nil {
+		return x.Answered
+	}
+	return ""
+}
+
 // HistoryCompacted records that the conversation's first `messages`
 // messages are given to the model as `summary` from now on. The log
 // keeps every one of them; replay uses this summary, not a new one.
@@ -1239,7 +1367,7 @@ type Record_HistoryCompacted struct {
 
 func (x *Record_HistoryCompacted) Reset() {
 	*x = Record_HistoryCompacted{}
-	mi := &file_runsvc_v1_record_proto_msgTypes[8]
+	mi := &file_runsvc_v1_record_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1251,7 +1379,7 @@ func (x *Record_HistoryCompacted) String() string {
 func (*Record_HistoryCompacted) ProtoMessage() {}
 
 func (x *Record_HistoryCompacted) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_record_proto_msgTypes[8]
+	mi := &file_runsvc_v1_record_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1264,7 +1392,7 @@ func (x *Record_HistoryCompacted) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Record_HistoryCompacted.ProtoReflect.Descriptor instead.
 func (*Record_HistoryCompacted) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 0}
+	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 1}
 }
 
 func (x *Record_HistoryCompacted) GetTurn() int32 {
@@ -1356,7 +1484,7 @@ type Record_Admitted struct {
 
 func (x *Record_Admitted) Reset() {
 	*x = Record_Admitted{}
-	mi := &file_runsvc_v1_record_proto_msgTypes[9]
+	mi := &file_runsvc_v1_record_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1368,7 +1496,7 @@ func (x *Record_Admitted) String() string {
 func (*Record_Admitted) ProtoMessage() {}
 
 func (x *Record_Admitted) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_record_proto_msgTypes[9]
+	mi := &file_runsvc_v1_record_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1381,7 +1509,7 @@ func (x *Record_Admitted) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Record_Admitted.ProtoReflect.Descriptor instead.
 func (*Record_Admitted) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 1}
+	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 2}
 }
 
 func (x *Record_Admitted) GetSpec() string {
@@ -1474,7 +1602,7 @@ type Record_AttemptStarted struct {
 
 func (x *Record_AttemptStarted) Reset() {
 	*x = Record_AttemptStarted{}
-	mi := &file_runsvc_v1_record_proto_msgTypes[10]
+	mi := &file_runsvc_v1_record_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1486,7 +1614,7 @@ func (x *Record_AttemptStarted) String() string {
 func (*Record_AttemptStarted) ProtoMessage() {}
 
 func (x *Record_AttemptStarted) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_record_proto_msgTypes[10]
+	mi := &file_runsvc_v1_record_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1499,7 +1627,7 @@ func (x *Record_AttemptStarted) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Record_AttemptStarted.ProtoReflect.Descriptor instead.
 func (*Record_AttemptStarted) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 2}
+	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 3}
 }
 
 func (x *Record_AttemptStarted) GetAttempt() int32 {
@@ -1527,7 +1655,7 @@ type Record_TurnStarted struct {
 
 func (x *Record_TurnStarted) Reset() {
 	*x = Record_TurnStarted{}
-	mi := &file_runsvc_v1_record_proto_msgTypes[11]
+	mi := &file_runsvc_v1_record_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1539,7 +1667,7 @@ func (x *Record_TurnStarted) String() string {
 func (*Record_TurnStarted) ProtoMessage() {}
 
 func (x *Record_TurnStarted) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_record_proto_msgTypes[11]
+	mi := &file_runsvc_v1_record_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1552,7 +1680,7 @@ func (x *Record_TurnStarted) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Record_TurnStarted.ProtoReflect.Descriptor instead.
 func (*Record_TurnStarted) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 3}
+	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 4}
 }
 
 func (x *Record_TurnStarted) GetTurn() int32 {
@@ -1577,7 +1705,7 @@ type Record_ModelCallStarted struct {
 
 func (x *Record_ModelCallStarted) Reset() {
 	*x = Record_ModelCallStarted{}
-	mi := &file_runsvc_v1_record_proto_msgTypes[12]
+	mi := &file_runsvc_v1_record_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1589,7 +1717,7 @@ func (x *Record_ModelCallStarted) String() string {
 func (*Record_ModelCallStarted) ProtoMessage() {}
 
 func (x *Record_ModelCallStarted) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_record_proto_msgTypes[12]
+	mi := &file_runsvc_v1_record_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1602,7 +1730,7 @@ func (x *Record_ModelCallStarted) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Record_ModelCallStarted.ProtoReflect.Descriptor instead.
 func (*Record_ModelCallStarted) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 4}
+	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 5}
 }
 
 func (x *Record_ModelCallStarted) GetTurn() int32 {
@@ -1664,7 +1792,7 @@ type Record_ModelCallFinished struct {
 
 func (x *Record_ModelCallFinished) Reset() {
 	*x = Record_ModelCallFinished{}
-	mi := &file_runsvc_v1_record_proto_msgTypes[13]
+	mi := &file_runsvc_v1_record_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1676,7 +1804,7 @@ func (x *Record_ModelCallFinished) String() string {
 func (*Record_ModelCallFinished) ProtoMessage() {}
 
 func (x *Record_ModelCallFinished) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_record_proto_msgTypes[13]
+	mi := &file_runsvc_v1_record_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1689,7 +1817,7 @@ func (x *Record_ModelCallFinished) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Record_ModelCallFinished.ProtoReflect.Descriptor instead.
 func (*Record_ModelCallFinished) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 5}
+	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 6}
 }
 
 func (x *Record_ModelCallFinished) GetTurn() int32 {
@@ -1783,7 +1911,7 @@ type Record_ModelFallback struct {
 
 func (x *Record_ModelFallback) Reset() {
 	*x = Record_ModelFallback{}
-	mi := &file_runsvc_v1_record_proto_msgTypes[14]
+	mi := &file_runsvc_v1_record_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1795,7 +1923,7 @@ func (x *Record_ModelFallback) String() string {
 func (*Record_ModelFallback) ProtoMessage() {}
 
 func (x *Record_ModelFallback) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_record_proto_msgTypes[14]
+	mi := &file_runsvc_v1_record_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1808,7 +1936,7 @@ func (x *Record_ModelFallback) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Record_ModelFallback.ProtoReflect.Descriptor instead.
 func (*Record_ModelFallback) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 6}
+	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 7}
 }
 
 func (x *Record_ModelFallback) GetModel() string {
@@ -1842,7 +1970,7 @@ type Record_ModelCallFailed struct {
 
 func (x *Record_ModelCallFailed) Reset() {
 	*x = Record_ModelCallFailed{}
-	mi := &file_runsvc_v1_record_proto_msgTypes[15]
+	mi := &file_runsvc_v1_record_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1854,7 +1982,7 @@ func (x *Record_ModelCallFailed) String() string {
 func (*Record_ModelCallFailed) ProtoMessage() {}
 
 func (x *Record_ModelCallFailed) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_record_proto_msgTypes[15]
+	mi := &file_runsvc_v1_record_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1867,7 +1995,7 @@ func (x *Record_ModelCallFailed) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Record_ModelCallFailed.ProtoReflect.Descriptor instead.
 func (*Record_ModelCallFailed) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 7}
+	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 8}
 }
 
 func (x *Record_ModelCallFailed) GetTurn() int32 {
@@ -1911,7 +2039,7 @@ type Record_ToolCallStarted struct {
 
 func (x *Record_ToolCallStarted) Reset() {
 	*x = Record_ToolCallStarted{}
-	mi := &file_runsvc_v1_record_proto_msgTypes[16]
+	mi := &file_runsvc_v1_record_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1923,7 +2051,7 @@ func (x *Record_ToolCallStarted) String() string {
 func (*Record_ToolCallStarted) ProtoMessage() {}
 
 func (x *Record_ToolCallStarted) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_record_proto_msgTypes[16]
+	mi := &file_runsvc_v1_record_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1936,7 +2064,7 @@ func (x *Record_ToolCallStarted) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Record_ToolCallStarted.ProtoReflect.Descriptor instead.
 func (*Record_ToolCallStarted) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 8}
+	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 9}
 }
 
 func (x *Record_ToolCallStarted) GetCallId() string {
@@ -1976,7 +2104,7 @@ type Record_ToolCallFinished struct {
 
 func (x *Record_ToolCallFinished) Reset() {
 	*x = Record_ToolCallFinished{}
-	mi := &file_runsvc_v1_record_proto_msgTypes[17]
+	mi := &file_runsvc_v1_record_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1988,7 +2116,7 @@ func (x *Record_ToolCallFinished) String() string {
 func (*Record_ToolCallFinished) ProtoMessage() {}
 
 func (x *Record_ToolCallFinished) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_record_proto_msgTypes[17]
+	mi := &file_runsvc_v1_record_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2001,7 +2129,7 @@ func (x *Record_ToolCallFinished) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Record_ToolCallFinished.ProtoReflect.Descriptor instead.
 func (*Record_ToolCallFinished) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 9}
+	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 10}
 }
 
 func (x *Record_ToolCallFinished) GetCallId() string {
@@ -2064,7 +2192,7 @@ type Record_ToolCallFailed struct {
 
 func (x *Record_ToolCallFailed) Reset() {
 	*x = Record_ToolCallFailed{}
-	mi := &file_runsvc_v1_record_proto_msgTypes[18]
+	mi := &file_runsvc_v1_record_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2076,7 +2204,7 @@ func (x *Record_ToolCallFailed) String() string {
 func (*Record_ToolCallFailed) ProtoMessage() {}
 
 func (x *Record_ToolCallFailed) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_record_proto_msgTypes[18]
+	mi := &file_runsvc_v1_record_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2089,7 +2217,7 @@ func (x *Record_ToolCallFailed) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Record_ToolCallFailed.ProtoReflect.Descriptor instead.
 func (*Record_ToolCallFailed) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 10}
+	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 11}
 }
 
 func (x *Record_ToolCallFailed) GetCallId() string {
@@ -2151,7 +2279,7 @@ type Record_Suspended struct {
 
 func (x *Record_Suspended) Reset() {
 	*x = Record_Suspended{}
-	mi := &file_runsvc_v1_record_proto_msgTypes[19]
+	mi := &file_runsvc_v1_record_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2163,7 +2291,7 @@ func (x *Record_Suspended) String() string {
 func (*Record_Suspended) ProtoMessage() {}
 
 func (x *Record_Suspended) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_record_proto_msgTypes[19]
+	mi := &file_runsvc_v1_record_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2176,7 +2304,7 @@ func (x *Record_Suspended) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Record_Suspended.ProtoReflect.Descriptor instead.
 func (*Record_Suspended) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 11}
+	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 12}
 }
 
 func (x *Record_Suspended) GetReason() SuspensionReason {
@@ -2274,7 +2402,7 @@ type Record_Resumed struct {
 
 func (x *Record_Resumed) Reset() {
 	*x = Record_Resumed{}
-	mi := &file_runsvc_v1_record_proto_msgTypes[20]
+	mi := &file_runsvc_v1_record_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2286,7 +2414,7 @@ func (x *Record_Resumed) String() string {
 func (*Record_Resumed) ProtoMessage() {}
 
 func (x *Record_Resumed) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_record_proto_msgTypes[20]
+	mi := &file_runsvc_v1_record_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2299,7 +2427,7 @@ func (x *Record_Resumed) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Record_Resumed.ProtoReflect.Descriptor instead.
 func (*Record_Resumed) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 12}
+	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 13}
 }
 
 func (x *Record_Resumed) GetReason() SuspensionReason {
@@ -2371,7 +2499,7 @@ type Record_AbortRequested struct {
 
 func (x *Record_AbortRequested) Reset() {
 	*x = Record_AbortRequested{}
-	mi := &file_runsvc_v1_record_proto_msgTypes[21]
+	mi := &file_runsvc_v1_record_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2383,7 +2511,7 @@ func (x *Record_AbortRequested) String() string {
 func (*Record_AbortRequested) ProtoMessage() {}
 
 func (x *Record_AbortRequested) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_record_proto_msgTypes[21]
+	mi := &file_runsvc_v1_record_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2396,7 +2524,7 @@ func (x *Record_AbortRequested) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Record_AbortRequested.ProtoReflect.Descriptor instead.
 func (*Record_AbortRequested) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 13}
+	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 14}
 }
 
 func (x *Record_AbortRequested) GetCause() AbortCause {
@@ -2426,7 +2554,7 @@ type Record_MessageQueued struct {
 
 func (x *Record_MessageQueued) Reset() {
 	*x = Record_MessageQueued{}
-	mi := &file_runsvc_v1_record_proto_msgTypes[22]
+	mi := &file_runsvc_v1_record_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2438,7 +2566,7 @@ func (x *Record_MessageQueued) String() string {
 func (*Record_MessageQueued) ProtoMessage() {}
 
 func (x *Record_MessageQueued) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_record_proto_msgTypes[22]
+	mi := &file_runsvc_v1_record_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2451,7 +2579,7 @@ func (x *Record_MessageQueued) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Record_MessageQueued.ProtoReflect.Descriptor instead.
 func (*Record_MessageQueued) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 14}
+	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 15}
 }
 
 func (x *Record_MessageQueued) GetText() string {
@@ -2479,7 +2607,7 @@ type Record_MessageConsumed struct {
 
 func (x *Record_MessageConsumed) Reset() {
 	*x = Record_MessageConsumed{}
-	mi := &file_runsvc_v1_record_proto_msgTypes[23]
+	mi := &file_runsvc_v1_record_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2491,7 +2619,7 @@ func (x *Record_MessageConsumed) String() string {
 func (*Record_MessageConsumed) ProtoMessage() {}
 
 func (x *Record_MessageConsumed) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_record_proto_msgTypes[23]
+	mi := &file_runsvc_v1_record_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2504,7 +2632,7 @@ func (x *Record_MessageConsumed) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Record_MessageConsumed.ProtoReflect.Descriptor instead.
 func (*Record_MessageConsumed) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 15}
+	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 16}
 }
 
 func (x *Record_MessageConsumed) GetQueuedSeqs() []int64 {
@@ -2533,7 +2661,7 @@ type Record_DelegationStarted struct {
 
 func (x *Record_DelegationStarted) Reset() {
 	*x = Record_DelegationStarted{}
-	mi := &file_runsvc_v1_record_proto_msgTypes[24]
+	mi := &file_runsvc_v1_record_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2545,7 +2673,7 @@ func (x *Record_DelegationStarted) String() string {
 func (*Record_DelegationStarted) ProtoMessage() {}
 
 func (x *Record_DelegationStarted) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_record_proto_msgTypes[24]
+	mi := &file_runsvc_v1_record_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2558,7 +2686,7 @@ func (x *Record_DelegationStarted) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Record_DelegationStarted.ProtoReflect.Descriptor instead.
 func (*Record_DelegationStarted) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 16}
+	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 17}
 }
 
 func (x *Record_DelegationStarted) GetDelegationId() string {
@@ -2615,7 +2743,7 @@ type Record_DelegationFinished struct {
 
 func (x *Record_DelegationFinished) Reset() {
 	*x = Record_DelegationFinished{}
-	mi := &file_runsvc_v1_record_proto_msgTypes[25]
+	mi := &file_runsvc_v1_record_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2627,7 +2755,7 @@ func (x *Record_DelegationFinished) String() string {
 func (*Record_DelegationFinished) ProtoMessage() {}
 
 func (x *Record_DelegationFinished) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_record_proto_msgTypes[25]
+	mi := &file_runsvc_v1_record_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2640,7 +2768,7 @@ func (x *Record_DelegationFinished) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Record_DelegationFinished.ProtoReflect.Descriptor instead.
 func (*Record_DelegationFinished) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 17}
+	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 18}
 }
 
 func (x *Record_DelegationFinished) GetDelegationId() string {
@@ -2695,7 +2823,7 @@ type Record_Settled struct {
 
 func (x *Record_Settled) Reset() {
 	*x = Record_Settled{}
-	mi := &file_runsvc_v1_record_proto_msgTypes[26]
+	mi := &file_runsvc_v1_record_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2707,7 +2835,7 @@ func (x *Record_Settled) String() string {
 func (*Record_Settled) ProtoMessage() {}
 
 func (x *Record_Settled) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_record_proto_msgTypes[26]
+	mi := &file_runsvc_v1_record_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2720,7 +2848,7 @@ func (x *Record_Settled) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Record_Settled.ProtoReflect.Descriptor instead.
 func (*Record_Settled) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 18}
+	return file_runsvc_v1_record_proto_rawDescGZIP(), []int{4, 19}
 }
 
 func (x *Record_Settled) GetState() RunState {
@@ -2778,7 +2906,7 @@ const file_runsvc_v1_record_proto_rawDesc = "" +
 	"modelCalls\x12\x1d\n" +
 	"\n" +
 	"tool_calls\x18\x06 \x01(\x05R\ttoolCalls\x12+\n" +
-	"\x11transient_retries\x18\a \x01(\x05R\x10transientRetries\"\xc1'\n" +
+	"\x11transient_retries\x18\a \x01(\x05R\x10transientRetries\"\xc9)\n" +
 	"\x06Record\x12\x10\n" +
 	"\x03seq\x18\x01 \x01(\x03R\x03seq\x12.\n" +
 	"\x04time\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\x04time\x12\x18\n" +
@@ -2801,7 +2929,18 @@ const file_runsvc_v1_record_proto_rawDesc = "" +
 	"\x12delegation_started\x18\x18 \x01(\v2#.runsvc.v1.Record.DelegationStartedH\x00R\x11delegationStarted\x12W\n" +
 	"\x13delegation_finished\x18\x19 \x01(\v2$.runsvc.v1.Record.DelegationFinishedH\x00R\x12delegationFinished\x125\n" +
 	"\asettled\x18\x1a \x01(\v2\x19.runsvc.v1.Record.SettledH\x00R\asettled\x12Q\n" +
-	"\x11history_compacted\x18( \x01(\v2\".runsvc.v1.Record.HistoryCompactedH\x00R\x10historyCompacted\x1a\x97\x02\n" +
+	"\x11history_compacted\x18( \x01(\v2\".runsvc.v1.Record.HistoryCompactedH\x00R\x10historyCompacted\x126\n" +
+	"\ba2a_task\x18P \x01(\v2\x19.runsvc.v1.Record.A2aTaskH\x00R\aa2aTask\x1a\xcd\x01\n" +
+	"\aA2aTask\x12\x17\n" +
+	"\acall_id\x18\x01 \x01(\tR\x06callId\x12\x17\n" +
+	"\atask_id\x18\x02 \x01(\tR\x06taskId\x12\x1d\n" +
+	"\n" +
+	"context_id\x18\x03 \x01(\tR\tcontextId\x12\x18\n" +
+	"\areplies\x18\x04 \x01(\x05R\areplies\x12\x1a\n" +
+	"\bquestion\x18\x05 \x01(\tR\bquestion\x12\x1f\n" +
+	"\vquestion_id\x18\x06 \x01(\tR\n" +
+	"questionId\x12\x1a\n" +
+	"\banswered\x18\a \x01(\tR\banswered\x1a\x97\x02\n" +
 	"\x10HistoryCompacted\x12\x12\n" +
 	"\x04turn\x18\x01 \x01(\x05R\x04turn\x12!\n" +
 	"\fthrough_turn\x18\x02 \x01(\x05R\vthroughTurn\x12\x1a\n" +
@@ -2945,12 +3084,13 @@ const file_runsvc_v1_record_proto_rawDesc = "" +
 	"\x13RUN_STATE_COMPLETED\x10\x04\x12\x14\n" +
 	"\x10RUN_STATE_FAILED\x10\x05\x12\x15\n" +
 	"\x11RUN_STATE_ABORTED\x10\x06\x12\x17\n" +
-	"\x13RUN_STATE_ABANDONED\x10\a*`\n" +
+	"\x13RUN_STATE_ABANDONED\x10\a*z\n" +
 	"\n" +
 	"AbortCause\x12\x1b\n" +
 	"\x17ABORT_CAUSE_UNSPECIFIED\x10\x00\x12\x1b\n" +
 	"\x17ABORT_CAUSE_INTERRUPTED\x10\x01\x12\x18\n" +
-	"\x14ABORT_CAUSE_DEADLINE\x10\x02*\xd6\x01\n" +
+	"\x14ABORT_CAUSE_DEADLINE\x10\x02\x12\x18\n" +
+	"\x14ABORT_CAUSE_REPLACED\x10<*\xd6\x01\n" +
 	"\x10SuspensionReason\x12!\n" +
 	"\x1dSUSPENSION_REASON_UNSPECIFIED\x10\x00\x12\"\n" +
 	"\x1eSUSPENSION_REASON_TOOL_RESULTS\x10\x01\x12\x1e\n" +
@@ -2981,7 +3121,7 @@ func file_runsvc_v1_record_proto_rawDescGZIP() []byte {
 }
 
 var file_runsvc_v1_record_proto_enumTypes = make([]protoimpl.EnumInfo, 5)
-var file_runsvc_v1_record_proto_msgTypes = make([]protoimpl.MessageInfo, 27)
+var file_runsvc_v1_record_proto_msgTypes = make([]protoimpl.MessageInfo, 28)
 var file_runsvc_v1_record_proto_goTypes = []any{
 	(RunState)(0),                                // 0: runsvc.v1.RunState
 	(AbortCause)(0),                              // 1: runsvc.v1.AbortCause
@@ -2996,90 +3136,92 @@ var file_runsvc_v1_record_proto_goTypes = []any{
 	(*InDoubtAnswer)(nil),                        // 10: runsvc.v1.InDoubtAnswer
 	(*ForkOrigin)(nil),                           // 11: runsvc.v1.ForkOrigin
 	(*BudgetAsk)(nil),                            // 12: runsvc.v1.BudgetAsk
-	(*Record_HistoryCompacted)(nil),              // 13: runsvc.v1.Record.HistoryCompacted
-	(*Record_Admitted)(nil),                      // 14: runsvc.v1.Record.Admitted
-	(*Record_AttemptStarted)(nil),                // 15: runsvc.v1.Record.AttemptStarted
-	(*Record_TurnStarted)(nil),                   // 16: runsvc.v1.Record.TurnStarted
-	(*Record_ModelCallStarted)(nil),              // 17: runsvc.v1.Record.ModelCallStarted
-	(*Record_ModelCallFinished)(nil),             // 18: runsvc.v1.Record.ModelCallFinished
-	(*Record_ModelFallback)(nil),                 // 19: runsvc.v1.Record.ModelFallback
-	(*Record_ModelCallFailed)(nil),               // 20: runsvc.v1.Record.ModelCallFailed
-	(*Record_ToolCallStarted)(nil),               // 21: runsvc.v1.Record.ToolCallStarted
-	(*Record_ToolCallFinished)(nil),              // 22: runsvc.v1.Record.ToolCallFinished
-	(*Record_ToolCallFailed)(nil),                // 23: runsvc.v1.Record.ToolCallFailed
-	(*Record_Suspended)(nil),                     // 24: runsvc.v1.Record.Suspended
-	(*Record_Resumed)(nil),                       // 25: runsvc.v1.Record.Resumed
-	(*Record_AbortRequested)(nil),                // 26: runsvc.v1.Record.AbortRequested
-	(*Record_MessageQueued)(nil),                 // 27: runsvc.v1.Record.MessageQueued
-	(*Record_MessageConsumed)(nil),               // 28: runsvc.v1.Record.MessageConsumed
-	(*Record_DelegationStarted)(nil),             // 29: runsvc.v1.Record.DelegationStarted
-	(*Record_DelegationFinished)(nil),            // 30: runsvc.v1.Record.DelegationFinished
-	(*Record_Settled)(nil),                       // 31: runsvc.v1.Record.Settled
-	(*structpb.Struct)(nil),                      // 32: google.protobuf.Struct
-	(*structpb.Value)(nil),                       // 33: google.protobuf.Value
-	(*timestamppb.Timestamp)(nil),                // 34: google.protobuf.Timestamp
-	(*errdetails.BadRequest_FieldViolation)(nil), // 35: google.rpc.BadRequest.FieldViolation
-	(*durationpb.Duration)(nil),                  // 36: google.protobuf.Duration
-	(*status.Status)(nil),                        // 37: google.rpc.Status
+	(*Record_A2ATask)(nil),                       // 13: runsvc.v1.Record.A2aTask
+	(*Record_HistoryCompacted)(nil),              // 14: runsvc.v1.Record.HistoryCompacted
+	(*Record_Admitted)(nil),                      // 15: runsvc.v1.Record.Admitted
+	(*Record_AttemptStarted)(nil),                // 16: runsvc.v1.Record.AttemptStarted
+	(*Record_TurnStarted)(nil),                   // 17: runsvc.v1.Record.TurnStarted
+	(*Record_ModelCallStarted)(nil),              // 18: runsvc.v1.Record.ModelCallStarted
+	(*Record_ModelCallFinished)(nil),             // 19: runsvc.v1.Record.ModelCallFinished
+	(*Record_ModelFallback)(nil),                 // 20: runsvc.v1.Record.ModelFallback
+	(*Record_ModelCallFailed)(nil),               // 21: runsvc.v1.Record.ModelCallFailed
+	(*Record_ToolCallStarted)(nil),               // 22: runsvc.v1.Record.ToolCallStarted
+	(*Record_ToolCallFinished)(nil),              // 23: runsvc.v1.Record.ToolCallFinished
+	(*Record_ToolCallFailed)(nil),                // 24: runsvc.v1.Record.ToolCallFailed
+	(*Record_Suspended)(nil),                     // 25: runsvc.v1.Record.Suspended
+	(*Record_Resumed)(nil),                       // 26: runsvc.v1.Record.Resumed
+	(*Record_AbortRequested)(nil),                // 27: runsvc.v1.Record.AbortRequested
+	(*Record_MessageQueued)(nil),                 // 28: runsvc.v1.Record.MessageQueued
+	(*Record_MessageConsumed)(nil),               // 29: runsvc.v1.Record.MessageConsumed
+	(*Record_DelegationStarted)(nil),             // 30: runsvc.v1.Record.DelegationStarted
+	(*Record_DelegationFinished)(nil),            // 31: runsvc.v1.Record.DelegationFinished
+	(*Record_Settled)(nil),                       // 32: runsvc.v1.Record.Settled
+	(*structpb.Struct)(nil),                      // 33: google.protobuf.Struct
+	(*structpb.Value)(nil),                       // 34: google.protobuf.Value
+	(*timestamppb.Timestamp)(nil),                // 35: google.protobuf.Timestamp
+	(*errdetails.BadRequest_FieldViolation)(nil), // 36: google.rpc.BadRequest.FieldViolation
+	(*durationpb.Duration)(nil),                  // 37: google.protobuf.Duration
+	(*status.Status)(nil),                        // 38: google.rpc.Status
 }
 var file_runsvc_v1_record_proto_depIdxs = []int32{
-	32, // 0: runsvc.v1.ToolCall.arguments:type_name -> google.protobuf.Struct
-	33, // 1: runsvc.v1.ToolResult.output:type_name -> google.protobuf.Value
+	33, // 0: runsvc.v1.ToolCall.arguments:type_name -> google.protobuf.Struct
+	34, // 1: runsvc.v1.ToolResult.output:type_name -> google.protobuf.Value
 	6,  // 2: runsvc.v1.ToolResult.error:type_name -> runsvc.v1.ToolError
-	34, // 3: runsvc.v1.Record.time:type_name -> google.protobuf.Timestamp
-	14, // 4: runsvc.v1.Record.admitted:type_name -> runsvc.v1.Record.Admitted
-	15, // 5: runsvc.v1.Record.attempt_started:type_name -> runsvc.v1.Record.AttemptStarted
-	16, // 6: runsvc.v1.Record.turn_started:type_name -> runsvc.v1.Record.TurnStarted
-	17, // 7: runsvc.v1.Record.model_call_started:type_name -> runsvc.v1.Record.ModelCallStarted
-	18, // 8: runsvc.v1.Record.model_call_finished:type_name -> runsvc.v1.Record.ModelCallFinished
-	20, // 9: runsvc.v1.Record.model_call_failed:type_name -> runsvc.v1.Record.ModelCallFailed
-	21, // 10: runsvc.v1.Record.tool_call_started:type_name -> runsvc.v1.Record.ToolCallStarted
-	22, // 11: runsvc.v1.Record.tool_call_finished:type_name -> runsvc.v1.Record.ToolCallFinished
-	23, // 12: runsvc.v1.Record.tool_call_failed:type_name -> runsvc.v1.Record.ToolCallFailed
-	24, // 13: runsvc.v1.Record.suspended:type_name -> runsvc.v1.Record.Suspended
-	25, // 14: runsvc.v1.Record.resumed:type_name -> runsvc.v1.Record.Resumed
-	26, // 15: runsvc.v1.Record.abort_requested:type_name -> runsvc.v1.Record.AbortRequested
-	27, // 16: runsvc.v1.Record.message_queued:type_name -> runsvc.v1.Record.MessageQueued
-	28, // 17: runsvc.v1.Record.message_consumed:type_name -> runsvc.v1.Record.MessageConsumed
-	29, // 18: runsvc.v1.Record.delegation_started:type_name -> runsvc.v1.Record.DelegationStarted
-	30, // 19: runsvc.v1.Record.delegation_finished:type_name -> runsvc.v1.Record.DelegationFinished
-	31, // 20: runsvc.v1.Record.settled:type_name -> runsvc.v1.Record.Settled
-	13, // 21: runsvc.v1.Record.history_compacted:type_name -> runsvc.v1.Record.HistoryCompacted
-	4,  // 22: runsvc.v1.InDoubtAnswer.outcome:type_name -> runsvc.v1.InDoubtOutcome
-	33, // 23: runsvc.v1.InDoubtAnswer.output:type_name -> google.protobuf.Value
-	34, // 24: runsvc.v1.Record.Admitted.deadline_time:type_name -> google.protobuf.Timestamp
-	11, // 25: runsvc.v1.Record.Admitted.fork_of:type_name -> runsvc.v1.ForkOrigin
-	34, // 26: runsvc.v1.Record.Admitted.start_time:type_name -> google.protobuf.Timestamp
-	5,  // 27: runsvc.v1.Record.ModelCallFinished.tool_calls:type_name -> runsvc.v1.ToolCall
-	35, // 28: runsvc.v1.Record.ModelCallFinished.output_violations:type_name -> google.rpc.BadRequest.FieldViolation
-	19, // 29: runsvc.v1.Record.ModelCallFinished.fallbacks:type_name -> runsvc.v1.Record.ModelFallback
-	36, // 30: runsvc.v1.Record.ModelCallFinished.rate_limit_wait:type_name -> google.protobuf.Duration
-	37, // 31: runsvc.v1.Record.ModelFallback.failure:type_name -> google.rpc.Status
-	37, // 32: runsvc.v1.Record.ModelCallFailed.failure:type_name -> google.rpc.Status
-	36, // 33: runsvc.v1.Record.ModelCallFailed.retry_after:type_name -> google.protobuf.Duration
-	33, // 34: runsvc.v1.Record.ToolCallFinished.output:type_name -> google.protobuf.Value
-	37, // 35: runsvc.v1.Record.ToolCallFinished.error:type_name -> google.rpc.Status
-	37, // 36: runsvc.v1.Record.ToolCallFailed.error:type_name -> google.rpc.Status
-	36, // 37: runsvc.v1.Record.ToolCallFailed.retry_after:type_name -> google.protobuf.Duration
-	2,  // 38: runsvc.v1.Record.Suspended.reason:type_name -> runsvc.v1.SuspensionReason
-	34, // 39: runsvc.v1.Record.Suspended.expire_time:type_name -> google.protobuf.Timestamp
-	34, // 40: runsvc.v1.Record.Suspended.wake_time:type_name -> google.protobuf.Timestamp
-	12, // 41: runsvc.v1.Record.Suspended.budget:type_name -> runsvc.v1.BudgetAsk
-	2,  // 42: runsvc.v1.Record.Resumed.reason:type_name -> runsvc.v1.SuspensionReason
-	7,  // 43: runsvc.v1.Record.Resumed.tool_results:type_name -> runsvc.v1.ToolResult
-	10, // 44: runsvc.v1.Record.Resumed.in_doubt:type_name -> runsvc.v1.InDoubtAnswer
-	1,  // 45: runsvc.v1.Record.AbortRequested.cause:type_name -> runsvc.v1.AbortCause
-	3,  // 46: runsvc.v1.Record.MessageQueued.mode:type_name -> runsvc.v1.MessageMode
-	0,  // 47: runsvc.v1.Record.DelegationFinished.state:type_name -> runsvc.v1.RunState
-	37, // 48: runsvc.v1.Record.DelegationFinished.failure:type_name -> google.rpc.Status
-	0,  // 49: runsvc.v1.Record.Settled.state:type_name -> runsvc.v1.RunState
-	1,  // 50: runsvc.v1.Record.Settled.abort_cause:type_name -> runsvc.v1.AbortCause
-	37, // 51: runsvc.v1.Record.Settled.failure:type_name -> google.rpc.Status
-	52, // [52:52] is the sub-list for method output_type
-	52, // [52:52] is the sub-list for method input_type
-	52, // [52:52] is the sub-list for extension type_name
-	52, // [52:52] is the sub-list for extension extendee
-	0,  // [0:52] is the sub-list for field type_name
+	35, // 3: runsvc.v1.Record.time:type_name -> google.protobuf.Timestamp
+	15, // 4: runsvc.v1.Record.admitted:type_name -> runsvc.v1.Record.Admitted
+	16, // 5: runsvc.v1.Record.attempt_started:type_name -> runsvc.v1.Record.AttemptStarted
+	17, // 6: runsvc.v1.Record.turn_started:type_name -> runsvc.v1.Record.TurnStarted
+	18, // 7: runsvc.v1.Record.model_call_started:type_name -> runsvc.v1.Record.ModelCallStarted
+	19, // 8: runsvc.v1.Record.model_call_finished:type_name -> runsvc.v1.Record.ModelCallFinished
+	21, // 9: runsvc.v1.Record.model_call_failed:type_name -> runsvc.v1.Record.ModelCallFailed
+	22, // 10: runsvc.v1.Record.tool_call_started:type_name -> runsvc.v1.Record.ToolCallStarted
+	23, // 11: runsvc.v1.Record.tool_call_finished:type_name -> runsvc.v1.Record.ToolCallFinished
+	24, // 12: runsvc.v1.Record.tool_call_failed:type_name -> runsvc.v1.Record.ToolCallFailed
+	25, // 13: runsvc.v1.Record.suspended:type_name -> runsvc.v1.Record.Suspended
+	26, // 14: runsvc.v1.Record.resumed:type_name -> runsvc.v1.Record.Resumed
+	27, // 15: runsvc.v1.Record.abort_requested:type_name -> runsvc.v1.Record.AbortRequested
+	28, // 16: runsvc.v1.Record.message_queued:type_name -> runsvc.v1.Record.MessageQueued
+	29, // 17: runsvc.v1.Record.message_consumed:type_name -> runsvc.v1.Record.MessageConsumed
+	30, // 18: runsvc.v1.Record.delegation_started:type_name -> runsvc.v1.Record.DelegationStarted
+	31, // 19: runsvc.v1.Record.delegation_finished:type_name -> runsvc.v1.Record.DelegationFinished
+	32, // 20: runsvc.v1.Record.settled:type_name -> runsvc.v1.Record.Settled
+	14, // 21: runsvc.v1.Record.history_compacted:type_name -> runsvc.v1.Record.HistoryCompacted
+	13, // 22: runsvc.v1.Record.a2a_task:type_name -> runsvc.v1.Record.A2aTask
+	4,  // 23: runsvc.v1.InDoubtAnswer.outcome:type_name -> runsvc.v1.InDoubtOutcome
+	34, // 24: runsvc.v1.InDoubtAnswer.output:type_name -> google.protobuf.Value
+	35, // 25: runsvc.v1.Record.Admitted.deadline_time:type_name -> google.protobuf.Timestamp
+	11, // 26: runsvc.v1.Record.Admitted.fork_of:type_name -> runsvc.v1.ForkOrigin
+	35, // 27: runsvc.v1.Record.Admitted.start_time:type_name -> google.protobuf.Timestamp
+	5,  // 28: runsvc.v1.Record.ModelCallFinished.tool_calls:type_name -> runsvc.v1.ToolCall
+	36, // 29: runsvc.v1.Record.ModelCallFinished.output_violations:type_name -> google.rpc.BadRequest.FieldViolation
+	20, // 30: runsvc.v1.Record.ModelCallFinished.fallbacks:type_name -> runsvc.v1.Record.ModelFallback
+	37, // 31: runsvc.v1.Record.ModelCallFinished.rate_limit_wait:type_name -> google.protobuf.Duration
+	38, // 32: runsvc.v1.Record.ModelFallback.failure:type_name -> google.rpc.Status
+	38, // 33: runsvc.v1.Record.ModelCallFailed.failure:type_name -> google.rpc.Status
+	37, // 34: runsvc.v1.Record.ModelCallFailed.retry_after:type_name -> google.protobuf.Duration
+	34, // 35: runsvc.v1.Record.ToolCallFinished.output:type_name -> google.protobuf.Value
+	38, // 36: runsvc.v1.Record.ToolCallFinished.error:type_name -> google.rpc.Status
+	38, // 37: runsvc.v1.Record.ToolCallFailed.error:type_name -> google.rpc.Status
+	37, // 38: runsvc.v1.Record.ToolCallFailed.retry_after:type_name -> google.protobuf.Duration
+	2,  // 39: runsvc.v1.Record.Suspended.reason:type_name -> runsvc.v1.SuspensionReason
+	35, // 40: runsvc.v1.Record.Suspended.expire_time:type_name -> google.protobuf.Timestamp
+	35, // 41: runsvc.v1.Record.Suspended.wake_time:type_name -> google.protobuf.Timestamp
+	12, // 42: runsvc.v1.Record.Suspended.budget:type_name -> runsvc.v1.BudgetAsk
+	2,  // 43: runsvc.v1.Record.Resumed.reason:type_name -> runsvc.v1.SuspensionReason
+	7,  // 44: runsvc.v1.Record.Resumed.tool_results:type_name -> runsvc.v1.ToolResult
+	10, // 45: runsvc.v1.Record.Resumed.in_doubt:type_name -> runsvc.v1.InDoubtAnswer
+	1,  // 46: runsvc.v1.Record.AbortRequested.cause:type_name -> runsvc.v1.AbortCause
+	3,  // 47: runsvc.v1.Record.MessageQueued.mode:type_name -> runsvc.v1.MessageMode
+	0,  // 48: runsvc.v1.Record.DelegationFinished.state:type_name -> runsvc.v1.RunState
+	38, // 49: runsvc.v1.Record.DelegationFinished.failure:type_name -> google.rpc.Status
+	0,  // 50: runsvc.v1.Record.Settled.state:type_name -> runsvc.v1.RunState
+	1,  // 51: runsvc.v1.Record.Settled.abort_cause:type_name -> runsvc.v1.AbortCause
+	38, // 52: runsvc.v1.Record.Settled.failure:type_name -> google.rpc.Status
+	53, // [53:53] is the sub-list for method output_type
+	53, // [53:53] is the sub-list for method input_type
+	53, // [53:53] is the sub-list for extension type_name
+	53, // [53:53] is the sub-list for extension extendee
+	0,  // [0:53] is the sub-list for field type_name
 }
 
 func init() { file_runsvc_v1_record_proto_init() }
@@ -3106,6 +3248,7 @@ func file_runsvc_v1_record_proto_init() {
 		(*Record_DelegationFinished_)(nil),
 		(*Record_Settled_)(nil),
 		(*Record_HistoryCompacted_)(nil),
+		(*Record_A2ATask_)(nil),
 	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
@@ -3113,7 +3256,7 @@ func file_runsvc_v1_record_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_runsvc_v1_record_proto_rawDesc), len(file_runsvc_v1_record_proto_rawDesc)),
 			NumEnums:      5,
-			NumMessages:   27,
+			NumMessages:   28,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

@@ -93,7 +93,36 @@ type Run struct {
 	Priority int32 `protobuf:"varint,43,opt,name=priority,proto3" json:"priority,omitempty"`
 	// The key its claims are shared by (its tenant unless StartRun named
 	// one).
-	FairnessKey   string `protobuf:"bytes,44,opt,name=fairness_key,json=fairnessKey,proto3" json:"fairness_key,omitempty"`
+	FairnessKey string `protobuf:"bytes,44,opt,name=fairness_key,json=fairnessKey,proto3" json:"fairness_key,omitempty"`
+	// The concurrency key it holds a slot of, or waits for (the Spec's
+	// `concurrency` or StartRun's `concurrency_key`); empty for none.
+	ConcurrencyKey string `protobuf:"bytes,60,opt,name=concurrency_key,json=concurrencyKey,proto3" json:"concurrency_key,omitempty"`
+	// Its place among the Runs waiting for a slot of its key, from 1 (next to
+	// start); 0 when it does not wait on its key. GetRun fills it in.
+	ConcurrencyPlace int32 `protobuf:"varint,61,opt,name=concurrency_place,json=concurrencyPlace,proto3" json:"concurrency_place,omitempty"`
+	// What the Run waits on right now, while it is not making progress:
+	// `concurrency:<key>` while it waits for a slot of its key,
+	// `rate_limit:<provider>/<credential>` while its model call waits for the
+	// provider rate limit of that credential (`rate_limit:<provider>` for a
+	// model with no credential; seen by the replica running it); empty
+	// otherwise.
+	WaitingOn string `protobuf:"bytes,62,opt,name=waiting_on,json=waitingOn,proto3" json:"waiting_on,omitempty"`
+	// Since when it waits on `waiting_on`.
+	WaitingSince *timestamppb.Timestamp `protobuf:"bytes,63,opt,name=waiting_since,json=waitingSince,proto3" json:"waiting_since,omitempty"`
+	// Its position among the Runs started on its concurrency key, from 1: the
+	// order in which the store admitted them, which is the order they get a
+	// slot in. 0 without a key.
+	ConcurrencySeq int32 `protobuf:"varint,64,opt,name=concurrency_seq,json=concurrencySeq,proto3" json:"concurrency_seq,omitempty"`
+	// The alias it was started on (StartRun of `spec@alias`), empty for
+	// none, and which of the alias's Versions it took.
+	Alias     string    `protobuf:"bytes,100,opt,name=alias,proto3" json:"alias,omitempty"`
+	AliasSide AliasSide `protobuf:"varint,101,opt,name=alias_side,json=aliasSide,proto3,enum=runsvc.v1.AliasSide" json:"alias_side,omitempty"`
+	// The evaluation this Run belongs to, for a replay (or an LLM judge's
+	// Run) that EvaluateVersion started; such a Run is never listed by
+	// ListRuns and is deleted with its evaluation. Empty for every other Run.
+	EvaluationId string `protobuf:"bytes,110,opt,name=evaluation_id,json=evaluationId,proto3" json:"evaluation_id,omitempty"`
+	// The recorded Run a replay re-runs; empty for every other Run.
+	ReplayOf      string `protobuf:"bytes,111,opt,name=replay_of,json=replayOf,proto3" json:"replay_of,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -327,6 +356,69 @@ func (x *Run) GetPriority() int32 {
 func (x *Run) GetFairnessKey() string {
 	if x != nil {
 		return x.FairnessKey
+	}
+	return ""
+}
+
+func (x *Run) GetConcurrencyKey() string {
+	if x != nil {
+		return x.ConcurrencyKey
+	}
+	return ""
+}
+
+func (x *Run) GetConcurrencyPlace() int32 {
+	if x != nil {
+		return x.ConcurrencyPlace
+	}
+	return 0
+}
+
+func (x *Run) GetWaitingOn() string {
+	if x != nil {
+		return x.WaitingOn
+	}
+	return ""
+}
+
+func (x *Run) GetWaitingSince() *timestamppb.Timestamp {
+	if x != nil {
+		return x.WaitingSince
+	}
+	return nil
+}
+
+func (x *Run) GetConcurrencySeq() int32 {
+	if x != nil {
+		return x.ConcurrencySeq
+	}
+	return 0
+}
+
+func (x *Run) GetAlias() string {
+	if x != nil {
+		return x.Alias
+	}
+	return ""
+}
+
+func (x *Run) GetAliasSide() AliasSide {
+	if x != nil {
+		return x.AliasSide
+	}
+	return AliasSide_ALIAS_SIDE_UNSPECIFIED
+}
+
+func (x *Run) GetEvaluationId() string {
+	if x != nil {
+		return x.EvaluationId
+	}
+	return ""
+}
+
+func (x *Run) GetReplayOf() string {
+	if x != nil {
+		return x.ReplayOf
 	}
 	return ""
 }
@@ -759,7 +851,9 @@ func (x *Suspension) GetBudget() *BudgetAsk {
 // StartRunRequest is the request of RunService.StartRun.
 type StartRunRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// The Spec's name.
+	// The Spec's name, or `spec@alias` to run the Version an alias names
+	// (AliasService): NOT_FOUND / ALIAS_NOT_FOUND when the Spec has no such
+	// alias.
 	Spec string `protobuf:"bytes,1,opt,name=spec,proto3" json:"spec,omitempty"`
 	// The Spec Version; empty means the newest.
 	Version string `protobuf:"bytes,2,opt,name=version,proto3" json:"version,omitempty"`
@@ -790,7 +884,24 @@ type StartRunRequest struct {
 	// take Runs from every key waiting in turn (weighted by serve's
 	// --fairness-weights), so one key's thousands do not hold back another
 	// key's few. Empty means the caller's tenant. At most 128 characters.
-	FairnessKey   string `protobuf:"bytes,10,opt,name=fairness_key,json=fairnessKey,proto3" json:"fairness_key,omitempty"`
+	FairnessKey string `protobuf:"bytes,10,opt,name=fairness_key,json=fairnessKey,proto3" json:"fairness_key,omitempty"`
+	// The Run's concurrency key, overriding the value of the Spec's
+	// `concurrency.key` expression; with a Spec that sets no concurrency it
+	// limits the Run with `concurrency_limit` (default 1) and mode QUEUE. At
+	// most 256 characters.
+	ConcurrencyKey string `protobuf:"bytes,60,opt,name=concurrency_key,json=concurrencyKey,proto3" json:"concurrency_key,omitempty"`
+	// The limit of `concurrency_key`, 1 to 1,000, overriding the Spec's; 0
+	// takes the Spec's (1 when it sets none).
+	ConcurrencyLimit int32 `protobuf:"varint,61,opt,name=concurrency_limit,json=concurrencyLimit,proto3" json:"concurrency_limit,omitempty"`
+	// For `spec@alias` on a thread: take the alias's Version even when the
+	// thread's earlier Run ran another. Unset, a thread keeps its Version
+	// across alias moves.
+	FollowAlias bool `protobuf:"varint,100,opt,name=follow_alias,json=followAlias,proto3" json:"follow_alias,omitempty"`
+	// For `spec@alias` during a canary: Runs started with the same key take
+	// the same side of the split (a hash of it: no state is kept). Empty,
+	// the thread is the key, or, without one, the Run. At most 128
+	// characters.
+	StickyKey     string `protobuf:"bytes,101,opt,name=sticky_key,json=stickyKey,proto3" json:"sticky_key,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -891,6 +1002,34 @@ func (x *StartRunRequest) GetPriority() int32 {
 func (x *StartRunRequest) GetFairnessKey() string {
 	if x != nil {
 		return x.FairnessKey
+	}
+	return ""
+}
+
+func (x *StartRunRequest) GetConcurrencyKey() string {
+	if x != nil {
+		return x.ConcurrencyKey
+	}
+	return ""
+}
+
+func (x *StartRunRequest) GetConcurrencyLimit() int32 {
+	if x != nil {
+		return x.ConcurrencyLimit
+	}
+	return 0
+}
+
+func (x *StartRunRequest) GetFollowAlias() bool {
+	if x != nil {
+		return x.FollowAlias
+	}
+	return false
+}
+
+func (x *StartRunRequest) GetStickyKey() string {
+	if x != nil {
+		return x.StickyKey
 	}
 	return ""
 }
@@ -2974,7 +3113,7 @@ var File_runsvc_v1_run_proto protoreflect.FileDescriptor
 
 const file_runsvc_v1_run_proto_rawDesc = "" +
 	"\n" +
-	"\x13runsvc/v1/run.proto\x12\trunsvc.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x17google/rpc/status.proto\x1a\x16runsvc/v1/record.proto\x1a\x14runsvc/v1/spec.proto\"\xe3\b\n" +
+	"\x13runsvc/v1/run.proto\x12\trunsvc.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x17google/rpc/status.proto\x1a\x15runsvc/v1/alias.proto\x1a\x16runsvc/v1/record.proto\x1a\x14runsvc/v1/spec.proto\"\xcf\v\n" +
 	"\x03Run\x12\x15\n" +
 	"\x06run_id\x18\x01 \x01(\tR\x05runId\x12\x12\n" +
 	"\x04spec\x18\x02 \x01(\tR\x04spec\x12\x18\n" +
@@ -3013,7 +3152,18 @@ const file_runsvc_v1_run_proto_rawDesc = "" +
 	"scheduleId\x12?\n" +
 	"\rschedule_tick\x18* \x01(\v2\x1a.google.protobuf.TimestampR\fscheduleTick\x12\x1a\n" +
 	"\bpriority\x18+ \x01(\x05R\bpriority\x12!\n" +
-	"\ffairness_key\x18, \x01(\tR\vfairnessKey\"\x80\x02\n" +
+	"\ffairness_key\x18, \x01(\tR\vfairnessKey\x12'\n" +
+	"\x0fconcurrency_key\x18< \x01(\tR\x0econcurrencyKey\x12+\n" +
+	"\x11concurrency_place\x18= \x01(\x05R\x10concurrencyPlace\x12\x1d\n" +
+	"\n" +
+	"waiting_on\x18> \x01(\tR\twaitingOn\x12?\n" +
+	"\rwaiting_since\x18? \x01(\v2\x1a.google.protobuf.TimestampR\fwaitingSince\x12'\n" +
+	"\x0fconcurrency_seq\x18@ \x01(\x05R\x0econcurrencySeq\x12\x14\n" +
+	"\x05alias\x18d \x01(\tR\x05alias\x123\n" +
+	"\n" +
+	"alias_side\x18e \x01(\x0e2\x14.runsvc.v1.AliasSideR\taliasSide\x12#\n" +
+	"\revaluation_id\x18n \x01(\tR\fevaluationId\x12\x1b\n" +
+	"\treplay_of\x18o \x01(\tR\breplayOf\"\x80\x02\n" +
 	"\x06Thread\x12\x1b\n" +
 	"\tthread_id\x18\x01 \x01(\tR\bthreadId\x12\"\n" +
 	"\ractive_run_id\x18\x02 \x01(\tR\vactiveRunId\x12\x1e\n" +
@@ -3047,7 +3197,7 @@ const file_runsvc_v1_run_proto_rawDesc = "" +
 	"\x0edelegation_ids\x18\a \x03(\tR\rdelegationIds\x12\x19\n" +
 	"\bin_doubt\x18\b \x01(\bR\ainDoubt\x127\n" +
 	"\twake_time\x18\t \x01(\v2\x1a.google.protobuf.TimestampR\bwakeTime\x12,\n" +
-	"\x06budget\x18\x14 \x01(\v2\x14.runsvc.v1.BudgetAskR\x06budget\"\x82\x03\n" +
+	"\x06budget\x18\x14 \x01(\v2\x14.runsvc.v1.BudgetAskR\x06budget\"\x9a\x04\n" +
 	"\x0fStartRunRequest\x12\x12\n" +
 	"\x04spec\x18\x01 \x01(\tR\x04spec\x12\x18\n" +
 	"\aversion\x18\x02 \x01(\tR\aversion\x12\x14\n" +
@@ -3060,7 +3210,12 @@ const file_runsvc_v1_run_proto_rawDesc = "" +
 	"\bstart_at\x18\b \x01(\v2\x1a.google.protobuf.TimestampR\astartAt\x12\x1a\n" +
 	"\bpriority\x18\t \x01(\x05R\bpriority\x12!\n" +
 	"\ffairness_key\x18\n" +
-	" \x01(\tR\vfairnessKey\"h\n" +
+	" \x01(\tR\vfairnessKey\x12'\n" +
+	"\x0fconcurrency_key\x18< \x01(\tR\x0econcurrencyKey\x12+\n" +
+	"\x11concurrency_limit\x18= \x01(\x05R\x10concurrencyLimit\x12!\n" +
+	"\ffollow_alias\x18d \x01(\bR\vfollowAlias\x12\x1d\n" +
+	"\n" +
+	"sticky_key\x18e \x01(\tR\tstickyKey\"h\n" +
 	"\x10StartRunResponse\x12 \n" +
 	"\x03run\x18\x01 \x01(\v2\x0e.runsvc.v1.RunR\x03run\x12\x18\n" +
 	"\acreated\x18\x02 \x01(\bR\acreated\x12\x18\n" +
@@ -3278,16 +3433,17 @@ var file_runsvc_v1_run_proto_goTypes = []any{
 	(*Usage)(nil),                 // 42: runsvc.v1.Usage
 	(*timestamppb.Timestamp)(nil), // 43: google.protobuf.Timestamp
 	(*ForkOrigin)(nil),            // 44: runsvc.v1.ForkOrigin
-	(SuspensionReason)(0),         // 45: runsvc.v1.SuspensionReason
-	(*ToolCall)(nil),              // 46: runsvc.v1.ToolCall
-	(*BudgetAsk)(nil),             // 47: runsvc.v1.BudgetAsk
-	(*durationpb.Duration)(nil),   // 48: google.protobuf.Duration
-	(ThreadStrategy)(0),           // 49: runsvc.v1.ThreadStrategy
-	(*Record)(nil),                // 50: runsvc.v1.Record
-	(MessageMode)(0),              // 51: runsvc.v1.MessageMode
-	(*ToolResult)(nil),            // 52: runsvc.v1.ToolResult
-	(*InDoubtAnswer)(nil),         // 53: runsvc.v1.InDoubtAnswer
-	(*structpb.Value)(nil),        // 54: google.protobuf.Value
+	(AliasSide)(0),                // 45: runsvc.v1.AliasSide
+	(SuspensionReason)(0),         // 46: runsvc.v1.SuspensionReason
+	(*ToolCall)(nil),              // 47: runsvc.v1.ToolCall
+	(*BudgetAsk)(nil),             // 48: runsvc.v1.BudgetAsk
+	(*durationpb.Duration)(nil),   // 49: google.protobuf.Duration
+	(ThreadStrategy)(0),           // 50: runsvc.v1.ThreadStrategy
+	(*Record)(nil),                // 51: runsvc.v1.Record
+	(MessageMode)(0),              // 52: runsvc.v1.MessageMode
+	(*ToolResult)(nil),            // 53: runsvc.v1.ToolResult
+	(*InDoubtAnswer)(nil),         // 54: runsvc.v1.InDoubtAnswer
+	(*structpb.Value)(nil),        // 55: google.protobuf.Value
 }
 var file_runsvc_v1_run_proto_depIdxs = []int32{
 	39, // 0: runsvc.v1.Run.state:type_name -> runsvc.v1.RunState
@@ -3301,85 +3457,87 @@ var file_runsvc_v1_run_proto_depIdxs = []int32{
 	43, // 8: runsvc.v1.Run.deadline_time:type_name -> google.protobuf.Timestamp
 	44, // 9: runsvc.v1.Run.fork_of:type_name -> runsvc.v1.ForkOrigin
 	43, // 10: runsvc.v1.Run.schedule_tick:type_name -> google.protobuf.Timestamp
-	43, // 11: runsvc.v1.Thread.create_time:type_name -> google.protobuf.Timestamp
-	43, // 12: runsvc.v1.Thread.update_time:type_name -> google.protobuf.Timestamp
-	1,  // 13: runsvc.v1.GetThreadResponse.thread:type_name -> runsvc.v1.Thread
-	1,  // 14: runsvc.v1.ListThreadsResponse.threads:type_name -> runsvc.v1.Thread
-	45, // 15: runsvc.v1.Suspension.reason:type_name -> runsvc.v1.SuspensionReason
-	43, // 16: runsvc.v1.Suspension.expire_time:type_name -> google.protobuf.Timestamp
-	46, // 17: runsvc.v1.Suspension.tool_calls:type_name -> runsvc.v1.ToolCall
-	46, // 18: runsvc.v1.Suspension.approval_call:type_name -> runsvc.v1.ToolCall
-	43, // 19: runsvc.v1.Suspension.wake_time:type_name -> google.protobuf.Timestamp
-	47, // 20: runsvc.v1.Suspension.budget:type_name -> runsvc.v1.BudgetAsk
-	48, // 21: runsvc.v1.StartRunRequest.deadline:type_name -> google.protobuf.Duration
-	49, // 22: runsvc.v1.StartRunRequest.thread_strategy:type_name -> runsvc.v1.ThreadStrategy
-	43, // 23: runsvc.v1.StartRunRequest.start_at:type_name -> google.protobuf.Timestamp
-	0,  // 24: runsvc.v1.StartRunResponse.run:type_name -> runsvc.v1.Run
-	0,  // 25: runsvc.v1.GetRunResponse.run:type_name -> runsvc.v1.Run
-	39, // 26: runsvc.v1.ListRunsRequest.states:type_name -> runsvc.v1.RunState
-	0,  // 27: runsvc.v1.ListRunsResponse.runs:type_name -> runsvc.v1.Run
-	48, // 28: runsvc.v1.WatchRunRequest.heartbeat_interval:type_name -> google.protobuf.Duration
-	50, // 29: runsvc.v1.WatchRunResponse.record:type_name -> runsvc.v1.Record
-	43, // 30: runsvc.v1.WatchRunResponse.heartbeat_time:type_name -> google.protobuf.Timestamp
-	15, // 31: runsvc.v1.WatchRunResponse.delta:type_name -> runsvc.v1.ModelDelta
-	16, // 32: runsvc.v1.ModelDelta.tool_call:type_name -> runsvc.v1.ToolCallDelta
-	48, // 33: runsvc.v1.StreamTextRequest.heartbeat_interval:type_name -> google.protobuf.Duration
-	43, // 34: runsvc.v1.StreamTextResponse.heartbeat_time:type_name -> google.protobuf.Timestamp
-	48, // 35: runsvc.v1.WaitRunRequest.wait:type_name -> google.protobuf.Duration
-	0,  // 36: runsvc.v1.WaitRunResponse.run:type_name -> runsvc.v1.Run
-	51, // 37: runsvc.v1.SendMessageRequest.mode:type_name -> runsvc.v1.MessageMode
-	52, // 38: runsvc.v1.ResumeRunRequest.tool_results:type_name -> runsvc.v1.ToolResult
-	53, // 39: runsvc.v1.ResumeRunRequest.in_doubt:type_name -> runsvc.v1.InDoubtAnswer
-	0,  // 40: runsvc.v1.ResumeRunResponse.run:type_name -> runsvc.v1.Run
-	0,  // 41: runsvc.v1.InterruptRunResponse.run:type_name -> runsvc.v1.Run
-	29, // 42: runsvc.v1.GetReportResponse.report:type_name -> runsvc.v1.Report
-	0,  // 43: runsvc.v1.Report.run:type_name -> runsvc.v1.Run
-	30, // 44: runsvc.v1.Report.tool_calls:type_name -> runsvc.v1.ToolCallReport
-	29, // 45: runsvc.v1.Report.children:type_name -> runsvc.v1.Report
-	48, // 46: runsvc.v1.Report.duration:type_name -> google.protobuf.Duration
-	46, // 47: runsvc.v1.ToolCallReport.call:type_name -> runsvc.v1.ToolCall
-	54, // 48: runsvc.v1.ToolCallReport.output:type_name -> google.protobuf.Value
-	41, // 49: runsvc.v1.ToolCallReport.error:type_name -> google.rpc.Status
-	0,  // 50: runsvc.v1.ImportRunResponse.run:type_name -> runsvc.v1.Run
-	48, // 51: runsvc.v1.ForkRunRequest.deadline:type_name -> google.protobuf.Duration
-	0,  // 52: runsvc.v1.ForkRunResponse.run:type_name -> runsvc.v1.Run
-	7,  // 53: runsvc.v1.RunService.StartRun:input_type -> runsvc.v1.StartRunRequest
-	9,  // 54: runsvc.v1.RunService.GetRun:input_type -> runsvc.v1.GetRunRequest
-	11, // 55: runsvc.v1.RunService.ListRuns:input_type -> runsvc.v1.ListRunsRequest
-	13, // 56: runsvc.v1.RunService.WatchRun:input_type -> runsvc.v1.WatchRunRequest
-	17, // 57: runsvc.v1.RunService.StreamText:input_type -> runsvc.v1.StreamTextRequest
-	19, // 58: runsvc.v1.RunService.WaitRun:input_type -> runsvc.v1.WaitRunRequest
-	21, // 59: runsvc.v1.RunService.SendMessage:input_type -> runsvc.v1.SendMessageRequest
-	23, // 60: runsvc.v1.RunService.ResumeRun:input_type -> runsvc.v1.ResumeRunRequest
-	25, // 61: runsvc.v1.RunService.InterruptRun:input_type -> runsvc.v1.InterruptRunRequest
-	27, // 62: runsvc.v1.RunService.GetReport:input_type -> runsvc.v1.GetReportRequest
-	31, // 63: runsvc.v1.RunService.DeleteRun:input_type -> runsvc.v1.DeleteRunRequest
-	33, // 64: runsvc.v1.RunService.ExportRun:input_type -> runsvc.v1.ExportRunRequest
-	35, // 65: runsvc.v1.RunService.ImportRun:input_type -> runsvc.v1.ImportRunRequest
-	2,  // 66: runsvc.v1.RunService.GetThread:input_type -> runsvc.v1.GetThreadRequest
-	4,  // 67: runsvc.v1.RunService.ListThreads:input_type -> runsvc.v1.ListThreadsRequest
-	37, // 68: runsvc.v1.RunService.ForkRun:input_type -> runsvc.v1.ForkRunRequest
-	8,  // 69: runsvc.v1.RunService.StartRun:output_type -> runsvc.v1.StartRunResponse
-	10, // 70: runsvc.v1.RunService.GetRun:output_type -> runsvc.v1.GetRunResponse
-	12, // 71: runsvc.v1.RunService.ListRuns:output_type -> runsvc.v1.ListRunsResponse
-	14, // 72: runsvc.v1.RunService.WatchRun:output_type -> runsvc.v1.WatchRunResponse
-	18, // 73: runsvc.v1.RunService.StreamText:output_type -> runsvc.v1.StreamTextResponse
-	20, // 74: runsvc.v1.RunService.WaitRun:output_type -> runsvc.v1.WaitRunResponse
-	22, // 75: runsvc.v1.RunService.SendMessage:output_type -> runsvc.v1.SendMessageResponse
-	24, // 76: runsvc.v1.RunService.ResumeRun:output_type -> runsvc.v1.ResumeRunResponse
-	26, // 77: runsvc.v1.RunService.InterruptRun:output_type -> runsvc.v1.InterruptRunResponse
-	28, // 78: runsvc.v1.RunService.GetReport:output_type -> runsvc.v1.GetReportResponse
-	32, // 79: runsvc.v1.RunService.DeleteRun:output_type -> runsvc.v1.DeleteRunResponse
-	34, // 80: runsvc.v1.RunService.ExportRun:output_type -> runsvc.v1.ExportRunResponse
-	36, // 81: runsvc.v1.RunService.ImportRun:output_type -> runsvc.v1.ImportRunResponse
-	3,  // 82: runsvc.v1.RunService.GetThread:output_type -> runsvc.v1.GetThreadResponse
-	5,  // 83: runsvc.v1.RunService.ListThreads:output_type -> runsvc.v1.ListThreadsResponse
-	38, // 84: runsvc.v1.RunService.ForkRun:output_type -> runsvc.v1.ForkRunResponse
-	69, // [69:85] is the sub-list for method output_type
-	53, // [53:69] is the sub-list for method input_type
-	53, // [53:53] is the sub-list for extension type_name
-	53, // [53:53] is the sub-list for extension extendee
-	0,  // [0:53] is the sub-list for field type_name
+	43, // 11: runsvc.v1.Run.waiting_since:type_name -> google.protobuf.Timestamp
+	45, // 12: runsvc.v1.Run.alias_side:type_name -> runsvc.v1.AliasSide
+	43, // 13: runsvc.v1.Thread.create_time:type_name -> google.protobuf.Timestamp
+	43, // 14: runsvc.v1.Thread.update_time:type_name -> google.protobuf.Timestamp
+	1,  // 15: runsvc.v1.GetThreadResponse.thread:type_name -> runsvc.v1.Thread
+	1,  // 16: runsvc.v1.ListThreadsResponse.threads:type_name -> runsvc.v1.Thread
+	46, // 17: runsvc.v1.Suspension.reason:type_name -> runsvc.v1.SuspensionReason
+	43, // 18: runsvc.v1.Suspension.expire_time:type_name -> google.protobuf.Timestamp
+	47, // 19: runsvc.v1.Suspension.tool_calls:type_name -> runsvc.v1.ToolCall
+	47, // 20: runsvc.v1.Suspension.approval_call:type_name -> runsvc.v1.ToolCall
+	43, // 21: runsvc.v1.Suspension.wake_time:type_name -> google.protobuf.Timestamp
+	48, // 22: runsvc.v1.Suspension.budget:type_name -> runsvc.v1.BudgetAsk
+	49, // 23: runsvc.v1.StartRunRequest.deadline:type_name -> google.protobuf.Duration
+	50, // 24: runsvc.v1.StartRunRequest.thread_strategy:type_name -> runsvc.v1.ThreadStrategy
+	43, // 25: runsvc.v1.StartRunRequest.start_at:type_name -> google.protobuf.Timestamp
+	0,  // 26: runsvc.v1.StartRunResponse.run:type_name -> runsvc.v1.Run
+	0,  // 27: runsvc.v1.GetRunResponse.run:type_name -> runsvc.v1.Run
+	39, // 28: runsvc.v1.ListRunsRequest.states:type_name -> runsvc.v1.RunState
+	0,  // 29: runsvc.v1.ListRunsResponse.runs:type_name -> runsvc.v1.Run
+	49, // 30: runsvc.v1.WatchRunRequest.heartbeat_interval:type_name -> google.protobuf.Duration
+	51, // 31: runsvc.v1.WatchRunResponse.record:type_name -> runsvc.v1.Record
+	43, // 32: runsvc.v1.WatchRunResponse.heartbeat_time:type_name -> google.protobuf.Timestamp
+	15, // 33: runsvc.v1.WatchRunResponse.delta:type_name -> runsvc.v1.ModelDelta
+	16, // 34: runsvc.v1.ModelDelta.tool_call:type_name -> runsvc.v1.ToolCallDelta
+	49, // 35: runsvc.v1.StreamTextRequest.heartbeat_interval:type_name -> google.protobuf.Duration
+	43, // 36: runsvc.v1.StreamTextResponse.heartbeat_time:type_name -> google.protobuf.Timestamp
+	49, // 37: runsvc.v1.WaitRunRequest.wait:type_name -> google.protobuf.Duration
+	0,  // 38: runsvc.v1.WaitRunResponse.run:type_name -> runsvc.v1.Run
+	52, // 39: runsvc.v1.SendMessageRequest.mode:type_name -> runsvc.v1.MessageMode
+	53, // 40: runsvc.v1.ResumeRunRequest.tool_results:type_name -> runsvc.v1.ToolResult
+	54, // 41: runsvc.v1.ResumeRunRequest.in_doubt:type_name -> runsvc.v1.InDoubtAnswer
+	0,  // 42: runsvc.v1.ResumeRunResponse.run:type_name -> runsvc.v1.Run
+	0,  // 43: runsvc.v1.InterruptRunResponse.run:type_name -> runsvc.v1.Run
+	29, // 44: runsvc.v1.GetReportResponse.report:type_name -> runsvc.v1.Report
+	0,  // 45: runsvc.v1.Report.run:type_name -> runsvc.v1.Run
+	30, // 46: runsvc.v1.Report.tool_calls:type_name -> runsvc.v1.ToolCallReport
+	29, // 47: runsvc.v1.Report.children:type_name -> runsvc.v1.Report
+	49, // 48: runsvc.v1.Report.duration:type_name -> google.protobuf.Duration
+	47, // 49: runsvc.v1.ToolCallReport.call:type_name -> runsvc.v1.ToolCall
+	55, // 50: runsvc.v1.ToolCallReport.output:type_name -> google.protobuf.Value
+	41, // 51: runsvc.v1.ToolCallReport.error:type_name -> google.rpc.Status
+	0,  // 52: runsvc.v1.ImportRunResponse.run:type_name -> runsvc.v1.Run
+	49, // 53: runsvc.v1.ForkRunRequest.deadline:type_name -> google.protobuf.Duration
+	0,  // 54: runsvc.v1.ForkRunResponse.run:type_name -> runsvc.v1.Run
+	7,  // 55: runsvc.v1.RunService.StartRun:input_type -> runsvc.v1.StartRunRequest
+	9,  // 56: runsvc.v1.RunService.GetRun:input_type -> runsvc.v1.GetRunRequest
+	11, // 57: runsvc.v1.RunService.ListRuns:input_type -> runsvc.v1.ListRunsRequest
+	13, // 58: runsvc.v1.RunService.WatchRun:input_type -> runsvc.v1.WatchRunRequest
+	17, // 59: runsvc.v1.RunService.StreamText:input_type -> runsvc.v1.StreamTextRequest
+	19, // 60: runsvc.v1.RunService.WaitRun:input_type -> runsvc.v1.WaitRunRequest
+	21, // 61: runsvc.v1.RunService.SendMessage:input_type -> runsvc.v1.SendMessageRequest
+	23, // 62: runsvc.v1.RunService.ResumeRun:input_type -> runsvc.v1.ResumeRunRequest
+	25, // 63: runsvc.v1.RunService.InterruptRun:input_type -> runsvc.v1.InterruptRunRequest
+	27, // 64: runsvc.v1.RunService.GetReport:input_type -> runsvc.v1.GetReportRequest
+	31, // 65: runsvc.v1.RunService.DeleteRun:input_type -> runsvc.v1.DeleteRunRequest
+	33, // 66: runsvc.v1.RunService.ExportRun:input_type -> runsvc.v1.ExportRunRequest
+	35, // 67: runsvc.v1.RunService.ImportRun:input_type -> runsvc.v1.ImportRunRequest
+	2,  // 68: runsvc.v1.RunService.GetThread:input_type -> runsvc.v1.GetThreadRequest
+	4,  // 69: runsvc.v1.RunService.ListThreads:input_type -> runsvc.v1.ListThreadsRequest
+	37, // 70: runsvc.v1.RunService.ForkRun:input_type -> runsvc.v1.ForkRunRequest
+	8,  // 71: runsvc.v1.RunService.StartRun:output_type -> runsvc.v1.StartRunResponse
+	10, // 72: runsvc.v1.RunService.GetRun:output_type -> runsvc.v1.GetRunResponse
+	12, // 73: runsvc.v1.RunService.ListRuns:output_type -> runsvc.v1.ListRunsResponse
+	14, // 74: runsvc.v1.RunService.WatchRun:output_type -> runsvc.v1.WatchRunResponse
+	18, // 75: runsvc.v1.RunService.StreamText:output_type -> runsvc.v1.StreamTextResponse
+	20, // 76: runsvc.v1.RunService.WaitRun:output_type -> runsvc.v1.WaitRunResponse
+	22, // 77: runsvc.v1.RunService.SendMessage:output_type -> runsvc.v1.SendMessageResponse
+	24, // 78: runsvc.v1.RunService.ResumeRun:output_type -> runsvc.v1.ResumeRunResponse
+	26, // 79: runsvc.v1.RunService.InterruptRun:output_type -> runsvc.v1.InterruptRunResponse
+	28, // 80: runsvc.v1.RunService.GetReport:output_type -> runsvc.v1.GetReportResponse
+	32, // 81: runsvc.v1.RunService.DeleteRun:output_type -> runsvc.v1.DeleteRunResponse
+	34, // 82: runsvc.v1.RunService.ExportRun:output_type -> runsvc.v1.ExportRunResponse
+	36, // 83: runsvc.v1.RunService.ImportRun:output_type -> runsvc.v1.ImportRunResponse
+	3,  // 84: runsvc.v1.RunService.GetThread:output_type -> runsvc.v1.GetThreadResponse
+	5,  // 85: runsvc.v1.RunService.ListThreads:output_type -> runsvc.v1.ListThreadsResponse
+	38, // 86: runsvc.v1.RunService.ForkRun:output_type -> runsvc.v1.ForkRunResponse
+	71, // [71:87] is the sub-list for method output_type
+	55, // [55:71] is the sub-list for method input_type
+	55, // [55:55] is the sub-list for extension type_name
+	55, // [55:55] is the sub-list for extension extendee
+	0,  // [0:55] is the sub-list for field type_name
 }
 
 func init() { file_runsvc_v1_run_proto_init() }
@@ -3387,6 +3545,7 @@ func file_runsvc_v1_run_proto_init() {
 	if File_runsvc_v1_run_proto != nil {
 		return
 	}
+	file_runsvc_v1_alias_proto_init()
 	file_runsvc_v1_record_proto_init()
 	file_runsvc_v1_spec_proto_init()
 	file_runsvc_v1_run_proto_msgTypes[23].OneofWrappers = []any{}

@@ -218,7 +218,13 @@ type Schedule struct {
 	// Output only: when it was created and last changed.
 	CreateTime *timestamppb.Timestamp `protobuf:"bytes,18,opt,name=create_time,json=createTime,proto3" json:"create_time,omitempty"`
 	// Output only.
-	UpdateTime    *timestamppb.Timestamp `protobuf:"bytes,19,opt,name=update_time,json=updateTime,proto3" json:"update_time,omitempty"`
+	UpdateTime *timestamppb.Timestamp `protobuf:"bytes,19,opt,name=update_time,json=updateTime,proto3" json:"update_time,omitempty"`
+	// Its Runs' priority, 1 (lowest) to 5 (highest); 0 means the default, 3
+	// (as StartRun's `priority`).
+	Priority int32 `protobuf:"varint,20,opt,name=priority,proto3" json:"priority,omitempty"`
+	// Its Runs' fairness key; empty means the tenant (as StartRun's
+	// `fairness_key`).
+	FairnessKey   string `protobuf:"bytes,21,opt,name=fairness_key,json=fairnessKey,proto3" json:"fairness_key,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -397,6 +403,20 @@ func (x *Schedule) GetUpdateTime() *timestamppb.Timestamp {
 		return x.UpdateTime
 	}
 	return nil
+}
+
+func (x *Schedule) GetPriority() int32 {
+	if x != nil {
+		return x.Priority
+	}
+	return 0
+}
+
+func (x *Schedule) GetFairnessKey() string {
+	if x != nil {
+		return x.FairnessKey
+	}
+	return ""
 }
 
 type isSchedule_When interface {
@@ -1155,7 +1175,7 @@ var File_runsvc_v1_schedule_proto protoreflect.FileDescriptor
 
 const file_runsvc_v1_schedule_proto_rawDesc = "" +
 	"\n" +
-	"\x18runsvc/v1/schedule.proto\x12\trunsvc.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x13runsvc/v1/run.proto\"\x9c\x06\n" +
+	"\x18runsvc/v1/schedule.proto\x12\trunsvc.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x13runsvc/v1/run.proto\"\xdb\x06\n" +
 	"\bSchedule\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n" +
 	"\x04spec\x18\x02 \x01(\tR\x04spec\x12\x18\n" +
@@ -1179,7 +1199,9 @@ const file_runsvc_v1_schedule_proto_rawDesc = "" +
 	"\vcreate_time\x18\x12 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
 	"createTime\x12;\n" +
 	"\vupdate_time\x18\x13 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
-	"updateTimeB\x06\n" +
+	"updateTime\x12\x1a\n" +
+	"\bpriority\x18\x14 \x01(\x05R\bpriority\x12!\n" +
+	"\ffairness_key\x18\x15 \x01(\tR\vfairnessKeyB\x06\n" +
 	"\x04when\"\xc4\x01\n" +
 	"\fScheduleTick\x12.\n" +
 	"\x04tick\x18\x01 \x01(\v2\x1a.google.protobuf.TimestampR\x04tick\x120\n" +

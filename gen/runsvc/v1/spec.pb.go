@@ -25,6 +25,69 @@ const (
 	_ = protoimpl.EnforceVersion(protoimpl.MaxVersion - 20)
 )
 
+// ConcurrencyMode says what a StartRun does when its key's slots are all
+// held.
+type ConcurrencyMode int32
+
+const (
+	// QUEUE.
+	ConcurrencyMode_CONCURRENCY_MODE_UNSPECIFIED ConcurrencyMode = 0
+	// The Run waits QUEUED behind the key's other waiting Runs, in start
+	// order, until a slot frees.
+	ConcurrencyMode_CONCURRENCY_MODE_QUEUE ConcurrencyMode = 1
+	// StartRun fails FAILED_PRECONDITION / CONCURRENCY_LIMITED and creates
+	// nothing: the slot frees only when a Run settles, so retrying on a
+	// timer is not the answer (no RetryInfo).
+	ConcurrencyMode_CONCURRENCY_MODE_REJECT ConcurrencyMode = 2
+	// The Run waits as with QUEUE, and every Run of the key waiting before
+	// it settles ABORTED with cause REPLACED: at most one Run waits per key,
+	// the newest (debounce).
+	ConcurrencyMode_CONCURRENCY_MODE_REPLACE ConcurrencyMode = 3
+)
+
+// Enum value maps for ConcurrencyMode.
+var (
+	ConcurrencyMode_name = map[int32]string{
+		0: "CONCURRENCY_MODE_UNSPECIFIED",
+		1: "CONCURRENCY_MODE_QUEUE",
+		2: "CONCURRENCY_MODE_REJECT",
+		3: "CONCURRENCY_MODE_REPLACE",
+	}
+	ConcurrencyMode_value = map[string]int32{
+		"CONCURRENCY_MODE_UNSPECIFIED": 0,
+		"CONCURRENCY_MODE_QUEUE":       1,
+		"CONCURRENCY_MODE_REJECT":      2,
+		"CONCURRENCY_MODE_REPLACE":     3,
+	}
+)
+
+func (x ConcurrencyMode) Enum() *ConcurrencyMode {
+	p := new(ConcurrencyMode)
+	*p = x
+	return p
+}
+
+func (x ConcurrencyMode) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (ConcurrencyMode) Descriptor() protoreflect.EnumDescriptor {
+	return file_runsvc_v1_spec_proto_enumTypes[0].Descriptor()
+}
+
+func (ConcurrencyMode) Type() protoreflect.EnumType {
+	return &file_runsvc_v1_spec_proto_enumTypes[0]
+}
+
+func (x ConcurrencyMode) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use ConcurrencyMode.Descriptor instead.
+func (ConcurrencyMode) EnumDescriptor() ([]byte, []int) {
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{0}
+}
+
 // ThreadStrategy says what a StartRun on a thread does when the thread
 // already has an active Run ("double-texting").
 type ThreadStrategy int32
@@ -75,11 +138,11 @@ func (x ThreadStrategy) String() string {
 }
 
 func (ThreadStrategy) Descriptor() protoreflect.EnumDescriptor {
-	return file_runsvc_v1_spec_proto_enumTypes[0].Descriptor()
+	return file_runsvc_v1_spec_proto_enumTypes[1].Descriptor()
 }
 
 func (ThreadStrategy) Type() protoreflect.EnumType {
-	return &file_runsvc_v1_spec_proto_enumTypes[0]
+	return &file_runsvc_v1_spec_proto_enumTypes[1]
 }
 
 func (x ThreadStrategy) Number() protoreflect.EnumNumber {
@@ -88,7 +151,7 @@ func (x ThreadStrategy) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use ThreadStrategy.Descriptor instead.
 func (ThreadStrategy) EnumDescriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{0}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{1}
 }
 
 // ToolKind says who executes a tool.
@@ -109,6 +172,9 @@ const (
 	// A tool runsvc provides: ask_user, delegate, memory_get, memory_set,
 	// bus_send.
 	ToolKind_TOOL_KIND_BUILTIN ToolKind = 5
+	// A remote A2A 1.0 agent named by `a2a`: the model's `message` is sent
+	// to it and the tool's result is the remote task's answer.
+	ToolKind_TOOL_KIND_A2A ToolKind = 6
 )
 
 // Enum value maps for ToolKind.
@@ -120,6 +186,7 @@ var (
 		3: "TOOL_KIND_HTTP",
 		4: "TOOL_KIND_MCP",
 		5: "TOOL_KIND_BUILTIN",
+		6: "TOOL_KIND_A2A",
 	}
 	ToolKind_value = map[string]int32{
 		"TOOL_KIND_UNSPECIFIED": 0,
@@ -128,6 +195,7 @@ var (
 		"TOOL_KIND_HTTP":        3,
 		"TOOL_KIND_MCP":         4,
 		"TOOL_KIND_BUILTIN":     5,
+		"TOOL_KIND_A2A":         6,
 	}
 )
 
@@ -142,11 +210,11 @@ func (x ToolKind) String() string {
 }
 
 func (ToolKind) Descriptor() protoreflect.EnumDescriptor {
-	return file_runsvc_v1_spec_proto_enumTypes[1].Descriptor()
+	return file_runsvc_v1_spec_proto_enumTypes[2].Descriptor()
 }
 
 func (ToolKind) Type() protoreflect.EnumType {
-	return &file_runsvc_v1_spec_proto_enumTypes[1]
+	return &file_runsvc_v1_spec_proto_enumTypes[2]
 }
 
 func (x ToolKind) Number() protoreflect.EnumNumber {
@@ -155,7 +223,7 @@ func (x ToolKind) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use ToolKind.Descriptor instead.
 func (ToolKind) EnumDescriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{1}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{2}
 }
 
 // Delivery is how often runsvc may make one tool call. Every attempt of a
@@ -169,7 +237,7 @@ const (
 	// A call in flight when its process died is made again.
 	Delivery_DELIVERY_AT_LEAST_ONCE Delivery = 1
 	// A call in flight when its process died is never made again: it is
-	// closed as in doubt. Only for worker, http and mcp tools.
+	// closed as in doubt. Only for worker, http, mcp and a2a tools.
 	Delivery_DELIVERY_AT_MOST_ONCE Delivery = 2
 )
 
@@ -198,11 +266,11 @@ func (x Delivery) String() string {
 }
 
 func (Delivery) Descriptor() protoreflect.EnumDescriptor {
-	return file_runsvc_v1_spec_proto_enumTypes[2].Descriptor()
+	return file_runsvc_v1_spec_proto_enumTypes[3].Descriptor()
 }
 
 func (Delivery) Type() protoreflect.EnumType {
-	return &file_runsvc_v1_spec_proto_enumTypes[2]
+	return &file_runsvc_v1_spec_proto_enumTypes[3]
 }
 
 func (x Delivery) Number() protoreflect.EnumNumber {
@@ -211,7 +279,7 @@ func (x Delivery) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use Delivery.Descriptor instead.
 func (Delivery) EnumDescriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{2}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{3}
 }
 
 // InDoubt is what happens to an AT_MOST_ONCE call in doubt.
@@ -253,11 +321,11 @@ func (x InDoubt) String() string {
 }
 
 func (InDoubt) Descriptor() protoreflect.EnumDescriptor {
-	return file_runsvc_v1_spec_proto_enumTypes[3].Descriptor()
+	return file_runsvc_v1_spec_proto_enumTypes[4].Descriptor()
 }
 
 func (InDoubt) Type() protoreflect.EnumType {
-	return &file_runsvc_v1_spec_proto_enumTypes[3]
+	return &file_runsvc_v1_spec_proto_enumTypes[4]
 }
 
 func (x InDoubt) Number() protoreflect.EnumNumber {
@@ -266,7 +334,7 @@ func (x InDoubt) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use InDoubt.Descriptor instead.
 func (InDoubt) EnumDescriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{3}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{4}
 }
 
 // BudgetExhausted is what a Run does when a budget would be exceeded.
@@ -306,11 +374,11 @@ func (x BudgetExhausted) String() string {
 }
 
 func (BudgetExhausted) Descriptor() protoreflect.EnumDescriptor {
-	return file_runsvc_v1_spec_proto_enumTypes[4].Descriptor()
+	return file_runsvc_v1_spec_proto_enumTypes[5].Descriptor()
 }
 
 func (BudgetExhausted) Type() protoreflect.EnumType {
-	return &file_runsvc_v1_spec_proto_enumTypes[4]
+	return &file_runsvc_v1_spec_proto_enumTypes[5]
 }
 
 func (x BudgetExhausted) Number() protoreflect.EnumNumber {
@@ -319,7 +387,7 @@ func (x BudgetExhausted) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use BudgetExhausted.Descriptor instead.
 func (BudgetExhausted) EnumDescriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{4}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{5}
 }
 
 // Spec describes an agent: what it is told, which model it calls, which tools
@@ -374,7 +442,14 @@ type Spec struct {
 	// The timer tools' bounds: how long one `sleep` or `wait_until` call may
 	// wait. The tools are offered only when `tools` declares them (kind
 	// BUILTIN, name `sleep` or `wait_until`), as `ask_user` is.
-	Timers        *Timers `protobuf:"bytes,31,opt,name=timers,proto3" json:"timers,omitempty"`
+	Timers *Timers `protobuf:"bytes,31,opt,name=timers,proto3" json:"timers,omitempty"`
+	// Who besides runsvc's own API may reach this Spec: A2A agents and MCP
+	// hosts (DESIGN §14). Unset, neither.
+	Exposure *Exposure `protobuf:"bytes,33,opt,name=exposure,proto3" json:"exposure,omitempty"`
+	// How many of this Spec's Runs may be active at once per key (a ticket, a
+	// user): Runs over the limit wait QUEUED, in start order, durably. Unset,
+	// no limit.
+	Concurrency   *Concurrency `protobuf:"bytes,32,opt,name=concurrency,proto3" json:"concurrency,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -528,6 +603,172 @@ func (x *Spec) GetTimers() *Timers {
 	return nil
 }
 
+func (x *Spec) GetExposure() *Exposure {
+	if x != nil {
+		return x.Exposure
+	}
+	return nil
+}
+
+func (x *Spec) GetConcurrency() *Concurrency {
+	if x != nil {
+		return x.Concurrency
+	}
+	return nil
+}
+
+// Concurrency limits the Runs active at once per key. A Run holds its key's
+// slot from its start until it settles, suspended or not (two agents must
+// not act on one ticket); the next waiting Run, by start order, becomes
+// claimable in the transaction that settles it, on every store and across
+// replicas.
+type Concurrency struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The key expression: `input` (the whole input) or `input.<field>` with
+	// dotted fields into a JSON object input (`input.ticket_id`,
+	// `input.customer.id`). A string, number or boolean value is the key; a
+	// Run whose input has no such value (not JSON, field missing, null, an
+	// object or an array) has no key and is not limited. The key is the
+	// expression and the value, `input.ticket_id=T-42`, so Specs with the
+	// same expression share slots. StartRun's `concurrency_key` overrides it.
+	Key string `protobuf:"bytes,1,opt,name=key,proto3" json:"key,omitempty"`
+	// How many Runs of one key may be active at once, 1 to 1,000; 0 means 1.
+	Limit int32 `protobuf:"varint,2,opt,name=limit,proto3" json:"limit,omitempty"`
+	// What a start over the limit does; unspecified means QUEUE.
+	Mode          ConcurrencyMode `protobuf:"varint,3,opt,name=mode,proto3,enum=runsvc.v1.ConcurrencyMode" json:"mode,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Concurrency) Reset() {
+	*x = Concurrency{}
+	mi := &file_runsvc_v1_spec_proto_msgTypes[1]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Concurrency) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Concurrency) ProtoMessage() {}
+
+func (x *Concurrency) ProtoReflect() protoreflect.Message {
+	mi := &file_runsvc_v1_spec_proto_msgTypes[1]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Concurrency.ProtoReflect.Descriptor instead.
+func (*Concurrency) Descriptor() ([]byte, []int) {
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{1}
+}
+
+func (x *Concurrency) GetKey() string {
+	if x != nil {
+		return x.Key
+	}
+	return ""
+}
+
+func (x *Concurrency) GetLimit() int32 {
+	if x != nil {
+		return x.Limit
+	}
+	return 0
+}
+
+func (x *Concurrency) GetMode() ConcurrencyMode {
+	if x != nil {
+		return x.Mode
+	}
+	return ConcurrencyMode_CONCURRENCY_MODE_UNSPECIFIED
+}
+
+// Exposure serves a Spec through the agent protocols. A caller still
+// authenticates with an API key of the Spec's tenant.
+type Exposure struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Serve the Spec as an A2A 1.0 agent: an Agent Card and the A2A
+	// bindings on the HTTP surface.
+	A2A bool `protobuf:"varint,1,opt,name=a2a,proto3" json:"a2a,omitempty"`
+	// Serve the Spec as a tool of runsvc's MCP server.
+	Mcp bool `protobuf:"varint,2,opt,name=mcp,proto3" json:"mcp,omitempty"`
+	// What the agent does, for other agents and MCP hosts (the Agent Card's
+	// and the MCP tool's description). At most 1,024 characters; empty,
+	// runsvc says "runsvc agent <name>".
+	Description string `protobuf:"bytes,3,opt,name=description,proto3" json:"description,omitempty"`
+	// The alias whose Version A2A agents and MCP hosts run (their Runs start
+	// `spec@alias`, canary split included); empty, the newest Version.
+	Alias         string `protobuf:"bytes,4,opt,name=alias,proto3" json:"alias,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Exposure) Reset() {
+	*x = Exposure{}
+	mi := &file_runsvc_v1_spec_proto_msgTypes[2]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Exposure) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Exposure) ProtoMessage() {}
+
+func (x *Exposure) ProtoReflect() protoreflect.Message {
+	mi := &file_runsvc_v1_spec_proto_msgTypes[2]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Exposure.ProtoReflect.Descriptor instead.
+func (*Exposure) Descriptor() ([]byte, []int) {
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{2}
+}
+
+func (x *Exposure) GetA2A() bool {
+	if x != nil {
+		return x.A2A
+	}
+	return false
+}
+
+func (x *Exposure) GetMcp() bool {
+	if x != nil {
+		return x.Mcp
+	}
+	return false
+}
+
+func (x *Exposure) GetDescription() string {
+	if x != nil {
+		return x.Description
+	}
+	return ""
+}
+
+func (x *Exposure) GetAlias() string {
+	if x != nil {
+		return x.Alias
+	}
+	return ""
+}
+
 // OutputSpec constrains a Run's final answer (structured output).
 type OutputSpec struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -543,7 +784,7 @@ type OutputSpec struct {
 
 func (x *OutputSpec) Reset() {
 	*x = OutputSpec{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[1]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -555,7 +796,7 @@ func (x *OutputSpec) String() string {
 func (*OutputSpec) ProtoMessage() {}
 
 func (x *OutputSpec) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[1]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -568,7 +809,7 @@ func (x *OutputSpec) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OutputSpec.ProtoReflect.Descriptor instead.
 func (*OutputSpec) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{1}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *OutputSpec) GetSchema() *structpb.Struct {
@@ -593,7 +834,7 @@ type Retention struct {
 
 func (x *Retention) Reset() {
 	*x = Retention{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[2]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -605,7 +846,7 @@ func (x *Retention) String() string {
 func (*Retention) ProtoMessage() {}
 
 func (x *Retention) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[2]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -618,7 +859,7 @@ func (x *Retention) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Retention.ProtoReflect.Descriptor instead.
 func (*Retention) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{2}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *Retention) GetSettledRuns() *durationpb.Duration {
@@ -701,7 +942,7 @@ type ModelRef struct {
 
 func (x *ModelRef) Reset() {
 	*x = ModelRef{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[3]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -713,7 +954,7 @@ func (x *ModelRef) String() string {
 func (*ModelRef) ProtoMessage() {}
 
 func (x *ModelRef) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[3]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -726,7 +967,7 @@ func (x *ModelRef) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ModelRef.ProtoReflect.Descriptor instead.
 func (*ModelRef) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{3}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *ModelRef) GetProvider() string {
@@ -865,7 +1106,7 @@ type Compaction struct {
 
 func (x *Compaction) Reset() {
 	*x = Compaction{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[4]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -877,7 +1118,7 @@ func (x *Compaction) String() string {
 func (*Compaction) ProtoMessage() {}
 
 func (x *Compaction) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[4]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -890,7 +1131,7 @@ func (x *Compaction) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Compaction.ProtoReflect.Descriptor instead.
 func (*Compaction) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{4}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *Compaction) GetModel() *ModelRef {
@@ -913,7 +1154,7 @@ type Pricing struct {
 
 func (x *Pricing) Reset() {
 	*x = Pricing{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[5]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -925,7 +1166,7 @@ func (x *Pricing) String() string {
 func (*Pricing) ProtoMessage() {}
 
 func (x *Pricing) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[5]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -938,7 +1179,7 @@ func (x *Pricing) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Pricing.ProtoReflect.Descriptor instead.
 func (*Pricing) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{5}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *Pricing) GetInputPerMillion() float64 {
@@ -967,7 +1208,7 @@ type Script struct {
 
 func (x *Script) Reset() {
 	*x = Script{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[6]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -979,7 +1220,7 @@ func (x *Script) String() string {
 func (*Script) ProtoMessage() {}
 
 func (x *Script) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[6]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -992,7 +1233,7 @@ func (x *Script) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Script.ProtoReflect.Descriptor instead.
 func (*Script) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{6}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *Script) GetTurns() []*ScriptTurn {
@@ -1021,7 +1262,7 @@ type ScriptTurn struct {
 
 func (x *ScriptTurn) Reset() {
 	*x = ScriptTurn{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[7]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1033,7 +1274,7 @@ func (x *ScriptTurn) String() string {
 func (*ScriptTurn) ProtoMessage() {}
 
 func (x *ScriptTurn) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[7]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1046,7 +1287,7 @@ func (x *ScriptTurn) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScriptTurn.ProtoReflect.Descriptor instead.
 func (*ScriptTurn) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{7}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *ScriptTurn) GetText() string {
@@ -1097,7 +1338,7 @@ type ScriptToolCall struct {
 
 func (x *ScriptToolCall) Reset() {
 	*x = ScriptToolCall{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[8]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1109,7 +1350,7 @@ func (x *ScriptToolCall) String() string {
 func (*ScriptToolCall) ProtoMessage() {}
 
 func (x *ScriptToolCall) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[8]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1122,7 +1363,7 @@ func (x *ScriptToolCall) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScriptToolCall.ProtoReflect.Descriptor instead.
 func (*ScriptToolCall) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{8}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *ScriptToolCall) GetName() string {
@@ -1152,7 +1393,7 @@ type ScriptUsage struct {
 
 func (x *ScriptUsage) Reset() {
 	*x = ScriptUsage{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[9]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1164,7 +1405,7 @@ func (x *ScriptUsage) String() string {
 func (*ScriptUsage) ProtoMessage() {}
 
 func (x *ScriptUsage) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[9]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1177,7 +1418,7 @@ func (x *ScriptUsage) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScriptUsage.ProtoReflect.Descriptor instead.
 func (*ScriptUsage) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{9}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *ScriptUsage) GetInputTokens() int64 {
@@ -1213,7 +1454,7 @@ type ScriptFailure struct {
 
 func (x *ScriptFailure) Reset() {
 	*x = ScriptFailure{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[10]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1225,7 +1466,7 @@ func (x *ScriptFailure) String() string {
 func (*ScriptFailure) ProtoMessage() {}
 
 func (x *ScriptFailure) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[10]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1238,7 +1479,7 @@ func (x *ScriptFailure) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScriptFailure.ProtoReflect.Descriptor instead.
 func (*ScriptFailure) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{10}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *ScriptFailure) GetHttpStatus() int32 {
@@ -1294,14 +1535,21 @@ type Tool struct {
 	// happened (a crash while it was in flight). Default AT_LEAST_ONCE.
 	Delivery Delivery `protobuf:"varint,9,opt,name=delivery,proto3,enum=runsvc.v1.Delivery" json:"delivery,omitempty"`
 	// What happens to an AT_MOST_ONCE call in doubt. Default TELL_MODEL.
-	InDoubt       InDoubt `protobuf:"varint,10,opt,name=in_doubt,json=inDoubt,proto3,enum=runsvc.v1.InDoubt" json:"in_doubt,omitempty"`
+	InDoubt InDoubt `protobuf:"varint,10,opt,name=in_doubt,json=inDoubt,proto3,enum=runsvc.v1.InDoubt" json:"in_doubt,omitempty"`
+	// For TOOL_KIND_A2A: the remote agent it delegates to.
+	A2A *A2ATool `protobuf:"bytes,11,opt,name=a2a,proto3" json:"a2a,omitempty"`
+	// When true, the tool has no side effect: a replay evaluation may make a
+	// call to it that the recorded Run does not hold (any other such call is
+	// fenced: never made). Only for worker, http and mcp tools and the
+	// read-only built-in memory_get; not with AT_MOST_ONCE.
+	Pure          bool `protobuf:"varint,12,opt,name=pure,proto3" json:"pure,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Tool) Reset() {
 	*x = Tool{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[11]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1313,7 +1561,7 @@ func (x *Tool) String() string {
 func (*Tool) ProtoMessage() {}
 
 func (x *Tool) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[11]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1326,7 +1574,7 @@ func (x *Tool) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Tool.ProtoReflect.Descriptor instead.
 func (*Tool) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{11}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *Tool) GetName() string {
@@ -1399,6 +1647,20 @@ func (x *Tool) GetInDoubt() InDoubt {
 	return InDoubt_IN_DOUBT_UNSPECIFIED
 }
 
+func (x *Tool) GetA2A() *A2ATool {
+	if x != nil {
+		return x.A2A
+	}
+	return nil
+}
+
+func (x *Tool) GetPure() bool {
+	if x != nil {
+		return x.Pure
+	}
+	return false
+}
+
 // HttpTool is an HTTP endpoint runsvc POSTs a tool call's arguments to.
 type HttpTool struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1412,7 +1674,7 @@ type HttpTool struct {
 
 func (x *HttpTool) Reset() {
 	*x = HttpTool{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[12]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1424,7 +1686,7 @@ func (x *HttpTool) String() string {
 func (*HttpTool) ProtoMessage() {}
 
 func (x *HttpTool) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[12]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1437,7 +1699,7 @@ func (x *HttpTool) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HttpTool.ProtoReflect.Descriptor instead.
 func (*HttpTool) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{12}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *HttpTool) GetUrl() string {
@@ -1452,6 +1714,100 @@ func (x *HttpTool) GetCredential() string {
 		return x.Credential
 	}
 	return ""
+}
+
+// A2aTool is a remote A2A 1.0 agent an a2a tool delegates to: reached
+// through its agent card (`card_url`) or directly at `url`, exactly one.
+// The model calls the tool with `{"message": "..."}` (the default
+// parameters); runsvc sends it as an A2A message whose id derives from the
+// call id, records the remote task's id in the Run's log (Record.a2a_task)
+// and follows the task to its end: an answer (COMPLETED: its artifacts'
+// text, data parts as JSON), a question (INPUT_REQUIRED: the Run suspends
+// QUESTION, and ResumeRun's answer is the task's next message), or the
+// tool's failure (FAILED, REJECTED, CANCELED).
+type A2ATool struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The agent card's URL, e.g.
+	// `https://agent.example.com/.well-known/agent-card.json`: runsvc calls
+	// the first of its `supportedInterfaces` speaking `binding`.
+	CardUrl string `protobuf:"bytes,1,opt,name=card_url,json=cardUrl,proto3" json:"card_url,omitempty"`
+	// The agent's endpoint for `binding`, when no card is read.
+	Url string `protobuf:"bytes,2,opt,name=url,proto3" json:"url,omitempty"`
+	// The protocol binding, as an agent card names it: `JSONRPC` (the
+	// default) or `HTTP+JSON`.
+	Binding string `protobuf:"bytes,3,opt,name=binding,proto3" json:"binding,omitempty"`
+	// The declared credential sent as `Authorization: Bearer <value>`, if any.
+	Credential string `protobuf:"bytes,4,opt,name=credential,proto3" json:"credential,omitempty"`
+	// How long runsvc waits between two reads of a working remote task.
+	// Default 1s; from 10ms to 1m.
+	PollInterval  *durationpb.Duration `protobuf:"bytes,5,opt,name=poll_interval,json=pollInterval,proto3" json:"poll_interval,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *A2ATool) Reset() {
+	*x = A2ATool{}
+	mi := &file_runsvc_v1_spec_proto_msgTypes[15]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *A2ATool) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*A2ATool) ProtoMessage() {}
+
+func (x *A2ATool) ProtoReflect() protoreflect.Message {
+	mi := &file_runsvc_v1_spec_proto_msgTypes[15]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use A2ATool.ProtoReflect.Descriptor instead.
+func (*A2ATool) Descriptor() ([]byte, []int) {
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{15}
+}
+
+func (x *A2ATool) GetCardUrl() string {
+	if x != nil {
+		return x.CardUrl
+	}
+	return ""
+}
+
+func (x *A2ATool) GetUrl() string {
+	if x != nil {
+		return x.Url
+	}
+	return ""
+}
+
+func (x *A2ATool) GetBinding() string {
+	if x != nil {
+		return x.Binding
+	}
+	return ""
+}
+
+func (x *A2ATool) GetCredential() string {
+	if x != nil {
+		return x.Credential
+	}
+	return ""
+}
+
+func (x *A2ATool) GetPollInterval() *durationpb.Duration {
+	if x != nil {
+		return x.PollInterval
+	}
+	return nil
 }
 
 // McpTool is a tool served by an MCP server: over streamable HTTP at `url`,
@@ -1482,7 +1838,7 @@ type McpTool struct {
 
 func (x *McpTool) Reset() {
 	*x = McpTool{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[13]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1494,7 +1850,7 @@ func (x *McpTool) String() string {
 func (*McpTool) ProtoMessage() {}
 
 func (x *McpTool) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[13]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1507,7 +1863,7 @@ func (x *McpTool) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use McpTool.ProtoReflect.Descriptor instead.
 func (*McpTool) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{13}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *McpTool) GetUrl() string {
@@ -1585,7 +1941,7 @@ type McpServer struct {
 
 func (x *McpServer) Reset() {
 	*x = McpServer{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[14]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1597,7 +1953,7 @@ func (x *McpServer) String() string {
 func (*McpServer) ProtoMessage() {}
 
 func (x *McpServer) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[14]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1610,7 +1966,7 @@ func (x *McpServer) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use McpServer.ProtoReflect.Descriptor instead.
 func (*McpServer) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{14}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *McpServer) GetName() string {
@@ -1685,7 +2041,7 @@ type McpEnv struct {
 
 func (x *McpEnv) Reset() {
 	*x = McpEnv{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[15]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1697,7 +2053,7 @@ func (x *McpEnv) String() string {
 func (*McpEnv) ProtoMessage() {}
 
 func (x *McpEnv) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[15]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1710,7 +2066,7 @@ func (x *McpEnv) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use McpEnv.ProtoReflect.Descriptor instead.
 func (*McpEnv) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{15}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *McpEnv) GetName() string {
@@ -1767,7 +2123,7 @@ type Limits struct {
 
 func (x *Limits) Reset() {
 	*x = Limits{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[16]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1779,7 +2135,7 @@ func (x *Limits) String() string {
 func (*Limits) ProtoMessage() {}
 
 func (x *Limits) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[16]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1792,7 +2148,7 @@ func (x *Limits) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Limits.ProtoReflect.Descriptor instead.
 func (*Limits) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{16}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *Limits) GetMaxToolRounds() int32 {
@@ -1871,7 +2227,7 @@ type Timers struct {
 
 func (x *Timers) Reset() {
 	*x = Timers{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[17]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1883,7 +2239,7 @@ func (x *Timers) String() string {
 func (*Timers) ProtoMessage() {}
 
 func (x *Timers) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[17]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1896,7 +2252,7 @@ func (x *Timers) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Timers.ProtoReflect.Descriptor instead.
 func (*Timers) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{17}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *Timers) GetMaxSleep() *durationpb.Duration {
@@ -1924,7 +2280,7 @@ type SuspensionExpiry struct {
 
 func (x *SuspensionExpiry) Reset() {
 	*x = SuspensionExpiry{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[18]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1936,7 +2292,7 @@ func (x *SuspensionExpiry) String() string {
 func (*SuspensionExpiry) ProtoMessage() {}
 
 func (x *SuspensionExpiry) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[18]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1949,7 +2305,7 @@ func (x *SuspensionExpiry) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SuspensionExpiry.ProtoReflect.Descriptor instead.
 func (*SuspensionExpiry) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{18}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *SuspensionExpiry) GetToolResults() *durationpb.Duration {
@@ -1993,7 +2349,7 @@ type Credential struct {
 
 func (x *Credential) Reset() {
 	*x = Credential{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[19]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2005,7 +2361,7 @@ func (x *Credential) String() string {
 func (*Credential) ProtoMessage() {}
 
 func (x *Credential) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[19]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2018,7 +2374,7 @@ func (x *Credential) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Credential.ProtoReflect.Descriptor instead.
 func (*Credential) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{19}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *Credential) GetName() string {
@@ -2042,7 +2398,7 @@ type BusConfig struct {
 
 func (x *BusConfig) Reset() {
 	*x = BusConfig{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[20]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2054,7 +2410,7 @@ func (x *BusConfig) String() string {
 func (*BusConfig) ProtoMessage() {}
 
 func (x *BusConfig) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[20]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2067,7 +2423,7 @@ func (x *BusConfig) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BusConfig.ProtoReflect.Descriptor instead.
 func (*BusConfig) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{20}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *BusConfig) GetEnabled() bool {
@@ -2095,7 +2451,7 @@ type PublishSpecRequest struct {
 
 func (x *PublishSpecRequest) Reset() {
 	*x = PublishSpecRequest{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[21]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2107,7 +2463,7 @@ func (x *PublishSpecRequest) String() string {
 func (*PublishSpecRequest) ProtoMessage() {}
 
 func (x *PublishSpecRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[21]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2120,7 +2476,7 @@ func (x *PublishSpecRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PublishSpecRequest.ProtoReflect.Descriptor instead.
 func (*PublishSpecRequest) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{21}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *PublishSpecRequest) GetSpec() *Spec {
@@ -2144,7 +2500,7 @@ type PublishSpecResponse struct {
 
 func (x *PublishSpecResponse) Reset() {
 	*x = PublishSpecResponse{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[22]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2156,7 +2512,7 @@ func (x *PublishSpecResponse) String() string {
 func (*PublishSpecResponse) ProtoMessage() {}
 
 func (x *PublishSpecResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[22]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2169,7 +2525,7 @@ func (x *PublishSpecResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PublishSpecResponse.ProtoReflect.Descriptor instead.
 func (*PublishSpecResponse) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{22}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *PublishSpecResponse) GetSpec() *Spec {
@@ -2199,7 +2555,7 @@ type GetSpecRequest struct {
 
 func (x *GetSpecRequest) Reset() {
 	*x = GetSpecRequest{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[23]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2211,7 +2567,7 @@ func (x *GetSpecRequest) String() string {
 func (*GetSpecRequest) ProtoMessage() {}
 
 func (x *GetSpecRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[23]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2224,7 +2580,7 @@ func (x *GetSpecRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetSpecRequest.ProtoReflect.Descriptor instead.
 func (*GetSpecRequest) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{23}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *GetSpecRequest) GetName() string {
@@ -2252,7 +2608,7 @@ type GetSpecResponse struct {
 
 func (x *GetSpecResponse) Reset() {
 	*x = GetSpecResponse{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[24]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2264,7 +2620,7 @@ func (x *GetSpecResponse) String() string {
 func (*GetSpecResponse) ProtoMessage() {}
 
 func (x *GetSpecResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[24]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2277,7 +2633,7 @@ func (x *GetSpecResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetSpecResponse.ProtoReflect.Descriptor instead.
 func (*GetSpecResponse) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{24}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *GetSpecResponse) GetSpec() *Spec {
@@ -2302,7 +2658,7 @@ type ListSpecsRequest struct {
 
 func (x *ListSpecsRequest) Reset() {
 	*x = ListSpecsRequest{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[25]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2314,7 +2670,7 @@ func (x *ListSpecsRequest) String() string {
 func (*ListSpecsRequest) ProtoMessage() {}
 
 func (x *ListSpecsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[25]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2327,7 +2683,7 @@ func (x *ListSpecsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListSpecsRequest.ProtoReflect.Descriptor instead.
 func (*ListSpecsRequest) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{25}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *ListSpecsRequest) GetName() string {
@@ -2364,7 +2720,7 @@ type ListSpecsResponse struct {
 
 func (x *ListSpecsResponse) Reset() {
 	*x = ListSpecsResponse{}
-	mi := &file_runsvc_v1_spec_proto_msgTypes[26]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2376,7 +2732,7 @@ func (x *ListSpecsResponse) String() string {
 func (*ListSpecsResponse) ProtoMessage() {}
 
 func (x *ListSpecsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_runsvc_v1_spec_proto_msgTypes[26]
+	mi := &file_runsvc_v1_spec_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2389,7 +2745,7 @@ func (x *ListSpecsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListSpecsResponse.ProtoReflect.Descriptor instead.
 func (*ListSpecsResponse) Descriptor() ([]byte, []int) {
-	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{26}
+	return file_runsvc_v1_spec_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *ListSpecsResponse) GetSpecs() []*Spec {
@@ -2410,7 +2766,7 @@ var File_runsvc_v1_spec_proto protoreflect.FileDescriptor
 
 const file_runsvc_v1_spec_proto_rawDesc = "" +
 	"\n" +
-	"\x14runsvc/v1/spec.proto\x12\trunsvc.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\x9b\x06\n" +
+	"\x14runsvc/v1/spec.proto\x12\trunsvc.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\x86\a\n" +
 	"\x04Spec\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\"\n" +
 	"\finstructions\x18\x02 \x01(\tR\finstructions\x12)\n" +
@@ -2433,7 +2789,18 @@ const file_runsvc_v1_spec_proto_rawDesc = "" +
 	"\n" +
 	"compaction\x18\x1e \x01(\v2\x15.runsvc.v1.CompactionR\n" +
 	"compaction\x12)\n" +
-	"\x06timers\x18\x1f \x01(\v2\x11.runsvc.v1.TimersR\x06timers\"=\n" +
+	"\x06timers\x18\x1f \x01(\v2\x11.runsvc.v1.TimersR\x06timers\x12/\n" +
+	"\bexposure\x18! \x01(\v2\x13.runsvc.v1.ExposureR\bexposure\x128\n" +
+	"\vconcurrency\x18  \x01(\v2\x16.runsvc.v1.ConcurrencyR\vconcurrency\"e\n" +
+	"\vConcurrency\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05limit\x18\x02 \x01(\x05R\x05limit\x12.\n" +
+	"\x04mode\x18\x03 \x01(\x0e2\x1a.runsvc.v1.ConcurrencyModeR\x04mode\"f\n" +
+	"\bExposure\x12\x10\n" +
+	"\x03a2a\x18\x01 \x01(\bR\x03a2a\x12\x10\n" +
+	"\x03mcp\x18\x02 \x01(\bR\x03mcp\x12 \n" +
+	"\vdescription\x18\x03 \x01(\tR\vdescription\x12\x14\n" +
+	"\x05alias\x18\x04 \x01(\tR\x05alias\"=\n" +
 	"\n" +
 	"OutputSpec\x12/\n" +
 	"\x06schema\x18\x01 \x01(\v2\x17.google.protobuf.StructR\x06schema\"n\n" +
@@ -2490,7 +2857,7 @@ const file_runsvc_v1_spec_proto_rawDesc = "" +
 	"\vretry_after\x18\x02 \x01(\v2\x19.google.protobuf.DurationR\n" +
 	"retryAfter\x12\x14\n" +
 	"\x05times\x18\x03 \x01(\x05R\x05times\x12\x18\n" +
-	"\amessage\x18\x04 \x01(\tR\amessage\"\xa8\x03\n" +
+	"\amessage\x18\x04 \x01(\tR\amessage\"\xe2\x03\n" +
 	"\x04Tool\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12'\n" +
 	"\x04kind\x18\x02 \x01(\x0e2\x13.runsvc.v1.ToolKindR\x04kind\x12 \n" +
@@ -2504,12 +2871,22 @@ const file_runsvc_v1_spec_proto_rawDesc = "" +
 	"\atimeout\x18\b \x01(\v2\x19.google.protobuf.DurationR\atimeout\x12/\n" +
 	"\bdelivery\x18\t \x01(\x0e2\x13.runsvc.v1.DeliveryR\bdelivery\x12-\n" +
 	"\bin_doubt\x18\n" +
-	" \x01(\x0e2\x12.runsvc.v1.InDoubtR\ainDoubt\"<\n" +
+	" \x01(\x0e2\x12.runsvc.v1.InDoubtR\ainDoubt\x12$\n" +
+	"\x03a2a\x18\v \x01(\v2\x12.runsvc.v1.A2aToolR\x03a2a\x12\x12\n" +
+	"\x04pure\x18\f \x01(\bR\x04pure\"<\n" +
 	"\bHttpTool\x12\x10\n" +
 	"\x03url\x18\x01 \x01(\tR\x03url\x12\x1e\n" +
 	"\n" +
 	"credential\x18\x02 \x01(\tR\n" +
-	"credential\"\xc7\x01\n" +
+	"credential\"\xb0\x01\n" +
+	"\aA2aTool\x12\x19\n" +
+	"\bcard_url\x18\x01 \x01(\tR\acardUrl\x12\x10\n" +
+	"\x03url\x18\x02 \x01(\tR\x03url\x12\x18\n" +
+	"\abinding\x18\x03 \x01(\tR\abinding\x12\x1e\n" +
+	"\n" +
+	"credential\x18\x04 \x01(\tR\n" +
+	"credential\x12>\n" +
+	"\rpoll_interval\x18\x05 \x01(\v2\x19.google.protobuf.DurationR\fpollInterval\"\xc7\x01\n" +
 	"\aMcpTool\x12\x10\n" +
 	"\x03url\x18\x01 \x01(\tR\x03url\x12\x1f\n" +
 	"\vremote_name\x18\x02 \x01(\tR\n" +
@@ -2579,20 +2956,26 @@ const file_runsvc_v1_spec_proto_rawDesc = "" +
 	"page_token\x18\x03 \x01(\tR\tpageToken\"b\n" +
 	"\x11ListSpecsResponse\x12%\n" +
 	"\x05specs\x18\x01 \x03(\v2\x0f.runsvc.v1.SpecR\x05specs\x12&\n" +
-	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken*\xa4\x01\n" +
+	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken*\x8a\x01\n" +
+	"\x0fConcurrencyMode\x12 \n" +
+	"\x1cCONCURRENCY_MODE_UNSPECIFIED\x10\x00\x12\x1a\n" +
+	"\x16CONCURRENCY_MODE_QUEUE\x10\x01\x12\x1b\n" +
+	"\x17CONCURRENCY_MODE_REJECT\x10\x02\x12\x1c\n" +
+	"\x18CONCURRENCY_MODE_REPLACE\x10\x03*\xa4\x01\n" +
 	"\x0eThreadStrategy\x12\x1f\n" +
 	"\x1bTHREAD_STRATEGY_UNSPECIFIED\x10\x00\x12\x1a\n" +
 	"\x16THREAD_STRATEGY_REJECT\x10\x01\x12\x1b\n" +
 	"\x17THREAD_STRATEGY_ENQUEUE\x10\x02\x12\x1d\n" +
 	"\x19THREAD_STRATEGY_INTERRUPT\x10\x03\x12\x19\n" +
-	"\x15THREAD_STRATEGY_STEER\x10\x04*\x8f\x01\n" +
+	"\x15THREAD_STRATEGY_STEER\x10\x04*\xa2\x01\n" +
 	"\bToolKind\x12\x19\n" +
 	"\x15TOOL_KIND_UNSPECIFIED\x10\x00\x12\x14\n" +
 	"\x10TOOL_KIND_CLIENT\x10\x01\x12\x14\n" +
 	"\x10TOOL_KIND_WORKER\x10\x02\x12\x12\n" +
 	"\x0eTOOL_KIND_HTTP\x10\x03\x12\x11\n" +
 	"\rTOOL_KIND_MCP\x10\x04\x12\x15\n" +
-	"\x11TOOL_KIND_BUILTIN\x10\x05*[\n" +
+	"\x11TOOL_KIND_BUILTIN\x10\x05\x12\x11\n" +
+	"\rTOOL_KIND_A2A\x10\x06*[\n" +
 	"\bDelivery\x12\x18\n" +
 	"\x14DELIVERY_UNSPECIFIED\x10\x00\x12\x1a\n" +
 	"\x16DELIVERY_AT_LEAST_ONCE\x10\x01\x12\x19\n" +
@@ -2622,106 +3005,115 @@ func file_runsvc_v1_spec_proto_rawDescGZIP() []byte {
 	return file_runsvc_v1_spec_proto_rawDescData
 }
 
-var file_runsvc_v1_spec_proto_enumTypes = make([]protoimpl.EnumInfo, 5)
-var file_runsvc_v1_spec_proto_msgTypes = make([]protoimpl.MessageInfo, 27)
+var file_runsvc_v1_spec_proto_enumTypes = make([]protoimpl.EnumInfo, 6)
+var file_runsvc_v1_spec_proto_msgTypes = make([]protoimpl.MessageInfo, 30)
 var file_runsvc_v1_spec_proto_goTypes = []any{
-	(ThreadStrategy)(0),           // 0: runsvc.v1.ThreadStrategy
-	(ToolKind)(0),                 // 1: runsvc.v1.ToolKind
-	(Delivery)(0),                 // 2: runsvc.v1.Delivery
-	(InDoubt)(0),                  // 3: runsvc.v1.InDoubt
-	(BudgetExhausted)(0),          // 4: runsvc.v1.BudgetExhausted
-	(*Spec)(nil),                  // 5: runsvc.v1.Spec
-	(*OutputSpec)(nil),            // 6: runsvc.v1.OutputSpec
-	(*Retention)(nil),             // 7: runsvc.v1.Retention
-	(*ModelRef)(nil),              // 8: runsvc.v1.ModelRef
-	(*Compaction)(nil),            // 9: runsvc.v1.Compaction
-	(*Pricing)(nil),               // 10: runsvc.v1.Pricing
-	(*Script)(nil),                // 11: runsvc.v1.Script
-	(*ScriptTurn)(nil),            // 12: runsvc.v1.ScriptTurn
-	(*ScriptToolCall)(nil),        // 13: runsvc.v1.ScriptToolCall
-	(*ScriptUsage)(nil),           // 14: runsvc.v1.ScriptUsage
-	(*ScriptFailure)(nil),         // 15: runsvc.v1.ScriptFailure
-	(*Tool)(nil),                  // 16: runsvc.v1.Tool
-	(*HttpTool)(nil),              // 17: runsvc.v1.HttpTool
-	(*McpTool)(nil),               // 18: runsvc.v1.McpTool
-	(*McpServer)(nil),             // 19: runsvc.v1.McpServer
-	(*McpEnv)(nil),                // 20: runsvc.v1.McpEnv
-	(*Limits)(nil),                // 21: runsvc.v1.Limits
-	(*Timers)(nil),                // 22: runsvc.v1.Timers
-	(*SuspensionExpiry)(nil),      // 23: runsvc.v1.SuspensionExpiry
-	(*Credential)(nil),            // 24: runsvc.v1.Credential
-	(*BusConfig)(nil),             // 25: runsvc.v1.BusConfig
-	(*PublishSpecRequest)(nil),    // 26: runsvc.v1.PublishSpecRequest
-	(*PublishSpecResponse)(nil),   // 27: runsvc.v1.PublishSpecResponse
-	(*GetSpecRequest)(nil),        // 28: runsvc.v1.GetSpecRequest
-	(*GetSpecResponse)(nil),       // 29: runsvc.v1.GetSpecResponse
-	(*ListSpecsRequest)(nil),      // 30: runsvc.v1.ListSpecsRequest
-	(*ListSpecsResponse)(nil),     // 31: runsvc.v1.ListSpecsResponse
-	(*timestamppb.Timestamp)(nil), // 32: google.protobuf.Timestamp
-	(*structpb.Struct)(nil),       // 33: google.protobuf.Struct
-	(*durationpb.Duration)(nil),   // 34: google.protobuf.Duration
+	(ConcurrencyMode)(0),          // 0: runsvc.v1.ConcurrencyMode
+	(ThreadStrategy)(0),           // 1: runsvc.v1.ThreadStrategy
+	(ToolKind)(0),                 // 2: runsvc.v1.ToolKind
+	(Delivery)(0),                 // 3: runsvc.v1.Delivery
+	(InDoubt)(0),                  // 4: runsvc.v1.InDoubt
+	(BudgetExhausted)(0),          // 5: runsvc.v1.BudgetExhausted
+	(*Spec)(nil),                  // 6: runsvc.v1.Spec
+	(*Concurrency)(nil),           // 7: runsvc.v1.Concurrency
+	(*Exposure)(nil),              // 8: runsvc.v1.Exposure
+	(*OutputSpec)(nil),            // 9: runsvc.v1.OutputSpec
+	(*Retention)(nil),             // 10: runsvc.v1.Retention
+	(*ModelRef)(nil),              // 11: runsvc.v1.ModelRef
+	(*Compaction)(nil),            // 12: runsvc.v1.Compaction
+	(*Pricing)(nil),               // 13: runsvc.v1.Pricing
+	(*Script)(nil),                // 14: runsvc.v1.Script
+	(*ScriptTurn)(nil),            // 15: runsvc.v1.ScriptTurn
+	(*ScriptToolCall)(nil),        // 16: runsvc.v1.ScriptToolCall
+	(*ScriptUsage)(nil),           // 17: runsvc.v1.ScriptUsage
+	(*ScriptFailure)(nil),         // 18: runsvc.v1.ScriptFailure
+	(*Tool)(nil),                  // 19: runsvc.v1.Tool
+	(*HttpTool)(nil),              // 20: runsvc.v1.HttpTool
+	(*A2ATool)(nil),               // 21: runsvc.v1.A2aTool
+	(*McpTool)(nil),               // 22: runsvc.v1.McpTool
+	(*McpServer)(nil),             // 23: runsvc.v1.McpServer
+	(*McpEnv)(nil),                // 24: runsvc.v1.McpEnv
+	(*Limits)(nil),                // 25: runsvc.v1.Limits
+	(*Timers)(nil),                // 26: runsvc.v1.Timers
+	(*SuspensionExpiry)(nil),      // 27: runsvc.v1.SuspensionExpiry
+	(*Credential)(nil),            // 28: runsvc.v1.Credential
+	(*BusConfig)(nil),             // 29: runsvc.v1.BusConfig
+	(*PublishSpecRequest)(nil),    // 30: runsvc.v1.PublishSpecRequest
+	(*PublishSpecResponse)(nil),   // 31: runsvc.v1.PublishSpecResponse
+	(*GetSpecRequest)(nil),        // 32: runsvc.v1.GetSpecRequest
+	(*GetSpecResponse)(nil),       // 33: runsvc.v1.GetSpecResponse
+	(*ListSpecsRequest)(nil),      // 34: runsvc.v1.ListSpecsRequest
+	(*ListSpecsResponse)(nil),     // 35: runsvc.v1.ListSpecsResponse
+	(*timestamppb.Timestamp)(nil), // 36: google.protobuf.Timestamp
+	(*structpb.Struct)(nil),       // 37: google.protobuf.Struct
+	(*durationpb.Duration)(nil),   // 38: google.protobuf.Duration
 }
 var file_runsvc_v1_spec_proto_depIdxs = []int32{
-	8,  // 0: runsvc.v1.Spec.model:type_name -> runsvc.v1.ModelRef
-	16, // 1: runsvc.v1.Spec.tools:type_name -> runsvc.v1.Tool
-	21, // 2: runsvc.v1.Spec.limits:type_name -> runsvc.v1.Limits
-	23, // 3: runsvc.v1.Spec.suspension_expiry:type_name -> runsvc.v1.SuspensionExpiry
-	24, // 4: runsvc.v1.Spec.credentials:type_name -> runsvc.v1.Credential
-	25, // 5: runsvc.v1.Spec.bus:type_name -> runsvc.v1.BusConfig
-	32, // 6: runsvc.v1.Spec.create_time:type_name -> google.protobuf.Timestamp
-	0,  // 7: runsvc.v1.Spec.thread_strategy:type_name -> runsvc.v1.ThreadStrategy
-	7,  // 8: runsvc.v1.Spec.retention:type_name -> runsvc.v1.Retention
-	19, // 9: runsvc.v1.Spec.mcp_servers:type_name -> runsvc.v1.McpServer
-	6,  // 10: runsvc.v1.Spec.output:type_name -> runsvc.v1.OutputSpec
-	9,  // 11: runsvc.v1.Spec.compaction:type_name -> runsvc.v1.Compaction
-	22, // 12: runsvc.v1.Spec.timers:type_name -> runsvc.v1.Timers
-	33, // 13: runsvc.v1.OutputSpec.schema:type_name -> google.protobuf.Struct
-	34, // 14: runsvc.v1.Retention.settled_runs:type_name -> google.protobuf.Duration
-	11, // 15: runsvc.v1.ModelRef.script:type_name -> runsvc.v1.Script
-	10, // 16: runsvc.v1.ModelRef.pricing:type_name -> runsvc.v1.Pricing
-	34, // 17: runsvc.v1.ModelRef.call_timeout:type_name -> google.protobuf.Duration
-	8,  // 18: runsvc.v1.ModelRef.fallbacks:type_name -> runsvc.v1.ModelRef
-	34, // 19: runsvc.v1.ModelRef.fallback_retry_after_over:type_name -> google.protobuf.Duration
-	8,  // 20: runsvc.v1.Compaction.model:type_name -> runsvc.v1.ModelRef
-	12, // 21: runsvc.v1.Script.turns:type_name -> runsvc.v1.ScriptTurn
-	13, // 22: runsvc.v1.ScriptTurn.tool_calls:type_name -> runsvc.v1.ScriptToolCall
-	14, // 23: runsvc.v1.ScriptTurn.usage:type_name -> runsvc.v1.ScriptUsage
-	15, // 24: runsvc.v1.ScriptTurn.fail:type_name -> runsvc.v1.ScriptFailure
-	34, // 25: runsvc.v1.ScriptTurn.delay:type_name -> google.protobuf.Duration
-	33, // 26: runsvc.v1.ScriptToolCall.arguments:type_name -> google.protobuf.Struct
-	34, // 27: runsvc.v1.ScriptFailure.retry_after:type_name -> google.protobuf.Duration
-	1,  // 28: runsvc.v1.Tool.kind:type_name -> runsvc.v1.ToolKind
-	33, // 29: runsvc.v1.Tool.parameters:type_name -> google.protobuf.Struct
-	17, // 30: runsvc.v1.Tool.http:type_name -> runsvc.v1.HttpTool
-	18, // 31: runsvc.v1.Tool.mcp:type_name -> runsvc.v1.McpTool
-	34, // 32: runsvc.v1.Tool.timeout:type_name -> google.protobuf.Duration
-	2,  // 33: runsvc.v1.Tool.delivery:type_name -> runsvc.v1.Delivery
-	3,  // 34: runsvc.v1.Tool.in_doubt:type_name -> runsvc.v1.InDoubt
-	20, // 35: runsvc.v1.McpTool.env:type_name -> runsvc.v1.McpEnv
-	20, // 36: runsvc.v1.McpServer.env:type_name -> runsvc.v1.McpEnv
-	34, // 37: runsvc.v1.McpServer.timeout:type_name -> google.protobuf.Duration
-	34, // 38: runsvc.v1.Limits.deadline:type_name -> google.protobuf.Duration
-	4,  // 39: runsvc.v1.Limits.on_exhausted:type_name -> runsvc.v1.BudgetExhausted
-	34, // 40: runsvc.v1.Timers.max_sleep:type_name -> google.protobuf.Duration
-	34, // 41: runsvc.v1.SuspensionExpiry.tool_results:type_name -> google.protobuf.Duration
-	34, // 42: runsvc.v1.SuspensionExpiry.approval:type_name -> google.protobuf.Duration
-	34, // 43: runsvc.v1.SuspensionExpiry.question:type_name -> google.protobuf.Duration
-	34, // 44: runsvc.v1.SuspensionExpiry.children:type_name -> google.protobuf.Duration
-	5,  // 45: runsvc.v1.PublishSpecRequest.spec:type_name -> runsvc.v1.Spec
-	5,  // 46: runsvc.v1.PublishSpecResponse.spec:type_name -> runsvc.v1.Spec
-	5,  // 47: runsvc.v1.GetSpecResponse.spec:type_name -> runsvc.v1.Spec
-	5,  // 48: runsvc.v1.ListSpecsResponse.specs:type_name -> runsvc.v1.Spec
-	26, // 49: runsvc.v1.SpecService.PublishSpec:input_type -> runsvc.v1.PublishSpecRequest
-	28, // 50: runsvc.v1.SpecService.GetSpec:input_type -> runsvc.v1.GetSpecRequest
-	30, // 51: runsvc.v1.SpecService.ListSpecs:input_type -> runsvc.v1.ListSpecsRequest
-	27, // 52: runsvc.v1.SpecService.PublishSpec:output_type -> runsvc.v1.PublishSpecResponse
-	29, // 53: runsvc.v1.SpecService.GetSpec:output_type -> runsvc.v1.GetSpecResponse
-	31, // 54: runsvc.v1.SpecService.ListSpecs:output_type -> runsvc.v1.ListSpecsResponse
-	52, // [52:55] is the sub-list for method output_type
-	49, // [49:52] is the sub-list for method input_type
-	49, // [49:49] is the sub-list for extension type_name
-	49, // [49:49] is the sub-list for extension extendee
-	0,  // [0:49] is the sub-list for field type_name
+	11, // 0: runsvc.v1.Spec.model:type_name -> runsvc.v1.ModelRef
+	19, // 1: runsvc.v1.Spec.tools:type_name -> runsvc.v1.Tool
+	25, // 2: runsvc.v1.Spec.limits:type_name -> runsvc.v1.Limits
+	27, // 3: runsvc.v1.Spec.suspension_expiry:type_name -> runsvc.v1.SuspensionExpiry
+	28, // 4: runsvc.v1.Spec.credentials:type_name -> runsvc.v1.Credential
+	29, // 5: runsvc.v1.Spec.bus:type_name -> runsvc.v1.BusConfig
+	36, // 6: runsvc.v1.Spec.create_time:type_name -> google.protobuf.Timestamp
+	1,  // 7: runsvc.v1.Spec.thread_strategy:type_name -> runsvc.v1.ThreadStrategy
+	10, // 8: runsvc.v1.Spec.retention:type_name -> runsvc.v1.Retention
+	23, // 9: runsvc.v1.Spec.mcp_servers:type_name -> runsvc.v1.McpServer
+	9,  // 10: runsvc.v1.Spec.output:type_name -> runsvc.v1.OutputSpec
+	12, // 11: runsvc.v1.Spec.compaction:type_name -> runsvc.v1.Compaction
+	26, // 12: runsvc.v1.Spec.timers:type_name -> runsvc.v1.Timers
+	8,  // 13: runsvc.v1.Spec.exposure:type_name -> runsvc.v1.Exposure
+	7,  // 14: runsvc.v1.Spec.concurrency:type_name -> runsvc.v1.Concurrency
+	0,  // 15: runsvc.v1.Concurrency.mode:type_name -> runsvc.v1.ConcurrencyMode
+	37, // 16: runsvc.v1.OutputSpec.schema:type_name -> google.protobuf.Struct
+	38, // 17: runsvc.v1.Retention.settled_runs:type_name -> google.protobuf.Duration
+	14, // 18: runsvc.v1.ModelRef.script:type_name -> runsvc.v1.Script
+	13, // 19: runsvc.v1.ModelRef.pricing:type_name -> runsvc.v1.Pricing
+	38, // 20: runsvc.v1.ModelRef.call_timeout:type_name -> google.protobuf.Duration
+	11, // 21: runsvc.v1.ModelRef.fallbacks:type_name -> runsvc.v1.ModelRef
+	38, // 22: runsvc.v1.ModelRef.fallback_retry_after_over:type_name -> google.protobuf.Duration
+	11, // 23: runsvc.v1.Compaction.model:type_name -> runsvc.v1.ModelRef
+	15, // 24: runsvc.v1.Script.turns:type_name -> runsvc.v1.ScriptTurn
+	16, // 25: runsvc.v1.ScriptTurn.tool_calls:type_name -> runsvc.v1.ScriptToolCall
+	17, // 26: runsvc.v1.ScriptTurn.usage:type_name -> runsvc.v1.ScriptUsage
+	18, // 27: runsvc.v1.ScriptTurn.fail:type_name -> runsvc.v1.ScriptFailure
+	38, // 28: runsvc.v1.ScriptTurn.delay:type_name -> google.protobuf.Duration
+	37, // 29: runsvc.v1.ScriptToolCall.arguments:type_name -> google.protobuf.Struct
+	38, // 30: runsvc.v1.ScriptFailure.retry_after:type_name -> google.protobuf.Duration
+	2,  // 31: runsvc.v1.Tool.kind:type_name -> runsvc.v1.ToolKind
+	37, // 32: runsvc.v1.Tool.parameters:type_name -> google.protobuf.Struct
+	20, // 33: runsvc.v1.Tool.http:type_name -> runsvc.v1.HttpTool
+	22, // 34: runsvc.v1.Tool.mcp:type_name -> runsvc.v1.McpTool
+	38, // 35: runsvc.v1.Tool.timeout:type_name -> google.protobuf.Duration
+	3,  // 36: runsvc.v1.Tool.delivery:type_name -> runsvc.v1.Delivery
+	4,  // 37: runsvc.v1.Tool.in_doubt:type_name -> runsvc.v1.InDoubt
+	21, // 38: runsvc.v1.Tool.a2a:type_name -> runsvc.v1.A2aTool
+	38, // 39: runsvc.v1.A2aTool.poll_interval:type_name -> google.protobuf.Duration
+	24, // 40: runsvc.v1.McpTool.env:type_name -> runsvc.v1.McpEnv
+	24, // 41: runsvc.v1.McpServer.env:type_name -> runsvc.v1.McpEnv
+	38, // 42: runsvc.v1.McpServer.timeout:type_name -> google.protobuf.Duration
+	38, // 43: runsvc.v1.Limits.deadline:type_name -> google.protobuf.Duration
+	5,  // 44: runsvc.v1.Limits.on_exhausted:type_name -> runsvc.v1.BudgetExhausted
+	38, // 45: runsvc.v1.Timers.max_sleep:type_name -> google.protobuf.Duration
+	38, // 46: runsvc.v1.SuspensionExpiry.tool_results:type_name -> google.protobuf.Duration
+	38, // 47: runsvc.v1.SuspensionExpiry.approval:type_name -> google.protobuf.Duration
+	38, // 48: runsvc.v1.SuspensionExpiry.question:type_name -> google.protobuf.Duration
+	38, // 49: runsvc.v1.SuspensionExpiry.children:type_name -> google.protobuf.Duration
+	6,  // 50: runsvc.v1.PublishSpecRequest.spec:type_name -> runsvc.v1.Spec
+	6,  // 51: runsvc.v1.PublishSpecResponse.spec:type_name -> runsvc.v1.Spec
+	6,  // 52: runsvc.v1.GetSpecResponse.spec:type_name -> runsvc.v1.Spec
+	6,  // 53: runsvc.v1.ListSpecsResponse.specs:type_name -> runsvc.v1.Spec
+	30, // 54: runsvc.v1.SpecService.PublishSpec:input_type -> runsvc.v1.PublishSpecRequest
+	32, // 55: runsvc.v1.SpecService.GetSpec:input_type -> runsvc.v1.GetSpecRequest
+	34, // 56: runsvc.v1.SpecService.ListSpecs:input_type -> runsvc.v1.ListSpecsRequest
+	31, // 57: runsvc.v1.SpecService.PublishSpec:output_type -> runsvc.v1.PublishSpecResponse
+	33, // 58: runsvc.v1.SpecService.GetSpec:output_type -> runsvc.v1.GetSpecResponse
+	35, // 59: runsvc.v1.SpecService.ListSpecs:output_type -> runsvc.v1.ListSpecsResponse
+	57, // [57:60] is the sub-list for method output_type
+	54, // [54:57] is the sub-list for method input_type
+	54, // [54:54] is the sub-list for extension type_name
+	54, // [54:54] is the sub-list for extension extendee
+	0,  // [0:54] is the sub-list for field type_name
 }
 
 func init() { file_runsvc_v1_spec_proto_init() }
@@ -2729,14 +3121,14 @@ func file_runsvc_v1_spec_proto_init() {
 	if File_runsvc_v1_spec_proto != nil {
 		return
 	}
-	file_runsvc_v1_spec_proto_msgTypes[3].OneofWrappers = []any{}
+	file_runsvc_v1_spec_proto_msgTypes[5].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_runsvc_v1_spec_proto_rawDesc), len(file_runsvc_v1_spec_proto_rawDesc)),
-			NumEnums:      5,
-			NumMessages:   27,
+			NumEnums:      6,
+			NumMessages:   30,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

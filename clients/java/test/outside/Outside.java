@@ -12,6 +12,8 @@ import dev.runsvc.client.Reasons;
 import dev.runsvc.client.Retry;
 import dev.runsvc.client.RunsvcClient;
 import dev.runsvc.client.RunsvcErrors;
+import dev.runsvc.v1.GetScheduleRequest;
+import dev.runsvc.v1.GetWebhookRequest;
 import dev.runsvc.v1.PublishSpecRequest;
 import dev.runsvc.v1.Run;
 import dev.runsvc.v1.RunState;
@@ -80,8 +82,36 @@ public class Outside {
       System.out.println("retry after " + quota.retryDelay());
 
       retryHonoursTheDelay(client, start, quota.retryDelay());
+      triggersAreReachable(client);
       System.out.println("OK");
     }
+  }
+
+  // The schedules() and webhooks() stubs reach their services: an unknown
+  // schedule is SCHEDULE_NOT_FOUND; webhooks are an admin's, so this key
+  // (publisher, runner) is refused ROLE_DENIED naming the method.
+  static void triggersAreReachable(RunsvcClient client) {
+    Classification schedule = null;
+    try {
+      client.schedules().withDeadlineAfter(30, TimeUnit.SECONDS)
+          .getSchedule(GetScheduleRequest.newBuilder().setScheduleId("sch_missing").build());
+    } catch (StatusRuntimeException e) {
+      schedule = RunsvcErrors.classify(e);
+    }
+    System.out.println("unknown schedule: " + schedule);
+    check(schedule != null && schedule.reason().equals(Reasons.SCHEDULE_NOT_FOUND),
+        "an unknown schedule is SCHEDULE_NOT_FOUND");
+    Classification webhook = null;
+    try {
+      client.webhooks().withDeadlineAfter(30, TimeUnit.SECONDS)
+          .getWebhook(GetWebhookRequest.newBuilder().setId("wh_missing").build());
+    } catch (StatusRuntimeException e) {
+      webhook = RunsvcErrors.classify(e);
+    }
+    System.out.println("unknown webhook: " + webhook);
+    check(webhook != null && webhook.reason().equals(Reasons.ROLE_DENIED)
+        && webhook.metadata().get("method").equals("/runsvc.v1.WebhookService/GetWebhook"),
+        "a runner's GetWebhook is ROLE_DENIED");
   }
 
   // Retry waits the RetryInfo delay before the next start when the deadline

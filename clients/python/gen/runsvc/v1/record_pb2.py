@@ -18,7 +18,7 @@ from google.rpc import error_details_pb2 as google_dot_rpc_dot_error__details__p
 from google.rpc import status_pb2 as google_dot_rpc_dot_status__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x16runsvc/v1/record.proto\x12\trunsvc.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1egoogle/rpc/error_details.proto\x1a\x17google/rpc/status.proto\"o\n\x08ToolCall\x12\x0f\n\x07\x63\x61ll_id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12*\n\targuments\x18\x03 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x18\n\x10provider_call_id\x18\x04 \x01(\t\"/\n\tToolError\x12\x0f\n\x07message\x18\x01 \x01(\t\x12\x11\n\tretryable\x18\x02 \x01(\x08\"j\n\nToolResult\x12\x0f\n\x07\x63\x61ll_id\x18\x01 \x01(\t\x12&\n\x06output\x18\x02 \x01(\x0b\x32\x16.google.protobuf.Value\x12#\n\x05\x65rror\x18\x03 \x01(\x0b\x32\x14.runsvc.v1.ToolError\"\xa2\x01\n\x05Usage\x12\x14\n\x0cinput_tokens\x18\x01 \x01(\x03\x12\x15\n\routput_tokens\x18\x02 \x01(\x03\x12\x10\n\x08\x63ost_usd\x18\x03 \x01(\x01\x12\x16\n\x0eunpriced_calls\x18\x04 \x01(\x05\x12\x13\n\x0bmodel_calls\x18\x05 \x01(\x05\x12\x12\n\ntool_calls\x18\x06 \x01(\x05\x12\x19\n\x11transient_retries\x18\x07 \x01(\x05\"\x9e\x1e\n\x06Record\x12\x0b\n\x03seq\x18\x01 \x01(\x03\x12(\n\x04time\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x0f\n\x07\x61ttempt\x18\x03 \x01(\x05\x12.\n\x08\x61\x64mitted\x18\n \x01(\x0b\x32\x1a.runsvc.v1.Record.AdmittedH\x00\x12;\n\x0f\x61ttempt_started\x18\x0b \x01(\x0b\x32 .runsvc.v1.Record.AttemptStartedH\x00\x12\x35\n\x0cturn_started\x18\x0c \x01(\x0b\x32\x1d.runsvc.v1.Record.TurnStartedH\x00\x12@\n\x12model_call_started\x18\r \x01(\x0b\x32\".runsvc.v1.Record.ModelCallStartedH\x00\x12\x42\n\x13model_call_finished\x18\x0e \x01(\x0b\x32#.runsvc.v1.Record.ModelCallFinishedH\x00\x12>\n\x11model_call_failed\x18\x0f \x01(\x0b\x32!.runsvc.v1.Record.ModelCallFailedH\x00\x12>\n\x11tool_call_started\x18\x10 \x01(\x0b\x32!.runsvc.v1.Record.ToolCallStartedH\x00\x12@\n\x12tool_call_finished\x18\x11 \x01(\x0b\x32\".runsvc.v1.Record.ToolCallFinishedH\x00\x12<\n\x10tool_call_failed\x18\x12 \x01(\x0b\x32 .runsvc.v1.Record.ToolCallFailedH\x00\x12\x30\n\tsuspended\x18\x13 \x01(\x0b\x32\x1b.runsvc.v1.Record.SuspendedH\x00\x12,\n\x07resumed\x18\x14 \x01(\x0b\x32\x19.runsvc.v1.Record.ResumedH\x00\x12;\n\x0f\x61\x62ort_requested\x18\x15 \x01(\x0b\x32 .runsvc.v1.Record.AbortRequestedH\x00\x12\x39\n\x0emessage_queued\x18\x16 \x01(\x0b\x32\x1f.runsvc.v1.Record.MessageQueuedH\x00\x12=\n\x10message_consumed\x18\x17 \x01(\x0b\x32!.runsvc.v1.Record.MessageConsumedH\x00\x12\x41\n\x12\x64\x65legation_started\x18\x18 \x01(\x0b\x32#.runsvc.v1.Record.DelegationStartedH\x00\x12\x43\n\x13\x64\x65legation_finished\x18\x19 \x01(\x0b\x32$.runsvc.v1.Record.DelegationFinishedH\x00\x12,\n\x07settled\x18\x1a \x01(\x0b\x32\x19.runsvc.v1.Record.SettledH\x00\x12?\n\x11history_compacted\x18( \x01(\x0b\x32\".runsvc.v1.Record.HistoryCompactedH\x00\x1a\xb7\x01\n\x10HistoryCompacted\x12\x0c\n\x04turn\x18\x01 \x01(\x05\x12\x14\n\x0cthrough_turn\x18\x02 \x01(\x05\x12\x10\n\x08messages\x18\x03 \x01(\x05\x12\x0f\n\x07summary\x18\x04 \x01(\t\x12\x15\n\rafter_refusal\x18\x05 \x01(\x08\x12\x14\n\x0cinput_tokens\x18\x06 \x01(\x03\x12\x15\n\routput_tokens\x18\x07 \x01(\x03\x12\x18\n\x10history_messages\x18\x08 \x01(\x05\x1a\xa9\x02\n\x08\x41\x64mitted\x12\x0c\n\x04spec\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\t\x12\r\n\x05input\x18\x03 \x01(\t\x12\x12\n\nrequest_id\x18\x04 \x01(\t\x12\x31\n\rdeadline_time\x18\x05 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x15\n\rparent_run_id\x18\x06 \x01(\t\x12\x13\n\x0broot_run_id\x18\x07 \x01(\t\x12\x15\n\rdelegation_id\x18\x08 \x01(\t\x12\r\n\x05\x64\x65pth\x18\t \x01(\x05\x12&\n\x07\x66ork_of\x18\x14 \x01(\x0b\x32\x15.runsvc.v1.ForkOrigin\x12.\n\nstart_time\x18\x15 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x1a\x34\n\x0e\x41ttemptStarted\x12\x0f\n\x07\x61ttempt\x18\x01 \x01(\x05\x12\x11\n\tworker_id\x18\x02 \x01(\t\x1a\x1b\n\x0bTurnStarted\x12\x0c\n\x04turn\x18\x01 \x01(\x05\x1aT\n\x10ModelCallStarted\x12\x0c\n\x04turn\x18\x01 \x01(\x05\x12\x17\n\x0freserved_tokens\x18\x02 \x01(\x03\x12\x19\n\x11reserved_cost_usd\x18\x03 \x01(\x01\x1a\xe0\x02\n\x11ModelCallFinished\x12\x0c\n\x04turn\x18\x01 \x01(\x05\x12\x0c\n\x04text\x18\x02 \x01(\t\x12\'\n\ntool_calls\x18\x03 \x03(\x0b\x32\x13.runsvc.v1.ToolCall\x12\x14\n\x0cinput_tokens\x18\x04 \x01(\x03\x12\x15\n\routput_tokens\x18\x05 \x01(\x03\x12\x10\n\x08\x63ost_usd\x18\x06 \x01(\x01\x12\x0e\n\x06priced\x18\x07 \x01(\x08\x12@\n\x11output_violations\x18\x14 \x03(\x0b\x32%.google.rpc.BadRequest.FieldViolation\x12\r\n\x05model\x18\x15 \x01(\t\x12\x32\n\tfallbacks\x18\x16 \x03(\x0b\x32\x1f.runsvc.v1.Record.ModelFallback\x12\x32\n\x0frate_limit_wait\x18\x17 \x01(\x0b\x32\x19.google.protobuf.Duration\x1a\x43\n\rModelFallback\x12\r\n\x05model\x18\x01 \x01(\t\x12#\n\x07\x66\x61ilure\x18\x02 \x01(\x0b\x32\x12.google.rpc.Status\x1a\x88\x01\n\x0fModelCallFailed\x12\x0c\n\x04turn\x18\x01 \x01(\x05\x12#\n\x07\x66\x61ilure\x18\x02 \x01(\x0b\x32\x12.google.rpc.Status\x12\x12\n\nwill_retry\x18\x03 \x01(\x08\x12.\n\x0bretry_after\x18\x04 \x01(\x0b\x32\x19.google.protobuf.Duration\x1a\x30\n\x0fToolCallStarted\x12\x0f\n\x07\x63\x61ll_id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x1a\xa0\x01\n\x10ToolCallFinished\x12\x0f\n\x07\x63\x61ll_id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12&\n\x06output\x18\x03 \x01(\x0b\x32\x16.google.protobuf.Value\x12!\n\x05\x65rror\x18\x04 \x01(\x0b\x32\x12.google.rpc.Status\x12\x10\n\x08orphaned\x18\x05 \x01(\x08\x12\x10\n\x08in_doubt\x18\x06 \x01(\x08\x1a\x82\x01\n\x0eToolCallFailed\x12\x0f\n\x07\x63\x61ll_id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12!\n\x05\x65rror\x18\x03 \x01(\x0b\x32\x12.google.rpc.Status\x12.\n\x0bretry_after\x18\x04 \x01(\x0b\x32\x19.google.protobuf.Duration\x1a\xb6\x02\n\tSuspended\x12+\n\x06reason\x18\x01 \x01(\x0e\x32\x1b.runsvc.v1.SuspensionReason\x12/\n\x0b\x65xpire_time\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x10\n\x08\x63\x61ll_ids\x18\x03 \x03(\t\x12\x10\n\x08question\x18\x04 \x01(\t\x12\x0f\n\x07\x63\x61ll_id\x18\x05 \x01(\t\x12\x17\n\x0f\x61pproval_reason\x18\x06 \x01(\t\x12\x16\n\x0e\x64\x65legation_ids\x18\x07 \x03(\t\x12\x10\n\x08in_doubt\x18\x08 \x01(\x08\x12-\n\twake_time\x18\t \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12$\n\x06\x62udget\x18\x14 \x01(\x0b\x32\x14.runsvc.v1.BudgetAsk\x1a\xe4\x01\n\x07Resumed\x12+\n\x06reason\x18\x01 \x01(\x0e\x32\x1b.runsvc.v1.SuspensionReason\x12+\n\x0ctool_results\x18\x02 \x03(\x0b\x32\x15.runsvc.v1.ToolResult\x12\x0e\n\x06\x61nswer\x18\x03 \x01(\t\x12\x10\n\x08\x61pproved\x18\x04 \x01(\x08\x12\x0c\n\x04note\x18\x05 \x01(\t\x12*\n\x08in_doubt\x18\x06 \x01(\x0b\x32\x18.runsvc.v1.InDoubtAnswer\x12\r\n\x05\x65\x61rly\x18\x07 \x01(\x08\x12\x14\n\x0c\x62udget_limit\x18\x14 \x01(\x01\x1a\x46\n\x0e\x41\x62ortRequested\x12$\n\x05\x63\x61use\x18\x01 \x01(\x0e\x32\x15.runsvc.v1.AbortCause\x12\x0e\n\x06reason\x18\x02 \x01(\t\x1a\x43\n\rMessageQueued\x12\x0c\n\x04text\x18\x01 \x01(\t\x12$\n\x04mode\x18\x02 \x01(\x0e\x32\x16.runsvc.v1.MessageMode\x1a&\n\x0fMessageConsumed\x12\x13\n\x0bqueued_seqs\x18\x01 \x03(\x03\x1am\n\x11\x44\x65legationStarted\x12\x15\n\rdelegation_id\x18\x01 \x01(\t\x12\x14\n\x0c\x63hild_run_id\x18\x02 \x01(\t\x12\x0c\n\x04spec\x18\x03 \x01(\t\x12\x0c\n\x04task\x18\x04 \x01(\t\x12\x0f\n\x07\x63\x61ll_id\x18\x05 \x01(\t\x1a\x9a\x01\n\x12\x44\x65legationFinished\x12\x15\n\rdelegation_id\x18\x01 \x01(\t\x12\x14\n\x0c\x63hild_run_id\x18\x02 \x01(\t\x12\"\n\x05state\x18\x03 \x01(\x0e\x32\x13.runsvc.v1.RunState\x12\x0e\n\x06\x61nswer\x18\x04 \x01(\t\x12#\n\x07\x66\x61ilure\x18\x05 \x01(\x0b\x32\x12.google.rpc.Status\x1a\x8e\x01\n\x07Settled\x12\"\n\x05state\x18\x01 \x01(\x0e\x32\x13.runsvc.v1.RunState\x12*\n\x0b\x61\x62ort_cause\x18\x02 \x01(\x0e\x32\x15.runsvc.v1.AbortCause\x12\x0e\n\x06\x61nswer\x18\x03 \x01(\t\x12#\n\x07\x66\x61ilure\x18\x04 \x01(\x0b\x32\x12.google.rpc.StatusB\x06\n\x04\x62ody\"c\n\rInDoubtAnswer\x12*\n\x07outcome\x18\x01 \x01(\x0e\x32\x19.runsvc.v1.InDoubtOutcome\x12&\n\x06output\x18\x02 \x01(\x0b\x32\x16.google.protobuf.Value\"7\n\nForkOrigin\x12\x0e\n\x06run_id\x18\x01 \x01(\t\x12\x0b\n\x03seq\x18\x02 \x01(\x03\x12\x0c\n\x04turn\x18\x03 \x01(\x05\"M\n\tBudgetAsk\x12\x11\n\tdimension\x18\x01 \x01(\t\x12\r\n\x05spent\x18\x02 \x01(\x01\x12\x0f\n\x07reserve\x18\x03 \x01(\x01\x12\r\n\x05limit\x18\x04 \x01(\x01*\xca\x01\n\x08RunState\x12\x19\n\x15RUN_STATE_UNSPECIFIED\x10\x00\x12\x14\n\x10RUN_STATE_QUEUED\x10\x01\x12\x15\n\x11RUN_STATE_RUNNING\x10\x02\x12\x17\n\x13RUN_STATE_SUSPENDED\x10\x03\x12\x17\n\x13RUN_STATE_COMPLETED\x10\x04\x12\x14\n\x10RUN_STATE_FAILED\x10\x05\x12\x15\n\x11RUN_STATE_ABORTED\x10\x06\x12\x17\n\x13RUN_STATE_ABANDONED\x10\x07*`\n\nAbortCause\x12\x1b\n\x17\x41\x42ORT_CAUSE_UNSPECIFIED\x10\x00\x12\x1b\n\x17\x41\x42ORT_CAUSE_INTERRUPTED\x10\x01\x12\x18\n\x14\x41\x42ORT_CAUSE_DEADLINE\x10\x02*\xd6\x01\n\x10SuspensionReason\x12!\n\x1dSUSPENSION_REASON_UNSPECIFIED\x10\x00\x12\"\n\x1eSUSPENSION_REASON_TOOL_RESULTS\x10\x01\x12\x1e\n\x1aSUSPENSION_REASON_APPROVAL\x10\x02\x12\x1e\n\x1aSUSPENSION_REASON_QUESTION\x10\x03\x12\x1e\n\x1aSUSPENSION_REASON_CHILDREN\x10\x04\x12\x1b\n\x17SUSPENSION_REASON_TIMER\x10\x05*_\n\x0bMessageMode\x12\x1c\n\x18MESSAGE_MODE_UNSPECIFIED\x10\x00\x12\x16\n\x12MESSAGE_MODE_STEER\x10\x01\x12\x1a\n\x16MESSAGE_MODE_FOLLOW_UP\x10\x02*\x91\x01\n\x0eInDoubtOutcome\x12 \n\x1cIN_DOUBT_OUTCOME_UNSPECIFIED\x10\x00\x12\x1d\n\x19IN_DOUBT_OUTCOME_HAPPENED\x10\x01\x12#\n\x1fIN_DOUBT_OUTCOME_DID_NOT_HAPPEN\x10\x02\x12\x19\n\x15IN_DOUBT_OUTCOME_SKIP\x10\x03\x42\x31Z/github.com/runsvc/runsvc/gen/runsvc/v1;runsvcv1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x16runsvc/v1/record.proto\x12\trunsvc.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1egoogle/rpc/error_details.proto\x1a\x17google/rpc/status.proto\"o\n\x08ToolCall\x12\x0f\n\x07\x63\x61ll_id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12*\n\targuments\x18\x03 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x18\n\x10provider_call_id\x18\x04 \x01(\t\"/\n\tToolError\x12\x0f\n\x07message\x18\x01 \x01(\t\x12\x11\n\tretryable\x18\x02 \x01(\x08\"j\n\nToolResult\x12\x0f\n\x07\x63\x61ll_id\x18\x01 \x01(\t\x12&\n\x06output\x18\x02 \x01(\x0b\x32\x16.google.protobuf.Value\x12#\n\x05\x65rror\x18\x03 \x01(\x0b\x32\x14.runsvc.v1.ToolError\"\xa2\x01\n\x05Usage\x12\x14\n\x0cinput_tokens\x18\x01 \x01(\x03\x12\x15\n\routput_tokens\x18\x02 \x01(\x03\x12\x10\n\x08\x63ost_usd\x18\x03 \x01(\x01\x12\x16\n\x0eunpriced_calls\x18\x04 \x01(\x05\x12\x13\n\x0bmodel_calls\x18\x05 \x01(\x05\x12\x12\n\ntool_calls\x18\x06 \x01(\x05\x12\x19\n\x11transient_retries\x18\x07 \x01(\x05\"\xd9\x1f\n\x06Record\x12\x0b\n\x03seq\x18\x01 \x01(\x03\x12(\n\x04time\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x0f\n\x07\x61ttempt\x18\x03 \x01(\x05\x12.\n\x08\x61\x64mitted\x18\n \x01(\x0b\x32\x1a.runsvc.v1.Record.AdmittedH\x00\x12;\n\x0f\x61ttempt_started\x18\x0b \x01(\x0b\x32 .runsvc.v1.Record.AttemptStartedH\x00\x12\x35\n\x0cturn_started\x18\x0c \x01(\x0b\x32\x1d.runsvc.v1.Record.TurnStartedH\x00\x12@\n\x12model_call_started\x18\r \x01(\x0b\x32\".runsvc.v1.Record.ModelCallStartedH\x00\x12\x42\n\x13model_call_finished\x18\x0e \x01(\x0b\x32#.runsvc.v1.Record.ModelCallFinishedH\x00\x12>\n\x11model_call_failed\x18\x0f \x01(\x0b\x32!.runsvc.v1.Record.ModelCallFailedH\x00\x12>\n\x11tool_call_started\x18\x10 \x01(\x0b\x32!.runsvc.v1.Record.ToolCallStartedH\x00\x12@\n\x12tool_call_finished\x18\x11 \x01(\x0b\x32\".runsvc.v1.Record.ToolCallFinishedH\x00\x12<\n\x10tool_call_failed\x18\x12 \x01(\x0b\x32 .runsvc.v1.Record.ToolCallFailedH\x00\x12\x30\n\tsuspended\x18\x13 \x01(\x0b\x32\x1b.runsvc.v1.Record.SuspendedH\x00\x12,\n\x07resumed\x18\x14 \x01(\x0b\x32\x19.runsvc.v1.Record.ResumedH\x00\x12;\n\x0f\x61\x62ort_requested\x18\x15 \x01(\x0b\x32 .runsvc.v1.Record.AbortRequestedH\x00\x12\x39\n\x0emessage_queued\x18\x16 \x01(\x0b\x32\x1f.runsvc.v1.Record.MessageQueuedH\x00\x12=\n\x10message_consumed\x18\x17 \x01(\x0b\x32!.runsvc.v1.Record.MessageConsumedH\x00\x12\x41\n\x12\x64\x65legation_started\x18\x18 \x01(\x0b\x32#.runsvc.v1.Record.DelegationStartedH\x00\x12\x43\n\x13\x64\x65legation_finished\x18\x19 \x01(\x0b\x32$.runsvc.v1.Record.DelegationFinishedH\x00\x12,\n\x07settled\x18\x1a \x01(\x0b\x32\x19.runsvc.v1.Record.SettledH\x00\x12?\n\x11history_compacted\x18( \x01(\x0b\x32\".runsvc.v1.Record.HistoryCompactedH\x00\x12-\n\x08\x61\x32\x61_task\x18P \x01(\x0b\x32\x19.runsvc.v1.Record.A2aTaskH\x00\x1a\x89\x01\n\x07\x41\x32\x61Task\x12\x0f\n\x07\x63\x61ll_id\x18\x01 \x01(\t\x12\x0f\n\x07task_id\x18\x02 \x01(\t\x12\x12\n\ncontext_id\x18\x03 \x01(\t\x12\x0f\n\x07replies\x18\x04 \x01(\x05\x12\x10\n\x08question\x18\x05 \x01(\t\x12\x13\n\x0bquestion_id\x18\x06 \x01(\t\x12\x10\n\x08\x61nswered\x18\x07 \x01(\t\x1a\xb7\x01\n\x10HistoryCompacted\x12\x0c\n\x04turn\x18\x01 \x01(\x05\x12\x14\n\x0cthrough_turn\x18\x02 \x01(\x05\x12\x10\n\x08messages\x18\x03 \x01(\x05\x12\x0f\n\x07summary\x18\x04 \x01(\t\x12\x15\n\rafter_refusal\x18\x05 \x01(\x08\x12\x14\n\x0cinput_tokens\x18\x06 \x01(\x03\x12\x15\n\routput_tokens\x18\x07 \x01(\x03\x12\x18\n\x10history_messages\x18\x08 \x01(\x05\x1a\xa9\x02\n\x08\x41\x64mitted\x12\x0c\n\x04spec\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\t\x12\r\n\x05input\x18\x03 \x01(\t\x12\x12\n\nrequest_id\x18\x04 \x01(\t\x12\x31\n\rdeadline_time\x18\x05 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x15\n\rparent_run_id\x18\x06 \x01(\t\x12\x13\n\x0broot_run_id\x18\x07 \x01(\t\x12\x15\n\rdelegation_id\x18\x08 \x01(\t\x12\r\n\x05\x64\x65pth\x18\t \x01(\x05\x12&\n\x07\x66ork_of\x18\x14 \x01(\x0b\x32\x15.runsvc.v1.ForkOrigin\x12.\n\nstart_time\x18\x15 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x1a\x34\n\x0e\x41ttemptStarted\x12\x0f\n\x07\x61ttempt\x18\x01 \x01(\x05\x12\x11\n\tworker_id\x18\x02 \x01(\t\x1a\x1b\n\x0bTurnStarted\x12\x0c\n\x04turn\x18\x01 \x01(\x05\x1aT\n\x10ModelCallStarted\x12\x0c\n\x04turn\x18\x01 \x01(\x05\x12\x17\n\x0freserved_tokens\x18\x02 \x01(\x03\x12\x19\n\x11reserved_cost_usd\x18\x03 \x01(\x01\x1a\xe0\x02\n\x11ModelCallFinished\x12\x0c\n\x04turn\x18\x01 \x01(\x05\x12\x0c\n\x04text\x18\x02 \x01(\t\x12\'\n\ntool_calls\x18\x03 \x03(\x0b\x32\x13.runsvc.v1.ToolCall\x12\x14\n\x0cinput_tokens\x18\x04 \x01(\x03\x12\x15\n\routput_tokens\x18\x05 \x01(\x03\x12\x10\n\x08\x63ost_usd\x18\x06 \x01(\x01\x12\x0e\n\x06priced\x18\x07 \x01(\x08\x12@\n\x11output_violations\x18\x14 \x03(\x0b\x32%.google.rpc.BadRequest.FieldViolation\x12\r\n\x05model\x18\x15 \x01(\t\x12\x32\n\tfallbacks\x18\x16 \x03(\x0b\x32\x1f.runsvc.v1.Record.ModelFallback\x12\x32\n\x0frate_limit_wait\x18\x17 \x01(\x0b\x32\x19.google.protobuf.Duration\x1a\x43\n\rModelFallback\x12\r\n\x05model\x18\x01 \x01(\t\x12#\n\x07\x66\x61ilure\x18\x02 \x01(\x0b\x32\x12.google.rpc.Status\x1a\x88\x01\n\x0fModelCallFailed\x12\x0c\n\x04turn\x18\x01 \x01(\x05\x12#\n\x07\x66\x61ilure\x18\x02 \x01(\x0b\x32\x12.google.rpc.Status\x12\x12\n\nwill_retry\x18\x03 \x01(\x08\x12.\n\x0bretry_after\x18\x04 \x01(\x0b\x32\x19.google.protobuf.Duration\x1a\x30\n\x0fToolCallStarted\x12\x0f\n\x07\x63\x61ll_id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x1a\xa0\x01\n\x10ToolCallFinished\x12\x0f\n\x07\x63\x61ll_id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12&\n\x06output\x18\x03 \x01(\x0b\x32\x16.google.protobuf.Value\x12!\n\x05\x65rror\x18\x04 \x01(\x0b\x32\x12.google.rpc.Status\x12\x10\n\x08orphaned\x18\x05 \x01(\x08\x12\x10\n\x08in_doubt\x18\x06 \x01(\x08\x1a\x82\x01\n\x0eToolCallFailed\x12\x0f\n\x07\x63\x61ll_id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12!\n\x05\x65rror\x18\x03 \x01(\x0b\x32\x12.google.rpc.Status\x12.\n\x0bretry_after\x18\x04 \x01(\x0b\x32\x19.google.protobuf.Duration\x1a\xb6\x02\n\tSuspended\x12+\n\x06reason\x18\x01 \x01(\x0e\x32\x1b.runsvc.v1.SuspensionReason\x12/\n\x0b\x65xpire_time\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x10\n\x08\x63\x61ll_ids\x18\x03 \x03(\t\x12\x10\n\x08question\x18\x04 \x01(\t\x12\x0f\n\x07\x63\x61ll_id\x18\x05 \x01(\t\x12\x17\n\x0f\x61pproval_reason\x18\x06 \x01(\t\x12\x16\n\x0e\x64\x65legation_ids\x18\x07 \x03(\t\x12\x10\n\x08in_doubt\x18\x08 \x01(\x08\x12-\n\twake_time\x18\t \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12$\n\x06\x62udget\x18\x14 \x01(\x0b\x32\x14.runsvc.v1.BudgetAsk\x1a\xe4\x01\n\x07Resumed\x12+\n\x06reason\x18\x01 \x01(\x0e\x32\x1b.runsvc.v1.SuspensionReason\x12+\n\x0ctool_results\x18\x02 \x03(\x0b\x32\x15.runsvc.v1.ToolResult\x12\x0e\n\x06\x61nswer\x18\x03 \x01(\t\x12\x10\n\x08\x61pproved\x18\x04 \x01(\x08\x12\x0c\n\x04note\x18\x05 \x01(\t\x12*\n\x08in_doubt\x18\x06 \x01(\x0b\x32\x18.runsvc.v1.InDoubtAnswer\x12\r\n\x05\x65\x61rly\x18\x07 \x01(\x08\x12\x14\n\x0c\x62udget_limit\x18\x14 \x01(\x01\x1a\x46\n\x0e\x41\x62ortRequested\x12$\n\x05\x63\x61use\x18\x01 \x01(\x0e\x32\x15.runsvc.v1.AbortCause\x12\x0e\n\x06reason\x18\x02 \x01(\t\x1a\x43\n\rMessageQueued\x12\x0c\n\x04text\x18\x01 \x01(\t\x12$\n\x04mode\x18\x02 \x01(\x0e\x32\x16.runsvc.v1.MessageMode\x1a&\n\x0fMessageConsumed\x12\x13\n\x0bqueued_seqs\x18\x01 \x03(\x03\x1am\n\x11\x44\x65legationStarted\x12\x15\n\rdelegation_id\x18\x01 \x01(\t\x12\x14\n\x0c\x63hild_run_id\x18\x02 \x01(\t\x12\x0c\n\x04spec\x18\x03 \x01(\t\x12\x0c\n\x04task\x18\x04 \x01(\t\x12\x0f\n\x07\x63\x61ll_id\x18\x05 \x01(\t\x1a\x9a\x01\n\x12\x44\x65legationFinished\x12\x15\n\rdelegation_id\x18\x01 \x01(\t\x12\x14\n\x0c\x63hild_run_id\x18\x02 \x01(\t\x12\"\n\x05state\x18\x03 \x01(\x0e\x32\x13.runsvc.v1.RunState\x12\x0e\n\x06\x61nswer\x18\x04 \x01(\t\x12#\n\x07\x66\x61ilure\x18\x05 \x01(\x0b\x32\x12.google.rpc.Status\x1a\x8e\x01\n\x07Settled\x12\"\n\x05state\x18\x01 \x01(\x0e\x32\x13.runsvc.v1.RunState\x12*\n\x0b\x61\x62ort_cause\x18\x02 \x01(\x0e\x32\x15.runsvc.v1.AbortCause\x12\x0e\n\x06\x61nswer\x18\x03 \x01(\t\x12#\n\x07\x66\x61ilure\x18\x04 \x01(\x0b\x32\x12.google.rpc.StatusB\x06\n\x04\x62ody\"c\n\rInDoubtAnswer\x12*\n\x07outcome\x18\x01 \x01(\x0e\x32\x19.runsvc.v1.InDoubtOutcome\x12&\n\x06output\x18\x02 \x01(\x0b\x32\x16.google.protobuf.Value\"7\n\nForkOrigin\x12\x0e\n\x06run_id\x18\x01 \x01(\t\x12\x0b\n\x03seq\x18\x02 \x01(\x03\x12\x0c\n\x04turn\x18\x03 \x01(\x05\"M\n\tBudgetAsk\x12\x11\n\tdimension\x18\x01 \x01(\t\x12\r\n\x05spent\x18\x02 \x01(\x01\x12\x0f\n\x07reserve\x18\x03 \x01(\x01\x12\r\n\x05limit\x18\x04 \x01(\x01*\xca\x01\n\x08RunState\x12\x19\n\x15RUN_STATE_UNSPECIFIED\x10\x00\x12\x14\n\x10RUN_STATE_QUEUED\x10\x01\x12\x15\n\x11RUN_STATE_RUNNING\x10\x02\x12\x17\n\x13RUN_STATE_SUSPENDED\x10\x03\x12\x17\n\x13RUN_STATE_COMPLETED\x10\x04\x12\x14\n\x10RUN_STATE_FAILED\x10\x05\x12\x15\n\x11RUN_STATE_ABORTED\x10\x06\x12\x17\n\x13RUN_STATE_ABANDONED\x10\x07*z\n\nAbortCause\x12\x1b\n\x17\x41\x42ORT_CAUSE_UNSPECIFIED\x10\x00\x12\x1b\n\x17\x41\x42ORT_CAUSE_INTERRUPTED\x10\x01\x12\x18\n\x14\x41\x42ORT_CAUSE_DEADLINE\x10\x02\x12\x18\n\x14\x41\x42ORT_CAUSE_REPLACED\x10<*\xd6\x01\n\x10SuspensionReason\x12!\n\x1dSUSPENSION_REASON_UNSPECIFIED\x10\x00\x12\"\n\x1eSUSPENSION_REASON_TOOL_RESULTS\x10\x01\x12\x1e\n\x1aSUSPENSION_REASON_APPROVAL\x10\x02\x12\x1e\n\x1aSUSPENSION_REASON_QUESTION\x10\x03\x12\x1e\n\x1aSUSPENSION_REASON_CHILDREN\x10\x04\x12\x1b\n\x17SUSPENSION_REASON_TIMER\x10\x05*_\n\x0bMessageMode\x12\x1c\n\x18MESSAGE_MODE_UNSPECIFIED\x10\x00\x12\x16\n\x12MESSAGE_MODE_STEER\x10\x01\x12\x1a\n\x16MESSAGE_MODE_FOLLOW_UP\x10\x02*\x91\x01\n\x0eInDoubtOutcome\x12 \n\x1cIN_DOUBT_OUTCOME_UNSPECIFIED\x10\x00\x12\x1d\n\x19IN_DOUBT_OUTCOME_HAPPENED\x10\x01\x12#\n\x1fIN_DOUBT_OUTCOME_DID_NOT_HAPPEN\x10\x02\x12\x19\n\x15IN_DOUBT_OUTCOME_SKIP\x10\x03\x42\x31Z/github.com/runsvc/runsvc/gen/runsvc/v1;runsvcv1b\x06proto3')
 
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, globals())
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'runsvc.v1.record_pb2', globals())
@@ -26,16 +26,16 @@ if _descriptor._USE_C_DESCRIPTORS == False:
 
   DESCRIPTOR._options = None
   DESCRIPTOR._serialized_options = b'Z/github.com/runsvc/runsvc/gen/runsvc/v1;runsvcv1'
-  _RUNSTATE._serialized_start=4735
-  _RUNSTATE._serialized_end=4937
-  _ABORTCAUSE._serialized_start=4939
-  _ABORTCAUSE._serialized_end=5035
-  _SUSPENSIONREASON._serialized_start=5038
-  _SUSPENSIONREASON._serialized_end=5252
-  _MESSAGEMODE._serialized_start=5254
-  _MESSAGEMODE._serialized_end=5349
-  _INDOUBTOUTCOME._serialized_start=5352
-  _INDOUBTOUTCOME._serialized_end=5497
+  _RUNSTATE._serialized_start=4922
+  _RUNSTATE._serialized_end=5124
+  _ABORTCAUSE._serialized_start=5126
+  _ABORTCAUSE._serialized_end=5248
+  _SUSPENSIONREASON._serialized_start=5251
+  _SUSPENSIONREASON._serialized_end=5465
+  _MESSAGEMODE._serialized_start=5467
+  _MESSAGEMODE._serialized_end=5562
+  _INDOUBTOUTCOME._serialized_start=5565
+  _INDOUBTOUTCOME._serialized_end=5710
   _TOOLCALL._serialized_start=189
   _TOOLCALL._serialized_end=300
   _TOOLERROR._serialized_start=302
@@ -45,49 +45,51 @@ if _descriptor._USE_C_DESCRIPTORS == False:
   _USAGE._serialized_start=460
   _USAGE._serialized_end=622
   _RECORD._serialized_start=625
-  _RECORD._serialized_end=4495
-  _RECORD_HISTORYCOMPACTED._serialized_start=1788
-  _RECORD_HISTORYCOMPACTED._serialized_end=1971
-  _RECORD_ADMITTED._serialized_start=1974
-  _RECORD_ADMITTED._serialized_end=2271
-  _RECORD_ATTEMPTSTARTED._serialized_start=2273
-  _RECORD_ATTEMPTSTARTED._serialized_end=2325
-  _RECORD_TURNSTARTED._serialized_start=2327
-  _RECORD_TURNSTARTED._serialized_end=2354
-  _RECORD_MODELCALLSTARTED._serialized_start=2356
-  _RECORD_MODELCALLSTARTED._serialized_end=2440
-  _RECORD_MODELCALLFINISHED._serialized_start=2443
-  _RECORD_MODELCALLFINISHED._serialized_end=2795
-  _RECORD_MODELFALLBACK._serialized_start=2797
-  _RECORD_MODELFALLBACK._serialized_end=2864
-  _RECORD_MODELCALLFAILED._serialized_start=2867
-  _RECORD_MODELCALLFAILED._serialized_end=3003
-  _RECORD_TOOLCALLSTARTED._serialized_start=3005
-  _RECORD_TOOLCALLSTARTED._serialized_end=3053
-  _RECORD_TOOLCALLFINISHED._serialized_start=3056
-  _RECORD_TOOLCALLFINISHED._serialized_end=3216
-  _RECORD_TOOLCALLFAILED._serialized_start=3219
-  _RECORD_TOOLCALLFAILED._serialized_end=3349
-  _RECORD_SUSPENDED._serialized_start=3352
-  _RECORD_SUSPENDED._serialized_end=3662
-  _RECORD_RESUMED._serialized_start=3665
-  _RECORD_RESUMED._serialized_end=3893
-  _RECORD_ABORTREQUESTED._serialized_start=3895
-  _RECORD_ABORTREQUESTED._serialized_end=3965
-  _RECORD_MESSAGEQUEUED._serialized_start=3967
-  _RECORD_MESSAGEQUEUED._serialized_end=4034
-  _RECORD_MESSAGECONSUMED._serialized_start=4036
-  _RECORD_MESSAGECONSUMED._serialized_end=4074
-  _RECORD_DELEGATIONSTARTED._serialized_start=4076
-  _RECORD_DELEGATIONSTARTED._serialized_end=4185
-  _RECORD_DELEGATIONFINISHED._serialized_start=4188
-  _RECORD_DELEGATIONFINISHED._serialized_end=4342
-  _RECORD_SETTLED._serialized_start=4345
-  _RECORD_SETTLED._serialized_end=4487
-  _INDOUBTANSWER._serialized_start=4497
-  _INDOUBTANSWER._serialized_end=4596
-  _FORKORIGIN._serialized_start=4598
-  _FORKORIGIN._serialized_end=4653
-  _BUDGETASK._serialized_start=4655
-  _BUDGETASK._serialized_end=4732
+  _RECORD._serialized_end=4682
+  _RECORD_A2ATASK._serialized_start=1835
+  _RECORD_A2ATASK._serialized_end=1972
+  _RECORD_HISTORYCOMPACTED._serialized_start=1975
+  _RECORD_HISTORYCOMPACTED._serialized_end=2158
+  _RECORD_ADMITTED._serialized_start=2161
+  _RECORD_ADMITTED._serialized_end=2458
+  _RECORD_ATTEMPTSTARTED._serialized_start=2460
+  _RECORD_ATTEMPTSTARTED._serialized_end=2512
+  _RECORD_TURNSTARTED._serialized_start=2514
+  _RECORD_TURNSTARTED._serialized_end=2541
+  _RECORD_MODELCALLSTARTED._serialized_start=2543
+  _RECORD_MODELCALLSTARTED._serialized_end=2627
+  _RECORD_MODELCALLFINISHED._serialized_start=2630
+  _RECORD_MODELCALLFINISHED._serialized_end=2982
+  _RECORD_MODELFALLBACK._serialized_start=2984
+  _RECORD_MODELFALLBACK._serialized_end=3051
+  _RECORD_MODELCALLFAILED._serialized_start=3054
+  _RECORD_MODELCALLFAILED._serialized_end=3190
+  _RECORD_TOOLCALLSTARTED._serialized_start=3192
+  _RECORD_TOOLCALLSTARTED._serialized_end=3240
+  _RECORD_TOOLCALLFINISHED._serialized_start=3243
+  _RECORD_TOOLCALLFINISHED._serialized_end=3403
+  _RECORD_TOOLCALLFAILED._serialized_start=3406
+  _RECORD_TOOLCALLFAILED._serialized_end=3536
+  _RECORD_SUSPENDED._serialized_start=3539
+  _RECORD_SUSPENDED._serialized_end=3849
+  _RECORD_RESUMED._serialized_start=3852
+  _RECORD_RESUMED._serialized_end=4080
+  _RECORD_ABORTREQUESTED._serialized_start=4082
+  _RECORD_ABORTREQUESTED._serialized_end=4152
+  _RECORD_MESSAGEQUEUED._serialized_start=4154
+  _RECORD_MESSAGEQUEUED._serialized_end=4221
+  _RECORD_MESSAGECONSUMED._serialized_start=4223
+  _RECORD_MESSAGECONSUMED._serialized_end=4261
+  _RECORD_DELEGATIONSTARTED._serialized_start=4263
+  _RECORD_DELEGATIONSTARTED._serialized_end=4372
+  _RECORD_DELEGATIONFINISHED._serialized_start=4375
+  _RECORD_DELEGATIONFINISHED._serialized_end=4529
+  _RECORD_SETTLED._serialized_start=4532
+  _RECORD_SETTLED._serialized_end=4674
+  _INDOUBTANSWER._serialized_start=4684
+  _INDOUBTANSWER._serialized_end=4783
+  _FORKORIGIN._serialized_start=4785
+  _FORKORIGIN._serialized_end=4840
+  _BUDGETASK._serialized_start=4842
+  _BUDGETASK._serialized_end=4919
 # @@protoc_insertion_point(module_scope)

@@ -11,6 +11,7 @@ from typing import ClassVar as _ClassVar, Iterable as _Iterable, Mapping as _Map
 
 ABORT_CAUSE_DEADLINE: AbortCause
 ABORT_CAUSE_INTERRUPTED: AbortCause
+ABORT_CAUSE_REPLACED: AbortCause
 ABORT_CAUSE_UNSPECIFIED: AbortCause
 DESCRIPTOR: _descriptor.FileDescriptor
 IN_DOUBT_OUTCOME_DID_NOT_HAPPEN: InDoubtOutcome
@@ -66,7 +67,24 @@ class InDoubtAnswer(_message.Message):
     def __init__(self, outcome: _Optional[_Union[InDoubtOutcome, str]] = ..., output: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ...) -> None: ...
 
 class Record(_message.Message):
-    __slots__ = ["abort_requested", "admitted", "attempt", "attempt_started", "delegation_finished", "delegation_started", "history_compacted", "message_consumed", "message_queued", "model_call_failed", "model_call_finished", "model_call_started", "resumed", "seq", "settled", "suspended", "time", "tool_call_failed", "tool_call_finished", "tool_call_started", "turn_started"]
+    __slots__ = ["a2a_task", "abort_requested", "admitted", "attempt", "attempt_started", "delegation_finished", "delegation_started", "history_compacted", "message_consumed", "message_queued", "model_call_failed", "model_call_finished", "model_call_started", "resumed", "seq", "settled", "suspended", "time", "tool_call_failed", "tool_call_finished", "tool_call_started", "turn_started"]
+    class A2aTask(_message.Message):
+        __slots__ = ["answered", "call_id", "context_id", "question", "question_id", "replies", "task_id"]
+        ANSWERED_FIELD_NUMBER: _ClassVar[int]
+        CALL_ID_FIELD_NUMBER: _ClassVar[int]
+        CONTEXT_ID_FIELD_NUMBER: _ClassVar[int]
+        QUESTION_FIELD_NUMBER: _ClassVar[int]
+        QUESTION_ID_FIELD_NUMBER: _ClassVar[int]
+        REPLIES_FIELD_NUMBER: _ClassVar[int]
+        TASK_ID_FIELD_NUMBER: _ClassVar[int]
+        answered: str
+        call_id: str
+        context_id: str
+        question: str
+        question_id: str
+        replies: int
+        task_id: str
+        def __init__(self, call_id: _Optional[str] = ..., task_id: _Optional[str] = ..., context_id: _Optional[str] = ..., replies: _Optional[int] = ..., question: _Optional[str] = ..., question_id: _Optional[str] = ..., answered: _Optional[str] = ...) -> None: ...
     class AbortRequested(_message.Message):
         __slots__ = ["cause", "reason"]
         CAUSE_FIELD_NUMBER: _ClassVar[int]
@@ -306,6 +324,7 @@ class Record(_message.Message):
         TURN_FIELD_NUMBER: _ClassVar[int]
         turn: int
         def __init__(self, turn: _Optional[int] = ...) -> None: ...
+    A2A_TASK_FIELD_NUMBER: _ClassVar[int]
     ABORT_REQUESTED_FIELD_NUMBER: _ClassVar[int]
     ADMITTED_FIELD_NUMBER: _ClassVar[int]
     ATTEMPT_FIELD_NUMBER: _ClassVar[int]
@@ -327,6 +346,7 @@ class Record(_message.Message):
     TOOL_CALL_FINISHED_FIELD_NUMBER: _ClassVar[int]
     TOOL_CALL_STARTED_FIELD_NUMBER: _ClassVar[int]
     TURN_STARTED_FIELD_NUMBER: _ClassVar[int]
+    a2a_task: Record.A2aTask
     abort_requested: Record.AbortRequested
     admitted: Record.Admitted
     attempt: int
@@ -348,7 +368,7 @@ class Record(_message.Message):
     tool_call_finished: Record.ToolCallFinished
     tool_call_started: Record.ToolCallStarted
     turn_started: Record.TurnStarted
-    def __init__(self, seq: _Optional[int] = ..., time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., attempt: _Optional[int] = ..., admitted: _Optional[_Union[Record.Admitted, _Mapping]] = ..., attempt_started: _Optional[_Union[Record.AttemptStarted, _Mapping]] = ..., turn_started: _Optional[_Union[Record.TurnStarted, _Mapping]] = ..., model_call_started: _Optional[_Union[Record.ModelCallStarted, _Mapping]] = ..., model_call_finished: _Optional[_Union[Record.ModelCallFinished, _Mapping]] = ..., model_call_failed: _Optional[_Union[Record.ModelCallFailed, _Mapping]] = ..., tool_call_started: _Optional[_Union[Record.ToolCallStarted, _Mapping]] = ..., tool_call_finished: _Optional[_Union[Record.ToolCallFinished, _Mapping]] = ..., tool_call_failed: _Optional[_Union[Record.ToolCallFailed, _Mapping]] = ..., suspended: _Optional[_Union[Record.Suspended, _Mapping]] = ..., resumed: _Optional[_Union[Record.Resumed, _Mapping]] = ..., abort_requested: _Optional[_Union[Record.AbortRequested, _Mapping]] = ..., message_queued: _Optional[_Union[Record.MessageQueued, _Mapping]] = ..., message_consumed: _Optional[_Union[Record.MessageConsumed, _Mapping]] = ..., delegation_started: _Optional[_Union[Record.DelegationStarted, _Mapping]] = ..., delegation_finished: _Optional[_Union[Record.DelegationFinished, _Mapping]] = ..., settled: _Optional[_Union[Record.Settled, _Mapping]] = ..., history_compacted: _Optional[_Union[Record.HistoryCompacted, _Mapping]] = ...) -> None: ...
+    def __init__(self, seq: _Optional[int] = ..., time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., attempt: _Optional[int] = ..., admitted: _Optional[_Union[Record.Admitted, _Mapping]] = ..., attempt_started: _Optional[_Union[Record.AttemptStarted, _Mapping]] = ..., turn_started: _Optional[_Union[Record.TurnStarted, _Mapping]] = ..., model_call_started: _Optional[_Union[Record.ModelCallStarted, _Mapping]] = ..., model_call_finished: _Optional[_Union[Record.ModelCallFinished, _Mapping]] = ..., model_call_failed: _Optional[_Union[Record.ModelCallFailed, _Mapping]] = ..., tool_call_started: _Optional[_Union[Record.ToolCallStarted, _Mapping]] = ..., tool_call_finished: _Optional[_Union[Record.ToolCallFinished, _Mapping]] = ..., tool_call_failed: _Optional[_Union[Record.ToolCallFailed, _Mapping]] = ..., suspended: _Optional[_Union[Record.Suspended, _Mapping]] = ..., resumed: _Optional[_Union[Record.Resumed, _Mapping]] = ..., abort_requested: _Optional[_Union[Record.AbortRequested, _Mapping]] = ..., message_queued: _Optional[_Union[Record.MessageQueued, _Mapping]] = ..., message_consumed: _Optional[_Union[Record.MessageConsumed, _Mapping]] = ..., delegation_started: _Optional[_Union[Record.DelegationStarted, _Mapping]] = ..., delegation_finished: _Optional[_Union[Record.DelegationFinished, _Mapping]] = ..., settled: _Optional[_Union[Record.Settled, _Mapping]] = ..., history_compacted: _Optional[_Union[Record.HistoryCompacted, _Mapping]] = ..., a2a_task: _Optional[_Union[Record.A2aTask, _Mapping]] = ...) -> None: ...
 
 class ToolCall(_message.Message):
     __slots__ = ["arguments", "call_id", "name", "provider_call_id"]

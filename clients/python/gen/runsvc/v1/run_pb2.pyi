@@ -3,6 +3,7 @@ from google.protobuf import duration_pb2 as _duration_pb2
 from google.protobuf import struct_pb2 as _struct_pb2
 from google.protobuf import timestamp_pb2 as _timestamp_pb2
 from google.rpc import status_pb2 as _status_pb2
+from runsvc.v1 import alias_pb2 as _alias_pb2
 from runsvc.v1 import record_pb2 as _record_pb2
 from runsvc.v1 import spec_pb2 as _spec_pb2
 from google.protobuf.internal import containers as _containers
@@ -233,14 +234,20 @@ class ResumeRunResponse(_message.Message):
     def __init__(self, run: _Optional[_Union[Run, _Mapping]] = ...) -> None: ...
 
 class Run(_message.Message):
-    __slots__ = ["abort_cause", "answer", "attempt", "continues_run_id", "create_time", "deadline_time", "delegation_id", "failure", "fairness_key", "fork_of", "input", "last_seq", "parent_run_id", "priority", "request_id", "root_run_id", "run_id", "schedule_id", "schedule_tick", "settle_time", "spec", "state", "suspension", "thread_id", "turn", "update_time", "usage", "version", "waiting"]
+    __slots__ = ["abort_cause", "alias", "alias_side", "answer", "attempt", "concurrency_key", "concurrency_place", "concurrency_seq", "continues_run_id", "create_time", "deadline_time", "delegation_id", "evaluation_id", "failure", "fairness_key", "fork_of", "input", "last_seq", "parent_run_id", "priority", "replay_of", "request_id", "root_run_id", "run_id", "schedule_id", "schedule_tick", "settle_time", "spec", "state", "suspension", "thread_id", "turn", "update_time", "usage", "version", "waiting", "waiting_on", "waiting_since"]
     ABORT_CAUSE_FIELD_NUMBER: _ClassVar[int]
+    ALIAS_FIELD_NUMBER: _ClassVar[int]
+    ALIAS_SIDE_FIELD_NUMBER: _ClassVar[int]
     ANSWER_FIELD_NUMBER: _ClassVar[int]
     ATTEMPT_FIELD_NUMBER: _ClassVar[int]
+    CONCURRENCY_KEY_FIELD_NUMBER: _ClassVar[int]
+    CONCURRENCY_PLACE_FIELD_NUMBER: _ClassVar[int]
+    CONCURRENCY_SEQ_FIELD_NUMBER: _ClassVar[int]
     CONTINUES_RUN_ID_FIELD_NUMBER: _ClassVar[int]
     CREATE_TIME_FIELD_NUMBER: _ClassVar[int]
     DEADLINE_TIME_FIELD_NUMBER: _ClassVar[int]
     DELEGATION_ID_FIELD_NUMBER: _ClassVar[int]
+    EVALUATION_ID_FIELD_NUMBER: _ClassVar[int]
     FAILURE_FIELD_NUMBER: _ClassVar[int]
     FAIRNESS_KEY_FIELD_NUMBER: _ClassVar[int]
     FORK_OF_FIELD_NUMBER: _ClassVar[int]
@@ -248,6 +255,7 @@ class Run(_message.Message):
     LAST_SEQ_FIELD_NUMBER: _ClassVar[int]
     PARENT_RUN_ID_FIELD_NUMBER: _ClassVar[int]
     PRIORITY_FIELD_NUMBER: _ClassVar[int]
+    REPLAY_OF_FIELD_NUMBER: _ClassVar[int]
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     ROOT_RUN_ID_FIELD_NUMBER: _ClassVar[int]
     RUN_ID_FIELD_NUMBER: _ClassVar[int]
@@ -263,13 +271,21 @@ class Run(_message.Message):
     USAGE_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
     WAITING_FIELD_NUMBER: _ClassVar[int]
+    WAITING_ON_FIELD_NUMBER: _ClassVar[int]
+    WAITING_SINCE_FIELD_NUMBER: _ClassVar[int]
     abort_cause: _record_pb2.AbortCause
+    alias: str
+    alias_side: _alias_pb2.AliasSide
     answer: str
     attempt: int
+    concurrency_key: str
+    concurrency_place: int
+    concurrency_seq: int
     continues_run_id: str
     create_time: _timestamp_pb2.Timestamp
     deadline_time: _timestamp_pb2.Timestamp
     delegation_id: str
+    evaluation_id: str
     failure: _status_pb2.Status
     fairness_key: str
     fork_of: _record_pb2.ForkOrigin
@@ -277,6 +293,7 @@ class Run(_message.Message):
     last_seq: int
     parent_run_id: str
     priority: int
+    replay_of: str
     request_id: str
     root_run_id: str
     run_id: str
@@ -292,7 +309,9 @@ class Run(_message.Message):
     usage: _record_pb2.Usage
     version: str
     waiting: bool
-    def __init__(self, run_id: _Optional[str] = ..., spec: _Optional[str] = ..., version: _Optional[str] = ..., state: _Optional[_Union[_record_pb2.RunState, str]] = ..., abort_cause: _Optional[_Union[_record_pb2.AbortCause, str]] = ..., failure: _Optional[_Union[_status_pb2.Status, _Mapping]] = ..., suspension: _Optional[_Union[Suspension, _Mapping]] = ..., answer: _Optional[str] = ..., usage: _Optional[_Union[_record_pb2.Usage, _Mapping]] = ..., input: _Optional[str] = ..., request_id: _Optional[str] = ..., parent_run_id: _Optional[str] = ..., root_run_id: _Optional[str] = ..., delegation_id: _Optional[str] = ..., attempt: _Optional[int] = ..., turn: _Optional[int] = ..., last_seq: _Optional[int] = ..., create_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., update_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., settle_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., deadline_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., thread_id: _Optional[str] = ..., continues_run_id: _Optional[str] = ..., waiting: bool = ..., fork_of: _Optional[_Union[_record_pb2.ForkOrigin, _Mapping]] = ..., schedule_id: _Optional[str] = ..., schedule_tick: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., priority: _Optional[int] = ..., fairness_key: _Optional[str] = ...) -> None: ...
+    waiting_on: str
+    waiting_since: _timestamp_pb2.Timestamp
+    def __init__(self, run_id: _Optional[str] = ..., spec: _Optional[str] = ..., version: _Optional[str] = ..., state: _Optional[_Union[_record_pb2.RunState, str]] = ..., abort_cause: _Optional[_Union[_record_pb2.AbortCause, str]] = ..., failure: _Optional[_Union[_status_pb2.Status, _Mapping]] = ..., suspension: _Optional[_Union[Suspension, _Mapping]] = ..., answer: _Optional[str] = ..., usage: _Optional[_Union[_record_pb2.Usage, _Mapping]] = ..., input: _Optional[str] = ..., request_id: _Optional[str] = ..., parent_run_id: _Optional[str] = ..., root_run_id: _Optional[str] = ..., delegation_id: _Optional[str] = ..., attempt: _Optional[int] = ..., turn: _Optional[int] = ..., last_seq: _Optional[int] = ..., create_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., update_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., settle_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., deadline_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., thread_id: _Optional[str] = ..., continues_run_id: _Optional[str] = ..., waiting: bool = ..., fork_of: _Optional[_Union[_record_pb2.ForkOrigin, _Mapping]] = ..., schedule_id: _Optional[str] = ..., schedule_tick: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., priority: _Optional[int] = ..., fairness_key: _Optional[str] = ..., concurrency_key: _Optional[str] = ..., concurrency_place: _Optional[int] = ..., waiting_on: _Optional[str] = ..., waiting_since: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., concurrency_seq: _Optional[int] = ..., alias: _Optional[str] = ..., alias_side: _Optional[_Union[_alias_pb2.AliasSide, str]] = ..., evaluation_id: _Optional[str] = ..., replay_of: _Optional[str] = ...) -> None: ...
 
 class SendMessageRequest(_message.Message):
     __slots__ = ["mode", "run_id", "text"]
@@ -311,28 +330,36 @@ class SendMessageResponse(_message.Message):
     def __init__(self, seq: _Optional[int] = ...) -> None: ...
 
 class StartRunRequest(_message.Message):
-    __slots__ = ["deadline", "fairness_key", "input", "priority", "request_id", "spec", "start_at", "thread_id", "thread_strategy", "version"]
+    __slots__ = ["concurrency_key", "concurrency_limit", "deadline", "fairness_key", "follow_alias", "input", "priority", "request_id", "spec", "start_at", "sticky_key", "thread_id", "thread_strategy", "version"]
+    CONCURRENCY_KEY_FIELD_NUMBER: _ClassVar[int]
+    CONCURRENCY_LIMIT_FIELD_NUMBER: _ClassVar[int]
     DEADLINE_FIELD_NUMBER: _ClassVar[int]
     FAIRNESS_KEY_FIELD_NUMBER: _ClassVar[int]
+    FOLLOW_ALIAS_FIELD_NUMBER: _ClassVar[int]
     INPUT_FIELD_NUMBER: _ClassVar[int]
     PRIORITY_FIELD_NUMBER: _ClassVar[int]
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     SPEC_FIELD_NUMBER: _ClassVar[int]
     START_AT_FIELD_NUMBER: _ClassVar[int]
+    STICKY_KEY_FIELD_NUMBER: _ClassVar[int]
     THREAD_ID_FIELD_NUMBER: _ClassVar[int]
     THREAD_STRATEGY_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
+    concurrency_key: str
+    concurrency_limit: int
     deadline: _duration_pb2.Duration
     fairness_key: str
+    follow_alias: bool
     input: str
     priority: int
     request_id: str
     spec: str
     start_at: _timestamp_pb2.Timestamp
+    sticky_key: str
     thread_id: str
     thread_strategy: _spec_pb2.ThreadStrategy
     version: str
-    def __init__(self, spec: _Optional[str] = ..., version: _Optional[str] = ..., input: _Optional[str] = ..., request_id: _Optional[str] = ..., deadline: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., thread_id: _Optional[str] = ..., thread_strategy: _Optional[_Union[_spec_pb2.ThreadStrategy, str]] = ..., start_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., priority: _Optional[int] = ..., fairness_key: _Optional[str] = ...) -> None: ...
+    def __init__(self, spec: _Optional[str] = ..., version: _Optional[str] = ..., input: _Optional[str] = ..., request_id: _Optional[str] = ..., deadline: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., thread_id: _Optional[str] = ..., thread_strategy: _Optional[_Union[_spec_pb2.ThreadStrategy, str]] = ..., start_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., priority: _Optional[int] = ..., fairness_key: _Optional[str] = ..., concurrency_key: _Optional[str] = ..., concurrency_limit: _Optional[int] = ..., follow_alias: bool = ..., sticky_key: _Optional[str] = ...) -> None: ...
 
 class StartRunResponse(_message.Message):
     __slots__ = ["created", "run", "steered"]

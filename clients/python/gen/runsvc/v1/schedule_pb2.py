@@ -17,7 +17,7 @@ from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__
 from runsvc.v1 import run_pb2 as runsvc_dot_v1_dot_run__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18runsvc/v1/schedule.proto\x12\trunsvc.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x13runsvc/v1/run.proto\"\xf2\x04\n\x08Schedule\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0c\n\x04spec\x18\x02 \x01(\t\x12\x0f\n\x07version\x18\x03 \x01(\t\x12\r\n\x05input\x18\x04 \x01(\t\x12\x0e\n\x04\x63ron\x18\x05 \x01(\tH\x00\x12-\n\x08interval\x18\x06 \x01(\x0b\x32\x19.google.protobuf.DurationH\x00\x12(\n\x02\x61t\x18\x07 \x01(\x0b\x32\x1a.google.protobuf.TimestampH\x00\x12\x11\n\ttime_zone\x18\x08 \x01(\t\x12)\n\x06jitter\x18\t \x01(\x0b\x32\x19.google.protobuf.Duration\x12,\n\x08\x65nd_time\x18\n \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x11\n\tmax_count\x18\x0b \x01(\x03\x12)\n\x07overlap\x18\x0c \x01(\x0e\x32\x18.runsvc.v1.OverlapPolicy\x12\x31\n\x0e\x63\x61tchup_window\x18\r \x01(\x0b\x32\x19.google.protobuf.Duration\x12\x0e\n\x06paused\x18\x0e \x01(\x08\x12.\n\nnext_ticks\x18\x0f \x03(\x0b\x32\x1a.google.protobuf.Timestamp\x12-\n\x0crecent_ticks\x18\x10 \x03(\x0b\x32\x17.runsvc.v1.ScheduleTick\x12\r\n\x05\x63ount\x18\x11 \x01(\x03\x12/\n\x0b\x63reate_time\x18\x12 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12/\n\x0bupdate_time\x18\x13 \x01(\x0b\x32\x1a.google.protobuf.TimestampB\x06\n\x04when\"\xa2\x01\n\x0cScheduleTick\x12(\n\x04tick\x18\x01 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\'\n\x07outcome\x18\x02 \x01(\x0e\x32\x16.runsvc.v1.TickOutcome\x12\x0e\n\x06run_id\x18\x03 \x01(\t\x12/\n\x0brecord_time\x18\x04 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\">\n\x15\x43reateScheduleRequest\x12%\n\x08schedule\x18\x01 \x01(\x0b\x32\x13.runsvc.v1.Schedule\")\n\x12GetScheduleRequest\x12\x13\n\x0bschedule_id\x18\x01 \x01(\t\"=\n\x14ListSchedulesRequest\x12\x11\n\tpage_size\x18\x01 \x01(\x05\x12\x12\n\npage_token\x18\x02 \x01(\t\"X\n\x15ListSchedulesResponse\x12&\n\tschedules\x18\x01 \x03(\x0b\x32\x13.runsvc.v1.Schedule\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"+\n\x14PauseScheduleRequest\x12\x13\n\x0bschedule_id\x18\x01 \x01(\t\",\n\x15ResumeScheduleRequest\x12\x13\n\x0bschedule_id\x18\x01 \x01(\t\",\n\x15\x44\x65leteScheduleRequest\x12\x13\n\x0bschedule_id\x18\x01 \x01(\t\"\x18\n\x16\x44\x65leteScheduleResponse\"-\n\x16TriggerScheduleRequest\x12\x13\n\x0bschedule_id\x18\x01 \x01(\t\"?\n\x16\x43reateScheduleResponse\x12%\n\x08schedule\x18\x01 \x01(\x0b\x32\x13.runsvc.v1.Schedule\"<\n\x13GetScheduleResponse\x12%\n\x08schedule\x18\x01 \x01(\x0b\x32\x13.runsvc.v1.Schedule\">\n\x15PauseScheduleResponse\x12%\n\x08schedule\x18\x01 \x01(\x0b\x32\x13.runsvc.v1.Schedule\"?\n\x16ResumeScheduleResponse\x12%\n\x08schedule\x18\x01 \x01(\x0b\x32\x13.runsvc.v1.Schedule\"6\n\x17TriggerScheduleResponse\x12\x1b\n\x03run\x18\x01 \x01(\x0b\x32\x0e.runsvc.v1.Run*\xa5\x01\n\rOverlapPolicy\x12\x1e\n\x1aOVERLAP_POLICY_UNSPECIFIED\x10\x00\x12\x17\n\x13OVERLAP_POLICY_SKIP\x10\x01\x12\x1a\n\x16OVERLAP_POLICY_ENQUEUE\x10\x02\x12\x18\n\x14OVERLAP_POLICY_ALLOW\x10\x03\x12%\n!OVERLAP_POLICY_INTERRUPT_PREVIOUS\x10\x04*\xf4\x01\n\x0bTickOutcome\x12\x1c\n\x18TICK_OUTCOME_UNSPECIFIED\x10\x00\x12\x19\n\x15TICK_OUTCOME_STARTING\x10\x01\x12\x18\n\x14TICK_OUTCOME_STARTED\x10\x02\x12 \n\x1cTICK_OUTCOME_SKIPPED_OVERLAP\x10\x03\x12 \n\x1cTICK_OUTCOME_SKIPPED_CATCHUP\x10\x04\x12\x19\n\x15TICK_OUTCOME_BUFFERED\x10\x05\x12\x1a\n\x16TICK_OUTCOME_TRIGGERED\x10\x06\x12\x17\n\x13TICK_OUTCOME_FAILED\x10\x07\x32\xf8\x06\n\x0fScheduleService\x12v\n\x0e\x43reateSchedule\x12 .runsvc.v1.CreateScheduleRequest\x1a!.runsvc.v1.CreateScheduleResponse\"\x1f\x82\xd3\xe4\x93\x02\x19\"\r/v1/schedules:\x08schedule\x12q\n\x0bGetSchedule\x12\x1d.runsvc.v1.GetScheduleRequest\x1a\x1e.runsvc.v1.GetScheduleResponse\"#\x82\xd3\xe4\x93\x02\x1d\x12\x1b/v1/schedules/{schedule_id}\x12i\n\rListSchedules\x12\x1f.runsvc.v1.ListSchedulesRequest\x1a .runsvc.v1.ListSchedulesResponse\"\x15\x82\xd3\xe4\x93\x02\x0f\x12\r/v1/schedules\x12\x80\x01\n\rPauseSchedule\x12\x1f.runsvc.v1.PauseScheduleRequest\x1a .runsvc.v1.PauseScheduleResponse\",\x82\xd3\xe4\x93\x02&\"!/v1/schedules/{schedule_id}:pause:\x01*\x12\x84\x01\n\x0eResumeSchedule\x12 .runsvc.v1.ResumeScheduleRequest\x1a!.runsvc.v1.ResumeScheduleResponse\"-\x82\xd3\xe4\x93\x02\'\"\"/v1/schedules/{schedule_id}:resume:\x01*\x12z\n\x0e\x44\x65leteSchedule\x12 .runsvc.v1.DeleteScheduleRequest\x1a!.runsvc.v1.DeleteScheduleResponse\"#\x82\xd3\xe4\x93\x02\x1d*\x1b/v1/schedules/{schedule_id}\x12\x88\x01\n\x0fTriggerSchedule\x12!.runsvc.v1.TriggerScheduleRequest\x1a\".runsvc.v1.TriggerScheduleResponse\".\x82\xd3\xe4\x93\x02(\"#/v1/schedules/{schedule_id}:trigger:\x01*B1Z/github.com/runsvc/runsvc/gen/runsvc/v1;runsvcv1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18runsvc/v1/schedule.proto\x12\trunsvc.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x13runsvc/v1/run.proto\"\x9a\x05\n\x08Schedule\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0c\n\x04spec\x18\x02 \x01(\t\x12\x0f\n\x07version\x18\x03 \x01(\t\x12\r\n\x05input\x18\x04 \x01(\t\x12\x0e\n\x04\x63ron\x18\x05 \x01(\tH\x00\x12-\n\x08interval\x18\x06 \x01(\x0b\x32\x19.google.protobuf.DurationH\x00\x12(\n\x02\x61t\x18\x07 \x01(\x0b\x32\x1a.google.protobuf.TimestampH\x00\x12\x11\n\ttime_zone\x18\x08 \x01(\t\x12)\n\x06jitter\x18\t \x01(\x0b\x32\x19.google.protobuf.Duration\x12,\n\x08\x65nd_time\x18\n \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x11\n\tmax_count\x18\x0b \x01(\x03\x12)\n\x07overlap\x18\x0c \x01(\x0e\x32\x18.runsvc.v1.OverlapPolicy\x12\x31\n\x0e\x63\x61tchup_window\x18\r \x01(\x0b\x32\x19.google.protobuf.Duration\x12\x0e\n\x06paused\x18\x0e \x01(\x08\x12.\n\nnext_ticks\x18\x0f \x03(\x0b\x32\x1a.google.protobuf.Timestamp\x12-\n\x0crecent_ticks\x18\x10 \x03(\x0b\x32\x17.runsvc.v1.ScheduleTick\x12\r\n\x05\x63ount\x18\x11 \x01(\x03\x12/\n\x0b\x63reate_time\x18\x12 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12/\n\x0bupdate_time\x18\x13 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x10\n\x08priority\x18\x14 \x01(\x05\x12\x14\n\x0c\x66\x61irness_key\x18\x15 \x01(\tB\x06\n\x04when\"\xa2\x01\n\x0cScheduleTick\x12(\n\x04tick\x18\x01 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\'\n\x07outcome\x18\x02 \x01(\x0e\x32\x16.runsvc.v1.TickOutcome\x12\x0e\n\x06run_id\x18\x03 \x01(\t\x12/\n\x0brecord_time\x18\x04 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\">\n\x15\x43reateScheduleRequest\x12%\n\x08schedule\x18\x01 \x01(\x0b\x32\x13.runsvc.v1.Schedule\")\n\x12GetScheduleRequest\x12\x13\n\x0bschedule_id\x18\x01 \x01(\t\"=\n\x14ListSchedulesRequest\x12\x11\n\tpage_size\x18\x01 \x01(\x05\x12\x12\n\npage_token\x18\x02 \x01(\t\"X\n\x15ListSchedulesResponse\x12&\n\tschedules\x18\x01 \x03(\x0b\x32\x13.runsvc.v1.Schedule\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"+\n\x14PauseScheduleRequest\x12\x13\n\x0bschedule_id\x18\x01 \x01(\t\",\n\x15ResumeScheduleRequest\x12\x13\n\x0bschedule_id\x18\x01 \x01(\t\",\n\x15\x44\x65leteScheduleRequest\x12\x13\n\x0bschedule_id\x18\x01 \x01(\t\"\x18\n\x16\x44\x65leteScheduleResponse\"-\n\x16TriggerScheduleRequest\x12\x13\n\x0bschedule_id\x18\x01 \x01(\t\"?\n\x16\x43reateScheduleResponse\x12%\n\x08schedule\x18\x01 \x01(\x0b\x32\x13.runsvc.v1.Schedule\"<\n\x13GetScheduleResponse\x12%\n\x08schedule\x18\x01 \x01(\x0b\x32\x13.runsvc.v1.Schedule\">\n\x15PauseScheduleResponse\x12%\n\x08schedule\x18\x01 \x01(\x0b\x32\x13.runsvc.v1.Schedule\"?\n\x16ResumeScheduleResponse\x12%\n\x08schedule\x18\x01 \x01(\x0b\x32\x13.runsvc.v1.Schedule\"6\n\x17TriggerScheduleResponse\x12\x1b\n\x03run\x18\x01 \x01(\x0b\x32\x0e.runsvc.v1.Run*\xa5\x01\n\rOverlapPolicy\x12\x1e\n\x1aOVERLAP_POLICY_UNSPECIFIED\x10\x00\x12\x17\n\x13OVERLAP_POLICY_SKIP\x10\x01\x12\x1a\n\x16OVERLAP_POLICY_ENQUEUE\x10\x02\x12\x18\n\x14OVERLAP_POLICY_ALLOW\x10\x03\x12%\n!OVERLAP_POLICY_INTERRUPT_PREVIOUS\x10\x04*\xf4\x01\n\x0bTickOutcome\x12\x1c\n\x18TICK_OUTCOME_UNSPECIFIED\x10\x00\x12\x19\n\x15TICK_OUTCOME_STARTING\x10\x01\x12\x18\n\x14TICK_OUTCOME_STARTED\x10\x02\x12 \n\x1cTICK_OUTCOME_SKIPPED_OVERLAP\x10\x03\x12 \n\x1cTICK_OUTCOME_SKIPPED_CATCHUP\x10\x04\x12\x19\n\x15TICK_OUTCOME_BUFFERED\x10\x05\x12\x1a\n\x16TICK_OUTCOME_TRIGGERED\x10\x06\x12\x17\n\x13TICK_OUTCOME_FAILED\x10\x07\x32\xf8\x06\n\x0fScheduleService\x12v\n\x0e\x43reateSchedule\x12 .runsvc.v1.CreateScheduleRequest\x1a!.runsvc.v1.CreateScheduleResponse\"\x1f\x82\xd3\xe4\x93\x02\x19\"\r/v1/schedules:\x08schedule\x12q\n\x0bGetSchedule\x12\x1d.runsvc.v1.GetScheduleRequest\x1a\x1e.runsvc.v1.GetScheduleResponse\"#\x82\xd3\xe4\x93\x02\x1d\x12\x1b/v1/schedules/{schedule_id}\x12i\n\rListSchedules\x12\x1f.runsvc.v1.ListSchedulesRequest\x1a .runsvc.v1.ListSchedulesResponse\"\x15\x82\xd3\xe4\x93\x02\x0f\x12\r/v1/schedules\x12\x80\x01\n\rPauseSchedule\x12\x1f.runsvc.v1.PauseScheduleRequest\x1a .runsvc.v1.PauseScheduleResponse\",\x82\xd3\xe4\x93\x02&\"!/v1/schedules/{schedule_id}:pause:\x01*\x12\x84\x01\n\x0eResumeSchedule\x12 .runsvc.v1.ResumeScheduleRequest\x1a!.runsvc.v1.ResumeScheduleResponse\"-\x82\xd3\xe4\x93\x02\'\"\"/v1/schedules/{schedule_id}:resume:\x01*\x12z\n\x0e\x44\x65leteSchedule\x12 .runsvc.v1.DeleteScheduleRequest\x1a!.runsvc.v1.DeleteScheduleResponse\"#\x82\xd3\xe4\x93\x02\x1d*\x1b/v1/schedules/{schedule_id}\x12\x88\x01\n\x0fTriggerSchedule\x12!.runsvc.v1.TriggerScheduleRequest\x1a\".runsvc.v1.TriggerScheduleResponse\".\x82\xd3\xe4\x93\x02(\"#/v1/schedules/{schedule_id}:trigger:\x01*B1Z/github.com/runsvc/runsvc/gen/runsvc/v1;runsvcv1b\x06proto3')
 
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, globals())
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'runsvc.v1.schedule_pb2', globals())
@@ -39,42 +39,42 @@ if _descriptor._USE_C_DESCRIPTORS == False:
   _SCHEDULESERVICE.methods_by_name['DeleteSchedule']._serialized_options = b'\202\323\344\223\002\035*\033/v1/schedules/{schedule_id}'
   _SCHEDULESERVICE.methods_by_name['TriggerSchedule']._options = None
   _SCHEDULESERVICE.methods_by_name['TriggerSchedule']._serialized_options = b'\202\323\344\223\002(\"#/v1/schedules/{schedule_id}:trigger:\001*'
-  _OVERLAPPOLICY._serialized_start=1732
-  _OVERLAPPOLICY._serialized_end=1897
-  _TICKOUTCOME._serialized_start=1900
-  _TICKOUTCOME._serialized_end=2144
+  _OVERLAPPOLICY._serialized_start=1772
+  _OVERLAPPOLICY._serialized_end=1937
+  _TICKOUTCOME._serialized_start=1940
+  _TICKOUTCOME._serialized_end=2184
   _SCHEDULE._serialized_start=156
-  _SCHEDULE._serialized_end=782
-  _SCHEDULETICK._serialized_start=785
-  _SCHEDULETICK._serialized_end=947
-  _CREATESCHEDULEREQUEST._serialized_start=949
-  _CREATESCHEDULEREQUEST._serialized_end=1011
-  _GETSCHEDULEREQUEST._serialized_start=1013
-  _GETSCHEDULEREQUEST._serialized_end=1054
-  _LISTSCHEDULESREQUEST._serialized_start=1056
-  _LISTSCHEDULESREQUEST._serialized_end=1117
-  _LISTSCHEDULESRESPONSE._serialized_start=1119
-  _LISTSCHEDULESRESPONSE._serialized_end=1207
-  _PAUSESCHEDULEREQUEST._serialized_start=1209
-  _PAUSESCHEDULEREQUEST._serialized_end=1252
-  _RESUMESCHEDULEREQUEST._serialized_start=1254
-  _RESUMESCHEDULEREQUEST._serialized_end=1298
-  _DELETESCHEDULEREQUEST._serialized_start=1300
-  _DELETESCHEDULEREQUEST._serialized_end=1344
-  _DELETESCHEDULERESPONSE._serialized_start=1346
-  _DELETESCHEDULERESPONSE._serialized_end=1370
-  _TRIGGERSCHEDULEREQUEST._serialized_start=1372
-  _TRIGGERSCHEDULEREQUEST._serialized_end=1417
-  _CREATESCHEDULERESPONSE._serialized_start=1419
-  _CREATESCHEDULERESPONSE._serialized_end=1482
-  _GETSCHEDULERESPONSE._serialized_start=1484
-  _GETSCHEDULERESPONSE._serialized_end=1544
-  _PAUSESCHEDULERESPONSE._serialized_start=1546
-  _PAUSESCHEDULERESPONSE._serialized_end=1608
-  _RESUMESCHEDULERESPONSE._serialized_start=1610
-  _RESUMESCHEDULERESPONSE._serialized_end=1673
-  _TRIGGERSCHEDULERESPONSE._serialized_start=1675
-  _TRIGGERSCHEDULERESPONSE._serialized_end=1729
-  _SCHEDULESERVICE._serialized_start=2147
-  _SCHEDULESERVICE._serialized_end=3035
+  _SCHEDULE._serialized_end=822
+  _SCHEDULETICK._serialized_start=825
+  _SCHEDULETICK._serialized_end=987
+  _CREATESCHEDULEREQUEST._serialized_start=989
+  _CREATESCHEDULEREQUEST._serialized_end=1051
+  _GETSCHEDULEREQUEST._serialized_start=1053
+  _GETSCHEDULEREQUEST._serialized_end=1094
+  _LISTSCHEDULESREQUEST._serialized_start=1096
+  _LISTSCHEDULESREQUEST._serialized_end=1157
+  _LISTSCHEDULESRESPONSE._serialized_start=1159
+  _LISTSCHEDULESRESPONSE._serialized_end=1247
+  _PAUSESCHEDULEREQUEST._serialized_start=1249
+  _PAUSESCHEDULEREQUEST._serialized_end=1292
+  _RESUMESCHEDULEREQUEST._serialized_start=1294
+  _RESUMESCHEDULEREQUEST._serialized_end=1338
+  _DELETESCHEDULEREQUEST._serialized_start=1340
+  _DELETESCHEDULEREQUEST._serialized_end=1384
+  _DELETESCHEDULERESPONSE._serialized_start=1386
+  _DELETESCHEDULERESPONSE._serialized_end=1410
+  _TRIGGERSCHEDULEREQUEST._serialized_start=1412
+  _TRIGGERSCHEDULEREQUEST._serialized_end=1457
+  _CREATESCHEDULERESPONSE._serialized_start=1459
+  _CREATESCHEDULERESPONSE._serialized_end=1522
+  _GETSCHEDULERESPONSE._serialized_start=1524
+  _GETSCHEDULERESPONSE._serialized_end=1584
+  _PAUSESCHEDULERESPONSE._serialized_start=1586
+  _PAUSESCHEDULERESPONSE._serialized_end=1648
+  _RESUMESCHEDULERESPONSE._serialized_start=1650
+  _RESUMESCHEDULERESPONSE._serialized_end=1713
+  _TRIGGERSCHEDULERESPONSE._serialized_start=1715
+  _TRIGGERSCHEDULERESPONSE._serialized_end=1769
+  _SCHEDULESERVICE._serialized_start=2187
+  _SCHEDULESERVICE._serialized_end=3075
 # @@protoc_insertion_point(module_scope)

@@ -98,13 +98,14 @@ class ResumeScheduleResponse(_message.Message):
     def __init__(self, schedule: _Optional[_Union[Schedule, _Mapping]] = ...) -> None: ...
 
 class Schedule(_message.Message):
-    __slots__ = ["at", "catchup_window", "count", "create_time", "cron", "end_time", "id", "input", "interval", "jitter", "max_count", "next_ticks", "overlap", "paused", "recent_ticks", "spec", "time_zone", "update_time", "version"]
+    __slots__ = ["at", "catchup_window", "count", "create_time", "cron", "end_time", "fairness_key", "id", "input", "interval", "jitter", "max_count", "next_ticks", "overlap", "paused", "priority", "recent_ticks", "spec", "time_zone", "update_time", "version"]
     AT_FIELD_NUMBER: _ClassVar[int]
     CATCHUP_WINDOW_FIELD_NUMBER: _ClassVar[int]
     COUNT_FIELD_NUMBER: _ClassVar[int]
     CREATE_TIME_FIELD_NUMBER: _ClassVar[int]
     CRON_FIELD_NUMBER: _ClassVar[int]
     END_TIME_FIELD_NUMBER: _ClassVar[int]
+    FAIRNESS_KEY_FIELD_NUMBER: _ClassVar[int]
     ID_FIELD_NUMBER: _ClassVar[int]
     INPUT_FIELD_NUMBER: _ClassVar[int]
     INTERVAL_FIELD_NUMBER: _ClassVar[int]
@@ -113,6 +114,7 @@ class Schedule(_message.Message):
     NEXT_TICKS_FIELD_NUMBER: _ClassVar[int]
     OVERLAP_FIELD_NUMBER: _ClassVar[int]
     PAUSED_FIELD_NUMBER: _ClassVar[int]
+    PRIORITY_FIELD_NUMBER: _ClassVar[int]
     RECENT_TICKS_FIELD_NUMBER: _ClassVar[int]
     SPEC_FIELD_NUMBER: _ClassVar[int]
     TIME_ZONE_FIELD_NUMBER: _ClassVar[int]
@@ -124,6 +126,7 @@ class Schedule(_message.Message):
     create_time: _timestamp_pb2.Timestamp
     cron: str
     end_time: _timestamp_pb2.Timestamp
+    fairness_key: str
     id: str
     input: str
     interval: _duration_pb2.Duration
@@ -132,12 +135,13 @@ class Schedule(_message.Message):
     next_ticks: _containers.RepeatedCompositeFieldContainer[_timestamp_pb2.Timestamp]
     overlap: OverlapPolicy
     paused: bool
+    priority: int
     recent_ticks: _containers.RepeatedCompositeFieldContainer[ScheduleTick]
     spec: str
     time_zone: str
     update_time: _timestamp_pb2.Timestamp
     version: str
-    def __init__(self, id: _Optional[str] = ..., spec: _Optional[str] = ..., version: _Optional[str] = ..., input: _Optional[str] = ..., cron: _Optional[str] = ..., interval: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., time_zone: _Optional[str] = ..., jitter: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., end_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., max_count: _Optional[int] = ..., overlap: _Optional[_Union[OverlapPolicy, str]] = ..., catchup_window: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., paused: bool = ..., next_ticks: _Optional[_Iterable[_Union[_timestamp_pb2.Timestamp, _Mapping]]] = ..., recent_ticks: _Optional[_Iterable[_Union[ScheduleTick, _Mapping]]] = ..., count: _Optional[int] = ..., create_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., update_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+    def __init__(self, id: _Optional[str] = ..., spec: _Optional[str] = ..., version: _Optional[str] = ..., input: _Optional[str] = ..., cron: _Optional[str] = ..., interval: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., time_zone: _Optional[str] = ..., jitter: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., end_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., max_count: _Optional[int] = ..., overlap: _Optional[_Union[OverlapPolicy, str]] = ..., catchup_window: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., paused: bool = ..., next_ticks: _Optional[_Iterable[_Union[_timestamp_pb2.Timestamp, _Mapping]]] = ..., recent_ticks: _Optional[_Iterable[_Union[ScheduleTick, _Mapping]]] = ..., count: _Optional[int] = ..., create_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., update_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., priority: _Optional[int] = ..., fairness_key: _Optional[str] = ...) -> None: ...
 
 class ScheduleTick(_message.Message):
     __slots__ = ["outcome", "record_time", "run_id", "tick"]

@@ -11,6 +11,10 @@ from typing import ClassVar as _ClassVar, Iterable as _Iterable, Mapping as _Map
 BUDGET_EXHAUSTED_ASK: BudgetExhausted
 BUDGET_EXHAUSTED_FAIL: BudgetExhausted
 BUDGET_EXHAUSTED_UNSPECIFIED: BudgetExhausted
+CONCURRENCY_MODE_QUEUE: ConcurrencyMode
+CONCURRENCY_MODE_REJECT: ConcurrencyMode
+CONCURRENCY_MODE_REPLACE: ConcurrencyMode
+CONCURRENCY_MODE_UNSPECIFIED: ConcurrencyMode
 DELIVERY_AT_LEAST_ONCE: Delivery
 DELIVERY_AT_MOST_ONCE: Delivery
 DELIVERY_UNSPECIFIED: Delivery
@@ -23,12 +27,27 @@ THREAD_STRATEGY_INTERRUPT: ThreadStrategy
 THREAD_STRATEGY_REJECT: ThreadStrategy
 THREAD_STRATEGY_STEER: ThreadStrategy
 THREAD_STRATEGY_UNSPECIFIED: ThreadStrategy
+TOOL_KIND_A2A: ToolKind
 TOOL_KIND_BUILTIN: ToolKind
 TOOL_KIND_CLIENT: ToolKind
 TOOL_KIND_HTTP: ToolKind
 TOOL_KIND_MCP: ToolKind
 TOOL_KIND_UNSPECIFIED: ToolKind
 TOOL_KIND_WORKER: ToolKind
+
+class A2aTool(_message.Message):
+    __slots__ = ["binding", "card_url", "credential", "poll_interval", "url"]
+    BINDING_FIELD_NUMBER: _ClassVar[int]
+    CARD_URL_FIELD_NUMBER: _ClassVar[int]
+    CREDENTIAL_FIELD_NUMBER: _ClassVar[int]
+    POLL_INTERVAL_FIELD_NUMBER: _ClassVar[int]
+    URL_FIELD_NUMBER: _ClassVar[int]
+    binding: str
+    card_url: str
+    credential: str
+    poll_interval: _duration_pb2.Duration
+    url: str
+    def __init__(self, card_url: _Optional[str] = ..., url: _Optional[str] = ..., binding: _Optional[str] = ..., credential: _Optional[str] = ..., poll_interval: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ...) -> None: ...
 
 class BusConfig(_message.Message):
     __slots__ = ["channels", "enabled"]
@@ -44,11 +63,33 @@ class Compaction(_message.Message):
     model: ModelRef
     def __init__(self, model: _Optional[_Union[ModelRef, _Mapping]] = ...) -> None: ...
 
+class Concurrency(_message.Message):
+    __slots__ = ["key", "limit", "mode"]
+    KEY_FIELD_NUMBER: _ClassVar[int]
+    LIMIT_FIELD_NUMBER: _ClassVar[int]
+    MODE_FIELD_NUMBER: _ClassVar[int]
+    key: str
+    limit: int
+    mode: ConcurrencyMode
+    def __init__(self, key: _Optional[str] = ..., limit: _Optional[int] = ..., mode: _Optional[_Union[ConcurrencyMode, str]] = ...) -> None: ...
+
 class Credential(_message.Message):
     __slots__ = ["name"]
     NAME_FIELD_NUMBER: _ClassVar[int]
     name: str
     def __init__(self, name: _Optional[str] = ...) -> None: ...
+
+class Exposure(_message.Message):
+    __slots__ = ["a2a", "alias", "description", "mcp"]
+    A2A_FIELD_NUMBER: _ClassVar[int]
+    ALIAS_FIELD_NUMBER: _ClassVar[int]
+    DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
+    MCP_FIELD_NUMBER: _ClassVar[int]
+    a2a: bool
+    alias: str
+    description: str
+    mcp: bool
+    def __init__(self, a2a: bool = ..., mcp: bool = ..., description: _Optional[str] = ..., alias: _Optional[str] = ...) -> None: ...
 
 class GetSpecRequest(_message.Message):
     __slots__ = ["name", "version"]
@@ -282,12 +323,14 @@ class ScriptUsage(_message.Message):
     def __init__(self, input_tokens: _Optional[int] = ..., output_tokens: _Optional[int] = ...) -> None: ...
 
 class Spec(_message.Message):
-    __slots__ = ["bus", "compaction", "create_time", "credentials", "delegates", "instructions", "limits", "mcp_servers", "model", "name", "output", "retention", "suspension_expiry", "thread_strategy", "timers", "tools", "version"]
+    __slots__ = ["bus", "compaction", "concurrency", "create_time", "credentials", "delegates", "exposure", "instructions", "limits", "mcp_servers", "model", "name", "output", "retention", "suspension_expiry", "thread_strategy", "timers", "tools", "version"]
     BUS_FIELD_NUMBER: _ClassVar[int]
     COMPACTION_FIELD_NUMBER: _ClassVar[int]
+    CONCURRENCY_FIELD_NUMBER: _ClassVar[int]
     CREATE_TIME_FIELD_NUMBER: _ClassVar[int]
     CREDENTIALS_FIELD_NUMBER: _ClassVar[int]
     DELEGATES_FIELD_NUMBER: _ClassVar[int]
+    EXPOSURE_FIELD_NUMBER: _ClassVar[int]
     INSTRUCTIONS_FIELD_NUMBER: _ClassVar[int]
     LIMITS_FIELD_NUMBER: _ClassVar[int]
     MCP_SERVERS_FIELD_NUMBER: _ClassVar[int]
@@ -302,9 +345,11 @@ class Spec(_message.Message):
     VERSION_FIELD_NUMBER: _ClassVar[int]
     bus: BusConfig
     compaction: Compaction
+    concurrency: Concurrency
     create_time: _timestamp_pb2.Timestamp
     credentials: _containers.RepeatedCompositeFieldContainer[Credential]
     delegates: _containers.RepeatedScalarFieldContainer[str]
+    exposure: Exposure
     instructions: str
     limits: Limits
     mcp_servers: _containers.RepeatedCompositeFieldContainer[McpServer]
@@ -317,7 +362,7 @@ class Spec(_message.Message):
     timers: Timers
     tools: _containers.RepeatedCompositeFieldContainer[Tool]
     version: str
-    def __init__(self, name: _Optional[str] = ..., instructions: _Optional[str] = ..., model: _Optional[_Union[ModelRef, _Mapping]] = ..., tools: _Optional[_Iterable[_Union[Tool, _Mapping]]] = ..., delegates: _Optional[_Iterable[str]] = ..., limits: _Optional[_Union[Limits, _Mapping]] = ..., suspension_expiry: _Optional[_Union[SuspensionExpiry, _Mapping]] = ..., credentials: _Optional[_Iterable[_Union[Credential, _Mapping]]] = ..., bus: _Optional[_Union[BusConfig, _Mapping]] = ..., version: _Optional[str] = ..., create_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., thread_strategy: _Optional[_Union[ThreadStrategy, str]] = ..., retention: _Optional[_Union[Retention, _Mapping]] = ..., mcp_servers: _Optional[_Iterable[_Union[McpServer, _Mapping]]] = ..., output: _Optional[_Union[OutputSpec, _Mapping]] = ..., compaction: _Optional[_Union[Compaction, _Mapping]] = ..., timers: _Optional[_Union[Timers, _Mapping]] = ...) -> None: ...
+    def __init__(self, name: _Optional[str] = ..., instructions: _Optional[str] = ..., model: _Optional[_Union[ModelRef, _Mapping]] = ..., tools: _Optional[_Iterable[_Union[Tool, _Mapping]]] = ..., delegates: _Optional[_Iterable[str]] = ..., limits: _Optional[_Union[Limits, _Mapping]] = ..., suspension_expiry: _Optional[_Union[SuspensionExpiry, _Mapping]] = ..., credentials: _Optional[_Iterable[_Union[Credential, _Mapping]]] = ..., bus: _Optional[_Union[BusConfig, _Mapping]] = ..., version: _Optional[str] = ..., create_time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., thread_strategy: _Optional[_Union[ThreadStrategy, str]] = ..., retention: _Optional[_Union[Retention, _Mapping]] = ..., mcp_servers: _Optional[_Iterable[_Union[McpServer, _Mapping]]] = ..., output: _Optional[_Union[OutputSpec, _Mapping]] = ..., compaction: _Optional[_Union[Compaction, _Mapping]] = ..., timers: _Optional[_Union[Timers, _Mapping]] = ..., exposure: _Optional[_Union[Exposure, _Mapping]] = ..., concurrency: _Optional[_Union[Concurrency, _Mapping]] = ...) -> None: ...
 
 class SuspensionExpiry(_message.Message):
     __slots__ = ["approval", "children", "question", "tool_results"]
@@ -338,7 +383,8 @@ class Timers(_message.Message):
     def __init__(self, max_sleep: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ...) -> None: ...
 
 class Tool(_message.Message):
-    __slots__ = ["delivery", "description", "http", "in_doubt", "kind", "mcp", "name", "parameters", "raise_on_error", "timeout"]
+    __slots__ = ["a2a", "delivery", "description", "http", "in_doubt", "kind", "mcp", "name", "parameters", "pure", "raise_on_error", "timeout"]
+    A2A_FIELD_NUMBER: _ClassVar[int]
     DELIVERY_FIELD_NUMBER: _ClassVar[int]
     DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
     HTTP_FIELD_NUMBER: _ClassVar[int]
@@ -347,8 +393,10 @@ class Tool(_message.Message):
     MCP_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     PARAMETERS_FIELD_NUMBER: _ClassVar[int]
+    PURE_FIELD_NUMBER: _ClassVar[int]
     RAISE_ON_ERROR_FIELD_NUMBER: _ClassVar[int]
     TIMEOUT_FIELD_NUMBER: _ClassVar[int]
+    a2a: A2aTool
     delivery: Delivery
     description: str
     http: HttpTool
@@ -357,9 +405,13 @@ class Tool(_message.Message):
     mcp: McpTool
     name: str
     parameters: _struct_pb2.Struct
+    pure: bool
     raise_on_error: bool
     timeout: _duration_pb2.Duration
-    def __init__(self, name: _Optional[str] = ..., kind: _Optional[_Union[ToolKind, str]] = ..., description: _Optional[str] = ..., parameters: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., raise_on_error: bool = ..., http: _Optional[_Union[HttpTool, _Mapping]] = ..., mcp: _Optional[_Union[McpTool, _Mapping]] = ..., timeout: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., delivery: _Optional[_Union[Delivery, str]] = ..., in_doubt: _Optional[_Union[InDoubt, str]] = ...) -> None: ...
+    def __init__(self, name: _Optional[str] = ..., kind: _Optional[_Union[ToolKind, str]] = ..., description: _Optional[str] = ..., parameters: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., raise_on_error: bool = ..., http: _Optional[_Union[HttpTool, _Mapping]] = ..., mcp: _Optional[_Union[McpTool, _Mapping]] = ..., timeout: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., delivery: _Optional[_Union[Delivery, str]] = ..., in_doubt: _Optional[_Union[InDoubt, str]] = ..., a2a: _Optional[_Union[A2aTool, _Mapping]] = ..., pure: bool = ...) -> None: ...
+
+class ConcurrencyMode(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = []
 
 class ThreadStrategy(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = []

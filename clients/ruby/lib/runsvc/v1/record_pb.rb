@@ -58,7 +58,17 @@ Google::Protobuf::DescriptorPool.generated_pool.build do
         optional :delegation_finished, :message, 25, "runsvc.v1.Record.DelegationFinished"
         optional :settled, :message, 26, "runsvc.v1.Record.Settled"
         optional :history_compacted, :message, 40, "runsvc.v1.Record.HistoryCompacted"
+        optional :a2a_task, :message, 80, "runsvc.v1.Record.A2aTask"
       end
+    end
+    add_message "runsvc.v1.Record.A2aTask" do
+      optional :call_id, :string, 1
+      optional :task_id, :string, 2
+      optional :context_id, :string, 3
+      optional :replies, :int32, 4
+      optional :question, :string, 5
+      optional :question_id, :string, 6
+      optional :answered, :string, 7
     end
     add_message "runsvc.v1.Record.HistoryCompacted" do
       optional :turn, :int32, 1
@@ -218,6 +228,7 @@ Google::Protobuf::DescriptorPool.generated_pool.build do
       value :ABORT_CAUSE_UNSPECIFIED, 0
       value :ABORT_CAUSE_INTERRUPTED, 1
       value :ABORT_CAUSE_DEADLINE, 2
+      value :ABORT_CAUSE_REPLACED, 60
     end
     add_enum "runsvc.v1.SuspensionReason" do
       value :SUSPENSION_REASON_UNSPECIFIED, 0
@@ -248,6 +259,7 @@ module Runsvc
     ToolResult = ::Google::Protobuf::DescriptorPool.generated_pool.lookup("runsvc.v1.ToolResult").msgclass
     Usage = ::Google::Protobuf::DescriptorPool.generated_pool.lookup("runsvc.v1.Usage").msgclass
     Record = ::Google::Protobuf::DescriptorPool.generated_pool.lookup("runsvc.v1.Record").msgclass
+    Record::A2aTask = ::Google::Protobuf::DescriptorPool.generated_pool.lookup("runsvc.v1.Record.A2aTask").msgclass
     Record::HistoryCompacted = ::Google::Protobuf::DescriptorPool.generated_pool.lookup("runsvc.v1.Record.HistoryCompacted").msgclass
     Record::Admitted = ::Google::Protobuf::DescriptorPool.generated_pool.lookup("runsvc.v1.Record.Admitted").msgclass
     Record::AttemptStarted = ::Google::Protobuf::DescriptorPool.generated_pool.lookup("runsvc.v1.Record.AttemptStarted").msgclass

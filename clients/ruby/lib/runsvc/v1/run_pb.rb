@@ -8,6 +8,7 @@ require 'google/protobuf/duration_pb'
 require 'google/protobuf/struct_pb'
 require 'google/protobuf/timestamp_pb'
 require 'google/rpc/status_pb'
+require 'runsvc/v1/alias_pb'
 require 'runsvc/v1/record_pb'
 require 'runsvc/v1/spec_pb'
 
@@ -43,6 +44,15 @@ Google::Protobuf::DescriptorPool.generated_pool.build do
       optional :schedule_tick, :message, 42, "google.protobuf.Timestamp"
       optional :priority, :int32, 43
       optional :fairness_key, :string, 44
+      optional :concurrency_key, :string, 60
+      optional :concurrency_place, :int32, 61
+      optional :waiting_on, :string, 62
+      optional :waiting_since, :message, 63, "google.protobuf.Timestamp"
+      optional :concurrency_seq, :int32, 64
+      optional :alias, :string, 100
+      optional :alias_side, :enum, 101, "runsvc.v1.AliasSide"
+      optional :evaluation_id, :string, 110
+      optional :replay_of, :string, 111
     end
     add_message "runsvc.v1.Thread" do
       optional :thread_id, :string, 1
@@ -89,6 +99,10 @@ Google::Protobuf::DescriptorPool.generated_pool.build do
       optional :start_at, :message, 8, "google.protobuf.Timestamp"
       optional :priority, :int32, 9
       optional :fairness_key, :string, 10
+      optional :concurrency_key, :string, 60
+      optional :concurrency_limit, :int32, 61
+      optional :follow_alias, :bool, 100
+      optional :sticky_key, :string, 101
     end
     add_message "runsvc.v1.StartRunResponse" do
       optional :run, :message, 1, "runsvc.v1.Run"

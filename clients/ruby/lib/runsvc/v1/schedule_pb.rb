@@ -27,6 +27,8 @@ Google::Protobuf::DescriptorPool.generated_pool.build do
       optional :count, :int64, 17
       optional :create_time, :message, 18, "google.protobuf.Timestamp"
       optional :update_time, :message, 19, "google.protobuf.Timestamp"
+      optional :priority, :int32, 20
+      optional :fairness_key, :string, 21
       oneof :when do
         optional :cron, :string, 5
         optional :interval, :message, 6, "google.protobuf.Duration"

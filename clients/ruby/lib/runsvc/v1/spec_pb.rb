@@ -28,6 +28,19 @@ Google::Protobuf::DescriptorPool.generated_pool.build do
       optional :output, :message, 20, "runsvc.v1.OutputSpec"
       optional :compaction, :message, 30, "runsvc.v1.Compaction"
       optional :timers, :message, 31, "runsvc.v1.Timers"
+      optional :exposure, :message, 33, "runsvc.v1.Exposure"
+      optional :concurrency, :message, 32, "runsvc.v1.Concurrency"
+    end
+    add_message "runsvc.v1.Concurrency" do
+      optional :key, :string, 1
+      optional :limit, :int32, 2
+      optional :mode, :enum, 3, "runsvc.v1.ConcurrencyMode"
+    end
+    add_message "runsvc.v1.Exposure" do
+      optional :a2a, :bool, 1
+      optional :mcp, :bool, 2
+      optional :description, :string, 3
+      optional :alias, :string, 4
     end
     add_message "runsvc.v1.OutputSpec" do
       optional :schema, :message, 1, "google.protobuf.Struct"
@@ -97,10 +110,19 @@ Google::Protobuf::DescriptorPool.generated_pool.build do
       optional :timeout, :message, 8, "google.protobuf.Duration"
       optional :delivery, :enum, 9, "runsvc.v1.Delivery"
       optional :in_doubt, :enum, 10, "runsvc.v1.InDoubt"
+      optional :a2a, :message, 11, "runsvc.v1.A2aTool"
+      optional :pure, :bool, 12
     end
     add_message "runsvc.v1.HttpTool" do
       optional :url, :string, 1
       optional :credential, :string, 2
+    end
+    add_message "runsvc.v1.A2aTool" do
+      optional :card_url, :string, 1
+      optional :url, :string, 2
+      optional :binding, :string, 3
+      optional :credential, :string, 4
+      optional :poll_interval, :message, 5, "google.protobuf.Duration"
     end
     add_message "runsvc.v1.McpTool" do
       optional :url, :string, 1
@@ -176,6 +198,12 @@ Google::Protobuf::DescriptorPool.generated_pool.build do
       repeated :specs, :message, 1, "runsvc.v1.Spec"
       optional :next_page_token, :string, 2
     end
+    add_enum "runsvc.v1.ConcurrencyMode" do
+      value :CONCURRENCY_MODE_UNSPECIFIED, 0
+      value :CONCURRENCY_MODE_QUEUE, 1
+      value :CONCURRENCY_MODE_REJECT, 2
+      value :CONCURRENCY_MODE_REPLACE, 3
+    end
     add_enum "runsvc.v1.ThreadStrategy" do
       value :THREAD_STRATEGY_UNSPECIFIED, 0
       value :THREAD_STRATEGY_REJECT, 1
@@ -190,6 +218,7 @@ Google::Protobuf::DescriptorPool.generated_pool.build do
       value :TOOL_KIND_HTTP, 3
       value :TOOL_KIND_MCP, 4
       value :TOOL_KIND_BUILTIN, 5
+      value :TOOL_KIND_A2A, 6
     end
     add_enum "runsvc.v1.Delivery" do
       value :DELIVERY_UNSPECIFIED, 0
@@ -212,6 +241,8 @@ end
 module Runsvc
   module V1
     Spec = ::Google::Protobuf::DescriptorPool.generated_pool.lookup("runsvc.v1.Spec").msgclass
+    Concurrency = ::Google::Protobuf::DescriptorPool.generated_pool.lookup("runsvc.v1.Concurrency").msgclass
+    Exposure = ::Google::Protobuf::DescriptorPool.generated_pool.lookup("runsvc.v1.Exposure").msgclass
     OutputSpec = ::Google::Protobuf::DescriptorPool.generated_pool.lookup("runsvc.v1.OutputSpec").msgclass
     Retention = ::Google::Protobuf::DescriptorPool.generated_pool.lookup("runsvc.v1.Retention").msgclass
     ModelRef = ::Google::Protobuf::DescriptorPool.generated_pool.lookup("runsvc.v1.ModelRef").msgclass
@@ -224,6 +255,7 @@ module Runsvc
     ScriptFailure = ::Google::Protobuf::DescriptorPool.generated_pool.lookup("runsvc.v1.ScriptFailure").msgclass
     Tool = ::Google::Protobuf::DescriptorPool.generated_pool.lookup("runsvc.v1.Tool").msgclass
     HttpTool = ::Google::Protobuf::DescriptorPool.generated_pool.lookup("runsvc.v1.HttpTool").msgclass
+    A2aTool = ::Google::Protobuf::DescriptorPool.generated_pool.lookup("runsvc.v1.A2aTool").msgclass
     McpTool = ::Google::Protobuf::DescriptorPool.generated_pool.lookup("runsvc.v1.McpTool").msgclass
     McpServer = ::Google::Protobuf::DescriptorPool.generated_pool.lookup("runsvc.v1.McpServer").msgclass
     McpEnv = ::Google::Protobuf::DescriptorPool.generated_pool.lookup("runsvc.v1.McpEnv").msgclass
@@ -238,6 +270,7 @@ module Runsvc
     GetSpecResponse = ::Google::Protobuf::DescriptorPool.generated_pool.lookup("runsvc.v1.GetSpecResponse").msgclass
     ListSpecsRequest = ::Google::Protobuf::DescriptorPool.generated_pool.lookup("runsvc.v1.ListSpecsRequest").msgclass
     ListSpecsResponse = ::Google::Protobuf::DescriptorPool.generated_pool.lookup("runsvc.v1.ListSpecsResponse").msgclass
+    ConcurrencyMode = ::Google::Protobuf::DescriptorPool.generated_pool.lookup("runsvc.v1.ConcurrencyMode").enummodule
     ThreadStrategy = ::Google::Protobuf::DescriptorPool.generated_pool.lookup("runsvc.v1.ThreadStrategy").enummodule
     ToolKind = ::Google::Protobuf::DescriptorPool.generated_pool.lookup("runsvc.v1.ToolKind").enummodule
     Delivery = ::Google::Protobuf::DescriptorPool.generated_pool.lookup("runsvc.v1.Delivery").enummodule

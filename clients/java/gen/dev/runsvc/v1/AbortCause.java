@@ -36,6 +36,15 @@ public enum AbortCause
    * <code>ABORT_CAUSE_DEADLINE = 2;</code>
    */
   ABORT_CAUSE_DEADLINE(2),
+  /**
+   * <pre>
+   * A newer Run of its concurrency key, in mode REPLACE, replaced it while
+   * it waited: not an incident.
+   * </pre>
+   *
+   * <code>ABORT_CAUSE_REPLACED = 60;</code>
+   */
+  ABORT_CAUSE_REPLACED(60),
   UNRECOGNIZED(-1),
   ;
 
@@ -63,6 +72,15 @@ public enum AbortCause
    * <code>ABORT_CAUSE_DEADLINE = 2;</code>
    */
   public static final int ABORT_CAUSE_DEADLINE_VALUE = 2;
+  /**
+   * <pre>
+   * A newer Run of its concurrency key, in mode REPLACE, replaced it while
+   * it waited: not an incident.
+   * </pre>
+   *
+   * <code>ABORT_CAUSE_REPLACED = 60;</code>
+   */
+  public static final int ABORT_CAUSE_REPLACED_VALUE = 60;
 
 
   public final int getNumber() {
@@ -92,6 +110,7 @@ public enum AbortCause
       case 0: return ABORT_CAUSE_UNSPECIFIED;
       case 1: return ABORT_CAUSE_INTERRUPTED;
       case 2: return ABORT_CAUSE_DEADLINE;
+      case 60: return ABORT_CAUSE_REPLACED;
       default: return null;
     }
   }

@@ -122,7 +122,7 @@ public enum BudgetExhausted
   }
   public static final com.google.protobuf.Descriptors.EnumDescriptor
       getDescriptor() {
-    return dev.runsvc.v1.SpecProto.getDescriptor().getEnumTypes().get(4);
+    return dev.runsvc.v1.SpecProto.getDescriptor().getEnumTypes().get(5);
   }
 
   private static final BudgetExhausted[] VALUES = values();

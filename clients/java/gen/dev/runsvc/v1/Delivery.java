@@ -33,7 +33,7 @@ public enum Delivery
   /**
    * <pre>
    * A call in flight when its process died is never made again: it is
-   * closed as in doubt. Only for worker, http and mcp tools.
+   * closed as in doubt. Only for worker, http, mcp and a2a tools.
    * </pre>
    *
    * <code>DELIVERY_AT_MOST_ONCE = 2;</code>
@@ -61,7 +61,7 @@ public enum Delivery
   /**
    * <pre>
    * A call in flight when its process died is never made again: it is
-   * closed as in doubt. Only for worker, http and mcp tools.
+   * closed as in doubt. Only for worker, http, mcp and a2a tools.
    * </pre>
    *
    * <code>DELIVERY_AT_MOST_ONCE = 2;</code>
@@ -126,7 +126,7 @@ public enum Delivery
   }
   public static final com.google.protobuf.Descriptors.EnumDescriptor
       getDescriptor() {
-    return dev.runsvc.v1.SpecProto.getDescriptor().getEnumTypes().get(2);
+    return dev.runsvc.v1.SpecProto.getDescriptor().getEnumTypes().get(3);
   }
 
   private static final Delivery[] VALUES = values();

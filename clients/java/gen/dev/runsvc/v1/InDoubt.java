@@ -126,7 +126,7 @@ public enum InDoubt
   }
   public static final com.google.protobuf.Descriptors.EnumDescriptor
       getDescriptor() {
-    return dev.runsvc.v1.SpecProto.getDescriptor().getEnumTypes().get(3);
+    return dev.runsvc.v1.SpecProto.getDescriptor().getEnumTypes().get(4);
   }
 
   private static final InDoubt[] VALUES = values();

@@ -48,6 +48,1650 @@ private static final long serialVersionUID = 0L;
             dev.runsvc.v1.Record.class, dev.runsvc.v1.Record.Builder.class);
   }
 
+  public interface A2aTaskOrBuilder extends
+      // @@protoc_insertion_point(interface_extends:runsvc.v1.Record.A2aTask)
+      com.google.protobuf.MessageOrBuilder {
+
+    /**
+     * <pre>
+     * The a2a tool call.
+     * </pre>
+     *
+     * <code>string call_id = 1;</code>
+     * @return The callId.
+     */
+    java.lang.String getCallId();
+    /**
+     * <pre>
+     * The a2a tool call.
+     * </pre>
+     *
+     * <code>string call_id = 1;</code>
+     * @return The bytes for callId.
+     */
+    com.google.protobuf.ByteString
+        getCallIdBytes();
+
+    /**
+     * <pre>
+     * The remote task's id.
+     * </pre>
+     *
+     * <code>string task_id = 2;</code>
+     * @return The taskId.
+     */
+    java.lang.String getTaskId();
+    /**
+     * <pre>
+     * The remote task's id.
+     * </pre>
+     *
+     * <code>string task_id = 2;</code>
+     * @return The bytes for taskId.
+     */
+    com.google.protobuf.ByteString
+        getTaskIdBytes();
+
+    /**
+     * <pre>
+     * The remote task's context id.
+     * </pre>
+     *
+     * <code>string context_id = 3;</code>
+     * @return The contextId.
+     */
+    java.lang.String getContextId();
+    /**
+     * <pre>
+     * The remote task's context id.
+     * </pre>
+     *
+     * <code>string context_id = 3;</code>
+     * @return The bytes for contextId.
+     */
+    com.google.protobuf.ByteString
+        getContextIdBytes();
+
+    /**
+     * <pre>
+     * How many replies (answers to its questions) the task was sent.
+     * </pre>
+     *
+     * <code>int32 replies = 4;</code>
+     * @return The replies.
+     */
+    int getReplies();
+
+    /**
+     * <pre>
+     * The question the task asks (INPUT_REQUIRED), which the Run suspends
+     * on; empty while it works.
+     * </pre>
+     *
+     * <code>string question = 5;</code>
+     * @return The question.
+     */
+    java.lang.String getQuestion();
+    /**
+     * <pre>
+     * The question the task asks (INPUT_REQUIRED), which the Run suspends
+     * on; empty while it works.
+     * </pre>
+     *
+     * <code>string question = 5;</code>
+     * @return The bytes for question.
+     */
+    com.google.protobuf.ByteString
+        getQuestionBytes();
+
+    /**
+     * <pre>
+     * Identifies the question (its status message's id, or time): a reply
+     * answers it, and following the task after the reply waits for a
+     * state other than this question.
+     * </pre>
+     *
+     * <code>string question_id = 6;</code>
+     * @return The questionId.
+     */
+    java.lang.String getQuestionId();
+    /**
+     * <pre>
+     * Identifies the question (its status message's id, or time): a reply
+     * answers it, and following the task after the reply waits for a
+     * state other than this question.
+     * </pre>
+     *
+     * <code>string question_id = 6;</code>
+     * @return The bytes for questionId.
+     */
+    com.google.protobuf.ByteString
+        getQuestionIdBytes();
+
+    /**
+     * <pre>
+     * The question_id of the question the last reply answered.
+     * </pre>
+     *
+     * <code>string answered = 7;</code>
+     * @return The answered.
+     */
+    java.lang.String getAnswered();
+    /**
+     * <pre>
+     * The question_id of the question the last reply answered.
+     * </pre>
+     *
+     * <code>string answered = 7;</code>
+     * @return The bytes for answered.
+     */
+    com.google.protobuf.ByteString
+        getAnsweredBytes();
+  }
+  /**
+   * <pre>
+   * A2aTask records the remote A2A task an a2a tool call follows: written
+   * as soon as the remote agent named it, after each reply sent to it, and
+   * when it asks a question. A call with a recorded task never sends its
+   * message again; it follows the task.
+   * </pre>
+   *
+   * Protobuf type {@code runsvc.v1.Record.A2aTask}
+   */
+  public static final class A2aTask extends
+      com.google.protobuf.GeneratedMessageV3 implements
+      // @@protoc_insertion_point(message_implements:runsvc.v1.Record.A2aTask)
+      A2aTaskOrBuilder {
+  private static final long serialVersionUID = 0L;
+    // Use A2aTask.newBuilder() to construct.
+    private A2aTask(com.google.protobuf.GeneratedMessageV3.Builder<?> builder) {
+      super(builder);
+    }
+    private A2aTask() {
+      callId_ = "";
+      taskId_ = "";
+      contextId_ = "";
+      question_ = "";
+      questionId_ = "";
+      answered_ = "";
+    }
+
+    @java.lang.Override
+    @SuppressWarnings({"unused"})
+    protected java.lang.Object newInstance(
+        UnusedPrivateParameter unused) {
+      return new A2aTask();
+    }
+
+    @java.lang.Override
+    public final com.google.protobuf.UnknownFieldSet
+    getUnknownFields() {
+      return this.unknownFields;
+    }
+    public static final com.google.protobuf.Descriptors.Descriptor
+        getDescriptor() {
+      return dev.runsvc.v1.RecordProto.internal_static_runsvc_v1_Record_A2aTask_descriptor;
+    }
+
+    @java.lang.Override
+    protected com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+        internalGetFieldAccessorTable() {
+      return dev.runsvc.v1.RecordProto.internal_static_runsvc_v1_Record_A2aTask_fieldAccessorTable
+          .ensureFieldAccessorsInitialized(
+              dev.runsvc.v1.Record.A2aTask.class, dev.runsvc.v1.Record.A2aTask.Builder.class);
+    }
+
+    public static final int CALL_ID_FIELD_NUMBER = 1;
+    @SuppressWarnings("serial")
+    private volatile java.lang.Object callId_ = "";
+    /**
+     * <pre>
+     * The a2a tool call.
+     * </pre>
+     *
+     * <code>string call_id = 1;</code>
+     * @return The callId.
+     */
+    @java.lang.Override
+    public java.lang.String getCallId() {
+      java.lang.Object ref = callId_;
+      if (ref instanceof java.lang.String) {
+        return (java.lang.String) ref;
+      } else {
+        com.google.protobuf.ByteString bs = 
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        callId_ = s;
+        return s;
+      }
+    }
+    /**
+     * <pre>
+     * The a2a tool call.
+     * </pre>
+     *
+     * <code>string call_id = 1;</code>
+     * @return The bytes for callId.
+     */
+    @java.lang.Override
+    public com.google.protobuf.ByteString
+        getCallIdBytes() {
+      java.lang.Object ref = callId_;
+      if (ref instanceof java.lang.String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        callId_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+
+    public static final int TASK_ID_FIELD_NUMBER = 2;
+    @SuppressWarnings("serial")
+    private volatile java.lang.Object taskId_ = "";
+    /**
+     * <pre>
+     * The remote task's id.
+     * </pre>
+     *
+     * <code>string task_id = 2;</code>
+     * @return The taskId.
+     */
+    @java.lang.Override
+    public java.lang.String getTaskId() {
+      java.lang.Object ref = taskId_;
+      if (ref instanceof java.lang.String) {
+        return (java.lang.String) ref;
+      } else {
+        com.google.protobuf.ByteString bs = 
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        taskId_ = s;
+        return s;
+      }
+    }
+    /**
+     * <pre>
+     * The remote task's id.
+     * </pre>
+     *
+     * <code>string task_id = 2;</code>
+     * @return The bytes for taskId.
+     */
+    @java.lang.Override
+    public com.google.protobuf.ByteString
+        getTaskIdBytes() {
+      java.lang.Object ref = taskId_;
+      if (ref instanceof java.lang.String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        taskId_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+
+    public static final int CONTEXT_ID_FIELD_NUMBER = 3;
+    @SuppressWarnings("serial")
+    private volatile java.lang.Object contextId_ = "";
+    /**
+     * <pre>
+     * The remote task's context id.
+     * </pre>
+     *
+     * <code>string context_id = 3;</code>
+     * @return The contextId.
+     */
+    @java.lang.Override
+    public java.lang.String getContextId() {
+      java.lang.Object ref = contextId_;
+      if (ref instanceof java.lang.String) {
+        return (java.lang.String) ref;
+      } else {
+        com.google.protobuf.ByteString bs = 
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        contextId_ = s;
+        return s;
+      }
+    }
+    /**
+     * <pre>
+     * The remote task's context id.
+     * </pre>
+     *
+     * <code>string context_id = 3;</code>
+     * @return The bytes for contextId.
+     */
+    @java.lang.Override
+    public com.google.protobuf.ByteString
+        getContextIdBytes() {
+      java.lang.Object ref = contextId_;
+      if (ref instanceof java.lang.String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        contextId_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+
+    public static final int REPLIES_FIELD_NUMBER = 4;
+    private int replies_ = 0;
+    /**
+     * <pre>
+     * How many replies (answers to its questions) the task was sent.
+     * </pre>
+     *
+     * <code>int32 replies = 4;</code>
+     * @return The replies.
+     */
+    @java.lang.Override
+    public int getReplies() {
+      return replies_;
+    }
+
+    public static final int QUESTION_FIELD_NUMBER = 5;
+    @SuppressWarnings("serial")
+    private volatile java.lang.Object question_ = "";
+    /**
+     * <pre>
+     * The question the task asks (INPUT_REQUIRED), which the Run suspends
+     * on; empty while it works.
+     * </pre>
+     *
+     * <code>string question = 5;</code>
+     * @return The question.
+     */
+    @java.lang.Override
+    public java.lang.String getQuestion() {
+      java.lang.Object ref = question_;
+      if (ref instanceof java.lang.String) {
+        return (java.lang.String) ref;
+      } else {
+        com.google.protobuf.ByteString bs = 
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        question_ = s;
+        return s;
+      }
+    }
+    /**
+     * <pre>
+     * The question the task asks (INPUT_REQUIRED), which the Run suspends
+     * on; empty while it works.
+     * </pre>
+     *
+     * <code>string question = 5;</code>
+     * @return The bytes for question.
+     */
+    @java.lang.Override
+    public com.google.protobuf.ByteString
+        getQuestionBytes() {
+      java.lang.Object ref = question_;
+      if (ref instanceof java.lang.String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        question_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+
+    public static final int QUESTION_ID_FIELD_NUMBER = 6;
+    @SuppressWarnings("serial")
+    private volatile java.lang.Object questionId_ = "";
+    /**
+     * <pre>
+     * Identifies the question (its status message's id, or time): a reply
+     * answers it, and following the task after the reply waits for a
+     * state other than this question.
+     * </pre>
+     *
+     * <code>string question_id = 6;</code>
+     * @return The questionId.
+     */
+    @java.lang.Override
+    public java.lang.String getQuestionId() {
+      java.lang.Object ref = questionId_;
+      if (ref instanceof java.lang.String) {
+        return (java.lang.String) ref;
+      } else {
+        com.google.protobuf.ByteString bs = 
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        questionId_ = s;
+        return s;
+      }
+    }
+    /**
+     * <pre>
+     * Identifies the question (its status message's id, or time): a reply
+     * answers it, and following the task after the reply waits for a
+     * state other than this question.
+     * </pre>
+     *
+     * <code>string question_id = 6;</code>
+     * @return The bytes for questionId.
+     */
+    @java.lang.Override
+    public com.google.protobuf.ByteString
+        getQuestionIdBytes() {
+      java.lang.Object ref = questionId_;
+      if (ref instanceof java.lang.String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        questionId_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+
+    public static final int ANSWERED_FIELD_NUMBER = 7;
+    @SuppressWarnings("serial")
+    private volatile java.lang.Object answered_ = "";
+    /**
+     * <pre>
+     * The question_id of the question the last reply answered.
+     * </pre>
+     *
+     * <code>string answered = 7;</code>
+     * @return The answered.
+     */
+    @java.lang.Override
+    public java.lang.String getAnswered() {
+      java.lang.Object ref = answered_;
+      if (ref instanceof java.lang.String) {
+        return (java.lang.String) ref;
+      } else {
+        com.google.protobuf.ByteString bs = 
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        answered_ = s;
+        return s;
+      }
+    }
+    /**
+     * <pre>
+     * The question_id of the question the last reply answered.
+     * </pre>
+     *
+     * <code>string answered = 7;</code>
+     * @return The bytes for answered.
+     */
+    @java.lang.Override
+    public com.google.protobuf.ByteString
+        getAnsweredBytes() {
+      java.lang.Object ref = answered_;
+      if (ref instanceof java.lang.String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        answered_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+
+    private byte memoizedIsInitialized = -1;
+    @java.lang.Override
+    public final boolean isInitialized() {
+      byte isInitialized = memoizedIsInitialized;
+      if (isInitialized == 1) return true;
+      if (isInitialized == 0) return false;
+
+      memoizedIsInitialized = 1;
+      return true;
+    }
+
+    @java.lang.Override
+    public void writeTo(com.google.protobuf.CodedOutputStream output)
+                        throws java.io.IOException {
+      if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(callId_)) {
+        com.google.protobuf.GeneratedMessageV3.writeString(output, 1, callId_);
+      }
+      if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(taskId_)) {
+        com.google.protobuf.GeneratedMessageV3.writeString(output, 2, taskId_);
+      }
+      if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(contextId_)) {
+        com.google.protobuf.GeneratedMessageV3.writeString(output, 3, contextId_);
+      }
+      if (replies_ != 0) {
+        output.writeInt32(4, replies_);
+      }
+      if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(question_)) {
+        com.google.protobuf.GeneratedMessageV3.writeString(output, 5, question_);
+      }
+      if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(questionId_)) {
+        com.google.protobuf.GeneratedMessageV3.writeString(output, 6, questionId_);
+      }
+      if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(answered_)) {
+        com.google.protobuf.GeneratedMessageV3.writeString(output, 7, answered_);
+      }
+      getUnknownFields().writeTo(output);
+    }
+
+    @java.lang.Override
+    public int getSerializedSize() {
+      int size = memoizedSize;
+      if (size != -1) return size;
+
+      size = 0;
+      if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(callId_)) {
+        size += com.google.protobuf.GeneratedMessageV3.computeStringSize(1, callId_);
+      }
+      if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(taskId_)) {
+        size += com.google.protobuf.GeneratedMessageV3.computeStringSize(2, taskId_);
+      }
+      if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(contextId_)) {
+        size += com.google.protobuf.GeneratedMessageV3.computeStringSize(3, contextId_);
+      }
+      if (replies_ != 0) {
+        size += com.google.protobuf.CodedOutputStream
+          .computeInt32Size(4, replies_);
+      }
+      if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(question_)) {
+        size += com.google.protobuf.GeneratedMessageV3.computeStringSize(5, question_);
+      }
+      if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(questionId_)) {
+        size += com.google.protobuf.GeneratedMessageV3.computeStringSize(6, questionId_);
+      }
+      if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(answered_)) {
+        size += com.google.protobuf.GeneratedMessageV3.computeStringSize(7, answered_);
+      }
+      size += getUnknownFields().getSerializedSize();
+      memoizedSize = size;
+      return size;
+    }
+
+    @java.lang.Override
+    public boolean equals(final java.lang.Object obj) {
+      if (obj == this) {
+       return true;
+      }
+      if (!(obj instanceof dev.runsvc.v1.Record.A2aTask)) {
+        return super.equals(obj);
+      }
+      dev.runsvc.v1.Record.A2aTask other = (dev.runsvc.v1.Record.A2aTask) obj;
+
+      if (!getCallId()
+          .equals(other.getCallId())) return false;
+      if (!getTaskId()
+          .equals(other.getTaskId())) return false;
+      if (!getContextId()
+          .equals(other.getContextId())) return false;
+      if (getReplies()
+          != other.getReplies()) return false;
+      if (!getQuestion()
+          .equals(other.getQuestion())) return false;
+      if (!getQuestionId()
+          .equals(other.getQuestionId())) return false;
+      if (!getAnswered()
+          .equals(other.getAnswered())) return false;
+      if (!getUnknownFields().equals(other.getUnknownFields())) return false;
+      return true;
+    }
+
+    @java.lang.Override
+    public int hashCode() {
+      if (memoizedHashCode != 0) {
+        return memoizedHashCode;
+      }
+      int hash = 41;
+      hash = (19 * hash) + getDescriptor().hashCode();
+      hash = (37 * hash) + CALL_ID_FIELD_NUMBER;
+      hash = (53 * hash) + getCallId().hashCode();
+      hash = (37 * hash) + TASK_ID_FIELD_NUMBER;
+      hash = (53 * hash) + getTaskId().hashCode();
+      hash = (37 * hash) + CONTEXT_ID_FIELD_NUMBER;
+      hash = (53 * hash) + getContextId().hashCode();
+      hash = (37 * hash) + REPLIES_FIELD_NUMBER;
+      hash = (53 * hash) + getReplies();
+      hash = (37 * hash) + QUESTION_FIELD_NUMBER;
+      hash = (53 * hash) + getQuestion().hashCode();
+      hash = (37 * hash) + QUESTION_ID_FIELD_NUMBER;
+      hash = (53 * hash) + getQuestionId().hashCode();
+      hash = (37 * hash) + ANSWERED_FIELD_NUMBER;
+      hash = (53 * hash) + getAnswered().hashCode();
+      hash = (29 * hash) + getUnknownFields().hashCode();
+      memoizedHashCode = hash;
+      return hash;
+    }
+
+    public static dev.runsvc.v1.Record.A2aTask parseFrom(
+        java.nio.ByteBuffer data)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data);
+    }
+    public static dev.runsvc.v1.Record.A2aTask parseFrom(
+        java.nio.ByteBuffer data,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data, extensionRegistry);
+    }
+    public static dev.runsvc.v1.Record.A2aTask parseFrom(
+        com.google.protobuf.ByteString data)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data);
+    }
+    public static dev.runsvc.v1.Record.A2aTask parseFrom(
+        com.google.protobuf.ByteString data,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data, extensionRegistry);
+    }
+    public static dev.runsvc.v1.Record.A2aTask parseFrom(byte[] data)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data);
+    }
+    public static dev.runsvc.v1.Record.A2aTask parseFrom(
+        byte[] data,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data, extensionRegistry);
+    }
+    public static dev.runsvc.v1.Record.A2aTask parseFrom(java.io.InputStream input)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseWithIOException(PARSER, input);
+    }
+    public static dev.runsvc.v1.Record.A2aTask parseFrom(
+        java.io.InputStream input,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseWithIOException(PARSER, input, extensionRegistry);
+    }
+    public static dev.runsvc.v1.Record.A2aTask parseDelimitedFrom(java.io.InputStream input)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseDelimitedWithIOException(PARSER, input);
+    }
+    public static dev.runsvc.v1.Record.A2aTask parseDelimitedFrom(
+        java.io.InputStream input,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseDelimitedWithIOException(PARSER, input, extensionRegistry);
+    }
+    public static dev.runsvc.v1.Record.A2aTask parseFrom(
+        com.google.protobuf.CodedInputStream input)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseWithIOException(PARSER, input);
+    }
+    public static dev.runsvc.v1.Record.A2aTask parseFrom(
+        com.google.protobuf.CodedInputStream input,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseWithIOException(PARSER, input, extensionRegistry);
+    }
+
+    @java.lang.Override
+    public Builder newBuilderForType() { return newBuilder(); }
+    public static Builder newBuilder() {
+      return DEFAULT_INSTANCE.toBuilder();
+    }
+    public static Builder newBuilder(dev.runsvc.v1.Record.A2aTask prototype) {
+      return DEFAULT_INSTANCE.toBuilder().mergeFrom(prototype);
+    }
+    @java.lang.Override
+    public Builder toBuilder() {
+      return this == DEFAULT_INSTANCE
+          ? new Builder() : new Builder().mergeFrom(this);
+    }
+
+    @java.lang.Override
+    protected Builder newBuilderForType(
+        com.google.protobuf.GeneratedMessageV3.BuilderParent parent) {
+      Builder builder = new Builder(parent);
+      return builder;
+    }
+    /**
+     * <pre>
+     * A2aTask records the remote A2A task an a2a tool call follows: written
+     * as soon as the remote agent named it, after each reply sent to it, and
+     * when it asks a question. A call with a recorded task never sends its
+     * message again; it follows the task.
+     * </pre>
+     *
+     * Protobuf type {@code runsvc.v1.Record.A2aTask}
+     */
+    public static final class Builder extends
+        com.google.protobuf.GeneratedMessageV3.Builder<Builder> implements
+        // @@protoc_insertion_point(builder_implements:runsvc.v1.Record.A2aTask)
+        dev.runsvc.v1.Record.A2aTaskOrBuilder {
+      public static final com.google.protobuf.Descriptors.Descriptor
+          getDescriptor() {
+        return dev.runsvc.v1.RecordProto.internal_static_runsvc_v1_Record_A2aTask_descriptor;
+      }
+
+      @java.lang.Override
+      protected com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+          internalGetFieldAccessorTable() {
+        return dev.runsvc.v1.RecordProto.internal_static_runsvc_v1_Record_A2aTask_fieldAccessorTable
+            .ensureFieldAccessorsInitialized(
+                dev.runsvc.v1.Record.A2aTask.class, dev.runsvc.v1.Record.A2aTask.Builder.class);
+      }
+
+      // Construct using dev.runsvc.v1.Record.A2aTask.newBuilder()
+      private Builder() {
+
+      }
+
+      private Builder(
+          com.google.protobuf.GeneratedMessageV3.BuilderParent parent) {
+        super(parent);
+
+      }
+      @java.lang.Override
+      public Builder clear() {
+        super.clear();
+        bitField0_ = 0;
+        callId_ = "";
+        taskId_ = "";
+        contextId_ = "";
+        replies_ = 0;
+        question_ = "";
+        questionId_ = "";
+        answered_ = "";
+        return this;
+      }
+
+      @java.lang.Override
+      public com.google.protobuf.Descriptors.Descriptor
+          getDescriptorForType() {
+        return dev.runsvc.v1.RecordProto.internal_static_runsvc_v1_Record_A2aTask_descriptor;
+      }
+
+      @java.lang.Override
+      public dev.runsvc.v1.Record.A2aTask getDefaultInstanceForType() {
+        return dev.runsvc.v1.Record.A2aTask.getDefaultInstance();
+      }
+
+      @java.lang.Override
+      public dev.runsvc.v1.Record.A2aTask build() {
+        dev.runsvc.v1.Record.A2aTask result = buildPartial();
+        if (!result.isInitialized()) {
+          throw newUninitializedMessageException(result);
+        }
+        return result;
+      }
+
+      @java.lang.Override
+      public dev.runsvc.v1.Record.A2aTask buildPartial() {
+        dev.runsvc.v1.Record.A2aTask result = new dev.runsvc.v1.Record.A2aTask(this);
+        if (bitField0_ != 0) { buildPartial0(result); }
+        onBuilt();
+        return result;
+      }
+
+      private void buildPartial0(dev.runsvc.v1.Record.A2aTask result) {
+        int from_bitField0_ = bitField0_;
+        if (((from_bitField0_ & 0x00000001) != 0)) {
+          result.callId_ = callId_;
+        }
+        if (((from_bitField0_ & 0x00000002) != 0)) {
+          result.taskId_ = taskId_;
+        }
+        if (((from_bitField0_ & 0x00000004) != 0)) {
+          result.contextId_ = contextId_;
+        }
+        if (((from_bitField0_ & 0x00000008) != 0)) {
+          result.replies_ = replies_;
+        }
+        if (((from_bitField0_ & 0x00000010) != 0)) {
+          result.question_ = question_;
+        }
+        if (((from_bitField0_ & 0x00000020) != 0)) {
+          result.questionId_ = questionId_;
+        }
+        if (((from_bitField0_ & 0x00000040) != 0)) {
+          result.answered_ = answered_;
+        }
+      }
+
+      @java.lang.Override
+      public Builder clone() {
+        return super.clone();
+      }
+      @java.lang.Override
+      public Builder setField(
+          com.google.protobuf.Descriptors.FieldDescriptor field,
+          java.lang.Object value) {
+        return super.setField(field, value);
+      }
+      @java.lang.Override
+      public Builder clearField(
+          com.google.protobuf.Descriptors.FieldDescriptor field) {
+        return super.clearField(field);
+      }
+      @java.lang.Override
+      public Builder clearOneof(
+          com.google.protobuf.Descriptors.OneofDescriptor oneof) {
+        return super.clearOneof(oneof);
+      }
+      @java.lang.Override
+      public Builder setRepeatedField(
+          com.google.protobuf.Descriptors.FieldDescriptor field,
+          int index, java.lang.Object value) {
+        return super.setRepeatedField(field, index, value);
+      }
+      @java.lang.Override
+      public Builder addRepeatedField(
+          com.google.protobuf.Descriptors.FieldDescriptor field,
+          java.lang.Object value) {
+        return super.addRepeatedField(field, value);
+      }
+      @java.lang.Override
+      public Builder mergeFrom(com.google.protobuf.Message other) {
+        if (other instanceof dev.runsvc.v1.Record.A2aTask) {
+          return mergeFrom((dev.runsvc.v1.Record.A2aTask)other);
+        } else {
+          super.mergeFrom(other);
+          return this;
+        }
+      }
+
+      public Builder mergeFrom(dev.runsvc.v1.Record.A2aTask other) {
+        if (other == dev.runsvc.v1.Record.A2aTask.getDefaultInstance()) return this;
+        if (!other.getCallId().isEmpty()) {
+          callId_ = other.callId_;
+          bitField0_ |= 0x00000001;
+          onChanged();
+        }
+        if (!other.getTaskId().isEmpty()) {
+          taskId_ = other.taskId_;
+          bitField0_ |= 0x00000002;
+          onChanged();
+        }
+        if (!other.getContextId().isEmpty()) {
+          contextId_ = other.contextId_;
+          bitField0_ |= 0x00000004;
+          onChanged();
+        }
+        if (other.getReplies() != 0) {
+          setReplies(other.getReplies());
+        }
+        if (!other.getQuestion().isEmpty()) {
+          question_ = other.question_;
+          bitField0_ |= 0x00000010;
+          onChanged();
+        }
+        if (!other.getQuestionId().isEmpty()) {
+          questionId_ = other.questionId_;
+          bitField0_ |= 0x00000020;
+          onChanged();
+        }
+        if (!other.getAnswered().isEmpty()) {
+          answered_ = other.answered_;
+          bitField0_ |= 0x00000040;
+          onChanged();
+        }
+        this.mergeUnknownFields(other.getUnknownFields());
+        onChanged();
+        return this;
+      }
+
+      @java.lang.Override
+      public final boolean isInitialized() {
+        return true;
+      }
+
+      @java.lang.Override
+      public Builder mergeFrom(
+          com.google.protobuf.CodedInputStream input,
+          com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+          throws java.io.IOException {
+        if (extensionRegistry == null) {
+          throw new java.lang.NullPointerException();
+        }
+        try {
+          boolean done = false;
+          while (!done) {
+            int tag = input.readTag();
+            switch (tag) {
+              case 0:
+                done = true;
+                break;
+              case 10: {
+                callId_ = input.readStringRequireUtf8();
+                bitField0_ |= 0x00000001;
+                break;
+              } // case 10
+              case 18: {
+                taskId_ = input.readStringRequireUtf8();
+                bitField0_ |= 0x00000002;
+                break;
+              } // case 18
+              case 26: {
+                contextId_ = input.readStringRequireUtf8();
+                bitField0_ |= 0x00000004;
+                break;
+              } // case 26
+              case 32: {
+                replies_ = input.readInt32();
+                bitField0_ |= 0x00000008;
+                break;
+              } // case 32
+              case 42: {
+                question_ = input.readStringRequireUtf8();
+                bitField0_ |= 0x00000010;
+                break;
+              } // case 42
+              case 50: {
+                questionId_ = input.readStringRequireUtf8();
+                bitField0_ |= 0x00000020;
+                break;
+              } // case 50
+              case 58: {
+                answered_ = input.readStringRequireUtf8();
+                bitField0_ |= 0x00000040;
+                break;
+              } // case 58
+              default: {
+                if (!super.parseUnknownField(input, extensionRegistry, tag)) {
+                  done = true; // was an endgroup tag
+                }
+                break;
+              } // default:
+            } // switch (tag)
+          } // while (!done)
+        } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+          throw e.unwrapIOException();
+        } finally {
+          onChanged();
+        } // finally
+        return this;
+      }
+      private int bitField0_;
+
+      private java.lang.Object callId_ = "";
+      /**
+       * <pre>
+       * The a2a tool call.
+       * </pre>
+       *
+       * <code>string call_id = 1;</code>
+       * @return The callId.
+       */
+      public java.lang.String getCallId() {
+        java.lang.Object ref = callId_;
+        if (!(ref instanceof java.lang.String)) {
+          com.google.protobuf.ByteString bs =
+              (com.google.protobuf.ByteString) ref;
+          java.lang.String s = bs.toStringUtf8();
+          callId_ = s;
+          return s;
+        } else {
+          return (java.lang.String) ref;
+        }
+      }
+      /**
+       * <pre>
+       * The a2a tool call.
+       * </pre>
+       *
+       * <code>string call_id = 1;</code>
+       * @return The bytes for callId.
+       */
+      public com.google.protobuf.ByteString
+          getCallIdBytes() {
+        java.lang.Object ref = callId_;
+        if (ref instanceof String) {
+          com.google.protobuf.ByteString b = 
+              com.google.protobuf.ByteString.copyFromUtf8(
+                  (java.lang.String) ref);
+          callId_ = b;
+          return b;
+        } else {
+          return (com.google.protobuf.ByteString) ref;
+        }
+      }
+      /**
+       * <pre>
+       * The a2a tool call.
+       * </pre>
+       *
+       * <code>string call_id = 1;</code>
+       * @param value The callId to set.
+       * @return This builder for chaining.
+       */
+      public Builder setCallId(
+          java.lang.String value) {
+        if (value == null) { throw new NullPointerException(); }
+        callId_ = value;
+        bitField0_ |= 0x00000001;
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * The a2a tool call.
+       * </pre>
+       *
+       * <code>string call_id = 1;</code>
+       * @return This builder for chaining.
+       */
+      public Builder clearCallId() {
+        callId_ = getDefaultInstance().getCallId();
+        bitField0_ = (bitField0_ & ~0x00000001);
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * The a2a tool call.
+       * </pre>
+       *
+       * <code>string call_id = 1;</code>
+       * @param value The bytes for callId to set.
+       * @return This builder for chaining.
+       */
+      public Builder setCallIdBytes(
+          com.google.protobuf.ByteString value) {
+        if (value == null) { throw new NullPointerException(); }
+        checkByteStringIsUtf8(value);
+        callId_ = value;
+        bitField0_ |= 0x00000001;
+        onChanged();
+        return this;
+      }
+
+      private java.lang.Object taskId_ = "";
+      /**
+       * <pre>
+       * The remote task's id.
+       * </pre>
+       *
+       * <code>string task_id = 2;</code>
+       * @return The taskId.
+       */
+      public java.lang.String getTaskId() {
+        java.lang.Object ref = taskId_;
+        if (!(ref instanceof java.lang.String)) {
+          com.google.protobuf.ByteString bs =
+              (com.google.protobuf.ByteString) ref;
+          java.lang.String s = bs.toStringUtf8();
+          taskId_ = s;
+          return s;
+        } else {
+          return (java.lang.String) ref;
+        }
+      }
+      /**
+       * <pre>
+       * The remote task's id.
+       * </pre>
+       *
+       * <code>string task_id = 2;</code>
+       * @return The bytes for taskId.
+       */
+      public com.google.protobuf.ByteString
+          getTaskIdBytes() {
+        java.lang.Object ref = taskId_;
+        if (ref instanceof String) {
+          com.google.protobuf.ByteString b = 
+              com.google.protobuf.ByteString.copyFromUtf8(
+                  (java.lang.String) ref);
+          taskId_ = b;
+          return b;
+        } else {
+          return (com.google.protobuf.ByteString) ref;
+        }
+      }
+      /**
+       * <pre>
+       * The remote task's id.
+       * </pre>
+       *
+       * <code>string task_id = 2;</code>
+       * @param value The taskId to set.
+       * @return This builder for chaining.
+       */
+      public Builder setTaskId(
+          java.lang.String value) {
+        if (value == null) { throw new NullPointerException(); }
+        taskId_ = value;
+        bitField0_ |= 0x00000002;
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * The remote task's id.
+       * </pre>
+       *
+       * <code>string task_id = 2;</code>
+       * @return This builder for chaining.
+       */
+      public Builder clearTaskId() {
+        taskId_ = getDefaultInstance().getTaskId();
+        bitField0_ = (bitField0_ & ~0x00000002);
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * The remote task's id.
+       * </pre>
+       *
+       * <code>string task_id = 2;</code>
+       * @param value The bytes for taskId to set.
+       * @return This builder for chaining.
+       */
+      public Builder setTaskIdBytes(
+          com.google.protobuf.ByteString value) {
+        if (value == null) { throw new NullPointerException(); }
+        checkByteStringIsUtf8(value);
+        taskId_ = value;
+        bitField0_ |= 0x00000002;
+        onChanged();
+        return this;
+      }
+
+      private java.lang.Object contextId_ = "";
+      /**
+       * <pre>
+       * The remote task's context id.
+       * </pre>
+       *
+       * <code>string context_id = 3;</code>
+       * @return The contextId.
+       */
+      public java.lang.String getContextId() {
+        java.lang.Object ref = contextId_;
+        if (!(ref instanceof java.lang.String)) {
+          com.google.protobuf.ByteString bs =
+              (com.google.protobuf.ByteString) ref;
+          java.lang.String s = bs.toStringUtf8();
+          contextId_ = s;
+          return s;
+        } else {
+          return (java.lang.String) ref;
+        }
+      }
+      /**
+       * <pre>
+       * The remote task's context id.
+       * </pre>
+       *
+       * <code>string context_id = 3;</code>
+       * @return The bytes for contextId.
+       */
+      public com.google.protobuf.ByteString
+          getContextIdBytes() {
+        java.lang.Object ref = contextId_;
+        if (ref instanceof String) {
+          com.google.protobuf.ByteString b = 
+              com.google.protobuf.ByteString.copyFromUtf8(
+                  (java.lang.String) ref);
+          contextId_ = b;
+          return b;
+        } else {
+          return (com.google.protobuf.ByteString) ref;
+        }
+      }
+      /**
+       * <pre>
+       * The remote task's context id.
+       * </pre>
+       *
+       * <code>string context_id = 3;</code>
+       * @param value The contextId to set.
+       * @return This builder for chaining.
+       */
+      public Builder setContextId(
+          java.lang.String value) {
+        if (value == null) { throw new NullPointerException(); }
+        contextId_ = value;
+        bitField0_ |= 0x00000004;
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * The remote task's context id.
+       * </pre>
+       *
+       * <code>string context_id = 3;</code>
+       * @return This builder for chaining.
+       */
+      public Builder clearContextId() {
+        contextId_ = getDefaultInstance().getContextId();
+        bitField0_ = (bitField0_ & ~0x00000004);
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * The remote task's context id.
+       * </pre>
+       *
+       * <code>string context_id = 3;</code>
+       * @param value The bytes for contextId to set.
+       * @return This builder for chaining.
+       */
+      public Builder setContextIdBytes(
+          com.google.protobuf.ByteString value) {
+        if (value == null) { throw new NullPointerException(); }
+        checkByteStringIsUtf8(value);
+        contextId_ = value;
+        bitField0_ |= 0x00000004;
+        onChanged();
+        return this;
+      }
+
+      private int replies_ ;
+      /**
+       * <pre>
+       * How many replies (answers to its questions) the task was sent.
+       * </pre>
+       *
+       * <code>int32 replies = 4;</code>
+       * @return The replies.
+       */
+      @java.lang.Override
+      public int getReplies() {
+        return replies_;
+      }
+      /**
+       * <pre>
+       * How many replies (answers to its questions) the task was sent.
+       * </pre>
+       *
+       * <code>int32 replies = 4;</code>
+       * @param value The replies to set.
+       * @return This builder for chaining.
+       */
+      public Builder setReplies(int value) {
+        
+        replies_ = value;
+        bitField0_ |= 0x00000008;
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * How many replies (answers to its questions) the task was sent.
+       * </pre>
+       *
+       * <code>int32 replies = 4;</code>
+       * @return This builder for chaining.
+       */
+      public Builder clearReplies() {
+        bitField0_ = (bitField0_ & ~0x00000008);
+        replies_ = 0;
+        onChanged();
+        return this;
+      }
+
+      private java.lang.Object question_ = "";
+      /**
+       * <pre>
+       * The question the task asks (INPUT_REQUIRED), which the Run suspends
+       * on; empty while it works.
+       * </pre>
+       *
+       * <code>string question = 5;</code>
+       * @return The question.
+       */
+      public java.lang.String getQuestion() {
+        java.lang.Object ref = question_;
+        if (!(ref instanceof java.lang.String)) {
+          com.google.protobuf.ByteString bs =
+              (com.google.protobuf.ByteString) ref;
+          java.lang.String s = bs.toStringUtf8();
+          question_ = s;
+          return s;
+        } else {
+          return (java.lang.String) ref;
+        }
+      }
+      /**
+       * <pre>
+       * The question the task asks (INPUT_REQUIRED), which the Run suspends
+       * on; empty while it works.
+       * </pre>
+       *
+       * <code>string question = 5;</code>
+       * @return The bytes for question.
+       */
+      public com.google.protobuf.ByteString
+          getQuestionBytes() {
+        java.lang.Object ref = question_;
+        if (ref instanceof String) {
+          com.google.protobuf.ByteString b = 
+              com.google.protobuf.ByteString.copyFromUtf8(
+                  (java.lang.String) ref);
+          question_ = b;
+          return b;
+        } else {
+          return (com.google.protobuf.ByteString) ref;
+        }
+      }
+      /**
+       * <pre>
+       * The question the task asks (INPUT_REQUIRED), which the Run suspends
+       * on; empty while it works.
+       * </pre>
+       *
+       * <code>string question = 5;</code>
+       * @param value The question to set.
+       * @return This builder for chaining.
+       */
+      public Builder setQuestion(
+          java.lang.String value) {
+        if (value == null) { throw new NullPointerException(); }
+        question_ = value;
+        bitField0_ |= 0x00000010;
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * The question the task asks (INPUT_REQUIRED), which the Run suspends
+       * on; empty while it works.
+       * </pre>
+       *
+       * <code>string question = 5;</code>
+       * @return This builder for chaining.
+       */
+      public Builder clearQuestion() {
+        question_ = getDefaultInstance().getQuestion();
+        bitField0_ = (bitField0_ & ~0x00000010);
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * The question the task asks (INPUT_REQUIRED), which the Run suspends
+       * on; empty while it works.
+       * </pre>
+       *
+       * <code>string question = 5;</code>
+       * @param value The bytes for question to set.
+       * @return This builder for chaining.
+       */
+      public Builder setQuestionBytes(
+          com.google.protobuf.ByteString value) {
+        if (value == null) { throw new NullPointerException(); }
+        checkByteStringIsUtf8(value);
+        question_ = value;
+        bitField0_ |= 0x00000010;
+        onChanged();
+        return this;
+      }
+
+      private java.lang.Object questionId_ = "";
+      /**
+       * <pre>
+       * Identifies the question (its status message's id, or time): a reply
+       * answers it, and following the task after the reply waits for a
+       * state other than this question.
+       * </pre>
+       *
+       * <code>string question_id = 6;</code>
+       * @return The questionId.
+       */
+      public java.lang.String getQuestionId() {
+        java.lang.Object ref = questionId_;
+        if (!(ref instanceof java.lang.String)) {
+          com.google.protobuf.ByteString bs =
+              (com.google.protobuf.ByteString) ref;
+          java.lang.String s = bs.toStringUtf8();
+          questionId_ = s;
+          return s;
+        } else {
+          return (java.lang.String) ref;
+        }
+      }
+      /**
+       * <pre>
+       * Identifies the question (its status message's id, or time): a reply
+       * answers it, and following the task after the reply waits for a
+       * state other than this question.
+       * </pre>
+       *
+       * <code>string question_id = 6;</code>
+       * @return The bytes for questionId.
+       */
+      public com.google.protobuf.ByteString
+          getQuestionIdBytes() {
+        java.lang.Object ref = questionId_;
+        if (ref instanceof String) {
+          com.google.protobuf.ByteString b = 
+              com.google.protobuf.ByteString.copyFromUtf8(
+                  (java.lang.String) ref);
+          questionId_ = b;
+          return b;
+        } else {
+          return (com.google.protobuf.ByteString) ref;
+        }
+      }
+      /**
+       * <pre>
+       * Identifies the question (its status message's id, or time): a reply
+       * answers it, and following the task after the reply waits for a
+       * state other than this question.
+       * </pre>
+       *
+       * <code>string question_id = 6;</code>
+       * @param value The questionId to set.
+       * @return This builder for chaining.
+       */
+      public Builder setQuestionId(
+          java.lang.String value) {
+        if (value == null) { throw new NullPointerException(); }
+        questionId_ = value;
+        bitField0_ |= 0x00000020;
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * Identifies the question (its status message's id, or time): a reply
+       * answers it, and following the task after the reply waits for a
+       * state other than this question.
+       * </pre>
+       *
+       * <code>string question_id = 6;</code>
+       * @return This builder for chaining.
+       */
+      public Builder clearQuestionId() {
+        questionId_ = getDefaultInstance().getQuestionId();
+        bitField0_ = (bitField0_ & ~0x00000020);
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * Identifies the question (its status message's id, or time): a reply
+       * answers it, and following the task after the reply waits for a
+       * state other than this question.
+       * </pre>
+       *
+       * <code>string question_id = 6;</code>
+       * @param value The bytes for questionId to set.
+       * @return This builder for chaining.
+       */
+      public Builder setQuestionIdBytes(
+          com.google.protobuf.ByteString value) {
+        if (value == null) { throw new NullPointerException(); }
+        checkByteStringIsUtf8(value);
+        questionId_ = value;
+        bitField0_ |= 0x00000020;
+        onChanged();
+        return this;
+      }
+
+      private java.lang.Object answered_ = "";
+      /**
+       * <pre>
+       * The question_id of the question the last reply answered.
+       * </pre>
+       *
+       * <code>string answered = 7;</code>
+       * @return The answered.
+       */
+      public java.lang.String getAnswered() {
+        java.lang.Object ref = answered_;
+        if (!(ref instanceof java.lang.String)) {
+          com.google.protobuf.ByteString bs =
+              (com.google.protobuf.ByteString) ref;
+          java.lang.String s = bs.toStringUtf8();
+          answered_ = s;
+          return s;
+        } else {
+          return (java.lang.String) ref;
+        }
+      }
+      /**
+       * <pre>
+       * The question_id of the question the last reply answered.
+       * </pre>
+       *
+       * <code>string answered = 7;</code>
+       * @return The bytes for answered.
+       */
+      public com.google.protobuf.ByteString
+          getAnsweredBytes() {
+        java.lang.Object ref = answered_;
+        if (ref instanceof String) {
+          com.google.protobuf.ByteString b = 
+              com.google.protobuf.ByteString.copyFromUtf8(
+                  (java.lang.String) ref);
+          answered_ = b;
+          return b;
+        } else {
+          return (com.google.protobuf.ByteString) ref;
+        }
+      }
+      /**
+       * <pre>
+       * The question_id of the question the last reply answered.
+       * </pre>
+       *
+       * <code>string answered = 7;</code>
+       * @param value The answered to set.
+       * @return This builder for chaining.
+       */
+      public Builder setAnswered(
+          java.lang.String value) {
+        if (value == null) { throw new NullPointerException(); }
+        answered_ = value;
+        bitField0_ |= 0x00000040;
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * The question_id of the question the last reply answered.
+       * </pre>
+       *
+       * <code>string answered = 7;</code>
+       * @return This builder for chaining.
+       */
+      public Builder clearAnswered() {
+        answered_ = getDefaultInstance().getAnswered();
+        bitField0_ = (bitField0_ & ~0x00000040);
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * The question_id of the question the last reply answered.
+       * </pre>
+       *
+       * <code>string answered = 7;</code>
+       * @param value The bytes for answered to set.
+       * @return This builder for chaining.
+       */
+      public Builder setAnsweredBytes(
+          com.google.protobuf.ByteString value) {
+        if (value == null) { throw new NullPointerException(); }
+        checkByteStringIsUtf8(value);
+        answered_ = value;
+        bitField0_ |= 0x00000040;
+        onChanged();
+        return this;
+      }
+      @java.lang.Override
+      public final Builder setUnknownFields(
+          final com.google.protobuf.UnknownFieldSet unknownFields) {
+        return super.setUnknownFields(unknownFields);
+      }
+
+      @java.lang.Override
+      public final Builder mergeUnknownFields(
+          final com.google.protobuf.UnknownFieldSet unknownFields) {
+        return super.mergeUnknownFields(unknownFields);
+      }
+
+
+      // @@protoc_insertion_point(builder_scope:runsvc.v1.Record.A2aTask)
+    }
+
+    // @@protoc_insertion_point(class_scope:runsvc.v1.Record.A2aTask)
+    private static final dev.runsvc.v1.Record.A2aTask DEFAULT_INSTANCE;
+    static {
+      DEFAULT_INSTANCE = new dev.runsvc.v1.Record.A2aTask();
+    }
+
+    public static dev.runsvc.v1.Record.A2aTask getDefaultInstance() {
+      return DEFAULT_INSTANCE;
+    }
+
+    private static final com.google.protobuf.Parser<A2aTask>
+        PARSER = new com.google.protobuf.AbstractParser<A2aTask>() {
+      @java.lang.Override
+      public A2aTask parsePartialFrom(
+          com.google.protobuf.CodedInputStream input,
+          com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+          throws com.google.protobuf.InvalidProtocolBufferException {
+        Builder builder = newBuilder();
+        try {
+          builder.mergeFrom(input, extensionRegistry);
+        } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+          throw e.setUnfinishedMessage(builder.buildPartial());
+        } catch (com.google.protobuf.UninitializedMessageException e) {
+          throw e.asInvalidProtocolBufferException().setUnfinishedMessage(builder.buildPartial());
+        } catch (java.io.IOException e) {
+          throw new com.google.protobuf.InvalidProtocolBufferException(e)
+              .setUnfinishedMessage(builder.buildPartial());
+        }
+        return builder.buildPartial();
+      }
+    };
+
+    public static com.google.protobuf.Parser<A2aTask> parser() {
+      return PARSER;
+    }
+
+    @java.lang.Override
+    public com.google.protobuf.Parser<A2aTask> getParserForType() {
+      return PARSER;
+    }
+
+    @java.lang.Override
+    public dev.runsvc.v1.Record.A2aTask getDefaultInstanceForType() {
+      return DEFAULT_INSTANCE;
+    }
+
+  }
+
   public interface HistoryCompactedOrBuilder extends
       // @@protoc_insertion_point(interface_extends:runsvc.v1.Record.HistoryCompacted)
       com.google.protobuf.MessageOrBuilder {
@@ -24952,6 +26596,7 @@ private static final long serialVersionUID = 0L;
     DELEGATION_FINISHED(25),
     SETTLED(26),
     HISTORY_COMPACTED(40),
+    A2A_TASK(80),
     BODY_NOT_SET(0);
     private final int value;
     private BodyCase(int value) {
@@ -24987,6 +26632,7 @@ private static final long serialVersionUID = 0L;
         case 25: return DELEGATION_FINISHED;
         case 26: return SETTLED;
         case 40: return HISTORY_COMPACTED;
+        case 80: return A2A_TASK;
         case 0: return BODY_NOT_SET;
         default: return null;
       }
@@ -25845,6 +27491,49 @@ private static final long serialVersionUID = 0L;
     return dev.runsvc.v1.Record.HistoryCompacted.getDefaultInstance();
   }
 
+  public static final int A2A_TASK_FIELD_NUMBER = 80;
+  /**
+   * <pre>
+   * An a2a tool call's remote task: known, answered, or asking.
+   * </pre>
+   *
+   * <code>.runsvc.v1.Record.A2aTask a2a_task = 80;</code>
+   * @return Whether the a2aTask field is set.
+   */
+  @java.lang.Override
+  public boolean hasA2ATask() {
+    return bodyCase_ == 80;
+  }
+  /**
+   * <pre>
+   * An a2a tool call's remote task: known, answered, or asking.
+   * </pre>
+   *
+   * <code>.runsvc.v1.Record.A2aTask a2a_task = 80;</code>
+   * @return The a2aTask.
+   */
+  @java.lang.Override
+  public dev.runsvc.v1.Record.A2aTask getA2ATask() {
+    if (bodyCase_ == 80) {
+       return (dev.runsvc.v1.Record.A2aTask) body_;
+    }
+    return dev.runsvc.v1.Record.A2aTask.getDefaultInstance();
+  }
+  /**
+   * <pre>
+   * An a2a tool call's remote task: known, answered, or asking.
+   * </pre>
+   *
+   * <code>.runsvc.v1.Record.A2aTask a2a_task = 80;</code>
+   */
+  @java.lang.Override
+  public dev.runsvc.v1.Record.A2aTaskOrBuilder getA2ATaskOrBuilder() {
+    if (bodyCase_ == 80) {
+       return (dev.runsvc.v1.Record.A2aTask) body_;
+    }
+    return dev.runsvc.v1.Record.A2aTask.getDefaultInstance();
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -25921,6 +27610,9 @@ private static final long serialVersionUID = 0L;
     }
     if (bodyCase_ == 40) {
       output.writeMessage(40, (dev.runsvc.v1.Record.HistoryCompacted) body_);
+    }
+    if (bodyCase_ == 80) {
+      output.writeMessage(80, (dev.runsvc.v1.Record.A2aTask) body_);
     }
     getUnknownFields().writeTo(output);
   }
@@ -26014,6 +27706,10 @@ private static final long serialVersionUID = 0L;
     if (bodyCase_ == 40) {
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(40, (dev.runsvc.v1.Record.HistoryCompacted) body_);
+    }
+    if (bodyCase_ == 80) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(80, (dev.runsvc.v1.Record.A2aTask) body_);
     }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
@@ -26113,6 +27809,10 @@ private static final long serialVersionUID = 0L;
         if (!getHistoryCompacted()
             .equals(other.getHistoryCompacted())) return false;
         break;
+      case 80:
+        if (!getA2ATask()
+            .equals(other.getA2ATask())) return false;
+        break;
       case 0:
       default:
     }
@@ -26208,6 +27908,10 @@ private static final long serialVersionUID = 0L;
       case 40:
         hash = (37 * hash) + HISTORY_COMPACTED_FIELD_NUMBER;
         hash = (53 * hash) + getHistoryCompacted().hashCode();
+        break;
+      case 80:
+        hash = (37 * hash) + A2A_TASK_FIELD_NUMBER;
+        hash = (53 * hash) + getA2ATask().hashCode();
         break;
       case 0:
       default:
@@ -26407,6 +28111,9 @@ private static final long serialVersionUID = 0L;
       if (historyCompactedBuilder_ != null) {
         historyCompactedBuilder_.clear();
       }
+      if (a2ATaskBuilder_ != null) {
+        a2ATaskBuilder_.clear();
+      }
       bodyCase_ = 0;
       body_ = null;
       return this;
@@ -26530,6 +28237,10 @@ private static final long serialVersionUID = 0L;
       if (bodyCase_ == 40 &&
           historyCompactedBuilder_ != null) {
         result.body_ = historyCompactedBuilder_.build();
+      }
+      if (bodyCase_ == 80 &&
+          a2ATaskBuilder_ != null) {
+        result.body_ = a2ATaskBuilder_.build();
       }
     }
 
@@ -26657,6 +28368,10 @@ private static final long serialVersionUID = 0L;
         }
         case HISTORY_COMPACTED: {
           mergeHistoryCompacted(other.getHistoryCompacted());
+          break;
+        }
+        case A2A_TASK: {
+          mergeA2ATask(other.getA2ATask());
           break;
         }
         case BODY_NOT_SET: {
@@ -26832,6 +28547,13 @@ private static final long serialVersionUID = 0L;
               bodyCase_ = 40;
               break;
             } // case 322
+            case 642: {
+              input.readMessage(
+                  getA2ATaskFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              bodyCase_ = 80;
+              break;
+            } // case 642
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -30312,6 +32034,184 @@ private static final long serialVersionUID = 0L;
       bodyCase_ = 40;
       onChanged();
       return historyCompactedBuilder_;
+    }
+
+    private com.google.protobuf.SingleFieldBuilderV3<
+        dev.runsvc.v1.Record.A2aTask, dev.runsvc.v1.Record.A2aTask.Builder, dev.runsvc.v1.Record.A2aTaskOrBuilder> a2ATaskBuilder_;
+    /**
+     * <pre>
+     * An a2a tool call's remote task: known, answered, or asking.
+     * </pre>
+     *
+     * <code>.runsvc.v1.Record.A2aTask a2a_task = 80;</code>
+     * @return Whether the a2aTask field is set.
+     */
+    @java.lang.Override
+    public boolean hasA2ATask() {
+      return bodyCase_ == 80;
+    }
+    /**
+     * <pre>
+     * An a2a tool call's remote task: known, answered, or asking.
+     * </pre>
+     *
+     * <code>.runsvc.v1.Record.A2aTask a2a_task = 80;</code>
+     * @return The a2aTask.
+     */
+    @java.lang.Override
+    public dev.runsvc.v1.Record.A2aTask getA2ATask() {
+      if (a2ATaskBuilder_ == null) {
+        if (bodyCase_ == 80) {
+          return (dev.runsvc.v1.Record.A2aTask) body_;
+        }
+        return dev.runsvc.v1.Record.A2aTask.getDefaultInstance();
+      } else {
+        if (bodyCase_ == 80) {
+          return a2ATaskBuilder_.getMessage();
+        }
+        return dev.runsvc.v1.Record.A2aTask.getDefaultInstance();
+      }
+    }
+    /**
+     * <pre>
+     * An a2a tool call's remote task: known, answered, or asking.
+     * </pre>
+     *
+     * <code>.runsvc.v1.Record.A2aTask a2a_task = 80;</code>
+     */
+    public Builder setA2ATask(dev.runsvc.v1.Record.A2aTask value) {
+      if (a2ATaskBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        body_ = value;
+        onChanged();
+      } else {
+        a2ATaskBuilder_.setMessage(value);
+      }
+      bodyCase_ = 80;
+      return this;
+    }
+    /**
+     * <pre>
+     * An a2a tool call's remote task: known, answered, or asking.
+     * </pre>
+     *
+     * <code>.runsvc.v1.Record.A2aTask a2a_task = 80;</code>
+     */
+    public Builder setA2ATask(
+        dev.runsvc.v1.Record.A2aTask.Builder builderForValue) {
+      if (a2ATaskBuilder_ == null) {
+        body_ = builderForValue.build();
+        onChanged();
+      } else {
+        a2ATaskBuilder_.setMessage(builderForValue.build());
+      }
+      bodyCase_ = 80;
+      return this;
+    }
+    /**
+     * <pre>
+     * An a2a tool call's remote task: known, answered, or asking.
+     * </pre>
+     *
+     * <code>.runsvc.v1.Record.A2aTask a2a_task = 80;</code>
+     */
+    public Builder mergeA2ATask(dev.runsvc.v1.Record.A2aTask value) {
+      if (a2ATaskBuilder_ == null) {
+        if (bodyCase_ == 80 &&
+            body_ != dev.runsvc.v1.Record.A2aTask.getDefaultInstance()) {
+          body_ = dev.runsvc.v1.Record.A2aTask.newBuilder((dev.runsvc.v1.Record.A2aTask) body_)
+              .mergeFrom(value).buildPartial();
+        } else {
+          body_ = value;
+        }
+        onChanged();
+      } else {
+        if (bodyCase_ == 80) {
+          a2ATaskBuilder_.mergeFrom(value);
+        } else {
+          a2ATaskBuilder_.setMessage(value);
+        }
+      }
+      bodyCase_ = 80;
+      return this;
+    }
+    /**
+     * <pre>
+     * An a2a tool call's remote task: known, answered, or asking.
+     * </pre>
+     *
+     * <code>.runsvc.v1.Record.A2aTask a2a_task = 80;</code>
+     */
+    public Builder clearA2ATask() {
+      if (a2ATaskBuilder_ == null) {
+        if (bodyCase_ == 80) {
+          bodyCase_ = 0;
+          body_ = null;
+          onChanged();
+        }
+      } else {
+        if (bodyCase_ == 80) {
+          bodyCase_ = 0;
+          body_ = null;
+        }
+        a2ATaskBuilder_.clear();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * An a2a tool call's remote task: known, answered, or asking.
+     * </pre>
+     *
+     * <code>.runsvc.v1.Record.A2aTask a2a_task = 80;</code>
+     */
+    public dev.runsvc.v1.Record.A2aTask.Builder getA2ATaskBuilder() {
+      return getA2ATaskFieldBuilder().getBuilder();
+    }
+    /**
+     * <pre>
+     * An a2a tool call's remote task: known, answered, or asking.
+     * </pre>
+     *
+     * <code>.runsvc.v1.Record.A2aTask a2a_task = 80;</code>
+     */
+    @java.lang.Override
+    public dev.runsvc.v1.Record.A2aTaskOrBuilder getA2ATaskOrBuilder() {
+      if ((bodyCase_ == 80) && (a2ATaskBuilder_ != null)) {
+        return a2ATaskBuilder_.getMessageOrBuilder();
+      } else {
+        if (bodyCase_ == 80) {
+          return (dev.runsvc.v1.Record.A2aTask) body_;
+        }
+        return dev.runsvc.v1.Record.A2aTask.getDefaultInstance();
+      }
+    }
+    /**
+     * <pre>
+     * An a2a tool call's remote task: known, answered, or asking.
+     * </pre>
+     *
+     * <code>.runsvc.v1.Record.A2aTask a2a_task = 80;</code>
+     */
+    private com.google.protobuf.SingleFieldBuilderV3<
+        dev.runsvc.v1.Record.A2aTask, dev.runsvc.v1.Record.A2aTask.Builder, dev.runsvc.v1.Record.A2aTaskOrBuilder> 
+        getA2ATaskFieldBuilder() {
+      if (a2ATaskBuilder_ == null) {
+        if (!(bodyCase_ == 80)) {
+          body_ = dev.runsvc.v1.Record.A2aTask.getDefaultInstance();
+        }
+        a2ATaskBuilder_ = new com.google.protobuf.SingleFieldBuilderV3<
+            dev.runsvc.v1.Record.A2aTask, dev.runsvc.v1.Record.A2aTask.Builder, dev.runsvc.v1.Record.A2aTaskOrBuilder>(
+                (dev.runsvc.v1.Record.A2aTask) body_,
+                getParentForChildren(),
+                isClean());
+        body_ = null;
+      }
+      bodyCase_ = 80;
+      onChanged();
+      return a2ATaskBuilder_;
     }
     @java.lang.Override
     public final Builder setUnknownFields(

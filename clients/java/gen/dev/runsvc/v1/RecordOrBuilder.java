@@ -541,5 +541,32 @@ public interface RecordOrBuilder extends
    */
   dev.runsvc.v1.Record.HistoryCompactedOrBuilder getHistoryCompactedOrBuilder();
 
+  /**
+   * <pre>
+   * An a2a tool call's remote task: known, answered, or asking.
+   * </pre>
+   *
+   * <code>.runsvc.v1.Record.A2aTask a2a_task = 80;</code>
+   * @return Whether the a2aTask field is set.
+   */
+  boolean hasA2ATask();
+  /**
+   * <pre>
+   * An a2a tool call's remote task: known, answered, or asking.
+   * </pre>
+   *
+   * <code>.runsvc.v1.Record.A2aTask a2a_task = 80;</code>
+   * @return The a2aTask.
+   */
+  dev.runsvc.v1.Record.A2aTask getA2ATask();
+  /**
+   * <pre>
+   * An a2a tool call's remote task: known, answered, or asking.
+   * </pre>
+   *
+   * <code>.runsvc.v1.Record.A2aTask a2a_task = 80;</code>
+   */
+  dev.runsvc.v1.Record.A2aTaskOrBuilder getA2ATaskOrBuilder();
+
   public dev.runsvc.v1.Record.BodyCase getBodyCase();
 }

@@ -40,6 +40,11 @@ public final class RecordProto {
     com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
       internal_static_runsvc_v1_Record_fieldAccessorTable;
   static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_runsvc_v1_Record_A2aTask_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_runsvc_v1_Record_A2aTask_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
     internal_static_runsvc_v1_Record_HistoryCompacted_descriptor;
   static final 
     com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
@@ -173,7 +178,7 @@ public final class RecordProto {
       "ens\030\001 \001(\003\022\025\n\routput_tokens\030\002 \001(\003\022\020\n\010cost" +
       "_usd\030\003 \001(\001\022\026\n\016unpriced_calls\030\004 \001(\005\022\023\n\013mo" +
       "del_calls\030\005 \001(\005\022\022\n\ntool_calls\030\006 \001(\005\022\031\n\021t" +
-      "ransient_retries\030\007 \001(\005\"\236\036\n\006Record\022\013\n\003seq" +
+      "ransient_retries\030\007 \001(\005\"\331\037\n\006Record\022\013\n\003seq" +
       "\030\001 \001(\003\022(\n\004time\030\002 \001(\0132\032.google.protobuf.T" +
       "imestamp\022\017\n\007attempt\030\003 \001(\005\022.\n\010admitted\030\n " +
       "\001(\0132\032.runsvc.v1.Record.AdmittedH\000\022;\n\017att" +
@@ -202,102 +207,107 @@ public final class RecordProto {
       "svc.v1.Record.DelegationFinishedH\000\022,\n\007se" +
       "ttled\030\032 \001(\0132\031.runsvc.v1.Record.SettledH\000" +
       "\022?\n\021history_compacted\030( \001(\0132\".runsvc.v1." +
-      "Record.HistoryCompactedH\000\032\267\001\n\020HistoryCom" +
-      "pacted\022\014\n\004turn\030\001 \001(\005\022\024\n\014through_turn\030\002 \001" +
-      "(\005\022\020\n\010messages\030\003 \001(\005\022\017\n\007summary\030\004 \001(\t\022\025\n" +
-      "\rafter_refusal\030\005 \001(\010\022\024\n\014input_tokens\030\006 \001" +
-      "(\003\022\025\n\routput_tokens\030\007 \001(\003\022\030\n\020history_mes" +
-      "sages\030\010 \001(\005\032\251\002\n\010Admitted\022\014\n\004spec\030\001 \001(\t\022\017" +
-      "\n\007version\030\002 \001(\t\022\r\n\005input\030\003 \001(\t\022\022\n\nreques" +
-      "t_id\030\004 \001(\t\0221\n\rdeadline_time\030\005 \001(\0132\032.goog" +
-      "le.protobuf.Timestamp\022\025\n\rparent_run_id\030\006" +
-      " \001(\t\022\023\n\013root_run_id\030\007 \001(\t\022\025\n\rdelegation_" +
-      "id\030\010 \001(\t\022\r\n\005depth\030\t \001(\005\022&\n\007fork_of\030\024 \001(\013" +
-      "2\025.runsvc.v1.ForkOrigin\022.\n\nstart_time\030\025 " +
-      "\001(\0132\032.google.protobuf.Timestamp\0324\n\016Attem" +
-      "ptStarted\022\017\n\007attempt\030\001 \001(\005\022\021\n\tworker_id\030" +
-      "\002 \001(\t\032\033\n\013TurnStarted\022\014\n\004turn\030\001 \001(\005\032T\n\020Mo" +
-      "delCallStarted\022\014\n\004turn\030\001 \001(\005\022\027\n\017reserved" +
-      "_tokens\030\002 \001(\003\022\031\n\021reserved_cost_usd\030\003 \001(\001" +
-      "\032\340\002\n\021ModelCallFinished\022\014\n\004turn\030\001 \001(\005\022\014\n\004" +
-      "text\030\002 \001(\t\022\'\n\ntool_calls\030\003 \003(\0132\023.runsvc." +
-      "v1.ToolCall\022\024\n\014input_tokens\030\004 \001(\003\022\025\n\rout" +
-      "put_tokens\030\005 \001(\003\022\020\n\010cost_usd\030\006 \001(\001\022\016\n\006pr" +
-      "iced\030\007 \001(\010\022@\n\021output_violations\030\024 \003(\0132%." +
-      "google.rpc.BadRequest.FieldViolation\022\r\n\005" +
-      "model\030\025 \001(\t\0222\n\tfallbacks\030\026 \003(\0132\037.runsvc." +
-      "v1.Record.ModelFallback\0222\n\017rate_limit_wa" +
-      "it\030\027 \001(\0132\031.google.protobuf.Duration\032C\n\rM" +
-      "odelFallback\022\r\n\005model\030\001 \001(\t\022#\n\007failure\030\002" +
-      " \001(\0132\022.google.rpc.Status\032\210\001\n\017ModelCallFa" +
-      "iled\022\014\n\004turn\030\001 \001(\005\022#\n\007failure\030\002 \001(\0132\022.go" +
-      "ogle.rpc.Status\022\022\n\nwill_retry\030\003 \001(\010\022.\n\013r" +
-      "etry_after\030\004 \001(\0132\031.google.protobuf.Durat" +
-      "ion\0320\n\017ToolCallStarted\022\017\n\007call_id\030\001 \001(\t\022" +
-      "\014\n\004name\030\002 \001(\t\032\240\001\n\020ToolCallFinished\022\017\n\007ca" +
-      "ll_id\030\001 \001(\t\022\014\n\004name\030\002 \001(\t\022&\n\006output\030\003 \001(" +
-      "\0132\026.google.protobuf.Value\022!\n\005error\030\004 \001(\013" +
-      "2\022.google.rpc.Status\022\020\n\010orphaned\030\005 \001(\010\022\020" +
-      "\n\010in_doubt\030\006 \001(\010\032\202\001\n\016ToolCallFailed\022\017\n\007c" +
-      "all_id\030\001 \001(\t\022\014\n\004name\030\002 \001(\t\022!\n\005error\030\003 \001(" +
-      "\0132\022.google.rpc.Status\022.\n\013retry_after\030\004 \001" +
-      "(\0132\031.google.protobuf.Duration\032\266\002\n\tSuspen" +
-      "ded\022+\n\006reason\030\001 \001(\0162\033.runsvc.v1.Suspensi" +
-      "onReason\022/\n\013expire_time\030\002 \001(\0132\032.google.p" +
-      "rotobuf.Timestamp\022\020\n\010call_ids\030\003 \003(\t\022\020\n\010q" +
-      "uestion\030\004 \001(\t\022\017\n\007call_id\030\005 \001(\t\022\027\n\017approv" +
-      "al_reason\030\006 \001(\t\022\026\n\016delegation_ids\030\007 \003(\t\022" +
-      "\020\n\010in_doubt\030\010 \001(\010\022-\n\twake_time\030\t \001(\0132\032.g" +
-      "oogle.protobuf.Timestamp\022$\n\006budget\030\024 \001(\013" +
-      "2\024.runsvc.v1.BudgetAsk\032\344\001\n\007Resumed\022+\n\006re" +
-      "ason\030\001 \001(\0162\033.runsvc.v1.SuspensionReason\022" +
-      "+\n\014tool_results\030\002 \003(\0132\025.runsvc.v1.ToolRe" +
-      "sult\022\016\n\006answer\030\003 \001(\t\022\020\n\010approved\030\004 \001(\010\022\014" +
-      "\n\004note\030\005 \001(\t\022*\n\010in_doubt\030\006 \001(\0132\030.runsvc." +
-      "v1.InDoubtAnswer\022\r\n\005early\030\007 \001(\010\022\024\n\014budge" +
-      "t_limit\030\024 \001(\001\032F\n\016AbortRequested\022$\n\005cause" +
-      "\030\001 \001(\0162\025.runsvc.v1.AbortCause\022\016\n\006reason\030" +
-      "\002 \001(\t\032C\n\rMessageQueued\022\014\n\004text\030\001 \001(\t\022$\n\004" +
-      "mode\030\002 \001(\0162\026.runsvc.v1.MessageMode\032&\n\017Me" +
-      "ssageConsumed\022\023\n\013queued_seqs\030\001 \003(\003\032m\n\021De" +
-      "legationStarted\022\025\n\rdelegation_id\030\001 \001(\t\022\024" +
-      "\n\014child_run_id\030\002 \001(\t\022\014\n\004spec\030\003 \001(\t\022\014\n\004ta" +
-      "sk\030\004 \001(\t\022\017\n\007call_id\030\005 \001(\t\032\232\001\n\022Delegation" +
-      "Finished\022\025\n\rdelegation_id\030\001 \001(\t\022\024\n\014child" +
-      "_run_id\030\002 \001(\t\022\"\n\005state\030\003 \001(\0162\023.runsvc.v1" +
-      ".RunState\022\016\n\006answer\030\004 \001(\t\022#\n\007failure\030\005 \001" +
-      "(\0132\022.google.rpc.Status\032\216\001\n\007Settled\022\"\n\005st" +
-      "ate\030\001 \001(\0162\023.runsvc.v1.RunState\022*\n\013abort_" +
-      "cause\030\002 \001(\0162\025.runsvc.v1.AbortCause\022\016\n\006an" +
-      "swer\030\003 \001(\t\022#\n\007failure\030\004 \001(\0132\022.google.rpc" +
-      ".StatusB\006\n\004body\"c\n\rInDoubtAnswer\022*\n\007outc" +
-      "ome\030\001 \001(\0162\031.runsvc.v1.InDoubtOutcome\022&\n\006" +
-      "output\030\002 \001(\0132\026.google.protobuf.Value\"7\n\n" +
-      "ForkOrigin\022\016\n\006run_id\030\001 \001(\t\022\013\n\003seq\030\002 \001(\003\022" +
-      "\014\n\004turn\030\003 \001(\005\"M\n\tBudgetAsk\022\021\n\tdimension\030" +
-      "\001 \001(\t\022\r\n\005spent\030\002 \001(\001\022\017\n\007reserve\030\003 \001(\001\022\r\n" +
-      "\005limit\030\004 \001(\001*\312\001\n\010RunState\022\031\n\025RUN_STATE_U" +
-      "NSPECIFIED\020\000\022\024\n\020RUN_STATE_QUEUED\020\001\022\025\n\021RU" +
-      "N_STATE_RUNNING\020\002\022\027\n\023RUN_STATE_SUSPENDED" +
-      "\020\003\022\027\n\023RUN_STATE_COMPLETED\020\004\022\024\n\020RUN_STATE" +
-      "_FAILED\020\005\022\025\n\021RUN_STATE_ABORTED\020\006\022\027\n\023RUN_" +
-      "STATE_ABANDONED\020\007*`\n\nAbortCause\022\033\n\027ABORT" +
-      "_CAUSE_UNSPECIFIED\020\000\022\033\n\027ABORT_CAUSE_INTE" +
-      "RRUPTED\020\001\022\030\n\024ABORT_CAUSE_DEADLINE\020\002*\326\001\n\020" +
-      "SuspensionReason\022!\n\035SUSPENSION_REASON_UN" +
-      "SPECIFIED\020\000\022\"\n\036SUSPENSION_REASON_TOOL_RE" +
-      "SULTS\020\001\022\036\n\032SUSPENSION_REASON_APPROVAL\020\002\022" +
-      "\036\n\032SUSPENSION_REASON_QUESTION\020\003\022\036\n\032SUSPE" +
-      "NSION_REASON_CHILDREN\020\004\022\033\n\027SUSPENSION_RE" +
-      "ASON_TIMER\020\005*_\n\013MessageMode\022\034\n\030MESSAGE_M" +
-      "ODE_UNSPECIFIED\020\000\022\026\n\022MESSAGE_MODE_STEER\020" +
-      "\001\022\032\n\026MESSAGE_MODE_FOLLOW_UP\020\002*\221\001\n\016InDoub" +
-      "tOutcome\022 \n\034IN_DOUBT_OUTCOME_UNSPECIFIED" +
-      "\020\000\022\035\n\031IN_DOUBT_OUTCOME_HAPPENED\020\001\022#\n\037IN_" +
-      "DOUBT_OUTCOME_DID_NOT_HAPPEN\020\002\022\031\n\025IN_DOU" +
-      "BT_OUTCOME_SKIP\020\003BO\n\rdev.runsvc.v1B\013Reco" +
-      "rdProtoP\001Z/github.com/runsvc/runsvc/gen/" +
-      "runsvc/v1;runsvcv1b\006proto3"
+      "Record.HistoryCompactedH\000\022-\n\010a2a_task\030P " +
+      "\001(\0132\031.runsvc.v1.Record.A2aTaskH\000\032\211\001\n\007A2a" +
+      "Task\022\017\n\007call_id\030\001 \001(\t\022\017\n\007task_id\030\002 \001(\t\022\022" +
+      "\n\ncontext_id\030\003 \001(\t\022\017\n\007replies\030\004 \001(\005\022\020\n\010q" +
+      "uestion\030\005 \001(\t\022\023\n\013question_id\030\006 \001(\t\022\020\n\010an" +
+      "swered\030\007 \001(\t\032\267\001\n\020HistoryCompacted\022\014\n\004tur" +
+      "n\030\001 \001(\005\022\024\n\014through_turn\030\002 \001(\005\022\020\n\010message" +
+      "s\030\003 \001(\005\022\017\n\007summary\030\004 \001(\t\022\025\n\rafter_refusa" +
+      "l\030\005 \001(\010\022\024\n\014input_tokens\030\006 \001(\003\022\025\n\routput_" +
+      "tokens\030\007 \001(\003\022\030\n\020history_messages\030\010 \001(\005\032\251" +
+      "\002\n\010Admitted\022\014\n\004spec\030\001 \001(\t\022\017\n\007version\030\002 \001" +
+      "(\t\022\r\n\005input\030\003 \001(\t\022\022\n\nrequest_id\030\004 \001(\t\0221\n" +
+      "\rdeadline_time\030\005 \001(\0132\032.google.protobuf.T" +
+      "imestamp\022\025\n\rparent_run_id\030\006 \001(\t\022\023\n\013root_" +
+      "run_id\030\007 \001(\t\022\025\n\rdelegation_id\030\010 \001(\t\022\r\n\005d" +
+      "epth\030\t \001(\005\022&\n\007fork_of\030\024 \001(\0132\025.runsvc.v1." +
+      "ForkOrigin\022.\n\nstart_time\030\025 \001(\0132\032.google." +
+      "protobuf.Timestamp\0324\n\016AttemptStarted\022\017\n\007" +
+      "attempt\030\001 \001(\005\022\021\n\tworker_id\030\002 \001(\t\032\033\n\013Turn" +
+      "Started\022\014\n\004turn\030\001 \001(\005\032T\n\020ModelCallStarte" +
+      "d\022\014\n\004turn\030\001 \001(\005\022\027\n\017reserved_tokens\030\002 \001(\003" +
+      "\022\031\n\021reserved_cost_usd\030\003 \001(\001\032\340\002\n\021ModelCal" +
+      "lFinished\022\014\n\004turn\030\001 \001(\005\022\014\n\004text\030\002 \001(\t\022\'\n" +
+      "\ntool_calls\030\003 \003(\0132\023.runsvc.v1.ToolCall\022\024" +
+      "\n\014input_tokens\030\004 \001(\003\022\025\n\routput_tokens\030\005 " +
+      "\001(\003\022\020\n\010cost_usd\030\006 \001(\001\022\016\n\006priced\030\007 \001(\010\022@\n" +
+      "\021output_violations\030\024 \003(\0132%.google.rpc.Ba" +
+      "dRequest.FieldViolation\022\r\n\005model\030\025 \001(\t\0222" +
+      "\n\tfallbacks\030\026 \003(\0132\037.runsvc.v1.Record.Mod" +
+      "elFallback\0222\n\017rate_limit_wait\030\027 \001(\0132\031.go" +
+      "ogle.protobuf.Duration\032C\n\rModelFallback\022" +
+      "\r\n\005model\030\001 \001(\t\022#\n\007failure\030\002 \001(\0132\022.google" +
+      ".rpc.Status\032\210\001\n\017ModelCallFailed\022\014\n\004turn\030" +
+      "\001 \001(\005\022#\n\007failure\030\002 \001(\0132\022.google.rpc.Stat" +
+      "us\022\022\n\nwill_retry\030\003 \001(\010\022.\n\013retry_after\030\004 " +
+      "\001(\0132\031.google.protobuf.Duration\0320\n\017ToolCa" +
+      "llStarted\022\017\n\007call_id\030\001 \001(\t\022\014\n\004name\030\002 \001(\t" +
+      "\032\240\001\n\020ToolCallFinished\022\017\n\007call_id\030\001 \001(\t\022\014" +
+      "\n\004name\030\002 \001(\t\022&\n\006output\030\003 \001(\0132\026.google.pr" +
+      "otobuf.Value\022!\n\005error\030\004 \001(\0132\022.google.rpc" +
+      ".Status\022\020\n\010orphaned\030\005 \001(\010\022\020\n\010in_doubt\030\006 " +
+      "\001(\010\032\202\001\n\016ToolCallFailed\022\017\n\007call_id\030\001 \001(\t\022" +
+      "\014\n\004name\030\002 \001(\t\022!\n\005error\030\003 \001(\0132\022.google.rp" +
+      "c.Status\022.\n\013retry_after\030\004 \001(\0132\031.google.p" +
+      "rotobuf.Duration\032\266\002\n\tSuspended\022+\n\006reason" +
+      "\030\001 \001(\0162\033.runsvc.v1.SuspensionReason\022/\n\013e" +
+      "xpire_time\030\002 \001(\0132\032.google.protobuf.Times" +
+      "tamp\022\020\n\010call_ids\030\003 \003(\t\022\020\n\010question\030\004 \001(\t" +
+      "\022\017\n\007call_id\030\005 \001(\t\022\027\n\017approval_reason\030\006 \001" +
+      "(\t\022\026\n\016delegation_ids\030\007 \003(\t\022\020\n\010in_doubt\030\010" +
+      " \001(\010\022-\n\twake_time\030\t \001(\0132\032.google.protobu" +
+      "f.Timestamp\022$\n\006budget\030\024 \001(\0132\024.runsvc.v1." +
+      "BudgetAsk\032\344\001\n\007Resumed\022+\n\006reason\030\001 \001(\0162\033." +
+      "runsvc.v1.SuspensionReason\022+\n\014tool_resul" +
+      "ts\030\002 \003(\0132\025.runsvc.v1.ToolResult\022\016\n\006answe" +
+      "r\030\003 \001(\t\022\020\n\010approved\030\004 \001(\010\022\014\n\004note\030\005 \001(\t\022" +
+      "*\n\010in_doubt\030\006 \001(\0132\030.runsvc.v1.InDoubtAns" +
+      "wer\022\r\n\005early\030\007 \001(\010\022\024\n\014budget_limit\030\024 \001(\001" +
+      "\032F\n\016AbortRequested\022$\n\005cause\030\001 \001(\0162\025.runs" +
+      "vc.v1.AbortCause\022\016\n\006reason\030\002 \001(\t\032C\n\rMess" +
+      "ageQueued\022\014\n\004text\030\001 \001(\t\022$\n\004mode\030\002 \001(\0162\026." +
+      "runsvc.v1.MessageMode\032&\n\017MessageConsumed" +
+      "\022\023\n\013queued_seqs\030\001 \003(\003\032m\n\021DelegationStart" +
+      "ed\022\025\n\rdelegation_id\030\001 \001(\t\022\024\n\014child_run_i" +
+      "d\030\002 \001(\t\022\014\n\004spec\030\003 \001(\t\022\014\n\004task\030\004 \001(\t\022\017\n\007c" +
+      "all_id\030\005 \001(\t\032\232\001\n\022DelegationFinished\022\025\n\rd" +
+      "elegation_id\030\001 \001(\t\022\024\n\014child_run_id\030\002 \001(\t" +
+      "\022\"\n\005state\030\003 \001(\0162\023.runsvc.v1.RunState\022\016\n\006" +
+      "answer\030\004 \001(\t\022#\n\007failure\030\005 \001(\0132\022.google.r" +
+      "pc.Status\032\216\001\n\007Settled\022\"\n\005state\030\001 \001(\0162\023.r" +
+      "unsvc.v1.RunState\022*\n\013abort_cause\030\002 \001(\0162\025" +
+      ".runsvc.v1.AbortCause\022\016\n\006answer\030\003 \001(\t\022#\n" +
+      "\007failure\030\004 \001(\0132\022.google.rpc.StatusB\006\n\004bo" +
+      "dy\"c\n\rInDoubtAnswer\022*\n\007outcome\030\001 \001(\0162\031.r" +
+      "unsvc.v1.InDoubtOutcome\022&\n\006output\030\002 \001(\0132" +
+      "\026.google.protobuf.Value\"7\n\nForkOrigin\022\016\n" +
+      "\006run_id\030\001 \001(\t\022\013\n\003seq\030\002 \001(\003\022\014\n\004turn\030\003 \001(\005" +
+      "\"M\n\tBudgetAsk\022\021\n\tdimension\030\001 \001(\t\022\r\n\005spen" +
+      "t\030\002 \001(\001\022\017\n\007reserve\030\003 \001(\001\022\r\n\005limit\030\004 \001(\001*" +
+      "\312\001\n\010RunState\022\031\n\025RUN_STATE_UNSPECIFIED\020\000\022" +
+      "\024\n\020RUN_STATE_QUEUED\020\001\022\025\n\021RUN_STATE_RUNNI" +
+      "NG\020\002\022\027\n\023RUN_STATE_SUSPENDED\020\003\022\027\n\023RUN_STA" +
+      "TE_COMPLETED\020\004\022\024\n\020RUN_STATE_FAILED\020\005\022\025\n\021" +
+      "RUN_STATE_ABORTED\020\006\022\027\n\023RUN_STATE_ABANDON" +
+      "ED\020\007*z\n\nAbortCause\022\033\n\027ABORT_CAUSE_UNSPEC" +
+      "IFIED\020\000\022\033\n\027ABORT_CAUSE_INTERRUPTED\020\001\022\030\n\024" +
+      "ABORT_CAUSE_DEADLINE\020\002\022\030\n\024ABORT_CAUSE_RE" +
+      "PLACED\020<*\326\001\n\020SuspensionReason\022!\n\035SUSPENS" +
+      "ION_REASON_UNSPECIFIED\020\000\022\"\n\036SUSPENSION_R" +
+      "EASON_TOOL_RESULTS\020\001\022\036\n\032SUSPENSION_REASO" +
+      "N_APPROVAL\020\002\022\036\n\032SUSPENSION_REASON_QUESTI" +
+      "ON\020\003\022\036\n\032SUSPENSION_REASON_CHILDREN\020\004\022\033\n\027" +
+      "SUSPENSION_REASON_TIMER\020\005*_\n\013MessageMode" +
+      "\022\034\n\030MESSAGE_MODE_UNSPECIFIED\020\000\022\026\n\022MESSAG" +
+      "E_MODE_STEER\020\001\022\032\n\026MESSAGE_MODE_FOLLOW_UP" +
+      "\020\002*\221\001\n\016InDoubtOutcome\022 \n\034IN_DOUBT_OUTCOM" +
+      "E_UNSPECIFIED\020\000\022\035\n\031IN_DOUBT_OUTCOME_HAPP" +
+      "ENED\020\001\022#\n\037IN_DOUBT_OUTCOME_DID_NOT_HAPPE" +
+      "N\020\002\022\031\n\025IN_DOUBT_OUTCOME_SKIP\020\003BO\n\rdev.ru" +
+      "nsvc.v1B\013RecordProtoP\001Z/github.com/runsv" +
+      "c/runsvc/gen/runsvc/v1;runsvcv1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -337,117 +347,123 @@ public final class RecordProto {
     internal_static_runsvc_v1_Record_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_runsvc_v1_Record_descriptor,
-        new java.lang.String[] { "Seq", "Time", "Attempt", "Admitted", "AttemptStarted", "TurnStarted", "ModelCallStarted", "ModelCallFinished", "ModelCallFailed", "ToolCallStarted", "ToolCallFinished", "ToolCallFailed", "Suspended", "Resumed", "AbortRequested", "MessageQueued", "MessageConsumed", "DelegationStarted", "DelegationFinished", "Settled", "HistoryCompacted", "Body", });
-    internal_static_runsvc_v1_Record_HistoryCompacted_descriptor =
+        new java.lang.String[] { "Seq", "Time", "Attempt", "Admitted", "AttemptStarted", "TurnStarted", "ModelCallStarted", "ModelCallFinished", "ModelCallFailed", "ToolCallStarted", "ToolCallFinished", "ToolCallFailed", "Suspended", "Resumed", "AbortRequested", "MessageQueued", "MessageConsumed", "DelegationStarted", "DelegationFinished", "Settled", "HistoryCompacted", "A2ATask", "Body", });
+    internal_static_runsvc_v1_Record_A2aTask_descriptor =
       internal_static_runsvc_v1_Record_descriptor.getNestedTypes().get(0);
+    internal_static_runsvc_v1_Record_A2aTask_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_runsvc_v1_Record_A2aTask_descriptor,
+        new java.lang.String[] { "CallId", "TaskId", "ContextId", "Replies", "Question", "QuestionId", "Answered", });
+    internal_static_runsvc_v1_Record_HistoryCompacted_descriptor =
+      internal_static_runsvc_v1_Record_descriptor.getNestedTypes().get(1);
     internal_static_runsvc_v1_Record_HistoryCompacted_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_runsvc_v1_Record_HistoryCompacted_descriptor,
         new java.lang.String[] { "Turn", "ThroughTurn", "Messages", "Summary", "AfterRefusal", "InputTokens", "OutputTokens", "HistoryMessages", });
     internal_static_runsvc_v1_Record_Admitted_descriptor =
-      internal_static_runsvc_v1_Record_descriptor.getNestedTypes().get(1);
+      internal_static_runsvc_v1_Record_descriptor.getNestedTypes().get(2);
     internal_static_runsvc_v1_Record_Admitted_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_runsvc_v1_Record_Admitted_descriptor,
         new java.lang.String[] { "Spec", "Version", "Input", "RequestId", "DeadlineTime", "ParentRunId", "RootRunId", "DelegationId", "Depth", "ForkOf", "StartTime", });
     internal_static_runsvc_v1_Record_AttemptStarted_descriptor =
-      internal_static_runsvc_v1_Record_descriptor.getNestedTypes().get(2);
+      internal_static_runsvc_v1_Record_descriptor.getNestedTypes().get(3);
     internal_static_runsvc_v1_Record_AttemptStarted_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_runsvc_v1_Record_AttemptStarted_descriptor,
         new java.lang.String[] { "Attempt", "WorkerId", });
     internal_static_runsvc_v1_Record_TurnStarted_descriptor =
-      internal_static_runsvc_v1_Record_descriptor.getNestedTypes().get(3);
+      internal_static_runsvc_v1_Record_descriptor.getNestedTypes().get(4);
     internal_static_runsvc_v1_Record_TurnStarted_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_runsvc_v1_Record_TurnStarted_descriptor,
         new java.lang.String[] { "Turn", });
     internal_static_runsvc_v1_Record_ModelCallStarted_descriptor =
-      internal_static_runsvc_v1_Record_descriptor.getNestedTypes().get(4);
+      internal_static_runsvc_v1_Record_descriptor.getNestedTypes().get(5);
     internal_static_runsvc_v1_Record_ModelCallStarted_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_runsvc_v1_Record_ModelCallStarted_descriptor,
         new java.lang.String[] { "Turn", "ReservedTokens", "ReservedCostUsd", });
     internal_static_runsvc_v1_Record_ModelCallFinished_descriptor =
-      internal_static_runsvc_v1_Record_descriptor.getNestedTypes().get(5);
+      internal_static_runsvc_v1_Record_descriptor.getNestedTypes().get(6);
     internal_static_runsvc_v1_Record_ModelCallFinished_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_runsvc_v1_Record_ModelCallFinished_descriptor,
         new java.lang.String[] { "Turn", "Text", "ToolCalls", "InputTokens", "OutputTokens", "CostUsd", "Priced", "OutputViolations", "Model", "Fallbacks", "RateLimitWait", });
     internal_static_runsvc_v1_Record_ModelFallback_descriptor =
-      internal_static_runsvc_v1_Record_descriptor.getNestedTypes().get(6);
+      internal_static_runsvc_v1_Record_descriptor.getNestedTypes().get(7);
     internal_static_runsvc_v1_Record_ModelFallback_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_runsvc_v1_Record_ModelFallback_descriptor,
         new java.lang.String[] { "Model", "Failure", });
     internal_static_runsvc_v1_Record_ModelCallFailed_descriptor =
-      internal_static_runsvc_v1_Record_descriptor.getNestedTypes().get(7);
+      internal_static_runsvc_v1_Record_descriptor.getNestedTypes().get(8);
     internal_static_runsvc_v1_Record_ModelCallFailed_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_runsvc_v1_Record_ModelCallFailed_descriptor,
         new java.lang.String[] { "Turn", "Failure", "WillRetry", "RetryAfter", });
     internal_static_runsvc_v1_Record_ToolCallStarted_descriptor =
-      internal_static_runsvc_v1_Record_descriptor.getNestedTypes().get(8);
+      internal_static_runsvc_v1_Record_descriptor.getNestedTypes().get(9);
     internal_static_runsvc_v1_Record_ToolCallStarted_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_runsvc_v1_Record_ToolCallStarted_descriptor,
         new java.lang.String[] { "CallId", "Name", });
     internal_static_runsvc_v1_Record_ToolCallFinished_descriptor =
-      internal_static_runsvc_v1_Record_descriptor.getNestedTypes().get(9);
+      internal_static_runsvc_v1_Record_descriptor.getNestedTypes().get(10);
     internal_static_runsvc_v1_Record_ToolCallFinished_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_runsvc_v1_Record_ToolCallFinished_descriptor,
         new java.lang.String[] { "CallId", "Name", "Output", "Error", "Orphaned", "InDoubt", });
     internal_static_runsvc_v1_Record_ToolCallFailed_descriptor =
-      internal_static_runsvc_v1_Record_descriptor.getNestedTypes().get(10);
+      internal_static_runsvc_v1_Record_descriptor.getNestedTypes().get(11);
     internal_static_runsvc_v1_Record_ToolCallFailed_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_runsvc_v1_Record_ToolCallFailed_descriptor,
         new java.lang.String[] { "CallId", "Name", "Error", "RetryAfter", });
     internal_static_runsvc_v1_Record_Suspended_descriptor =
-      internal_static_runsvc_v1_Record_descriptor.getNestedTypes().get(11);
+      internal_static_runsvc_v1_Record_descriptor.getNestedTypes().get(12);
     internal_static_runsvc_v1_Record_Suspended_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_runsvc_v1_Record_Suspended_descriptor,
         new java.lang.String[] { "Reason", "ExpireTime", "CallIds", "Question", "CallId", "ApprovalReason", "DelegationIds", "InDoubt", "WakeTime", "Budget", });
     internal_static_runsvc_v1_Record_Resumed_descriptor =
-      internal_static_runsvc_v1_Record_descriptor.getNestedTypes().get(12);
+      internal_static_runsvc_v1_Record_descriptor.getNestedTypes().get(13);
     internal_static_runsvc_v1_Record_Resumed_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_runsvc_v1_Record_Resumed_descriptor,
         new java.lang.String[] { "Reason", "ToolResults", "Answer", "Approved", "Note", "InDoubt", "Early", "BudgetLimit", });
     internal_static_runsvc_v1_Record_AbortRequested_descriptor =
-      internal_static_runsvc_v1_Record_descriptor.getNestedTypes().get(13);
+      internal_static_runsvc_v1_Record_descriptor.getNestedTypes().get(14);
     internal_static_runsvc_v1_Record_AbortRequested_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_runsvc_v1_Record_AbortRequested_descriptor,
         new java.lang.String[] { "Cause", "Reason", });
     internal_static_runsvc_v1_Record_MessageQueued_descriptor =
-      internal_static_runsvc_v1_Record_descriptor.getNestedTypes().get(14);
+      internal_static_runsvc_v1_Record_descriptor.getNestedTypes().get(15);
     internal_static_runsvc_v1_Record_MessageQueued_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_runsvc_v1_Record_MessageQueued_descriptor,
         new java.lang.String[] { "Text", "Mode", });
     internal_static_runsvc_v1_Record_MessageConsumed_descriptor =
-      internal_static_runsvc_v1_Record_descriptor.getNestedTypes().get(15);
+      internal_static_runsvc_v1_Record_descriptor.getNestedTypes().get(16);
     internal_static_runsvc_v1_Record_MessageConsumed_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_runsvc_v1_Record_MessageConsumed_descriptor,
         new java.lang.String[] { "QueuedSeqs", });
     internal_static_runsvc_v1_Record_DelegationStarted_descriptor =
-      internal_static_runsvc_v1_Record_descriptor.getNestedTypes().get(16);
+      internal_static_runsvc_v1_Record_descriptor.getNestedTypes().get(17);
     internal_static_runsvc_v1_Record_DelegationStarted_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_runsvc_v1_Record_DelegationStarted_descriptor,
         new java.lang.String[] { "DelegationId", "ChildRunId", "Spec", "Task", "CallId", });
     internal_static_runsvc_v1_Record_DelegationFinished_descriptor =
-      internal_static_runsvc_v1_Record_descriptor.getNestedTypes().get(17);
+      internal_static_runsvc_v1_Record_descriptor.getNestedTypes().get(18);
     internal_static_runsvc_v1_Record_DelegationFinished_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_runsvc_v1_Record_DelegationFinished_descriptor,
         new java.lang.String[] { "DelegationId", "ChildRunId", "State", "Answer", "Failure", });
     internal_static_runsvc_v1_Record_Settled_descriptor =
-      internal_static_runsvc_v1_Record_descriptor.getNestedTypes().get(18);
+      internal_static_runsvc_v1_Record_descriptor.getNestedTypes().get(19);
     internal_static_runsvc_v1_Record_Settled_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_runsvc_v1_Record_Settled_descriptor,

@@ -35,6 +35,12 @@ private static final long serialVersionUID = 0L;
     continuesRunId_ = "";
     scheduleId_ = "";
     fairnessKey_ = "";
+    concurrencyKey_ = "";
+    waitingOn_ = "";
+    alias_ = "";
+    aliasSide_ = 0;
+    evaluationId_ = "";
+    replayOf_ = "";
   }
 
   @java.lang.Override
@@ -1157,6 +1163,348 @@ private static final long serialVersionUID = 0L;
     }
   }
 
+  public static final int CONCURRENCY_KEY_FIELD_NUMBER = 60;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object concurrencyKey_ = "";
+  /**
+   * <pre>
+   * The concurrency key it holds a slot of, or waits for (the Spec's
+   * `concurrency` or StartRun's `concurrency_key`); empty for none.
+   * </pre>
+   *
+   * <code>string concurrency_key = 60;</code>
+   * @return The concurrencyKey.
+   */
+  @java.lang.Override
+  public java.lang.String getConcurrencyKey() {
+    java.lang.Object ref = concurrencyKey_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      concurrencyKey_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * The concurrency key it holds a slot of, or waits for (the Spec's
+   * `concurrency` or StartRun's `concurrency_key`); empty for none.
+   * </pre>
+   *
+   * <code>string concurrency_key = 60;</code>
+   * @return The bytes for concurrencyKey.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getConcurrencyKeyBytes() {
+    java.lang.Object ref = concurrencyKey_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      concurrencyKey_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
+  public static final int CONCURRENCY_PLACE_FIELD_NUMBER = 61;
+  private int concurrencyPlace_ = 0;
+  /**
+   * <pre>
+   * Its place among the Runs waiting for a slot of its key, from 1 (next to
+   * start); 0 when it does not wait on its key. GetRun fills it in.
+   * </pre>
+   *
+   * <code>int32 concurrency_place = 61;</code>
+   * @return The concurrencyPlace.
+   */
+  @java.lang.Override
+  public int getConcurrencyPlace() {
+    return concurrencyPlace_;
+  }
+
+  public static final int WAITING_ON_FIELD_NUMBER = 62;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object waitingOn_ = "";
+  /**
+   * <pre>
+   * What the Run waits on right now, while it is not making progress:
+   * `concurrency:&lt;key&gt;` while it waits for a slot of its key,
+   * `rate_limit:&lt;provider&gt;/&lt;credential&gt;` while its model call waits for the
+   * provider rate limit of that credential (`rate_limit:&lt;provider&gt;` for a
+   * model with no credential; seen by the replica running it); empty
+   * otherwise.
+   * </pre>
+   *
+   * <code>string waiting_on = 62;</code>
+   * @return The waitingOn.
+   */
+  @java.lang.Override
+  public java.lang.String getWaitingOn() {
+    java.lang.Object ref = waitingOn_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      waitingOn_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * What the Run waits on right now, while it is not making progress:
+   * `concurrency:&lt;key&gt;` while it waits for a slot of its key,
+   * `rate_limit:&lt;provider&gt;/&lt;credential&gt;` while its model call waits for the
+   * provider rate limit of that credential (`rate_limit:&lt;provider&gt;` for a
+   * model with no credential; seen by the replica running it); empty
+   * otherwise.
+   * </pre>
+   *
+   * <code>string waiting_on = 62;</code>
+   * @return The bytes for waitingOn.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getWaitingOnBytes() {
+    java.lang.Object ref = waitingOn_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      waitingOn_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
+  public static final int WAITING_SINCE_FIELD_NUMBER = 63;
+  private com.google.protobuf.Timestamp waitingSince_;
+  /**
+   * <pre>
+   * Since when it waits on `waiting_on`.
+   * </pre>
+   *
+   * <code>.google.protobuf.Timestamp waiting_since = 63;</code>
+   * @return Whether the waitingSince field is set.
+   */
+  @java.lang.Override
+  public boolean hasWaitingSince() {
+    return waitingSince_ != null;
+  }
+  /**
+   * <pre>
+   * Since when it waits on `waiting_on`.
+   * </pre>
+   *
+   * <code>.google.protobuf.Timestamp waiting_since = 63;</code>
+   * @return The waitingSince.
+   */
+  @java.lang.Override
+  public com.google.protobuf.Timestamp getWaitingSince() {
+    return waitingSince_ == null ? com.google.protobuf.Timestamp.getDefaultInstance() : waitingSince_;
+  }
+  /**
+   * <pre>
+   * Since when it waits on `waiting_on`.
+   * </pre>
+   *
+   * <code>.google.protobuf.Timestamp waiting_since = 63;</code>
+   */
+  @java.lang.Override
+  public com.google.protobuf.TimestampOrBuilder getWaitingSinceOrBuilder() {
+    return waitingSince_ == null ? com.google.protobuf.Timestamp.getDefaultInstance() : waitingSince_;
+  }
+
+  public static final int CONCURRENCY_SEQ_FIELD_NUMBER = 64;
+  private int concurrencySeq_ = 0;
+  /**
+   * <pre>
+   * Its position among the Runs started on its concurrency key, from 1: the
+   * order in which the store admitted them, which is the order they get a
+   * slot in. 0 without a key.
+   * </pre>
+   *
+   * <code>int32 concurrency_seq = 64;</code>
+   * @return The concurrencySeq.
+   */
+  @java.lang.Override
+  public int getConcurrencySeq() {
+    return concurrencySeq_;
+  }
+
+  public static final int ALIAS_FIELD_NUMBER = 100;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object alias_ = "";
+  /**
+   * <pre>
+   * The alias it was started on (StartRun of `spec&#64;alias`), empty for
+   * none, and which of the alias's Versions it took.
+   * </pre>
+   *
+   * <code>string alias = 100;</code>
+   * @return The alias.
+   */
+  @java.lang.Override
+  public java.lang.String getAlias() {
+    java.lang.Object ref = alias_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      alias_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * The alias it was started on (StartRun of `spec&#64;alias`), empty for
+   * none, and which of the alias's Versions it took.
+   * </pre>
+   *
+   * <code>string alias = 100;</code>
+   * @return The bytes for alias.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getAliasBytes() {
+    java.lang.Object ref = alias_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      alias_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
+  public static final int ALIAS_SIDE_FIELD_NUMBER = 101;
+  private int aliasSide_ = 0;
+  /**
+   * <code>.runsvc.v1.AliasSide alias_side = 101;</code>
+   * @return The enum numeric value on the wire for aliasSide.
+   */
+  @java.lang.Override public int getAliasSideValue() {
+    return aliasSide_;
+  }
+  /**
+   * <code>.runsvc.v1.AliasSide alias_side = 101;</code>
+   * @return The aliasSide.
+   */
+  @java.lang.Override public dev.runsvc.v1.AliasSide getAliasSide() {
+    dev.runsvc.v1.AliasSide result = dev.runsvc.v1.AliasSide.forNumber(aliasSide_);
+    return result == null ? dev.runsvc.v1.AliasSide.UNRECOGNIZED : result;
+  }
+
+  public static final int EVALUATION_ID_FIELD_NUMBER = 110;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object evaluationId_ = "";
+  /**
+   * <pre>
+   * The evaluation this Run belongs to, for a replay (or an LLM judge's
+   * Run) that EvaluateVersion started; such a Run is never listed by
+   * ListRuns and is deleted with its evaluation. Empty for every other Run.
+   * </pre>
+   *
+   * <code>string evaluation_id = 110;</code>
+   * @return The evaluationId.
+   */
+  @java.lang.Override
+  public java.lang.String getEvaluationId() {
+    java.lang.Object ref = evaluationId_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      evaluationId_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * The evaluation this Run belongs to, for a replay (or an LLM judge's
+   * Run) that EvaluateVersion started; such a Run is never listed by
+   * ListRuns and is deleted with its evaluation. Empty for every other Run.
+   * </pre>
+   *
+   * <code>string evaluation_id = 110;</code>
+   * @return The bytes for evaluationId.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getEvaluationIdBytes() {
+    java.lang.Object ref = evaluationId_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      evaluationId_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
+  public static final int REPLAY_OF_FIELD_NUMBER = 111;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object replayOf_ = "";
+  /**
+   * <pre>
+   * The recorded Run a replay re-runs; empty for every other Run.
+   * </pre>
+   *
+   * <code>string replay_of = 111;</code>
+   * @return The replayOf.
+   */
+  @java.lang.Override
+  public java.lang.String getReplayOf() {
+    java.lang.Object ref = replayOf_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      replayOf_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * The recorded Run a replay re-runs; empty for every other Run.
+   * </pre>
+   *
+   * <code>string replay_of = 111;</code>
+   * @return The bytes for replayOf.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getReplayOfBytes() {
+    java.lang.Object ref = replayOf_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      replayOf_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -1257,6 +1605,33 @@ private static final long serialVersionUID = 0L;
     }
     if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(fairnessKey_)) {
       com.google.protobuf.GeneratedMessageV3.writeString(output, 44, fairnessKey_);
+    }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(concurrencyKey_)) {
+      com.google.protobuf.GeneratedMessageV3.writeString(output, 60, concurrencyKey_);
+    }
+    if (concurrencyPlace_ != 0) {
+      output.writeInt32(61, concurrencyPlace_);
+    }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(waitingOn_)) {
+      com.google.protobuf.GeneratedMessageV3.writeString(output, 62, waitingOn_);
+    }
+    if (waitingSince_ != null) {
+      output.writeMessage(63, getWaitingSince());
+    }
+    if (concurrencySeq_ != 0) {
+      output.writeInt32(64, concurrencySeq_);
+    }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(alias_)) {
+      com.google.protobuf.GeneratedMessageV3.writeString(output, 100, alias_);
+    }
+    if (aliasSide_ != dev.runsvc.v1.AliasSide.ALIAS_SIDE_UNSPECIFIED.getNumber()) {
+      output.writeEnum(101, aliasSide_);
+    }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(evaluationId_)) {
+      com.google.protobuf.GeneratedMessageV3.writeString(output, 110, evaluationId_);
+    }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(replayOf_)) {
+      com.google.protobuf.GeneratedMessageV3.writeString(output, 111, replayOf_);
     }
     getUnknownFields().writeTo(output);
   }
@@ -1370,6 +1745,37 @@ private static final long serialVersionUID = 0L;
     if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(fairnessKey_)) {
       size += com.google.protobuf.GeneratedMessageV3.computeStringSize(44, fairnessKey_);
     }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(concurrencyKey_)) {
+      size += com.google.protobuf.GeneratedMessageV3.computeStringSize(60, concurrencyKey_);
+    }
+    if (concurrencyPlace_ != 0) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeInt32Size(61, concurrencyPlace_);
+    }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(waitingOn_)) {
+      size += com.google.protobuf.GeneratedMessageV3.computeStringSize(62, waitingOn_);
+    }
+    if (waitingSince_ != null) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(63, getWaitingSince());
+    }
+    if (concurrencySeq_ != 0) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeInt32Size(64, concurrencySeq_);
+    }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(alias_)) {
+      size += com.google.protobuf.GeneratedMessageV3.computeStringSize(100, alias_);
+    }
+    if (aliasSide_ != dev.runsvc.v1.AliasSide.ALIAS_SIDE_UNSPECIFIED.getNumber()) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeEnumSize(101, aliasSide_);
+    }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(evaluationId_)) {
+      size += com.google.protobuf.GeneratedMessageV3.computeStringSize(110, evaluationId_);
+    }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(replayOf_)) {
+      size += com.google.protobuf.GeneratedMessageV3.computeStringSize(111, replayOf_);
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -1468,6 +1874,26 @@ private static final long serialVersionUID = 0L;
         != other.getPriority()) return false;
     if (!getFairnessKey()
         .equals(other.getFairnessKey())) return false;
+    if (!getConcurrencyKey()
+        .equals(other.getConcurrencyKey())) return false;
+    if (getConcurrencyPlace()
+        != other.getConcurrencyPlace()) return false;
+    if (!getWaitingOn()
+        .equals(other.getWaitingOn())) return false;
+    if (hasWaitingSince() != other.hasWaitingSince()) return false;
+    if (hasWaitingSince()) {
+      if (!getWaitingSince()
+          .equals(other.getWaitingSince())) return false;
+    }
+    if (getConcurrencySeq()
+        != other.getConcurrencySeq()) return false;
+    if (!getAlias()
+        .equals(other.getAlias())) return false;
+    if (aliasSide_ != other.aliasSide_) return false;
+    if (!getEvaluationId()
+        .equals(other.getEvaluationId())) return false;
+    if (!getReplayOf()
+        .equals(other.getReplayOf())) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -1557,6 +1983,26 @@ private static final long serialVersionUID = 0L;
     hash = (53 * hash) + getPriority();
     hash = (37 * hash) + FAIRNESS_KEY_FIELD_NUMBER;
     hash = (53 * hash) + getFairnessKey().hashCode();
+    hash = (37 * hash) + CONCURRENCY_KEY_FIELD_NUMBER;
+    hash = (53 * hash) + getConcurrencyKey().hashCode();
+    hash = (37 * hash) + CONCURRENCY_PLACE_FIELD_NUMBER;
+    hash = (53 * hash) + getConcurrencyPlace();
+    hash = (37 * hash) + WAITING_ON_FIELD_NUMBER;
+    hash = (53 * hash) + getWaitingOn().hashCode();
+    if (hasWaitingSince()) {
+      hash = (37 * hash) + WAITING_SINCE_FIELD_NUMBER;
+      hash = (53 * hash) + getWaitingSince().hashCode();
+    }
+    hash = (37 * hash) + CONCURRENCY_SEQ_FIELD_NUMBER;
+    hash = (53 * hash) + getConcurrencySeq();
+    hash = (37 * hash) + ALIAS_FIELD_NUMBER;
+    hash = (53 * hash) + getAlias().hashCode();
+    hash = (37 * hash) + ALIAS_SIDE_FIELD_NUMBER;
+    hash = (53 * hash) + aliasSide_;
+    hash = (37 * hash) + EVALUATION_ID_FIELD_NUMBER;
+    hash = (53 * hash) + getEvaluationId().hashCode();
+    hash = (37 * hash) + REPLAY_OF_FIELD_NUMBER;
+    hash = (53 * hash) + getReplayOf().hashCode();
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -1690,6 +2136,7 @@ private static final long serialVersionUID = 0L;
     public Builder clear() {
       super.clear();
       bitField0_ = 0;
+      bitField1_ = 0;
       runId_ = "";
       spec_ = "";
       version_ = "";
@@ -1755,6 +2202,19 @@ private static final long serialVersionUID = 0L;
       }
       priority_ = 0;
       fairnessKey_ = "";
+      concurrencyKey_ = "";
+      concurrencyPlace_ = 0;
+      waitingOn_ = "";
+      waitingSince_ = null;
+      if (waitingSinceBuilder_ != null) {
+        waitingSinceBuilder_.dispose();
+        waitingSinceBuilder_ = null;
+      }
+      concurrencySeq_ = 0;
+      alias_ = "";
+      aliasSide_ = 0;
+      evaluationId_ = "";
+      replayOf_ = "";
       return this;
     }
 
@@ -1782,6 +2242,7 @@ private static final long serialVersionUID = 0L;
     public dev.runsvc.v1.Run buildPartial() {
       dev.runsvc.v1.Run result = new dev.runsvc.v1.Run(this);
       if (bitField0_ != 0) { buildPartial0(result); }
+      if (bitField1_ != 0) { buildPartial1(result); }
       onBuilt();
       return result;
     }
@@ -1892,6 +2353,39 @@ private static final long serialVersionUID = 0L;
       }
       if (((from_bitField0_ & 0x10000000) != 0)) {
         result.fairnessKey_ = fairnessKey_;
+      }
+      if (((from_bitField0_ & 0x20000000) != 0)) {
+        result.concurrencyKey_ = concurrencyKey_;
+      }
+      if (((from_bitField0_ & 0x40000000) != 0)) {
+        result.concurrencyPlace_ = concurrencyPlace_;
+      }
+      if (((from_bitField0_ & 0x80000000) != 0)) {
+        result.waitingOn_ = waitingOn_;
+      }
+    }
+
+    private void buildPartial1(dev.runsvc.v1.Run result) {
+      int from_bitField1_ = bitField1_;
+      if (((from_bitField1_ & 0x00000001) != 0)) {
+        result.waitingSince_ = waitingSinceBuilder_ == null
+            ? waitingSince_
+            : waitingSinceBuilder_.build();
+      }
+      if (((from_bitField1_ & 0x00000002) != 0)) {
+        result.concurrencySeq_ = concurrencySeq_;
+      }
+      if (((from_bitField1_ & 0x00000004) != 0)) {
+        result.alias_ = alias_;
+      }
+      if (((from_bitField1_ & 0x00000008) != 0)) {
+        result.aliasSide_ = aliasSide_;
+      }
+      if (((from_bitField1_ & 0x00000010) != 0)) {
+        result.evaluationId_ = evaluationId_;
+      }
+      if (((from_bitField1_ & 0x00000020) != 0)) {
+        result.replayOf_ = replayOf_;
       }
     }
 
@@ -2050,6 +2544,43 @@ private static final long serialVersionUID = 0L;
       if (!other.getFairnessKey().isEmpty()) {
         fairnessKey_ = other.fairnessKey_;
         bitField0_ |= 0x10000000;
+        onChanged();
+      }
+      if (!other.getConcurrencyKey().isEmpty()) {
+        concurrencyKey_ = other.concurrencyKey_;
+        bitField0_ |= 0x20000000;
+        onChanged();
+      }
+      if (other.getConcurrencyPlace() != 0) {
+        setConcurrencyPlace(other.getConcurrencyPlace());
+      }
+      if (!other.getWaitingOn().isEmpty()) {
+        waitingOn_ = other.waitingOn_;
+        bitField0_ |= 0x80000000;
+        onChanged();
+      }
+      if (other.hasWaitingSince()) {
+        mergeWaitingSince(other.getWaitingSince());
+      }
+      if (other.getConcurrencySeq() != 0) {
+        setConcurrencySeq(other.getConcurrencySeq());
+      }
+      if (!other.getAlias().isEmpty()) {
+        alias_ = other.alias_;
+        bitField1_ |= 0x00000004;
+        onChanged();
+      }
+      if (other.aliasSide_ != 0) {
+        setAliasSideValue(other.getAliasSideValue());
+      }
+      if (!other.getEvaluationId().isEmpty()) {
+        evaluationId_ = other.evaluationId_;
+        bitField1_ |= 0x00000010;
+        onChanged();
+      }
+      if (!other.getReplayOf().isEmpty()) {
+        replayOf_ = other.replayOf_;
+        bitField1_ |= 0x00000020;
         onChanged();
       }
       this.mergeUnknownFields(other.getUnknownFields());
@@ -2241,6 +2772,53 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x10000000;
               break;
             } // case 354
+            case 482: {
+              concurrencyKey_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x20000000;
+              break;
+            } // case 482
+            case 488: {
+              concurrencyPlace_ = input.readInt32();
+              bitField0_ |= 0x40000000;
+              break;
+            } // case 488
+            case 498: {
+              waitingOn_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x80000000;
+              break;
+            } // case 498
+            case 506: {
+              input.readMessage(
+                  getWaitingSinceFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              bitField1_ |= 0x00000001;
+              break;
+            } // case 506
+            case 512: {
+              concurrencySeq_ = input.readInt32();
+              bitField1_ |= 0x00000002;
+              break;
+            } // case 512
+            case 802: {
+              alias_ = input.readStringRequireUtf8();
+              bitField1_ |= 0x00000004;
+              break;
+            } // case 802
+            case 808: {
+              aliasSide_ = input.readEnum();
+              bitField1_ |= 0x00000008;
+              break;
+            } // case 808
+            case 882: {
+              evaluationId_ = input.readStringRequireUtf8();
+              bitField1_ |= 0x00000010;
+              break;
+            } // case 882
+            case 890: {
+              replayOf_ = input.readStringRequireUtf8();
+              bitField1_ |= 0x00000020;
+              break;
+            } // case 890
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -2257,6 +2835,7 @@ private static final long serialVersionUID = 0L;
       return this;
     }
     private int bitField0_;
+    private int bitField1_;
 
     private java.lang.Object runId_ = "";
     /**
@@ -5252,6 +5831,816 @@ private static final long serialVersionUID = 0L;
       checkByteStringIsUtf8(value);
       fairnessKey_ = value;
       bitField0_ |= 0x10000000;
+      onChanged();
+      return this;
+    }
+
+    private java.lang.Object concurrencyKey_ = "";
+    /**
+     * <pre>
+     * The concurrency key it holds a slot of, or waits for (the Spec's
+     * `concurrency` or StartRun's `concurrency_key`); empty for none.
+     * </pre>
+     *
+     * <code>string concurrency_key = 60;</code>
+     * @return The concurrencyKey.
+     */
+    public java.lang.String getConcurrencyKey() {
+      java.lang.Object ref = concurrencyKey_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        concurrencyKey_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The concurrency key it holds a slot of, or waits for (the Spec's
+     * `concurrency` or StartRun's `concurrency_key`); empty for none.
+     * </pre>
+     *
+     * <code>string concurrency_key = 60;</code>
+     * @return The bytes for concurrencyKey.
+     */
+    public com.google.protobuf.ByteString
+        getConcurrencyKeyBytes() {
+      java.lang.Object ref = concurrencyKey_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        concurrencyKey_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The concurrency key it holds a slot of, or waits for (the Spec's
+     * `concurrency` or StartRun's `concurrency_key`); empty for none.
+     * </pre>
+     *
+     * <code>string concurrency_key = 60;</code>
+     * @param value The concurrencyKey to set.
+     * @return This builder for chaining.
+     */
+    public Builder setConcurrencyKey(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      concurrencyKey_ = value;
+      bitField0_ |= 0x20000000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The concurrency key it holds a slot of, or waits for (the Spec's
+     * `concurrency` or StartRun's `concurrency_key`); empty for none.
+     * </pre>
+     *
+     * <code>string concurrency_key = 60;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearConcurrencyKey() {
+      concurrencyKey_ = getDefaultInstance().getConcurrencyKey();
+      bitField0_ = (bitField0_ & ~0x20000000);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The concurrency key it holds a slot of, or waits for (the Spec's
+     * `concurrency` or StartRun's `concurrency_key`); empty for none.
+     * </pre>
+     *
+     * <code>string concurrency_key = 60;</code>
+     * @param value The bytes for concurrencyKey to set.
+     * @return This builder for chaining.
+     */
+    public Builder setConcurrencyKeyBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      concurrencyKey_ = value;
+      bitField0_ |= 0x20000000;
+      onChanged();
+      return this;
+    }
+
+    private int concurrencyPlace_ ;
+    /**
+     * <pre>
+     * Its place among the Runs waiting for a slot of its key, from 1 (next to
+     * start); 0 when it does not wait on its key. GetRun fills it in.
+     * </pre>
+     *
+     * <code>int32 concurrency_place = 61;</code>
+     * @return The concurrencyPlace.
+     */
+    @java.lang.Override
+    public int getConcurrencyPlace() {
+      return concurrencyPlace_;
+    }
+    /**
+     * <pre>
+     * Its place among the Runs waiting for a slot of its key, from 1 (next to
+     * start); 0 when it does not wait on its key. GetRun fills it in.
+     * </pre>
+     *
+     * <code>int32 concurrency_place = 61;</code>
+     * @param value The concurrencyPlace to set.
+     * @return This builder for chaining.
+     */
+    public Builder setConcurrencyPlace(int value) {
+      
+      concurrencyPlace_ = value;
+      bitField0_ |= 0x40000000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Its place among the Runs waiting for a slot of its key, from 1 (next to
+     * start); 0 when it does not wait on its key. GetRun fills it in.
+     * </pre>
+     *
+     * <code>int32 concurrency_place = 61;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearConcurrencyPlace() {
+      bitField0_ = (bitField0_ & ~0x40000000);
+      concurrencyPlace_ = 0;
+      onChanged();
+      return this;
+    }
+
+    private java.lang.Object waitingOn_ = "";
+    /**
+     * <pre>
+     * What the Run waits on right now, while it is not making progress:
+     * `concurrency:&lt;key&gt;` while it waits for a slot of its key,
+     * `rate_limit:&lt;provider&gt;/&lt;credential&gt;` while its model call waits for the
+     * provider rate limit of that credential (`rate_limit:&lt;provider&gt;` for a
+     * model with no credential; seen by the replica running it); empty
+     * otherwise.
+     * </pre>
+     *
+     * <code>string waiting_on = 62;</code>
+     * @return The waitingOn.
+     */
+    public java.lang.String getWaitingOn() {
+      java.lang.Object ref = waitingOn_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        waitingOn_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * What the Run waits on right now, while it is not making progress:
+     * `concurrency:&lt;key&gt;` while it waits for a slot of its key,
+     * `rate_limit:&lt;provider&gt;/&lt;credential&gt;` while its model call waits for the
+     * provider rate limit of that credential (`rate_limit:&lt;provider&gt;` for a
+     * model with no credential; seen by the replica running it); empty
+     * otherwise.
+     * </pre>
+     *
+     * <code>string waiting_on = 62;</code>
+     * @return The bytes for waitingOn.
+     */
+    public com.google.protobuf.ByteString
+        getWaitingOnBytes() {
+      java.lang.Object ref = waitingOn_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        waitingOn_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * What the Run waits on right now, while it is not making progress:
+     * `concurrency:&lt;key&gt;` while it waits for a slot of its key,
+     * `rate_limit:&lt;provider&gt;/&lt;credential&gt;` while its model call waits for the
+     * provider rate limit of that credential (`rate_limit:&lt;provider&gt;` for a
+     * model with no credential; seen by the replica running it); empty
+     * otherwise.
+     * </pre>
+     *
+     * <code>string waiting_on = 62;</code>
+     * @param value The waitingOn to set.
+     * @return This builder for chaining.
+     */
+    public Builder setWaitingOn(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      waitingOn_ = value;
+      bitField0_ |= 0x80000000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * What the Run waits on right now, while it is not making progress:
+     * `concurrency:&lt;key&gt;` while it waits for a slot of its key,
+     * `rate_limit:&lt;provider&gt;/&lt;credential&gt;` while its model call waits for the
+     * provider rate limit of that credential (`rate_limit:&lt;provider&gt;` for a
+     * model with no credential; seen by the replica running it); empty
+     * otherwise.
+     * </pre>
+     *
+     * <code>string waiting_on = 62;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearWaitingOn() {
+      waitingOn_ = getDefaultInstance().getWaitingOn();
+      bitField0_ = (bitField0_ & ~0x80000000);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * What the Run waits on right now, while it is not making progress:
+     * `concurrency:&lt;key&gt;` while it waits for a slot of its key,
+     * `rate_limit:&lt;provider&gt;/&lt;credential&gt;` while its model call waits for the
+     * provider rate limit of that credential (`rate_limit:&lt;provider&gt;` for a
+     * model with no credential; seen by the replica running it); empty
+     * otherwise.
+     * </pre>
+     *
+     * <code>string waiting_on = 62;</code>
+     * @param value The bytes for waitingOn to set.
+     * @return This builder for chaining.
+     */
+    public Builder setWaitingOnBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      waitingOn_ = value;
+      bitField0_ |= 0x80000000;
+      onChanged();
+      return this;
+    }
+
+    private com.google.protobuf.Timestamp waitingSince_;
+    private com.google.protobuf.SingleFieldBuilderV3<
+        com.google.protobuf.Timestamp, com.google.protobuf.Timestamp.Builder, com.google.protobuf.TimestampOrBuilder> waitingSinceBuilder_;
+    /**
+     * <pre>
+     * Since when it waits on `waiting_on`.
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp waiting_since = 63;</code>
+     * @return Whether the waitingSince field is set.
+     */
+    public boolean hasWaitingSince() {
+      return ((bitField1_ & 0x00000001) != 0);
+    }
+    /**
+     * <pre>
+     * Since when it waits on `waiting_on`.
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp waiting_since = 63;</code>
+     * @return The waitingSince.
+     */
+    public com.google.protobuf.Timestamp getWaitingSince() {
+      if (waitingSinceBuilder_ == null) {
+        return waitingSince_ == null ? com.google.protobuf.Timestamp.getDefaultInstance() : waitingSince_;
+      } else {
+        return waitingSinceBuilder_.getMessage();
+      }
+    }
+    /**
+     * <pre>
+     * Since when it waits on `waiting_on`.
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp waiting_since = 63;</code>
+     */
+    public Builder setWaitingSince(com.google.protobuf.Timestamp value) {
+      if (waitingSinceBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        waitingSince_ = value;
+      } else {
+        waitingSinceBuilder_.setMessage(value);
+      }
+      bitField1_ |= 0x00000001;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Since when it waits on `waiting_on`.
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp waiting_since = 63;</code>
+     */
+    public Builder setWaitingSince(
+        com.google.protobuf.Timestamp.Builder builderForValue) {
+      if (waitingSinceBuilder_ == null) {
+        waitingSince_ = builderForValue.build();
+      } else {
+        waitingSinceBuilder_.setMessage(builderForValue.build());
+      }
+      bitField1_ |= 0x00000001;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Since when it waits on `waiting_on`.
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp waiting_since = 63;</code>
+     */
+    public Builder mergeWaitingSince(com.google.protobuf.Timestamp value) {
+      if (waitingSinceBuilder_ == null) {
+        if (((bitField1_ & 0x00000001) != 0) &&
+          waitingSince_ != null &&
+          waitingSince_ != com.google.protobuf.Timestamp.getDefaultInstance()) {
+          getWaitingSinceBuilder().mergeFrom(value);
+        } else {
+          waitingSince_ = value;
+        }
+      } else {
+        waitingSinceBuilder_.mergeFrom(value);
+      }
+      bitField1_ |= 0x00000001;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Since when it waits on `waiting_on`.
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp waiting_since = 63;</code>
+     */
+    public Builder clearWaitingSince() {
+      bitField1_ = (bitField1_ & ~0x00000001);
+      waitingSince_ = null;
+      if (waitingSinceBuilder_ != null) {
+        waitingSinceBuilder_.dispose();
+        waitingSinceBuilder_ = null;
+      }
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Since when it waits on `waiting_on`.
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp waiting_since = 63;</code>
+     */
+    public com.google.protobuf.Timestamp.Builder getWaitingSinceBuilder() {
+      bitField1_ |= 0x00000001;
+      onChanged();
+      return getWaitingSinceFieldBuilder().getBuilder();
+    }
+    /**
+     * <pre>
+     * Since when it waits on `waiting_on`.
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp waiting_since = 63;</code>
+     */
+    public com.google.protobuf.TimestampOrBuilder getWaitingSinceOrBuilder() {
+      if (waitingSinceBuilder_ != null) {
+        return waitingSinceBuilder_.getMessageOrBuilder();
+      } else {
+        return waitingSince_ == null ?
+            com.google.protobuf.Timestamp.getDefaultInstance() : waitingSince_;
+      }
+    }
+    /**
+     * <pre>
+     * Since when it waits on `waiting_on`.
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp waiting_since = 63;</code>
+     */
+    private com.google.protobuf.SingleFieldBuilderV3<
+        com.google.protobuf.Timestamp, com.google.protobuf.Timestamp.Builder, com.google.protobuf.TimestampOrBuilder> 
+        getWaitingSinceFieldBuilder() {
+      if (waitingSinceBuilder_ == null) {
+        waitingSinceBuilder_ = new com.google.protobuf.SingleFieldBuilderV3<
+            com.google.protobuf.Timestamp, com.google.protobuf.Timestamp.Builder, com.google.protobuf.TimestampOrBuilder>(
+                getWaitingSince(),
+                getParentForChildren(),
+                isClean());
+        waitingSince_ = null;
+      }
+      return waitingSinceBuilder_;
+    }
+
+    private int concurrencySeq_ ;
+    /**
+     * <pre>
+     * Its position among the Runs started on its concurrency key, from 1: the
+     * order in which the store admitted them, which is the order they get a
+     * slot in. 0 without a key.
+     * </pre>
+     *
+     * <code>int32 concurrency_seq = 64;</code>
+     * @return The concurrencySeq.
+     */
+    @java.lang.Override
+    public int getConcurrencySeq() {
+      return concurrencySeq_;
+    }
+    /**
+     * <pre>
+     * Its position among the Runs started on its concurrency key, from 1: the
+     * order in which the store admitted them, which is the order they get a
+     * slot in. 0 without a key.
+     * </pre>
+     *
+     * <code>int32 concurrency_seq = 64;</code>
+     * @param value The concurrencySeq to set.
+     * @return This builder for chaining.
+     */
+    public Builder setConcurrencySeq(int value) {
+      
+      concurrencySeq_ = value;
+      bitField1_ |= 0x00000002;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Its position among the Runs started on its concurrency key, from 1: the
+     * order in which the store admitted them, which is the order they get a
+     * slot in. 0 without a key.
+     * </pre>
+     *
+     * <code>int32 concurrency_seq = 64;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearConcurrencySeq() {
+      bitField1_ = (bitField1_ & ~0x00000002);
+      concurrencySeq_ = 0;
+      onChanged();
+      return this;
+    }
+
+    private java.lang.Object alias_ = "";
+    /**
+     * <pre>
+     * The alias it was started on (StartRun of `spec&#64;alias`), empty for
+     * none, and which of the alias's Versions it took.
+     * </pre>
+     *
+     * <code>string alias = 100;</code>
+     * @return The alias.
+     */
+    public java.lang.String getAlias() {
+      java.lang.Object ref = alias_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        alias_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The alias it was started on (StartRun of `spec&#64;alias`), empty for
+     * none, and which of the alias's Versions it took.
+     * </pre>
+     *
+     * <code>string alias = 100;</code>
+     * @return The bytes for alias.
+     */
+    public com.google.protobuf.ByteString
+        getAliasBytes() {
+      java.lang.Object ref = alias_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        alias_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The alias it was started on (StartRun of `spec&#64;alias`), empty for
+     * none, and which of the alias's Versions it took.
+     * </pre>
+     *
+     * <code>string alias = 100;</code>
+     * @param value The alias to set.
+     * @return This builder for chaining.
+     */
+    public Builder setAlias(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      alias_ = value;
+      bitField1_ |= 0x00000004;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The alias it was started on (StartRun of `spec&#64;alias`), empty for
+     * none, and which of the alias's Versions it took.
+     * </pre>
+     *
+     * <code>string alias = 100;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearAlias() {
+      alias_ = getDefaultInstance().getAlias();
+      bitField1_ = (bitField1_ & ~0x00000004);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The alias it was started on (StartRun of `spec&#64;alias`), empty for
+     * none, and which of the alias's Versions it took.
+     * </pre>
+     *
+     * <code>string alias = 100;</code>
+     * @param value The bytes for alias to set.
+     * @return This builder for chaining.
+     */
+    public Builder setAliasBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      alias_ = value;
+      bitField1_ |= 0x00000004;
+      onChanged();
+      return this;
+    }
+
+    private int aliasSide_ = 0;
+    /**
+     * <code>.runsvc.v1.AliasSide alias_side = 101;</code>
+     * @return The enum numeric value on the wire for aliasSide.
+     */
+    @java.lang.Override public int getAliasSideValue() {
+      return aliasSide_;
+    }
+    /**
+     * <code>.runsvc.v1.AliasSide alias_side = 101;</code>
+     * @param value The enum numeric value on the wire for aliasSide to set.
+     * @return This builder for chaining.
+     */
+    public Builder setAliasSideValue(int value) {
+      aliasSide_ = value;
+      bitField1_ |= 0x00000008;
+      onChanged();
+      return this;
+    }
+    /**
+     * <code>.runsvc.v1.AliasSide alias_side = 101;</code>
+     * @return The aliasSide.
+     */
+    @java.lang.Override
+    public dev.runsvc.v1.AliasSide getAliasSide() {
+      dev.runsvc.v1.AliasSide result = dev.runsvc.v1.AliasSide.forNumber(aliasSide_);
+      return result == null ? dev.runsvc.v1.AliasSide.UNRECOGNIZED : result;
+    }
+    /**
+     * <code>.runsvc.v1.AliasSide alias_side = 101;</code>
+     * @param value The aliasSide to set.
+     * @return This builder for chaining.
+     */
+    public Builder setAliasSide(dev.runsvc.v1.AliasSide value) {
+      if (value == null) {
+        throw new NullPointerException();
+      }
+      bitField1_ |= 0x00000008;
+      aliasSide_ = value.getNumber();
+      onChanged();
+      return this;
+    }
+    /**
+     * <code>.runsvc.v1.AliasSide alias_side = 101;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearAliasSide() {
+      bitField1_ = (bitField1_ & ~0x00000008);
+      aliasSide_ = 0;
+      onChanged();
+      return this;
+    }
+
+    private java.lang.Object evaluationId_ = "";
+    /**
+     * <pre>
+     * The evaluation this Run belongs to, for a replay (or an LLM judge's
+     * Run) that EvaluateVersion started; such a Run is never listed by
+     * ListRuns and is deleted with its evaluation. Empty for every other Run.
+     * </pre>
+     *
+     * <code>string evaluation_id = 110;</code>
+     * @return The evaluationId.
+     */
+    public java.lang.String getEvaluationId() {
+      java.lang.Object ref = evaluationId_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        evaluationId_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The evaluation this Run belongs to, for a replay (or an LLM judge's
+     * Run) that EvaluateVersion started; such a Run is never listed by
+     * ListRuns and is deleted with its evaluation. Empty for every other Run.
+     * </pre>
+     *
+     * <code>string evaluation_id = 110;</code>
+     * @return The bytes for evaluationId.
+     */
+    public com.google.protobuf.ByteString
+        getEvaluationIdBytes() {
+      java.lang.Object ref = evaluationId_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        evaluationId_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The evaluation this Run belongs to, for a replay (or an LLM judge's
+     * Run) that EvaluateVersion started; such a Run is never listed by
+     * ListRuns and is deleted with its evaluation. Empty for every other Run.
+     * </pre>
+     *
+     * <code>string evaluation_id = 110;</code>
+     * @param value The evaluationId to set.
+     * @return This builder for chaining.
+     */
+    public Builder setEvaluationId(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      evaluationId_ = value;
+      bitField1_ |= 0x00000010;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The evaluation this Run belongs to, for a replay (or an LLM judge's
+     * Run) that EvaluateVersion started; such a Run is never listed by
+     * ListRuns and is deleted with its evaluation. Empty for every other Run.
+     * </pre>
+     *
+     * <code>string evaluation_id = 110;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearEvaluationId() {
+      evaluationId_ = getDefaultInstance().getEvaluationId();
+      bitField1_ = (bitField1_ & ~0x00000010);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The evaluation this Run belongs to, for a replay (or an LLM judge's
+     * Run) that EvaluateVersion started; such a Run is never listed by
+     * ListRuns and is deleted with its evaluation. Empty for every other Run.
+     * </pre>
+     *
+     * <code>string evaluation_id = 110;</code>
+     * @param value The bytes for evaluationId to set.
+     * @return This builder for chaining.
+     */
+    public Builder setEvaluationIdBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      evaluationId_ = value;
+      bitField1_ |= 0x00000010;
+      onChanged();
+      return this;
+    }
+
+    private java.lang.Object replayOf_ = "";
+    /**
+     * <pre>
+     * The recorded Run a replay re-runs; empty for every other Run.
+     * </pre>
+     *
+     * <code>string replay_of = 111;</code>
+     * @return The replayOf.
+     */
+    public java.lang.String getReplayOf() {
+      java.lang.Object ref = replayOf_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        replayOf_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The recorded Run a replay re-runs; empty for every other Run.
+     * </pre>
+     *
+     * <code>string replay_of = 111;</code>
+     * @return The bytes for replayOf.
+     */
+    public com.google.protobuf.ByteString
+        getReplayOfBytes() {
+      java.lang.Object ref = replayOf_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        replayOf_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The recorded Run a replay re-runs; empty for every other Run.
+     * </pre>
+     *
+     * <code>string replay_of = 111;</code>
+     * @param value The replayOf to set.
+     * @return This builder for chaining.
+     */
+    public Builder setReplayOf(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      replayOf_ = value;
+      bitField1_ |= 0x00000020;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The recorded Run a replay re-runs; empty for every other Run.
+     * </pre>
+     *
+     * <code>string replay_of = 111;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearReplayOf() {
+      replayOf_ = getDefaultInstance().getReplayOf();
+      bitField1_ = (bitField1_ & ~0x00000020);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The recorded Run a replay re-runs; empty for every other Run.
+     * </pre>
+     *
+     * <code>string replay_of = 111;</code>
+     * @param value The bytes for replayOf to set.
+     * @return This builder for chaining.
+     */
+    public Builder setReplayOfBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      replayOf_ = value;
+      bitField1_ |= 0x00000020;
       onChanged();
       return this;
     }

@@ -612,4 +612,183 @@ public interface RunOrBuilder extends
    */
   com.google.protobuf.ByteString
       getFairnessKeyBytes();
+
+  /**
+   * <pre>
+   * The concurrency key it holds a slot of, or waits for (the Spec's
+   * `concurrency` or StartRun's `concurrency_key`); empty for none.
+   * </pre>
+   *
+   * <code>string concurrency_key = 60;</code>
+   * @return The concurrencyKey.
+   */
+  java.lang.String getConcurrencyKey();
+  /**
+   * <pre>
+   * The concurrency key it holds a slot of, or waits for (the Spec's
+   * `concurrency` or StartRun's `concurrency_key`); empty for none.
+   * </pre>
+   *
+   * <code>string concurrency_key = 60;</code>
+   * @return The bytes for concurrencyKey.
+   */
+  com.google.protobuf.ByteString
+      getConcurrencyKeyBytes();
+
+  /**
+   * <pre>
+   * Its place among the Runs waiting for a slot of its key, from 1 (next to
+   * start); 0 when it does not wait on its key. GetRun fills it in.
+   * </pre>
+   *
+   * <code>int32 concurrency_place = 61;</code>
+   * @return The concurrencyPlace.
+   */
+  int getConcurrencyPlace();
+
+  /**
+   * <pre>
+   * What the Run waits on right now, while it is not making progress:
+   * `concurrency:&lt;key&gt;` while it waits for a slot of its key,
+   * `rate_limit:&lt;provider&gt;/&lt;credential&gt;` while its model call waits for the
+   * provider rate limit of that credential (`rate_limit:&lt;provider&gt;` for a
+   * model with no credential; seen by the replica running it); empty
+   * otherwise.
+   * </pre>
+   *
+   * <code>string waiting_on = 62;</code>
+   * @return The waitingOn.
+   */
+  java.lang.String getWaitingOn();
+  /**
+   * <pre>
+   * What the Run waits on right now, while it is not making progress:
+   * `concurrency:&lt;key&gt;` while it waits for a slot of its key,
+   * `rate_limit:&lt;provider&gt;/&lt;credential&gt;` while its model call waits for the
+   * provider rate limit of that credential (`rate_limit:&lt;provider&gt;` for a
+   * model with no credential; seen by the replica running it); empty
+   * otherwise.
+   * </pre>
+   *
+   * <code>string waiting_on = 62;</code>
+   * @return The bytes for waitingOn.
+   */
+  com.google.protobuf.ByteString
+      getWaitingOnBytes();
+
+  /**
+   * <pre>
+   * Since when it waits on `waiting_on`.
+   * </pre>
+   *
+   * <code>.google.protobuf.Timestamp waiting_since = 63;</code>
+   * @return Whether the waitingSince field is set.
+   */
+  boolean hasWaitingSince();
+  /**
+   * <pre>
+   * Since when it waits on `waiting_on`.
+   * </pre>
+   *
+   * <code>.google.protobuf.Timestamp waiting_since = 63;</code>
+   * @return The waitingSince.
+   */
+  com.google.protobuf.Timestamp getWaitingSince();
+  /**
+   * <pre>
+   * Since when it waits on `waiting_on`.
+   * </pre>
+   *
+   * <code>.google.protobuf.Timestamp waiting_since = 63;</code>
+   */
+  com.google.protobuf.TimestampOrBuilder getWaitingSinceOrBuilder();
+
+  /**
+   * <pre>
+   * Its position among the Runs started on its concurrency key, from 1: the
+   * order in which the store admitted them, which is the order they get a
+   * slot in. 0 without a key.
+   * </pre>
+   *
+   * <code>int32 concurrency_seq = 64;</code>
+   * @return The concurrencySeq.
+   */
+  int getConcurrencySeq();
+
+  /**
+   * <pre>
+   * The alias it was started on (StartRun of `spec&#64;alias`), empty for
+   * none, and which of the alias's Versions it took.
+   * </pre>
+   *
+   * <code>string alias = 100;</code>
+   * @return The alias.
+   */
+  java.lang.String getAlias();
+  /**
+   * <pre>
+   * The alias it was started on (StartRun of `spec&#64;alias`), empty for
+   * none, and which of the alias's Versions it took.
+   * </pre>
+   *
+   * <code>string alias = 100;</code>
+   * @return The bytes for alias.
+   */
+  com.google.protobuf.ByteString
+      getAliasBytes();
+
+  /**
+   * <code>.runsvc.v1.AliasSide alias_side = 101;</code>
+   * @return The enum numeric value on the wire for aliasSide.
+   */
+  int getAliasSideValue();
+  /**
+   * <code>.runsvc.v1.AliasSide alias_side = 101;</code>
+   * @return The aliasSide.
+   */
+  dev.runsvc.v1.AliasSide getAliasSide();
+
+  /**
+   * <pre>
+   * The evaluation this Run belongs to, for a replay (or an LLM judge's
+   * Run) that EvaluateVersion started; such a Run is never listed by
+   * ListRuns and is deleted with its evaluation. Empty for every other Run.
+   * </pre>
+   *
+   * <code>string evaluation_id = 110;</code>
+   * @return The evaluationId.
+   */
+  java.lang.String getEvaluationId();
+  /**
+   * <pre>
+   * The evaluation this Run belongs to, for a replay (or an LLM judge's
+   * Run) that EvaluateVersion started; such a Run is never listed by
+   * ListRuns and is deleted with its evaluation. Empty for every other Run.
+   * </pre>
+   *
+   * <code>string evaluation_id = 110;</code>
+   * @return The bytes for evaluationId.
+   */
+  com.google.protobuf.ByteString
+      getEvaluationIdBytes();
+
+  /**
+   * <pre>
+   * The recorded Run a replay re-runs; empty for every other Run.
+   * </pre>
+   *
+   * <code>string replay_of = 111;</code>
+   * @return The replayOf.
+   */
+  java.lang.String getReplayOf();
+  /**
+   * <pre>
+   * The recorded Run a replay re-runs; empty for every other Run.
+   * </pre>
+   *
+   * <code>string replay_of = 111;</code>
+   * @return The bytes for replayOf.
+   */
+  com.google.protobuf.ByteString
+      getReplayOfBytes();
 }

@@ -222,172 +222,181 @@ public final class RunProto {
       "/api/annotations.proto\032\036google/protobuf/" +
       "duration.proto\032\034google/protobuf/struct.p" +
       "roto\032\037google/protobuf/timestamp.proto\032\027g" +
-      "oogle/rpc/status.proto\032\026runsvc/v1/record" +
-      ".proto\032\024runsvc/v1/spec.proto\"\270\006\n\003Run\022\016\n\006" +
-      "run_id\030\001 \001(\t\022\014\n\004spec\030\002 \001(\t\022\017\n\007version\030\003 " +
-      "\001(\t\022\"\n\005state\030\004 \001(\0162\023.runsvc.v1.RunState\022" +
-      "*\n\013abort_cause\030\005 \001(\0162\025.runsvc.v1.AbortCa" +
-      "use\022#\n\007failure\030\006 \001(\0132\022.google.rpc.Status" +
-      "\022)\n\nsuspension\030\007 \001(\0132\025.runsvc.v1.Suspens" +
-      "ion\022\016\n\006answer\030\010 \001(\t\022\037\n\005usage\030\t \001(\0132\020.run" +
-      "svc.v1.Usage\022\r\n\005input\030\n \001(\t\022\022\n\nrequest_i" +
-      "d\030\013 \001(\t\022\025\n\rparent_run_id\030\014 \001(\t\022\023\n\013root_r" +
-      "un_id\030\r \001(\t\022\025\n\rdelegation_id\030\016 \001(\t\022\017\n\007at" +
-      "tempt\030\017 \001(\005\022\014\n\004turn\030\020 \001(\005\022\020\n\010last_seq\030\021 " +
-      "\001(\003\022/\n\013create_time\030\022 \001(\0132\032.google.protob" +
-      "uf.Timestamp\022/\n\013update_time\030\023 \001(\0132\032.goog" +
-      "le.protobuf.Timestamp\022/\n\013settle_time\030\024 \001" +
-      "(\0132\032.google.protobuf.Timestamp\0221\n\rdeadli" +
-      "ne_time\030\025 \001(\0132\032.google.protobuf.Timestam" +
-      "p\022\021\n\tthread_id\030\026 \001(\t\022\030\n\020continues_run_id" +
-      "\030\027 \001(\t\022\017\n\007waiting\030\030 \001(\010\022&\n\007fork_of\030( \001(\013" +
-      "2\025.runsvc.v1.ForkOrigin\022\023\n\013schedule_id\030)" +
-      " \001(\t\0221\n\rschedule_tick\030* \001(\0132\032.google.pro" +
-      "tobuf.Timestamp\022\020\n\010priority\030+ \001(\005\022\024\n\014fai" +
-      "rness_key\030, \001(\t\"\274\001\n\006Thread\022\021\n\tthread_id\030" +
-      "\001 \001(\t\022\025\n\ractive_run_id\030\002 \001(\t\022\023\n\013last_run" +
-      "_id\030\003 \001(\t\022\021\n\trun_count\030\004 \001(\005\022/\n\013create_t" +
-      "ime\030\005 \001(\0132\032.google.protobuf.Timestamp\022/\n" +
-      "\013update_time\030\006 \001(\0132\032.google.protobuf.Tim" +
-      "estamp\"%\n\020GetThreadRequest\022\021\n\tthread_id\030" +
-      "\001 \001(\t\"6\n\021GetThreadResponse\022!\n\006thread\030\001 \001" +
-      "(\0132\021.runsvc.v1.Thread\";\n\022ListThreadsRequ" +
-      "est\022\021\n\tpage_size\030\001 \001(\005\022\022\n\npage_token\030\002 \001" +
-      "(\t\"R\n\023ListThreadsResponse\022\"\n\007threads\030\001 \003" +
-      "(\0132\021.runsvc.v1.Thread\022\027\n\017next_page_token" +
-      "\030\002 \001(\t\"\351\002\n\nSuspension\022+\n\006reason\030\001 \001(\0162\033." +
-      "runsvc.v1.SuspensionReason\022/\n\013expire_tim" +
-      "e\030\002 \001(\0132\032.google.protobuf.Timestamp\022\'\n\nt" +
-      "ool_calls\030\003 \003(\0132\023.runsvc.v1.ToolCall\022\020\n\010" +
-      "question\030\004 \001(\t\022*\n\rapproval_call\030\005 \001(\0132\023." +
-      "runsvc.v1.ToolCall\022\027\n\017approval_reason\030\006 " +
-      "\001(\t\022\026\n\016delegation_ids\030\007 \003(\t\022\020\n\010in_doubt\030" +
-      "\010 \001(\010\022-\n\twake_time\030\t \001(\0132\032.google.protob" +
-      "uf.Timestamp\022$\n\006budget\030\024 \001(\0132\024.runsvc.v1" +
-      ".BudgetAsk\"\235\002\n\017StartRunRequest\022\014\n\004spec\030\001" +
-      " \001(\t\022\017\n\007version\030\002 \001(\t\022\r\n\005input\030\003 \001(\t\022\022\n\n" +
-      "request_id\030\004 \001(\t\022+\n\010deadline\030\005 \001(\0132\031.goo" +
-      "gle.protobuf.Duration\022\021\n\tthread_id\030\006 \001(\t" +
-      "\0222\n\017thread_strategy\030\007 \001(\0162\031.runsvc.v1.Th" +
-      "readStrategy\022,\n\010start_at\030\010 \001(\0132\032.google." +
-      "protobuf.Timestamp\022\020\n\010priority\030\t \001(\005\022\024\n\014" +
-      "fairness_key\030\n \001(\t\"Q\n\020StartRunResponse\022\033" +
-      "\n\003run\030\001 \001(\0132\016.runsvc.v1.Run\022\017\n\007created\030\002" +
-      " \001(\010\022\017\n\007steered\030\003 \001(\010\"\037\n\rGetRunRequest\022\016" +
-      "\n\006run_id\030\001 \001(\t\"-\n\016GetRunResponse\022\033\n\003run\030" +
-      "\001 \001(\0132\016.runsvc.v1.Run\"\252\001\n\017ListRunsReques" +
-      "t\022#\n\006states\030\001 \003(\0162\023.runsvc.v1.RunState\022\014" +
-      "\n\004spec\030\002 \001(\t\022\025\n\rparent_run_id\030\003 \001(\t\022\021\n\tp" +
-      "age_size\030\004 \001(\005\022\022\n\npage_token\030\005 \001(\t\022\021\n\tth" +
-      "read_id\030\006 \001(\t\022\023\n\013schedule_id\030\007 \001(\t\"I\n\020Li" +
-      "stRunsResponse\022\034\n\004runs\030\001 \003(\0132\016.runsvc.v1" +
-      ".Run\022\027\n\017next_page_token\030\002 \001(\t\"\227\001\n\017WatchR" +
-      "unRequest\022\016\n\006run_id\030\001 \001(\t\022\020\n\010from_seq\030\002 " +
-      "\001(\003\0225\n\022heartbeat_interval\030\003 \001(\0132\031.google" +
-      ".protobuf.Duration\022\023\n\013from_offset\030\004 \001(\003\022" +
-      "\026\n\016include_deltas\030\005 \001(\010\"\217\001\n\020WatchRunResp" +
-      "onse\022!\n\006record\030\001 \001(\0132\021.runsvc.v1.Record\022" +
-      "2\n\016heartbeat_time\030\002 \001(\0132\032.google.protobu" +
-      "f.Timestamp\022$\n\005delta\030\003 \001(\0132\025.runsvc.v1.M" +
-      "odelDelta\"\205\001\n\nModelDelta\022\013\n\003seq\030\001 \001(\003\022\014\n" +
-      "\004turn\030\002 \001(\005\022\016\n\006offset\030\003 \001(\003\022\014\n\004text\030\004 \001(" +
-      "\t\022+\n\ttool_call\030\005 \001(\0132\030.runsvc.v1.ToolCal" +
-      "lDelta\022\021\n\tdiscarded\030\006 \001(\010\"K\n\rToolCallDel" +
-      "ta\022\r\n\005index\030\001 \001(\005\022\n\n\002id\030\002 \001(\t\022\014\n\004name\030\003 " +
-      "\001(\t\022\021\n\targuments\030\004 \001(\t\"\201\001\n\021StreamTextReq" +
-      "uest\022\016\n\006run_id\030\001 \001(\t\0225\n\022heartbeat_interv" +
-      "al\030\002 \001(\0132\031.google.protobuf.Duration\022\020\n\010f" +
-      "rom_seq\030\003 \001(\003\022\023\n\013from_offset\030\004 \001(\003\"\266\001\n\022S" +
-      "treamTextResponse\022\014\n\004text\030\001 \001(\t\022\014\n\004turn\030" +
-      "\002 \001(\005\022\r\n\005final\030\003 \001(\010\0222\n\016heartbeat_time\030\004" +
-      " \001(\0132\032.google.protobuf.Timestamp\022\013\n\003seq\030" +
-      "\005 \001(\003\022\016\n\006offset\030\006 \001(\003\022\021\n\tcommitted\030\007 \001(\010" +
-      "\022\021\n\tdiscarded\030\010 \001(\010\"I\n\016WaitRunRequest\022\016\n" +
-      "\006run_id\030\001 \001(\t\022\'\n\004wait\030\002 \001(\0132\031.google.pro" +
-      "tobuf.Duration\".\n\017WaitRunResponse\022\033\n\003run" +
-      "\030\001 \001(\0132\016.runsvc.v1.Run\"X\n\022SendMessageReq" +
-      "uest\022\016\n\006run_id\030\001 \001(\t\022\014\n\004text\030\002 \001(\t\022$\n\004mo" +
-      "de\030\003 \001(\0162\026.runsvc.v1.MessageMode\"\"\n\023Send" +
-      "MessageResponse\022\013\n\003seq\030\001 \001(\003\"\351\001\n\020ResumeR" +
-      "unRequest\022\016\n\006run_id\030\001 \001(\t\022+\n\014tool_result" +
-      "s\030\002 \003(\0132\025.runsvc.v1.ToolResult\022\016\n\006answer" +
-      "\030\003 \001(\t\022\025\n\010approved\030\004 \001(\010H\000\210\001\001\022\014\n\004note\030\005 " +
-      "\001(\t\022*\n\010in_doubt\030\006 \001(\0132\030.runsvc.v1.InDoub" +
-      "tAnswer\022\031\n\014budget_limit\030\024 \001(\001H\001\210\001\001B\013\n\t_a" +
-      "pprovedB\017\n\r_budget_limit\"0\n\021ResumeRunRes" +
-      "ponse\022\033\n\003run\030\001 \001(\0132\016.runsvc.v1.Run\"5\n\023In" +
-      "terruptRunRequest\022\016\n\006run_id\030\001 \001(\t\022\016\n\006rea" +
-      "son\030\002 \001(\t\"3\n\024InterruptRunResponse\022\033\n\003run" +
-      "\030\001 \001(\0132\016.runsvc.v1.Run\"7\n\020GetReportReque" +
-      "st\022\016\n\006run_id\030\001 \001(\t\022\023\n\013child_depth\030\002 \001(\005\"" +
-      "6\n\021GetReportResponse\022!\n\006report\030\001 \001(\0132\021.r" +
-      "unsvc.v1.Report\"\311\001\n\006Report\022\033\n\003run\030\001 \001(\0132" +
-      "\016.runsvc.v1.Run\022\020\n\010finished\030\002 \001(\010\022-\n\ntoo" +
-      "l_calls\030\003 \003(\0132\031.runsvc.v1.ToolCallReport" +
-      "\022#\n\010children\030\004 \003(\0132\021.runsvc.v1.Report\022+\n" +
-      "\010duration\030\005 \001(\0132\031.google.protobuf.Durati" +
-      "on\022\017\n\007records\030\006 \001(\003\"\236\001\n\016ToolCallReport\022!" +
-      "\n\004call\030\001 \001(\0132\023.runsvc.v1.ToolCall\022&\n\006out" +
-      "put\030\002 \001(\0132\026.google.protobuf.Value\022!\n\005err" +
-      "or\030\003 \001(\0132\022.google.rpc.Status\022\014\n\004turn\030\004 \001" +
-      "(\005\022\020\n\010in_doubt\030\005 \001(\010\"V\n\020DeleteRunRequest" +
-      "\022\016\n\006run_id\030\001 \001(\t\022\021\n\tinterrupt\030\002 \001(\010\022\014\n\004s" +
-      "pec\030\003 \001(\t\022\021\n\tthread_id\030\004 \001(\t\"*\n\021DeleteRu" +
-      "nResponse\022\025\n\rdeleted_count\030\001 \001(\003\"\"\n\020Expo" +
-      "rtRunRequest\022\016\n\006run_id\030\001 \001(\t\"!\n\021ExportRu" +
-      "nResponse\022\014\n\004line\030\001 \001(\t\" \n\020ImportRunRequ" +
-      "est\022\014\n\004line\030\001 \001(\t\"A\n\021ImportRunResponse\022\033" +
-      "\n\003run\030\001 \001(\0132\016.runsvc.v1.Run\022\017\n\007created\030\002" +
-      " \001(\010\"\251\001\n\016ForkRunRequest\022\016\n\006run_id\030\001 \001(\t\022" +
-      "\016\n\004turn\030\002 \001(\005H\000\022\020\n\006at_seq\030\003 \001(\003H\000\022\r\n\005inp" +
-      "ut\030\004 \001(\t\022\017\n\007version\030\005 \001(\t\022\022\n\nrequest_id\030" +
-      "\006 \001(\t\022+\n\010deadline\030\007 \001(\0132\031.google.protobu" +
-      "f.DurationB\004\n\002at\"?\n\017ForkRunResponse\022\033\n\003r" +
-      "un\030\001 \001(\0132\016.runsvc.v1.Run\022\017\n\007created\030\002 \001(" +
-      "\0102\374\014\n\nRunService\022X\n\010StartRun\022\032.runsvc.v1" +
-      ".StartRunRequest\032\033.runsvc.v1.StartRunRes" +
-      "ponse\"\023\202\323\344\223\002\r\"\010/v1/runs:\001*\022X\n\006GetRun\022\030.r" +
-      "unsvc.v1.GetRunRequest\032\031.runsvc.v1.GetRu" +
-      "nResponse\"\031\202\323\344\223\002\023\022\021/v1/runs/{run_id}\022U\n\010" +
-      "ListRuns\022\032.runsvc.v1.ListRunsRequest\032\033.r" +
-      "unsvc.v1.ListRunsResponse\"\020\202\323\344\223\002\n\022\010/v1/r" +
-      "uns\022f\n\010WatchRun\022\032.runsvc.v1.WatchRunRequ" +
-      "est\032\033.runsvc.v1.WatchRunResponse\"\037\202\323\344\223\002\031" +
-      "\022\027/v1/runs/{run_id}:watch0\001\022q\n\nStreamTex" +
-      "t\022\034.runsvc.v1.StreamTextRequest\032\035.runsvc" +
-      ".v1.StreamTextResponse\"$\202\323\344\223\002\036\022\034/v1/runs" +
-      "/{run_id}:streamText0\001\022`\n\007WaitRun\022\031.runs" +
-      "vc.v1.WaitRunRequest\032\032.runsvc.v1.WaitRun" +
-      "Response\"\036\202\323\344\223\002\030\022\026/v1/runs/{run_id}:wait" +
-      "\022v\n\013SendMessage\022\035.runsvc.v1.SendMessageR" +
-      "equest\032\036.runsvc.v1.SendMessageResponse\"(" +
-      "\202\323\344\223\002\"\"\035/v1/runs/{run_id}:sendMessage:\001*" +
-      "\022k\n\tResumeRun\022\033.runsvc.v1.ResumeRunReque" +
-      "st\032\034.runsvc.v1.ResumeRunResponse\"#\202\323\344\223\002\035" +
-      "\"\030/v1/runs/{run_id}:resume:\001*\022w\n\014Interru" +
-      "ptRun\022\036.runsvc.v1.InterruptRunRequest\032\037." +
-      "runsvc.v1.InterruptRunResponse\"&\202\323\344\223\002 \"\033" +
-      "/v1/runs/{run_id}:interrupt:\001*\022h\n\tGetRep" +
-      "ort\022\033.runsvc.v1.GetReportRequest\032\034.runsv" +
-      "c.v1.GetReportResponse\" \202\323\344\223\002\032\022\030/v1/runs" +
-      "/{run_id}/report\022w\n\tDeleteRun\022\033.runsvc.v" +
-      "1.DeleteRunRequest\032\034.runsvc.v1.DeleteRun" +
-      "Response\"/\202\323\344\223\002)*\021/v1/runs/{run_id}Z\024\"\017/" +
-      "v1/runs:delete:\001*\022j\n\tExportRun\022\033.runsvc." +
-      "v1.ExportRunRequest\032\034.runsvc.v1.ExportRu" +
-      "nResponse\" \202\323\344\223\002\032\022\030/v1/runs/{run_id}:exp" +
-      "ort0\001\022H\n\tImportRun\022\033.runsvc.v1.ImportRun" +
-      "Request\032\034.runsvc.v1.ImportRunResponse(\001\022" +
-      "g\n\tGetThread\022\033.runsvc.v1.GetThreadReques" +
-      "t\032\034.runsvc.v1.GetThreadResponse\"\037\202\323\344\223\002\031\022" +
-      "\027/v1/threads/{thread_id}\022a\n\013ListThreads\022" +
-      "\035.runsvc.v1.ListThreadsRequest\032\036.runsvc." +
-      "v1.ListThreadsResponse\"\023\202\323\344\223\002\r\022\013/v1/thre" +
-      "ads\022c\n\007ForkRun\022\031.runsvc.v1.ForkRunReques" +
-      "t\032\032.runsvc.v1.ForkRunResponse\"!\202\323\344\223\002\033\"\026/" +
-      "v1/runs/{run_id}:fork:\001*BL\n\rdev.runsvc.v" +
-      "1B\010RunProtoP\001Z/github.com/runsvc/runsvc/" +
-      "gen/runsvc/v1;runsvcv1b\006proto3"
+      "oogle/rpc/status.proto\032\025runsvc/v1/alias." +
+      "proto\032\026runsvc/v1/record.proto\032\024runsvc/v1" +
+      "/spec.proto\"\257\010\n\003Run\022\016\n\006run_id\030\001 \001(\t\022\014\n\004s" +
+      "pec\030\002 \001(\t\022\017\n\007version\030\003 \001(\t\022\"\n\005state\030\004 \001(" +
+      "\0162\023.runsvc.v1.RunState\022*\n\013abort_cause\030\005 " +
+      "\001(\0162\025.runsvc.v1.AbortCause\022#\n\007failure\030\006 " +
+      "\001(\0132\022.google.rpc.Status\022)\n\nsuspension\030\007 " +
+      "\001(\0132\025.runsvc.v1.Suspension\022\016\n\006answer\030\010 \001" +
+      "(\t\022\037\n\005usage\030\t \001(\0132\020.runsvc.v1.Usage\022\r\n\005i" +
+      "nput\030\n \001(\t\022\022\n\nrequest_id\030\013 \001(\t\022\025\n\rparent" +
+      "_run_id\030\014 \001(\t\022\023\n\013root_run_id\030\r \001(\t\022\025\n\rde" +
+      "legation_id\030\016 \001(\t\022\017\n\007attempt\030\017 \001(\005\022\014\n\004tu" +
+      "rn\030\020 \001(\005\022\020\n\010last_seq\030\021 \001(\003\022/\n\013create_tim" +
+      "e\030\022 \001(\0132\032.google.protobuf.Timestamp\022/\n\013u" +
+      "pdate_time\030\023 \001(\0132\032.google.protobuf.Times" +
+      "tamp\022/\n\013settle_time\030\024 \001(\0132\032.google.proto" +
+      "buf.Timestamp\0221\n\rdeadline_time\030\025 \001(\0132\032.g" +
+      "oogle.protobuf.Timestamp\022\021\n\tthread_id\030\026 " +
+      "\001(\t\022\030\n\020continues_run_id\030\027 \001(\t\022\017\n\007waiting" +
+      "\030\030 \001(\010\022&\n\007fork_of\030( \001(\0132\025.runsvc.v1.Fork" +
+      "Origin\022\023\n\013schedule_id\030) \001(\t\0221\n\rschedule_" +
+      "tick\030* \001(\0132\032.google.protobuf.Timestamp\022\020" +
+      "\n\010priority\030+ \001(\005\022\024\n\014fairness_key\030, \001(\t\022\027" +
+      "\n\017concurrency_key\030< \001(\t\022\031\n\021concurrency_p" +
+      "lace\030= \001(\005\022\022\n\nwaiting_on\030> \001(\t\0221\n\rwaitin" +
+      "g_since\030? \001(\0132\032.google.protobuf.Timestam" +
+      "p\022\027\n\017concurrency_seq\030@ \001(\005\022\r\n\005alias\030d \001(" +
+      "\t\022(\n\nalias_side\030e \001(\0162\024.runsvc.v1.AliasS" +
+      "ide\022\025\n\revaluation_id\030n \001(\t\022\021\n\treplay_of\030" +
+      "o \001(\t\"\274\001\n\006Thread\022\021\n\tthread_id\030\001 \001(\t\022\025\n\ra" +
+      "ctive_run_id\030\002 \001(\t\022\023\n\013last_run_id\030\003 \001(\t\022" +
+      "\021\n\trun_count\030\004 \001(\005\022/\n\013create_time\030\005 \001(\0132" +
+      "\032.google.protobuf.Timestamp\022/\n\013update_ti" +
+      "me\030\006 \001(\0132\032.google.protobuf.Timestamp\"%\n\020" +
+      "GetThreadRequest\022\021\n\tthread_id\030\001 \001(\t\"6\n\021G" +
+      "etThreadResponse\022!\n\006thread\030\001 \001(\0132\021.runsv" +
+      "c.v1.Thread\";\n\022ListThreadsRequest\022\021\n\tpag" +
+      "e_size\030\001 \001(\005\022\022\n\npage_token\030\002 \001(\t\"R\n\023List" +
+      "ThreadsResponse\022\"\n\007threads\030\001 \003(\0132\021.runsv" +
+      "c.v1.Thread\022\027\n\017next_page_token\030\002 \001(\t\"\351\002\n" +
+      "\nSuspension\022+\n\006reason\030\001 \001(\0162\033.runsvc.v1." +
+      "SuspensionReason\022/\n\013expire_time\030\002 \001(\0132\032." +
+      "google.protobuf.Timestamp\022\'\n\ntool_calls\030" +
+      "\003 \003(\0132\023.runsvc.v1.ToolCall\022\020\n\010question\030\004" +
+      " \001(\t\022*\n\rapproval_call\030\005 \001(\0132\023.runsvc.v1." +
+      "ToolCall\022\027\n\017approval_reason\030\006 \001(\t\022\026\n\016del" +
+      "egation_ids\030\007 \003(\t\022\020\n\010in_doubt\030\010 \001(\010\022-\n\tw" +
+      "ake_time\030\t \001(\0132\032.google.protobuf.Timesta" +
+      "mp\022$\n\006budget\030\024 \001(\0132\024.runsvc.v1.BudgetAsk" +
+      "\"\373\002\n\017StartRunRequest\022\014\n\004spec\030\001 \001(\t\022\017\n\007ve" +
+      "rsion\030\002 \001(\t\022\r\n\005input\030\003 \001(\t\022\022\n\nrequest_id" +
+      "\030\004 \001(\t\022+\n\010deadline\030\005 \001(\0132\031.google.protob" +
+      "uf.Duration\022\021\n\tthread_id\030\006 \001(\t\0222\n\017thread" +
+      "_strategy\030\007 \001(\0162\031.runsvc.v1.ThreadStrate" +
+      "gy\022,\n\010start_at\030\010 \001(\0132\032.google.protobuf.T" +
+      "imestamp\022\020\n\010priority\030\t \001(\005\022\024\n\014fairness_k" +
+      "ey\030\n \001(\t\022\027\n\017concurrency_key\030< \001(\t\022\031\n\021con" +
+      "currency_limit\030= \001(\005\022\024\n\014follow_alias\030d \001" +
+      "(\010\022\022\n\nsticky_key\030e \001(\t\"Q\n\020StartRunRespon" +
+      "se\022\033\n\003run\030\001 \001(\0132\016.runsvc.v1.Run\022\017\n\007creat" +
+      "ed\030\002 \001(\010\022\017\n\007steered\030\003 \001(\010\"\037\n\rGetRunReque" +
+      "st\022\016\n\006run_id\030\001 \001(\t\"-\n\016GetRunResponse\022\033\n\003" +
+      "run\030\001 \001(\0132\016.runsvc.v1.Run\"\252\001\n\017ListRunsRe" +
+      "quest\022#\n\006states\030\001 \003(\0162\023.runsvc.v1.RunSta" +
+      "te\022\014\n\004spec\030\002 \001(\t\022\025\n\rparent_run_id\030\003 \001(\t\022" +
+      "\021\n\tpage_size\030\004 \001(\005\022\022\n\npage_token\030\005 \001(\t\022\021" +
+      "\n\tthread_id\030\006 \001(\t\022\023\n\013schedule_id\030\007 \001(\t\"I" +
+      "\n\020ListRunsResponse\022\034\n\004runs\030\001 \003(\0132\016.runsv" +
+      "c.v1.Run\022\027\n\017next_page_token\030\002 \001(\t\"\227\001\n\017Wa" +
+      "tchRunRequest\022\016\n\006run_id\030\001 \001(\t\022\020\n\010from_se" +
+      "q\030\002 \001(\003\0225\n\022heartbeat_interval\030\003 \001(\0132\031.go" +
+      "ogle.protobuf.Duration\022\023\n\013from_offset\030\004 " +
+      "\001(\003\022\026\n\016include_deltas\030\005 \001(\010\"\217\001\n\020WatchRun" +
+      "Response\022!\n\006record\030\001 \001(\0132\021.runsvc.v1.Rec" +
+      "ord\0222\n\016heartbeat_time\030\002 \001(\0132\032.google.pro" +
+      "tobuf.Timestamp\022$\n\005delta\030\003 \001(\0132\025.runsvc." +
+      "v1.ModelDelta\"\205\001\n\nModelDelta\022\013\n\003seq\030\001 \001(" +
+      "\003\022\014\n\004turn\030\002 \001(\005\022\016\n\006offset\030\003 \001(\003\022\014\n\004text\030" +
+      "\004 \001(\t\022+\n\ttool_call\030\005 \001(\0132\030.runsvc.v1.Too" +
+      "lCallDelta\022\021\n\tdiscarded\030\006 \001(\010\"K\n\rToolCal" +
+      "lDelta\022\r\n\005index\030\001 \001(\005\022\n\n\002id\030\002 \001(\t\022\014\n\004nam" +
+      "e\030\003 \001(\t\022\021\n\targuments\030\004 \001(\t\"\201\001\n\021StreamTex" +
+      "tRequest\022\016\n\006run_id\030\001 \001(\t\0225\n\022heartbeat_in" +
+      "terval\030\002 \001(\0132\031.google.protobuf.Duration\022" +
+      "\020\n\010from_seq\030\003 \001(\003\022\023\n\013from_offset\030\004 \001(\003\"\266" +
+      "\001\n\022StreamTextResponse\022\014\n\004text\030\001 \001(\t\022\014\n\004t" +
+      "urn\030\002 \001(\005\022\r\n\005final\030\003 \001(\010\0222\n\016heartbeat_ti" +
+      "me\030\004 \001(\0132\032.google.protobuf.Timestamp\022\013\n\003" +
+      "seq\030\005 \001(\003\022\016\n\006offset\030\006 \001(\003\022\021\n\tcommitted\030\007" +
+      " \001(\010\022\021\n\tdiscarded\030\010 \001(\010\"I\n\016WaitRunReques" +
+      "t\022\016\n\006run_id\030\001 \001(\t\022\'\n\004wait\030\002 \001(\0132\031.google" +
+      ".protobuf.Duration\".\n\017WaitRunResponse\022\033\n" +
+      "\003run\030\001 \001(\0132\016.runsvc.v1.Run\"X\n\022SendMessag" +
+      "eRequest\022\016\n\006run_id\030\001 \001(\t\022\014\n\004text\030\002 \001(\t\022$" +
+      "\n\004mode\030\003 \001(\0162\026.runsvc.v1.MessageMode\"\"\n\023" +
+      "SendMessageResponse\022\013\n\003seq\030\001 \001(\003\"\351\001\n\020Res" +
+      "umeRunRequest\022\016\n\006run_id\030\001 \001(\t\022+\n\014tool_re" +
+      "sults\030\002 \003(\0132\025.runsvc.v1.ToolResult\022\016\n\006an" +
+      "swer\030\003 \001(\t\022\025\n\010approved\030\004 \001(\010H\000\210\001\001\022\014\n\004not" +
+      "e\030\005 \001(\t\022*\n\010in_doubt\030\006 \001(\0132\030.runsvc.v1.In" +
+      "DoubtAnswer\022\031\n\014budget_limit\030\024 \001(\001H\001\210\001\001B\013" +
+      "\n\t_approvedB\017\n\r_budget_limit\"0\n\021ResumeRu" +
+      "nResponse\022\033\n\003run\030\001 \001(\0132\016.runsvc.v1.Run\"5" +
+      "\n\023InterruptRunRequest\022\016\n\006run_id\030\001 \001(\t\022\016\n" +
+      "\006reason\030\002 \001(\t\"3\n\024InterruptRunResponse\022\033\n" +
+      "\003run\030\001 \001(\0132\016.runsvc.v1.Run\"7\n\020GetReportR" +
+      "equest\022\016\n\006run_id\030\001 \001(\t\022\023\n\013child_depth\030\002 " +
+      "\001(\005\"6\n\021GetReportResponse\022!\n\006report\030\001 \001(\013" +
+      "2\021.runsvc.v1.Report\"\311\001\n\006Report\022\033\n\003run\030\001 " +
+      "\001(\0132\016.runsvc.v1.Run\022\020\n\010finished\030\002 \001(\010\022-\n" +
+      "\ntool_calls\030\003 \003(\0132\031.runsvc.v1.ToolCallRe" +
+      "port\022#\n\010children\030\004 \003(\0132\021.runsvc.v1.Repor" +
+      "t\022+\n\010duration\030\005 \001(\0132\031.google.protobuf.Du" +
+      "ration\022\017\n\007records\030\006 \001(\003\"\236\001\n\016ToolCallRepo" +
+      "rt\022!\n\004call\030\001 \001(\0132\023.runsvc.v1.ToolCall\022&\n" +
+      "\006output\030\002 \001(\0132\026.google.protobuf.Value\022!\n" +
+      "\005error\030\003 \001(\0132\022.google.rpc.Status\022\014\n\004turn" +
+      "\030\004 \001(\005\022\020\n\010in_doubt\030\005 \001(\010\"V\n\020DeleteRunReq" +
+      "uest\022\016\n\006run_id\030\001 \001(\t\022\021\n\tinterrupt\030\002 \001(\010\022" +
+      "\014\n\004spec\030\003 \001(\t\022\021\n\tthread_id\030\004 \001(\t\"*\n\021Dele" +
+      "teRunResponse\022\025\n\rdeleted_count\030\001 \001(\003\"\"\n\020" +
+      "ExportRunRequest\022\016\n\006run_id\030\001 \001(\t\"!\n\021Expo" +
+      "rtRunResponse\022\014\n\004line\030\001 \001(\t\" \n\020ImportRun" +
+      "Request\022\014\n\004line\030\001 \001(\t\"A\n\021ImportRunRespon" +
+      "se\022\033\n\003run\030\001 \001(\0132\016.runsvc.v1.Run\022\017\n\007creat" +
+      "ed\030\002 \001(\010\"\251\001\n\016ForkRunRequest\022\016\n\006run_id\030\001 " +
+      "\001(\t\022\016\n\004turn\030\002 \001(\005H\000\022\020\n\006at_seq\030\003 \001(\003H\000\022\r\n" +
+      "\005input\030\004 \001(\t\022\017\n\007version\030\005 \001(\t\022\022\n\nrequest" +
+      "_id\030\006 \001(\t\022+\n\010deadline\030\007 \001(\0132\031.google.pro" +
+      "tobuf.DurationB\004\n\002at\"?\n\017ForkRunResponse\022" +
+      "\033\n\003run\030\001 \001(\0132\016.runsvc.v1.Run\022\017\n\007created\030" +
+      "\002 \001(\0102\374\014\n\nRunService\022X\n\010StartRun\022\032.runsv" +
+      "c.v1.StartRunRequest\032\033.runsvc.v1.StartRu" +
+      "nResponse\"\023\202\323\344\223\002\r\"\010/v1/runs:\001*\022X\n\006GetRun" +
+      "\022\030.runsvc.v1.GetRunRequest\032\031.runsvc.v1.G" +
+      "etRunResponse\"\031\202\323\344\223\002\023\022\021/v1/runs/{run_id}" +
+      "\022U\n\010ListRuns\022\032.runsvc.v1.ListRunsRequest" +
+      "\032\033.runsvc.v1.ListRunsResponse\"\020\202\323\344\223\002\n\022\010/" +
+      "v1/runs\022f\n\010WatchRun\022\032.runsvc.v1.WatchRun" +
+      "Request\032\033.runsvc.v1.WatchRunResponse\"\037\202\323" +
+      "\344\223\002\031\022\027/v1/runs/{run_id}:watch0\001\022q\n\nStrea" +
+      "mText\022\034.runsvc.v1.StreamTextRequest\032\035.ru" +
+      "nsvc.v1.StreamTextResponse\"$\202\323\344\223\002\036\022\034/v1/" +
+      "runs/{run_id}:streamText0\001\022`\n\007WaitRun\022\031." +
+      "runsvc.v1.WaitRunRequest\032\032.runsvc.v1.Wai" +
+      "tRunResponse\"\036\202\323\344\223\002\030\022\026/v1/runs/{run_id}:" +
+      "wait\022v\n\013SendMessage\022\035.runsvc.v1.SendMess" +
+      "ageRequest\032\036.runsvc.v1.SendMessageRespon" +
+      "se\"(\202\323\344\223\002\"\"\035/v1/runs/{run_id}:sendMessag" +
+      "e:\001*\022k\n\tResumeRun\022\033.runsvc.v1.ResumeRunR" +
+      "equest\032\034.runsvc.v1.ResumeRunResponse\"#\202\323" +
+      "\344\223\002\035\"\030/v1/runs/{run_id}:resume:\001*\022w\n\014Int" +
+      "erruptRun\022\036.runsvc.v1.InterruptRunReques" +
+      "t\032\037.runsvc.v1.InterruptRunResponse\"&\202\323\344\223" +
+      "\002 \"\033/v1/runs/{run_id}:interrupt:\001*\022h\n\tGe" +
+      "tReport\022\033.runsvc.v1.GetReportRequest\032\034.r" +
+      "unsvc.v1.GetReportResponse\" \202\323\344\223\002\032\022\030/v1/" +
+      "runs/{run_id}/report\022w\n\tDeleteRun\022\033.runs" +
+      "vc.v1.DeleteRunRequest\032\034.runsvc.v1.Delet" +
+      "eRunResponse\"/\202\323\344\223\002)*\021/v1/runs/{run_id}Z" +
+      "\024\"\017/v1/runs:delete:\001*\022j\n\tExportRun\022\033.run" +
+      "svc.v1.ExportRunRequest\032\034.runsvc.v1.Expo" +
+      "rtRunResponse\" \202\323\344\223\002\032\022\030/v1/runs/{run_id}" +
+      ":export0\001\022H\n\tImportRun\022\033.runsvc.v1.Impor" +
+      "tRunRequest\032\034.runsvc.v1.ImportRunRespons" +
+      "e(\001\022g\n\tGetThread\022\033.runsvc.v1.GetThreadRe" +
+      "quest\032\034.runsvc.v1.GetThreadResponse\"\037\202\323\344" +
+      "\223\002\031\022\027/v1/threads/{thread_id}\022a\n\013ListThre" +
+      "ads\022\035.runsvc.v1.ListThreadsRequest\032\036.run" +
+      "svc.v1.ListThreadsResponse\"\023\202\323\344\223\002\r\022\013/v1/" +
+      "threads\022c\n\007ForkRun\022\031.runsvc.v1.ForkRunRe" +
+      "quest\032\032.runsvc.v1.ForkRunResponse\"!\202\323\344\223\002" +
+      "\033\"\026/v1/runs/{run_id}:fork:\001*BL\n\rdev.runs" +
+      "vc.v1B\010RunProtoP\001Z/github.com/runsvc/run" +
+      "svc/gen/runsvc/v1;runsvcv1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -397,6 +406,7 @@ public final class RunProto {
           com.google.protobuf.StructProto.getDescriptor(),
           com.google.protobuf.TimestampProto.getDescriptor(),
           com.google.rpc.StatusProto.getDescriptor(),
+          dev.runsvc.v1.AliasProto.getDescriptor(),
           dev.runsvc.v1.RecordProto.getDescriptor(),
           dev.runsvc.v1.SpecProto.getDescriptor(),
         });
@@ -405,7 +415,7 @@ public final class RunProto {
     internal_static_runsvc_v1_Run_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_runsvc_v1_Run_descriptor,
-        new java.lang.String[] { "RunId", "Spec", "Version", "State", "AbortCause", "Failure", "Suspension", "Answer", "Usage", "Input", "RequestId", "ParentRunId", "RootRunId", "DelegationId", "Attempt", "Turn", "LastSeq", "CreateTime", "UpdateTime", "SettleTime", "DeadlineTime", "ThreadId", "ContinuesRunId", "Waiting", "ForkOf", "ScheduleId", "ScheduleTick", "Priority", "FairnessKey", });
+        new java.lang.String[] { "RunId", "Spec", "Version", "State", "AbortCause", "Failure", "Suspension", "Answer", "Usage", "Input", "RequestId", "ParentRunId", "RootRunId", "DelegationId", "Attempt", "Turn", "LastSeq", "CreateTime", "UpdateTime", "SettleTime", "DeadlineTime", "ThreadId", "ContinuesRunId", "Waiting", "ForkOf", "ScheduleId", "ScheduleTick", "Priority", "FairnessKey", "ConcurrencyKey", "ConcurrencyPlace", "WaitingOn", "WaitingSince", "ConcurrencySeq", "Alias", "AliasSide", "EvaluationId", "ReplayOf", });
     internal_static_runsvc_v1_Thread_descriptor =
       getDescriptor().getMessageTypes().get(1);
     internal_static_runsvc_v1_Thread_fieldAccessorTable = new
@@ -447,7 +457,7 @@ public final class RunProto {
     internal_static_runsvc_v1_StartRunRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_runsvc_v1_StartRunRequest_descriptor,
-        new java.lang.String[] { "Spec", "Version", "Input", "RequestId", "Deadline", "ThreadId", "ThreadStrategy", "StartAt", "Priority", "FairnessKey", });
+        new java.lang.String[] { "Spec", "Version", "Input", "RequestId", "Deadline", "ThreadId", "ThreadStrategy", "StartAt", "Priority", "FairnessKey", "ConcurrencyKey", "ConcurrencyLimit", "FollowAlias", "StickyKey", });
     internal_static_runsvc_v1_StartRunResponse_descriptor =
       getDescriptor().getMessageTypes().get(8);
     internal_static_runsvc_v1_StartRunResponse_fieldAccessorTable = new
@@ -644,6 +654,7 @@ public final class RunProto {
     com.google.protobuf.StructProto.getDescriptor();
     com.google.protobuf.TimestampProto.getDescriptor();
     com.google.rpc.StatusProto.getDescriptor();
+    dev.runsvc.v1.AliasProto.getDescriptor();
     dev.runsvc.v1.RecordProto.getDescriptor();
     dev.runsvc.v1.SpecProto.getDescriptor();
   }

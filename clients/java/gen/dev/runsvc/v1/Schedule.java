@@ -34,6 +34,7 @@ private static final long serialVersionUID = 0L;
     overlap_ = 0;
     nextTicks_ = java.util.Collections.emptyList();
     recentTicks_ = java.util.Collections.emptyList();
+    fairnessKey_ = "";
   }
 
   @java.lang.Override
@@ -887,6 +888,71 @@ private static final long serialVersionUID = 0L;
     return updateTime_ == null ? com.google.protobuf.Timestamp.getDefaultInstance() : updateTime_;
   }
 
+  public static final int PRIORITY_FIELD_NUMBER = 20;
+  private int priority_ = 0;
+  /**
+   * <pre>
+   * Its Runs' priority, 1 (lowest) to 5 (highest); 0 means the default, 3
+   * (as StartRun's `priority`).
+   * </pre>
+   *
+   * <code>int32 priority = 20;</code>
+   * @return The priority.
+   */
+  @java.lang.Override
+  public int getPriority() {
+    return priority_;
+  }
+
+  public static final int FAIRNESS_KEY_FIELD_NUMBER = 21;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object fairnessKey_ = "";
+  /**
+   * <pre>
+   * Its Runs' fairness key; empty means the tenant (as StartRun's
+   * `fairness_key`).
+   * </pre>
+   *
+   * <code>string fairness_key = 21;</code>
+   * @return The fairnessKey.
+   */
+  @java.lang.Override
+  public java.lang.String getFairnessKey() {
+    java.lang.Object ref = fairnessKey_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      fairnessKey_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * Its Runs' fairness key; empty means the tenant (as StartRun's
+   * `fairness_key`).
+   * </pre>
+   *
+   * <code>string fairness_key = 21;</code>
+   * @return The bytes for fairnessKey.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getFairnessKeyBytes() {
+    java.lang.Object ref = fairnessKey_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      fairnessKey_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -957,6 +1023,12 @@ private static final long serialVersionUID = 0L;
     }
     if (updateTime_ != null) {
       output.writeMessage(19, getUpdateTime());
+    }
+    if (priority_ != 0) {
+      output.writeInt32(20, priority_);
+    }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(fairnessKey_)) {
+      com.google.protobuf.GeneratedMessageV3.writeString(output, 21, fairnessKey_);
     }
     getUnknownFields().writeTo(output);
   }
@@ -1037,6 +1109,13 @@ private static final long serialVersionUID = 0L;
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(19, getUpdateTime());
     }
+    if (priority_ != 0) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeInt32Size(20, priority_);
+    }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(fairnessKey_)) {
+      size += com.google.protobuf.GeneratedMessageV3.computeStringSize(21, fairnessKey_);
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -1098,6 +1177,10 @@ private static final long serialVersionUID = 0L;
       if (!getUpdateTime()
           .equals(other.getUpdateTime())) return false;
     }
+    if (getPriority()
+        != other.getPriority()) return false;
+    if (!getFairnessKey()
+        .equals(other.getFairnessKey())) return false;
     if (!getWhenCase().equals(other.getWhenCase())) return false;
     switch (whenCase_) {
       case 5:
@@ -1175,6 +1258,10 @@ private static final long serialVersionUID = 0L;
       hash = (37 * hash) + UPDATE_TIME_FIELD_NUMBER;
       hash = (53 * hash) + getUpdateTime().hashCode();
     }
+    hash = (37 * hash) + PRIORITY_FIELD_NUMBER;
+    hash = (53 * hash) + getPriority();
+    hash = (37 * hash) + FAIRNESS_KEY_FIELD_NUMBER;
+    hash = (53 * hash) + getFairnessKey().hashCode();
     switch (whenCase_) {
       case 5:
         hash = (37 * hash) + CRON_FIELD_NUMBER;
@@ -1384,6 +1471,8 @@ private static final long serialVersionUID = 0L;
         updateTimeBuilder_.dispose();
         updateTimeBuilder_ = null;
       }
+      priority_ = 0;
+      fairnessKey_ = "";
       whenCase_ = 0;
       when_ = null;
       return this;
@@ -1493,6 +1582,12 @@ private static final long serialVersionUID = 0L;
         result.updateTime_ = updateTimeBuilder_ == null
             ? updateTime_
             : updateTimeBuilder_.build();
+      }
+      if (((from_bitField0_ & 0x00080000) != 0)) {
+        result.priority_ = priority_;
+      }
+      if (((from_bitField0_ & 0x00100000) != 0)) {
+        result.fairnessKey_ = fairnessKey_;
       }
     }
 
@@ -1656,6 +1751,14 @@ private static final long serialVersionUID = 0L;
       }
       if (other.hasUpdateTime()) {
         mergeUpdateTime(other.getUpdateTime());
+      }
+      if (other.getPriority() != 0) {
+        setPriority(other.getPriority());
+      }
+      if (!other.getFairnessKey().isEmpty()) {
+        fairnessKey_ = other.fairnessKey_;
+        bitField0_ |= 0x00100000;
+        onChanged();
       }
       switch (other.getWhenCase()) {
         case CRON: {
@@ -1828,6 +1931,16 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00040000;
               break;
             } // case 154
+            case 160: {
+              priority_ = input.readInt32();
+              bitField0_ |= 0x00080000;
+              break;
+            } // case 160
+            case 170: {
+              fairnessKey_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x00100000;
+              break;
+            } // case 170
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -4436,6 +4549,150 @@ private static final long serialVersionUID = 0L;
         updateTime_ = null;
       }
       return updateTimeBuilder_;
+    }
+
+    private int priority_ ;
+    /**
+     * <pre>
+     * Its Runs' priority, 1 (lowest) to 5 (highest); 0 means the default, 3
+     * (as StartRun's `priority`).
+     * </pre>
+     *
+     * <code>int32 priority = 20;</code>
+     * @return The priority.
+     */
+    @java.lang.Override
+    public int getPriority() {
+      return priority_;
+    }
+    /**
+     * <pre>
+     * Its Runs' priority, 1 (lowest) to 5 (highest); 0 means the default, 3
+     * (as StartRun's `priority`).
+     * </pre>
+     *
+     * <code>int32 priority = 20;</code>
+     * @param value The priority to set.
+     * @return This builder for chaining.
+     */
+    public Builder setPriority(int value) {
+      
+      priority_ = value;
+      bitField0_ |= 0x00080000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Its Runs' priority, 1 (lowest) to 5 (highest); 0 means the default, 3
+     * (as StartRun's `priority`).
+     * </pre>
+     *
+     * <code>int32 priority = 20;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearPriority() {
+      bitField0_ = (bitField0_ & ~0x00080000);
+      priority_ = 0;
+      onChanged();
+      return this;
+    }
+
+    private java.lang.Object fairnessKey_ = "";
+    /**
+     * <pre>
+     * Its Runs' fairness key; empty means the tenant (as StartRun's
+     * `fairness_key`).
+     * </pre>
+     *
+     * <code>string fairness_key = 21;</code>
+     * @return The fairnessKey.
+     */
+    public java.lang.String getFairnessKey() {
+      java.lang.Object ref = fairnessKey_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        fairnessKey_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * Its Runs' fairness key; empty means the tenant (as StartRun's
+     * `fairness_key`).
+     * </pre>
+     *
+     * <code>string fairness_key = 21;</code>
+     * @return The bytes for fairnessKey.
+     */
+    public com.google.protobuf.ByteString
+        getFairnessKeyBytes() {
+      java.lang.Object ref = fairnessKey_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        fairnessKey_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * Its Runs' fairness key; empty means the tenant (as StartRun's
+     * `fairness_key`).
+     * </pre>
+     *
+     * <code>string fairness_key = 21;</code>
+     * @param value The fairnessKey to set.
+     * @return This builder for chaining.
+     */
+    public Builder setFairnessKey(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      fairnessKey_ = value;
+      bitField0_ |= 0x00100000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Its Runs' fairness key; empty means the tenant (as StartRun's
+     * `fairness_key`).
+     * </pre>
+     *
+     * <code>string fairness_key = 21;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearFairnessKey() {
+      fairnessKey_ = getDefaultInstance().getFairnessKey();
+      bitField0_ = (bitField0_ & ~0x00100000);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Its Runs' fairness key; empty means the tenant (as StartRun's
+     * `fairness_key`).
+     * </pre>
+     *
+     * <code>string fairness_key = 21;</code>
+     * @param value The bytes for fairnessKey to set.
+     * @return This builder for chaining.
+     */
+    public Builder setFairnessKeyBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      fairnessKey_ = value;
+      bitField0_ |= 0x00100000;
+      onChanged();
+      return this;
     }
     @java.lang.Override
     public final Builder setUnknownFields(

@@ -477,5 +477,38 @@ public interface ScheduleOrBuilder extends
    */
   com.google.protobuf.TimestampOrBuilder getUpdateTimeOrBuilder();
 
+  /**
+   * <pre>
+   * Its Runs' priority, 1 (lowest) to 5 (highest); 0 means the default, 3
+   * (as StartRun's `priority`).
+   * </pre>
+   *
+   * <code>int32 priority = 20;</code>
+   * @return The priority.
+   */
+  int getPriority();
+
+  /**
+   * <pre>
+   * Its Runs' fairness key; empty means the tenant (as StartRun's
+   * `fairness_key`).
+   * </pre>
+   *
+   * <code>string fairness_key = 21;</code>
+   * @return The fairnessKey.
+   */
+  java.lang.String getFairnessKey();
+  /**
+   * <pre>
+   * Its Runs' fairness key; empty means the tenant (as StartRun's
+   * `fairness_key`).
+   * </pre>
+   *
+   * <code>string fairness_key = 21;</code>
+   * @return The bytes for fairnessKey.
+   */
+  com.google.protobuf.ByteString
+      getFairnessKeyBytes();
+
   public dev.runsvc.v1.Schedule.WhenCase getWhenCase();
 }

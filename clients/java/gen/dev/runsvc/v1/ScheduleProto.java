@@ -106,7 +106,7 @@ public final class ScheduleProto {
       "\n\030runsvc/v1/schedule.proto\022\trunsvc.v1\032\034g" +
       "oogle/api/annotations.proto\032\036google/prot" +
       "obuf/duration.proto\032\037google/protobuf/tim" +
-      "estamp.proto\032\023runsvc/v1/run.proto\"\362\004\n\010Sc" +
+      "estamp.proto\032\023runsvc/v1/run.proto\"\232\005\n\010Sc" +
       "hedule\022\n\n\002id\030\001 \001(\t\022\014\n\004spec\030\002 \001(\t\022\017\n\007vers" +
       "ion\030\003 \001(\t\022\r\n\005input\030\004 \001(\t\022\016\n\004cron\030\005 \001(\tH\000" +
       "\022-\n\010interval\030\006 \001(\0132\031.google.protobuf.Dur" +
@@ -122,7 +122,8 @@ public final class ScheduleProto {
       "unsvc.v1.ScheduleTick\022\r\n\005count\030\021 \001(\003\022/\n\013" +
       "create_time\030\022 \001(\0132\032.google.protobuf.Time" +
       "stamp\022/\n\013update_time\030\023 \001(\0132\032.google.prot" +
-      "obuf.TimestampB\006\n\004when\"\242\001\n\014ScheduleTick\022" +
+      "obuf.Timestamp\022\020\n\010priority\030\024 \001(\005\022\024\n\014fair" +
+      "ness_key\030\025 \001(\tB\006\n\004when\"\242\001\n\014ScheduleTick\022" +
       "(\n\004tick\030\001 \001(\0132\032.google.protobuf.Timestam" +
       "p\022\'\n\007outcome\030\002 \001(\0162\026.runsvc.v1.TickOutco" +
       "me\022\016\n\006run_id\030\003 \001(\t\022/\n\013record_time\030\004 \001(\0132" +
@@ -196,7 +197,7 @@ public final class ScheduleProto {
     internal_static_runsvc_v1_Schedule_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_runsvc_v1_Schedule_descriptor,
-        new java.lang.String[] { "Id", "Spec", "Version", "Input", "Cron", "Interval", "At", "TimeZone", "Jitter", "EndTime", "MaxCount", "Overlap", "CatchupWindow", "Paused", "NextTicks", "RecentTicks", "Count", "CreateTime", "UpdateTime", "When", });
+        new java.lang.String[] { "Id", "Spec", "Version", "Input", "Cron", "Interval", "At", "TimeZone", "Jitter", "EndTime", "MaxCount", "Overlap", "CatchupWindow", "Paused", "NextTicks", "RecentTicks", "Count", "CreateTime", "UpdateTime", "Priority", "FairnessKey", "When", });
     internal_static_runsvc_v1_ScheduleTick_descriptor =
       getDescriptor().getMessageTypes().get(1);
     internal_static_runsvc_v1_ScheduleTick_fieldAccessorTable = new

@@ -858,6 +858,91 @@ private static final long serialVersionUID = 0L;
     return timers_ == null ? dev.runsvc.v1.Timers.getDefaultInstance() : timers_;
   }
 
+  public static final int EXPOSURE_FIELD_NUMBER = 33;
+  private dev.runsvc.v1.Exposure exposure_;
+  /**
+   * <pre>
+   * Who besides runsvc's own API may reach this Spec: A2A agents and MCP
+   * hosts (DESIGN §14). Unset, neither.
+   * </pre>
+   *
+   * <code>.runsvc.v1.Exposure exposure = 33;</code>
+   * @return Whether the exposure field is set.
+   */
+  @java.lang.Override
+  public boolean hasExposure() {
+    return exposure_ != null;
+  }
+  /**
+   * <pre>
+   * Who besides runsvc's own API may reach this Spec: A2A agents and MCP
+   * hosts (DESIGN §14). Unset, neither.
+   * </pre>
+   *
+   * <code>.runsvc.v1.Exposure exposure = 33;</code>
+   * @return The exposure.
+   */
+  @java.lang.Override
+  public dev.runsvc.v1.Exposure getExposure() {
+    return exposure_ == null ? dev.runsvc.v1.Exposure.getDefaultInstance() : exposure_;
+  }
+  /**
+   * <pre>
+   * Who besides runsvc's own API may reach this Spec: A2A agents and MCP
+   * hosts (DESIGN §14). Unset, neither.
+   * </pre>
+   *
+   * <code>.runsvc.v1.Exposure exposure = 33;</code>
+   */
+  @java.lang.Override
+  public dev.runsvc.v1.ExposureOrBuilder getExposureOrBuilder() {
+    return exposure_ == null ? dev.runsvc.v1.Exposure.getDefaultInstance() : exposure_;
+  }
+
+  public static final int CONCURRENCY_FIELD_NUMBER = 32;
+  private dev.runsvc.v1.Concurrency concurrency_;
+  /**
+   * <pre>
+   * How many of this Spec's Runs may be active at once per key (a ticket, a
+   * user): Runs over the limit wait QUEUED, in start order, durably. Unset,
+   * no limit.
+   * </pre>
+   *
+   * <code>.runsvc.v1.Concurrency concurrency = 32;</code>
+   * @return Whether the concurrency field is set.
+   */
+  @java.lang.Override
+  public boolean hasConcurrency() {
+    return concurrency_ != null;
+  }
+  /**
+   * <pre>
+   * How many of this Spec's Runs may be active at once per key (a ticket, a
+   * user): Runs over the limit wait QUEUED, in start order, durably. Unset,
+   * no limit.
+   * </pre>
+   *
+   * <code>.runsvc.v1.Concurrency concurrency = 32;</code>
+   * @return The concurrency.
+   */
+  @java.lang.Override
+  public dev.runsvc.v1.Concurrency getConcurrency() {
+    return concurrency_ == null ? dev.runsvc.v1.Concurrency.getDefaultInstance() : concurrency_;
+  }
+  /**
+   * <pre>
+   * How many of this Spec's Runs may be active at once per key (a ticket, a
+   * user): Runs over the limit wait QUEUED, in start order, durably. Unset,
+   * no limit.
+   * </pre>
+   *
+   * <code>.runsvc.v1.Concurrency concurrency = 32;</code>
+   */
+  @java.lang.Override
+  public dev.runsvc.v1.ConcurrencyOrBuilder getConcurrencyOrBuilder() {
+    return concurrency_ == null ? dev.runsvc.v1.Concurrency.getDefaultInstance() : concurrency_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -922,6 +1007,12 @@ private static final long serialVersionUID = 0L;
     }
     if (timers_ != null) {
       output.writeMessage(31, getTimers());
+    }
+    if (concurrency_ != null) {
+      output.writeMessage(32, getConcurrency());
+    }
+    if (exposure_ != null) {
+      output.writeMessage(33, getExposure());
     }
     getUnknownFields().writeTo(output);
   }
@@ -1001,6 +1092,14 @@ private static final long serialVersionUID = 0L;
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(31, getTimers());
     }
+    if (concurrency_ != null) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(32, getConcurrency());
+    }
+    if (exposure_ != null) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(33, getExposure());
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -1076,6 +1175,16 @@ private static final long serialVersionUID = 0L;
       if (!getTimers()
           .equals(other.getTimers())) return false;
     }
+    if (hasExposure() != other.hasExposure()) return false;
+    if (hasExposure()) {
+      if (!getExposure()
+          .equals(other.getExposure())) return false;
+    }
+    if (hasConcurrency() != other.hasConcurrency()) return false;
+    if (hasConcurrency()) {
+      if (!getConcurrency()
+          .equals(other.getConcurrency())) return false;
+    }
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -1146,6 +1255,14 @@ private static final long serialVersionUID = 0L;
     if (hasTimers()) {
       hash = (37 * hash) + TIMERS_FIELD_NUMBER;
       hash = (53 * hash) + getTimers().hashCode();
+    }
+    if (hasExposure()) {
+      hash = (37 * hash) + EXPOSURE_FIELD_NUMBER;
+      hash = (53 * hash) + getExposure().hashCode();
+    }
+    if (hasConcurrency()) {
+      hash = (37 * hash) + CONCURRENCY_FIELD_NUMBER;
+      hash = (53 * hash) + getConcurrency().hashCode();
     }
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
@@ -1353,6 +1470,16 @@ private static final long serialVersionUID = 0L;
         timersBuilder_.dispose();
         timersBuilder_ = null;
       }
+      exposure_ = null;
+      if (exposureBuilder_ != null) {
+        exposureBuilder_.dispose();
+        exposureBuilder_ = null;
+      }
+      concurrency_ = null;
+      if (concurrencyBuilder_ != null) {
+        concurrencyBuilder_.dispose();
+        concurrencyBuilder_ = null;
+      }
       return this;
     }
 
@@ -1478,6 +1605,16 @@ private static final long serialVersionUID = 0L;
         result.timers_ = timersBuilder_ == null
             ? timers_
             : timersBuilder_.build();
+      }
+      if (((from_bitField0_ & 0x00020000) != 0)) {
+        result.exposure_ = exposureBuilder_ == null
+            ? exposure_
+            : exposureBuilder_.build();
+      }
+      if (((from_bitField0_ & 0x00040000) != 0)) {
+        result.concurrency_ = concurrencyBuilder_ == null
+            ? concurrency_
+            : concurrencyBuilder_.build();
       }
     }
 
@@ -1658,6 +1795,12 @@ private static final long serialVersionUID = 0L;
       if (other.hasTimers()) {
         mergeTimers(other.getTimers());
       }
+      if (other.hasExposure()) {
+        mergeExposure(other.getExposure());
+      }
+      if (other.hasConcurrency()) {
+        mergeConcurrency(other.getConcurrency());
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -1812,6 +1955,20 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00010000;
               break;
             } // case 250
+            case 258: {
+              input.readMessage(
+                  getConcurrencyFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              bitField0_ |= 0x00040000;
+              break;
+            } // case 258
+            case 266: {
+              input.readMessage(
+                  getExposureFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              bitField0_ |= 0x00020000;
+              break;
+            } // case 266
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -4837,6 +4994,343 @@ private static final long serialVersionUID = 0L;
         timers_ = null;
       }
       return timersBuilder_;
+    }
+
+    private dev.runsvc.v1.Exposure exposure_;
+    private com.google.protobuf.SingleFieldBuilderV3<
+        dev.runsvc.v1.Exposure, dev.runsvc.v1.Exposure.Builder, dev.runsvc.v1.ExposureOrBuilder> exposureBuilder_;
+    /**
+     * <pre>
+     * Who besides runsvc's own API may reach this Spec: A2A agents and MCP
+     * hosts (DESIGN §14). Unset, neither.
+     * </pre>
+     *
+     * <code>.runsvc.v1.Exposure exposure = 33;</code>
+     * @return Whether the exposure field is set.
+     */
+    public boolean hasExposure() {
+      return ((bitField0_ & 0x00020000) != 0);
+    }
+    /**
+     * <pre>
+     * Who besides runsvc's own API may reach this Spec: A2A agents and MCP
+     * hosts (DESIGN §14). Unset, neither.
+     * </pre>
+     *
+     * <code>.runsvc.v1.Exposure exposure = 33;</code>
+     * @return The exposure.
+     */
+    public dev.runsvc.v1.Exposure getExposure() {
+      if (exposureBuilder_ == null) {
+        return exposure_ == null ? dev.runsvc.v1.Exposure.getDefaultInstance() : exposure_;
+      } else {
+        return exposureBuilder_.getMessage();
+      }
+    }
+    /**
+     * <pre>
+     * Who besides runsvc's own API may reach this Spec: A2A agents and MCP
+     * hosts (DESIGN §14). Unset, neither.
+     * </pre>
+     *
+     * <code>.runsvc.v1.Exposure exposure = 33;</code>
+     */
+    public Builder setExposure(dev.runsvc.v1.Exposure value) {
+      if (exposureBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        exposure_ = value;
+      } else {
+        exposureBuilder_.setMessage(value);
+      }
+      bitField0_ |= 0x00020000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Who besides runsvc's own API may reach this Spec: A2A agents and MCP
+     * hosts (DESIGN §14). Unset, neither.
+     * </pre>
+     *
+     * <code>.runsvc.v1.Exposure exposure = 33;</code>
+     */
+    public Builder setExposure(
+        dev.runsvc.v1.Exposure.Builder builderForValue) {
+      if (exposureBuilder_ == null) {
+        exposure_ = builderForValue.build();
+      } else {
+        exposureBuilder_.setMessage(builderForValue.build());
+      }
+      bitField0_ |= 0x00020000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Who besides runsvc's own API may reach this Spec: A2A agents and MCP
+     * hosts (DESIGN §14). Unset, neither.
+     * </pre>
+     *
+     * <code>.runsvc.v1.Exposure exposure = 33;</code>
+     */
+    public Builder mergeExposure(dev.runsvc.v1.Exposure value) {
+      if (exposureBuilder_ == null) {
+        if (((bitField0_ & 0x00020000) != 0) &&
+          exposure_ != null &&
+          exposure_ != dev.runsvc.v1.Exposure.getDefaultInstance()) {
+          getExposureBuilder().mergeFrom(value);
+        } else {
+          exposure_ = value;
+        }
+      } else {
+        exposureBuilder_.mergeFrom(value);
+      }
+      bitField0_ |= 0x00020000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Who besides runsvc's own API may reach this Spec: A2A agents and MCP
+     * hosts (DESIGN §14). Unset, neither.
+     * </pre>
+     *
+     * <code>.runsvc.v1.Exposure exposure = 33;</code>
+     */
+    public Builder clearExposure() {
+      bitField0_ = (bitField0_ & ~0x00020000);
+      exposure_ = null;
+      if (exposureBuilder_ != null) {
+        exposureBuilder_.dispose();
+        exposureBuilder_ = null;
+      }
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Who besides runsvc's own API may reach this Spec: A2A agents and MCP
+     * hosts (DESIGN §14). Unset, neither.
+     * </pre>
+     *
+     * <code>.runsvc.v1.Exposure exposure = 33;</code>
+     */
+    public dev.runsvc.v1.Exposure.Builder getExposureBuilder() {
+      bitField0_ |= 0x00020000;
+      onChanged();
+      return getExposureFieldBuilder().getBuilder();
+    }
+    /**
+     * <pre>
+     * Who besides runsvc's own API may reach this Spec: A2A agents and MCP
+     * hosts (DESIGN §14). Unset, neither.
+     * </pre>
+     *
+     * <code>.runsvc.v1.Exposure exposure = 33;</code>
+     */
+    public dev.runsvc.v1.ExposureOrBuilder getExposureOrBuilder() {
+      if (exposureBuilder_ != null) {
+        return exposureBuilder_.getMessageOrBuilder();
+      } else {
+        return exposure_ == null ?
+            dev.runsvc.v1.Exposure.getDefaultInstance() : exposure_;
+      }
+    }
+    /**
+     * <pre>
+     * Who besides runsvc's own API may reach this Spec: A2A agents and MCP
+     * hosts (DESIGN §14). Unset, neither.
+     * </pre>
+     *
+     * <code>.runsvc.v1.Exposure exposure = 33;</code>
+     */
+    private com.google.protobuf.SingleFieldBuilderV3<
+        dev.runsvc.v1.Exposure, dev.runsvc.v1.Exposure.Builder, dev.runsvc.v1.ExposureOrBuilder> 
+        getExposureFieldBuilder() {
+      if (exposureBuilder_ == null) {
+        exposureBuilder_ = new com.google.protobuf.SingleFieldBuilderV3<
+            dev.runsvc.v1.Exposure, dev.runsvc.v1.Exposure.Builder, dev.runsvc.v1.ExposureOrBuilder>(
+                getExposure(),
+                getParentForChildren(),
+                isClean());
+        exposure_ = null;
+      }
+      return exposureBuilder_;
+    }
+
+    private dev.runsvc.v1.Concurrency concurrency_;
+    private com.google.protobuf.SingleFieldBuilderV3<
+        dev.runsvc.v1.Concurrency, dev.runsvc.v1.Concurrency.Builder, dev.runsvc.v1.ConcurrencyOrBuilder> concurrencyBuilder_;
+    /**
+     * <pre>
+     * How many of this Spec's Runs may be active at once per key (a ticket, a
+     * user): Runs over the limit wait QUEUED, in start order, durably. Unset,
+     * no limit.
+     * </pre>
+     *
+     * <code>.runsvc.v1.Concurrency concurrency = 32;</code>
+     * @return Whether the concurrency field is set.
+     */
+    public boolean hasConcurrency() {
+      return ((bitField0_ & 0x00040000) != 0);
+    }
+    /**
+     * <pre>
+     * How many of this Spec's Runs may be active at once per key (a ticket, a
+     * user): Runs over the limit wait QUEUED, in start order, durably. Unset,
+     * no limit.
+     * </pre>
+     *
+     * <code>.runsvc.v1.Concurrency concurrency = 32;</code>
+     * @return The concurrency.
+     */
+    public dev.runsvc.v1.Concurrency getConcurrency() {
+      if (concurrencyBuilder_ == null) {
+        return concurrency_ == null ? dev.runsvc.v1.Concurrency.getDefaultInstance() : concurrency_;
+      } else {
+        return concurrencyBuilder_.getMessage();
+      }
+    }
+    /**
+     * <pre>
+     * How many of this Spec's Runs may be active at once per key (a ticket, a
+     * user): Runs over the limit wait QUEUED, in start order, durably. Unset,
+     * no limit.
+     * </pre>
+     *
+     * <code>.runsvc.v1.Concurrency concurrency = 32;</code>
+     */
+    public Builder setConcurrency(dev.runsvc.v1.Concurrency value) {
+      if (concurrencyBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        concurrency_ = value;
+      } else {
+        concurrencyBuilder_.setMessage(value);
+      }
+      bitField0_ |= 0x00040000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * How many of this Spec's Runs may be active at once per key (a ticket, a
+     * user): Runs over the limit wait QUEUED, in start order, durably. Unset,
+     * no limit.
+     * </pre>
+     *
+     * <code>.runsvc.v1.Concurrency concurrency = 32;</code>
+     */
+    public Builder setConcurrency(
+        dev.runsvc.v1.Concurrency.Builder builderForValue) {
+      if (concurrencyBuilder_ == null) {
+        concurrency_ = builderForValue.build();
+      } else {
+        concurrencyBuilder_.setMessage(builderForValue.build());
+      }
+      bitField0_ |= 0x00040000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * How many of this Spec's Runs may be active at once per key (a ticket, a
+     * user): Runs over the limit wait QUEUED, in start order, durably. Unset,
+     * no limit.
+     * </pre>
+     *
+     * <code>.runsvc.v1.Concurrency concurrency = 32;</code>
+     */
+    public Builder mergeConcurrency(dev.runsvc.v1.Concurrency value) {
+      if (concurrencyBuilder_ == null) {
+        if (((bitField0_ & 0x00040000) != 0) &&
+          concurrency_ != null &&
+          concurrency_ != dev.runsvc.v1.Concurrency.getDefaultInstance()) {
+          getConcurrencyBuilder().mergeFrom(value);
+        } else {
+          concurrency_ = value;
+        }
+      } else {
+        concurrencyBuilder_.mergeFrom(value);
+      }
+      bitField0_ |= 0x00040000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * How many of this Spec's Runs may be active at once per key (a ticket, a
+     * user): Runs over the limit wait QUEUED, in start order, durably. Unset,
+     * no limit.
+     * </pre>
+     *
+     * <code>.runsvc.v1.Concurrency concurrency = 32;</code>
+     */
+    public Builder clearConcurrency() {
+      bitField0_ = (bitField0_ & ~0x00040000);
+      concurrency_ = null;
+      if (concurrencyBuilder_ != null) {
+        concurrencyBuilder_.dispose();
+        concurrencyBuilder_ = null;
+      }
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * How many of this Spec's Runs may be active at once per key (a ticket, a
+     * user): Runs over the limit wait QUEUED, in start order, durably. Unset,
+     * no limit.
+     * </pre>
+     *
+     * <code>.runsvc.v1.Concurrency concurrency = 32;</code>
+     */
+    public dev.runsvc.v1.Concurrency.Builder getConcurrencyBuilder() {
+      bitField0_ |= 0x00040000;
+      onChanged();
+      return getConcurrencyFieldBuilder().getBuilder();
+    }
+    /**
+     * <pre>
+     * How many of this Spec's Runs may be active at once per key (a ticket, a
+     * user): Runs over the limit wait QUEUED, in start order, durably. Unset,
+     * no limit.
+     * </pre>
+     *
+     * <code>.runsvc.v1.Concurrency concurrency = 32;</code>
+     */
+    public dev.runsvc.v1.ConcurrencyOrBuilder getConcurrencyOrBuilder() {
+      if (concurrencyBuilder_ != null) {
+        return concurrencyBuilder_.getMessageOrBuilder();
+      } else {
+        return concurrency_ == null ?
+            dev.runsvc.v1.Concurrency.getDefaultInstance() : concurrency_;
+      }
+    }
+    /**
+     * <pre>
+     * How many of this Spec's Runs may be active at once per key (a ticket, a
+     * user): Runs over the limit wait QUEUED, in start order, durably. Unset,
+     * no limit.
+     * </pre>
+     *
+     * <code>.runsvc.v1.Concurrency concurrency = 32;</code>
+     */
+    private com.google.protobuf.SingleFieldBuilderV3<
+        dev.runsvc.v1.Concurrency, dev.runsvc.v1.Concurrency.Builder, dev.runsvc.v1.ConcurrencyOrBuilder> 
+        getConcurrencyFieldBuilder() {
+      if (concurrencyBuilder_ == null) {
+        concurrencyBuilder_ = new com.google.protobuf.SingleFieldBuilderV3<
+            dev.runsvc.v1.Concurrency, dev.runsvc.v1.Concurrency.Builder, dev.runsvc.v1.ConcurrencyOrBuilder>(
+                getConcurrency(),
+                getParentForChildren(),
+                isClean());
+        concurrency_ = null;
+      }
+      return concurrencyBuilder_;
     }
     @java.lang.Override
     public final Builder setUnknownFields(

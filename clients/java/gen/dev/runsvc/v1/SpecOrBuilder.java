@@ -559,4 +559,67 @@ public interface SpecOrBuilder extends
    * <code>.runsvc.v1.Timers timers = 31;</code>
    */
   dev.runsvc.v1.TimersOrBuilder getTimersOrBuilder();
+
+  /**
+   * <pre>
+   * Who besides runsvc's own API may reach this Spec: A2A agents and MCP
+   * hosts (DESIGN §14). Unset, neither.
+   * </pre>
+   *
+   * <code>.runsvc.v1.Exposure exposure = 33;</code>
+   * @return Whether the exposure field is set.
+   */
+  boolean hasExposure();
+  /**
+   * <pre>
+   * Who besides runsvc's own API may reach this Spec: A2A agents and MCP
+   * hosts (DESIGN §14). Unset, neither.
+   * </pre>
+   *
+   * <code>.runsvc.v1.Exposure exposure = 33;</code>
+   * @return The exposure.
+   */
+  dev.runsvc.v1.Exposure getExposure();
+  /**
+   * <pre>
+   * Who besides runsvc's own API may reach this Spec: A2A agents and MCP
+   * hosts (DESIGN §14). Unset, neither.
+   * </pre>
+   *
+   * <code>.runsvc.v1.Exposure exposure = 33;</code>
+   */
+  dev.runsvc.v1.ExposureOrBuilder getExposureOrBuilder();
+
+  /**
+   * <pre>
+   * How many of this Spec's Runs may be active at once per key (a ticket, a
+   * user): Runs over the limit wait QUEUED, in start order, durably. Unset,
+   * no limit.
+   * </pre>
+   *
+   * <code>.runsvc.v1.Concurrency concurrency = 32;</code>
+   * @return Whether the concurrency field is set.
+   */
+  boolean hasConcurrency();
+  /**
+   * <pre>
+   * How many of this Spec's Runs may be active at once per key (a ticket, a
+   * user): Runs over the limit wait QUEUED, in start order, durably. Unset,
+   * no limit.
+   * </pre>
+   *
+   * <code>.runsvc.v1.Concurrency concurrency = 32;</code>
+   * @return The concurrency.
+   */
+  dev.runsvc.v1.Concurrency getConcurrency();
+  /**
+   * <pre>
+   * How many of this Spec's Runs may be active at once per key (a ticket, a
+   * user): Runs over the limit wait QUEUED, in start order, durably. Unset,
+   * no limit.
+   * </pre>
+   *
+   * <code>.runsvc.v1.Concurrency concurrency = 32;</code>
+   */
+  dev.runsvc.v1.ConcurrencyOrBuilder getConcurrencyOrBuilder();
 }

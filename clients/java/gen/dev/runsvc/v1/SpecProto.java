@@ -20,6 +20,16 @@ public final class SpecProto {
     com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
       internal_static_runsvc_v1_Spec_fieldAccessorTable;
   static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_runsvc_v1_Concurrency_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_runsvc_v1_Concurrency_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_runsvc_v1_Exposure_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_runsvc_v1_Exposure_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
     internal_static_runsvc_v1_OutputSpec_descriptor;
   static final 
     com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
@@ -79,6 +89,11 @@ public final class SpecProto {
   static final 
     com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
       internal_static_runsvc_v1_HttpTool_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_runsvc_v1_A2aTool_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_runsvc_v1_A2aTool_fieldAccessorTable;
   static final com.google.protobuf.Descriptors.Descriptor
     internal_static_runsvc_v1_McpTool_descriptor;
   static final 
@@ -161,8 +176,8 @@ public final class SpecProto {
       "\n\024runsvc/v1/spec.proto\022\trunsvc.v1\032\034googl" +
       "e/api/annotations.proto\032\036google/protobuf" +
       "/duration.proto\032\034google/protobuf/struct." +
-      "proto\032\037google/protobuf/timestamp.proto\"\352" +
-      "\004\n\004Spec\022\014\n\004name\030\001 \001(\t\022\024\n\014instructions\030\002 " +
+      "proto\032\037google/protobuf/timestamp.proto\"\276" +
+      "\005\n\004Spec\022\014\n\004name\030\001 \001(\t\022\024\n\014instructions\030\002 " +
       "\001(\t\022\"\n\005model\030\003 \001(\0132\023.runsvc.v1.ModelRef\022" +
       "\036\n\005tools\030\004 \003(\0132\017.runsvc.v1.Tool\022\021\n\tdeleg" +
       "ates\030\005 \003(\t\022!\n\006limits\030\006 \001(\0132\021.runsvc.v1.L" +
@@ -177,109 +192,123 @@ public final class SpecProto {
       "2\024.runsvc.v1.McpServer\022%\n\006output\030\024 \001(\0132\025" +
       ".runsvc.v1.OutputSpec\022)\n\ncompaction\030\036 \001(" +
       "\0132\025.runsvc.v1.Compaction\022!\n\006timers\030\037 \001(\013" +
-      "2\021.runsvc.v1.Timers\"5\n\nOutputSpec\022\'\n\006sch" +
-      "ema\030\001 \001(\0132\027.google.protobuf.Struct\"S\n\tRe" +
-      "tention\022/\n\014settled_runs\030\001 \001(\0132\031.google.p" +
-      "rotobuf.Duration\022\025\n\rdelete_memory\030\002 \001(\010\"" +
-      "\256\004\n\010ModelRef\022\020\n\010provider\030\001 \001(\t\022\r\n\005model\030" +
-      "\002 \001(\t\022!\n\006script\030\003 \001(\0132\021.runsvc.v1.Script" +
-      "\022\020\n\010base_url\030\004 \001(\t\022\032\n\022api_key_credential" +
-      "\030\005 \001(\t\022#\n\007pricing\030\006 \001(\0132\022.runsvc.v1.Pric" +
-      "ing\022/\n\014call_timeout\030\007 \001(\0132\031.google.proto" +
-      "buf.Duration\022\030\n\013temperature\030\024 \001(\001H\000\210\001\001\022\022" +
-      "\n\005top_p\030\025 \001(\001H\001\210\001\001\022\031\n\021max_output_tokens\030" +
-      "\026 \001(\003\022\014\n\004stop\030\027 \003(\t\022\023\n\013tool_choice\030\030 \001(\t" +
-      "\022 \n\023parallel_tool_calls\030\031 \001(\010H\002\210\001\001\022\026\n\016co" +
-      "ntext_window\030\032 \001(\003\022&\n\tfallbacks\030\033 \003(\0132\023." +
-      "runsvc.v1.ModelRef\022<\n\031fallback_retry_aft" +
-      "er_over\030\034 \001(\0132\031.google.protobuf.Duration" +
-      "\022\034\n\024fallback_on_rejected\030\035 \001(\010B\016\n\014_tempe" +
-      "ratureB\010\n\006_top_pB\026\n\024_parallel_tool_calls" +
-      "\"0\n\nCompaction\022\"\n\005model\030\001 \001(\0132\023.runsvc.v" +
-      "1.ModelRef\"@\n\007Pricing\022\031\n\021input_per_milli" +
-      "on\030\001 \001(\001\022\032\n\022output_per_million\030\002 \001(\001\".\n\006" +
-      "Script\022$\n\005turns\030\001 \003(\0132\025.runsvc.v1.Script" +
-      "Turn\"\302\001\n\nScriptTurn\022\014\n\004text\030\001 \001(\t\022-\n\ntoo" +
-      "l_calls\030\002 \003(\0132\031.runsvc.v1.ScriptToolCall" +
-      "\022%\n\005usage\030\003 \001(\0132\026.runsvc.v1.ScriptUsage\022" +
-      "&\n\004fail\030\004 \001(\0132\030.runsvc.v1.ScriptFailure\022" +
-      "(\n\005delay\030\005 \001(\0132\031.google.protobuf.Duratio" +
-      "n\"J\n\016ScriptToolCall\022\014\n\004name\030\001 \001(\t\022*\n\targ" +
-      "uments\030\002 \001(\0132\027.google.protobuf.Struct\":\n" +
-      "\013ScriptUsage\022\024\n\014input_tokens\030\001 \001(\003\022\025\n\rou" +
-      "tput_tokens\030\002 \001(\003\"t\n\rScriptFailure\022\023\n\013ht" +
-      "tp_status\030\001 \001(\005\022.\n\013retry_after\030\002 \001(\0132\031.g" +
-      "oogle.protobuf.Duration\022\r\n\005times\030\003 \001(\005\022\017" +
-      "\n\007message\030\004 \001(\t\"\316\002\n\004Tool\022\014\n\004name\030\001 \001(\t\022!" +
-      "\n\004kind\030\002 \001(\0162\023.runsvc.v1.ToolKind\022\023\n\013des" +
-      "cription\030\003 \001(\t\022+\n\nparameters\030\004 \001(\0132\027.goo" +
-      "gle.protobuf.Struct\022\026\n\016raise_on_error\030\005 " +
-      "\001(\010\022!\n\004http\030\006 \001(\0132\023.runsvc.v1.HttpTool\022\037" +
-      "\n\003mcp\030\007 \001(\0132\022.runsvc.v1.McpTool\022*\n\007timeo" +
-      "ut\030\010 \001(\0132\031.google.protobuf.Duration\022%\n\010d" +
-      "elivery\030\t \001(\0162\023.runsvc.v1.Delivery\022$\n\010in" +
-      "_doubt\030\n \001(\0162\022.runsvc.v1.InDoubt\"+\n\010Http" +
-      "Tool\022\013\n\003url\030\001 \001(\t\022\022\n\ncredential\030\002 \001(\t\"\216\001" +
-      "\n\007McpTool\022\013\n\003url\030\001 \001(\t\022\023\n\013remote_name\030\002 " +
-      "\001(\t\022\022\n\ncredential\030\003 \001(\t\022\017\n\007command\030\004 \001(\t" +
-      "\022\014\n\004args\030\005 \003(\t\022\036\n\003env\030\006 \003(\0132\021.runsvc.v1." +
-      "McpEnv\022\016\n\006server\030\007 \001(\t\"\265\001\n\tMcpServer\022\014\n\004" +
-      "name\030\001 \001(\t\022\013\n\003url\030\002 \001(\t\022\022\n\ncredential\030\003 " +
-      "\001(\t\022\017\n\007command\030\004 \001(\t\022\014\n\004args\030\005 \003(\t\022\036\n\003en" +
-      "v\030\006 \003(\0132\021.runsvc.v1.McpEnv\022\016\n\006import\030\007 \003" +
-      "(\t\022*\n\007timeout\030\010 \001(\0132\031.google.protobuf.Du" +
-      "ration\"9\n\006McpEnv\022\014\n\004name\030\001 \001(\t\022\r\n\005value\030" +
-      "\002 \001(\t\022\022\n\ncredential\030\003 \001(\t\"\236\002\n\006Limits\022\027\n\017" +
-      "max_tool_rounds\030\001 \001(\005\022\021\n\tmax_turns\030\002 \001(\005" +
-      "\022+\n\010deadline\030\003 \001(\0132\031.google.protobuf.Dur" +
-      "ation\022\024\n\014token_budget\030\004 \001(\003\022\023\n\013cost_budg" +
-      "et\030\005 \001(\001\022\036\n\026transient_retry_budget\030\006 \001(\005" +
-      "\022\034\n\024max_delegation_depth\030\007 \001(\005\022 \n\030max_de" +
-      "legations_per_turn\030\010 \001(\005\0220\n\014on_exhausted" +
-      "\030\t \001(\0162\032.runsvc.v1.BudgetExhausted\"6\n\006Ti" +
-      "mers\022,\n\tmax_sleep\030\001 \001(\0132\031.google.protobu" +
-      "f.Duration\"\312\001\n\020SuspensionExpiry\022/\n\014tool_" +
-      "results\030\001 \001(\0132\031.google.protobuf.Duration" +
-      "\022+\n\010approval\030\002 \001(\0132\031.google.protobuf.Dur" +
-      "ation\022+\n\010question\030\003 \001(\0132\031.google.protobu" +
-      "f.Duration\022+\n\010children\030\004 \001(\0132\031.google.pr" +
-      "otobuf.Duration\"\032\n\nCredential\022\014\n\004name\030\001 " +
-      "\001(\t\".\n\tBusConfig\022\017\n\007enabled\030\001 \001(\010\022\020\n\010cha" +
-      "nnels\030\002 \003(\t\"3\n\022PublishSpecRequest\022\035\n\004spe" +
-      "c\030\001 \001(\0132\017.runsvc.v1.Spec\"E\n\023PublishSpecR" +
-      "esponse\022\035\n\004spec\030\001 \001(\0132\017.runsvc.v1.Spec\022\017" +
-      "\n\007created\030\002 \001(\010\"/\n\016GetSpecRequest\022\014\n\004nam" +
-      "e\030\001 \001(\t\022\017\n\007version\030\002 \001(\t\"0\n\017GetSpecRespo" +
-      "nse\022\035\n\004spec\030\001 \001(\0132\017.runsvc.v1.Spec\"G\n\020Li" +
-      "stSpecsRequest\022\014\n\004name\030\001 \001(\t\022\021\n\tpage_siz" +
-      "e\030\002 \001(\005\022\022\n\npage_token\030\003 \001(\t\"L\n\021ListSpecs" +
-      "Response\022\036\n\005specs\030\001 \003(\0132\017.runsvc.v1.Spec" +
-      "\022\027\n\017next_page_token\030\002 \001(\t*\244\001\n\016ThreadStra" +
+      "2\021.runsvc.v1.Timers\022%\n\010exposure\030! \001(\0132\023." +
+      "runsvc.v1.Exposure\022+\n\013concurrency\030  \001(\0132" +
+      "\026.runsvc.v1.Concurrency\"S\n\013Concurrency\022\013" +
+      "\n\003key\030\001 \001(\t\022\r\n\005limit\030\002 \001(\005\022(\n\004mode\030\003 \001(\016" +
+      "2\032.runsvc.v1.ConcurrencyMode\"H\n\010Exposure" +
+      "\022\013\n\003a2a\030\001 \001(\010\022\013\n\003mcp\030\002 \001(\010\022\023\n\013descriptio" +
+      "n\030\003 \001(\t\022\r\n\005alias\030\004 \001(\t\"5\n\nOutputSpec\022\'\n\006" +
+      "schema\030\001 \001(\0132\027.google.protobuf.Struct\"S\n" +
+      "\tRetention\022/\n\014settled_runs\030\001 \001(\0132\031.googl" +
+      "e.protobuf.Duration\022\025\n\rdelete_memory\030\002 \001" +
+      "(\010\"\256\004\n\010ModelRef\022\020\n\010provider\030\001 \001(\t\022\r\n\005mod" +
+      "el\030\002 \001(\t\022!\n\006script\030\003 \001(\0132\021.runsvc.v1.Scr" +
+      "ipt\022\020\n\010base_url\030\004 \001(\t\022\032\n\022api_key_credent" +
+      "ial\030\005 \001(\t\022#\n\007pricing\030\006 \001(\0132\022.runsvc.v1.P" +
+      "ricing\022/\n\014call_timeout\030\007 \001(\0132\031.google.pr" +
+      "otobuf.Duration\022\030\n\013temperature\030\024 \001(\001H\000\210\001" +
+      "\001\022\022\n\005top_p\030\025 \001(\001H\001\210\001\001\022\031\n\021max_output_toke" +
+      "ns\030\026 \001(\003\022\014\n\004stop\030\027 \003(\t\022\023\n\013tool_choice\030\030 " +
+      "\001(\t\022 \n\023parallel_tool_calls\030\031 \001(\010H\002\210\001\001\022\026\n" +
+      "\016context_window\030\032 \001(\003\022&\n\tfallbacks\030\033 \003(\013" +
+      "2\023.runsvc.v1.ModelRef\022<\n\031fallback_retry_" +
+      "after_over\030\034 \001(\0132\031.google.protobuf.Durat" +
+      "ion\022\034\n\024fallback_on_rejected\030\035 \001(\010B\016\n\014_te" +
+      "mperatureB\010\n\006_top_pB\026\n\024_parallel_tool_ca" +
+      "lls\"0\n\nCompaction\022\"\n\005model\030\001 \001(\0132\023.runsv" +
+      "c.v1.ModelRef\"@\n\007Pricing\022\031\n\021input_per_mi" +
+      "llion\030\001 \001(\001\022\032\n\022output_per_million\030\002 \001(\001\"" +
+      ".\n\006Script\022$\n\005turns\030\001 \003(\0132\025.runsvc.v1.Scr" +
+      "iptTurn\"\302\001\n\nScriptTurn\022\014\n\004text\030\001 \001(\t\022-\n\n" +
+      "tool_calls\030\002 \003(\0132\031.runsvc.v1.ScriptToolC" +
+      "all\022%\n\005usage\030\003 \001(\0132\026.runsvc.v1.ScriptUsa" +
+      "ge\022&\n\004fail\030\004 \001(\0132\030.runsvc.v1.ScriptFailu" +
+      "re\022(\n\005delay\030\005 \001(\0132\031.google.protobuf.Dura" +
+      "tion\"J\n\016ScriptToolCall\022\014\n\004name\030\001 \001(\t\022*\n\t" +
+      "arguments\030\002 \001(\0132\027.google.protobuf.Struct" +
+      "\":\n\013ScriptUsage\022\024\n\014input_tokens\030\001 \001(\003\022\025\n" +
+      "\routput_tokens\030\002 \001(\003\"t\n\rScriptFailure\022\023\n" +
+      "\013http_status\030\001 \001(\005\022.\n\013retry_after\030\002 \001(\0132" +
+      "\031.google.protobuf.Duration\022\r\n\005times\030\003 \001(" +
+      "\005\022\017\n\007message\030\004 \001(\t\"\375\002\n\004Tool\022\014\n\004name\030\001 \001(" +
+      "\t\022!\n\004kind\030\002 \001(\0162\023.runsvc.v1.ToolKind\022\023\n\013" +
+      "description\030\003 \001(\t\022+\n\nparameters\030\004 \001(\0132\027." +
+      "google.protobuf.Struct\022\026\n\016raise_on_error" +
+      "\030\005 \001(\010\022!\n\004http\030\006 \001(\0132\023.runsvc.v1.HttpToo" +
+      "l\022\037\n\003mcp\030\007 \001(\0132\022.runsvc.v1.McpTool\022*\n\007ti" +
+      "meout\030\010 \001(\0132\031.google.protobuf.Duration\022%" +
+      "\n\010delivery\030\t \001(\0162\023.runsvc.v1.Delivery\022$\n" +
+      "\010in_doubt\030\n \001(\0162\022.runsvc.v1.InDoubt\022\037\n\003a" +
+      "2a\030\013 \001(\0132\022.runsvc.v1.A2aTool\022\014\n\004pure\030\014 \001" +
+      "(\010\"+\n\010HttpTool\022\013\n\003url\030\001 \001(\t\022\022\n\ncredentia" +
+      "l\030\002 \001(\t\"\177\n\007A2aTool\022\020\n\010card_url\030\001 \001(\t\022\013\n\003" +
+      "url\030\002 \001(\t\022\017\n\007binding\030\003 \001(\t\022\022\n\ncredential" +
+      "\030\004 \001(\t\0220\n\rpoll_interval\030\005 \001(\0132\031.google.p" +
+      "rotobuf.Duration\"\216\001\n\007McpTool\022\013\n\003url\030\001 \001(" +
+      "\t\022\023\n\013remote_name\030\002 \001(\t\022\022\n\ncredential\030\003 \001" +
+      "(\t\022\017\n\007command\030\004 \001(\t\022\014\n\004args\030\005 \003(\t\022\036\n\003env" +
+      "\030\006 \003(\0132\021.runsvc.v1.McpEnv\022\016\n\006server\030\007 \001(" +
+      "\t\"\265\001\n\tMcpServer\022\014\n\004name\030\001 \001(\t\022\013\n\003url\030\002 \001" +
+      "(\t\022\022\n\ncredential\030\003 \001(\t\022\017\n\007command\030\004 \001(\t\022" +
+      "\014\n\004args\030\005 \003(\t\022\036\n\003env\030\006 \003(\0132\021.runsvc.v1.M" +
+      "cpEnv\022\016\n\006import\030\007 \003(\t\022*\n\007timeout\030\010 \001(\0132\031" +
+      ".google.protobuf.Duration\"9\n\006McpEnv\022\014\n\004n" +
+      "ame\030\001 \001(\t\022\r\n\005value\030\002 \001(\t\022\022\n\ncredential\030\003" +
+      " \001(\t\"\236\002\n\006Limits\022\027\n\017max_tool_rounds\030\001 \001(\005" +
+      "\022\021\n\tmax_turns\030\002 \001(\005\022+\n\010deadline\030\003 \001(\0132\031." +
+      "google.protobuf.Duration\022\024\n\014token_budget" +
+      "\030\004 \001(\003\022\023\n\013cost_budget\030\005 \001(\001\022\036\n\026transient" +
+      "_retry_budget\030\006 \001(\005\022\034\n\024max_delegation_de" +
+      "pth\030\007 \001(\005\022 \n\030max_delegations_per_turn\030\010 " +
+      "\001(\005\0220\n\014on_exhausted\030\t \001(\0162\032.runsvc.v1.Bu" +
+      "dgetExhausted\"6\n\006Timers\022,\n\tmax_sleep\030\001 \001" +
+      "(\0132\031.google.protobuf.Duration\"\312\001\n\020Suspen" +
+      "sionExpiry\022/\n\014tool_results\030\001 \001(\0132\031.googl" +
+      "e.protobuf.Duration\022+\n\010approval\030\002 \001(\0132\031." +
+      "google.protobuf.Duration\022+\n\010question\030\003 \001" +
+      "(\0132\031.google.protobuf.Duration\022+\n\010childre" +
+      "n\030\004 \001(\0132\031.google.protobuf.Duration\"\032\n\nCr" +
+      "edential\022\014\n\004name\030\001 \001(\t\".\n\tBusConfig\022\017\n\007e" +
+      "nabled\030\001 \001(\010\022\020\n\010channels\030\002 \003(\t\"3\n\022Publis" +
+      "hSpecRequest\022\035\n\004spec\030\001 \001(\0132\017.runsvc.v1.S" +
+      "pec\"E\n\023PublishSpecResponse\022\035\n\004spec\030\001 \001(\013" +
+      "2\017.runsvc.v1.Spec\022\017\n\007created\030\002 \001(\010\"/\n\016Ge" +
+      "tSpecRequest\022\014\n\004name\030\001 \001(\t\022\017\n\007version\030\002 " +
+      "\001(\t\"0\n\017GetSpecResponse\022\035\n\004spec\030\001 \001(\0132\017.r" +
+      "unsvc.v1.Spec\"G\n\020ListSpecsRequest\022\014\n\004nam" +
+      "e\030\001 \001(\t\022\021\n\tpage_size\030\002 \001(\005\022\022\n\npage_token" +
+      "\030\003 \001(\t\"L\n\021ListSpecsResponse\022\036\n\005specs\030\001 \003" +
+      "(\0132\017.runsvc.v1.Spec\022\027\n\017next_page_token\030\002" +
+      " \001(\t*\212\001\n\017ConcurrencyMode\022 \n\034CONCURRENCY_" +
+      "MODE_UNSPECIFIED\020\000\022\032\n\026CONCURRENCY_MODE_Q" +
+      "UEUE\020\001\022\033\n\027CONCURRENCY_MODE_REJECT\020\002\022\034\n\030C" +
+      "ONCURRENCY_MODE_REPLACE\020\003*\244\001\n\016ThreadStra" +
       "tegy\022\037\n\033THREAD_STRATEGY_UNSPECIFIED\020\000\022\032\n" +
       "\026THREAD_STRATEGY_REJECT\020\001\022\033\n\027THREAD_STRA" +
       "TEGY_ENQUEUE\020\002\022\035\n\031THREAD_STRATEGY_INTERR" +
-      "UPT\020\003\022\031\n\025THREAD_STRATEGY_STEER\020\004*\217\001\n\010Too" +
+      "UPT\020\003\022\031\n\025THREAD_STRATEGY_STEER\020\004*\242\001\n\010Too" +
       "lKind\022\031\n\025TOOL_KIND_UNSPECIFIED\020\000\022\024\n\020TOOL" +
       "_KIND_CLIENT\020\001\022\024\n\020TOOL_KIND_WORKER\020\002\022\022\n\016" +
       "TOOL_KIND_HTTP\020\003\022\021\n\rTOOL_KIND_MCP\020\004\022\025\n\021T" +
-      "OOL_KIND_BUILTIN\020\005*[\n\010Delivery\022\030\n\024DELIVE" +
-      "RY_UNSPECIFIED\020\000\022\032\n\026DELIVERY_AT_LEAST_ON" +
-      "CE\020\001\022\031\n\025DELIVERY_AT_MOST_ONCE\020\002*N\n\007InDou" +
-      "bt\022\030\n\024IN_DOUBT_UNSPECIFIED\020\000\022\027\n\023IN_DOUBT" +
-      "_TELL_MODEL\020\001\022\020\n\014IN_DOUBT_ASK\020\002*h\n\017Budge" +
-      "tExhausted\022 \n\034BUDGET_EXHAUSTED_UNSPECIFI" +
-      "ED\020\000\022\031\n\025BUDGET_EXHAUSTED_FAIL\020\001\022\030\n\024BUDGE" +
-      "T_EXHAUSTED_ASK\020\0022\253\002\n\013SpecService\022e\n\013Pub" +
-      "lishSpec\022\035.runsvc.v1.PublishSpecRequest\032" +
-      "\036.runsvc.v1.PublishSpecResponse\"\027\202\323\344\223\002\021\"" +
-      "\t/v1/specs:\004spec\022Z\n\007GetSpec\022\031.runsvc.v1." +
-      "GetSpecRequest\032\032.runsvc.v1.GetSpecRespon" +
-      "se\"\030\202\323\344\223\002\022\022\020/v1/specs/{name}\022Y\n\tListSpec" +
-      "s\022\033.runsvc.v1.ListSpecsRequest\032\034.runsvc." +
-      "v1.ListSpecsResponse\"\021\202\323\344\223\002\013\022\t/v1/specsB" +
-      "M\n\rdev.runsvc.v1B\tSpecProtoP\001Z/github.co" +
-      "m/runsvc/runsvc/gen/runsvc/v1;runsvcv1b\006" +
-      "proto3"
+      "OOL_KIND_BUILTIN\020\005\022\021\n\rTOOL_KIND_A2A\020\006*[\n" +
+      "\010Delivery\022\030\n\024DELIVERY_UNSPECIFIED\020\000\022\032\n\026D" +
+      "ELIVERY_AT_LEAST_ONCE\020\001\022\031\n\025DELIVERY_AT_M" +
+      "OST_ONCE\020\002*N\n\007InDoubt\022\030\n\024IN_DOUBT_UNSPEC" +
+      "IFIED\020\000\022\027\n\023IN_DOUBT_TELL_MODEL\020\001\022\020\n\014IN_D" +
+      "OUBT_ASK\020\002*h\n\017BudgetExhausted\022 \n\034BUDGET_" +
+      "EXHAUSTED_UNSPECIFIED\020\000\022\031\n\025BUDGET_EXHAUS" +
+      "TED_FAIL\020\001\022\030\n\024BUDGET_EXHAUSTED_ASK\020\0022\253\002\n" +
+      "\013SpecService\022e\n\013PublishSpec\022\035.runsvc.v1." +
+      "PublishSpecRequest\032\036.runsvc.v1.PublishSp" +
+      "ecResponse\"\027\202\323\344\223\002\021\"\t/v1/specs:\004spec\022Z\n\007G" +
+      "etSpec\022\031.runsvc.v1.GetSpecRequest\032\032.runs" +
+      "vc.v1.GetSpecResponse\"\030\202\323\344\223\002\022\022\020/v1/specs" +
+      "/{name}\022Y\n\tListSpecs\022\033.runsvc.v1.ListSpe" +
+      "csRequest\032\034.runsvc.v1.ListSpecsResponse\"" +
+      "\021\202\323\344\223\002\013\022\t/v1/specsBM\n\rdev.runsvc.v1B\tSpe" +
+      "cProtoP\001Z/github.com/runsvc/runsvc/gen/r" +
+      "unsvc/v1;runsvcv1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -294,159 +323,177 @@ public final class SpecProto {
     internal_static_runsvc_v1_Spec_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_runsvc_v1_Spec_descriptor,
-        new java.lang.String[] { "Name", "Instructions", "Model", "Tools", "Delegates", "Limits", "SuspensionExpiry", "Credentials", "Bus", "Version", "CreateTime", "ThreadStrategy", "Retention", "McpServers", "Output", "Compaction", "Timers", });
-    internal_static_runsvc_v1_OutputSpec_descriptor =
+        new java.lang.String[] { "Name", "Instructions", "Model", "Tools", "Delegates", "Limits", "SuspensionExpiry", "Credentials", "Bus", "Version", "CreateTime", "ThreadStrategy", "Retention", "McpServers", "Output", "Compaction", "Timers", "Exposure", "Concurrency", });
+    internal_static_runsvc_v1_Concurrency_descriptor =
       getDescriptor().getMessageTypes().get(1);
+    internal_static_runsvc_v1_Concurrency_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_runsvc_v1_Concurrency_descriptor,
+        new java.lang.String[] { "Key", "Limit", "Mode", });
+    internal_static_runsvc_v1_Exposure_descriptor =
+      getDescriptor().getMessageTypes().get(2);
+    internal_static_runsvc_v1_Exposure_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_runsvc_v1_Exposure_descriptor,
+        new java.lang.String[] { "A2A", "Mcp", "Description", "Alias", });
+    internal_static_runsvc_v1_OutputSpec_descriptor =
+      getDescriptor().getMessageTypes().get(3);
     internal_static_runsvc_v1_OutputSpec_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_runsvc_v1_OutputSpec_descriptor,
         new java.lang.String[] { "Schema", });
     internal_static_runsvc_v1_Retention_descriptor =
-      getDescriptor().getMessageTypes().get(2);
+      getDescriptor().getMessageTypes().get(4);
     internal_static_runsvc_v1_Retention_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_runsvc_v1_Retention_descriptor,
         new java.lang.String[] { "SettledRuns", "DeleteMemory", });
     internal_static_runsvc_v1_ModelRef_descriptor =
-      getDescriptor().getMessageTypes().get(3);
+      getDescriptor().getMessageTypes().get(5);
     internal_static_runsvc_v1_ModelRef_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_runsvc_v1_ModelRef_descriptor,
         new java.lang.String[] { "Provider", "Model", "Script", "BaseUrl", "ApiKeyCredential", "Pricing", "CallTimeout", "Temperature", "TopP", "MaxOutputTokens", "Stop", "ToolChoice", "ParallelToolCalls", "ContextWindow", "Fallbacks", "FallbackRetryAfterOver", "FallbackOnRejected", "Temperature", "TopP", "ParallelToolCalls", });
     internal_static_runsvc_v1_Compaction_descriptor =
-      getDescriptor().getMessageTypes().get(4);
+      getDescriptor().getMessageTypes().get(6);
     internal_static_runsvc_v1_Compaction_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_runsvc_v1_Compaction_descriptor,
         new java.lang.String[] { "Model", });
     internal_static_runsvc_v1_Pricing_descriptor =
-      getDescriptor().getMessageTypes().get(5);
+      getDescriptor().getMessageTypes().get(7);
     internal_static_runsvc_v1_Pricing_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_runsvc_v1_Pricing_descriptor,
         new java.lang.String[] { "InputPerMillion", "OutputPerMillion", });
     internal_static_runsvc_v1_Script_descriptor =
-      getDescriptor().getMessageTypes().get(6);
+      getDescriptor().getMessageTypes().get(8);
     internal_static_runsvc_v1_Script_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_runsvc_v1_Script_descriptor,
         new java.lang.String[] { "Turns", });
     internal_static_runsvc_v1_ScriptTurn_descriptor =
-      getDescriptor().getMessageTypes().get(7);
+      getDescriptor().getMessageTypes().get(9);
     internal_static_runsvc_v1_ScriptTurn_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_runsvc_v1_ScriptTurn_descriptor,
         new java.lang.String[] { "Text", "ToolCalls", "Usage", "Fail", "Delay", });
     internal_static_runsvc_v1_ScriptToolCall_descriptor =
-      getDescriptor().getMessageTypes().get(8);
+      getDescriptor().getMessageTypes().get(10);
     internal_static_runsvc_v1_ScriptToolCall_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_runsvc_v1_ScriptToolCall_descriptor,
         new java.lang.String[] { "Name", "Arguments", });
     internal_static_runsvc_v1_ScriptUsage_descriptor =
-      getDescriptor().getMessageTypes().get(9);
+      getDescriptor().getMessageTypes().get(11);
     internal_static_runsvc_v1_ScriptUsage_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_runsvc_v1_ScriptUsage_descriptor,
         new java.lang.String[] { "InputTokens", "OutputTokens", });
     internal_static_runsvc_v1_ScriptFailure_descriptor =
-      getDescriptor().getMessageTypes().get(10);
+      getDescriptor().getMessageTypes().get(12);
     internal_static_runsvc_v1_ScriptFailure_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_runsvc_v1_ScriptFailure_descriptor,
         new java.lang.String[] { "HttpStatus", "RetryAfter", "Times", "Message", });
     internal_static_runsvc_v1_Tool_descriptor =
-      getDescriptor().getMessageTypes().get(11);
+      getDescriptor().getMessageTypes().get(13);
     internal_static_runsvc_v1_Tool_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_runsvc_v1_Tool_descriptor,
-        new java.lang.String[] { "Name", "Kind", "Description", "Parameters", "RaiseOnError", "Http", "Mcp", "Timeout", "Delivery", "InDoubt", });
+        new java.lang.String[] { "Name", "Kind", "Description", "Parameters", "RaiseOnError", "Http", "Mcp", "Timeout", "Delivery", "InDoubt", "A2A", "Pure", });
     internal_static_runsvc_v1_HttpTool_descriptor =
-      getDescriptor().getMessageTypes().get(12);
+      getDescriptor().getMessageTypes().get(14);
     internal_static_runsvc_v1_HttpTool_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_runsvc_v1_HttpTool_descriptor,
         new java.lang.String[] { "Url", "Credential", });
+    internal_static_runsvc_v1_A2aTool_descriptor =
+      getDescriptor().getMessageTypes().get(15);
+    internal_static_runsvc_v1_A2aTool_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_runsvc_v1_A2aTool_descriptor,
+        new java.lang.String[] { "CardUrl", "Url", "Binding", "Credential", "PollInterval", });
     internal_static_runsvc_v1_McpTool_descriptor =
-      getDescriptor().getMessageTypes().get(13);
+      getDescriptor().getMessageTypes().get(16);
     internal_static_runsvc_v1_McpTool_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_runsvc_v1_McpTool_descriptor,
         new java.lang.String[] { "Url", "RemoteName", "Credential", "Command", "Args", "Env", "Server", });
     internal_static_runsvc_v1_McpServer_descriptor =
-      getDescriptor().getMessageTypes().get(14);
+      getDescriptor().getMessageTypes().get(17);
     internal_static_runsvc_v1_McpServer_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_runsvc_v1_McpServer_descriptor,
         new java.lang.String[] { "Name", "Url", "Credential", "Command", "Args", "Env", "Import", "Timeout", });
     internal_static_runsvc_v1_McpEnv_descriptor =
-      getDescriptor().getMessageTypes().get(15);
+      getDescriptor().getMessageTypes().get(18);
     internal_static_runsvc_v1_McpEnv_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_runsvc_v1_McpEnv_descriptor,
         new java.lang.String[] { "Name", "Value", "Credential", });
     internal_static_runsvc_v1_Limits_descriptor =
-      getDescriptor().getMessageTypes().get(16);
+      getDescriptor().getMessageTypes().get(19);
     internal_static_runsvc_v1_Limits_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_runsvc_v1_Limits_descriptor,
         new java.lang.String[] { "MaxToolRounds", "MaxTurns", "Deadline", "TokenBudget", "CostBudget", "TransientRetryBudget", "MaxDelegationDepth", "MaxDelegationsPerTurn", "OnExhausted", });
     internal_static_runsvc_v1_Timers_descriptor =
-      getDescriptor().getMessageTypes().get(17);
+      getDescriptor().getMessageTypes().get(20);
     internal_static_runsvc_v1_Timers_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_runsvc_v1_Timers_descriptor,
         new java.lang.String[] { "MaxSleep", });
     internal_static_runsvc_v1_SuspensionExpiry_descriptor =
-      getDescriptor().getMessageTypes().get(18);
+      getDescriptor().getMessageTypes().get(21);
     internal_static_runsvc_v1_SuspensionExpiry_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_runsvc_v1_SuspensionExpiry_descriptor,
         new java.lang.String[] { "ToolResults", "Approval", "Question", "Children", });
     internal_static_runsvc_v1_Credential_descriptor =
-      getDescriptor().getMessageTypes().get(19);
+      getDescriptor().getMessageTypes().get(22);
     internal_static_runsvc_v1_Credential_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_runsvc_v1_Credential_descriptor,
         new java.lang.String[] { "Name", });
     internal_static_runsvc_v1_BusConfig_descriptor =
-      getDescriptor().getMessageTypes().get(20);
+      getDescriptor().getMessageTypes().get(23);
     internal_static_runsvc_v1_BusConfig_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_runsvc_v1_BusConfig_descriptor,
         new java.lang.String[] { "Enabled", "Channels", });
     internal_static_runsvc_v1_PublishSpecRequest_descriptor =
-      getDescriptor().getMessageTypes().get(21);
+      getDescriptor().getMessageTypes().get(24);
     internal_static_runsvc_v1_PublishSpecRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_runsvc_v1_PublishSpecRequest_descriptor,
         new java.lang.String[] { "Spec", });
     internal_static_runsvc_v1_PublishSpecResponse_descriptor =
-      getDescriptor().getMessageTypes().get(22);
+      getDescriptor().getMessageTypes().get(25);
     internal_static_runsvc_v1_PublishSpecResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_runsvc_v1_PublishSpecResponse_descriptor,
         new java.lang.String[] { "Spec", "Created", });
     internal_static_runsvc_v1_GetSpecRequest_descriptor =
-      getDescriptor().getMessageTypes().get(23);
+      getDescriptor().getMessageTypes().get(26);
     internal_static_runsvc_v1_GetSpecRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_runsvc_v1_GetSpecRequest_descriptor,
         new java.lang.String[] { "Name", "Version", });
     internal_static_runsvc_v1_GetSpecResponse_descriptor =
-      getDescriptor().getMessageTypes().get(24);
+      getDescriptor().getMessageTypes().get(27);
     internal_static_runsvc_v1_GetSpecResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_runsvc_v1_GetSpecResponse_descriptor,
         new java.lang.String[] { "Spec", });
     internal_static_runsvc_v1_ListSpecsRequest_descriptor =
-      getDescriptor().getMessageTypes().get(25);
+      getDescriptor().getMessageTypes().get(28);
     internal_static_runsvc_v1_ListSpecsRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_runsvc_v1_ListSpecsRequest_descriptor,
         new java.lang.String[] { "Name", "PageSize", "PageToken", });
     internal_static_runsvc_v1_ListSpecsResponse_descriptor =
-      getDescriptor().getMessageTypes().get(26);
+      getDescriptor().getMessageTypes().get(29);
     internal_static_runsvc_v1_ListSpecsResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_runsvc_v1_ListSpecsResponse_descriptor,

@@ -27,6 +27,8 @@ private static final long serialVersionUID = 0L;
     threadId_ = "";
     threadStrategy_ = 0;
     fairnessKey_ = "";
+    concurrencyKey_ = "";
+    stickyKey_ = "";
   }
 
   @java.lang.Override
@@ -59,7 +61,9 @@ private static final long serialVersionUID = 0L;
   private volatile java.lang.Object spec_ = "";
   /**
    * <pre>
-   * The Spec's name.
+   * The Spec's name, or `spec&#64;alias` to run the Version an alias names
+   * (AliasService): NOT_FOUND / ALIAS_NOT_FOUND when the Spec has no such
+   * alias.
    * </pre>
    *
    * <code>string spec = 1;</code>
@@ -80,7 +84,9 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * The Spec's name.
+   * The Spec's name, or `spec&#64;alias` to run the Version an alias names
+   * (AliasService): NOT_FOUND / ALIAS_NOT_FOUND when the Spec has no such
+   * alias.
    * </pre>
    *
    * <code>string spec = 1;</code>
@@ -478,6 +484,145 @@ private static final long serialVersionUID = 0L;
     }
   }
 
+  public static final int CONCURRENCY_KEY_FIELD_NUMBER = 60;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object concurrencyKey_ = "";
+  /**
+   * <pre>
+   * The Run's concurrency key, overriding the value of the Spec's
+   * `concurrency.key` expression; with a Spec that sets no concurrency it
+   * limits the Run with `concurrency_limit` (default 1) and mode QUEUE. At
+   * most 256 characters.
+   * </pre>
+   *
+   * <code>string concurrency_key = 60;</code>
+   * @return The concurrencyKey.
+   */
+  @java.lang.Override
+  public java.lang.String getConcurrencyKey() {
+    java.lang.Object ref = concurrencyKey_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      concurrencyKey_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * The Run's concurrency key, overriding the value of the Spec's
+   * `concurrency.key` expression; with a Spec that sets no concurrency it
+   * limits the Run with `concurrency_limit` (default 1) and mode QUEUE. At
+   * most 256 characters.
+   * </pre>
+   *
+   * <code>string concurrency_key = 60;</code>
+   * @return The bytes for concurrencyKey.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getConcurrencyKeyBytes() {
+    java.lang.Object ref = concurrencyKey_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      concurrencyKey_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
+  public static final int CONCURRENCY_LIMIT_FIELD_NUMBER = 61;
+  private int concurrencyLimit_ = 0;
+  /**
+   * <pre>
+   * The limit of `concurrency_key`, 1 to 1,000, overriding the Spec's; 0
+   * takes the Spec's (1 when it sets none).
+   * </pre>
+   *
+   * <code>int32 concurrency_limit = 61;</code>
+   * @return The concurrencyLimit.
+   */
+  @java.lang.Override
+  public int getConcurrencyLimit() {
+    return concurrencyLimit_;
+  }
+
+  public static final int FOLLOW_ALIAS_FIELD_NUMBER = 100;
+  private boolean followAlias_ = false;
+  /**
+   * <pre>
+   * For `spec&#64;alias` on a thread: take the alias's Version even when the
+   * thread's earlier Run ran another. Unset, a thread keeps its Version
+   * across alias moves.
+   * </pre>
+   *
+   * <code>bool follow_alias = 100;</code>
+   * @return The followAlias.
+   */
+  @java.lang.Override
+  public boolean getFollowAlias() {
+    return followAlias_;
+  }
+
+  public static final int STICKY_KEY_FIELD_NUMBER = 101;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object stickyKey_ = "";
+  /**
+   * <pre>
+   * For `spec&#64;alias` during a canary: Runs started with the same key take
+   * the same side of the split (a hash of it: no state is kept). Empty,
+   * the thread is the key, or, without one, the Run. At most 128
+   * characters.
+   * </pre>
+   *
+   * <code>string sticky_key = 101;</code>
+   * @return The stickyKey.
+   */
+  @java.lang.Override
+  public java.lang.String getStickyKey() {
+    java.lang.Object ref = stickyKey_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      stickyKey_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * For `spec&#64;alias` during a canary: Runs started with the same key take
+   * the same side of the split (a hash of it: no state is kept). Empty,
+   * the thread is the key, or, without one, the Run. At most 128
+   * characters.
+   * </pre>
+   *
+   * <code>string sticky_key = 101;</code>
+   * @return The bytes for stickyKey.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getStickyKeyBytes() {
+    java.lang.Object ref = stickyKey_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      stickyKey_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -522,6 +667,18 @@ private static final long serialVersionUID = 0L;
     if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(fairnessKey_)) {
       com.google.protobuf.GeneratedMessageV3.writeString(output, 10, fairnessKey_);
     }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(concurrencyKey_)) {
+      com.google.protobuf.GeneratedMessageV3.writeString(output, 60, concurrencyKey_);
+    }
+    if (concurrencyLimit_ != 0) {
+      output.writeInt32(61, concurrencyLimit_);
+    }
+    if (followAlias_ != false) {
+      output.writeBool(100, followAlias_);
+    }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(stickyKey_)) {
+      com.google.protobuf.GeneratedMessageV3.writeString(output, 101, stickyKey_);
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -565,6 +722,20 @@ private static final long serialVersionUID = 0L;
     if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(fairnessKey_)) {
       size += com.google.protobuf.GeneratedMessageV3.computeStringSize(10, fairnessKey_);
     }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(concurrencyKey_)) {
+      size += com.google.protobuf.GeneratedMessageV3.computeStringSize(60, concurrencyKey_);
+    }
+    if (concurrencyLimit_ != 0) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeInt32Size(61, concurrencyLimit_);
+    }
+    if (followAlias_ != false) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeBoolSize(100, followAlias_);
+    }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(stickyKey_)) {
+      size += com.google.protobuf.GeneratedMessageV3.computeStringSize(101, stickyKey_);
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -605,6 +776,14 @@ private static final long serialVersionUID = 0L;
         != other.getPriority()) return false;
     if (!getFairnessKey()
         .equals(other.getFairnessKey())) return false;
+    if (!getConcurrencyKey()
+        .equals(other.getConcurrencyKey())) return false;
+    if (getConcurrencyLimit()
+        != other.getConcurrencyLimit()) return false;
+    if (getFollowAlias()
+        != other.getFollowAlias()) return false;
+    if (!getStickyKey()
+        .equals(other.getStickyKey())) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -640,6 +819,15 @@ private static final long serialVersionUID = 0L;
     hash = (53 * hash) + getPriority();
     hash = (37 * hash) + FAIRNESS_KEY_FIELD_NUMBER;
     hash = (53 * hash) + getFairnessKey().hashCode();
+    hash = (37 * hash) + CONCURRENCY_KEY_FIELD_NUMBER;
+    hash = (53 * hash) + getConcurrencyKey().hashCode();
+    hash = (37 * hash) + CONCURRENCY_LIMIT_FIELD_NUMBER;
+    hash = (53 * hash) + getConcurrencyLimit();
+    hash = (37 * hash) + FOLLOW_ALIAS_FIELD_NUMBER;
+    hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
+        getFollowAlias());
+    hash = (37 * hash) + STICKY_KEY_FIELD_NUMBER;
+    hash = (53 * hash) + getStickyKey().hashCode();
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -791,6 +979,10 @@ private static final long serialVersionUID = 0L;
       }
       priority_ = 0;
       fairnessKey_ = "";
+      concurrencyKey_ = "";
+      concurrencyLimit_ = 0;
+      followAlias_ = false;
+      stickyKey_ = "";
       return this;
     }
 
@@ -857,6 +1049,18 @@ private static final long serialVersionUID = 0L;
       }
       if (((from_bitField0_ & 0x00000200) != 0)) {
         result.fairnessKey_ = fairnessKey_;
+      }
+      if (((from_bitField0_ & 0x00000400) != 0)) {
+        result.concurrencyKey_ = concurrencyKey_;
+      }
+      if (((from_bitField0_ & 0x00000800) != 0)) {
+        result.concurrencyLimit_ = concurrencyLimit_;
+      }
+      if (((from_bitField0_ & 0x00001000) != 0)) {
+        result.followAlias_ = followAlias_;
+      }
+      if (((from_bitField0_ & 0x00002000) != 0)) {
+        result.stickyKey_ = stickyKey_;
       }
     }
 
@@ -946,6 +1150,22 @@ private static final long serialVersionUID = 0L;
         bitField0_ |= 0x00000200;
         onChanged();
       }
+      if (!other.getConcurrencyKey().isEmpty()) {
+        concurrencyKey_ = other.concurrencyKey_;
+        bitField0_ |= 0x00000400;
+        onChanged();
+      }
+      if (other.getConcurrencyLimit() != 0) {
+        setConcurrencyLimit(other.getConcurrencyLimit());
+      }
+      if (other.getFollowAlias() != false) {
+        setFollowAlias(other.getFollowAlias());
+      }
+      if (!other.getStickyKey().isEmpty()) {
+        stickyKey_ = other.stickyKey_;
+        bitField0_ |= 0x00002000;
+        onChanged();
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -1026,6 +1246,26 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000200;
               break;
             } // case 82
+            case 482: {
+              concurrencyKey_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x00000400;
+              break;
+            } // case 482
+            case 488: {
+              concurrencyLimit_ = input.readInt32();
+              bitField0_ |= 0x00000800;
+              break;
+            } // case 488
+            case 800: {
+              followAlias_ = input.readBool();
+              bitField0_ |= 0x00001000;
+              break;
+            } // case 800
+            case 810: {
+              stickyKey_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x00002000;
+              break;
+            } // case 810
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -1046,7 +1286,9 @@ private static final long serialVersionUID = 0L;
     private java.lang.Object spec_ = "";
     /**
      * <pre>
-     * The Spec's name.
+     * The Spec's name, or `spec&#64;alias` to run the Version an alias names
+     * (AliasService): NOT_FOUND / ALIAS_NOT_FOUND when the Spec has no such
+     * alias.
      * </pre>
      *
      * <code>string spec = 1;</code>
@@ -1066,7 +1308,9 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The Spec's name.
+     * The Spec's name, or `spec&#64;alias` to run the Version an alias names
+     * (AliasService): NOT_FOUND / ALIAS_NOT_FOUND when the Spec has no such
+     * alias.
      * </pre>
      *
      * <code>string spec = 1;</code>
@@ -1087,7 +1331,9 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The Spec's name.
+     * The Spec's name, or `spec&#64;alias` to run the Version an alias names
+     * (AliasService): NOT_FOUND / ALIAS_NOT_FOUND when the Spec has no such
+     * alias.
      * </pre>
      *
      * <code>string spec = 1;</code>
@@ -1104,7 +1350,9 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The Spec's name.
+     * The Spec's name, or `spec&#64;alias` to run the Version an alias names
+     * (AliasService): NOT_FOUND / ALIAS_NOT_FOUND when the Spec has no such
+     * alias.
      * </pre>
      *
      * <code>string spec = 1;</code>
@@ -1118,7 +1366,9 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The Spec's name.
+     * The Spec's name, or `spec&#64;alias` to run the Version an alias names
+     * (AliasService): NOT_FOUND / ALIAS_NOT_FOUND when the Spec has no such
+     * alias.
      * </pre>
      *
      * <code>string spec = 1;</code>
@@ -2086,6 +2336,317 @@ private static final long serialVersionUID = 0L;
       checkByteStringIsUtf8(value);
       fairnessKey_ = value;
       bitField0_ |= 0x00000200;
+      onChanged();
+      return this;
+    }
+
+    private java.lang.Object concurrencyKey_ = "";
+    /**
+     * <pre>
+     * The Run's concurrency key, overriding the value of the Spec's
+     * `concurrency.key` expression; with a Spec that sets no concurrency it
+     * limits the Run with `concurrency_limit` (default 1) and mode QUEUE. At
+     * most 256 characters.
+     * </pre>
+     *
+     * <code>string concurrency_key = 60;</code>
+     * @return The concurrencyKey.
+     */
+    public java.lang.String getConcurrencyKey() {
+      java.lang.Object ref = concurrencyKey_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        concurrencyKey_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The Run's concurrency key, overriding the value of the Spec's
+     * `concurrency.key` expression; with a Spec that sets no concurrency it
+     * limits the Run with `concurrency_limit` (default 1) and mode QUEUE. At
+     * most 256 characters.
+     * </pre>
+     *
+     * <code>string concurrency_key = 60;</code>
+     * @return The bytes for concurrencyKey.
+     */
+    public com.google.protobuf.ByteString
+        getConcurrencyKeyBytes() {
+      java.lang.Object ref = concurrencyKey_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        concurrencyKey_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The Run's concurrency key, overriding the value of the Spec's
+     * `concurrency.key` expression; with a Spec that sets no concurrency it
+     * limits the Run with `concurrency_limit` (default 1) and mode QUEUE. At
+     * most 256 characters.
+     * </pre>
+     *
+     * <code>string concurrency_key = 60;</code>
+     * @param value The concurrencyKey to set.
+     * @return This builder for chaining.
+     */
+    public Builder setConcurrencyKey(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      concurrencyKey_ = value;
+      bitField0_ |= 0x00000400;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The Run's concurrency key, overriding the value of the Spec's
+     * `concurrency.key` expression; with a Spec that sets no concurrency it
+     * limits the Run with `concurrency_limit` (default 1) and mode QUEUE. At
+     * most 256 characters.
+     * </pre>
+     *
+     * <code>string concurrency_key = 60;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearConcurrencyKey() {
+      concurrencyKey_ = getDefaultInstance().getConcurrencyKey();
+      bitField0_ = (bitField0_ & ~0x00000400);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The Run's concurrency key, overriding the value of the Spec's
+     * `concurrency.key` expression; with a Spec that sets no concurrency it
+     * limits the Run with `concurrency_limit` (default 1) and mode QUEUE. At
+     * most 256 characters.
+     * </pre>
+     *
+     * <code>string concurrency_key = 60;</code>
+     * @param value The bytes for concurrencyKey to set.
+     * @return This builder for chaining.
+     */
+    public Builder setConcurrencyKeyBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      concurrencyKey_ = value;
+      bitField0_ |= 0x00000400;
+      onChanged();
+      return this;
+    }
+
+    private int concurrencyLimit_ ;
+    /**
+     * <pre>
+     * The limit of `concurrency_key`, 1 to 1,000, overriding the Spec's; 0
+     * takes the Spec's (1 when it sets none).
+     * </pre>
+     *
+     * <code>int32 concurrency_limit = 61;</code>
+     * @return The concurrencyLimit.
+     */
+    @java.lang.Override
+    public int getConcurrencyLimit() {
+      return concurrencyLimit_;
+    }
+    /**
+     * <pre>
+     * The limit of `concurrency_key`, 1 to 1,000, overriding the Spec's; 0
+     * takes the Spec's (1 when it sets none).
+     * </pre>
+     *
+     * <code>int32 concurrency_limit = 61;</code>
+     * @param value The concurrencyLimit to set.
+     * @return This builder for chaining.
+     */
+    public Builder setConcurrencyLimit(int value) {
+      
+      concurrencyLimit_ = value;
+      bitField0_ |= 0x00000800;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The limit of `concurrency_key`, 1 to 1,000, overriding the Spec's; 0
+     * takes the Spec's (1 when it sets none).
+     * </pre>
+     *
+     * <code>int32 concurrency_limit = 61;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearConcurrencyLimit() {
+      bitField0_ = (bitField0_ & ~0x00000800);
+      concurrencyLimit_ = 0;
+      onChanged();
+      return this;
+    }
+
+    private boolean followAlias_ ;
+    /**
+     * <pre>
+     * For `spec&#64;alias` on a thread: take the alias's Version even when the
+     * thread's earlier Run ran another. Unset, a thread keeps its Version
+     * across alias moves.
+     * </pre>
+     *
+     * <code>bool follow_alias = 100;</code>
+     * @return The followAlias.
+     */
+    @java.lang.Override
+    public boolean getFollowAlias() {
+      return followAlias_;
+    }
+    /**
+     * <pre>
+     * For `spec&#64;alias` on a thread: take the alias's Version even when the
+     * thread's earlier Run ran another. Unset, a thread keeps its Version
+     * across alias moves.
+     * </pre>
+     *
+     * <code>bool follow_alias = 100;</code>
+     * @param value The followAlias to set.
+     * @return This builder for chaining.
+     */
+    public Builder setFollowAlias(boolean value) {
+      
+      followAlias_ = value;
+      bitField0_ |= 0x00001000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * For `spec&#64;alias` on a thread: take the alias's Version even when the
+     * thread's earlier Run ran another. Unset, a thread keeps its Version
+     * across alias moves.
+     * </pre>
+     *
+     * <code>bool follow_alias = 100;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearFollowAlias() {
+      bitField0_ = (bitField0_ & ~0x00001000);
+      followAlias_ = false;
+      onChanged();
+      return this;
+    }
+
+    private java.lang.Object stickyKey_ = "";
+    /**
+     * <pre>
+     * For `spec&#64;alias` during a canary: Runs started with the same key take
+     * the same side of the split (a hash of it: no state is kept). Empty,
+     * the thread is the key, or, without one, the Run. At most 128
+     * characters.
+     * </pre>
+     *
+     * <code>string sticky_key = 101;</code>
+     * @return The stickyKey.
+     */
+    public java.lang.String getStickyKey() {
+      java.lang.Object ref = stickyKey_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        stickyKey_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * For `spec&#64;alias` during a canary: Runs started with the same key take
+     * the same side of the split (a hash of it: no state is kept). Empty,
+     * the thread is the key, or, without one, the Run. At most 128
+     * characters.
+     * </pre>
+     *
+     * <code>string sticky_key = 101;</code>
+     * @return The bytes for stickyKey.
+     */
+    public com.google.protobuf.ByteString
+        getStickyKeyBytes() {
+      java.lang.Object ref = stickyKey_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        stickyKey_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * For `spec&#64;alias` during a canary: Runs started with the same key take
+     * the same side of the split (a hash of it: no state is kept). Empty,
+     * the thread is the key, or, without one, the Run. At most 128
+     * characters.
+     * </pre>
+     *
+     * <code>string sticky_key = 101;</code>
+     * @param value The stickyKey to set.
+     * @return This builder for chaining.
+     */
+    public Builder setStickyKey(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      stickyKey_ = value;
+      bitField0_ |= 0x00002000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * For `spec&#64;alias` during a canary: Runs started with the same key take
+     * the same side of the split (a hash of it: no state is kept). Empty,
+     * the thread is the key, or, without one, the Run. At most 128
+     * characters.
+     * </pre>
+     *
+     * <code>string sticky_key = 101;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearStickyKey() {
+      stickyKey_ = getDefaultInstance().getStickyKey();
+      bitField0_ = (bitField0_ & ~0x00002000);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * For `spec&#64;alias` during a canary: Runs started with the same key take
+     * the same side of the split (a hash of it: no state is kept). Empty,
+     * the thread is the key, or, without one, the Run. At most 128
+     * characters.
+     * </pre>
+     *
+     * <code>string sticky_key = 101;</code>
+     * @param value The bytes for stickyKey to set.
+     * @return This builder for chaining.
+     */
+    public Builder setStickyKeyBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      stickyKey_ = value;
+      bitField0_ |= 0x00002000;
       onChanged();
       return this;
     }

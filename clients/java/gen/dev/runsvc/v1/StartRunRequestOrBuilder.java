@@ -9,7 +9,9 @@ public interface StartRunRequestOrBuilder extends
 
   /**
    * <pre>
-   * The Spec's name.
+   * The Spec's name, or `spec&#64;alias` to run the Version an alias names
+   * (AliasService): NOT_FOUND / ALIAS_NOT_FOUND when the Spec has no such
+   * alias.
    * </pre>
    *
    * <code>string spec = 1;</code>
@@ -18,7 +20,9 @@ public interface StartRunRequestOrBuilder extends
   java.lang.String getSpec();
   /**
    * <pre>
-   * The Spec's name.
+   * The Spec's name, or `spec&#64;alias` to run the Version an alias names
+   * (AliasService): NOT_FOUND / ALIAS_NOT_FOUND when the Spec has no such
+   * alias.
    * </pre>
    *
    * <code>string spec = 1;</code>
@@ -234,4 +238,79 @@ public interface StartRunRequestOrBuilder extends
    */
   com.google.protobuf.ByteString
       getFairnessKeyBytes();
+
+  /**
+   * <pre>
+   * The Run's concurrency key, overriding the value of the Spec's
+   * `concurrency.key` expression; with a Spec that sets no concurrency it
+   * limits the Run with `concurrency_limit` (default 1) and mode QUEUE. At
+   * most 256 characters.
+   * </pre>
+   *
+   * <code>string concurrency_key = 60;</code>
+   * @return The concurrencyKey.
+   */
+  java.lang.String getConcurrencyKey();
+  /**
+   * <pre>
+   * The Run's concurrency key, overriding the value of the Spec's
+   * `concurrency.key` expression; with a Spec that sets no concurrency it
+   * limits the Run with `concurrency_limit` (default 1) and mode QUEUE. At
+   * most 256 characters.
+   * </pre>
+   *
+   * <code>string concurrency_key = 60;</code>
+   * @return The bytes for concurrencyKey.
+   */
+  com.google.protobuf.ByteString
+      getConcurrencyKeyBytes();
+
+  /**
+   * <pre>
+   * The limit of `concurrency_key`, 1 to 1,000, overriding the Spec's; 0
+   * takes the Spec's (1 when it sets none).
+   * </pre>
+   *
+   * <code>int32 concurrency_limit = 61;</code>
+   * @return The concurrencyLimit.
+   */
+  int getConcurrencyLimit();
+
+  /**
+   * <pre>
+   * For `spec&#64;alias` on a thread: take the alias's Version even when the
+   * thread's earlier Run ran another. Unset, a thread keeps its Version
+   * across alias moves.
+   * </pre>
+   *
+   * <code>bool follow_alias = 100;</code>
+   * @return The followAlias.
+   */
+  boolean getFollowAlias();
+
+  /**
+   * <pre>
+   * For `spec&#64;alias` during a canary: Runs started with the same key take
+   * the same side of the split (a hash of it: no state is kept). Empty,
+   * the thread is the key, or, without one, the Run. At most 128
+   * characters.
+   * </pre>
+   *
+   * <code>string sticky_key = 101;</code>
+   * @return The stickyKey.
+   */
+  java.lang.String getStickyKey();
+  /**
+   * <pre>
+   * For `spec&#64;alias` during a canary: Runs started with the same key take
+   * the same side of the split (a hash of it: no state is kept). Empty,
+   * the thread is the key, or, without one, the Run. At most 128
+   * characters.
+   * </pre>
+   *
+   * <code>string sticky_key = 101;</code>
+   * @return The bytes for stickyKey.
+   */
+  com.google.protobuf.ByteString
+      getStickyKeyBytes();
 }

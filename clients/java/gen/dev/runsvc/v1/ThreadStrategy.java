@@ -165,7 +165,7 @@ public enum ThreadStrategy
   }
   public static final com.google.protobuf.Descriptors.EnumDescriptor
       getDescriptor() {
-    return dev.runsvc.v1.SpecProto.getDescriptor().getEnumTypes().get(0);
+    return dev.runsvc.v1.SpecProto.getDescriptor().getEnumTypes().get(1);
   }
 
   private static final ThreadStrategy[] VALUES = values();

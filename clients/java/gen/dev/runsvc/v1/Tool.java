@@ -396,6 +396,62 @@ private static final long serialVersionUID = 0L;
     return result == null ? dev.runsvc.v1.InDoubt.UNRECOGNIZED : result;
   }
 
+  public static final int A2A_FIELD_NUMBER = 11;
+  private dev.runsvc.v1.A2aTool a2A_;
+  /**
+   * <pre>
+   * For TOOL_KIND_A2A: the remote agent it delegates to.
+   * </pre>
+   *
+   * <code>.runsvc.v1.A2aTool a2a = 11;</code>
+   * @return Whether the a2a field is set.
+   */
+  @java.lang.Override
+  public boolean hasA2A() {
+    return a2A_ != null;
+  }
+  /**
+   * <pre>
+   * For TOOL_KIND_A2A: the remote agent it delegates to.
+   * </pre>
+   *
+   * <code>.runsvc.v1.A2aTool a2a = 11;</code>
+   * @return The a2a.
+   */
+  @java.lang.Override
+  public dev.runsvc.v1.A2aTool getA2A() {
+    return a2A_ == null ? dev.runsvc.v1.A2aTool.getDefaultInstance() : a2A_;
+  }
+  /**
+   * <pre>
+   * For TOOL_KIND_A2A: the remote agent it delegates to.
+   * </pre>
+   *
+   * <code>.runsvc.v1.A2aTool a2a = 11;</code>
+   */
+  @java.lang.Override
+  public dev.runsvc.v1.A2aToolOrBuilder getA2AOrBuilder() {
+    return a2A_ == null ? dev.runsvc.v1.A2aTool.getDefaultInstance() : a2A_;
+  }
+
+  public static final int PURE_FIELD_NUMBER = 12;
+  private boolean pure_ = false;
+  /**
+   * <pre>
+   * When true, the tool has no side effect: a replay evaluation may make a
+   * call to it that the recorded Run does not hold (any other such call is
+   * fenced: never made). Only for worker, http and mcp tools and the
+   * read-only built-in memory_get; not with AT_MOST_ONCE.
+   * </pre>
+   *
+   * <code>bool pure = 12;</code>
+   * @return The pure.
+   */
+  @java.lang.Override
+  public boolean getPure() {
+    return pure_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -439,6 +495,12 @@ private static final long serialVersionUID = 0L;
     }
     if (inDoubt_ != dev.runsvc.v1.InDoubt.IN_DOUBT_UNSPECIFIED.getNumber()) {
       output.writeEnum(10, inDoubt_);
+    }
+    if (a2A_ != null) {
+      output.writeMessage(11, getA2A());
+    }
+    if (pure_ != false) {
+      output.writeBool(12, pure_);
     }
     getUnknownFields().writeTo(output);
   }
@@ -487,6 +549,14 @@ private static final long serialVersionUID = 0L;
       size += com.google.protobuf.CodedOutputStream
         .computeEnumSize(10, inDoubt_);
     }
+    if (a2A_ != null) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(11, getA2A());
+    }
+    if (pure_ != false) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeBoolSize(12, pure_);
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -531,6 +601,13 @@ private static final long serialVersionUID = 0L;
     }
     if (delivery_ != other.delivery_) return false;
     if (inDoubt_ != other.inDoubt_) return false;
+    if (hasA2A() != other.hasA2A()) return false;
+    if (hasA2A()) {
+      if (!getA2A()
+          .equals(other.getA2A())) return false;
+    }
+    if (getPure()
+        != other.getPure()) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -571,6 +648,13 @@ private static final long serialVersionUID = 0L;
     hash = (53 * hash) + delivery_;
     hash = (37 * hash) + IN_DOUBT_FIELD_NUMBER;
     hash = (53 * hash) + inDoubt_;
+    if (hasA2A()) {
+      hash = (37 * hash) + A2A_FIELD_NUMBER;
+      hash = (53 * hash) + getA2A().hashCode();
+    }
+    hash = (37 * hash) + PURE_FIELD_NUMBER;
+    hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
+        getPure());
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -730,6 +814,12 @@ private static final long serialVersionUID = 0L;
       }
       delivery_ = 0;
       inDoubt_ = 0;
+      a2A_ = null;
+      if (a2ABuilder_ != null) {
+        a2ABuilder_.dispose();
+        a2ABuilder_ = null;
+      }
+      pure_ = false;
       return this;
     }
 
@@ -800,6 +890,14 @@ private static final long serialVersionUID = 0L;
       }
       if (((from_bitField0_ & 0x00000200) != 0)) {
         result.inDoubt_ = inDoubt_;
+      }
+      if (((from_bitField0_ & 0x00000400) != 0)) {
+        result.a2A_ = a2ABuilder_ == null
+            ? a2A_
+            : a2ABuilder_.build();
+      }
+      if (((from_bitField0_ & 0x00000800) != 0)) {
+        result.pure_ = pure_;
       }
     }
 
@@ -880,6 +978,12 @@ private static final long serialVersionUID = 0L;
       }
       if (other.inDoubt_ != 0) {
         setInDoubtValue(other.getInDoubtValue());
+      }
+      if (other.hasA2A()) {
+        mergeA2A(other.getA2A());
+      }
+      if (other.getPure() != false) {
+        setPure(other.getPure());
       }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
@@ -965,6 +1069,18 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000200;
               break;
             } // case 80
+            case 90: {
+              input.readMessage(
+                  getA2AFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              bitField0_ |= 0x00000400;
+              break;
+            } // case 90
+            case 96: {
+              pure_ = input.readBool();
+              bitField0_ |= 0x00000800;
+              break;
+            } // case 96
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -2058,6 +2174,214 @@ private static final long serialVersionUID = 0L;
     public Builder clearInDoubt() {
       bitField0_ = (bitField0_ & ~0x00000200);
       inDoubt_ = 0;
+      onChanged();
+      return this;
+    }
+
+    private dev.runsvc.v1.A2aTool a2A_;
+    private com.google.protobuf.SingleFieldBuilderV3<
+        dev.runsvc.v1.A2aTool, dev.runsvc.v1.A2aTool.Builder, dev.runsvc.v1.A2aToolOrBuilder> a2ABuilder_;
+    /**
+     * <pre>
+     * For TOOL_KIND_A2A: the remote agent it delegates to.
+     * </pre>
+     *
+     * <code>.runsvc.v1.A2aTool a2a = 11;</code>
+     * @return Whether the a2a field is set.
+     */
+    public boolean hasA2A() {
+      return ((bitField0_ & 0x00000400) != 0);
+    }
+    /**
+     * <pre>
+     * For TOOL_KIND_A2A: the remote agent it delegates to.
+     * </pre>
+     *
+     * <code>.runsvc.v1.A2aTool a2a = 11;</code>
+     * @return The a2a.
+     */
+    public dev.runsvc.v1.A2aTool getA2A() {
+      if (a2ABuilder_ == null) {
+        return a2A_ == null ? dev.runsvc.v1.A2aTool.getDefaultInstance() : a2A_;
+      } else {
+        return a2ABuilder_.getMessage();
+      }
+    }
+    /**
+     * <pre>
+     * For TOOL_KIND_A2A: the remote agent it delegates to.
+     * </pre>
+     *
+     * <code>.runsvc.v1.A2aTool a2a = 11;</code>
+     */
+    public Builder setA2A(dev.runsvc.v1.A2aTool value) {
+      if (a2ABuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        a2A_ = value;
+      } else {
+        a2ABuilder_.setMessage(value);
+      }
+      bitField0_ |= 0x00000400;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * For TOOL_KIND_A2A: the remote agent it delegates to.
+     * </pre>
+     *
+     * <code>.runsvc.v1.A2aTool a2a = 11;</code>
+     */
+    public Builder setA2A(
+        dev.runsvc.v1.A2aTool.Builder builderForValue) {
+      if (a2ABuilder_ == null) {
+        a2A_ = builderForValue.build();
+      } else {
+        a2ABuilder_.setMessage(builderForValue.build());
+      }
+      bitField0_ |= 0x00000400;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * For TOOL_KIND_A2A: the remote agent it delegates to.
+     * </pre>
+     *
+     * <code>.runsvc.v1.A2aTool a2a = 11;</code>
+     */
+    public Builder mergeA2A(dev.runsvc.v1.A2aTool value) {
+      if (a2ABuilder_ == null) {
+        if (((bitField0_ & 0x00000400) != 0) &&
+          a2A_ != null &&
+          a2A_ != dev.runsvc.v1.A2aTool.getDefaultInstance()) {
+          getA2ABuilder().mergeFrom(value);
+        } else {
+          a2A_ = value;
+        }
+      } else {
+        a2ABuilder_.mergeFrom(value);
+      }
+      bitField0_ |= 0x00000400;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * For TOOL_KIND_A2A: the remote agent it delegates to.
+     * </pre>
+     *
+     * <code>.runsvc.v1.A2aTool a2a = 11;</code>
+     */
+    public Builder clearA2A() {
+      bitField0_ = (bitField0_ & ~0x00000400);
+      a2A_ = null;
+      if (a2ABuilder_ != null) {
+        a2ABuilder_.dispose();
+        a2ABuilder_ = null;
+      }
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * For TOOL_KIND_A2A: the remote agent it delegates to.
+     * </pre>
+     *
+     * <code>.runsvc.v1.A2aTool a2a = 11;</code>
+     */
+    public dev.runsvc.v1.A2aTool.Builder getA2ABuilder() {
+      bitField0_ |= 0x00000400;
+      onChanged();
+      return getA2AFieldBuilder().getBuilder();
+    }
+    /**
+     * <pre>
+     * For TOOL_KIND_A2A: the remote agent it delegates to.
+     * </pre>
+     *
+     * <code>.runsvc.v1.A2aTool a2a = 11;</code>
+     */
+    public dev.runsvc.v1.A2aToolOrBuilder getA2AOrBuilder() {
+      if (a2ABuilder_ != null) {
+        return a2ABuilder_.getMessageOrBuilder();
+      } else {
+        return a2A_ == null ?
+            dev.runsvc.v1.A2aTool.getDefaultInstance() : a2A_;
+      }
+    }
+    /**
+     * <pre>
+     * For TOOL_KIND_A2A: the remote agent it delegates to.
+     * </pre>
+     *
+     * <code>.runsvc.v1.A2aTool a2a = 11;</code>
+     */
+    private com.google.protobuf.SingleFieldBuilderV3<
+        dev.runsvc.v1.A2aTool, dev.runsvc.v1.A2aTool.Builder, dev.runsvc.v1.A2aToolOrBuilder> 
+        getA2AFieldBuilder() {
+      if (a2ABuilder_ == null) {
+        a2ABuilder_ = new com.google.protobuf.SingleFieldBuilderV3<
+            dev.runsvc.v1.A2aTool, dev.runsvc.v1.A2aTool.Builder, dev.runsvc.v1.A2aToolOrBuilder>(
+                getA2A(),
+                getParentForChildren(),
+                isClean());
+        a2A_ = null;
+      }
+      return a2ABuilder_;
+    }
+
+    private boolean pure_ ;
+    /**
+     * <pre>
+     * When true, the tool has no side effect: a replay evaluation may make a
+     * call to it that the recorded Run does not hold (any other such call is
+     * fenced: never made). Only for worker, http and mcp tools and the
+     * read-only built-in memory_get; not with AT_MOST_ONCE.
+     * </pre>
+     *
+     * <code>bool pure = 12;</code>
+     * @return The pure.
+     */
+    @java.lang.Override
+    public boolean getPure() {
+      return pure_;
+    }
+    /**
+     * <pre>
+     * When true, the tool has no side effect: a replay evaluation may make a
+     * call to it that the recorded Run does not hold (any other such call is
+     * fenced: never made). Only for worker, http and mcp tools and the
+     * read-only built-in memory_get; not with AT_MOST_ONCE.
+     * </pre>
+     *
+     * <code>bool pure = 12;</code>
+     * @param value The pure to set.
+     * @return This builder for chaining.
+     */
+    public Builder setPure(boolean value) {
+      
+      pure_ = value;
+      bitField0_ |= 0x00000800;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * When true, the tool has no side effect: a replay evaluation may make a
+     * call to it that the recorded Run does not hold (any other such call is
+     * fenced: never made). Only for worker, http and mcp tools and the
+     * read-only built-in memory_get; not with AT_MOST_ONCE.
+     * </pre>
+     *
+     * <code>bool pure = 12;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearPure() {
+      bitField0_ = (bitField0_ & ~0x00000800);
+      pure_ = false;
       onChanged();
       return this;
     }

@@ -62,6 +62,15 @@ public enum ToolKind
    * <code>TOOL_KIND_BUILTIN = 5;</code>
    */
   TOOL_KIND_BUILTIN(5),
+  /**
+   * <pre>
+   * A remote A2A 1.0 agent named by `a2a`: the model's `message` is sent
+   * to it and the tool's result is the remote task's answer.
+   * </pre>
+   *
+   * <code>TOOL_KIND_A2A = 6;</code>
+   */
+  TOOL_KIND_A2A(6),
   UNRECOGNIZED(-1),
   ;
 
@@ -115,6 +124,15 @@ public enum ToolKind
    * <code>TOOL_KIND_BUILTIN = 5;</code>
    */
   public static final int TOOL_KIND_BUILTIN_VALUE = 5;
+  /**
+   * <pre>
+   * A remote A2A 1.0 agent named by `a2a`: the model's `message` is sent
+   * to it and the tool's result is the remote task's answer.
+   * </pre>
+   *
+   * <code>TOOL_KIND_A2A = 6;</code>
+   */
+  public static final int TOOL_KIND_A2A_VALUE = 6;
 
 
   public final int getNumber() {
@@ -147,6 +165,7 @@ public enum ToolKind
       case 3: return TOOL_KIND_HTTP;
       case 4: return TOOL_KIND_MCP;
       case 5: return TOOL_KIND_BUILTIN;
+      case 6: return TOOL_KIND_A2A;
       default: return null;
     }
   }
@@ -177,7 +196,7 @@ public enum ToolKind
   }
   public static final com.google.protobuf.Descriptors.EnumDescriptor
       getDescriptor() {
-    return dev.runsvc.v1.SpecProto.getDescriptor().getEnumTypes().get(1);
+    return dev.runsvc.v1.SpecProto.getDescriptor().getEnumTypes().get(2);
   }
 
   private static final ToolKind[] VALUES = values();

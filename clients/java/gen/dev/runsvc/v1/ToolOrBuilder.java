@@ -226,4 +226,44 @@ public interface ToolOrBuilder extends
    * @return The inDoubt.
    */
   dev.runsvc.v1.InDoubt getInDoubt();
+
+  /**
+   * <pre>
+   * For TOOL_KIND_A2A: the remote agent it delegates to.
+   * </pre>
+   *
+   * <code>.runsvc.v1.A2aTool a2a = 11;</code>
+   * @return Whether the a2a field is set.
+   */
+  boolean hasA2A();
+  /**
+   * <pre>
+   * For TOOL_KIND_A2A: the remote agent it delegates to.
+   * </pre>
+   *
+   * <code>.runsvc.v1.A2aTool a2a = 11;</code>
+   * @return The a2a.
+   */
+  dev.runsvc.v1.A2aTool getA2A();
+  /**
+   * <pre>
+   * For TOOL_KIND_A2A: the remote agent it delegates to.
+   * </pre>
+   *
+   * <code>.runsvc.v1.A2aTool a2a = 11;</code>
+   */
+  dev.runsvc.v1.A2aToolOrBuilder getA2AOrBuilder();
+
+  /**
+   * <pre>
+   * When true, the tool has no side effect: a replay evaluation may make a
+   * call to it that the recorded Run does not hold (any other such call is
+   * fenced: never made). Only for worker, http and mcp tools and the
+   * read-only built-in memory_get; not with AT_MOST_ONCE.
+   * </pre>
+   *
+   * <code>bool pure = 12;</code>
+   * @return The pure.
+   */
+  boolean getPure();
 }

@@ -9,7 +9,7 @@ public final class Reasons {
   private Reasons() {}
 
   /** The error catalogue's version; the jar's too. */
-  public static final String CATALOGUE_VERSION = "0.5.0";
+  public static final String CATALOGUE_VERSION = "0.6.0";
 
   /** The ErrorInfo domain of a runsvc server that configures none. */
   public static final String DEFAULT_DOMAIN = "runsvc";
@@ -92,6 +92,9 @@ public final class Reasons {
   /** No Run of the tenant started on a thread with that id. */
   public static final String THREAD_NOT_FOUND = "THREAD_NOT_FOUND";
 
+  /** StartRun found every slot of the Run's concurrency key (concurrencyKey) held by active Runs (limit) and the Spec's concurrency mode is REJECT; nothing was created. FAILED_PRECONDITION without RetryInfo: a slot frees only when a Run of the key settles. Wait for one (ListRuns, WaitRun), or publish the Spec with mode QUEUE or REPLACE. */
+  public static final String CONCURRENCY_LIMITED = "CONCURRENCY_LIMITED";
+
   /** CreateSchedule refused the schedule; BadRequest names each field: a bad cron expression, an unknown time zone, none or two of cron, interval and at, an interval under 1s, an id naming a schedule with another definition. */
   public static final String SCHEDULE_INVALID = "SCHEDULE_INVALID";
 
@@ -103,6 +106,21 @@ public final class Reasons {
 
   /** The tenant has no webhook subscription with that id. */
   public static final String WEBHOOK_NOT_FOUND = "WEBHOOK_NOT_FOUND";
+
+  /** An alias write or a spec&#64;alias reference was refused; BadRequest names each field: an alias name that is not lower case letters, digits, '-' and '_' starting with a letter, a Version the Spec does not have, a canary weight outside 1-99. */
+  public static final String ALIAS_INVALID = "ALIAS_INVALID";
+
+  /** The Spec has no alias of that name (spec, alias): set it with MoveAlias, or start the Spec by name or Version. */
+  public static final String ALIAS_NOT_FOUND = "ALIAS_NOT_FOUND";
+
+  /** The tenant has no evaluation with that id (evaluationId), or it was deleted. */
+  public static final String EVALUATION_NOT_FOUND = "EVALUATION_NOT_FOUND";
+
+  /** EvaluateVersion (or CheckEvaluation) refused the request; BadRequest has one violation per problem: no candidate Spec or Version, a selection of Runs that picks no settled recorded Run or names one that is not, an evaluator that cannot run (a regular expression or JSON Schema that does not compile, a bad JSON path, a judge without a Spec), a min_score outside 0..1. */
+  public static final String EVALUATION_INVALID = "EVALUATION_INVALID";
+
+  /** The evaluation does not let the Version through an alias move (or CheckEvaluation): it evaluated another Version, some of its replays have not settled, or its score is below min_score; why says which, failingRunIds names up to 7 recorded Runs whose replays scored below it, lowest first, and moreFailingRuns counts the rest. */
+  public static final String EVALUATION_GATE_FAILED = "EVALUATION_GATE_FAILED";
 
   /** The call would spend past the Run's budget, so it was not made. */
   public static final String BUDGET_EXCEEDED = "BUDGET_EXCEEDED";
@@ -182,6 +200,24 @@ public final class Reasons {
   /** The Run's final answer did not match the Spec's output schema, even after the model was asked once more with the mismatches; BadRequest fields are the answer's JSON paths. */
   public static final String OUTPUT_INVALID = "OUTPUT_INVALID";
 
+  /** A2A: no task (Run) of this agent has that id (taskId) in the caller's tenant. JSON-RPC code -32001. */
+  public static final String TASK_NOT_FOUND = "TASK_NOT_FOUND";
+
+  /** A2A: CancelTask on a task that already ended (state). JSON-RPC code -32002. */
+  public static final String TASK_NOT_CANCELABLE = "TASK_NOT_CANCELABLE";
+
+  /** A2A: a push-notification call to an agent that does not send them. JSON-RPC code -32003. */
+  public static final String PUSH_NOTIFICATION_NOT_SUPPORTED = "PUSH_NOTIFICATION_NOT_SUPPORTED";
+
+  /** A2A: the operation is not possible in the task's state (a message to, or a subscription to, a task that ended); detail says what to do instead. JSON-RPC code -32004. */
+  public static final String UNSUPPORTED_OPERATION = "UNSUPPORTED_OPERATION";
+
+  /** A2A: a message part runsvc cannot give a model (a file, raw bytes) or output modes it cannot answer in (mediaType). JSON-RPC code -32005. */
+  public static final String CONTENT_TYPE_NOT_SUPPORTED = "CONTENT_TYPE_NOT_SUPPORTED";
+
+  /** A2A: the A2A-Version header names a protocol version other than 1.0. JSON-RPC code -32009. */
+  public static final String VERSION_NOT_SUPPORTED = "VERSION_NOT_SUPPORTED";
+
   /** The caller's own cancellation or deadline. */
   public static final String CANCELLED = "CANCELLED";
 
@@ -217,10 +253,16 @@ public final class Reasons {
           QUOTA_EXCEEDED,
           THREAD_BUSY,
           THREAD_NOT_FOUND,
+          CONCURRENCY_LIMITED,
           SCHEDULE_INVALID,
           SCHEDULE_NOT_FOUND,
           WEBHOOK_INVALID,
           WEBHOOK_NOT_FOUND,
+          ALIAS_INVALID,
+          ALIAS_NOT_FOUND,
+          EVALUATION_NOT_FOUND,
+          EVALUATION_INVALID,
+          EVALUATION_GATE_FAILED,
           BUDGET_EXCEEDED,
           BUDGET_OVERRUN,
           TOOL_LOOP_LIMIT,
@@ -246,7 +288,13 @@ public final class Reasons {
           TOOL_REJECTED,
           MCP_REJECTED,
           METHOD_NOT_FOUND,
-          OUTPUT_INVALID);
+          OUTPUT_INVALID,
+          TASK_NOT_FOUND,
+          TASK_NOT_CANCELABLE,
+          PUSH_NOTIFICATION_NOT_SUPPORTED,
+          UNSUPPORTED_OPERATION,
+          CONTENT_TYPE_NOT_SUPPORTED,
+          VERSION_NOT_SUPPORTED);
 
   /** Reasons that can carry RetryInfo (always or per error). */
   public static final Set<String> RETRYABLE =

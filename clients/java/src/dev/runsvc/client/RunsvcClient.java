@@ -4,8 +4,10 @@ import dev.runsvc.v1.BusServiceGrpc;
 import dev.runsvc.v1.DelegationServiceGrpc;
 import dev.runsvc.v1.MemoryServiceGrpc;
 import dev.runsvc.v1.RunServiceGrpc;
+import dev.runsvc.v1.ScheduleServiceGrpc;
 import dev.runsvc.v1.SpecServiceGrpc;
 import dev.runsvc.v1.ToolServiceGrpc;
+import dev.runsvc.v1.WebhookServiceGrpc;
 import io.grpc.CallOptions;
 import io.grpc.Channel;
 import io.grpc.ChannelCredentials;
@@ -98,6 +100,16 @@ public final class RunsvcClient implements AutoCloseable {
   /** The DelegationService's blocking stub. */
   public DelegationServiceGrpc.DelegationServiceBlockingStub delegation() {
     return DelegationServiceGrpc.newBlockingStub(channel);
+  }
+
+  /** The ScheduleService's blocking stub. */
+  public ScheduleServiceGrpc.ScheduleServiceBlockingStub schedules() {
+    return ScheduleServiceGrpc.newBlockingStub(channel);
+  }
+
+  /** The WebhookService's blocking stub. */
+  public WebhookServiceGrpc.WebhookServiceBlockingStub webhooks() {
+    return WebhookServiceGrpc.newBlockingStub(channel);
   }
 
   /** Closes the channel, waiting up to 5 seconds for calls in flight. */

@@ -25,6 +25,7 @@ type Store interface {
 	Specs
 	Runs
 	Threads
+	ConcurrencyKeys
 	Leases
 	Memory
 	Bus
@@ -148,7 +149,31 @@ type Run struct {
 	// key's previous place (or the queue's head, when later) plus the
 	// key's stride. Claims take the lowest first within a priority.
 	FairPass int64
+	// ConcurrencyKey is the concurrency key the Run takes a slot of (see
+	// keyqueue); empty for none. ConcurrencyLimit is how many Runs of the
+	// key may hold one at once, as the Run's start asked (the store keeps
+	// the newest start's on the key).
+	ConcurrencyKey   string
+	ConcurrencyLimit int
+	// KeySeq is the Run's position on its key, from 1.
+	KeySeq int
+	// KeyState says whether the Run holds a slot of its key (KeyHolds),
+	// waits for one (KeyWaits: it is not claimable until the store gives it
+	// one), or neither (KeyNone: no key, or it settled).
+	KeyState int
+	// EvaluationID is the evaluation a replay (or an LLM judge's) Run
+	// belongs to; empty for every other Run. ListRuns lists the Runs of
+	// one evaluation's namespace (RunQuery.EvaluationID), production's by
+	// default.
+	EvaluationID string
 }
+
+// The states of a Run's concurrency slot (Run.KeyState).
+const (
+	KeyNone  = 0
+	KeyHolds = 1
+	KeyWaits = 2
+)
 
 // The priorities a Run may have.
 const (
@@ -194,6 +219,11 @@ type NewRun struct {
 	// FairStride is how far the Run's FairnessKey steps per Run
 	// (DefaultStride/weight); 0 is DefaultStride.
 	FairStride int64
+	// RejectLimited, for a Run with a ConcurrencyKey, fails the create
+	// with *errs.ConcurrencyLimited when every slot of the key is held;
+	// otherwise such a Run is created waiting (KeyWaits), behind the Runs
+	// already waiting on the key.
+	RejectLimited bool
 	// IfNoNewerVersion makes the create conditional: it fails with
 	// ErrConditionFailed when a Version of the Run's Spec published after
 	// its Version is stored (a Version not stored has none newer).
@@ -204,7 +234,7 @@ type NewRun struct {
 // once its thread decided whether it waits: its LeaseOwner until its
 // LeaseExpires, or none ("") when it asks for none or is Waiting.
 func AdmissionLease(r Run) (string, time.Time) {
-	if r.LeaseOwner == "" || r.Waiting {
+	if r.LeaseOwner == "" || r.Waiting || r.KeyState == KeyWaits {
 		return "", time.Time{}
 	}
 	return r.LeaseOwner, FromNanos(Nanos(r.LeaseExpires))
@@ -269,6 +299,23 @@ type Threads interface {
 	HistoryParts(ctx context.Context, tenant, threadID string, before int) ([]HistoryPart, error)
 }
 
+// KeyQueue is a concurrency key's Runs that hold or wait for its slots,
+// each in start order.
+type KeyQueue struct {
+	Holding []string
+	Waiting []string
+}
+
+// ConcurrencyKeys reads concurrency keys. A Run with Run.ConcurrencyKey set
+// is created by CreateRun holding a slot of the key when one is free, else
+// waiting (or refused, see NewRun.RejectLimited); when a Run holding a slot
+// settles, the same transaction hands the slot to the key's oldest waiting
+// Run, which becomes claimable (see keyqueue).
+type ConcurrencyKeys interface {
+	// KeyQueue returns the Runs holding and waiting for the key's slots.
+	KeyQueue(ctx context.Context, tenant, key string) (KeyQueue, error)
+}
+
 // Append adds Records to a Run's log.
 type Append struct {
 	Tenant string
@@ -306,6 +353,9 @@ type RunQuery struct {
 	ThreadID string
 	// ScheduleID lists the Runs one schedule started.
 	ScheduleID string
+	// EvaluationID lists the Runs of one evaluation; empty lists the
+	// Runs of no evaluation.
+	EvaluationID string
 }
 
 // Runs keeps Run logs and their index.
@@ -589,6 +639,10 @@ func IndexTopics(tenant, runID string, idx Index) []string {
 	return []string{RunTopic(tenant, runID), RunEndTopic(tenant, runID)}
 }
 
+// WebhooksTopic is signalled when a webhook subscription is created,
+// changed or deleted, so every replica's copy follows at once.
+const WebhooksTopic = "webhooks"
+
 // MemoryTopic is signalled when a memory is written.
 func MemoryTopic(tenant, namespace string) string { return "mem/" + tenant + "/" + namespace }
 
@@ -690,10 +744,12 @@ type Lifecycle interface {
 	// DeleteRuns deletes, each in one transaction with everything it
 	// holds, the Runs whose log's last seq is still the deletion's LastSeq:
 	// the Run's row (and so the request id that started it), its log, its
-	// worker tool calls and the memories named; its children stay, no
-	// longer linked to it (their parent id is cleared). It returns the ids
-	// of the Runs it deleted; a Run it did not delete (gone already, or its
-	// log moved on) is not an error.
+	// worker tool calls, the memories named and the webhook subscriptions
+	// that follow it (WebhookSubscription.RunID: A2A push configs) with
+	// their outbox rows and log, signalling WebhooksTopic when there were
+	// any; its children stay, no longer linked to it (their parent id is
+	// cleared). It returns the ids of the Runs it deleted; a Run it did
+	// not delete (gone already, or its log moved on) is not an error.
 	DeleteRuns(ctx context.Context, ds []RunDeletion) ([]string, error)
 	// DeleteThread deletes, in one transaction, the Runs of ds as
 	// DeleteRuns would (a batch of one thread's Runs), then the thread's

@@ -29,8 +29,13 @@ type WebhookSubscription struct {
 	// DisabledReason says why a subscription is disabled ("" when enabled).
 	DisabledReason string
 	Secrets        []byte
-	CreateTime     time.Time
-	UpdateTime     time.Time
+	// RunID is the Run an A2A push-notification config follows; empty for
+	// a tenant's own subscription. Such a subscription is deleted with its
+	// Run (Lifecycle.DeleteRuns), and ListLiveSubscriptions leaves it out
+	// once the Run is settled.
+	RunID      string
+	CreateTime time.Time
+	UpdateTime time.Time
 }
 
 // WebhookEvent is one event for one subscription: an outbox row, written
@@ -97,6 +102,25 @@ type Webhooks interface {
 	// ListSubscriptions lists a tenant's subscriptions, or every tenant's
 	// when tenant is empty, oldest first.
 	ListSubscriptions(ctx context.Context, tenant string) ([]WebhookSubscription, error)
+	// ListRunSubscriptions lists a tenant's subscriptions that follow the
+	// Run runID (its A2A push configs), or, when runID is empty, the
+	// tenant's own, oldest first: a read of those alone, however many
+	// other Runs' configs are stored.
+	ListRunSubscriptions(ctx context.Context, tenant, runID string) ([]WebhookSubscription, error)
+	// ListLiveSubscriptions lists every tenant's subscriptions that follow
+	// no Run, and those whose Run is in one of the states live, oldest
+	// first: what can still raise an event, read at a cost that follows the
+	// configs not retired (RetireSubscriptions), neither the settled Runs'
+	// nor the live Runs without one. followed says whether any
+	// enabled subscription follows a Run at all, live or not: the outbox
+	// may hold a delivery of one whose Run settled.
+	ListLiveSubscriptions(ctx context.Context, live []string) (subs []WebhookSubscription, followed bool, err error)
+	// RetireSubscriptions marks the subscriptions that follow a Run no
+	// longer in one of the states live (or gone) so that
+	// ListLiveSubscriptions no longer reads them, and returns how many it
+	// marked. Until then it reads them and leaves them out; run now and
+	// then, it keeps that read to the configs of Runs settled since.
+	RetireSubscriptions(ctx context.Context, live []string) (int, error)
 	// DeleteSubscription deletes a subscription and its outbox rows and
 	// log; false when there was none.
 	DeleteSubscription(ctx context.Context, tenant, id string) (bool, error)
@@ -119,4 +143,9 @@ type Webhooks interface {
 	// now with a new retry period: the one named, or every one when
 	// deliveryID is empty. It returns how many.
 	Redeliver(ctx context.Context, tenant, subscriptionID, deliveryID string, now time.Time) (int, error)
+	// PruneDeliveries deletes up to limit DELIVERED deliveries created
+	// before before, and the delivery log's lines older than it; it
+	// returns how many deliveries it deleted. PENDING and DEAD ones stay:
+	// a dead letter waits for a person (or its subscription's deletion).
+	PruneDeliveries(ctx context.Context, before time.Time, limit int) (int, error)
 }

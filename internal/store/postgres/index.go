@@ -9,6 +9,7 @@ import (
 
 	"github.com/runsvc/runsvc/internal/errs"
 	"github.com/runsvc/runsvc/internal/store"
+	"github.com/runsvc/runsvc/internal/store/keyqueue"
 	"github.com/runsvc/runsvc/internal/store/threadqueue"
 )
 
@@ -21,10 +22,11 @@ func (db *DB) SetIndex(ctx context.Context, tenant, runID string, lastSeq int64,
 		return unavailable(ctx, "set index", err)
 	}
 	defer func() { _ = tx.Rollback(ctx) }()
-	var thread string
-	err = tx.QueryRow(ctx, `UPDATE runs SET state = $3, runnable = ($4 AND NOT waiting), wake_at = $5, summary = $6, update_time = $7, suspension = $9
-		WHERE tenant = $1 AND run_id = $2 AND last_seq = $8 RETURNING thread_id`,
-		tenant, runID, idx.State, idx.Runnable, store.Nanos(idx.WakeAt), idx.Summary, store.Nanos(now), lastSeq, idx.Suspension).Scan(&thread)
+	var thread, key string
+	var keyState int16
+	err = tx.QueryRow(ctx, `UPDATE runs SET state = $3, runnable = ($4 AND NOT waiting AND key_state <> 2), wake_at = $5, summary = $6, update_time = $7, suspension = $9
+		WHERE tenant = $1 AND run_id = $2 AND last_seq = $8 RETURNING thread_id, concurrency_key, key_state`,
+		tenant, runID, idx.State, idx.Runnable, store.Nanos(idx.WakeAt), idx.Summary, store.Nanos(now), lastSeq, idx.Suspension).Scan(&thread, &key, &keyState)
 	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
 		return unavailable(ctx, "set index", err)
 	}
@@ -45,7 +47,11 @@ func (db *DB) SetIndex(ctx context.Context, tenant, runID string, lastSeq int64,
 		if err != nil {
 			return unavailable(ctx, "set index", err)
 		}
-		if promoted != "" {
+		granted, err := keyqueue.Settle(keyTx{ctx: ctx, tx: tx}, tenant, runID, key, int(keyState), now)
+		if err != nil {
+			return unavailable(ctx, "set index", err)
+		}
+		if promoted != "" || len(granted) > 0 {
 			topics = append(topics, store.TopicRunnable)
 		}
 	}

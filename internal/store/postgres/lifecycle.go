@@ -43,9 +43,17 @@ func (db *DB) deleteRuns(ctx context.Context, ds []store.RunDeletion, tenant, th
 			if err != nil {
 				return err
 			}
-			if ok {
-				deleted = append(deleted, d.RunID)
-				tx.notify(store.DeletedTopics(d.Tenant, d.RunID)...)
+			if !ok {
+				continue
+			}
+			deleted = append(deleted, d.RunID)
+			tx.notify(store.DeletedTopics(d.Tenant, d.RunID)...)
+			subs, err := deleteRunSubscriptions(ctx, tx, d.Tenant, d.RunID)
+			if err != nil {
+				return err
+			}
+			if subs {
+				tx.notify(store.WebhooksTopic)
 			}
 		}
 		if threadID == "" {
@@ -101,6 +109,29 @@ func deleteRun(ctx context.Context, tx pgx.Tx, d store.RunDeletion) (bool, error
 			if _, err := tx.Exec(ctx, q, d.Tenant, d.Namespaces); err != nil {
 				return false, err
 			}
+		}
+	}
+	return true, nil
+}
+
+// deleteRunSubscriptions deletes the webhook subscriptions that follow a
+// Run (its A2A push configs), with their outbox rows and log, and reports
+// whether there were any.
+func deleteRunSubscriptions(ctx context.Context, tx pgx.Tx, tenant, runID string) (bool, error) {
+	rows, err := tx.Query(ctx, `DELETE FROM webhook_subscriptions WHERE run_id = $1 AND tenant = $2 RETURNING id`, runID, tenant)
+	if err != nil {
+		return false, err
+	}
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil || len(ids) == 0 {
+		return false, err
+	}
+	for _, q := range []string{
+		`DELETE FROM webhook_deliveries WHERE tenant = $1 AND subscription_id = ANY($2)`,
+		`DELETE FROM webhook_attempts WHERE tenant = $1 AND subscription_id = ANY($2)`,
+	} {
+		if _, err := tx.Exec(ctx, q, tenant, ids); err != nil {
+			return false, err
 		}
 	}
 	return true, nil

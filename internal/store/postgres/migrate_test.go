@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"sync"
 	"testing"
@@ -134,10 +135,12 @@ func TestMigrationFillsSuspension(t *testing.T) {
 	t.Parallel()
 	dsn := pgtest.Start(t).NewDatabase(t)
 	_ = open(t, dsn).Close()
-	// Back to schema 2: undo migrations 9 (fairness), 7 (schedules), 6
-	// (thread history), 5 (list indexes), 4 (threads) and 3, as a database
-	// that never had them (8, webhooks, creates its tables if missing).
-	exec(t, dsn, `DROP TABLE fair_keys; DROP INDEX runs_claim; CREATE INDEX runs_runnable ON runs (update_time) WHERE runnable;
+	// Back to schema 2: undo migrations 12 (evaluations), 11 (aliases), 10
+	// (concurrency), 9 (fairness), 7 (schedules), 6 (thread history), 5
+	// (list indexes), 4 (threads) and 3, as a database that never had them
+	// (8, webhooks, creates its tables if missing).
+	exec(t, dsn, `DROP TABLE evaluations; DROP INDEX runs_evaluation; ALTER TABLE runs DROP COLUMN evaluation_id;
+		DROP TABLE spec_aliases; DROP TABLE spec_alias_moves; DROP TABLE fair_keys; DROP INDEX runs_claim; CREATE INDEX runs_runnable ON runs (update_time) WHERE runnable;
 		ALTER TABLE runs DROP COLUMN priority, DROP COLUMN fairness_key, DROP COLUMN fair_pass;
 		DROP TABLE schedules; DROP TABLE schedule_ticks; DROP INDEX runs_schedule;
 		ALTER TABLE runs DROP COLUMN schedule_id, DROP COLUMN schedule_tick;
@@ -177,5 +180,52 @@ func TestMigrationFillsSuspension(t *testing.T) {
 	}
 	if len(want) != 0 {
 		t.Errorf("groups missing after the migration: %v (got %+v)", want, got)
+	}
+}
+
+// TestMigrationFillsPushRuns: a database from before push configs named
+// their Run (migration 12) comes out of migration 13 with each config's
+// run_id read from its id (a config id may hold '-'), the tenant's own
+// subscriptions following no Run, and the configs of Runs already gone
+// deleted with their deliveries.
+func TestMigrationFillsPushRuns(t *testing.T) {
+	t.Parallel()
+	dsn := pgtest.Start(t).NewDatabase(t)
+	_ = open(t, dsn).Close()
+	sql := `DROP INDEX webhook_subscriptions_run; ALTER TABLE webhook_subscriptions DROP COLUMN run_id, DROP COLUMN live;
+		DELETE FROM schema_migrations WHERE version >= 13;
+		INSERT INTO runs (tenant, run_id, spec, version, state, runnable, summary, last_seq, create_time, update_time) VALUES
+			('default', 'run_live', 's', 'v', 'RUNNING', false, '{}', 1, 1, 1), ('default', 'run_done', 's', 'v', 'COMPLETED', false, '{}', 1, 1, 1);`
+	for _, s := range [][2]string{{"a2a-run_live-c-1", `["a2a.task"]`}, {"a2a-run_done-c", `["a2a.task"]`}, {"a2a-run_gone-c", `["a2a.task"]`}, {"a2a-own", `["run.settled"]`}} {
+		sql += `INSERT INTO webhook_subscriptions (tenant, id, url, event_types, enabled, secrets, create_time, update_time)
+			VALUES ('default', '` + s[0] + `', 'https://example.com', '` + s[1] + `', true, '{}', 1, 1);
+			INSERT INTO webhook_deliveries (tenant, id, subscription_id, type, body, create_time, period_start, next_time)
+			VALUES ('default', 'msg-` + s[0] + `', '` + s[0] + `', 'a2a.task', '{}', 1, 1, 1);`
+	}
+	exec(t, dsn, sql)
+	db := open(t, dsn)
+	ctx := context.Background()
+	all, err := db.ListSubscriptions(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs := map[string]string{}
+	for _, s := range all {
+		runs[s.ID] = s.RunID
+	}
+	want := map[string]string{"a2a-run_live-c-1": "run_live", "a2a-run_done-c": "run_done", "a2a-own": ""}
+	if !maps.Equal(runs, want) {
+		t.Errorf("subscriptions and their Runs = %v, want %v", runs, want)
+	}
+	if ds, err := db.ListDeliveries(ctx, store.DefaultTenant, "a2a-run_gone-c", store.DeliveryQuery{Limit: 10}); err != nil || len(ds) != 0 {
+		t.Errorf("the gone Run's config keeps %d deliveries (%v)", len(ds), err)
+	}
+	live := []string{"QUEUED", "RUNNING", "SUSPENDED"}
+	if subs, _, err := db.ListLiveSubscriptions(ctx, live); err != nil || len(subs) != 2 {
+		t.Errorf("ListLiveSubscriptions after the migration = %d, %v; want a2a-own and a2a-run_live-c-1", len(subs), err)
+	}
+	// The settled Run's config is retired already: nothing is left to.
+	if n, err := db.RetireSubscriptions(ctx, live); err != nil || n != 0 {
+		t.Errorf("RetireSubscriptions after the migration = %d, %v; want 0", n, err)
 	}
 }

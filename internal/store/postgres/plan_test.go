@@ -84,13 +84,9 @@ func listPlanCases() []planCase {
 // TestListPlans: with 20,000 Runs analyzed, every list query the API
 // offers and NextWake use an index, in its order where it has the list's,
 // in the plan for the values given and in the generic plan a prepared
-// statement falls back to: no query reads every Run.
-func TestListPlans(t *testing.T) {
-	t.Parallel()
-	cluster := pgtest.Start(t)
-	dsn := cluster.NewDatabase(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
+// planConn migrates the database at dsn and connects to it for EXPLAIN.
+func planConn(ctx context.Context, t *testing.T, dsn string) *pgx.Conn {
+	t.Helper()
 	db, err := Open(ctx, dsn, Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		t.Fatal(err)
@@ -101,6 +97,17 @@ func TestListPlans(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = conn.Close(context.Background()) })
+	return conn
+}
+
+// statement falls back to: no query reads every Run.
+func TestListPlans(t *testing.T) {
+	t.Parallel()
+	cluster := pgtest.Start(t)
+	dsn := cluster.NewDatabase(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	conn := planConn(ctx, t, dsn)
 	for _, stmt := range []string{fillPlanRuns, `ANALYZE runs`} {
 		if _, err := conn.Exec(ctx, stmt); err != nil {
 			t.Fatal(err)
@@ -189,5 +196,48 @@ func checkPlan(t *testing.T, c planCase, plan []string) {
 	}
 	if c.index != "" && !strings.Contains(all, " "+c.index+" ") {
 		t.Errorf("%s does not use %s:\n%s", c.name, c.index, all)
+	}
+}
+
+// TestLiveSubscriptionsPlan: with 20,000 Runs, half of them live, a push
+// config for every hundredth and 200,000 retired configs, analyzed, the
+// copy's refresh (ListLiveSubscriptions) reads the live configs from
+// webhook_subscriptions_live, probing each one's Run by its key, and the
+// tenant's own subscriptions through webhook_subscriptions_run, in custom
+// and generic plans: it reads neither the retired configs nor the live
+// Runs.
+func TestLiveSubscriptionsPlan(t *testing.T) {
+	t.Parallel()
+	dsn := pgtest.Start(t).NewDatabase(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	conn := planConn(ctx, t, dsn)
+	// 20,000 Runs, half live; a config for each hundredth, and 200,000
+	// retired configs of settled Runs: history far larger than what is
+	// live, as on a long-lived server.
+	for _, stmt := range []string{fillPlanRuns, `INSERT INTO webhook_subscriptions (` + subscriptionColumns + `)
+		SELECT tenant, 'a2a-' || run_id || '-c', 'https://example.com', '["a2a.task"]', '', true, '', '{}', 1, 1, run_id FROM runs WHERE run_id LIKE '%00'`,
+		`INSERT INTO webhook_subscriptions (` + subscriptionColumns + `, live)
+		SELECT 'default', 'a2a-run_old' || i || '-c', 'https://example.com', '["a2a.task"]', '', true, '', '{}', 1, 1, 'run_old' || i, false FROM generate_series(1, 200000) AS i`,
+		`ANALYZE`} {
+		if _, err := conn.Exec(ctx, stmt); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, mode := range []string{"force_custom_plan", "force_generic_plan"} {
+		if _, err := conn.Exec(ctx, "SET plan_cache_mode = "+mode); err != nil {
+			t.Fatal(err)
+		}
+		c := planCase{name: "ListLiveSubscriptions", query: liveSubscriptionsSQL([]string{"QUEUED", "RUNNING", "SUSPENDED"})}
+		plan := strings.Join(explain(ctx, t, conn, "live_"+mode, c), "\n")
+		for _, bad := range []string{"Seq Scan"} {
+			if strings.Contains(plan, bad) {
+				t.Errorf("%s: the plan has a %s:\n%s", mode, bad, plan)
+			}
+		}
+		t.Logf("%s:\n%s", mode, plan)
+		if !strings.Contains(plan, "webhook_subscriptions_live") || !strings.Contains(plan, "runs_pkey") || strings.Contains(plan, "runs_state") {
+			t.Errorf("%s: the plan does not read the configs from webhook_subscriptions_live, probing runs_pkey for each:\n%s", mode, plan)
+		}
 	}
 }

@@ -12,26 +12,30 @@ import (
 
 	"github.com/runsvc/runsvc/internal/errs"
 	"github.com/runsvc/runsvc/internal/store"
+	"github.com/runsvc/runsvc/internal/store/keyqueue"
 	"github.com/runsvc/runsvc/internal/store/pagetoken"
 	"github.com/runsvc/runsvc/internal/store/threadqueue"
 )
 
 const runColumns = `tenant, run_id, spec, version, request_id, request_hash, parent_run_id, root_run_id, delegation_id,
 state, runnable, wake_at, summary, last_seq, create_time, update_time, lease_owner, lease_expires, suspension,
-	thread_id, thread_seq, continues_run_id, waiting, schedule_id, schedule_tick, priority, fairness_key, fair_pass`
+	thread_id, thread_seq, continues_run_id, waiting, schedule_id, schedule_tick, priority, fairness_key, fair_pass,
+	concurrency_key, key_seq, key_state, evaluation_id`
 
 func scanRun(row pgx.Row) (store.Run, error) {
 	var r store.Run
 	var wake, created, updated, expires, tick int64
 	var threadSeq int32
-	var priority int16
+	var priority, keyState int16
+	var keySeq int32
 	err := row.Scan(&r.Tenant, &r.RunID, &r.Spec, &r.Version, &r.RequestID, &r.RequestHash, &r.ParentRunID, &r.RootRunID, &r.DelegationID,
 		&r.Index.State, &r.Index.Runnable, &wake, &r.Index.Summary, &r.LastSeq, &created, &updated, &r.LeaseOwner, &expires, &r.Index.Suspension,
-		&r.ThreadID, &threadSeq, &r.ContinuesRunID, &r.Waiting, &r.ScheduleID, &tick, &priority, &r.FairnessKey, &r.FairPass)
+		&r.ThreadID, &threadSeq, &r.ContinuesRunID, &r.Waiting, &r.ScheduleID, &tick, &priority, &r.FairnessKey, &r.FairPass,
+		&r.ConcurrencyKey, &keySeq, &keyState, &r.EvaluationID)
 	if err != nil {
 		return store.Run{}, err
 	}
-	r.ThreadSeq, r.Priority = int(threadSeq), int(priority)
+	r.ThreadSeq, r.Priority, r.KeySeq, r.KeyState = int(threadSeq), int(priority), int(keySeq), int(keyState)
 	r.Index.WakeAt, r.CreateTime, r.UpdateTime, r.LeaseExpires = store.FromNanos(wake), store.FromNanos(created), store.FromNanos(updated), store.FromNanos(expires)
 	r.ScheduleTick = store.FromNanos(tick)
 	return r, nil
@@ -56,7 +60,7 @@ func (db *DB) CreateRun(ctx context.Context, nr store.NewRun) (_ store.Run, _ bo
 	if err := db.fairPass(ctx, &nr.Run, nr.FairStride); err != nil {
 		return store.Run{}, false, err
 	}
-	if nr.Run.ThreadID == "" {
+	if nr.Run.ThreadID == "" && nr.Run.ConcurrencyKey == "" {
 		return db.createUnthreaded(ctx, nr)
 	}
 	r := nr.Run
@@ -83,7 +87,7 @@ func (db *DB) CreateRun(ctx context.Context, nr store.NewRun) (_ store.Run, _ bo
 				return err
 			}
 		}
-		if err := threadqueue.Join(threadTx{ctx: ctx, tx: tx}, &r, nr.RejectBusy); err != nil {
+		if err := joinQueues(ctx, tx, &r, nr); err != nil {
 			return err
 		}
 		r.LeaseOwner, r.LeaseExpires = store.AdmissionLease(r)
@@ -130,6 +134,25 @@ func (db *DB) CreateRun(ctx context.Context, nr store.NewRun) (_ store.Run, _ bo
 	return r, true, nil
 }
 
+// joinQueues puts r, being created as nr asks, on its thread and its
+// concurrency key, if it names them; when a raised limit let Runs of the
+// key in, the commit wakes the workers.
+func joinQueues(ctx context.Context, tx *txn, r *store.Run, nr store.NewRun) error {
+	if r.ThreadID != "" {
+		if err := threadqueue.Join(threadTx{ctx: ctx, tx: tx}, r, nr.RejectBusy); err != nil {
+			return err
+		}
+	}
+	if r.ConcurrencyKey == "" {
+		return nil
+	}
+	granted, err := keyqueue.Join(keyTx{ctx: ctx, tx: tx}, r, nr.RejectLimited)
+	if len(granted) > 0 {
+		tx.notify(store.TopicRunnable)
+	}
+	return err
+}
+
 // newerVersionExists is true when the Spec named by the placeholder name
 // of the tenant placeholder tenant has a Version published after the one
 // placeholder version names (false when that one is not stored).
@@ -144,13 +167,14 @@ func newerVersionExists(tenant, name, version string) string {
 func insertThreadRun(ctx context.Context, tx *txn, r store.Run, lastSeq int64, updated time.Time, token int64) (pgconn.CommandTag, error) {
 	return tx.Exec(ctx, `INSERT INTO runs (tenant, run_id, spec, version, request_id, request_hash, parent_run_id, root_run_id, delegation_id,
 		state, runnable, wake_at, summary, last_seq, create_time, update_time, suspension, thread_id, thread_seq, continues_run_id, waiting,
-		lease_owner, lease_token, lease_expires, schedule_id, schedule_tick, priority, fairness_key, fair_pass)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29)
+		lease_owner, lease_token, lease_expires, schedule_id, schedule_tick, priority, fairness_key, fair_pass, concurrency_key, key_seq, key_state)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32)
 		ON CONFLICT DO NOTHING`,
 		r.Tenant, r.RunID, r.Spec, r.Version, r.RequestID, r.RequestHash, r.ParentRunID, r.RootRunID, r.DelegationID,
 		r.Index.State, r.Index.Runnable, store.Nanos(r.Index.WakeAt), r.Index.Summary, lastSeq, store.Nanos(r.CreateTime), store.Nanos(updated), r.Index.Suspension,
 		r.ThreadID, r.ThreadSeq, r.ContinuesRunID, r.Waiting,
-		r.LeaseOwner, token, store.Nanos(r.LeaseExpires), r.ScheduleID, store.Nanos(r.ScheduleTick), r.Priority, r.FairnessKey, r.FairPass)
+		r.LeaseOwner, token, store.Nanos(r.LeaseExpires), r.ScheduleID, store.Nanos(r.ScheduleTick), r.Priority, r.FairnessKey, r.FairPass,
+		r.ConcurrencyKey, r.KeySeq, r.KeyState)
 }
 
 // createRunStatement creates a Run on no thread and its first Records in
@@ -162,8 +186,8 @@ func insertThreadRun(ctx context.Context, tx *txn, r store.Run, lastSeq int64, u
 var createRunStatement = `WITH ins AS (
 		INSERT INTO runs (tenant, run_id, spec, version, request_id, request_hash, parent_run_id, root_run_id, delegation_id,
 			state, runnable, wake_at, summary, last_seq, create_time, update_time, suspension, thread_id, thread_seq, continues_run_id, waiting,
-			lease_owner, lease_token, lease_expires, schedule_id, schedule_tick, priority, fairness_key, fair_pass)
-		SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, '', 0, $18, $19, $20, $21, $22, $29, $30, $31, $32, $33
+			lease_owner, lease_token, lease_expires, schedule_id, schedule_tick, priority, fairness_key, fair_pass, evaluation_id)
+		SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, '', 0, $18, $19, $20, $21, $22, $29, $30, $31, $32, $33, $34
 		WHERE NOT $28::boolean OR NOT ` + newerVersionExists("$1", "$3", "$4") + `
 		ON CONFLICT DO NOTHING
 		RETURNING ` + runColumns + `),
@@ -207,7 +231,7 @@ func (db *DB) createUnthreaded(ctx context.Context, nr store.NewRun) (store.Run,
 		r.Tenant, r.RunID, r.Spec, r.Version, r.RequestID, r.RequestHash, r.ParentRunID, r.RootRunID, r.DelegationID,
 		r.Index.State, r.Index.Runnable, store.Nanos(r.Index.WakeAt), r.Index.Summary, int64(len(nr.Records)), store.Nanos(r.CreateTime),
 		store.Nanos(r.UpdateTime), r.Index.Suspension, r.ContinuesRunID, r.Waiting, r.LeaseOwner, token, store.Nanos(r.LeaseExpires),
-		seqs, times, attempts, kinds, bodies, nr.IfNoNewerVersion, r.ScheduleID, store.Nanos(r.ScheduleTick), r.Priority, r.FairnessKey, r.FairPass), flag: &created})
+		seqs, times, attempts, kinds, bodies, nr.IfNoNewerVersion, r.ScheduleID, store.Nanos(r.ScheduleTick), r.Priority, r.FairnessKey, r.FairPass, r.EvaluationID), flag: &created})
 	switch {
 	case err == nil && created:
 		db.announce(store.AppendTopics(r.Tenant, r.RunID, r.Index.Runnable && r.LeaseOwner == "", nr.Ends, nr.Records)...)
@@ -372,7 +396,7 @@ func appendStatement(a store.Append, noThread, row bool) (string, []any) {
 	}
 	thread := ""
 	if noThread {
-		thread = ` AND thread_id = '' AND NOT waiting`
+		thread = ` AND thread_id = '' AND NOT waiting AND concurrency_key = ''`
 	}
 	returning, insert, tail := "1", "", ""
 	if row {
@@ -381,7 +405,7 @@ func appendStatement(a store.Append, noThread, row bool) (string, []any) {
 		SELECT `+runColumns+` FROM head`
 	}
 	return `WITH head AS (
-			UPDATE runs SET last_seq = $3, state = $4, runnable = ($5 AND NOT waiting), wake_at = $6, summary = $7, update_time = $8, suspension = $17` + release + `
+			UPDATE runs SET last_seq = $3, state = $4, runnable = ($5 AND NOT waiting AND key_state <> 2), wake_at = $6, summary = $7, update_time = $8, suspension = $17` + release + `
 			WHERE tenant = $1 AND run_id = $2 AND last_seq = $9 AND ($10 = '' OR (lease_owner = $10 AND lease_token = $11))` + thread + `
 			RETURNING ` + returning + `)` + insert + `
 		INSERT INTO records (tenant, run_id, seq, time, attempt, kind, body)
@@ -417,9 +441,14 @@ func (db *DB) appendSettling(ctx context.Context, a store.Append) error {
 		return unavailable(ctx, "append", err)
 	}
 	var promoted string
+	var granted []string
 	if a.Index.Settled {
 		end := a.Records[len(a.Records)-1]
 		promoted, err = threadqueue.Settle(threadTx{ctx: ctx, tx: tx}, a.Tenant, a.RunID, row.ThreadID, end.Time)
+		if err != nil {
+			return unavailable(ctx, "append", err)
+		}
+		granted, err = keyqueue.Settle(keyTx{ctx: ctx, tx: tx}, a.Tenant, a.RunID, row.ConcurrencyKey, row.KeyState, end.Time)
 		if err != nil {
 			return unavailable(ctx, "append", err)
 		}
@@ -428,7 +457,7 @@ func (db *DB) appendSettling(ctx context.Context, a store.Append) error {
 		return unavailable(ctx, "append", err)
 	}
 	topics := store.AppendTopics(a.Tenant, a.RunID, a.Claimable(), a.Ends, a.Records)
-	if promoted != "" {
+	if promoted != "" || len(granted) > 0 {
 		topics = append(topics, store.TopicRunnable)
 	}
 	db.announce(topics...)
@@ -596,7 +625,7 @@ func listRunsSQL(tenant string, q store.RunQuery, after pagetoken.RunPosition, l
 // listRunsWhere is the condition of listRunsSQL for at most one state,
 // its values given to arg.
 func listRunsWhere(arg func(any) string, tenant string, q store.RunQuery, after pagetoken.RunPosition) string {
-	where := []string{"tenant = " + arg(tenant)}
+	where := []string{"tenant = " + arg(tenant), "evaluation_id = " + arg(q.EvaluationID)}
 	if len(q.States) == 1 {
 		where = append(where, "state = "+arg(q.States[0]))
 	}

@@ -75,7 +75,7 @@ func (t threadTx) Unwait(tenant, runID string) error {
 
 // Activate implements threadqueue.Tx.
 func (t threadTx) Activate(tenant, runID, continues string, now time.Time) error {
-	_, err := t.tx.Exec(t.ctx, `UPDATE runs SET waiting = FALSE, runnable = TRUE, continues_run_id = $3, update_time = $4 WHERE tenant = $1 AND run_id = $2`,
+	_, err := t.tx.Exec(t.ctx, `UPDATE runs SET waiting = FALSE, runnable = (key_state <> 2), continues_run_id = $3, update_time = $4 WHERE tenant = $1 AND run_id = $2`,
 		tenant, runID, continues, store.Nanos(now))
 	return err
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -13,7 +14,7 @@ import (
 
 var _ store.Webhooks = (*DB)(nil)
 
-const subscriptionColumns = `tenant, id, url, event_types, spec_filter, enabled, disabled_reason, secrets, create_time, update_time`
+const subscriptionColumns = `tenant, id, url, event_types, spec_filter, enabled, disabled_reason, secrets, create_time, update_time, run_id`
 
 const deliveryColumns = `tenant, id, subscription_id, type, run_id, body, create_time, state, attempts, period_start, next_time, lease_owner, lease_expires, last_status, last_error`
 
@@ -24,18 +25,23 @@ func (db *DB) PutSubscription(ctx context.Context, s store.WebhookSubscription) 
 	if err != nil {
 		return err
 	}
-	_, err = db.pool.Exec(ctx, `INSERT INTO webhook_subscriptions (`+subscriptionColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
-		ON CONFLICT (tenant, id) DO UPDATE SET url = excluded.url, event_types = excluded.event_types, spec_filter = excluded.spec_filter,
-		enabled = excluded.enabled, disabled_reason = excluded.disabled_reason, secrets = excluded.secrets, update_time = excluded.update_time`,
-		s.Tenant, s.ID, s.URL, string(types), s.SpecFilter, s.Enabled, s.DisabledReason, bytesOrEmpty(s.Secrets), store.Nanos(s.CreateTime), store.Nanos(s.UpdateTime))
-	return unavailable(ctx, "put subscription", err)
+	return db.inTx(ctx, "put subscription", func(tx *txn) error {
+		_, err := tx.Exec(ctx, `INSERT INTO webhook_subscriptions (`+subscriptionColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+			ON CONFLICT (tenant, id) DO UPDATE SET url = excluded.url, event_types = excluded.event_types, spec_filter = excluded.spec_filter,
+			enabled = excluded.enabled, disabled_reason = excluded.disabled_reason, secrets = excluded.secrets, update_time = excluded.update_time, run_id = excluded.run_id`,
+			s.Tenant, s.ID, s.URL, string(types), s.SpecFilter, s.Enabled, s.DisabledReason, bytesOrEmpty(s.Secrets), store.Nanos(s.CreateTime), store.Nanos(s.UpdateTime), s.RunID)
+		if err == nil {
+			tx.notify(store.WebhooksTopic)
+		}
+		return err
+	})
 }
 
 func scanSubscription(row pgx.Row) (store.WebhookSubscription, error) {
 	var s store.WebhookSubscription
 	var types string
 	var created, updated int64
-	if err := row.Scan(&s.Tenant, &s.ID, &s.URL, &types, &s.SpecFilter, &s.Enabled, &s.DisabledReason, &s.Secrets, &created, &updated); err != nil {
+	if err := row.Scan(&s.Tenant, &s.ID, &s.URL, &types, &s.SpecFilter, &s.Enabled, &s.DisabledReason, &s.Secrets, &created, &updated, &s.RunID); err != nil {
 		return s, err
 	}
 	s.CreateTime, s.UpdateTime = store.FromNanos(created), store.FromNanos(updated)
@@ -59,16 +65,90 @@ func (db *DB) ListSubscriptions(ctx context.Context, tenant string) (_ []store.W
 	if err != nil {
 		return nil, unavailable(ctx, "list subscriptions", err)
 	}
+	return scanSubscriptions(ctx, rows, "list subscriptions")
+}
+
+// ListRunSubscriptions implements store.Webhooks.
+func (db *DB) ListRunSubscriptions(ctx context.Context, tenant, runID string) (_ []store.WebhookSubscription, opErr error) {
+	defer db.observe("ListRunSubscriptions", time.Now(), &opErr)
+	rows, err := db.pool.Query(ctx, `SELECT `+subscriptionColumns+` FROM webhook_subscriptions WHERE run_id = $1 AND tenant = $2 ORDER BY create_time, id`, runID, tenant)
+	if err != nil {
+		return nil, unavailable(ctx, "list run subscriptions", err)
+	}
+	return scanSubscriptions(ctx, rows, "list run subscriptions")
+}
+
+// ListLiveSubscriptions implements store.Webhooks: the subscriptions that
+// follow no Run, then the live configs (webhook_subscriptions_live) whose
+// Run is in a live state, so neither a config retired by
+// RetireSubscriptions nor a live Run without one is read.
+func (db *DB) ListLiveSubscriptions(ctx context.Context, live []string) (_ []store.WebhookSubscription, _ bool, opErr error) {
+	defer db.observe("ListLiveSubscriptions", time.Now(), &opErr)
+	var followed bool
+	err := db.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM webhook_subscriptions WHERE run_id > '' AND enabled)`).Scan(&followed)
+	if err != nil {
+		return nil, false, unavailable(ctx, "list live subscriptions", err)
+	}
+	rows, err := db.pool.Query(ctx, liveSubscriptionsSQL(live))
+	if err != nil {
+		return nil, false, unavailable(ctx, "list live subscriptions", err)
+	}
+	subs, err := scanSubscriptions(ctx, rows, "list live subscriptions")
+	return subs, followed, err
+}
+
+// RetireSubscriptions implements store.Webhooks.
+func (db *DB) RetireSubscriptions(ctx context.Context, live []string) (_ int, opErr error) {
+	defer db.observe("RetireSubscriptions", time.Now(), &opErr)
+	tag, err := db.pool.Exec(ctx, `UPDATE webhook_subscriptions s SET live = false WHERE s.live AND s.run_id <> '' AND NOT `+liveRunSQL(live))
+	if err != nil {
+		return 0, unavailable(ctx, "retire subscriptions", err)
+	}
+	return int(tag.RowsAffected()), nil
+}
+
+// liveRunSQL is true when the config s's Run is in one of the states
+// live. They are literals, not a parameter: a generic plan of
+// "state = ANY($1)" guesses it matches most Runs.
+func liveRunSQL(live []string) string {
+	return `EXISTS (SELECT 1 FROM runs r WHERE r.tenant = s.tenant AND r.run_id = s.run_id AND r.state IN (` + stateList(live) + `))`
+}
+
+// stateList is the states live as SQL literals.
+func stateList(live []string) string {
+	states := make([]string, len(live))
+	for i, st := range live {
+		states[i] = "'" + strings.ReplaceAll(st, "'", "''") + "'"
+	}
+	if len(states) == 0 {
+		states = []string{"NULL"}
+	}
+	return strings.Join(states, ", ")
+}
+
+// liveSubscriptionsSQL is ListLiveSubscriptions' query. The LATERAL
+// subquery with OFFSET 0 probes each live config's Run by its key: without
+// the fence the planner may hash every live Run instead, which costs what
+// the Runs asleep cost, not what the configs do.
+func liveSubscriptionsSQL(live []string) string {
+	return `SELECT ` + subscriptionColumns + ` FROM webhook_subscriptions WHERE run_id = ''
+	UNION ALL SELECT ` + prefixed(subscriptionColumns, "s.") + ` FROM webhook_subscriptions s
+		CROSS JOIN LATERAL (SELECT 1 FROM runs r WHERE r.tenant = s.tenant AND r.run_id = s.run_id AND r.state IN (` + stateList(live) + `) OFFSET 0) r
+		WHERE s.live AND s.run_id <> '' ORDER BY create_time, id`
+}
+
+// scanSubscriptions reads rows of subscriptionColumns and closes them.
+func scanSubscriptions(ctx context.Context, rows pgx.Rows, op string) ([]store.WebhookSubscription, error) {
 	defer rows.Close()
 	var out []store.WebhookSubscription
 	for rows.Next() {
 		s, err := scanSubscription(rows)
 		if err != nil {
-			return nil, unavailable(ctx, "list subscriptions", err)
+			return nil, unavailable(ctx, op, err)
 		}
 		out = append(out, s)
 	}
-	return out, unavailable(ctx, "list subscriptions", rows.Err())
+	return out, unavailable(ctx, op, rows.Err())
 }
 
 // DeleteSubscription deletes a subscription, its outbox rows and its log.
@@ -85,6 +165,7 @@ func (db *DB) DeleteSubscription(ctx context.Context, tenant, id string) (_ bool
 			return err
 		}
 		_, err = tx.Exec(ctx, `DELETE FROM webhook_attempts WHERE tenant = $1 AND subscription_id = $2`, tenant, id)
+		tx.notify(store.WebhooksTopic)
 		return err
 	})
 	return found, err
@@ -219,6 +300,21 @@ func (db *DB) Redeliver(ctx context.Context, tenant, subscriptionID, deliveryID 
 		store.Nanos(now), tenant, subscriptionID, deliveryID)
 	if err != nil {
 		return 0, unavailable(ctx, "redeliver", err)
+	}
+	return int(tag.RowsAffected()), nil
+}
+
+// PruneDeliveries deletes delivered deliveries and log lines older than
+// before.
+func (db *DB) PruneDeliveries(ctx context.Context, before time.Time, limit int) (_ int, opErr error) {
+	defer db.observe("PruneDeliveries", time.Now(), &opErr)
+	tag, err := db.pool.Exec(ctx, `DELETE FROM webhook_deliveries WHERE (tenant, id) IN (
+		SELECT tenant, id FROM webhook_deliveries WHERE state = 'DELIVERED' AND create_time < $1 LIMIT $2)`, store.Nanos(before), limit)
+	if err != nil {
+		return 0, unavailable(ctx, "prune deliveries", err)
+	}
+	if _, err := db.pool.Exec(ctx, `DELETE FROM webhook_attempts WHERE ord IN (SELECT ord FROM webhook_attempts WHERE time < $1 LIMIT $2)`, store.Nanos(before), limit); err != nil {
+		return 0, unavailable(ctx, "prune deliveries", err)
 	}
 	return int(tag.RowsAffected()), nil
 }

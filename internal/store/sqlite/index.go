@@ -8,6 +8,7 @@ import (
 
 	"github.com/runsvc/runsvc/internal/errs"
 	"github.com/runsvc/runsvc/internal/store"
+	"github.com/runsvc/runsvc/internal/store/keyqueue"
 	"github.com/runsvc/runsvc/internal/store/threadqueue"
 )
 
@@ -21,10 +22,12 @@ func (db *DB) SetIndex(ctx context.Context, tenant, runID string, lastSeq int64,
 		topics = append(topics, store.TopicRunnable)
 	}
 	var next string
+	var granted []string
 	return db.execThen(ctx, "set index", func(tx *sql.Tx) error {
 		var last int64
-		var thread string
-		err := tx.QueryRow(`SELECT last_seq, thread_id FROM runs WHERE tenant = ? AND run_id = ?`, tenant, runID).Scan(&last, &thread)
+		var thread, key string
+		var keyState int
+		err := tx.QueryRow(`SELECT last_seq, thread_id, concurrency_key, key_state FROM runs WHERE tenant = ? AND run_id = ?`, tenant, runID).Scan(&last, &thread, &key, &keyState)
 		if errors.Is(err, sql.ErrNoRows) {
 			return &errs.RunNotFound{RunID: runID}
 		}
@@ -34,14 +37,19 @@ func (db *DB) SetIndex(ctx context.Context, tenant, runID string, lastSeq int64,
 		if last != lastSeq {
 			return &errs.SeqConflict{RunID: runID, Seq: lastSeq + 1}
 		}
-		_, err = tx.Exec(`UPDATE runs SET state = ?, runnable = (? AND waiting = 0), wake_at = ?, summary = ?, update_time = ?, suspension = ? WHERE tenant = ? AND run_id = ?`,
+		_, err = tx.Exec(`UPDATE runs SET state = ?, runnable = (? AND waiting = 0 AND key_state != 2), wake_at = ?, summary = ?, update_time = ?, suspension = ? WHERE tenant = ? AND run_id = ?`,
 			idx.State, boolInt(idx.Runnable), store.Nanos(idx.WakeAt), idx.Summary, store.Nanos(now), idx.Suspension, tenant, runID)
 		if err != nil || !settled {
 			return unavailable("set index", err)
 		}
 		next, err = threadqueue.Settle(threadTx{tx: tx, op: "settle"}, tenant, runID, thread, now)
+		if err != nil {
+			return err
+		}
+		granted, err = keyqueue.Settle(keyTx{tx: tx, op: "settle"}, tenant, runID, key, keyState, now)
 		return err
 	}, func() {
+		db.granted(tenant, granted)
 		if next != "" {
 			db.cache.drop(tenant, next)
 		}

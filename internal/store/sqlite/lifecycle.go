@@ -42,17 +42,24 @@ func (db *DB) deleteRuns(ctx context.Context, ds []store.RunDeletion, tenant, th
 	for _, d := range ds {
 		topics = append(topics, store.DeletedTopics(d.Tenant, d.RunID)...)
 	}
+	subsGone := false
 	err := db.execThen(ctx, "delete runs", func(tx *sql.Tx) error {
-		deleted, children, threadGone = nil, map[string][]string{}, false
+		deleted, children, threadGone, subsGone = nil, map[string][]string{}, false, false
 		for _, d := range ds {
 			ok, kids, err := db.deleteRun(tx, d)
 			if err != nil {
 				return unavailable("delete runs", err)
 			}
-			if ok {
-				deleted = append(deleted, d.RunID)
-				children[d.Tenant] = append(children[d.Tenant], kids...)
+			if !ok {
+				continue
 			}
+			deleted = append(deleted, d.RunID)
+			children[d.Tenant] = append(children[d.Tenant], kids...)
+			subs, err := db.deleteRunSubscriptions(tx, d.Tenant, d.RunID)
+			if err != nil {
+				return unavailable("delete runs", err)
+			}
+			subsGone = subsGone || subs
 		}
 		if threadID == "" {
 			return nil
@@ -74,6 +81,9 @@ func (db *DB) deleteRuns(ctx context.Context, ds []store.RunDeletion, tenant, th
 				db.cache.update(tenant, id, func(r *store.Run) { r.ParentRunID = "" })
 			}
 		}
+		if subsGone {
+			db.hub.Publish(store.WebhooksTopic)
+		}
 	}, topics...)
 	if err != nil {
 		return nil, false, err
@@ -87,6 +97,10 @@ const (
 	deleteRecordsSQL = `DELETE FROM records WHERE tenant = ? AND run_id = ?`
 	// A Run's calls are "<runId>/<callId>": the range keeps to the index.
 	deleteCallsSQL = `DELETE FROM tool_calls WHERE tenant = ? AND call_id >= ? AND call_id < ? AND run_id = ?`
+	// A Run's webhook subscriptions (its A2A push configs), through
+	// webhook_subscriptions_run (without statistics the planner would take
+	// the primary key's tenant range).
+	deleteRunSubscriptionsSQL = `DELETE FROM webhook_subscriptions INDEXED BY webhook_subscriptions_run WHERE run_id = ? AND tenant = ? RETURNING id`
 	// The literal condition lets the partial index runs_parent serve.
 	unlinkChildrenSQL = `UPDATE runs SET parent_run_id = '' WHERE tenant = ? AND parent_run_id = ? AND parent_run_id != '' RETURNING run_id`
 )
@@ -156,6 +170,40 @@ func (db *DB) deleteRun(tx *sql.Tx, d store.RunDeletion) (bool, []string, error)
 		kids = append(kids, id)
 	}
 	return true, kids, rows.Err()
+}
+
+// deleteRunSubscriptions deletes the webhook subscriptions that follow a
+// Run, with their outbox rows and log, and reports whether there were any.
+func (db *DB) deleteRunSubscriptions(tx *sql.Tx, tenant, runID string) (bool, error) {
+	del, err := db.txStmt(tx, deleteRunSubscriptionsSQL)
+	if err != nil {
+		return false, err
+	}
+	rows, err := del.Query(runID, tenant)
+	if err != nil {
+		return false, err
+	}
+	var ids []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return false, err
+		}
+		ids = append(ids, id)
+	}
+	if err := rows.Close(); err != nil {
+		return false, err
+	}
+	for _, id := range ids {
+		if _, err := tx.Exec(`DELETE FROM webhook_deliveries WHERE tenant = ? AND subscription_id = ?`, tenant, id); err != nil {
+			return false, err
+		}
+		if _, err := tx.Exec(`DELETE FROM webhook_attempts WHERE tenant = ? AND subscription_id = ?`, tenant, id); err != nil {
+			return false, err
+		}
+	}
+	return len(ids) > 0, nil
 }
 
 // SettledGroups implements store.Lifecycle.

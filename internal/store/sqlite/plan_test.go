@@ -86,11 +86,9 @@ func listPlanCases() []planCase {
 	)
 }
 
-// TestListPlans: with 2,000 Runs, before and after ANALYZE, every list
-// query the API offers and NextWake search an index (or read the first
-// key of one) and, where the index has the list's order, do not sort: no
-// query reads every Run.
-func TestListPlans(t *testing.T) {
+// planDB is a new store's file, opened raw (one connection) for EXPLAIN.
+func planDB(t *testing.T) *sql.DB {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), "runsvc.db")
 	db, err := OpenFile(path, Options{})
 	if err != nil {
@@ -105,6 +103,15 @@ func TestListPlans(t *testing.T) {
 	}
 	raw.SetMaxOpenConns(1)
 	t.Cleanup(func() { _ = raw.Close() })
+	return raw
+}
+
+// TestListPlans: with 2,000 Runs, before and after ANALYZE, every list
+// query the API offers and NextWake search an index (or read the first
+// key of one) and, where the index has the list's order, do not sort: no
+// query reads every Run.
+func TestListPlans(t *testing.T) {
+	raw := planDB(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	if _, err := raw.ExecContext(ctx, fillPlanRuns); err != nil {
@@ -169,5 +176,57 @@ func checkPlan(t *testing.T, c planCase, plan []string) {
 	}
 	if c.index != "" && !strings.Contains(all, "INDEX "+c.index+" ") && !strings.HasSuffix(all, "INDEX "+c.index) {
 		t.Errorf("%s does not use %s: %s", c.name, c.index, all)
+	}
+}
+
+// TestLiveSubscriptionsPlan: with 2,000 Runs, each with a push config,
+// before and after ANALYZE, the copy's refresh (ListLiveSubscriptions)
+// reads the live configs from webhook_subscriptions_live, probing each
+// one's Run by its key, and the tenant's own subscriptions through
+// webhook_subscriptions_run: it scans neither the retired configs nor the
+// Runs. Retiring reads only the live configs too, and a Run's deletion
+// finds its configs through webhook_subscriptions_run.
+func TestLiveSubscriptionsPlan(t *testing.T) {
+	raw := planDB(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	for _, q := range []string{fillPlanRuns, `INSERT INTO webhook_subscriptions (` + subscriptionColumns + `)
+		SELECT tenant, 'a2a-' || run_id || '-c', 'https://example.com', '["a2a.task"]', '', 1, '', x'7b7d', 1, 1, run_id FROM runs`} {
+		if _, err := raw.ExecContext(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	live := planCase{name: "ListLiveSubscriptions", query: liveSubscriptionsSQL(3), args: []any{"QUEUED", "RUNNING", "SUSPENDED"}}
+	del := planCase{name: "a Run's deletion", query: deleteRunSubscriptionsSQL, args: []any{"run_000001", "default"}}
+	for _, stats := range []string{"no statistics", "analyzed"} {
+		if stats == "analyzed" {
+			if _, err := raw.ExecContext(ctx, `ANALYZE`); err != nil {
+				t.Fatal(err)
+			}
+		}
+		t.Run(stats, func(t *testing.T) {
+			plan := strings.Join(explain(ctx, t, raw, live), "; ")
+			// The live configs are a scan of their partial index, each
+			// Run's state a primary-key probe: no other scan.
+			const liveScan = "SCAN s USING INDEX webhook_subscriptions_live"
+			for _, want := range []string{liveScan, "SEARCH r EXISTS USING INDEX sqlite_autoindex_runs_1 (tenant=? AND run_id=?)", "SEARCH webhook_subscriptions USING INDEX webhook_subscriptions_run (run_id=?)"} {
+				if !strings.Contains(plan, want) {
+					t.Errorf("the plan lacks %q: %s", want, plan)
+				}
+			}
+			if strings.Contains(strings.ReplaceAll(plan, liveScan, ""), "SCAN ") {
+				t.Errorf("the plan scans: %s", plan)
+			}
+			retire := strings.Join(explain(ctx, t, raw, planCase{query: retireSubscriptionsSQL(3), args: []any{"QUEUED", "RUNNING", "SUSPENDED"}}), "; ")
+			if retire != "SCAN s USING INDEX webhook_subscriptions_live; CORRELATED SCALAR SUBQUERY 1; SEARCH r USING INDEX sqlite_autoindex_runs_1 (tenant=? AND run_id=?)" {
+				t.Errorf("retiring reads: %s", retire)
+			}
+			if plan := strings.Join(explain(ctx, t, raw, del), "; "); plan != "SEARCH webhook_subscriptions USING INDEX webhook_subscriptions_run (run_id=? AND tenant=?)" {
+				t.Errorf("%s's configs are found by: %s", del.name, plan)
+			}
+			if plan := strings.Join(explain(ctx, t, raw, planCase{query: followedSQL}), "; "); !strings.Contains(plan, "SEARCH webhook_subscriptions USING INDEX webhook_subscriptions_run (run_id>?)") {
+				t.Errorf("whether a config is stored is found by: %s", plan)
+			}
+		})
 	}
 }

@@ -9,24 +9,25 @@ import (
 
 	"github.com/runsvc/runsvc/internal/errs"
 	"github.com/runsvc/runsvc/internal/store"
+	"github.com/runsvc/runsvc/internal/store/keyqueue"
 	"github.com/runsvc/runsvc/internal/store/pagetoken"
 	"github.com/runsvc/runsvc/internal/store/threadqueue"
 )
 
 const (
 	insertRecordSQL = `INSERT INTO records (tenant, run_id, seq, time, attempt, kind, body) VALUES (?, ?, ?, ?, ?, ?, ?)`
-	runHeadSQL      = `SELECT last_seq, lease_owner, lease_token, waiting, thread_id FROM runs WHERE tenant = ? AND run_id = ?`
+	runHeadSQL      = `SELECT last_seq, lease_owner, lease_token, waiting, thread_id, concurrency_key, key_state FROM runs WHERE tenant = ? AND run_id = ?`
 	runByRequestSQL = `SELECT ` + runColumns + ` FROM runs WHERE tenant = ? AND request_id = ?`
 	insertRunSQL    = `INSERT INTO runs (tenant, run_id, spec, version, request_id, request_hash, parent_run_id, root_run_id, delegation_id,
 		state, runnable, wake_at, summary, last_seq, create_time, update_time, suspension, thread_id, thread_seq, continues_run_id, waiting,
-		lease_owner, lease_token, lease_expires, schedule_id, schedule_tick, priority, fairness_key, fair_pass)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+		lease_owner, lease_token, lease_expires, schedule_id, schedule_tick, priority, fairness_key, fair_pass, concurrency_key, key_seq, key_state, evaluation_id)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 )
 
 // appendUpdateSQL updates a Run's index after an append, releasing its
 // lease too when asked.
 func appendUpdateSQL(release bool) string {
-	q := `UPDATE runs SET last_seq = ?, state = ?, runnable = (? AND waiting = 0), wake_at = ?, summary = ?, update_time = ?, suspension = ?`
+	q := `UPDATE runs SET last_seq = ?, state = ?, runnable = (? AND waiting = 0 AND key_state != 2), wake_at = ?, summary = ?, update_time = ?, suspension = ?`
 	if release {
 		q += `, lease_owner = '', lease_expires = 0`
 	}
@@ -35,7 +36,8 @@ func appendUpdateSQL(release bool) string {
 
 const runColumns = `tenant, run_id, spec, version, request_id, request_hash, parent_run_id, root_run_id, delegation_id,
 state, runnable, wake_at, summary, last_seq, create_time, update_time, lease_owner, lease_expires, suspension,
-	thread_id, thread_seq, continues_run_id, waiting, schedule_id, schedule_tick, priority, fairness_key, fair_pass`
+	thread_id, thread_seq, continues_run_id, waiting, schedule_id, schedule_tick, priority, fairness_key, fair_pass,
+	concurrency_key, key_seq, key_state, evaluation_id`
 
 type scanner interface{ Scan(dest ...any) error }
 
@@ -45,7 +47,8 @@ func scanRun(row scanner) (store.Run, error) {
 	var wake, created, updated, expires, tick int64
 	err := row.Scan(&r.Tenant, &r.RunID, &r.Spec, &r.Version, &r.RequestID, &r.RequestHash, &r.ParentRunID, &r.RootRunID, &r.DelegationID,
 		&r.Index.State, &runnable, &wake, &r.Index.Summary, &r.LastSeq, &created, &updated, &r.LeaseOwner, &expires, &r.Index.Suspension,
-		&r.ThreadID, &r.ThreadSeq, &r.ContinuesRunID, &waiting, &r.ScheduleID, &tick, &r.Priority, &r.FairnessKey, &r.FairPass)
+		&r.ThreadID, &r.ThreadSeq, &r.ContinuesRunID, &waiting, &r.ScheduleID, &tick, &r.Priority, &r.FairnessKey, &r.FairPass,
+		&r.ConcurrencyKey, &r.KeySeq, &r.KeyState, &r.EvaluationID)
 	if err != nil {
 		return store.Run{}, err
 	}
@@ -73,6 +76,7 @@ func (db *DB) CreateRun(ctx context.Context, nr store.NewRun) (_ store.Run, _ bo
 		r.UpdateTime = r.CreateTime
 	}
 	topics := store.AppendTopics(r.Tenant, r.RunID, r.Index.Runnable && r.LeaseOwner == "", nr.Ends, nr.Records)
+	var granted []string
 	err := db.execThen(ctx, "create run", func(tx *sql.Tx) error {
 		if r.RequestID != "" {
 			byRequest, err := db.txStmt(tx, runByRequestSQL)
@@ -93,13 +97,10 @@ func (db *DB) CreateRun(ctx context.Context, nr store.NewRun) (_ store.Run, _ bo
 				return err
 			}
 		}
-		r.Waiting, r.ContinuesRunID = false, ""
 		r.Index.Runnable = nr.Index.Runnable
-		r.ThreadSeq = 0
-		if r.ThreadID != "" {
-			if err := threadqueue.Join(threadTx{tx: tx, op: "create run"}, &r, nr.RejectBusy); err != nil {
-				return err
-			}
+		var err error
+		if granted, err = joinQueues(tx, &r, nr); err != nil {
+			return err
 		}
 		r.LeaseOwner, r.LeaseExpires = store.AdmissionLease(r)
 		if err := db.fairPass(tx, &r, nr.FairStride); err != nil {
@@ -113,7 +114,8 @@ func (db *DB) CreateRun(ctx context.Context, nr store.NewRun) (_ store.Run, _ bo
 			r.Tenant, r.RunID, r.Spec, r.Version, r.RequestID, r.RequestHash, r.ParentRunID, r.RootRunID, r.DelegationID,
 			r.Index.State, boolInt(r.Index.Runnable), store.Nanos(r.Index.WakeAt), r.Index.Summary, r.LastSeq, store.Nanos(r.CreateTime), store.Nanos(r.UpdateTime), r.Index.Suspension,
 			r.ThreadID, r.ThreadSeq, r.ContinuesRunID, boolInt(r.Waiting),
-			r.LeaseOwner, boolInt(r.LeaseOwner != ""), store.Nanos(r.LeaseExpires), r.ScheduleID, store.Nanos(r.ScheduleTick), r.Priority, r.FairnessKey, r.FairPass)
+			r.LeaseOwner, boolInt(r.LeaseOwner != ""), store.Nanos(r.LeaseExpires), r.ScheduleID, store.Nanos(r.ScheduleTick), r.Priority, r.FairnessKey, r.FairPass,
+			r.ConcurrencyKey, r.KeySeq, r.KeyState, r.EvaluationID)
 		if err != nil {
 			return unavailable("create run", err)
 		}
@@ -126,6 +128,7 @@ func (db *DB) CreateRun(ctx context.Context, nr store.NewRun) (_ store.Run, _ bo
 		if created {
 			db.cache.put(r, nr.Records)
 		}
+		db.granted(r.Tenant, granted)
 	}, topics...)
 	if err != nil {
 		return store.Run{}, false, err
@@ -134,6 +137,23 @@ func (db *DB) CreateRun(ctx context.Context, nr store.NewRun) (_ store.Run, _ bo
 		return existing, false, nil
 	}
 	return r, true, nil
+}
+
+// joinQueues puts r, being created as nr asks, on its thread and its
+// concurrency key, if it names them; it returns the Runs of the key a
+// raised limit let in.
+func joinQueues(tx *sql.Tx, r *store.Run, nr store.NewRun) ([]string, error) {
+	r.Waiting, r.ContinuesRunID, r.ThreadSeq = false, "", 0
+	if r.ThreadID != "" {
+		if err := threadqueue.Join(threadTx{tx: tx, op: "create run"}, r, nr.RejectBusy); err != nil {
+			return nil, err
+		}
+	}
+	r.KeySeq, r.KeyState = 0, store.KeyNone
+	if r.ConcurrencyKey == "" {
+		return nil, nil
+	}
+	return keyqueue.Join(keyTx{tx: tx, op: "create run"}, r, nr.RejectLimited)
 }
 
 // newerVersionSQL is true when the Spec (tenant, name) has a Version
@@ -183,8 +203,9 @@ func (db *DB) Append(ctx context.Context, a store.Append) (opErr error) {
 	topics := store.AppendTopics(a.Tenant, a.RunID, a.Claimable(), a.Ends, a.Records)
 	settled := a.Index.Settled
 	end := a.Records[len(a.Records)-1]
-	var next, thread string
-	var waiting int
+	var next, thread, key string
+	var waiting, keyState int
+	var granted []string
 	return db.execThen(ctx, "append", func(tx *sql.Tx) error {
 		var last, token int64
 		var owner string
@@ -192,7 +213,7 @@ func (db *DB) Append(ctx context.Context, a store.Append) (opErr error) {
 		if err != nil {
 			return unavailable("append", err)
 		}
-		err = head.QueryRow(a.Tenant, a.RunID).Scan(&last, &owner, &token, &waiting, &thread)
+		err = head.QueryRow(a.Tenant, a.RunID).Scan(&last, &owner, &token, &waiting, &thread, &key, &keyState)
 		if errors.Is(err, sql.ErrNoRows) {
 			return &errs.RunNotFound{RunID: a.RunID}
 		}
@@ -220,8 +241,13 @@ func (db *DB) Append(ctx context.Context, a store.Append) (opErr error) {
 			return unavailable("append", err)
 		}
 		next, err = threadqueue.Settle(threadTx{tx: tx, op: "settle"}, a.Tenant, a.RunID, thread, end.Time)
+		if err != nil {
+			return err
+		}
+		granted, err = keyqueue.Settle(keyTx{tx: tx, op: "settle"}, a.Tenant, a.RunID, key, keyState, end.Time)
 		return err
 	}, func() {
+		db.granted(a.Tenant, granted)
 		if next != "" {
 			// The thread's next Run became claimable: only then does a
 			// settle wake the workers (a claim finding nothing is a write).
@@ -232,7 +258,7 @@ func (db *DB) Append(ctx context.Context, a store.Append) (opErr error) {
 		// (threadqueue.Settle); settling one on none changes only what any
 		// append does, so the cache follows it and WaitRun's GetRun of the
 		// settled Run needs no query (10% of the CPU at c16 in the bench).
-		if waiting == 1 || (settled && thread != "") {
+		if waiting == 1 || (settled && thread != "") || keyState != store.KeyNone {
 			db.cache.drop(a.Tenant, a.RunID)
 			return
 		}
@@ -384,8 +410,8 @@ func listRunsSQL(tenant string, q store.RunQuery, after pagetoken.RunPosition, l
 
 // listRunsWhere is the condition of listRunsSQL for at most one state.
 func listRunsWhere(tenant string, q store.RunQuery, after pagetoken.RunPosition) (string, []any) {
-	where := []string{"tenant = ?"}
-	args := []any{tenant}
+	where := []string{"tenant = ?", "evaluation_id = ?"}
+	args := []any{tenant, q.EvaluationID}
 	if len(q.States) == 1 {
 		where = append(where, "state = ?")
 		args = append(args, q.States[0])

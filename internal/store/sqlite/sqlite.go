@@ -54,9 +54,21 @@ var schemaV8 string
 //go:embed fairness.sql
 var schemaV9 string
 
+//go:embed concurrency.sql
+var schemaV10 string
+
+//go:embed aliases.sql
+var schemaV11 string
+
+//go:embed evaluations.sql
+var schemaV12 string
+
+//go:embed pushruns.sql
+var schemaV13 string
+
 // migrations are applied in order; PRAGMA user_version records how many
 // ran. Never edit one that shipped: append another.
-var migrations = []string{schemaV1, schemaV2, schemaV3, schemaV4, schemaV5, schemaV6, schemaV7, schemaV8, schemaV9}
+var migrations = []string{schemaV1, schemaV2, schemaV3, schemaV4, schemaV5, schemaV6, schemaV7, schemaV8, schemaV9, schemaV10, schemaV11, schemaV12, schemaV13}
 
 // DB is a Store on one SQLite file.
 type DB struct {

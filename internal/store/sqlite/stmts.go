@@ -64,7 +64,7 @@ var hotWrites = []string{
 	insertRecordSQL, runHeadSQL, insertRunSQL, runByRequestSQL,
 	appendUpdateSQL(false), appendUpdateSQL(true),
 	claimSQL(claimRunnable), claimSQL(claimWaking),
-	deleteRunSQL, deleteRecordsSQL, deleteCallsSQL, unlinkChildrenSQL,
+	deleteRunSQL, deleteRecordsSQL, deleteCallsSQL, unlinkChildrenSQL, deleteRunSubscriptionsSQL,
 	putHistorySQL, deleteHistorySQL, countDeletionSQL,
 }
 

@@ -73,7 +73,7 @@ func (t threadTx) Unwait(tenant, runID string) error {
 
 // Activate implements threadqueue.Tx.
 func (t threadTx) Activate(tenant, runID, continues string, now time.Time) error {
-	_, err := t.tx.Exec(`UPDATE runs SET waiting = 0, runnable = 1, continues_run_id = ?, update_time = ? WHERE tenant = ? AND run_id = ?`,
+	_, err := t.tx.Exec(`UPDATE runs SET waiting = 0, runnable = (key_state != 2), continues_run_id = ?, update_time = ? WHERE tenant = ? AND run_id = ?`,
 		continues, store.Nanos(now), tenant, runID)
 	return unavailable(t.op, err)
 }

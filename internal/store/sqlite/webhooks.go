@@ -12,7 +12,7 @@ import (
 
 var _ store.Webhooks = (*DB)(nil)
 
-const subscriptionColumns = `tenant, id, url, event_types, spec_filter, enabled, disabled_reason, secrets, create_time, update_time`
+const subscriptionColumns = `tenant, id, url, event_types, spec_filter, enabled, disabled_reason, secrets, create_time, update_time, run_id`
 
 const deliveryColumns = `tenant, id, subscription_id, type, run_id, body, create_time, state, attempts, period_start, next_time, lease_owner, lease_expires, last_status, last_error`
 
@@ -24,12 +24,12 @@ func (db *DB) PutSubscription(ctx context.Context, s store.WebhookSubscription) 
 		return err
 	}
 	return db.exec(ctx, "put subscription", func(tx *sql.Tx) error {
-		_, err := tx.Exec(`INSERT INTO webhook_subscriptions (`+subscriptionColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		_, err := tx.Exec(`INSERT INTO webhook_subscriptions (`+subscriptionColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 			ON CONFLICT (tenant, id) DO UPDATE SET url = excluded.url, event_types = excluded.event_types, spec_filter = excluded.spec_filter,
-			enabled = excluded.enabled, disabled_reason = excluded.disabled_reason, secrets = excluded.secrets, update_time = excluded.update_time`,
-			s.Tenant, s.ID, s.URL, string(types), s.SpecFilter, boolInt(s.Enabled), s.DisabledReason, s.Secrets, store.Nanos(s.CreateTime), store.Nanos(s.UpdateTime))
+			enabled = excluded.enabled, disabled_reason = excluded.disabled_reason, secrets = excluded.secrets, update_time = excluded.update_time, run_id = excluded.run_id`,
+			s.Tenant, s.ID, s.URL, string(types), s.SpecFilter, boolInt(s.Enabled), s.DisabledReason, s.Secrets, store.Nanos(s.CreateTime), store.Nanos(s.UpdateTime), s.RunID)
 		return unavailable("put subscription", err)
-	})
+	}, store.WebhooksTopic)
 }
 
 func scanSubscription(row scanner) (store.WebhookSubscription, error) {
@@ -37,7 +37,7 @@ func scanSubscription(row scanner) (store.WebhookSubscription, error) {
 	var types string
 	var created, updated int64
 	var enabled int
-	if err := row.Scan(&s.Tenant, &s.ID, &s.URL, &types, &s.SpecFilter, &enabled, &s.DisabledReason, &s.Secrets, &created, &updated); err != nil {
+	if err := row.Scan(&s.Tenant, &s.ID, &s.URL, &types, &s.SpecFilter, &enabled, &s.DisabledReason, &s.Secrets, &created, &updated, &s.RunID); err != nil {
 		return s, err
 	}
 	s.Enabled, s.CreateTime, s.UpdateTime = enabled == 1, store.FromNanos(created), store.FromNanos(updated)
@@ -61,16 +61,99 @@ func (db *DB) ListSubscriptions(ctx context.Context, tenant string) (_ []store.W
 	if err != nil {
 		return nil, unavailable("list subscriptions", err)
 	}
+	return scanSubscriptions(rows, "list subscriptions")
+}
+
+// ListRunSubscriptions implements store.Webhooks.
+func (db *DB) ListRunSubscriptions(ctx context.Context, tenant, runID string) (_ []store.WebhookSubscription, opErr error) {
+	defer db.observe("ListRunSubscriptions", time.Now(), &opErr)
+	rows, err := db.read.QueryContext(ctx, `SELECT `+subscriptionColumns+` FROM webhook_subscriptions INDEXED BY webhook_subscriptions_run
+		WHERE run_id = ? AND tenant = ? ORDER BY create_time, id`, runID, tenant)
+	if err != nil {
+		return nil, unavailable("list run subscriptions", err)
+	}
+	return scanSubscriptions(rows, "list run subscriptions")
+}
+
+// ListLiveSubscriptions implements store.Webhooks: the subscriptions that
+// follow no Run, then the live configs (webhook_subscriptions_live) whose
+// Run is in a live state (a primary-key probe each), so neither a config
+// retired by RetireSubscriptions nor a live Run without one is read.
+func (db *DB) ListLiveSubscriptions(ctx context.Context, live []string) (_ []store.WebhookSubscription, _ bool, opErr error) {
+	defer db.observe("ListLiveSubscriptions", time.Now(), &opErr)
+	var followed int
+	err := db.read.QueryRowContext(ctx, followedSQL).Scan(&followed)
+	if err != nil {
+		return nil, false, unavailable("list live subscriptions", err)
+	}
+	rows, err := db.read.QueryContext(ctx, liveSubscriptionsSQL(len(live)), statesArgs(live)...)
+	if err != nil {
+		return nil, false, unavailable("list live subscriptions", err)
+	}
+	subs, err := scanSubscriptions(rows, "list live subscriptions")
+	return subs, followed == 1, err
+}
+
+// RetireSubscriptions implements store.Webhooks.
+func (db *DB) RetireSubscriptions(ctx context.Context, live []string) (_ int, opErr error) {
+	defer db.observe("RetireSubscriptions", time.Now(), &opErr)
+	var n int64
+	err := db.exec(ctx, "retire subscriptions", func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, retireSubscriptionsSQL(len(live)), statesArgs(live)...)
+		if err != nil {
+			return unavailable("retire subscriptions", err)
+		}
+		n, err = res.RowsAffected()
+		return unavailable("retire subscriptions", err)
+	})
+	return int(n), err
+}
+
+func statesArgs(live []string) []any {
+	args := make([]any, len(live))
+	for i, st := range live {
+		args[i] = st
+	}
+	return args
+}
+
+// followedSQL says whether an enabled subscription follows a Run.
+const followedSQL = `SELECT EXISTS (SELECT 1 FROM webhook_subscriptions INDEXED BY webhook_subscriptions_run WHERE run_id > '' AND enabled = 1)`
+
+// liveRunSQL is true when the config s's Run is in one of n live states.
+func liveRunSQL(n int) string {
+	states := "NULL"
+	if n > 0 {
+		states = placeholders(n)
+	}
+	return `EXISTS (SELECT 1 FROM runs r WHERE r.tenant = s.tenant AND r.run_id = s.run_id AND r.state IN (` + states + `))`
+}
+
+// liveSubscriptionsSQL is ListLiveSubscriptions' query for n live states.
+func liveSubscriptionsSQL(n int) string {
+	return `SELECT ` + subscriptionColumns + ` FROM webhook_subscriptions INDEXED BY webhook_subscriptions_run WHERE run_id = ''
+		UNION ALL SELECT ` + prefixed(subscriptionColumns, "s.") + ` FROM webhook_subscriptions s INDEXED BY webhook_subscriptions_live
+		WHERE s.live = 1 AND s.run_id != '' AND ` + liveRunSQL(n) + ` ORDER BY create_time, id`
+}
+
+// retireSubscriptionsSQL is RetireSubscriptions' statement for n live
+// states.
+func retireSubscriptionsSQL(n int) string {
+	return `UPDATE webhook_subscriptions AS s INDEXED BY webhook_subscriptions_live SET live = 0 WHERE s.live = 1 AND s.run_id != '' AND NOT ` + liveRunSQL(n)
+}
+
+// scanSubscriptions reads rows of subscriptionColumns and closes them.
+func scanSubscriptions(rows *sql.Rows, op string) ([]store.WebhookSubscription, error) {
 	defer rows.Close()
 	var out []store.WebhookSubscription
 	for rows.Next() {
 		s, err := scanSubscription(rows)
 		if err != nil {
-			return nil, unavailable("list subscriptions", err)
+			return nil, unavailable(op, err)
 		}
 		out = append(out, s)
 	}
-	return out, unavailable("list subscriptions", rows.Err())
+	return out, unavailable(op, rows.Err())
 }
 
 // DeleteSubscription deletes a subscription, its outbox rows and its log.
@@ -89,7 +172,7 @@ func (db *DB) DeleteSubscription(ctx context.Context, tenant, id string) (_ bool
 		}
 		_, err = tx.Exec(`DELETE FROM webhook_attempts WHERE tenant = ? AND subscription_id = ?`, tenant, id)
 		return unavailable("delete subscription", err)
-	})
+	}, store.WebhooksTopic)
 	return found, err
 }
 
@@ -238,6 +321,26 @@ func (db *DB) Redeliver(ctx context.Context, tenant, subscriptionID, deliveryID 
 		}
 		n, err = res.RowsAffected()
 		return unavailable("redeliver", err)
+	})
+	return int(n), err
+}
+
+// PruneDeliveries deletes delivered deliveries and log lines older than
+// before.
+func (db *DB) PruneDeliveries(ctx context.Context, before time.Time, limit int) (_ int, opErr error) {
+	defer db.observe("PruneDeliveries", time.Now(), &opErr)
+	var n int64
+	err := db.exec(ctx, "prune deliveries", func(tx *sql.Tx) error {
+		res, err := tx.Exec(`DELETE FROM webhook_deliveries WHERE (tenant, id) IN (
+			SELECT tenant, id FROM webhook_deliveries WHERE state = 'DELIVERED' AND create_time < ? LIMIT ?)`, store.Nanos(before), limit)
+		if err != nil {
+			return unavailable("prune deliveries", err)
+		}
+		if n, err = res.RowsAffected(); err != nil {
+			return unavailable("prune deliveries", err)
+		}
+		_, err = tx.Exec(`DELETE FROM webhook_attempts WHERE ord IN (SELECT ord FROM webhook_attempts WHERE time < ? LIMIT ?)`, store.Nanos(before), limit)
+		return unavailable("prune deliveries", err)
 	})
 	return int(n), err
 }

@@ -43,7 +43,11 @@ func Run(t *testing.T, open Opener) {
 	runHistory(t, open)
 	runSchedules(t, open)
 	runWebhooks(t, open)
+	runPushConfigs(t, open)
+	runEvaluations(t, open)
 	runFairness(t, open)
+	runKeys(t, open)
+	runAliases(t, open)
 }
 
 var t0 = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)

@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"errors"
+	"slices"
 	"testing"
 	"time"
 
@@ -13,9 +14,10 @@ import (
 // Records of the append that carries them and never without them, and
 // deliveries are leased, finished, listed and redelivered.
 func runWebhooks(t *testing.T, open Opener) {
-	t.Run("WebhookSubscriptions", func(t *testing.T) { testSubscriptions(t, webhooksOf(t, open(t))) })
+	t.Run("WebhookSubscriptions", func(t *testing.T) { testSubscriptions(t, open(t)) })
 	t.Run("WebhookOutboxWithTheRecord", func(t *testing.T) { testOutboxAppend(t, open(t)) })
 	t.Run("WebhookDeliveries", func(t *testing.T) { testDeliveries(t, open(t)) })
+	t.Run("WebhookPrune", func(t *testing.T) { testPrune(t, webhooksOf(t, open(t))) })
 }
 
 func webhooksOf(t *testing.T, s store.Store) store.Webhooks {
@@ -32,16 +34,22 @@ func subscription(id string) store.WebhookSubscription {
 		Enabled: true, Secrets: []byte(`{}`), CreateTime: t0, UpdateTime: t0}
 }
 
-func testSubscriptions(t *testing.T, w store.Webhooks) {
-	c := ctx(t)
+// testSubscriptions: subscriptions are kept per tenant, and each change
+// signals WebhooksTopic, which every replica's copy follows.
+func testSubscriptions(t *testing.T, st store.Store) {
+	c, w := ctx(t), webhooksOf(t, st)
+	changed := st.Notifier().Subscribe(store.WebhooksTopic)
+	defer changed.Close()
 	if err := w.PutSubscription(c, subscription("wh_a")); err != nil {
 		t.Fatal(err)
 	}
+	waitSignal(t, "webhooks (put)", changed)
 	s := subscription("wh_a")
 	s.Enabled, s.DisabledReason, s.SpecFilter, s.UpdateTime = false, "410 Gone", "triage", t0.Add(time.Second)
 	if err := w.PutSubscription(c, s); err != nil {
 		t.Fatal(err)
 	}
+	waitSignal(t, "webhooks (update)", changed)
 	got, ok, err := w.GetSubscription(c, tenant, "wh_a")
 	if err != nil || !ok || got.Enabled || got.DisabledReason != "410 Gone" || got.SpecFilter != "triage" || !got.CreateTime.Equal(t0) || len(got.EventTypes) != 1 {
 		t.Fatalf("GetSubscription = %+v, %v, %v", got, ok, err)
@@ -55,6 +63,7 @@ func testSubscriptions(t *testing.T, w store.Webhooks) {
 	if found, err := w.DeleteSubscription(c, tenant, "wh_a"); !found || err != nil {
 		t.Fatalf("DeleteSubscription = %v, %v", found, err)
 	}
+	waitSignal(t, "webhooks (delete)", changed)
 	if found, err := w.DeleteSubscription(c, tenant, "wh_a"); found || err != nil {
 		t.Fatalf("DeleteSubscription again = %v, %v", found, err)
 	}
@@ -142,5 +151,65 @@ func testDeliveries(t *testing.T, s store.Store) {
 		if b.ID == d.ID && !b.PeriodStart.Equal(t0.Add(time.Hour)) {
 			t.Errorf("redelivered %+v: its retry period starts anew", b)
 		}
+	}
+}
+
+// testPrune: pruning deletes delivered deliveries and log lines older than
+// its bound, a batch at a time, and keeps pending and dead ones.
+func testPrune(t *testing.T, w store.Webhooks) {
+	c := ctx(t)
+	ids := []string{"msg_ok_1", "msg_ok_2", "msg_dead", "msg_pending", "msg_ok_late"}
+	var events []store.WebhookEvent
+	for _, id := range ids {
+		e := event(id)
+		if id == "msg_ok_late" {
+			e.CreateTime = t0.Add(2 * time.Hour)
+		}
+		events = append(events, e)
+	}
+	if err := w.EnqueueWebhooks(c, events); err != nil {
+		t.Fatal(err)
+	}
+	claimed, err := w.ClaimDeliveries(c, "a", t0.Add(2*time.Hour), time.Minute, 10, nil)
+	if err != nil || len(claimed) != len(ids) {
+		t.Fatalf("ClaimDeliveries = %d, %v", len(claimed), err)
+	}
+	for _, d := range claimed {
+		state := map[string]string{"msg_dead": store.DeliveryDead, "msg_pending": store.DeliveryPending}[d.ID]
+		if state == "" {
+			state = store.DeliveryDelivered
+		}
+		d.State, d.Attempts = state, 1
+		a := store.WebhookAttempt{Tenant: tenant, SubscriptionID: "wh_a", DeliveryID: d.ID, Type: d.Type, Attempt: 1, Status: 200, Time: d.CreateTime}
+		if ok, err := w.FinishAttempt(c, d, a); !ok || err != nil {
+			t.Fatalf("FinishAttempt %s = %v, %v", d.ID, ok, err)
+		}
+	}
+	before := t0.Add(time.Hour)
+	for _, want := range []int{1, 1, 0} {
+		if n, err := w.PruneDeliveries(c, before, 1); n != want || err != nil {
+			t.Fatalf("PruneDeliveries(limit 1) = %d, %v; want %d", n, err, want)
+		}
+	}
+	left, err := w.ListDeliveries(c, tenant, "wh_a", store.DeliveryQuery{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, d := range left {
+		got = append(got, d.ID)
+	}
+	slices.Sort(got)
+	if want := []string{"msg_dead", "msg_ok_late", "msg_pending"}; !slices.Equal(got, want) {
+		t.Fatalf("after pruning: %v, want %v", got, want)
+	}
+	// Log lines older than the bound went, one batch per call.
+	for range 4 {
+		if _, err := w.PruneDeliveries(c, before, 1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if log, err := w.ListAttempts(c, tenant, "wh_a", 0); err != nil || len(log) != 1 || log[0].DeliveryID != "msg_ok_late" {
+		t.Fatalf("ListAttempts after pruning = %+v, %v", log, err)
 	}
 }

@@ -1,5 +1,5 @@
-// Package netpolicy is the operator's outbound network policy for http and
-// MCP tools: the networks runsvc may connect to. It is enforced when a
+// Package netpolicy is the operator's outbound network policy for http,
+// MCP and a2a tools: the networks runsvc may connect to. It is enforced when a
 // connection is dialled, on the resolved address, so neither a DNS name
 // nor a redirect can lead around it; a URL naming a literal address can
 // also be checked before anything is sent.

@@ -38,7 +38,21 @@ type Call struct {
 	// Env is the resolved environment of a stdio MCP server (the Spec's
 	// env entries, credentials replaced by their values), by name.
 	Env map[string]string
+	// Answer is a person's answer to the question the tool asked in an
+	// earlier try of this call (see Asked): the executor gives it when the
+	// tool asks again. Nil when nobody was asked.
+	Answer *string
 }
+
+// Asked is the error of a call whose tool asked a question runsvc cannot
+// answer itself (an MCP server's elicitation): a Run suspends QUESTION on
+// it and, once answered, makes the call again with Call.Answer.
+// Elsewhere (InvokeTool) the call fails.
+type Asked struct {
+	Question string
+}
+
+func (a *Asked) Error() string { return "the tool asked a question: " + a.Question }
 
 // GlobalID identifies the call across Runs, stable across its retries:
 // RunID/CallID, or CallID alone for a call made outside a Run. Executors
@@ -93,4 +107,12 @@ type Describer interface {
 	// Describe returns the description of the tenant's tool, and false
 	// when no provider of it is known. It fails only when a store does.
 	Describe(ctx context.Context, tenant, name string) (Description, bool, error)
+}
+
+// ResourceReader is an Executor that also reads the resources of the
+// servers its tools live on (MCP).
+type ResourceReader interface {
+	// ReadResource reads the resource uri of the server c.Tool names
+	// (c.Name names the reading tool), as Execute calls a tool there.
+	ReadResource(ctx context.Context, c Call, uri string) (json.RawMessage, error)
 }

@@ -64,6 +64,8 @@ type Executor struct {
 	sessions map[key]*slot
 	closed   bool
 	closing  sync.WaitGroup
+
+	inflight calls
 }
 
 var _ tool.Executor = (*Executor)(nil)
@@ -88,12 +90,13 @@ func New(opts Options) *Executor {
 	for _, c := range opts.Commands {
 		commands[c] = true
 	}
-	return &Executor{
-		client:   mcp.NewClient(&mcp.Implementation{Name: name, Version: version}, nil),
+	x := &Executor{
 		http:     hc,
 		commands: commands,
 		sessions: make(map[key]*slot),
 	}
+	x.client = mcp.NewClient(&mcp.Implementation{Name: name, Version: version}, &mcp.ClientOptions{ElicitationHandler: x.elicit})
+	return x
 }
 
 // AllowCommand is nil when stdio servers may be run as command, else
@@ -145,8 +148,13 @@ func (x *Executor) Execute(ctx context.Context, c tool.Call) (json.RawMessage, e
 			}
 			return nil, report(ctx, c, x.judge(k, err, connecting))
 		}
-		calling := new(probe)
-		res, err := cs.CallTool(withProbe(ctx, calling), &mcp.CallToolParams{Meta: callMeta(c), Name: name, Arguments: args})
+		calling, asks := new(probe), &asking{answer: c.Answer}
+		done := x.inflight.add(cs, asks)
+		res, err := cs.CallTool(withAsking(withProbe(ctx, calling), asks), &mcp.CallToolParams{Meta: callMeta(c), Name: name, Arguments: args})
+		done()
+		if q := asks.asked(); q != "" && ctx.Err() == nil {
+			return nil, &tool.Asked{Question: q}
+		}
 		if err == nil {
 			return output(c, res)
 		}

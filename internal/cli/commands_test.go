@@ -63,8 +63,8 @@ func TestToolCommands(t *testing.T) {
 		},
 	})
 	tests := []commandCase{
-		{name: "list", args: []string{"tool", "list"}, stdout: []string{"TOOL ", "shout       worker   1", "memory_get  builtin  -"}},
-		{name: "list a spec's", args: []string{"tool", "list", "--spec", "hello"}, stdout: []string{"lookup      client   -        Look things up\n"}},
+		{name: "list", args: []string{"tool", "list"}, stdout: []string{"TOOL ", "shout              worker   1", "memory_get         builtin  -"}},
+		{name: "list a spec's", args: []string{"tool", "list", "--spec", "hello"}, stdout: []string{"lookup             client   -        Look things up\n"}},
 		{name: "list an unknown spec", args: []string{"tool", "list", "--spec", "nope"}, code: 1, stderr: []string{"[SPEC_NOT_FOUND, not retryable]"}},
 		{name: "invoke", args: []string{"tool", "invoke", "shout", "--args", `{"text": "hi"}`}, exact: "{\"text\":\"HI\"}\n"},
 		{name: "invoke with json", args: []string{"--json", "tool", "invoke", "shout", "--args", `{"text": "hi"}`}, stdout: []string{`"callId":"inv_`, `"output":{"text":"HI"}`, `"error":null`}},

@@ -91,6 +91,9 @@ var commands = map[string]map[string]command{
 		"publish": {"FILE", "publish a Spec from a .yaml, .yml or .json file (- for stdin)", (*app).specPublish},
 		"get":     {"NAME", "print a Spec as YAML", (*app).specGet},
 		"list":    {"[NAME]", "list the newest Version of every Spec, or every Version of NAME", (*app).specList},
+		"alias":   {"set|move|get|list|delete|history SPEC [ALIAS]", "name Versions: prod, canary...; move (audited, --canary V --percent N to split, --if-eval to gate), read, delete", (*app).specAlias},
+		"rollout": {"SPEC@ALIAS", "compare an alias's Versions from the store's Runs: outcomes, reasons, tokens, cost, latency", (*app).specRollout},
+		"eval":    {"COMMAND ...", "replay evaluation of a candidate Version: start, get, list, check, delete", (*app).specEval},
 	},
 	"run": {
 		"start":     {"SPEC", "start a Run of a Spec and print its id", (*app).runStart},
@@ -117,7 +120,7 @@ var commands = map[string]map[string]command{
 }
 
 var groupSummary = map[string]string{
-	"spec":     "publish and read Specs",
+	"spec":     "publish and read Specs, name Versions with aliases and compare canaries",
 	"run":      "start, watch, resume, interrupt and read Runs",
 	"tool":     "list, invoke and serve tools",
 	"delegate": "start a child Run of a delegate Spec and await it",

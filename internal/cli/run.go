@@ -23,6 +23,10 @@ func (a *app) runStart(ctx context.Context, args []string) error {
 	strategyName := fs.String("strategy", "", "with --thread, when the thread has an active Run: `STRATEGY` reject, enqueue, interrupt or steer (default: the Spec's, else reject)")
 	priority := fs.Int("priority", 0, "the Run's `PRIORITY`, 1 (lowest) to 5 (highest): workers claim a waiting Run of a higher priority first (default 3)")
 	fairnessKey := fs.String("fairness-key", "", "share the workers by this `KEY` instead of the tenant: within a priority, each key's waiting Runs are claimed in turn")
+	concurrencyKey := fs.String("concurrency-key", "", "hold a slot of this concurrency `KEY` (instead of the Spec's expression): over its limit the Run waits QUEUED")
+	concurrencyLimit := fs.Int("concurrency-limit", 0, "the concurrency key's `LIMIT` (0: the Spec's, or 1)")
+	followAlias := fs.Bool("follow-alias", false, "with SPEC@ALIAS and --thread: run the alias's Version even when the thread's Run ran another")
+	stickyKey := fs.String("sticky-key", "", "with SPEC@ALIAS during a canary: Runs started with the same `KEY` take the same side")
 	var w watchFlags
 	watch := fs.Bool("watch", false, "then follow the Run like \"run watch\"")
 	fs.BoolVar(&w.untilSuspended, "until-suspended", false, "with --watch: stop when the Run suspends too")
@@ -49,20 +53,13 @@ func (a *app) runStart(ctx context.Context, args []string) error {
 	if *strategyName != "" && *thread == "" {
 		return usagef("--strategy needs --thread")
 	}
-	text := *input
-	switch {
-	case *input == "-":
-		*inputFile = "-"
-		fallthrough
-	case *inputFile != "":
-		b, err := a.readInput(*inputFile)
-		if err != nil {
-			return err
-		}
-		text = string(b)
+	text, err := a.startInput(*input, *inputFile)
+	if err != nil {
+		return err
 	}
 	req := &runsvcv1.StartRunRequest{Spec: pos[0], Version: *version, Input: text, RequestId: *requestID, ThreadId: *thread, ThreadStrategy: strategy,
-		Priority: int32(*priority), FairnessKey: *fairnessKey}
+		Priority: int32(*priority), FairnessKey: *fairnessKey, ConcurrencyKey: *concurrencyKey, ConcurrencyLimit: int32(*concurrencyLimit),
+		FollowAlias: *followAlias, StickyKey: *stickyKey}
 	if *deadline > 0 {
 		req.Deadline = durationpb.New(*deadline)
 	}
@@ -87,6 +84,19 @@ func (a *app) runStart(ctx context.Context, args []string) error {
 		return nil
 	}
 	return a.watch(ctx, resp.GetRun().GetRunId(), 1, w)
+}
+
+// startInput is a start's input: --input's text, or what --input-file
+// (or --input -) reads.
+func (a *app) startInput(input, inputFile string) (string, error) {
+	if input == "-" {
+		inputFile = "-"
+	}
+	if inputFile == "" {
+		return input, nil
+	}
+	b, err := a.readInput(inputFile)
+	return string(b), err
 }
 
 func (a *app) runGet(ctx context.Context, args []string) error {

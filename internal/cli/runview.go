@@ -29,6 +29,8 @@ func abortText(c runsvcv1.AbortCause) string {
 		return "interrupted"
 	case runsvcv1.AbortCause_ABORT_CAUSE_DEADLINE:
 		return "it passed its deadline"
+	case runsvcv1.AbortCause_ABORT_CAUSE_REPLACED:
+		return "a newer Run of its concurrency key replaced it"
 	}
 	return "for an unknown cause"
 }
@@ -60,6 +62,12 @@ func (a *app) printRun(w io.Writer, r *runsvcv1.Run) {
 	}
 	if p := r.GetPriority(); p != 0 && p != defaultPriority {
 		field("queue", fmt.Sprintf("priority %d, fairness key %s", p, r.GetFairnessKey()))
+	}
+	if k := r.GetConcurrencyKey(); k != "" {
+		field("key", concurrencyText(r))
+	}
+	if w := r.GetWaitingOn(); w != "" {
+		field("waiting", fmt.Sprintf("on %s since %s", w, when(r.GetWaitingSince())))
 	}
 	if f := r.GetForkOf(); f != nil {
 		field("forked", fmt.Sprintf("from %s before turn %d (seq %d)", f.GetRunId(), f.GetTurn(), f.GetSeq()))
@@ -100,4 +108,13 @@ func orNone(s string) string {
 		return "(none)"
 	}
 	return s
+}
+
+// concurrencyText is a Run's concurrency key and, while it waits for a
+// slot, its place among the key's waiting Runs.
+func concurrencyText(r *runsvcv1.Run) string {
+	if p := r.GetConcurrencyPlace(); p > 0 {
+		return fmt.Sprintf("%s (waiting for a slot, place %d)", r.GetConcurrencyKey(), p)
+	}
+	return r.GetConcurrencyKey()
 }

@@ -45,12 +45,14 @@ func (a *app) scheduleCreate(ctx context.Context, args []string) error {
 	jitter := fs.Duration("jitter", 0, "delay each tick's Run by up to `DURATION`")
 	end := fs.String("end", "", "no tick after `TIME` (RFC 3339)")
 	maxCount := fs.Int64("max-count", 0, "stop after `N` Runs")
+	priority := fs.Int("priority", 0, "every Run's `PRIORITY`, 1 (lowest) to 5 (highest); 3 when 0")
+	fairness := fs.String("fairness-key", "", "every Run's fairness `KEY`; the tenant when empty")
 	pos, err := a.parse(fs, args, 1, 1)
 	if err != nil {
 		return err
 	}
 	sc := &runsvcv1.Schedule{Id: *id, Spec: pos[0], Version: *version, Input: *input, TimeZone: *tz, MaxCount: *maxCount,
-		Jitter: optDuration(*jitter), CatchupWindow: optDuration(*catchup)}
+		Jitter: optDuration(*jitter), CatchupWindow: optDuration(*catchup), Priority: int32(*priority), FairnessKey: *fairness}
 	if err := scheduleWhen(sc, *cron, *every, *at, *end); err != nil {
 		return err
 	}

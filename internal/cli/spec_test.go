@@ -72,7 +72,7 @@ limits: {deadline: 100h}
 	{
 		name: "unknown tool kind", file: "kind.yaml", code: 2,
 		content: "name: k\nmodel: {provider: scripted}\ntools: [{name: t, kind: robot}]\n",
-		stderr:  []string{`kind.yaml: tools[0].kind: unknown value "robot": use client, worker, http, mcp or builtin`},
+		stderr:  []string{`kind.yaml: tools[0].kind: unknown value "robot": use client, worker, http, mcp, builtin or a2a`},
 	},
 	{
 		name: "yaml with delivery at_most_once", file: "pay.yaml",

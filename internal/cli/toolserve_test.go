@@ -68,7 +68,7 @@ func TestToolServe(t *testing.T) {
 	serveTool(t, srv, "broken", "--exec", "echo first >&2; echo no such file >&2; exit 2")
 	serveTool(t, srv, "whoami", "--exec", `printf '%s %s' "$RUNSVC_TOOL" "$RUNSVC_RUN_ID"`)
 	tests := []commandCase{
-		{name: "listed", args: []string{"tool", "list"}, stdout: []string{"shout       worker   1        Upper-cases\n"}},
+		{name: "listed", args: []string{"tool", "list"}, stdout: []string{"shout              worker   1        Upper-cases\n"}},
 		{name: "JSON in, JSON out", args: []string{"tool", "invoke", "shout", "--args", `{"text": "hi"}`}, exact: "{\"TEXT\":\"HI\"}\n"},
 		{name: "exit 75 is retryable", args: []string{"tool", "invoke", "busy"}, code: 75, stderr: []string{"come back later", "retryable"}},
 		{name: "another exit is not", args: []string{"tool", "invoke", "broken"}, code: 1, stderr: []string{"no such file", ", not retryable]"}},

@@ -168,6 +168,12 @@ func (v *view) record(ctx context.Context, rec *runsvcv1.Record, live bool) {
 		v.settled(b.Settled.GetState(), b.Settled.GetAbortCause(), b.Settled.GetAnswer(), b.Settled.GetFailure())
 	case *runsvcv1.Record_HistoryCompacted_:
 		v.historyCompacted(b.HistoryCompacted)
+	case *runsvcv1.Record_A2ATask_:
+		a := b.A2ATask
+		v.printf("  remote A2A task %s (call %s, %s)\n", a.GetTaskId(), a.GetCallId(), plural(int(a.GetReplies()), "reply", "replies"))
+		if a.GetQuestion() != "" {
+			v.printf("  it asks: %s\n", clip(a.GetQuestion(), outputClip))
+		}
 	default:
 		v.printf("record %d of an unknown kind\n", rec.GetSeq())
 	}

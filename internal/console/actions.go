@@ -21,6 +21,7 @@ type actions struct {
 	InDoubt   bool
 	Why       string
 	Question  string // QUESTION
+	Wake      bool   // TIMER: wake it now
 	Until     string
 	Message   bool
 	Interrupt bool
@@ -37,7 +38,7 @@ type pendingCall struct{ ID, Name, Args string }
 
 // Any reports whether any action is offered.
 func (a actions) Any() bool {
-	return len(a.ToolCalls) > 0 || a.Approval != nil || a.Budget != nil || a.Question != "" || a.Message || a.Interrupt
+	return len(a.ToolCalls) > 0 || a.Approval != nil || a.Budget != nil || a.Question != "" || a.Wake || a.Message || a.Interrupt
 }
 
 func pending(c *runsvcv1.ToolCall) pendingCall {
@@ -74,6 +75,8 @@ func actionsFor(run *runsvcv1.Run, s *session) actions {
 		a.Approval, a.InDoubt, a.Why = &p, sus.GetInDoubt(), sus.GetApprovalReason()
 	case runsvcv1.SuspensionReason_SUSPENSION_REASON_QUESTION:
 		a.Question = sus.GetQuestion()
+	case runsvcv1.SuspensionReason_SUSPENSION_REASON_TIMER:
+		a.Wake = true
 	}
 	return a
 }
@@ -122,6 +125,8 @@ func resumeRequest(id string, form map[string][]string) *runsvcv1.ResumeRunReque
 		req.InDoubt = &runsvcv1.InDoubtAnswer{Outcome: runsvcv1.InDoubtOutcome(n)}
 	case "question":
 		req.Answer = get("answer")
+	case "wake":
+		// No answer: ResumeRun wakes a sleeping Run now.
 	}
 	return req
 }

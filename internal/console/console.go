@@ -61,6 +61,10 @@ type Console struct {
 	// schedules reads the tenant's schedules.
 	schedules runsvcv1.ScheduleServiceClient
 	hooks     runsvcv1.WebhookServiceClient
+	// aliases reads a Spec's aliases and their rollouts.
+	aliases runsvcv1.AliasServiceClient
+	// evals reads the tenant's evaluations.
+	evals runsvcv1.EvaluationServiceClient
 }
 
 // New builds a console.
@@ -89,6 +93,8 @@ func New(cfg Config) (*Console, error) {
 		runs:      runsvcv1.NewRunServiceClient(cfg.Conn),
 		schedules: runsvcv1.NewScheduleServiceClient(cfg.Conn),
 		hooks:     runsvcv1.NewWebhookServiceClient(cfg.Conn),
+		aliases:   runsvcv1.NewAliasServiceClient(cfg.Conn),
+		evals:     runsvcv1.NewEvaluationServiceClient(cfg.Conn),
 	}, nil
 }
 
@@ -119,6 +125,8 @@ func (c *Console) Handler() http.Handler {
 	mux.HandleFunc("GET /schedules", c.page(c.schedulesPage, true))
 	mux.HandleFunc("GET /webhooks", c.page(c.webhooksPage, true))
 	mux.HandleFunc("GET /webhooks/{id}", c.page(c.webhookPage, true))
+	mux.HandleFunc("GET /evaluations", c.page(c.evaluationsPage, true))
+	mux.HandleFunc("GET /evaluations/{id}", c.page(c.evaluationPage, true))
 	mux.HandleFunc("GET /errors", c.page(c.errorsPage, false))
 	return secureHeaders(mux)
 }

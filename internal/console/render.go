@@ -12,7 +12,10 @@ import (
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/types/known/durationpb"
 	"google.golang.org/protobuf/types/known/timestamppb"
+
+	runsvcv1 "github.com/runsvc/runsvc/gen/runsvc/v1"
 )
 
 // layout is the template every page is rendered in.
@@ -32,6 +35,16 @@ var funcs = template.FuncMap{
 	"firstTicks":   firstTicks,
 	"lastOutcomes": lastOutcomes,
 	"tickOutcome":  tickOutcome,
+	// A Spec's aliases.
+	"primaryShare": func(canary int32) int32 { return 100 - canary },
+	"aliasSide": func(s runsvcv1.AliasSide) string {
+		if s == runsvcv1.AliasSide_ALIAS_SIDE_UNSPECIFIED {
+			return "other"
+		}
+		return strings.ToLower(strings.TrimPrefix(s.String(), "ALIAS_SIDE_"))
+	},
+	// The evaluation page.
+	"latency": func(d *durationpb.Duration) string { return duration(d.AsDuration()) },
 }
 
 // stamp writes a timestamp in UTC to the millisecond, or "—".

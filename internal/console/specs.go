@@ -1,6 +1,7 @@
 package console
 
 import (
+	"context"
 	"net/http"
 	"strings"
 
@@ -43,6 +44,8 @@ type specView struct {
 	JSON     string
 	A, B     string
 	Diff     []diffLine
+	// Rollouts are the Spec's aliases, each with its sides compared.
+	Rollouts []*runsvcv1.GetRolloutResponse
 }
 
 // specPage shows a Spec's Versions; ?a=&b= diffs two of them.
@@ -82,7 +85,26 @@ func (c *Console) specPage(w http.ResponseWriter, r *http.Request, s *session) {
 		}
 		v.Diff = diffLines(specText(a.GetSpec()), specText(b.GetSpec()))
 	}
+	v.Rollouts = c.rollouts(ctx, name)
 	c.render(w, r, s, http.StatusOK, "spec.html", "Spec "+name, v)
+}
+
+// rollouts are a Spec's aliases with their sides compared; none when the
+// server keeps no aliases or a read fails (the page shows the rest).
+func (c *Console) rollouts(ctx context.Context, name string) []*runsvcv1.GetRolloutResponse {
+	list, err := c.aliases.ListAliases(ctx, &runsvcv1.ListAliasesRequest{Spec: name})
+	if err != nil {
+		return nil
+	}
+	var out []*runsvcv1.GetRolloutResponse
+	for _, a := range list.GetAliases() {
+		ro, err := c.aliases.GetRollout(ctx, &runsvcv1.GetRolloutRequest{Spec: name, Alias: a.GetAlias()})
+		if err != nil {
+			ro = &runsvcv1.GetRolloutResponse{Alias: a}
+		}
+		out = append(out, ro)
+	}
+	return out
 }
 
 // specText is a Spec as indented JSON, without what differs between any

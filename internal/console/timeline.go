@@ -246,6 +246,13 @@ func (t *timeline) other(it *item, r *runsvcv1.Record) {
 			it.Blocks = []pair{{"answer", s.GetAnswer()}}
 		}
 		it.Failure = failureOf(s.GetFailure())
+	case *runsvcv1.Record_A2ATask_:
+		a := b.A2ATask
+		it.Class, it.Title = "delegation", "Remote A2A task "+a.GetTaskId()
+		it.Fields = []pair{{"call", a.GetCallId()}, {"context", a.GetContextId()}, {"replies", fmt.Sprint(a.GetReplies())}}
+		if a.GetQuestion() != "" {
+			it.Blocks = []pair{{"question", a.GetQuestion()}}
+		}
 	default:
 		it.Class, it.Title = "unknown", "Record of a kind this console does not know"
 	}

@@ -46,6 +46,8 @@ func (s runServer) StartRun(ctx context.Context, req *runsvcv1.StartRunRequest) 
 		RequestID: req.GetRequestId(), Deadline: deadline, TraceParent: traceParentOf(ctx),
 		ThreadID: req.GetThreadId(), Strategy: strategy, StartAt: startAt,
 		Priority: int(req.GetPriority()), FairnessKey: req.GetFairnessKey(),
+		ConcurrencyKey: req.GetConcurrencyKey(), ConcurrencyLimit: int(req.GetConcurrencyLimit()),
+		FollowAlias: req.GetFollowAlias(), StickyKey: req.GetStickyKey(),
 	})
 	if err != nil {
 		return nil, err

@@ -4,6 +4,7 @@ import (
 	epb "google.golang.org/genproto/googleapis/rpc/errdetails"
 
 	runsvcv1 "github.com/runsvc/runsvc/gen/runsvc/v1"
+	"github.com/runsvc/runsvc/internal/alias"
 	"github.com/runsvc/runsvc/internal/errs"
 	"github.com/runsvc/runsvc/internal/runlog"
 	"github.com/runsvc/runsvc/internal/runs"
@@ -32,6 +33,8 @@ func causeToProto(c runlog.AbortCause) runsvcv1.AbortCause {
 		return runsvcv1.AbortCause_ABORT_CAUSE_INTERRUPTED
 	case runlog.CauseDeadline:
 		return runsvcv1.AbortCause_ABORT_CAUSE_DEADLINE
+	case runlog.CauseReplaced:
+		return runsvcv1.AbortCause_ABORT_CAUSE_REPLACED
 	}
 	return runsvcv1.AbortCause_ABORT_CAUSE_UNSPECIFIED
 }
@@ -81,6 +84,10 @@ func (s *Service) runToProto(r runs.Run) *runsvcv1.Run {
 		ThreadId: r.ThreadID, ContinuesRunId: r.ContinuesRunID, Waiting: r.Waiting,
 		ScheduleId: r.ScheduleID, ScheduleTick: ts(r.ScheduleTick),
 		Priority: int32(r.Priority), FairnessKey: r.FairnessKey,
+		ConcurrencyKey: r.ConcurrencyKey, ConcurrencyPlace: int32(r.ConcurrencyPlace), ConcurrencySeq: int32(r.ConcurrencySeq),
+		WaitingOn: r.WaitingOn, WaitingSince: ts(r.WaitingSince),
+		Alias: r.Alias, AliasSide: sideToProto[alias.Side(r.AliasSide)],
+		EvaluationId: r.EvaluationID, ReplayOf: r.ReplayOf,
 		Usage: &runsvcv1.Usage{
 			InputTokens: r.Usage.InputTokens, OutputTokens: r.Usage.OutputTokens, CostUsd: r.Usage.Cost,
 			UnpricedCalls: int32(r.Usage.UnpricedCalls), ModelCalls: int32(r.Usage.ModelCalls),
@@ -182,10 +189,21 @@ func (s *Service) recordToProto(r runlog.Record) *runsvcv1.Record {
 		p.Body = &runsvcv1.Record_Settled_{Settled: &runsvcv1.Record_Settled{
 			State: stateToProto(op.State), AbortCause: causeToProto(op.AbortCause), Answer: op.Answer, Failure: s.statusOf(op.Failure),
 		}}
-	case *runlog.HistoryCompacted:
-		p.Body = compactedToProto(op)
+	default:
+		laterKindToProto(p, op)
 	}
 	return p
+}
+
+// laterKindToProto sets p's body for the Record kinds added after the
+// first ones.
+func laterKindToProto(p *runsvcv1.Record, op runlog.Op) {
+	switch op := op.(type) {
+	case *runlog.HistoryCompacted:
+		p.Body = compactedToProto(op)
+	case *runlog.A2ATask:
+		p.Body = a2aTaskToProto(op)
+	}
 }
 
 func (s *Service) reportToProto(r runs.Report) *runsvcv1.Report {
@@ -204,6 +222,13 @@ func forkToProto(f *runlog.ForkOrigin) *runsvcv1.ForkOrigin {
 		return nil
 	}
 	return &runsvcv1.ForkOrigin{RunId: f.RunID, Seq: f.Seq, Turn: int32(f.Turn)}
+}
+
+func a2aTaskToProto(op *runlog.A2ATask) *runsvcv1.Record_A2ATask_ {
+	return &runsvcv1.Record_A2ATask_{A2ATask: &runsvcv1.Record_A2ATask{
+		CallId: op.CallID, TaskId: op.TaskID, ContextId: op.ContextID, Replies: int32(op.Replies),
+		Question: op.Question, QuestionId: op.QuestionID, Answered: op.Answered,
+	}}
 }
 
 func compactedToProto(op *runlog.HistoryCompacted) *runsvcv1.Record_HistoryCompacted_ {

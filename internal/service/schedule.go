@@ -85,6 +85,7 @@ func scheduleFromProto(tenant string, p *runsvcv1.Schedule) (schedule.Definition
 	d := schedule.Definition{
 		Tenant: tenant, ID: p.GetId(), Spec: p.GetSpec(), Version: p.GetVersion(), Input: p.GetInput(),
 		Cron: p.GetCron(), TimeZone: p.GetTimeZone(), MaxCount: p.GetMaxCount(),
+		Priority: int(p.GetPriority()), FairnessKey: p.GetFairnessKey(),
 		Interval:      durationField("schedule.interval", p.GetInterval(), &bad),
 		Jitter:        durationField("schedule.jitter", p.GetJitter(), &bad),
 		CatchupWindow: durationField("schedule.catchup_window", p.GetCatchupWindow(), &bad),
@@ -111,6 +112,7 @@ func scheduleToProto(sc schedule.Schedule) *runsvcv1.Schedule {
 		Overlap:       runsvcv1.OverlapPolicy(runsvcv1.OverlapPolicy_value["OVERLAP_POLICY_"+sc.Overlap]),
 		CatchupWindow: dur(sc.CatchupWindow), Paused: sc.Paused, Count: sc.Progress.Count,
 		CreateTime: ts(sc.CreateTime), UpdateTime: ts(sc.UpdateTime),
+		Priority: int32(sc.Priority), FairnessKey: sc.FairnessKey,
 	}
 	switch {
 	case sc.Cron != "":

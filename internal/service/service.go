@@ -12,10 +12,12 @@ import (
 	"google.golang.org/grpc"
 
 	runsvcv1 "github.com/runsvc/runsvc/gen/runsvc/v1"
+	"github.com/runsvc/runsvc/internal/alias"
 	"github.com/runsvc/runsvc/internal/auth"
 	"github.com/runsvc/runsvc/internal/bus"
 	"github.com/runsvc/runsvc/internal/engine"
 	"github.com/runsvc/runsvc/internal/errdetails"
+	"github.com/runsvc/runsvc/internal/evaluation"
 	"github.com/runsvc/runsvc/internal/memory"
 	"github.com/runsvc/runsvc/internal/runs"
 	"github.com/runsvc/runsvc/internal/schedule"
@@ -45,6 +47,10 @@ type Deps struct {
 	// Webhooks manages webhook subscriptions; without it WebhookService
 	// is not registered.
 	Webhooks *webhook.Manager
+	// Aliases serves AliasService; nil leaves it unregistered.
+	Aliases *alias.Registry
+	// Evaluations serves EvaluationService; nil leaves it unregistered.
+	Evaluations *evaluation.Service
 }
 
 // Service implements the runsvc.v1 services.
@@ -61,6 +67,10 @@ type Service struct {
 	schedules *schedule.Scheduler
 	// webhooks is nil when the store keeps no webhooks.
 	webhooks *webhook.Manager
+	// aliases serves AliasService.
+	aliases *alias.Registry
+	// evaluations serves EvaluationService.
+	evaluations *evaluation.Service
 	// records are converted Records shared by watchers.
 	records recordCache
 	// passThrough says the server's codec sends *Encoded as it is.
@@ -69,7 +79,8 @@ type Service struct {
 
 // New returns the handlers.
 func New(d Deps) *Service {
-	return &Service{mapper: d.Mapper, specs: d.Specs, runs: d.Runs, engine: d.Engine, hub: d.Hub, memory: d.Memory, bus: d.Bus, scrub: d.Scrubber, schedules: d.Schedules, webhooks: d.Webhooks, passThrough: d.Codec != nil}
+	return &Service{mapper: d.Mapper, specs: d.Specs, runs: d.Runs, engine: d.Engine, hub: d.Hub, memory: d.Memory, bus: d.Bus, scrub: d.Scrubber, schedules: d.Schedules, webhooks: d.Webhooks, aliases: d.Aliases,
+		evaluations: d.Evaluations, passThrough: d.Codec != nil}
 }
 
 // Register registers every runsvc.v1 service on srv.
@@ -85,6 +96,12 @@ func (s *Service) Register(srv grpc.ServiceRegistrar) {
 	}
 	if s.webhooks != nil {
 		runsvcv1.RegisterWebhookServiceServer(srv, webhookServer{Service: s})
+	}
+	if s.aliases != nil {
+		runsvcv1.RegisterAliasServiceServer(srv, aliasServer{Service: s})
+	}
+	if s.evaluations != nil {
+		runsvcv1.RegisterEvaluationServiceServer(srv, evaluationServer{Service: s})
 	}
 }
 

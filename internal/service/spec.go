@@ -61,6 +61,7 @@ var kinds = map[runsvcv1.ToolKind]spec.Kind{
 	runsvcv1.ToolKind_TOOL_KIND_HTTP:    spec.KindHTTP,
 	runsvcv1.ToolKind_TOOL_KIND_MCP:     spec.KindMCP,
 	runsvcv1.ToolKind_TOOL_KIND_BUILTIN: spec.KindBuiltin,
+	runsvcv1.ToolKind_TOOL_KIND_A2A:     spec.KindA2A,
 }
 
 var protoKinds = invert(kinds)
@@ -87,11 +88,12 @@ func specFromProto(p *runsvcv1.Spec) (spec.Spec, []errs.FieldViolation) {
 		path := fmt.Sprintf("tools[%d]", i)
 		kind, ok := kinds[t.GetKind()]
 		if !ok && t.GetKind() != runsvcv1.ToolKind_TOOL_KIND_UNSPECIFIED {
-			bad = append(bad, errs.FieldViolation{Field: path + ".kind", Description: fmt.Sprintf("unknown tool kind %d: use CLIENT, WORKER, HTTP, MCP or BUILTIN", t.GetKind())})
+			bad = append(bad, errs.FieldViolation{Field: path + ".kind", Description: fmt.Sprintf("unknown tool kind %d: use CLIENT, WORKER, HTTP, MCP, BUILTIN or A2A", t.GetKind())})
 		}
 		tool := spec.Tool{
 			Name: t.GetName(), Kind: kind, Description: t.GetDescription(), Parameters: structField(path+".parameters", t.GetParameters(), &bad),
 			RaiseOnError: t.GetRaiseOnError(), Timeout: durationField(path+".timeout", t.GetTimeout(), &bad),
+			Pure: t.GetPure(),
 		}
 		deliveryFromProto(&tool, t, path, &bad)
 		if h := t.GetHttp(); h != nil {
@@ -99,6 +101,12 @@ func specFromProto(p *runsvcv1.Spec) (spec.Spec, []errs.FieldViolation) {
 		}
 		if mc := t.GetMcp(); mc != nil {
 			tool.MCP = mcpToolFromProto(mc)
+		}
+		if a := t.GetA2A(); a != nil {
+			tool.A2A = &spec.A2ATool{
+				CardURL: a.GetCardUrl(), URL: a.GetUrl(), Binding: a.GetBinding(), Credential: a.GetCredential(),
+				PollInterval: durationField(path+".a2a.poll_interval", a.GetPollInterval(), &bad),
+			}
 		}
 		s.Tools = append(s.Tools, tool)
 	}
@@ -131,6 +139,10 @@ func specFromProto(p *runsvcv1.Spec) (spec.Spec, []errs.FieldViolation) {
 	s.Compaction = compactionFromProto(p.GetCompaction(), &bad)
 	if t := p.GetTimers(); t.GetMaxSleep() != nil {
 		s.Timers = &spec.Timers{MaxSleep: durationField("timers.max_sleep", t.GetMaxSleep(), &bad)}
+	}
+	s.Concurrency = concurrencyFromProto(p.GetConcurrency(), &bad)
+	if x := p.GetExposure(); x.GetA2A() || x.GetMcp() || x.GetDescription() != "" || x.GetAlias() != "" {
+		s.Exposure = &spec.Exposure{A2A: x.GetA2A(), MCP: x.GetMcp(), Description: x.GetDescription(), Alias: x.GetAlias()}
 	}
 	return s, bad
 }
@@ -206,13 +218,16 @@ func specToProto(v *spec.Version) *runsvcv1.Spec {
 		pt := &runsvcv1.Tool{
 			Name: t.Name, Kind: kindToProto(t.Kind), Description: t.Description, Parameters: toStruct(t.Parameters),
 			RaiseOnError: t.RaiseOnError, Timeout: dur(t.Timeout),
-			Delivery: protoDeliveries[t.Delivery], InDoubt: protoInDoubts[t.InDoubt],
+			Delivery: protoDeliveries[t.Delivery], InDoubt: protoInDoubts[t.InDoubt], Pure: t.Pure,
 		}
 		if h := t.HTTP; h != nil {
 			pt.Http = &runsvcv1.HttpTool{Url: h.URL, Credential: h.Credential}
 		}
 		if mc := t.MCP; mc != nil {
 			pt.Mcp = mcpToolToProto(mc)
+		}
+		if a := t.A2A; a != nil {
+			pt.A2A = &runsvcv1.A2ATool{CardUrl: a.CardURL, Url: a.URL, Binding: a.Binding, Credential: a.Credential, PollInterval: dur(a.PollInterval)}
 		}
 		p.Tools = append(p.Tools, pt)
 	}
@@ -224,12 +239,16 @@ func specToProto(v *spec.Version) *runsvcv1.Spec {
 		p.Output = &runsvcv1.OutputSpec{Schema: toStruct(o.Schema)}
 	}
 	p.McpServers = mcpServersToProto(v.MCPServers)
+	if x := v.Exposure; x != nil {
+		p.Exposure = &runsvcv1.Exposure{A2A: x.A2A, Mcp: x.MCP, Description: x.Description, Alias: x.Alias}
+	}
 	if r := v.Retention; r != nil {
 		p.Retention = &runsvcv1.Retention{SettledRuns: dur(r.SettledRuns), DeleteMemory: r.DeleteMemory}
 	}
 	if t := v.Timers; t != nil {
 		p.Timers = &runsvcv1.Timers{MaxSleep: dur(t.MaxSleep)}
 	}
+	p.Concurrency = concurrencyToProto(v.Concurrency)
 	return p
 }
 
@@ -332,3 +351,33 @@ var (
 		spec.BudgetAsk:  runsvcv1.BudgetExhausted_BUDGET_EXHAUSTED_ASK,
 	}
 )
+
+var concurrencyModes = map[runsvcv1.ConcurrencyMode]string{
+	runsvcv1.ConcurrencyMode_CONCURRENCY_MODE_UNSPECIFIED: "",
+	runsvcv1.ConcurrencyMode_CONCURRENCY_MODE_QUEUE:       spec.ConcurrencyQueue,
+	runsvcv1.ConcurrencyMode_CONCURRENCY_MODE_REJECT:      spec.ConcurrencyReject,
+	runsvcv1.ConcurrencyMode_CONCURRENCY_MODE_REPLACE:     spec.ConcurrencyReplace,
+}
+
+var protoConcurrencyModes = invert(concurrencyModes)
+
+// concurrencyFromProto converts a Spec's concurrency, nil for none, adding
+// an unknown mode to bad; spec.Validate checks the rest.
+func concurrencyFromProto(c *runsvcv1.Concurrency, bad *[]errs.FieldViolation) *spec.Concurrency {
+	if c == nil {
+		return nil
+	}
+	mode, ok := concurrencyModes[c.GetMode()]
+	if !ok {
+		*bad = append(*bad, errs.FieldViolation{Field: "concurrency.mode", Description: fmt.Sprintf("unknown concurrency mode %d: use QUEUE, REJECT or REPLACE", c.GetMode())})
+	}
+	return &spec.Concurrency{Key: c.GetKey(), Limit: int(c.GetLimit()), Mode: mode}
+}
+
+// concurrencyToProto converts a Spec's concurrency for the wire.
+func concurrencyToProto(c *spec.Concurrency) *runsvcv1.Concurrency {
+	if c == nil {
+		return nil
+	}
+	return &runsvcv1.Concurrency{Key: c.Key, Limit: int32(c.Limit), Mode: protoConcurrencyModes[c.Mode]}
+}

@@ -12,7 +12,7 @@ const usage = `runsvc runs LLM agents durably behind a gRPC API.
 
 Usage:
   runsvc serve [flags]       start the service (see runsvc serve -h)
-  runsvc spec ...            publish and read Specs
+  runsvc spec ...            publish and read Specs; spec eval replays recorded Runs on a candidate Version
   runsvc run ...             start, watch, resume, interrupt and read Runs
   runsvc tool ...            list, invoke and serve tools
   runsvc delegate ...        start a child Run of a delegate Spec and await it

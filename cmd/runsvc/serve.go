@@ -44,7 +44,8 @@ var serveGroups = []cli.FlagGroup{
 	{Title: "Operations flags", Names: []string{"log-level", "log-format", "metrics-listen", "otlp-endpoint", "keepalive-time", "keepalive-timeout", "max-connection-age", "max-connection-age-grace", "heartbeat-interval"}},
 	{Title: "Security flags", Names: []string{"keys-file", "insecure-no-auth", "tls-cert", "tls-key", "tls-client-ca", "allow-network", "mcp-command", "cors-origin"}},
 	{Title: "Console flags", Names: []string{"console-listen", "console-session-ttl"}},
-	{Title: "Webhook flags", Names: []string{"webhook-retry-period", "webhook-timeout", "webhook-backoff", "webhook-max-backoff", "webhook-concurrency"}},
+	{Title: "MCP server flags", Names: []string{"mcp-listen", "mcp-path"}},
+	{Title: "Webhook flags", Names: []string{"webhook-retry-period", "webhook-timeout", "webhook-backoff", "webhook-max-backoff", "webhook-concurrency", "webhook-keep"}},
 }
 
 // serveFlags defines serve's flags on a new flag set, with their built-in
@@ -80,12 +81,15 @@ func serveFlags(o *serveOptions) *flag.FlagSet {
 	securityFlags(fs, &cfg.Security)
 	fs.StringVar(&cfg.Console.Listen, "console-listen", "", "serve the web console at http://`ADDR` (https with --tls-cert); off when empty; loopback only without --keys-file")
 	fs.DurationVar(&cfg.Console.SessionTTL, "console-session-ttl", 12*time.Hour, "how long (a `DURATION`) a console sign-in lasts")
+	fs.StringVar(&cfg.MCP.Listen, "mcp-listen", "", "serve the Specs exposed over MCP as a streamable-HTTP MCP server at `HOST:PORT` (https with --tls-cert); off when empty; loopback only without --keys-file")
+	fs.StringVar(&cfg.MCP.Path, "mcp-path", "", "serve the MCP server also at this `PATH` (\"/mcp\") of --http-listen; off when empty")
 	webhookFlags(fs, &cfg.Webhooks)
 	return fs
 }
 
 // webhookFlags are how webhook deliveries are made.
 func webhookFlags(fs *flag.FlagSet, w *webhook.Config) {
+	fs.DurationVar(&w.Keep, "webhook-keep", 7*24*time.Hour, "how long (a `DURATION`) a delivered webhook event and the delivery log are kept; dead letters stay until redelivered")
 	fs.DurationVar(&w.RetryPeriod, "webhook-retry-period", 72*time.Hour, "how long (a `DURATION`) a webhook event is retried before it is dead-lettered")
 	fs.DurationVar(&w.Timeout, "webhook-timeout", 15*time.Second, "how long (a `DURATION`) one webhook request may take")
 	fs.DurationVar(&w.Backoff, "webhook-backoff", 5*time.Second, "the delay (a `DURATION`) after a webhook's first failed attempt; it doubles per attempt, with jitter, unless the receiver sends Retry-After")

@@ -45,6 +45,13 @@ var reads = []string{
 	"/runsvc.v1.RunService/ListThreads",
 	"/runsvc.v1.ScheduleService/GetSchedule",
 	"/runsvc.v1.ScheduleService/ListSchedules",
+	"/runsvc.v1.AliasService/GetAlias",
+	"/runsvc.v1.AliasService/ListAliases",
+	"/runsvc.v1.AliasService/ListAliasHistory",
+	"/runsvc.v1.AliasService/GetRollout",
+	"/runsvc.v1.EvaluationService/GetEvaluation",
+	"/runsvc.v1.EvaluationService/ListEvaluations",
+	"/runsvc.v1.EvaluationService/CheckEvaluation",
 }
 
 // grants are the methods each role may call besides reads; admin may call
@@ -52,7 +59,15 @@ var reads = []string{
 // (ImportRun): erasing data and writing logs runsvc did not produce are
 // operator actions, not a runner's.
 var grants = map[string][]string{
-	RolePublisher: {"/runsvc.v1.SpecService/PublishSpec"},
+	// Moving or deleting the prod alias needs publisher or admin (the
+	// AliasService checks that itself); a runner may move the others.
+	RolePublisher: {
+		"/runsvc.v1.SpecService/PublishSpec",
+		"/runsvc.v1.AliasService/MoveAlias",
+		"/runsvc.v1.AliasService/DeleteAlias",
+		"/runsvc.v1.EvaluationService/EvaluateVersion",
+		"/runsvc.v1.EvaluationService/DeleteEvaluation",
+	},
 	RoleRunner: {
 		"/runsvc.v1.RunService/StartRun",
 		"/runsvc.v1.RunService/SendMessage",
@@ -70,6 +85,8 @@ var grants = map[string][]string{
 		"/runsvc.v1.ScheduleService/ResumeSchedule",
 		"/runsvc.v1.ScheduleService/DeleteSchedule",
 		"/runsvc.v1.ScheduleService/TriggerSchedule",
+		"/runsvc.v1.AliasService/MoveAlias",
+		"/runsvc.v1.AliasService/DeleteAlias",
 	},
 	RoleReader: {},
 	RoleWorker: {"/runsvc.v1.ToolService/ServeTools"},

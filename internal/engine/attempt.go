@@ -144,7 +144,9 @@ func (e *Engine) newAttempt(ctx context.Context, h *held, w *logwriter.Log, adm 
 	}
 	a := &attempt{held: h, admission: adm, w: w, state: st, spec: sv, aborted: make(chan struct{})}
 	a.knowCredentials(ctx)
-	if a.history, err = a.threadHistory(ctx); err != nil {
+	if rp := st.Admission.Replay; rp != nil {
+		a.history = rp.History
+	} else if a.history, err = a.threadHistory(ctx); err != nil {
 		return nil, err
 	}
 	a.number = st.Attempt + a.unrecorded() + 1

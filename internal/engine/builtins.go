@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/runsvc/runsvc/internal/errs"
@@ -47,7 +48,7 @@ func builtinTool(name string, s *spec.Version) spec.Tool {
 	case spec.BuiltinDelegate:
 		t.Description = "Hand a task to another agent and wait for its answer."
 		schema = object(map[string]any{
-			"to":   map[string]any{"type": "string", "enum": s.Delegates, "description": "The agent."},
+			"to":   map[string]any{"type": "string", "enum": s.Delegates, "description": delegateToDescription(s.Delegates)},
 			"task": str("What the agent should do."),
 		}, "to", "task")
 	case spec.BuiltinMemoryGet:
@@ -65,6 +66,9 @@ func builtinTool(name string, s *spec.Version) spec.Tool {
 	case spec.BuiltinSleep:
 		t.Description = fmt.Sprintf("Pause this run for a while (at most %s), then go on; nothing runs meanwhile.", s.EffectiveMaxSleep())
 		schema = object(map[string]any{"duration": str(`How long, e.g. "90s", "15m" or "2h30m".`)}, "duration")
+	case spec.BuiltinMCPReadResource:
+		t.Description = "Read a resource (its URI) of one of your MCP servers."
+		schema = object(map[string]any{"server": str("The MCP server: an entry of mcp_servers, or the name of an MCP tool."), "uri": str("The resource's URI.")}, "server", "uri")
 	case spec.BuiltinWaitUntil:
 		t.Description = fmt.Sprintf("Pause this run until a time (at most %s from now), then go on; nothing runs meanwhile.", s.EffectiveMaxSleep())
 		schema = object(map[string]any{"time": str(`An RFC 3339 time, e.g. "2026-01-02T15:04:05Z".`)}, "time")
@@ -98,6 +102,10 @@ func (e *Engine) builtins(site callSite, name string) (tool.Executor, error) {
 			return nil, &errs.DependencyMissing{Dependency: "memory", Description: "this runsvc has no memory service"}
 		}
 	case spec.BuiltinBusSend:
+	case spec.BuiltinMCPReadResource:
+		if _, err := e.resourceReader(); err != nil {
+			return nil, err
+		}
 	default:
 		return nil, &errs.ToolRejected{Tool: name, Message: "no such built-in tool"}
 	}
@@ -113,6 +121,8 @@ func (b builtinCalls) Execute(ctx context.Context, c tool.Call) (json.RawMessage
 		return b.memoryGet(ctx, c)
 	case spec.BuiltinBusSend:
 		return b.busSend(ctx, c)
+	case spec.BuiltinMCPReadResource:
+		return b.readResource(ctx, c)
 	}
 	return nil, &errs.ToolRejected{Tool: c.Name, Message: "no such built-in tool"}
 }
@@ -171,6 +181,16 @@ func (b builtinCalls) busSend(ctx context.Context, c tool.Call) (json.RawMessage
 		return nil, err
 	}
 	return json.Marshal(map[string]string{"message_id": m.MessageID})
+}
+
+// delegateToDescription describes the delegate tool's "to": the agents
+// as the Spec lists them, an entry name@alias being the Version the
+// agent's alias names when the child starts.
+func delegateToDescription(delegates []string) string {
+	if !slices.ContainsFunc(delegates, func(d string) bool { return strings.Contains(d, "@") }) {
+		return "The agent."
+	}
+	return "The agent, exactly as listed; agent@alias runs the version of the agent that its alias names."
 }
 
 type delegateArgs struct {

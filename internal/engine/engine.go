@@ -24,6 +24,7 @@ import (
 	"github.com/runsvc/runsvc/internal/spec/versions"
 	"github.com/runsvc/runsvc/internal/store"
 	"github.com/runsvc/runsvc/internal/tool"
+	"github.com/runsvc/runsvc/internal/waiting"
 )
 
 // Config tunes an Engine. Zero values mean the defaults.
@@ -112,6 +113,9 @@ type Deps struct {
 	// Scrub, when set, removes every secret it knows from what a call
 	// made outside a Run answers (a Run's results are scrubbed by Writer).
 	Scrub *secret.Scrubber
+	// Waits, when set, is told what a Run's model call waits on (the
+	// provider rate limit) while it waits, for GetRun.
+	Waits *waiting.Board
 }
 
 // Runs is what the engine needs of the Run manager (runs.Manager): to

@@ -19,9 +19,10 @@ var happenedOutput = json.RawMessage(`{"happened": true, "note": "a person confi
 
 // inDoubt reports whether c is an at-most-once call an earlier Attempt
 // started and never recorded a result for: it may or may not have
-// happened, so it is not made again.
+// happened, so it is not made again. An a2a call whose remote task is
+// recorded is not in doubt: its message arrived, and the task is followed.
 func (a *attempt) inDoubt(c *runlog.Call, decl spec.Tool) bool {
-	return decl.AtMostOnce() && !c.Finished && c.StartedAttempt != 0 && c.StartedAttempt < a.state.Attempt
+	return decl.AtMostOnce() && !c.Finished && c.StartedAttempt != 0 && c.StartedAttempt < a.state.Attempt && c.Remote == nil
 }
 
 // resolveInDoubt closes a call in doubt: from a person's answer when one

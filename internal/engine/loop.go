@@ -26,9 +26,25 @@ func (a *attempt) step(ctx context.Context) (bool, error) {
 	was := a.state.Settled()
 	done, err := a.next(ctx)
 	if st := a.state; !was && st.Settled() {
-		a.e.Observer.RunSettled(ctx, SettledInfo{RunID: st.RunID, Spec: a.spec.Name, State: string(st.Status)})
+		a.e.Observer.RunSettled(ctx, settledInfo(st, a.spec.Name))
 	}
 	return done, err
+}
+
+// settledInfo is what the Observer hears of Run st of Spec specName
+// settling.
+func settledInfo(st *runlog.State, specName string) SettledInfo {
+	info := SettledInfo{RunID: st.RunID, Spec: specName, State: string(st.Status), Usage: st.Usage}
+	if st.Failure != nil {
+		info.Reason = st.Failure.Reason
+	}
+	if adm := st.Admission; adm != nil {
+		info.Alias, info.AliasSide = adm.Alias, adm.AliasSide
+	}
+	if !st.SettleTime.IsZero() && !st.CreateTime.IsZero() {
+		info.Took = st.SettleTime.Sub(st.CreateTime)
+	}
+	return info
 }
 
 // next does the next thing the log calls for.
@@ -257,6 +273,10 @@ func (a *attempt) callModel(ctx context.Context, turn int, req model.Request, es
 			}
 			stream.Add(d)
 		}
+	}
+	if w := a.e.Waits; w != nil {
+		tenant, runID := a.lease.Tenant, st.RunID
+		req.OnWait = func(what string) { w.Set(tenant, runID, what, a.e.Clock.Now()) }
 	}
 	resp, ans, err := a.completeChain(callCtx, turn, provider, req)
 	if stream != nil {

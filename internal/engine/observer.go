@@ -2,8 +2,10 @@ package engine
 
 import (
 	"context"
+	"time"
 
 	"github.com/runsvc/runsvc/internal/model"
+	"github.com/runsvc/runsvc/internal/runlog"
 	"github.com/runsvc/runsvc/internal/spec"
 )
 
@@ -74,6 +76,14 @@ type SettledInfo struct {
 	RunID, Spec string
 	// State is the Run's final state, such as "COMPLETED".
 	State string
+	// Alias and AliasSide are the alias the Run started on and the side
+	// it took; empty for a Run started by name or Version.
+	Alias, AliasSide string
+	// Reason is the failure's reason; empty for a Run that completed.
+	Reason string
+	// Usage is what the Run spent; Took is from its creation to settling.
+	Usage runlog.Usage
+	Took  time.Duration
 }
 
 // nopObserver observes nothing.

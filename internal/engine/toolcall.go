@@ -278,6 +278,8 @@ func credentialOf(t spec.Tool) string {
 		return t.HTTP.Credential
 	case t.MCP != nil:
 		return t.MCP.Credential
+	case t.A2A != nil:
+		return t.A2A.Credential
 	}
 	return ""
 }
@@ -297,9 +299,12 @@ func toolTimeout(t spec.Tool) time.Duration {
 // are as the executor reported them.
 func callOutcome(f *flight) error {
 	decl := f.call.Tool
+	var asked *tool.Asked
 	switch {
 	case f.err == nil:
 		return nil
+	case errors.As(f.err, &asked):
+		return &errs.ToolRejected{Tool: f.call.Name, Message: "the tool asked a question, which only a Run can answer: " + asked.Question}
 	case f.timedOut && decl.AtMostOnce():
 		return &errs.ToolInDoubt{Tool: f.call.Name, CallID: f.call.CallID, Why: fmt.Sprintf("it gave no answer within %s", f.timeout)}
 	case f.timedOut:

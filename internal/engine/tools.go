@@ -23,6 +23,7 @@ func (a *attempt) offered(ctx context.Context) []spec.Tool {
 		if t.Kind == spec.KindBuiltin && len(t.Parameters) == 0 {
 			t = builtinTool(t.Name, a.spec)
 		}
+		t = t.WithA2ADefaults()
 		d := a.e.Policy.ToolCall(ctx, a.subject(), t.Name, nil)
 		if d.Outcome != policy.Narrow {
 			out = append(out, t)
@@ -64,6 +65,11 @@ func (a *attempt) toolCall(ctx context.Context, c *runlog.Call) error {
 		lenient.RaiseOnError = false
 		return a.answer(ctx, c, lenient, nil, err)
 	}
+	if a.state.Admission.Replay != nil {
+		if handled, err := a.replayCall(ctx, c, decl); handled {
+			return err
+		}
+	}
 	switch {
 	case decl.Kind == spec.KindClient:
 		return a.clientCall(ctx, c, decl)
@@ -83,6 +89,8 @@ func (a *attempt) toolCall(ctx context.Context, c *runlog.Call) error {
 	case c.Approval == nil:
 		var approval *errNeedsApproval
 		switch err := a.e.toolPolicy(ctx, a.subject(), c.Name, c.Arguments); {
+		case errors.As(err, &approval) && a.state.Admission.Replay != nil:
+			return a.needsPerson(ctx, c, "the policy requires a person's approval for this call: "+approval.reason)
 		case errors.As(err, &approval):
 			return a.suspend(ctx, &runlog.Suspended{Reason: runlog.ReasonApproval, CallID: c.ID, ApprovalReason: approval.reason})
 		case err != nil:
@@ -163,6 +171,9 @@ func (a *attempt) suspend(ctx context.Context, s *runlog.Suspended) error {
 // same response that may run beside it are started too (ahead.go); a call
 // started so waits here for its own outcome.
 func (a *attempt) execute(ctx context.Context, c *runlog.Call, decl spec.Tool) error {
+	if decl.Kind == spec.KindA2A {
+		return a.a2aCall(ctx, c, decl)
+	}
 	f := a.ahead.take(c.ID)
 	if f == nil {
 		var err error
@@ -186,6 +197,22 @@ func (a *attempt) execute(ctx context.Context, c *runlog.Call, decl spec.Tool) e
 	return a.landed(ctx, c, decl, f)
 }
 
+// elicited suspends the Run QUESTION on the question the call's tool
+// asked: the try is recorded as failed (so the call is not in doubt, and
+// is made again), and the resume's answer goes to the tool when it asks
+// again. A tool asking once more after its answer gets a refusal: one
+// question per call.
+func (a *attempt) elicited(ctx context.Context, c *runlog.Call, decl spec.Tool, asked *tool.Asked) error {
+	if c.Answer != nil {
+		return a.answer(ctx, c, decl, nil, &errs.ToolRejected{Tool: c.Name, Message: "the tool asked another question after its first was answered; runsvc answers one question per call"})
+	}
+	stored := errs.Store(&errs.TransientFailure{Operation: "tool " + c.Name, Message: "the tool asked a question; the Run waits for its answer"}, "")
+	if err := a.append(ctx, false, &runlog.ToolCallFailed{CallID: c.ID, Name: c.Name, Error: stored}); err != nil {
+		return err
+	}
+	return a.suspend(ctx, &runlog.Suspended{Reason: runlog.ReasonQuestion, CallID: c.ID, Question: asked.Question})
+}
+
 // landed records how a call ended.
 func (a *attempt) landed(ctx context.Context, c *runlog.Call, decl spec.Tool, f *flight) error {
 	out, err := f.out, f.err
@@ -201,6 +228,10 @@ func (a *attempt) landed(ctx context.Context, c *runlog.Call, decl spec.Tool, f 
 		return nil // the loop closes the call as orphaned
 	case f.timedOut && !a.e.Clock.Now().Before(a.state.Admission.Deadline):
 		return nil // past the deadline and its grace: the loop closes it
+	}
+	var asked *tool.Asked
+	if errors.As(err, &asked) {
+		return a.elicited(ctx, c, decl, asked)
 	}
 	err = callOutcome(f)
 	delay, retryable := errs.IsRetryable(err)
@@ -223,9 +254,12 @@ func (a *attempt) landed(ctx context.Context, c *runlog.Call, decl spec.Tool, f 
 // prepare resolves what a call of the Run needs before it can be made
 // (prepareCall). An error is the call's result.
 func (a *attempt) prepare(ctx context.Context, c *runlog.Call, decl spec.Tool) (*flight, error) {
+	if err := a.replayRefuses(c, decl); err != nil {
+		return nil, err
+	}
 	call := tool.Call{
 		Tenant: a.state.Admission.Tenant, RunID: a.state.RunID, CallID: c.ID, Name: c.Name,
-		Arguments: c.Arguments, Tool: decl,
+		Arguments: c.Arguments, Tool: decl, Answer: c.Answer,
 	}
 	return a.e.prepareCall(ctx, a.site(), call, 0)
 }

@@ -148,12 +148,18 @@ func TestEveryReasonWithinTheWireBudget(t *testing.T) {
 	t.Logf("largest error on the wire, per shape: %v (budget %d)", largest, designBudget)
 }
 
-// TestLongBadRequestIsCut: a thousand violations arrive as INVALID_ARGUMENT
-// within the wire budget, as many kept as fit, the cut stated in the last
-// violation.
+// TestLongBadRequestIsCut: a thousand violations, and 200,000 (a hostile
+// request's every entry wrong), arrive as INVALID_ARGUMENT within the wire
+// budget, as many kept as fit, the cut stated in the last violation.
 func TestLongBadRequestIsCut(t *testing.T) {
 	ts := startServer(t, errdetails.Options{})
-	vs := make([]errs.FieldViolation, 1000)
+	for _, total := range []int{1000, 200_000} {
+		t.Run(fmt.Sprint(total), func(t *testing.T) { checkLongBadRequest(t, ts, total) })
+	}
+}
+
+func checkLongBadRequest(t *testing.T, ts *testServer, total int) {
+	vs := make([]errs.FieldViolation, total)
 	for i := range vs {
 		vs[i] = errs.FieldViolation{Field: fmt.Sprintf("tools[%d].name", i), Description: "must match ^[a-zA-Z0-9_-]{1,64}$ and be unique within the Spec"}
 	}
@@ -165,7 +171,7 @@ func TestLongBadRequestIsCut(t *testing.T) {
 		t.Errorf("the error takes %d bytes on the wire, want at most %d", m.wire, designBudget)
 	}
 	c := errdetails.ClassifyStatus(m.status.Proto())
-	if c.Reason != "SPEC_INVALID" || c.Metadata["violationCount"] != "1000" {
+	if c.Reason != "SPEC_INVALID" || c.Metadata["violationCount"] != fmt.Sprint(total) {
 		t.Errorf("reason %s, violationCount %s", c.Reason, c.Metadata["violationCount"])
 	}
 	var br *edpb.BadRequest
@@ -184,7 +190,7 @@ func TestLongBadRequestIsCut(t *testing.T) {
 		}
 	}
 	last := br.GetFieldViolations()[n-1].GetDescription()
-	want := fmt.Sprintf("%d more violations were cut to keep the error under %d bytes", 1000-(n-1), errdetails.WireBudget)
+	want := fmt.Sprintf("%d more violations were cut to keep the error under %d bytes", total-(n-1), errdetails.WireBudget)
 	if n < 10 || last != want {
 		t.Errorf("%d violations kept, last says %q, want %q", n-1, last, want)
 	}
@@ -192,7 +198,7 @@ func TestLongBadRequestIsCut(t *testing.T) {
 	if m.wire+115 < designBudget {
 		t.Errorf("only %d of %d bytes used: the cut kept fewer violations than fit", m.wire, designBudget)
 	}
-	t.Logf("%d violations kept of 1000, %d bytes on the wire", n-1, m.wire)
+	t.Logf("%d violations kept of %d, %d bytes on the wire", n-1, total, m.wire)
 }
 
 // TestToolNotFoundWithoutTools: with no tools to list, the seed's message

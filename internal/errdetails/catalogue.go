@@ -40,6 +40,9 @@ type Entry struct {
 	ResourceType string `json:"resourceType,omitempty"`
 	ResourceName string `json:"resourceName,omitempty"`
 	Description  string `json:"description"`
+	// Domain is the ErrorInfo domain when it is not the server's: the A2A
+	// error types' is a2a-protocol.org.
+	Domain string `json:"domain,omitempty"`
 	// Since is the catalogue version that added the reason.
 	Since string `json:"since"`
 }
@@ -65,6 +68,7 @@ func (r *row) entry() Entry {
 		MessageTemplate: messageTemplate(r.err),
 		ResourceType:    r.subject,
 		ResourceName:    r.name,
+		Domain:          r.domain,
 	}
 	if r.retry == always {
 		e.Retryable = "yes"

@@ -4,7 +4,7 @@ package errdetails
 // (errors.json): its minor number grows when a reason is added, its major
 // number if a reason's code or retry bit ever changed. The Python and Node
 // packages take their version from it.
-const CatalogueVersion = "0.5.0"
+const CatalogueVersion = "0.6.0"
 
 // description is the catalogue's prose for one reason.
 type description struct {
@@ -77,6 +77,23 @@ var descriptions = map[string]description{
 	"SCHEDULE_NOT_FOUND": {"The tenant has no schedule with that id (scheduleId).", "0.5.0"},
 	"WEBHOOK_INVALID":    {"CreateWebhook or UpdateWebhook refused the subscription; BadRequest has one violation per problem: a URL that is not https (http only to networks --allow-network lists), one whose address the outbound network policy refuses (a cloud metadata address such as 169.254.169.254), an unknown event type.", "0.5.0"},
 	"WEBHOOK_NOT_FOUND":  {"The tenant has no webhook subscription with that id.", "0.5.0"},
+	// Added in 0.6.0 (issue 35: flow control).
+	"CONCURRENCY_LIMITED": {"StartRun found every slot of the Run's concurrency key (concurrencyKey) held by active Runs (limit) and the Spec's concurrency mode is REJECT; nothing was created. FAILED_PRECONDITION without RetryInfo: a slot frees only when a Run of the key settles. Wait for one (ListRuns, WaitRun), or publish the Spec with mode QUEUE or REPLACE.", "0.6.0"},
+	// Added in 0.6.0 (issue 37: aliases).
+	"ALIAS_INVALID":   {"An alias write or a spec@alias reference was refused; BadRequest names each field: an alias name that is not lower case letters, digits, '-' and '_' starting with a letter, a Version the Spec does not have, a canary weight outside 1-99.", "0.6.0"},
+	"ALIAS_NOT_FOUND": {"The Spec has no alias of that name (spec, alias): set it with MoveAlias, or start the Spec by name or Version.", "0.6.0"},
+	// Added in 0.6.0 (issue 36: the A2A 1.0 error types, in the domain
+	// a2a-protocol.org, returned only on the A2A bindings).
+	"TASK_NOT_FOUND":                  {"A2A: no task (Run) of this agent has that id (taskId) in the caller's tenant. JSON-RPC code -32001.", "0.6.0"},
+	"TASK_NOT_CANCELABLE":             {"A2A: CancelTask on a task that already ended (state). JSON-RPC code -32002.", "0.6.0"},
+	"PUSH_NOTIFICATION_NOT_SUPPORTED": {"A2A: a push-notification call to an agent that does not send them. JSON-RPC code -32003.", "0.6.0"},
+	"UNSUPPORTED_OPERATION":           {"A2A: the operation is not possible in the task's state (a message to, or a subscription to, a task that ended); detail says what to do instead. JSON-RPC code -32004.", "0.6.0"},
+	"CONTENT_TYPE_NOT_SUPPORTED":      {"A2A: a message part runsvc cannot give a model (a file, raw bytes) or output modes it cannot answer in (mediaType). JSON-RPC code -32005.", "0.6.0"},
+	"VERSION_NOT_SUPPORTED":           {"A2A: the A2A-Version header names a protocol version other than 1.0. JSON-RPC code -32009.", "0.6.0"},
+	// Added in 0.6.0 (issue 37: replay evaluation).
+	"EVALUATION_NOT_FOUND":   {"The tenant has no evaluation with that id (evaluationId), or it was deleted.", "0.6.0"},
+	"EVALUATION_INVALID":     {"EvaluateVersion (or CheckEvaluation) refused the request; BadRequest has one violation per problem: no candidate Spec or Version, a selection of Runs that picks no settled recorded Run or names one that is not, an evaluator that cannot run (a regular expression or JSON Schema that does not compile, a bad JSON path, a judge without a Spec), a min_score outside 0..1.", "0.6.0"},
+	"EVALUATION_GATE_FAILED": {"The evaluation does not let the Version through an alias move (or CheckEvaluation): it evaluated another Version, some of its replays have not settled, or its score is below min_score; why says which, failingRunIds names up to 7 recorded Runs whose replays scored below it, lowest first, and moreFailingRuns counts the rest.", "0.6.0"},
 }
 
 // describe returns a reason's description, empty for one without.

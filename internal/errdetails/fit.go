@@ -111,7 +111,11 @@ func (m *Mapper) assemble(f fitted, l limits) *spb.Status {
 		meta[k] = truncate(v, l.value)
 	}
 	details := make([]*anypb.Any, 0, 4)
-	details = append(details, encodeErrorInfo(r.reason, m.domain, meta))
+	domain := m.domain
+	if r.domain != "" {
+		domain = r.domain
+	}
+	details = append(details, encodeErrorInfo(r.reason, domain, meta))
 	if f.retry != nil {
 		details = append(details, f.retry)
 	}
@@ -146,26 +150,30 @@ func (m *Mapper) assemble(f fitted, l limits) *spb.Status {
 // the cut, so that a tighter attempt shortens it rather than sending the
 // note alone.
 func fitBadRequest(st *spb.Status, vs []errs.FieldViolation, l limits) *spb.Status {
-	all := make([]fieldViolation, len(vs))
-	for i, v := range vs {
-		all[i] = fieldViolation{truncate(v.Field, l.field), tidy(v.Description, l.description)}
+	total := len(vs)
+	// No more than maxViolations can fit, so a request with 200,000 bad
+	// entries costs no more to answer than one with a thousand.
+	all := make([]fieldViolation, min(total, maxViolations+1))
+	for i := range all {
+		all[i] = fieldViolation{truncate(vs[i].Field, l.field), tidy(vs[i].Description, l.description)}
 	}
 	with := func(n int) *spb.Status {
-		br := encodeBadRequest(all)
-		if n < len(all) {
-			cut := fieldViolation{description: cutNote(len(all) - n)}
-			br = encodeBadRequest(append(append(make([]fieldViolation, 0, n+1), all[:n]...), cut))
+		shown := all[:min(n, len(all))]
+		if n < total {
+			shown = append(append(make([]fieldViolation, 0, n+1), shown...), fieldViolation{description: cutNote(total - n)})
 		}
-		details := append(append(make([]*anypb.Any, 0, len(st.Details)+1), st.Details...), br)
+		details := append(append(make([]*anypb.Any, 0, len(st.Details)+1), st.Details...), encodeBadRequest(shown))
 		return &spb.Status{Code: st.Code, Message: st.Message, Details: details}
 	}
-	if whole := with(len(all)); WireSize(whole) <= WireBudget {
-		return whole
+	if total <= maxViolations {
+		if whole := with(total); WireSize(whole) <= WireBudget {
+			return whole
+		}
 	}
-	if WireSize(with(min(1, len(all)))) > WireBudget {
+	if WireSize(with(min(1, total))) > WireBudget {
 		return nil
 	}
-	lo, hi := min(1, len(all)), len(all) // the largest n that fits is in [lo, hi)
+	lo, hi := min(1, total), min(total, maxViolations+1) // the largest n that fits is in [lo, hi)
 	for lo+1 < hi {
 		mid := (lo + hi) / 2
 		if WireSize(with(mid)) <= WireBudget {
@@ -176,6 +184,11 @@ func fitBadRequest(st *spb.Status, vs []errs.FieldViolation, l limits) *spb.Stat
 	}
 	return with(lo)
 }
+
+// maxViolations is more violations than a BadRequest can hold in
+// WireBudget: each takes at least two bytes of the Status, which base64
+// makes a third larger.
+const maxViolations = WireBudget * 3 / 4 / 2
 
 // cutNote is the last violation of a BadRequest that lost n violations to
 // the wire budget.

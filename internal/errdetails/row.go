@@ -37,6 +37,7 @@ type row struct {
 	retry   retryRule
 	subject string // PreconditionFailure.type or ResourceInfo.resource_type
 	name    string // template for the subject / resource name
+	domain  string // ErrorInfo.domain when not the Mapper's (A2A's)
 }
 
 var (

@@ -68,14 +68,19 @@ func supersededFailure(sup *errs.Superseded) errs.Stored {
 }
 
 // FailureStatus is the status a stored failure was stored as, with this
-// Mapper's domain in its ErrorInfo. It never consults the table: a failure
-// reads back as it was written, whatever the table says today.
+// Mapper's domain in its ErrorInfo (or the A2A domain for the A2A error
+// types, which the A2A spec fixes). It never consults the table otherwise:
+// a failure reads back as it was written, whatever the table says today.
 func (m *Mapper) FailureStatus(s *errs.Stored) *spb.Status {
 	if s == nil {
 		return nil
 	}
 	details := make([]*anypb.Any, 0, 1+len(s.Details))
-	details = append(details, encodeErrorInfo(s.Reason, m.domain, s.Metadata))
+	domain := m.domain
+	if r := byReason[s.Reason]; r != nil && r.domain != "" {
+		domain = r.domain
+	}
+	details = append(details, encodeErrorInfo(s.Reason, domain, s.Metadata))
 	for _, b := range s.Details {
 		a := &anypb.Any{}
 		if proto.Unmarshal(b, a) != nil {

@@ -51,12 +51,22 @@ var table = []row{
 	{err: &errs.ThreadBusy{}, reason: "THREAD_BUSY", code: codes.FailedPrecondition, details: precondition, subject: "THREAD_ACTIVE_RUN", name: "runs/{activeRunId}"},
 	{err: &errs.ThreadNotFound{}, reason: "THREAD_NOT_FOUND", code: codes.NotFound, details: resource, subject: "runsvc.v1.Thread", name: "threads/{threadId}"},
 
+	// Concurrency keys (issue 35): a precondition, not a rate, so no RetryInfo.
+	{err: &errs.ConcurrencyLimited{}, reason: "CONCURRENCY_LIMITED", code: codes.FailedPrecondition, details: precondition, subject: "CONCURRENCY_KEY", name: "concurrency/{concurrencyKey}"},
+
 	// Schedules (issue 34).
 	{err: &errs.ScheduleInvalid{}, reason: "SCHEDULE_INVALID", code: codes.InvalidArgument, details: badRequest},
 	{err: &errs.ScheduleNotFound{}, reason: "SCHEDULE_NOT_FOUND", code: codes.NotFound, details: resource, subject: "runsvc.v1.Schedule", name: "schedules/{scheduleId}"},
 	// Webhooks (issue 34).
 	{err: &errs.WebhookInvalid{}, reason: "WEBHOOK_INVALID", code: codes.InvalidArgument, details: badRequest},
 	{err: &errs.WebhookNotFound{}, reason: "WEBHOOK_NOT_FOUND", code: codes.NotFound, details: resource, subject: "runsvc.v1.WebhookSubscription", name: "webhooks/{subscriptionId}"},
+	// Aliases (issue 37).
+	{err: &errs.AliasInvalid{}, reason: "ALIAS_INVALID", code: codes.InvalidArgument, details: badRequest},
+	{err: &errs.AliasNotFound{}, reason: "ALIAS_NOT_FOUND", code: codes.NotFound, details: resource, subject: "runsvc.v1.Alias", name: "specs/{spec}/aliases/{alias}"},
+	// Replay evaluations (issue 37).
+	{err: &errs.EvaluationNotFound{}, reason: "EVALUATION_NOT_FOUND", code: codes.NotFound, details: resource, subject: "runsvc.v1.Evaluation", name: "evaluations/{evaluationId}"},
+	{err: &errs.EvaluationInvalid{}, reason: "EVALUATION_INVALID", code: codes.InvalidArgument, details: badRequest},
+	{err: &errs.EvaluationGateFailed{}, reason: "EVALUATION_GATE_FAILED", code: codes.FailedPrecondition, details: precondition, subject: "EVALUATION_SCORE", name: "evaluations/{evaluationId}"},
 
 	// Budgets and limits.
 	{err: &errs.BudgetExceeded{}, reason: "BUDGET_EXCEEDED", code: codes.ResourceExhausted, details: quota, name: "budgets/{dimension}"},
@@ -102,7 +112,20 @@ var table = []row{
 
 	// Structured output (issue 14).
 	{err: &errs.OutputInvalid{}, reason: "OUTPUT_INVALID", code: codes.FailedPrecondition, details: badRequest},
+
+	// A2A 1.0 (issue 36): the A2A error types, in the A2A spec's domain and
+	// with its codes, returned only on the A2A bindings (internal/a2a).
+	{err: &errs.TaskNotFound{}, reason: "TASK_NOT_FOUND", code: codes.NotFound, domain: A2ADomain},
+	{err: &errs.TaskNotCancelable{}, reason: "TASK_NOT_CANCELABLE", code: codes.FailedPrecondition, domain: A2ADomain},
+	{err: &errs.PushNotificationNotSupported{}, reason: "PUSH_NOTIFICATION_NOT_SUPPORTED", code: codes.FailedPrecondition, domain: A2ADomain},
+	{err: &errs.UnsupportedOperation{}, reason: "UNSUPPORTED_OPERATION", code: codes.FailedPrecondition, domain: A2ADomain},
+	{err: &errs.ContentTypeNotSupported{}, reason: "CONTENT_TYPE_NOT_SUPPORTED", code: codes.InvalidArgument, domain: A2ADomain},
+	{err: &errs.VersionNotSupported{}, reason: "VERSION_NOT_SUPPORTED", code: codes.FailedPrecondition, domain: A2ADomain},
 }
+
+// A2ADomain is the ErrorInfo domain of the A2A 1.0 error types, which the
+// A2A spec fixes; a row with a domain keeps it whatever the Mapper's is.
+const A2ADomain = "a2a-protocol.org"
 
 // Reasons returns every reason in the table, in table order.
 func Reasons() []string {

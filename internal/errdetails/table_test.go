@@ -31,6 +31,7 @@ type wireCase struct {
 	details []string // detail types besides ErrorInfo and RetryInfo
 	retry   time.Duration
 	message string // exact message, where the seeds fix it
+	domain  string // the ErrorInfo domain when not the server's
 }
 
 var (
@@ -69,8 +70,11 @@ func wireCases() []wireCase {
 		{reason: "QUOTA_EXCEEDED", err: &errs.QuotaExceeded{Tenant: "acme", Dimension: "concurrent_runs", Limit: 5, RetryAfter: 2 * time.Second}, code: codes.ResourceExhausted, keys: []string{"tenant", "dimension", "limit"}, details: []string{quotaT}, retry: 2 * time.Second},
 		{reason: "THREAD_BUSY", err: &errs.ThreadBusy{ThreadID: "th_1", ActiveRunID: "run_1"}, code: codes.FailedPrecondition, keys: []string{"threadId", "activeRunId"}, details: []string{preconditionT}},
 		{reason: "THREAD_NOT_FOUND", err: &errs.ThreadNotFound{ThreadID: "th_1"}, code: codes.NotFound, keys: []string{"threadId"}, details: []string{resourceT}},
+		{reason: "CONCURRENCY_LIMITED", err: &errs.ConcurrencyLimited{Key: "input.ticket_id=T-42", Limit: 1}, code: codes.FailedPrecondition, keys: []string{"concurrencyKey", "limit"}, details: []string{preconditionT}},
 		{reason: "WEBHOOK_INVALID", err: &errs.WebhookInvalid{Violations: []errs.FieldViolation{{Field: "url", Description: "the outbound network policy does not allow connecting to 169.254.169.254"}}}, code: codes.InvalidArgument, keys: []string{"subscription", "violationCount"}, details: []string{badRequestT}},
 		{reason: "WEBHOOK_NOT_FOUND", err: &errs.WebhookNotFound{SubscriptionID: "wh_1"}, code: codes.NotFound, keys: []string{"subscriptionId"}, details: []string{resourceT}},
+		{reason: "ALIAS_INVALID", err: &errs.AliasInvalid{Spec: "triage", Alias: "Prod!", Violations: []errs.FieldViolation{{Field: "alias", Description: "must be lower case letters, digits, '-' and '_', starting with a letter"}}}, code: codes.InvalidArgument, keys: []string{"spec", "alias", "violationCount"}, details: []string{badRequestT}},
+		{reason: "ALIAS_NOT_FOUND", err: &errs.AliasNotFound{Spec: "triage", Alias: "prod"}, code: codes.NotFound, keys: []string{"spec", "alias"}, details: []string{resourceT}, message: "spec 'triage' has no alias 'prod'"},
 		{reason: "CREDENTIAL_NOT_FOUND", err: &errs.CredentialNotFound{Scope: "tenants/default/specs/triage", Name: "openai_key"}, code: codes.FailedPrecondition, keys: []string{"scope", "credential"}, details: []string{preconditionT}, message: "no credential named 'openai_key' resolved for tenants/default/specs/triage"},
 		{reason: "TOOL_IN_DOUBT", err: &errs.ToolInDoubt{Tool: "charge_card", CallID: "call_1", Why: "the process making it died before it answered"}, code: codes.FailedPrecondition, keys: []string{"tool", "callId", "detail"}, details: []string{preconditionT}, message: "tool charge_card call call_1 may or may not have happened: the process making it died before it answered"},
 		{reason: "BUDGET_EXCEEDED", err: &errs.BudgetExceeded{Dimension: "cost", Requested: 0.62, Limit: 0.5}, code: codes.ResourceExhausted, keys: []string{"dimension", "requested", "limit"}, details: []string{quotaT}, message: "budget exceeded for cost: 0.62 > 0.5"},
@@ -99,6 +103,17 @@ func wireCases() []wireCase {
 		{reason: "METHOD_NOT_FOUND", err: &errs.MethodNotFound{Method: "/runsvc.v1.RunService/Nope"}, code: codes.Unimplemented, keys: []string{"method"}, message: "method /runsvc.v1.RunService/Nope is not implemented by this server"},
 		{reason: "SCHEDULE_INVALID", err: &errs.ScheduleInvalid{ScheduleID: "nightly", Violations: []errs.FieldViolation{{Field: "schedule.time_zone", Description: "is not an IANA time zone: Mars/Olympus"}}}, code: codes.InvalidArgument, keys: []string{"scheduleId", "violationCount"}, details: []string{badRequestT}, message: "schedule 'nightly' is invalid: schedule.time_zone: is not an IANA time zone: Mars/Olympus"},
 		{reason: "SCHEDULE_NOT_FOUND", err: &errs.ScheduleNotFound{ScheduleID: "nightly"}, code: codes.NotFound, keys: []string{"scheduleId"}, details: []string{resourceT}, message: "schedule nightly not found"},
+		{reason: "TASK_NOT_FOUND", err: &errs.TaskNotFound{TaskID: "run_x"}, code: codes.NotFound, keys: []string{"taskId"}, message: "task run_x not found", domain: errdetails.A2ADomain},
+		{reason: "TASK_NOT_CANCELABLE", err: &errs.TaskNotCancelable{TaskID: "run_x", State: "TASK_STATE_COMPLETED"}, code: codes.FailedPrecondition, keys: []string{"taskId", "state"}, domain: errdetails.A2ADomain},
+		{reason: "PUSH_NOTIFICATION_NOT_SUPPORTED", err: &errs.PushNotificationNotSupported{}, code: codes.FailedPrecondition, domain: errdetails.A2ADomain},
+		{reason: "UNSUPPORTED_OPERATION", err: &errs.UnsupportedOperation{Operation: "SubscribeToTask", Detail: "the task ended"}, code: codes.FailedPrecondition, keys: []string{"operation", "detail"}, domain: errdetails.A2ADomain},
+		{reason: "CONTENT_TYPE_NOT_SUPPORTED", err: &errs.ContentTypeNotSupported{MediaType: "image/png"}, code: codes.InvalidArgument, keys: []string{"mediaType"}, domain: errdetails.A2ADomain},
+		{reason: "VERSION_NOT_SUPPORTED", err: &errs.VersionNotSupported{Version: "0.3"}, code: codes.FailedPrecondition, keys: []string{"version"}, domain: errdetails.A2ADomain},
+		{reason: "EVALUATION_NOT_FOUND", err: &errs.EvaluationNotFound{EvaluationID: "evl_1"}, code: codes.NotFound, keys: []string{"evaluationId"}, details: []string{resourceT}, message: "evaluation evl_1 not found"},
+		{reason: "EVALUATION_INVALID", err: &errs.EvaluationInvalid{Violations: []errs.FieldViolation{{Field: "version", Description: "is required: the candidate Version's id"}}}, code: codes.InvalidArgument, keys: []string{"violationCount"}, details: []string{badRequestT}, message: "the evaluation request is invalid: version: is required: the candidate Version's id"},
+		{reason: "EVALUATION_GATE_FAILED", err: &errs.EvaluationGateFailed{EvaluationID: "evl_1", Spec: "shop", Version: "v2", Score: 0.5, MinScore: 0.9, Why: "its score 0.500 is below 0.900", FailingRunIDs: []string{"run_a", "run_b"}, More: 3}, code: codes.FailedPrecondition,
+			keys: []string{"evaluationId", "spec", "version", "score", "minScore", "why", "failingRunIds", "moreFailingRuns"}, details: []string{preconditionT},
+			message: "evaluation evl_1 does not let shop version v2 through: its score 0.500 is below 0.900; failing Runs: run_a, run_b and 3 more"},
 		{reason: "OUTPUT_INVALID", err: &errs.OutputInvalid{Spec: "extract", Violations: []errs.FieldViolation{{Field: "answer.q", Description: "got number, want string (schema path /properties/q/type)"}}}, code: codes.FailedPrecondition, keys: []string{"spec", "violationCount"}, details: []string{badRequestT}, message: "the final answer does not match the output schema of spec 'extract': answer.q: got number, want string (schema path /properties/q/type)"},
 	}
 }
@@ -173,8 +188,12 @@ func checkStatus(t *testing.T, tc wireCase, err error) {
 	if !ok {
 		t.Fatalf("first detail is %T, want ErrorInfo", details[0])
 	}
-	if info.GetReason() != tc.reason || info.GetDomain() != errdetails.DefaultDomain {
-		t.Errorf("ErrorInfo = %s/%s, want %s/%s", info.GetDomain(), info.GetReason(), errdetails.DefaultDomain, tc.reason)
+	domain := errdetails.DefaultDomain
+	if tc.domain != "" {
+		domain = tc.domain
+	}
+	if info.GetReason() != tc.reason || info.GetDomain() != domain {
+		t.Errorf("ErrorInfo = %s/%s, want %s/%s", info.GetDomain(), info.GetReason(), domain, tc.reason)
 	}
 	var keys []string
 	for k := range info.GetMetadata() {
@@ -250,7 +269,11 @@ func TestClassify(t *testing.T) {
 	for _, tc := range wireCases() {
 		t.Run(tc.reason, func(t *testing.T) {
 			c := errdetails.Classify(m.Describe(tc.err).Status.Err())
-			if c.Reason != tc.reason || c.Domain != "runs.example.com" || c.Code != tc.code {
+			domain := "runs.example.com"
+			if tc.domain != "" {
+				domain = tc.domain // the A2A error types keep the A2A domain
+			}
+			if c.Reason != tc.reason || c.Domain != domain || c.Code != tc.code {
 				t.Errorf("classified %s/%s %v, want %s %v", c.Domain, c.Reason, c.Code, tc.reason, tc.code)
 			}
 			if c.Retryable != (tc.retry > 0) || c.RetryDelay != tc.retry {

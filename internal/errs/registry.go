@@ -42,6 +42,14 @@ func init() {
 		&AttemptsExhausted{},
 		// Webhooks (issue 34).
 		&WebhookInvalid{}, &WebhookNotFound{},
+		// Flow control (issue 35).
+		&ConcurrencyLimited{},
+		// Aliases (issue 37).
+		&AliasNotFound{}, &AliasInvalid{},
+		// A2A 1.0 (issue 36).
+		&TaskNotFound{}, &TaskNotCancelable{}, &PushNotificationNotSupported{},
+		&UnsupportedOperation{}, &ContentTypeNotSupported{}, &VersionNotSupported{},
+		&EvaluationNotFound{}, &EvaluationInvalid{}, &EvaluationGateFailed{},
 	} {
 		t := reflect.TypeOf(e).Elem()
 		kinds[t.Name()] = func() error { return reflect.New(t).Interface().(error) }

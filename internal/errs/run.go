@@ -92,3 +92,17 @@ type ThreadBusy struct {
 func (e *ThreadBusy) Error() string {
 	return fmt.Sprintf("thread %s already has an active run %s; start with the strategy enqueue, interrupt or steer, or wait for it to settle", e.ThreadID, e.ActiveRunID)
 }
+
+// ConcurrencyLimited is a StartRun whose concurrency key has all its slots
+// held while its Spec's concurrency mode is REJECT: nothing was created. A
+// slot frees only when a Run holding it settles, so it is a precondition,
+// not a rate: a client retrying on a timer would start a duplicate later.
+type ConcurrencyLimited struct {
+	Key   string `meta:"concurrencyKey"`
+	Limit int    `meta:"limit"`
+}
+
+// Error returns the error's message.
+func (e *ConcurrencyLimited) Error() string {
+	return fmt.Sprintf("concurrency key %q already has %d active run(s), its limit; wait for one to settle, or use the mode QUEUE or REPLACE", e.Key, e.Limit)
+}

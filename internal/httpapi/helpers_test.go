@@ -1,23 +1,19 @@
 package httpapi_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"io"
 	"math"
 	"net/http"
-	"net/url"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"connectrpc.com/connect"
-	"google.golang.org/genproto/googleapis/api/annotations"
 	"google.golang.org/genproto/googleapis/rpc/code"
 	spb "google.golang.org/genproto/googleapis/rpc/status"
 	"google.golang.org/grpc"
@@ -36,6 +32,7 @@ import (
 	"github.com/runsvc/runsvc/internal/errdetails"
 	"github.com/runsvc/runsvc/internal/httpapi"
 	"github.com/runsvc/runsvc/internal/server"
+	"github.com/runsvc/runsvc/internal/testing/scenario"
 	"github.com/runsvc/runsvc/internal/testing/testserver"
 	"github.com/runsvc/runsvc/internal/testing/tlstest"
 )
@@ -229,20 +226,9 @@ type restReply struct {
 // rule's body as JSON.
 func restCall(t *testing.T, s *testserver.Server, key, method string, req proto.Message) restReply {
 	t.Helper()
-	rule := proto.GetExtension(methodDesc(t, method).Options(), annotations.E_Http).(*annotations.HttpRule)
-	verb, path := ruleVerb(rule)
-	path = fillPath(req, path)
-	var body io.Reader
-	if b := rule.GetBody(); b != "" {
-		var m proto.Message = req
-		if b != "*" {
-			m = req.ProtoReflect().Get(req.ProtoReflect().Descriptor().Fields().ByName(protoreflect.Name(b))).Message().Interface()
-		}
-		j, err := protojson.Marshal(m)
-		if err != nil {
-			t.Fatal(err)
-		}
-		body = bytes.NewReader(j)
+	verb, path, body, err := scenario.RESTRequest(strings.TrimPrefix(method, "/runsvc.v1."), req)
+	if err != nil {
+		t.Fatal(err)
 	}
 	r, err := http.NewRequestWithContext(ctxT(t), verb, s.HTTPURL+path, body)
 	if err != nil {
@@ -322,33 +308,6 @@ var codeByName = func() map[string]codes.Code {
 	}
 	return m
 }()
-
-func ruleVerb(r *annotations.HttpRule) (string, string) {
-	switch p := r.GetPattern().(type) {
-	case *annotations.HttpRule_Get:
-		return http.MethodGet, p.Get
-	case *annotations.HttpRule_Post:
-		return http.MethodPost, p.Post
-	case *annotations.HttpRule_Delete:
-		return http.MethodDelete, p.Delete
-	case *annotations.HttpRule_Put:
-		return http.MethodPut, p.Put
-	case *annotations.HttpRule_Patch:
-		return http.MethodPatch, p.Patch
-	}
-	return "", ""
-}
-
-var pathVar = regexp.MustCompile(`\{([a-z_]+)\}`)
-
-// fillPath puts req's fields into a path template's variables.
-func fillPath(req proto.Message, tmpl string) string {
-	m := req.ProtoReflect()
-	return pathVar.ReplaceAllStringFunc(tmpl, func(v string) string {
-		fd := m.Descriptor().Fields().ByName(protoreflect.Name(v[1 : len(v)-1]))
-		return url.PathEscape(m.Get(fd).String())
-	})
-}
 
 // checkREST fails unless a REST reply carries the status want (as same
 // does) with the HTTP status AIP-193 gives its code and Retry-After

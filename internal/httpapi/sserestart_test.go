@@ -3,14 +3,11 @@ package httpapi_test
 import (
 	"bufio"
 	"context"
-	"io"
-	"log/slog"
 	"net"
 	"net/http"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"google.golang.org/protobuf/types/known/structpb"
 
@@ -25,31 +22,8 @@ import (
 // SIGTERM does) and waits for it.
 func runsvcAt(t *testing.T, data, httpAddr string) (runsvcv1.RunServiceClient, runsvcv1.SpecServiceClient, func()) {
 	t.Helper()
-	cfg := server.Config{Listen: "127.0.0.1:0", Data: data, WorkerID: "test-worker", DrainTimeout: 5 * time.Second}
-	cfg.HTTP.Listen = httpAddr
-	cfg.Engine.PollInterval = 50 * time.Millisecond
-	ctx, cancel := context.WithCancel(context.Background())
-	srv, err := server.New(ctx, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	if err != nil {
-		cancel()
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ctx) }()
-	conn := testserver.Dial(t, srv.Addr())
-	stopped := false
-	stop := func() {
-		if stopped {
-			return
-		}
-		stopped = true
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("runsvc stopped with %v", err)
-		}
-	}
-	t.Cleanup(stop)
-	return runsvcv1.NewRunServiceClient(conn), runsvcv1.NewSpecServiceClient(conn), stop
+	s := testserver.Start(t, testserver.WithData(data), func(c *server.Config) { c.HTTP.Listen = httpAddr })
+	return s.Runs, s.Specs, s.Stop
 }
 
 // sseEvents GETs an event stream and sends its events on the channel,

@@ -30,6 +30,12 @@ type Summary struct {
 	// Fork is where a forked Run started from (without the state it
 	// carried).
 	Fork *runlog.ForkOrigin `json:"fork,omitempty"`
+	// Alias and AliasSide are the alias the Run started on and the side
+	// it took (runlog.Admitted's).
+	Alias     string `json:"alias,omitempty"`
+	AliasSide string `json:"aliasSide,omitempty"`
+	// ReplayOf is the recorded Run a replay re-runs.
+	ReplayOf string `json:"replayOf,omitempty"`
 }
 
 func summarize(s *runlog.State) Summary {
@@ -39,6 +45,10 @@ func summarize(s *runlog.State) Summary {
 	}
 	if a := s.Admission; a != nil {
 		sum.Input, sum.Deadline, sum.Depth, sum.Fork = a.Input, a.Deadline, a.Depth, a.Fork
+		sum.Alias, sum.AliasSide = a.Alias, a.AliasSide
+		if a.Replay != nil {
+			sum.ReplayOf = a.Replay.SourceRunID
+		}
 	}
 	if sus := s.Suspension; sus != nil {
 		ids := sus.CallIDs

@@ -47,6 +47,16 @@ type Metrics struct {
 	storeLatency *prometheus.HistogramVec
 	swept        *prometheus.CounterVec
 	sweeps       *prometheus.HistogramVec
+	webhooks     *prometheus.CounterVec
+	webhookTime  *prometheus.HistogramVec
+	webhookPrune *prometheus.CounterVec
+	// The sides of aliases' canaries (issue 37), by Spec, alias and side
+	// (PRIMARY, CANARY, THREAD): bounded, where a Version label would grow
+	// with every publish.
+	aliasRuns     *prometheus.CounterVec
+	aliasTokens   *prometheus.CounterVec
+	aliasCost     *prometheus.CounterVec
+	aliasDuration *prometheus.HistogramVec
 }
 
 // New returns the collectors, registered with the Go and process
@@ -72,6 +82,13 @@ func New(reasonOf func(error) string) *Metrics {
 	m.storeLatency = f.histogram("runsvc_store_operation_duration_seconds", "Store operation latency, by operation (the store.Store method) and outcome (ok or error).", []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5}, "operation", "outcome")
 	m.swept = f.counter("runsvc_retention_runs_deleted_total", "Settled Runs the retention sweep deleted.")
 	m.sweeps = f.histogram("runsvc_retention_sweep_duration_seconds", "Retention sweeps, by outcome (ok or error).", []float64{.001, .01, .1, .5, 1, 5, 15, 60, 300}, "outcome")
+	m.webhooks = f.counter("runsvc_webhook_attempts_total", "Webhook delivery attempts this replica made, by outcome (delivered, retry, dead or gone).", "outcome")
+	m.webhookTime = f.histogram("runsvc_webhook_attempt_duration_seconds", "Webhook delivery request latency, by outcome.", []float64{.005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 15}, "outcome")
+	m.webhookPrune = f.counter("runsvc_webhook_deliveries_pruned_total", "Delivered webhook events deleted after --webhook-keep.")
+	m.aliasRuns = f.counter("runsvc_alias_runs_settled_total", "Runs started on an alias that this worker settled, by Spec, alias, side (PRIMARY, CANARY, THREAD), final state and failure reason.", "spec", "alias", "side", "state", "reason")
+	m.aliasTokens = f.counter("runsvc_alias_tokens_total", "Tokens of the settled Runs of an alias, by Spec, alias, side and direction (input or output).", "spec", "alias", "side", "direction")
+	m.aliasCost = f.counter("runsvc_alias_cost_dollars_total", "Cost of the settled Runs of an alias, by Spec, alias and side.", "spec", "alias", "side")
+	m.aliasDuration = f.histogram("runsvc_alias_run_duration_seconds", "Time from start to settling of the Runs of an alias, by Spec, alias and side.", []float64{.1, .5, 1, 2.5, 5, 10, 30, 60, 300, 900, 3600}, "spec", "alias", "side")
 	m.reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
@@ -202,6 +219,14 @@ func (m *Metrics) StartToolCall(ctx context.Context, c engine.ToolCallInfo) (con
 // RunSettled implements engine.Observer.
 func (m *Metrics) RunSettled(_ context.Context, r engine.SettledInfo) {
 	m.runsSettled.WithLabelValues(r.State, r.Spec).Inc()
+	if r.Alias == "" {
+		return
+	}
+	m.aliasRuns.WithLabelValues(r.Spec, r.Alias, r.AliasSide, r.State, r.Reason).Inc()
+	m.aliasTokens.WithLabelValues(r.Spec, r.Alias, r.AliasSide, "input").Add(float64(r.Usage.InputTokens))
+	m.aliasTokens.WithLabelValues(r.Spec, r.Alias, r.AliasSide, "output").Add(float64(r.Usage.OutputTokens))
+	m.aliasCost.WithLabelValues(r.Spec, r.Alias, r.AliasSide).Add(r.Usage.Cost)
+	m.aliasDuration.WithLabelValues(r.Spec, r.Alias, r.AliasSide).Observe(r.Took.Seconds())
 }
 
 // RunStarted counts a Run created for spec.
@@ -224,6 +249,15 @@ func (m *Metrics) ObserveStore(op string, d time.Duration, err error) {
 	}
 	m.storeLatency.WithLabelValues(op, outcome).Observe(d.Seconds())
 }
+
+// WebhookAttempt implements webhook.Observer: one delivery attempt.
+func (m *Metrics) WebhookAttempt(outcome string, latency time.Duration) {
+	m.webhooks.WithLabelValues(outcome).Inc()
+	m.webhookTime.WithLabelValues(outcome).Observe(latency.Seconds())
+}
+
+// WebhooksPruned implements webhook.Observer: delivered events pruned.
+func (m *Metrics) WebhooksPruned(n int) { m.webhookPrune.WithLabelValues().Add(float64(n)) }
 
 // Swept implements runs.SweepReporter: one retention sweep.
 func (m *Metrics) Swept(deleted int, took time.Duration, err error) {

@@ -74,6 +74,11 @@ type Request struct {
 	// holds the whole answer. It must not block for long: the provider
 	// calls it from the goroutine reading the stream.
 	OnDelta func(Delta)
+	// OnWait, when set, is told what the call waits on before the
+	// provider is called ("rate_limit:<provider>/<credential>") when it
+	// starts waiting, and "" when it stops; a call that waits for nothing
+	// tells nothing.
+	OnWait func(what string)
 }
 
 // Delta is one piece of a streamed answer: text appended to the answer,

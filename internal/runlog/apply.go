@@ -79,6 +79,8 @@ func (s *State) apply(r Record) error {
 		return s.settled(r, op)
 	case *HistoryCompacted:
 		return s.historyCompacted(r, op)
+	case *A2ATask:
+		return s.a2aTask(r, op)
 	case *Unknown:
 		return s.corrupt(r, errs.CorruptUnknownOperation, "unknown record kind %q", op.Name)
 	default:
@@ -460,6 +462,29 @@ func (s *State) delegationStarted(r Record, op *DelegationStarted) error {
 		c.DelegationID = op.DelegationID
 	}
 	s.Delegations = append(s.Delegations, &Delegation{DelegationStarted: *op})
+	return nil
+}
+
+// a2aTask folds an a2a call's remote task. A reply recorded consumes the
+// answer the Run was resumed with; a question closes the open call, so
+// the Run can suspend on it.
+func (s *State) a2aTask(r Record, op *A2ATask) error {
+	c := s.Call(op.CallID)
+	switch {
+	case c == nil || c.Finished:
+		return s.corrupt(r, errs.CorruptToolCallMismatch, "remote task %s for call %s, which is not an unanswered call", op.TaskID, op.CallID)
+	case c.Remote != nil && c.Remote.TaskID != op.TaskID:
+		return s.corrupt(r, errs.CorruptToolCallMismatch, "call %s follows remote task %s, not %s", op.CallID, c.Remote.TaskID, op.TaskID)
+	}
+	if c.Remote != nil && op.Replies > c.Remote.Replies {
+		c.Answer = nil
+	}
+	if op.Question != "" && s.callOpen(op.CallID) {
+		s.Open = nil
+		c.StartedAttempt = 0
+	}
+	t := *op
+	c.Remote = &t
 	return nil
 }
 

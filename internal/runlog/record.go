@@ -77,6 +77,9 @@ type AbortCause string
 const (
 	CauseInterrupted AbortCause = "INTERRUPTED"
 	CauseDeadline    AbortCause = "DEADLINE"
+	// CauseReplaced: a newer start of its concurrency key, in the mode
+	// replace, replaced the Run while it waited for a slot.
+	CauseReplaced AbortCause = "REPLACED"
 )
 
 // MessageMode says when a queued message reaches the model.
@@ -142,6 +145,14 @@ type Admitted struct {
 	// StartAt, when set, admits the Run asleep: suspended on a TIMER that
 	// wakes at StartAt, when its first turn starts.
 	StartAt time.Time `json:"startAt,omitzero"`
+	// Alias is the Spec alias the Run was started on (`spec@alias`),
+	// AliasSide the side of it the Run took (alias.Side); empty for a
+	// Run started by name or Version.
+	Alias     string `json:"alias,omitempty"`
+	AliasSide string `json:"aliasSide,omitempty"`
+	// Replay, when set, makes the Run a sandboxed replay of a recorded
+	// Run for an evaluation (replay.go).
+	Replay *Replay `json:"replay,omitempty"`
 }
 
 // AttemptStarted records that a worker took the Run under a lease.
@@ -323,6 +334,24 @@ type DelegationFinished struct {
 	Failure      *errs.Stored `json:"failure,omitempty"`
 }
 
+// A2ATask records the remote A2A task an a2a tool call follows: written
+// once the agent named the task, after each reply sent to its question,
+// and when it asks one. A call with a recorded task never sends its first
+// message again.
+type A2ATask struct {
+	CallID    string `json:"callId"`
+	TaskID    string `json:"taskId"`
+	ContextID string `json:"contextId,omitempty"`
+	// Replies counts the answers sent to the task's questions; Answered
+	// identifies the question the last one answered.
+	Replies  int    `json:"replies,omitempty"`
+	Answered string `json:"answered,omitempty"`
+	// Question and QuestionID are the question the task asks now, which
+	// the Run suspends on; empty while it works.
+	Question   string `json:"question,omitempty"`
+	QuestionID string `json:"questionId,omitempty"`
+}
+
 // Settled is the last Record of every Run.
 type Settled struct {
 	State      Status       `json:"state"`
@@ -386,6 +415,9 @@ func (*DelegationStarted) Kind() string { return "delegation_started" }
 // Kind implements Op: "delegation_finished".
 func (*DelegationFinished) Kind() string { return "delegation_finished" }
 
+// Kind implements Op: "a2a_task".
+func (*A2ATask) Kind() string { return "a2a_task" }
+
 // Kind implements Op: "settled".
 func (*Settled) Kind() string { return "settled" }
 
@@ -399,7 +431,7 @@ func init() {
 		&Admitted{}, &AttemptStarted{}, &TurnStarted{}, &ModelCallStarted{}, &ModelCallFinished{},
 		&ModelCallFailed{}, &ToolCallStarted{}, &ToolCallFinished{}, &ToolCallFailed{}, &Suspended{},
 		&Resumed{}, &AbortRequested{}, &MessageQueued{}, &MessageConsumed{}, &DelegationStarted{},
-		&DelegationFinished{}, &Settled{}, &HistoryCompacted{},
+		&DelegationFinished{}, &Settled{}, &HistoryCompacted{}, &A2ATask{},
 	} {
 		t := reflect.TypeOf(op).Elem()
 		decoders[op.Kind()] = func() Op { return reflect.New(t).Interface().(Op) }

@@ -129,6 +129,8 @@ type Call struct {
 	InDoubtAnswer *InDoubtAnswer `json:"inDoubtAnswer,omitempty"`
 	// DelegationID is the child Run started for a delegate call.
 	DelegationID string `json:"delegationId,omitempty"`
+	// Remote is the remote task an a2a call follows, once recorded.
+	Remote *A2ATask `json:"remote,omitempty"`
 	// Woke is set when the TIMER a sleep or wait_until call suspended on
 	// has woken the Run.
 	Woke *Woke `json:"woke,omitempty"`

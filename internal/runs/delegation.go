@@ -8,6 +8,7 @@ import (
 	"github.com/runsvc/runsvc/internal/errs"
 	"github.com/runsvc/runsvc/internal/ids"
 	"github.com/runsvc/runsvc/internal/runlog"
+	"github.com/runsvc/runsvc/internal/spec"
 )
 
 // Delegation waits.
@@ -86,7 +87,11 @@ func (m *Manager) prepareParent(ctx context.Context, req DelegateRequest, delega
 		if err != nil {
 			return nil, err
 		}
-		if !slices.Contains(sv.Delegates, req.Spec) {
+		// A delegate may be started by an alias of it (spec@alias), and a
+		// delegates entry naming an alias (name@alias) lets its Spec be
+		// started: the list says which Specs, the caller which Version.
+		name := spec.DelegateSpec(req.Spec)
+		if !slices.ContainsFunc(sv.Delegates, func(d string) bool { return spec.DelegateSpec(d) == name }) {
 			return nil, errs.BadField("spec", "spec %s is not among the delegates of run %s's spec %s", req.Spec, req.ParentRunID, sv.Name)
 		}
 		depth := st.Admission.Depth + 1

@@ -87,7 +87,7 @@ func (m *Manager) Fork(ctx context.Context, req ForkRequest) (Run, bool, error) 
 		Tenant: req.Tenant, Spec: sv.Name, Version: sv.Version, Input: req.Input, RequestID: req.RequestID,
 		Deadline: now.Add(deadline), RootRunID: runID, TraceParent: req.TraceParent, Fork: point,
 	}
-	return m.admit(ctx, adm, runID, now, forkHash(req), onThread{}, m.queueing(StartRequest{Tenant: req.Tenant, Priority: src.Priority, FairnessKey: src.FairnessKey}), false, Scheduled{})
+	return m.admit(ctx, adm, runID, now, forkHash(req), onThread{}, m.queueing(StartRequest{Tenant: req.Tenant, Priority: src.Priority, FairnessKey: src.FairnessKey}), false, Scheduled{}, "")
 }
 
 // forkPoint reads the source's log and finds the boundary asked for.

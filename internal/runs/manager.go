@@ -16,6 +16,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/runsvc/runsvc/internal/alias"
 	"github.com/runsvc/runsvc/internal/clock"
 	"github.com/runsvc/runsvc/internal/errs"
 	"github.com/runsvc/runsvc/internal/ids"
@@ -27,6 +28,7 @@ import (
 	"github.com/runsvc/runsvc/internal/spec"
 	"github.com/runsvc/runsvc/internal/spec/versions"
 	"github.com/runsvc/runsvc/internal/store"
+	"github.com/runsvc/runsvc/internal/waiting"
 )
 
 // Limits of what a request may carry.
@@ -55,6 +57,12 @@ type Manager struct {
 	starts StartReporter
 	// weights are Deps.FairnessWeights.
 	weights map[string]int
+	// settleHooks run after AfterSettle's own work (AlsoAfterSettle).
+	settleHooks []func(context.Context, *runlog.State)
+	// waits are Deps.Waits.
+	waits *waiting.Board
+	// aliases are Deps.Aliases.
+	aliases Aliases
 }
 
 // Deps are what a Manager works with. Store and Specs are required.
@@ -82,6 +90,12 @@ type Deps struct {
 	// gets w times the claims of a key of weight 1 while both have Runs
 	// waiting. A key not named weighs 1.
 	FairnessWeights map[string]int
+	// Waits, when set, is what this process's Runs wait on right now
+	// (their model calls on the provider rate limit), which Get shows.
+	Waits *waiting.Board
+	// Aliases, when set, resolves the aliases `spec@alias` starts name;
+	// without it such a start fails *errs.DependencyMissing.
+	Aliases Aliases
 }
 
 // New returns a Manager and the Writer of Run logs it writes through
@@ -96,10 +110,19 @@ func New(d Deps) *Manager {
 	if d.Log == nil {
 		d.Log = slog.Default()
 	}
-	m := &Manager{store: d.Store, specs: d.Specs, policy: d.Policy, clock: d.Clock, log: d.Log, live: d.Live, local: d.Local, starts: d.Starts, weights: d.FairnessWeights}
+	m := &Manager{store: d.Store, specs: d.Specs, policy: d.Policy, clock: d.Clock, log: d.Log, live: d.Live, local: d.Local, starts: d.Starts, weights: d.FairnessWeights, waits: d.Waits,
+		aliases: d.Aliases}
 	m.writer = logwriter.New(d.Store, logwriter.Options{Clock: d.Clock, Log: d.Log, Scrubber: d.Scrubber, OnSettle: m.AfterSettle, Events: d.Events})
 	m.tails = newTails(d.Store, m.writer)
 	return m
+}
+
+// AlsoAfterSettle adds f to what runs after every write that settles a
+// Run, by whichever path (AfterSettle): the engine's cancel of an
+// interrupted Run's remote tasks, say. f must return at once. Call it
+// before the Manager is used.
+func (m *Manager) AlsoAfterSettle(f func(context.Context, *runlog.State)) {
+	m.settleHooks = append(m.settleHooks, f)
 }
 
 // Writer returns the Writer of Run logs the Manager writes through; the
@@ -138,6 +161,28 @@ type StartRequest struct {
 	Priority int
 	// FairnessKey shares claims within a priority; empty is the tenant.
 	FairnessKey string
+	// ConcurrencyKey overrides the key of the Spec's concurrency
+	// expression; with a Spec that sets none it limits the Run with
+	// ConcurrencyLimit (0 is 1) in the mode queue.
+	ConcurrencyKey string
+	// ConcurrencyLimit overrides the Spec's concurrency limit; 0 takes it.
+	ConcurrencyLimit int
+	// Alias is the alias of Spec the Run starts on; Start also takes it
+	// from a Spec of the form `spec@alias`.
+	Alias string
+	// FollowAlias makes a Run of an alias on a thread take the alias's
+	// Version instead of the Version of the thread's Run.
+	FollowAlias bool
+	// StickyKey keeps the Runs started with it on one side of an alias's
+	// canary split; empty, the thread (or, without one, the Run) is the key.
+	StickyKey string
+	// aliasSide is the side of Alias the Run took, set by Start.
+	aliasSide alias.Side
+	// EvaluationID puts the Run in an evaluation's namespace (a replay, a
+	// judge), which production lists never show; Replay makes it a replay
+	// of a recorded Run (runlog.Replay).
+	EvaluationID string
+	Replay       *runlog.Replay
 }
 
 // Scheduled is the schedule and tick that start a Run; zero for none.
@@ -171,8 +216,22 @@ func (m *Manager) Start(ctx context.Context, req StartRequest) (Run, bool, error
 		bad = append(bad, errs.FieldViolation{Field: "start_at", Description: fmt.Sprintf("is more than %d days ahead", MaxStartAhead/(24*time.Hour))})
 	}
 	bad = append(bad, queueViolations(req)...)
+	bad = append(bad, concurrencyViolations(req)...)
 	if len(bad) > 0 {
 		return Run{}, false, &errs.InvalidRequest{Violations: bad}
+	}
+	if err := splitAlias(&req); err != nil {
+		return Run{}, false, err
+	}
+	if req.Alias != "" {
+		if run, ok, err := m.startedChild(ctx, req); err != nil || ok {
+			return run, false, err
+		}
+		sv, err := m.aliasVersion(ctx, &req)
+		if err != nil {
+			return Run{}, false, err
+		}
+		return m.startOn(ctx, req, sv, false)
 	}
 	sv, remembered, err := m.startVersion(ctx, req)
 	if err != nil {
@@ -233,6 +292,7 @@ func (m *Manager) create(ctx context.Context, req StartRequest, sv *spec.Version
 	adm := &runlog.Admitted{
 		Tenant: req.Tenant, Spec: sv.Name, Version: sv.Version, Input: req.Input, RequestID: req.RequestID,
 		Deadline: now.Add(deadline), RootRunID: runID, TraceParent: req.TraceParent,
+		Alias: req.Alias, AliasSide: string(req.aliasSide),
 	}
 	if req.StartAt.After(now) {
 		// Asleep until then; its deadline counts from its start.
@@ -241,8 +301,11 @@ func (m *Manager) create(ctx context.Context, req StartRequest, sv *spec.Version
 	if p := req.Parent; p != nil {
 		adm.ParentRunID, adm.RootRunID, adm.DelegationID, adm.Depth = p.RunID, p.RootRunID, p.DelegationID, p.Depth
 	}
+	adm.Replay = req.Replay
 	thread := onThread{ID: req.ThreadID, Strategy: strategy}
-	return m.admit(ctx, adm, runID, now, requestHash(req), thread, m.queueing(m.inherit(ctx, req)), remembered, req.Scheduled)
+	q := m.queueing(m.inherit(ctx, req))
+	q.Keyed = m.familyKey(ctx, req, concurrencyOf(req, sv))
+	return m.admit(ctx, adm, runID, now, requestHash(req), thread, q, remembered, req.Scheduled, req.EvaluationID)
 }
 
 // onThread is the thread a new Run is started on (none when ID is empty)
@@ -259,7 +322,7 @@ type onThread struct {
 // Spec's newest (store.NewRun.IfNoNewerVersion): else
 // store.ErrConditionFailed.
 // sched names the schedule and tick that start the Run, if any.
-func (m *Manager) admit(ctx context.Context, adm *runlog.Admitted, runID string, now time.Time, hash string, thread onThread, q queueing, newest bool, sched Scheduled) (Run, bool, error) {
+func (m *Manager) admit(ctx context.Context, adm *runlog.Admitted, runID string, now time.Time, hash string, thread onThread, q queueing, newest bool, sched Scheduled, evaluationID string) (Run, bool, error) {
 	st := runlog.New(runID)
 	recs := logwriter.Stamp(st, 0, now, adm)
 	if err := st.ApplyAll(recs); err != nil {
@@ -275,8 +338,10 @@ func (m *Manager) admit(ctx context.Context, adm *runlog.Admitted, runID string,
 			RequestHash: hash, ParentRunID: adm.ParentRunID, RootRunID: adm.RootRunID,
 			DelegationID: adm.DelegationID, CreateTime: now, Index: logwriter.Index(st), ThreadID: thread.ID,
 			ScheduleID: sched.ScheduleID, ScheduleTick: sched.Tick,
-			Priority: q.Priority, FairnessKey: q.FairnessKey,
+			Priority: q.Priority, FairnessKey: q.FairnessKey, EvaluationID: evaluationID,
+			ConcurrencyKey: q.Keyed.Key, ConcurrencyLimit: q.Keyed.Limit,
 		},
+		RejectLimited:    q.Keyed.Mode == spec.ConcurrencyReject,
 		FairStride:       q.Stride,
 		Records:          stored,
 		Ends:             logwriter.Ends(stored),
@@ -297,6 +362,11 @@ func (m *Manager) admit(ctx context.Context, adm *runlog.Admitted, runID string,
 	m.started(nr.Spec, created)
 	if created && row.Waiting && thread.Strategy == StrategyInterrupt {
 		if err := m.interruptAhead(ctx, adm.Tenant, thread.ID, row.RunID); err != nil {
+			return Run{}, false, err
+		}
+	}
+	if created && row.KeyState == store.KeyWaits && q.Keyed.Mode == spec.ConcurrencyReplace {
+		if err := m.replaceWaiting(ctx, adm.Tenant, row.ConcurrencyKey, row.RunID); err != nil {
 			return Run{}, false, err
 		}
 	}
@@ -337,6 +407,12 @@ func requestHash(req StartRequest) string {
 	if !req.StartAt.IsZero() {
 		fmt.Fprintf(h, "\x00start_at %d", req.StartAt.UnixNano())
 	}
+	if req.ConcurrencyKey != "" || req.ConcurrencyLimit != 0 {
+		fmt.Fprintf(h, "\x00concurrency %q %d", req.ConcurrencyKey, req.ConcurrencyLimit)
+	}
+	if req.Alias != "" {
+		fmt.Fprintf(h, "\x00alias %q %q %v", req.Alias, req.StickyKey, req.FollowAlias)
+	}
 	return hex.EncodeToString(h.Sum(nil))
 }
 
@@ -349,7 +425,11 @@ func (m *Manager) Get(ctx context.Context, tenant, runID string) (Run, error) {
 	if err != nil {
 		return Run{}, err
 	}
-	return fromStoreRun(row)
+	run, err := fromStoreRun(row)
+	if err != nil {
+		return Run{}, err
+	}
+	return run, m.keyPlace(ctx, &run, row)
 }
 
 // List lists Runs newest first.

@@ -241,9 +241,13 @@ func (m *Manager) leased(ctx context.Context, tenant, runID string) bool {
 }
 
 // AfterSettle tells a settled Run's parent about its ending and interrupts
-// its unfinished children. It is best effort: a parent that misses the
-// news finds it when its suspension is next looked at.
+// its unfinished children, after running the hooks AlsoAfterSettle
+// added. It is best effort: a parent that misses the news finds it when
+// its suspension is next looked at.
 func (m *Manager) AfterSettle(ctx context.Context, st *runlog.State) {
+	for _, f := range m.settleHooks {
+		f(ctx, st)
+	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
 	tenant := st.Admission.Tenant

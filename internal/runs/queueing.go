@@ -17,6 +17,8 @@ type queueing struct {
 	Priority    int
 	FairnessKey string
 	Stride      int64
+	// Keyed is the Run's concurrency key, its limit and mode.
+	Keyed keyed
 }
 
 // queueing is the claim order of the Run req starts: its priority (the

@@ -37,6 +37,21 @@ type Run struct {
 	// Priority and FairnessKey order the Run's claims (StartRequest's).
 	Priority    int
 	FairnessKey string
+	// ConcurrencyKey is the key whose slot the Run holds or waits for;
+	// ConcurrencyPlace its place among the key's waiting Runs, from 1 (0
+	// when it does not wait), filled in by Get.
+	ConcurrencyKey   string
+	ConcurrencyPlace int
+	// ConcurrencySeq is the Run's position on its key, from 1, in start
+	// order.
+	ConcurrencySeq int
+	// WaitingOn says what the Run waits on while it makes no progress
+	// ("concurrency:<key>", "rate_limit:<credential>"), since WaitingSince;
+	// empty for nothing.
+	WaitingOn    string
+	WaitingSince time.Time
+	// EvaluationID is the evaluation a replay or judge Run belongs to.
+	EvaluationID string
 	// Steered is set by Start when the strategy steer gave the input to
 	// this, the thread's active Run, instead of starting one.
 	Steered bool
@@ -61,7 +76,8 @@ func fromStoreRun(r store.Run) (Run, error) {
 		CreateTime: r.CreateTime, UpdateTime: r.UpdateTime, LastSeq: r.LastSeq,
 		ThreadID: r.ThreadID, ContinuesRunID: r.ContinuesRunID, Waiting: r.Waiting,
 		ScheduleID: r.ScheduleID, ScheduleTick: r.ScheduleTick,
-		Priority: r.Priority, FairnessKey: r.FairnessKey,
+		Priority: r.Priority, FairnessKey: r.FairnessKey, EvaluationID: r.EvaluationID,
+		ConcurrencyKey: r.ConcurrencyKey, ConcurrencySeq: r.KeySeq,
 	}
 	if len(r.Index.Summary) > 0 {
 		if err := json.Unmarshal(r.Index.Summary, &out.Summary); err != nil {

@@ -13,6 +13,8 @@ import (
 	_ "time/tzdata" // time zones on hosts without a zoneinfo database
 
 	"github.com/runsvc/runsvc/internal/errs"
+	"github.com/runsvc/runsvc/internal/runs"
+	"github.com/runsvc/runsvc/internal/store"
 )
 
 // Overlap policies: what a tick does while the schedule's previous Run is
@@ -88,6 +90,10 @@ type Definition struct {
 	CatchupWindow time.Duration `json:"catchupWindow"`
 	// Anchor is the interval's phase: ticks are Anchor + k*Interval.
 	Anchor time.Time `json:"anchor"`
+	// Priority and FairnessKey are its Runs' (0 and empty: StartRun's
+	// defaults).
+	Priority    int    `json:"priority,omitempty"`
+	FairnessKey string `json:"fairnessKey,omitempty"`
 }
 
 var idPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,62}$`)
@@ -117,6 +123,13 @@ func (d *Definition) Validate() error {
 	}
 	if d.CatchupWindow == 0 {
 		d.CatchupWindow = DefaultCatchupWindow
+	}
+	if d.Priority != 0 && (d.Priority < store.MinPriority || d.Priority > store.MaxPriority) {
+		add("schedule.priority", fmt.Sprintf("is %d; it must be between %d and %d, or 0 for the default %d",
+			d.Priority, store.MinPriority, store.MaxPriority, store.DefaultPriority))
+	}
+	if len(d.FairnessKey) > runs.MaxFairnessKeyBytes {
+		add("schedule.fairness_key", fmt.Sprintf("is %d bytes; at most %d are allowed", len(d.FairnessKey), runs.MaxFairnessKeyBytes))
 	}
 	if d.CatchupWindow < 0 || d.Jitter < 0 || d.MaxCount < 0 {
 		add("schedule", "catchup_window, jitter and max_count must not be negative")

@@ -254,6 +254,7 @@ func (d *Definition) startRequest(tick time.Time, requestID string) runs.StartRe
 	return runs.StartRequest{
 		Tenant: d.Tenant, Spec: d.Spec, Version: d.Version, Input: d.Input, RequestID: requestID,
 		Scheduled: runs.Scheduled{ScheduleID: d.ID, Tick: tick},
+		Priority:  d.Priority, FairnessKey: d.FairnessKey,
 	}
 }
 

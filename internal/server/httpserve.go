@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/runsvc/runsvc/internal/a2a"
 	"github.com/runsvc/runsvc/internal/errdetails"
 	"github.com/runsvc/runsvc/internal/errs"
 	"github.com/runsvc/runsvc/internal/httpapi"
@@ -91,8 +92,26 @@ func (s *Server) assembleHTTP(mapper *errdetails.Mapper) error {
 	if err != nil {
 		return err
 	}
-	s.http = &httpAPI{handler: h}
+	opts := a2a.Options{API: h, Mapper: mapper, MaxRequestBytes: service.DefaultMaxRequestBytes, MutualTLS: s.cfg.Security.TLSClientCA != ""}
+	if m := s.webhooks.manager(); m != nil {
+		opts.Push, opts.Tenant = m, s.a2aTenant
+	}
+	s.http = &httpAPI{handler: s.mountMCP(withA2A(h, opts))}
 	return nil
+}
+
+// withA2A serves the A2A surface (the Agent Cards and bindings of the
+// Specs exposed over A2A, DESIGN §14) beside the API on the HTTP port; its
+// calls go through api, so through the same interceptors.
+func withA2A(api http.Handler, opts a2a.Options) http.Handler {
+	agents := a2a.New(opts)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if a2a.Owns(r) {
+			agents.ServeHTTP(w, r)
+			return
+		}
+		api.ServeHTTP(w, r)
+	})
 }
 
 // serveHTTP serves the HTTP API until the server drains.

@@ -88,3 +88,33 @@ func TestRateLimitSharedByEveryRun(t *testing.T) {
 			c.name, len(unlimited.Requests()), unlimited.RateLimited(), completed, limitRuns)
 	}
 }
+
+// TestGetRunShowsTheRateLimitWait: a Run whose model call waits on its
+// credential's rate limit shows it in GetRun (waiting_on, since when)
+// while it waits, and not once it completed.
+func TestGetRunShowsTheRateLimitWait(t *testing.T) {
+	fake := fakeopenai.Start(t, fakeopenai.Turn{Text: "done"})
+	s := testserver.Start(t, func(c *server.Config) {
+		c.RateLimits = ratelimit.Config{Minute: 6 * time.Second, Rules: []ratelimit.Rule{{Provider: "openai", RPM: 1}}}
+	})
+	s.Publish(t, fmt.Sprintf(`{"name": "limited", "model": {"provider": "openai", "model": "fake", "baseUrl": %q}}`, fake.URL))
+	first := s.Start(t, "limited", "one").GetRunId()
+	second := s.Start(t, "limited", "two").GetRunId()
+	var seen *runsvcv1.Run
+	deadline := time.Now().Add(20 * time.Second)
+	for seen == nil && time.Now().Before(deadline) {
+		for _, id := range []string{first, second} {
+			got, err := s.Runs.GetRun(testserver.Context(t), &runsvcv1.GetRunRequest{RunId: id})
+			if err == nil && got.GetRun().GetWaitingOn() != "" {
+				seen = got.GetRun()
+			}
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if seen == nil || seen.GetWaitingOn() != "rate_limit:openai" || seen.GetWaitingSince() == nil {
+		t.Fatalf("no Run showed its wait on the rate limit: %v", seen)
+	}
+	if done := s.Settled(t, seen.GetRunId()); done.GetWaitingOn() != "" {
+		t.Errorf("the settled Run still waits on %q", done.GetWaitingOn())
+	}
+}

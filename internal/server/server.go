@@ -32,6 +32,7 @@ import (
 	"github.com/runsvc/runsvc/internal/engine"
 	"github.com/runsvc/runsvc/internal/errdetails"
 	"github.com/runsvc/runsvc/internal/errs"
+	"github.com/runsvc/runsvc/internal/evaluation"
 	"github.com/runsvc/runsvc/internal/live"
 	"github.com/runsvc/runsvc/internal/memory"
 	"github.com/runsvc/runsvc/internal/metrics"
@@ -52,10 +53,12 @@ import (
 	"github.com/runsvc/runsvc/internal/store"
 	"github.com/runsvc/runsvc/internal/store/sqlite"
 	"github.com/runsvc/runsvc/internal/tool"
+	"github.com/runsvc/runsvc/internal/tool/a2atool"
 	"github.com/runsvc/runsvc/internal/tool/httptool"
 	"github.com/runsvc/runsvc/internal/tool/mcptool"
 	"github.com/runsvc/runsvc/internal/toolworkers"
 	"github.com/runsvc/runsvc/internal/tracing"
+	"github.com/runsvc/runsvc/internal/waiting"
 	"github.com/runsvc/runsvc/internal/webhook"
 )
 
@@ -125,6 +128,9 @@ type Config struct {
 	Console Console
 	// HTTP serves the API over REST, Connect and gRPC-Web; see httpserve.go.
 	HTTP HTTP
+	// MCP serves the Specs exposed over MCP as an MCP server; see
+	// mcpserve.go.
+	MCP MCP
 	// Retention is the retention sweep: how long settled Runs are kept
 	// when their Spec sets no retention (zero: forever), and how often it
 	// looks.
@@ -174,8 +180,11 @@ type Server struct {
 	sweeper *runs.Sweeper
 	// schedules fires the schedules' ticks; nil when the store keeps none.
 	schedules *schedule.Scheduler
-	mcp       *mcptool.Executor
-	lis       net.Listener
+	// evals serves EvaluationService and is the alias-move gate; nil when
+	// the store keeps no evaluations.
+	evals *evaluation.Service
+	mcp   *mcptool.Executor
+	lis   net.Listener
 
 	metrics    *metrics.Metrics
 	metricsLis net.Listener
@@ -188,6 +197,7 @@ type Server struct {
 	console    *consoleServer // nil without --console-listen
 	http       *httpAPI       // nil without --http-listen
 	webhooks   *webhooks      // nil when the store keeps no webhooks
+	mcpServer  *mcpServer     // nil without --mcp-listen and --mcp-path
 }
 
 // New builds a Server; Serve starts it.
@@ -231,6 +241,11 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (*Server, error) {
 		return nil, err
 	}
 	if err := s.listenHTTP(); err != nil {
+		_ = lis.Close()
+		_ = st.Close()
+		return nil, err
+	}
+	if err := s.listenMCP(); err != nil {
 		_ = lis.Close()
 		_ = st.Close()
 		return nil, err
@@ -306,6 +321,7 @@ func (s *Server) executors(network *netpolicy.Policy) map[spec.Kind]tool.Executo
 		spec.KindWorker: s.hub,
 		spec.KindHTTP:   httptool.New(&http.Client{Transport: network.Transport()}),
 		spec.KindMCP:    s.mcp,
+		spec.KindA2A:    a2atool.New(&http.Client{Transport: network.Transport()}),
 	}
 	for _, k := range s.cfg.WithoutToolKinds {
 		delete(x, k)
@@ -334,14 +350,9 @@ func (s *Server) assemble() error {
 	// when the registry publishes them.
 	s.mcp = mcptool.New(mcptool.Options{ClientName: "runsvc", Network: network, Commands: cfg.MCPCommands})
 	models := s.models()
-	reg := versions.New(s.store, cfg.Clock, versions.Options{
-		Network:   network,
-		Importer:  mcptool.Importer{Executor: s.mcp, Secrets: secrets},
-		Buildable: &versions.Buildable{Providers: providerNames(models)},
-		// Only a shared store makes remembering the newest worth it.
-		RememberNewest: sharedStore(cfg),
-	})
+	reg := s.specRegistry(network, secrets, models)
 	streaming := live.NewScrubbingHub(scrub)
+	waits := waiting.New()
 	// A Run started here while the engine has room is admitted leased to
 	// it, in one of its slots: no claim, no wake-up between StartRun and
 	// the first Attempt.
@@ -349,7 +360,9 @@ func (s *Server) assemble() error {
 	if err := s.assembleWebhooks(mapper, network); err != nil {
 		return err
 	}
-	manager := runs.New(runs.Deps{Store: s.store, Specs: reg, Policy: pol, Clock: cfg.Clock, Log: s.log, Scrubber: scrub, Live: streaming, Local: slots, Starts: s.metrics, Events: s.webhooks.events(), FairnessWeights: cfg.FairnessWeights})
+	aliases := s.aliases(reg)
+	manager := runs.New(runs.Deps{Store: s.store, Specs: reg, Policy: pol, Clock: cfg.Clock, Log: s.log, Scrubber: scrub, Live: streaming, Local: slots, Starts: s.metrics, Events: s.webhooks.events(), FairnessWeights: cfg.FairnessWeights, Waits: waits,
+		Aliases: aliasResolver(aliases)})
 	mem := memory.New(s.store, cfg.Clock)
 	messages := bus.New(s.store, reg, cfg.Clock)
 	s.sweeper = manager.NewSweeper(cfg.Retention, s.metrics)
@@ -366,8 +379,10 @@ func (s *Server) assemble() error {
 		Models:  models,
 		Tools:   s.executors(network),
 		Workers: hub, Memory: mem, Bus: messages, Secrets: secrets, Scrub: scrub, Policy: pol, Clock: cfg.Clock, Log: s.log,
-		Observer: s.observer(), Live: streaming, Slots: slots,
+		Observer: s.observer(), Live: streaming, Slots: slots, Waits: waits,
 	}, cfg.Engine)
+	// An interrupted Run's open a2a tasks are canceled at the agents.
+	manager.AlsoAfterSettle(s.engine.CancelRemoteTasks)
 
 	// The codec reports undecodable and oversized requests through the
 	// table, and sends the live pieces of streamed answers encoded once.
@@ -378,9 +393,11 @@ func (s *Server) assemble() error {
 	}
 	s.grpc = grpc.NewServer(append(secOpts, common...)...)
 	svc := service.New(service.Deps{Mapper: mapper, Specs: reg, Runs: manager, Engine: s.engine, Hub: hub, Memory: mem, Bus: messages, Scrubber: scrub, Codec: codec,
-		Schedules: s.schedules, Webhooks: s.webhooks.manager()})
+		Schedules: s.schedules, Webhooks: s.webhooks.manager(), Aliases: aliases, Evaluations: s.evaluations(manager)})
 	svc.Register(s.grpc)
-	s.assembleConsole(common, svc)
+	if err := s.assembleInProcess(common, svc); err != nil {
+		return err
+	}
 	s.health = health.NewServer()
 	healthpb.RegisterHealthServer(s.grpc, s.health)
 	reflection.Register(s.grpc)
@@ -390,6 +407,19 @@ func (s *Server) assemble() error {
 		s.auth.setMethods(methodNames(s.grpc))
 	}
 	return s.assembleHTTP(mapper)
+}
+
+// specRegistry is the registry of Specs and their Versions: publishing
+// checks tools against the network policy, imports MCP servers' tools,
+// and refuses a model provider runsvc cannot build.
+func (s *Server) specRegistry(network *netpolicy.Policy, secrets secret.Resolver, models model.Providers) *versions.Registry {
+	return versions.New(s.store, s.cfg.Clock, versions.Options{
+		Network:   network,
+		Importer:  mcptool.Importer{Executor: s.mcp, Secrets: secrets},
+		Buildable: &versions.Buildable{Providers: providerNames(models)},
+		// Only a shared store makes remembering the newest worth it.
+		RememberNewest: sharedStore(s.cfg),
+	})
 }
 
 // serverOptions are the gRPC server's options: creds, its transport
@@ -516,6 +546,7 @@ func (s *Server) Serve(ctx context.Context) error {
 	s.serveMetrics(opsCtx)
 	s.serveConsole(opsCtx)
 	s.serveHTTP(opsCtx)
+	s.serveMCP(opsCtx)
 	s.log.Info("runsvc serving", "listen", s.Addr(), "worker", s.cfg.WorkerID, "metrics", s.MetricsAddr(), "console", s.ConsoleURL())
 
 	var err error
@@ -530,6 +561,7 @@ func (s *Server) Serve(ctx context.Context) error {
 	go func() {
 		s.stopConsole()
 		s.stopHTTP()
+		s.stopMCP()
 		s.grpc.GracefulStop()
 		close(stopped)
 	}()
@@ -538,6 +570,7 @@ func (s *Server) Serve(ctx context.Context) error {
 	case <-time.After(s.cfg.DrainTimeout):
 		s.log.Warn("drain timed out; closing the remaining calls")
 		s.stopHTTPNow()
+		s.stopMCPNow()
 		s.grpc.Stop()
 		s.stopConsoleNow()
 	}
@@ -562,3 +595,18 @@ func (s *Server) Serve(ctx context.Context) error {
 	}
 	return err
 }
+
+// evaluations is the replay evaluation service over the store, nil when
+// the store keeps no evaluations.
+func (s *Server) evaluations(manager *runs.Manager) *evaluation.Service {
+	st, ok := s.store.(store.Evaluations)
+	if !ok {
+		return nil
+	}
+	s.evals = evaluation.New(evaluation.Deps{Store: st, Runs: manager, Logs: s.store, Clock: s.cfg.Clock})
+	return s.evals
+}
+
+// Evaluations returns the replay evaluation service, which is also the
+// alias-move gate (evaluation.Gate); nil when the store keeps none.
+func (s *Server) Evaluations() *evaluation.Service { return s.evals }

@@ -2,8 +2,15 @@ package server
 
 import (
 	"context"
+	"net/http"
 	"time"
 
+	"google.golang.org/grpc/credentials"
+	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/peer"
+
+	"github.com/runsvc/runsvc/internal/a2a"
+	"github.com/runsvc/runsvc/internal/auth"
 	"github.com/runsvc/runsvc/internal/errdetails"
 	"github.com/runsvc/runsvc/internal/logwriter"
 	"github.com/runsvc/runsvc/internal/netpolicy"
@@ -44,6 +51,8 @@ func (s *Server) assembleWebhooks(mapper *errdetails.Mapper, network *netpolicy.
 		mgr:        webhook.NewManager(ws, subs, network, s.cfg.Clock),
 		dispatcher: webhook.NewDispatcher(ws, subs, network, s.cfg.Webhooks, s.cfg.Clock, s.log, s.cfg.WorkerID),
 	}
+	s.webhooks.dispatcher.SetObserver(s.metrics)
+	s.webhooks.builder.SetPushBody(a2a.PushBody)
 	return nil
 }
 
@@ -79,4 +88,26 @@ func (w *webhooks) run(ctx context.Context) func() {
 		return func() {}
 	}
 	return background(ctx, w.dispatcher.Run)
+}
+
+// a2aTenant is the tenant of an A2A request's caller, authenticated as
+// the API authenticates a call (its bearer key, else its client
+// certificate), for the push-notification configs it stores.
+func (s *Server) a2aTenant(r *http.Request) (string, error) {
+	if s.auth == nil {
+		return store.DefaultTenant, nil
+	}
+	md := metadata.MD{}
+	if a := r.Header.Get("Authorization"); a != "" {
+		md.Set("authorization", a)
+	}
+	ctx := metadata.NewIncomingContext(r.Context(), md)
+	if r.TLS != nil {
+		ctx = peer.NewContext(ctx, &peer.Peer{AuthInfo: credentials.TLSInfo{State: *r.TLS}})
+	}
+	id, err := s.auth.identify(ctx)
+	if err != nil {
+		return "", err
+	}
+	return auth.Tenant(auth.WithIdentity(ctx, id)), nil
 }

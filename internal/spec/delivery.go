@@ -34,8 +34,8 @@ func (v *validator) delivery(p string, t Tool) {
 	switch t.Delivery {
 	case "", AtLeastOnce:
 	case AtMostOnce:
-		if t.Kind != KindWorker && t.Kind != KindHTTP && t.Kind != KindMCP {
-			v.add(p+".delivery", "at_most_once is for worker, http and mcp tools, which runsvc calls; a %s tool is not", t.Kind)
+		if t.Kind != KindWorker && t.Kind != KindHTTP && t.Kind != KindMCP && t.Kind != KindA2A {
+			v.add(p+".delivery", "at_most_once is for worker, http and mcp tools and for a2a tools, which runsvc calls; a %s tool is not", t.Kind)
 		}
 	default:
 		v.add(p+".delivery", "unknown delivery %q: use at_least_once or at_most_once", t.Delivery)

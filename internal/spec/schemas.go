@@ -30,6 +30,7 @@ func CompileSchemas(s Spec) (*Schemas, error) {
 	out := &Schemas{Tools: map[string]*schema.Schema{}}
 	v := &validator{}
 	for i, t := range s.Tools {
+		t = t.WithA2ADefaults()
 		if len(t.Parameters) == 0 {
 			continue
 		}

@@ -41,7 +41,30 @@ type Spec struct {
 	// Timers bounds the sleep and wait_until tools; nil takes the
 	// defaults (and keeps the hash of Specs published before it existed).
 	Timers *Timers `json:"timers,omitempty"`
+	// Concurrency limits the Runs active at once per key; nil for no
+	// limit (and the hash of Specs published before it existed).
+	Concurrency *Concurrency `json:"concurrency,omitempty"`
+	// Exposure serves the Spec through the agent protocols; nil serves it
+	// through runsvc's API only (and keeps the hash of Specs published
+	// before it existed).
+	Exposure *Exposure `json:"exposure,omitempty"`
 }
+
+// Exposure names the agent protocols a Spec is served on (DESIGN §14).
+type Exposure struct {
+	// A2A serves the Spec as an A2A agent.
+	A2A bool `json:"a2a,omitempty"`
+	// MCP serves the Spec as a tool of runsvc's MCP server.
+	MCP bool `json:"mcp,omitempty"`
+	// Description is what the agent does, for other agents and MCP hosts.
+	Description string `json:"description,omitempty"`
+	// Alias is the alias whose Version the protocols' Runs take; empty,
+	// the newest Version.
+	Alias string `json:"alias,omitempty"`
+}
+
+// MaxExposureDescription bounds Exposure.Description, in characters.
+const MaxExposureDescription = 1024
 
 // Timers bounds the built-in timer tools, sleep and wait_until.
 type Timers struct {
@@ -177,6 +200,8 @@ const (
 	KindHTTP    Kind = "http"
 	KindMCP     Kind = "mcp"
 	KindBuiltin Kind = "builtin"
+	// KindA2A delegates to a remote A2A agent (see A2ATool).
+	KindA2A Kind = "a2a"
 )
 
 // Tool is a tool the model may call.
@@ -188,12 +213,16 @@ type Tool struct {
 	RaiseOnError bool            `json:"raiseOnError,omitempty"`
 	HTTP         *HTTPTool       `json:"http,omitempty"`
 	MCP          *MCPTool        `json:"mcp,omitempty"`
+	A2A          *A2ATool        `json:"a2a,omitempty"`
 	Timeout      time.Duration   `json:"timeout,omitempty"`
 	// Delivery is how often runsvc may make one call; "" is AtLeastOnce.
 	Delivery Delivery `json:"delivery,omitempty"`
 	// InDoubt is what happens to an at-most-once call in doubt; "" is
 	// InDoubtTellModel.
 	InDoubt InDoubt `json:"inDoubt,omitempty"`
+	// Pure declares the tool free of side effects: a replay may make a
+	// call to it that the recording does not hold (pure.go).
+	Pure bool `json:"pure,omitempty"`
 }
 
 // HTTPTool is where an http tool POSTs.
@@ -383,4 +412,47 @@ func canonicalJSON(raw json.RawMessage) json.RawMessage {
 		return raw
 	}
 	return b
+}
+
+// A2ATool is the remote A2A agent an a2a tool delegates to: found through
+// its agent card at CardURL, or reached directly at URL (exactly one).
+type A2ATool struct {
+	CardURL string `json:"cardUrl,omitempty"`
+	URL     string `json:"url,omitempty"`
+	// Binding is the protocol binding as an agent card names it: "" or
+	// A2ABindingJSONRPC, or A2ABindingHTTPJSON.
+	Binding    string `json:"binding,omitempty"`
+	Credential string `json:"credential,omitempty"`
+	// PollInterval is how long runsvc waits between two reads of a working
+	// remote task; 0 is DefaultA2APollInterval.
+	PollInterval time.Duration `json:"pollInterval,omitempty"`
+}
+
+// A2A protocol bindings an a2a tool speaks, as agent cards name them.
+const (
+	A2ABindingJSONRPC  = "JSONRPC"
+	A2ABindingHTTPJSON = "HTTP+JSON"
+)
+
+// A2A polling bounds.
+const (
+	DefaultA2APollInterval = time.Second
+	minA2APollInterval     = 10 * time.Millisecond
+	maxA2APollInterval     = time.Minute
+)
+
+// EffectiveBinding is the binding a2a calls use: Binding, or JSON-RPC.
+func (a A2ATool) EffectiveBinding() string {
+	if a.Binding == "" {
+		return A2ABindingJSONRPC
+	}
+	return a.Binding
+}
+
+// EffectivePollInterval is PollInterval, or its default.
+func (a A2ATool) EffectivePollInterval() time.Duration {
+	if a.PollInterval == 0 {
+		return DefaultA2APollInterval
+	}
+	return a.PollInterval
 }

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/runsvc/runsvc/internal/errs"
 )
@@ -24,10 +25,13 @@ const (
 	// with either name, and then that tool is what the name means.
 	BuiltinSleep     = "sleep"
 	BuiltinWaitUntil = "wait_until"
+	// BuiltinMCPReadResource reads a resource of one of the Spec's MCP
+	// servers; offered only when the Spec declares it.
+	BuiltinMCPReadResource = "mcp_read_resource"
 )
 
 // Builtins lists the built-in tools.
-var Builtins = []string{BuiltinAskUser, BuiltinDelegate, BuiltinMemoryGet, BuiltinMemorySet, BuiltinBusSend, BuiltinSleep, BuiltinWaitUntil}
+var Builtins = []string{BuiltinAskUser, BuiltinDelegate, BuiltinMemoryGet, BuiltinMemorySet, BuiltinBusSend, BuiltinSleep, BuiltinWaitUntil, BuiltinMCPReadResource}
 
 // IsTimer reports whether name is a timer tool's (sleep, wait_until).
 func IsTimer(name string) bool { return name == BuiltinSleep || name == BuiltinWaitUntil }
@@ -87,8 +91,15 @@ func Validate(s Spec, published Lookup) error {
 	v.limits(s)
 	v.budgetAction(s.Limits)
 	v.expiry(s.Expiry)
+	v.concurrency(s.Concurrency)
 	if t := s.Timers; t != nil && (t.MaxSleep < 0 || t.MaxSleep > MaxDeadline) {
 		v.add("timers.max_sleep", "%s is out of range: at most %s, the longest deadline", t.MaxSleep, MaxDeadline)
+	}
+	if x := s.Exposure; x != nil && x.Alias != "" && !namePattern.MatchString(x.Alias) {
+		v.add("exposure.alias", "%q is not an alias name: lower case letters, digits, '-' and '_', starting with a letter, at most 63", x.Alias)
+	}
+	if x := s.Exposure; x != nil && utf8.RuneCountInString(x.Description) > MaxExposureDescription {
+		v.add("exposure.description", "has %d characters; at most %d are allowed", utf8.RuneCountInString(x.Description), MaxExposureDescription)
 	}
 	v.delegates(s, published)
 	v.bus(s.Bus)
@@ -232,9 +243,11 @@ func (v *validator) tools(s Spec, credential func(string, string)) {
 		}
 		switch t.Kind {
 		case KindClient, KindWorker:
-			if t.HTTP != nil || t.MCP != nil {
-				v.add(p, "a %s tool takes neither http nor mcp settings", t.Kind)
+			if t.HTTP != nil || t.MCP != nil || t.A2A != nil {
+				v.add(p, "a %s tool takes no http, mcp or a2a settings", t.Kind)
 			}
+		case KindA2A:
+			v.a2a(p, t, credential)
 		case KindHTTP:
 			if t.HTTP == nil {
 				v.add(p+".http.url", "is required for an http tool")
@@ -258,10 +271,13 @@ func (v *validator) tools(s Spec, credential func(string, string)) {
 			if t.Name == BuiltinBusSend && !s.Bus.Enabled {
 				v.add(p, "the bus_send tool needs bus.enabled")
 			}
+			if t.Name == BuiltinMCPReadResource && len(s.MCPServers) == 0 && !hasMCPTool(s) {
+				v.add(p, "the mcp_read_resource tool reads the Spec's MCP servers, and it has none (mcp_servers or an mcp tool)")
+			}
 		case "":
-			v.add(p+".kind", "is required: client, worker, http, mcp or builtin")
+			v.add(p+".kind", "is required: client, worker, http, mcp, builtin or a2a")
 		default:
-			v.add(p+".kind", "unknown tool kind %q: use client, worker, http, mcp or builtin", t.Kind)
+			v.add(p+".kind", "unknown tool kind %q: use client, worker, http, mcp, builtin or a2a", t.Kind)
 		}
 		if t.Kind != KindBuiltin && isBuiltin(t.Name) && !IsTimer(t.Name) {
 			v.add(p+".name", "%q is the name of a built-in tool; declare it with kind builtin", t.Name)
@@ -273,6 +289,7 @@ func (v *validator) tools(s Spec, credential func(string, string)) {
 			v.add(p+".timeout", "must be between 0 and %s", maxToolTimeout)
 		}
 		v.delivery(p, t)
+		v.pure(p, t)
 	}
 }
 
@@ -356,6 +373,18 @@ func (v *validator) expiry(e Expiry) {
 	}
 }
 
+// DelegateSpec is the Spec a delegates entry names: the entry, or its
+// part before the '@' of a `name@alias` entry.
+func DelegateSpec(entry string) string {
+	name, _, _ := strings.Cut(entry, "@")
+	return name
+}
+
+// delegates checks the delegates list. An entry is a Spec's name, or
+// `name@alias` for whichever Version the alias names when a child starts:
+// the Spec must be published, the alias need not exist yet (aliases are
+// created and moved on their own), but its name must be one AliasService
+// takes.
 func (v *validator) delegates(s Spec, published Lookup) {
 	seen := map[string]bool{}
 	for i, d := range s.Delegates {
@@ -365,12 +394,17 @@ func (v *validator) delegates(s Spec, published Lookup) {
 			continue
 		}
 		seen[d] = true
-		if d == s.Name {
+		name, alias, named := strings.Cut(d, "@")
+		if named && !namePattern.MatchString(alias) {
+			v.add(p, "delegate %q names %q, which is not an alias name: lower case letters, digits, '-' and '_', starting with a letter, at most 63", d, alias)
+			continue
+		}
+		if name == s.Name {
 			v.add(p, "a Spec cannot delegate to itself")
 			continue
 		}
-		if _, ok := published(d); !ok {
-			v.add(p, "delegate %q is not a published Spec; publish it first", d)
+		if _, ok := published(name); !ok {
+			v.add(p, "delegate %q is not a published Spec; publish it first", name)
 		}
 	}
 	maxDepth := s.Limits.Effective().MaxDelegationDepth
@@ -393,20 +427,23 @@ func delegationDepth(s Spec, published Lookup) (int, []string, bool) {
 	walk = func(delegates []string, path []string, onPath map[string]bool) (int, []string, bool) {
 		best, bestChain := 0, path
 		for _, d := range delegates {
-			if d == s.Name && len(path) == 1 {
+			// An alias is walked as the Spec's newest Version, as a
+			// plain entry is.
+			name := DelegateSpec(d)
+			if name == s.Name && len(path) == 1 {
 				continue
 			}
 			next := append(append([]string{}, path...), d)
-			if onPath[d] {
+			if onPath[name] {
 				return 0, next, true
 			}
-			child, ok := published(d)
+			child, ok := published(name)
 			if !ok {
 				continue
 			}
-			onPath[d] = true
+			onPath[name] = true
 			depth, chain, cycle := walk(child.Delegates, next, onPath)
-			delete(onPath, d)
+			delete(onPath, name)
 			if cycle {
 				return 0, chain, true
 			}
@@ -446,6 +483,15 @@ func (v *validator) url(path, raw string, required bool) {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		v.add(path, "%q is not an http or https URL", raw)
 	}
+}
+
+func hasMCPTool(s Spec) bool {
+	for _, t := range s.Tools {
+		if t.Kind == KindMCP && t.MCP != nil {
+			return true
+		}
+	}
+	return false
 }
 
 func isBuiltin(name string) bool {

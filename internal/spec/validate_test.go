@@ -322,11 +322,33 @@ var ruleCases = []ruleCase{
 	{"delegate not published", valid, func(s *spec.Spec) { s.Delegates = []string{"ghost"} }, "delegates[0]", "not a published Spec"},
 	{"delegate listed twice", valid, func(s *spec.Spec) { s.Delegates = []string{"helper", "helper"} }, "delegates[1]", "twice"},
 	{"second delegate not published", valid, func(s *spec.Spec) { s.Delegates = []string{"helper", "ghost"} }, "delegates[1]", "ghost"},
+	{"delegate alias of an unpublished Spec", valid, func(s *spec.Spec) { s.Delegates = []string{"ghost@prod"} }, "delegates[0]", `"ghost" is not a published Spec`},
+	{"delegate alias not an alias name", valid, func(s *spec.Spec) { s.Delegates = []string{"helper@Prod!"} }, "delegates[0]", `"helper@Prod!" names "Prod!"`},
+	{"delegate alias empty", valid, func(s *spec.Spec) { s.Delegates = []string{"helper@"} }, "delegates[0]", "not an alias name"},
+	{"delegate alias twice", valid, func(s *spec.Spec) { s.Delegates = []string{"helper@prod", "helper@a@b"} }, "delegates[1]", `names "a@b"`},
+	{"delegate alias listed twice", valid, func(s *spec.Spec) { s.Delegates = []string{"helper@prod", "helper@prod"} }, "delegates[1]", "twice"},
+	{"delegate alias of itself", valid, func(s *spec.Spec) { s.Delegates = []string{s.Name + "@prod"} }, "delegates[0]", "itself"},
 
 	// bus
 	{"channels without bus", valid, func(s *spec.Spec) { s.Bus = spec.Bus{Channels: []string{"alerts"}} }, "bus.channels[0]", "bus.enabled"},
 	{"bad channel name", valid, func(s *spec.Spec) { s.Bus = spec.Bus{Enabled: true, Channels: []string{"ok", "Alerts!"}} }, "bus.channels[1]", "Alerts!"},
 	{"channel listed twice", valid, func(s *spec.Spec) { s.Bus = spec.Bus{Enabled: true, Channels: []string{"a", "b", "a"}} }, "bus.channels[2]", "twice"},
+
+	// exposure (issue 36): the description is counted in characters.
+	{"exposure description too long", valid, func(s *spec.Spec) {
+		s.Exposure = &spec.Exposure{A2A: true, Description: strings.Repeat("é", spec.MaxExposureDescription+1)}
+	}, "exposure.description", "1025 characters"},
+	{"exposure alias not an alias name", valid, func(s *spec.Spec) { s.Exposure = &spec.Exposure{MCP: true, Alias: "Prod!"} }, "exposure.alias", "Prod!"},
+}
+
+// TestValidateExposureAtItsBound: a description of exactly 1,024
+// characters (2,048 bytes) is accepted.
+func TestValidateExposureAtItsBound(t *testing.T) {
+	s := valid()
+	s.Exposure = &spec.Exposure{A2A: true, MCP: true, Description: strings.Repeat("é", spec.MaxExposureDescription)}
+	if vs := violations(t, s, lookupFrom(published(map[string][]string{"helper": nil}))); len(vs) != 0 {
+		t.Errorf("violations = %s", describe(vs))
+	}
 }
 
 func TestValidateReportsEachRule(t *testing.T) {
@@ -404,6 +426,44 @@ func TestValidateReportsEveryProblemAtOnce(t *testing.T) {
 	}
 }
 
+// TestValidateAcceptsDelegatesByAlias: a delegates entry may name an
+// alias of a published Spec, whether or not the alias exists yet.
+func TestValidateAcceptsDelegatesByAlias(t *testing.T) {
+	s := valid()
+	s.Delegates = []string{"helper@prod", "helper", "researcher@canary-2_b"}
+	if vs := violations(t, s, lookupFrom(published(map[string][]string{"helper": nil, "researcher": {"helper@prod"}}))); len(vs) != 0 {
+		t.Fatalf("violations = %s, want none", describe(vs))
+	}
+}
+
+// aliasDepthCases are TestValidateDelegationDepth's cases of delegates
+// naming aliases: an entry name@alias counts as its Spec.
+var aliasDepthCases = []struct {
+	name      string
+	graph     map[string][]string // published Specs and their delegates
+	delegates []string            // the Spec under test ("root")
+	maxDepth  int
+	wantErr   bool
+	// chain is what the violation must name, e.g. "root -> a -> b".
+	chain string
+}{
+	{
+		name:  "an alias counts as its Spec",
+		graph: map[string][]string{"a": {"b@prod"}, "b": {"c"}, "c": {"d@canary"}, "d": nil}, delegates: []string{"a@prod"},
+		wantErr: true, chain: "root -> a@prod -> b@prod -> c -> d@canary",
+	},
+	{
+		name:  "a cycle through aliases",
+		graph: map[string][]string{"a": {"b@prod"}, "b": {"a"}}, delegates: []string{"a@prod"},
+		maxDepth: 16, wantErr: true, chain: "root -> a@prod -> b@prod -> a",
+	},
+	{
+		name:  "a cycle back to the Spec itself by an alias",
+		graph: map[string][]string{"a": {"root@prod"}}, delegates: []string{"a"},
+		maxDepth: 16, wantErr: true, chain: "root -> a -> root@prod",
+	},
+}
+
 func TestValidateDelegationDepth(t *testing.T) {
 	tests := []struct {
 		name      string
@@ -457,7 +517,7 @@ func TestValidateDelegationDepth(t *testing.T) {
 			maxDepth: 16, wantErr: true, chain: "root -> a -> root",
 		},
 	}
-	for _, tt := range tests {
+	for _, tt := range append(tests, aliasDepthCases...) {
 		t.Run(tt.name, func(t *testing.T) {
 			s := valid()
 			s.Name = "root"

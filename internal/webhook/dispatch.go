@@ -31,6 +31,10 @@ type Config struct {
 	MaxInFlight int
 	// Poll is how often the outbox is looked at. Default 250ms.
 	Poll time.Duration
+	// Keep is how long a delivered event and the delivery log's lines
+	// are kept. Default 7 days. Dead letters stay until redelivered or
+	// their subscription is deleted.
+	Keep time.Duration
 }
 
 func (c Config) withDefaults() Config {
@@ -44,6 +48,7 @@ func (c Config) withDefaults() Config {
 	def(&c.Backoff, 5*time.Second)
 	def(&c.MaxBackoff, time.Hour)
 	def(&c.Poll, 250*time.Millisecond)
+	def(&c.Keep, 7*24*time.Hour)
 	if c.PerEndpoint <= 0 {
 		c.PerEndpoint = 4
 	}
@@ -63,6 +68,8 @@ type Dispatcher struct {
 	log    *slog.Logger
 	owner  string
 	sender *sender
+
+	observer Observer
 
 	mu sync.Mutex
 	// queued counts each subscription's claimed deliveries not finished;
@@ -87,16 +94,57 @@ func NewDispatcher(s store.Webhooks, subs *Subscriptions, network *netpolicy.Pol
 		queued: map[string]int{}, slots: map[string]chan struct{}{}}
 }
 
+// Observer counts deliveries: the metrics.
+type Observer interface {
+	// WebhookAttempt is one attempt's outcome (OutcomeDelivered,
+	// OutcomeRetry, OutcomeDead or OutcomeGone) and its request's latency.
+	WebhookAttempt(outcome string, latency time.Duration)
+	// WebhooksPruned is how many delivered events one prune deleted.
+	WebhooksPruned(n int)
+}
+
+// An attempt's outcomes, as Observer sees them.
+const (
+	// OutcomeDelivered: the receiver answered 2xx.
+	OutcomeDelivered = "delivered"
+	// OutcomeRetry: it failed and will be tried again.
+	OutcomeRetry = "retry"
+	// OutcomeDead: it failed and its retry period is over.
+	OutcomeDead = "dead"
+	// OutcomeGone: the receiver answered 410 Gone.
+	OutcomeGone = "gone"
+)
+
+// SetObserver makes o count this dispatcher's attempts; call it before Run.
+func (d *Dispatcher) SetObserver(o Observer) { d.observer = o }
+
 // Run delivers until ctx ends, then waits for the requests in flight.
+// It refreshes the subscriptions' copy when the store signals a change
+// (any replica's) and every refreshEvery besides.
 func (d *Dispatcher) Run(ctx context.Context) {
 	defer d.wg.Wait()
-	var refreshed time.Time
+	var changed <-chan struct{}
+	if n, ok := d.store.(interface{ Notifier() store.Notifier }); ok {
+		sub := n.Notifier().Subscribe(store.WebhooksTopic)
+		defer sub.Close()
+		changed = sub.C()
+	}
+	var refreshed, pruned time.Time
 	for ctx.Err() == nil {
+		select {
+		case <-changed:
+			refreshed = time.Time{}
+		default:
+		}
 		if time.Since(refreshed) >= refreshEvery {
 			if err := d.subs.Refresh(ctx); err != nil && ctx.Err() == nil {
 				d.log.Warn("reading the webhook subscriptions failed", "err", err)
 			}
 			refreshed = time.Now()
+		}
+		if time.Since(pruned) >= pruneEvery {
+			d.Prune(ctx)
+			pruned = time.Now()
 		}
 		// With no enabled subscription anywhere the outbox is not read,
 		// so a server without webhooks makes no store write for it; what
@@ -110,9 +158,51 @@ func (d *Dispatcher) Run(ctx context.Context) {
 		select {
 		case <-ctx.Done():
 		case <-t.C:
+		case <-changed:
+			refreshed = time.Time{}
 		}
 		t.Stop()
 	}
+}
+
+// pruneEvery is how often a replica deletes what Keep no longer keeps;
+// pruneBatch bounds one delete, pruneBatches one pass. Every replica
+// prunes: the deletes are idempotent. No index serves the delete (it
+// scans the outbox, which pruning keeps to Keep's worth of events), so it
+// runs rarely.
+const (
+	pruneEvery   = 10 * time.Minute
+	pruneBatch   = 1000
+	pruneBatches = 20
+)
+
+// Prune deletes the delivered events and delivery log lines older than
+// Keep, pruneBatches batches at most; it returns how many deliveries went.
+// It also retires the push configs of Runs settled since the last prune,
+// so the copy's refresh stops reading them.
+func (d *Dispatcher) Prune(ctx context.Context) int {
+	if _, err := d.store.RetireSubscriptions(ctx, liveStates); err != nil && ctx.Err() == nil {
+		d.log.Warn("retiring the push configs of settled runs failed", "err", err)
+	}
+	before := d.clock.Now().UTC().Add(-d.cfg.Keep)
+	total := 0
+	for range pruneBatches {
+		n, err := d.store.PruneDeliveries(ctx, before, pruneBatch)
+		if err != nil {
+			if ctx.Err() == nil {
+				d.log.Warn("pruning delivered webhooks failed", "err", err)
+			}
+			break
+		}
+		total += n
+		if d.observer != nil && n > 0 {
+			d.observer.WebhooksPruned(n)
+		}
+		if n < pruneBatch {
+			break
+		}
+	}
+	return total
 }
 
 // claimBatch bounds one claim, so that the deliveries a claim leaves
@@ -239,10 +329,27 @@ func (d *Dispatcher) finish(ctx context.Context, dl store.WebhookDelivery, sub s
 	a := store.WebhookAttempt{Tenant: dl.Tenant, SubscriptionID: dl.SubscriptionID, DeliveryID: dl.ID, Type: dl.Type, Attempt: dl.Attempts,
 		Status: res.status, Latency: res.latency, Error: res.err, Time: now}
 	held, err := d.store.FinishAttempt(ctx, dl, a)
+	if err == nil && held && d.observer != nil {
+		d.observer.WebhookAttempt(outcome(dl.State, res.status), res.latency)
+	}
 	if err == nil && held && dl.State == store.DeliveryDead {
 		d.log.Warn("webhook dead-lettered", "subscription", dl.SubscriptionID, "webhook_id", dl.ID, "type", dl.Type, "attempts", dl.Attempts, "status", res.status, "err", res.err)
 	}
 	return err
+}
+
+// outcome names a finished attempt for the Observer.
+func outcome(state string, status int) string {
+	switch {
+	case state == store.DeliveryDelivered:
+		return OutcomeDelivered
+	case status == 410:
+		return OutcomeGone
+	case state == store.DeliveryDead:
+		return OutcomeDead
+	default:
+		return OutcomeRetry
+	}
 }
 
 // disable turns a subscription off after its receiver answered 410 Gone.

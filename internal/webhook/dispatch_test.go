@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -204,4 +205,87 @@ func TestRedirectsAreNotFollowed(t *testing.T) {
 	if d := f.pass(); d.State != store.DeliveryPending || d.LastStatus != http.StatusFound || f.attempts() != 1 {
 		t.Fatalf("after a redirect: %+v, %d requests", d, f.attempts())
 	}
+}
+
+// TestPruneKeepsWhatIsYoung: a delivered event and its log lines are
+// deleted once older than Keep, not before; a dead letter stays.
+func TestPruneKeepsWhatIsYoung(t *testing.T) {
+	tests := []struct {
+		name      string
+		reply     func(w http.ResponseWriter)
+		cfg       Config
+		age       time.Duration
+		wantGone  bool
+		wantState string
+	}{
+		{"delivered, younger than Keep", status(http.StatusNoContent), Config{Keep: 24 * time.Hour}, 23 * time.Hour, false, store.DeliveryDelivered},
+		{"delivered, older than Keep", status(http.StatusNoContent), Config{Keep: 24 * time.Hour}, 25 * time.Hour, true, ""},
+		{"default Keep is a week", status(http.StatusNoContent), Config{}, 6 * 24 * time.Hour, false, store.DeliveryDelivered},
+		{"dead, older than Keep", status(http.StatusBadRequest), Config{Keep: time.Hour, RetryPeriod: time.Nanosecond}, 2 * time.Hour, false, store.DeliveryDead},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t, tt.cfg, tt.reply)
+			if d := f.pass(); d.State != tt.wantState && tt.wantState != "" {
+				t.Fatalf("delivery %+v, want %s", d, tt.wantState)
+			}
+			f.clock.Advance(tt.age)
+			n := f.d.Prune(context.Background())
+			ds, err := f.store.ListDeliveries(context.Background(), "default", f.sub.ID, store.DeliveryQuery{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			log, err := f.mgr.Attempts(context.Background(), "default", f.sub.ID, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.wantGone {
+				if n != 1 || len(ds) != 0 || len(log) != 0 {
+					t.Fatalf("Prune = %d; left %d deliveries and %d log lines, want none", n, len(ds), len(log))
+				}
+				return
+			}
+			if n != 0 || len(ds) != 1 || ds[0].State != tt.wantState {
+				t.Fatalf("Prune = %d; left %+v, want the %s delivery", n, ds, tt.wantState)
+			}
+		})
+	}
+}
+
+// TestCopiesFollowTheStoresSignal: a subscription made through one
+// replica's manager reaches another replica's copy on the store's signal,
+// long before the 30 s refresh that would otherwise find it.
+func TestCopiesFollowTheStoresSignal(t *testing.T) {
+	f := newFixture(t, Config{}, status(http.StatusNoContent))
+	other := NewSubscriptions(f.store)
+	network, err := netpolicy.Parse([]string{"127.0.0.0/8"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		NewDispatcher(f.store, other, network, Config{}, f.clock, nil, "replica-2").Run(ctx)
+		close(done)
+	}()
+	t.Cleanup(func() { cancel(); <-done })
+	sees := func(id string) bool { return slices.Contains(other.Matching("default", RunSettled, ""), id) }
+	waitFor := func(what string, ok func() bool) {
+		t.Helper()
+		for deadline := time.Now().Add(10 * time.Second); !ok(); time.Sleep(10 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("replica-2's copy never %s (refreshEvery is %s)", what, refreshEvery)
+			}
+		}
+	}
+	waitFor("read the first subscription", func() bool { return sees(f.sub.ID) })
+	second, _, err := f.mgr.Create(context.Background(), "default", Settings{URL: "http://127.0.0.1:9/other", EventTypes: []string{RunSettled}, Enabled: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitFor("saw the second subscription", func() bool { return sees(second.ID) })
+	if err := f.mgr.Delete(context.Background(), "default", second.ID); err != nil {
+		t.Fatal(err)
+	}
+	waitFor("saw the deletion", func() bool { return !sees(second.ID) })
 }

@@ -89,6 +89,8 @@ type SuspensionData struct {
 type Events struct {
 	subs   *Subscriptions
 	mapper *errdetails.Mapper
+	// pushBody, when set, renders A2A push configs' events.
+	pushBody PushBody
 }
 
 // NewEvents returns the builder of Run events for subs, rendering
@@ -114,7 +116,7 @@ func (e *Events) ForRun(tenant string, st *runlog.State, now time.Time) []store.
 			out = append(out, Event(tenant, id, typ, st.RunID, body, now))
 		}
 	}
-	return out
+	return append(out, e.pushEvents(tenant, st, now)...)
 }
 
 var _ logwriter.Events = (*Events)(nil).ForRun

@@ -94,7 +94,7 @@ func (m *Manager) get(ctx context.Context, tenant, id string) (store.WebhookSubs
 	if err != nil {
 		return s, err
 	}
-	if !ok {
+	if !ok || isPush(s) {
 		return s, &errs.WebhookNotFound{SubscriptionID: id}
 	}
 	return s, nil
@@ -111,13 +111,15 @@ func (m *Manager) Get(ctx context.Context, tenant, id string) (Subscription, err
 
 // List lists the tenant's subscriptions, oldest first.
 func (m *Manager) List(ctx context.Context, tenant string) ([]Subscription, error) {
-	all, err := m.store.ListSubscriptions(ctx, tenant)
+	all, err := m.store.ListRunSubscriptions(ctx, tenant, "")
 	if err != nil {
 		return nil, err
 	}
-	out := make([]Subscription, len(all))
-	for i, s := range all {
-		out[i] = view(s)
+	out := make([]Subscription, 0, len(all))
+	for _, s := range all {
+		if !isPush(s) {
+			out = append(out, view(s))
+		}
 	}
 	return out, nil
 }
@@ -173,6 +175,9 @@ func (m *Manager) Update(ctx context.Context, tenant, id string, set Settings, f
 
 // Delete deletes a subscription, its deliveries and its log.
 func (m *Manager) Delete(ctx context.Context, tenant, id string) error {
+	if _, err := m.get(ctx, tenant, id); err != nil {
+		return err
+	}
 	found, err := m.store.DeleteSubscription(ctx, tenant, id)
 	if err != nil {
 		return err

@@ -44,10 +44,6 @@ const maxResponse = 64 << 10
 
 // send POSTs dl's body to target, signed at now with the active secrets.
 func (s *sender) send(ctx context.Context, target string, dl store.WebhookDelivery, secrets Secrets, now time.Time) result {
-	sig, err := secrets.SignatureHeader(dl.ID, now, dl.Body)
-	if err != nil {
-		return result{err: err.Error()}
-	}
 	ctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, target, bytes.NewReader(dl.Body))
@@ -55,10 +51,9 @@ func (s *sender) send(ctx context.Context, target string, dl store.WebhookDelive
 		return result{err: "the URL cannot be requested"}
 	}
 	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("User-Agent", "runsvc-webhooks")
-	req.Header.Set("webhook-id", dl.ID)
-	req.Header.Set("webhook-timestamp", strconv.FormatInt(now.Unix(), 10))
-	req.Header.Set("webhook-signature", sig)
+	if err := headers(req.Header, dl, secrets, now); err != nil {
+		return result{err: err.Error()}
+	}
 	start := time.Now()
 	resp, err := s.client.Do(req)
 	if err != nil {
@@ -87,4 +82,22 @@ func describe(err error) string {
 		return "the receiver did not answer within the request timeout"
 	}
 	return err.Error()
+}
+
+// headers identify and authenticate a delivery: Standard Webhooks' id,
+// timestamp and signature, or an A2A push's token and credentials.
+func headers(h http.Header, dl store.WebhookDelivery, secrets Secrets, now time.Time) error {
+	if secrets.Push != nil {
+		pushHeaders(h, secrets.Push)
+		return nil
+	}
+	sig, err := secrets.SignatureHeader(dl.ID, now, dl.Body)
+	if err != nil {
+		return err
+	}
+	h.Set("User-Agent", "runsvc-webhooks")
+	h.Set("webhook-id", dl.ID)
+	h.Set("webhook-timestamp", strconv.FormatInt(now.Unix(), 10))
+	h.Set("webhook-signature", sig)
+	return nil
 }

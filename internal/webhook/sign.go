@@ -49,6 +49,9 @@ type Secrets struct {
 	Current         string    `json:"current"`
 	Previous        string    `json:"previous,omitempty"`
 	PreviousExpires time.Time `json:"previousExpires,omitzero"`
+	// Push, on a push config (PushEvent), replaces signing with A2A's
+	// token and credentials.
+	Push *Push `json:"push,omitempty"`
 }
 
 // decodeSecrets reads a subscription's stored secrets.

@@ -95,7 +95,7 @@ type limited struct {
 func (l *limited) Complete(ctx context.Context, req model.Request) (model.Response, error) {
 	b := l.limits.bucketFor(req)
 	start := b.clock.Now()
-	if err := b.wait(ctx, callTokens(req)); err != nil {
+	if err := b.wait(ctx, callTokens(req), waiter(req)); err != nil {
 		return model.Response{}, err
 	}
 	waited := b.clock.Now().Sub(start)
@@ -168,14 +168,41 @@ type bucket struct {
 	until    time.Time
 }
 
+// waiter returns what tells req's OnWait that the call waits, and then
+// that it no longer does; nothing when req has no OnWait.
+func waiter(req model.Request) func(bool) {
+	if req.OnWait == nil {
+		return func(bool) {}
+	}
+	what, told := "rate_limit:"+req.Model.Provider, false
+	switch {
+	case req.Model.APIKeyCredential != "":
+		what += "/" + req.Model.APIKeyCredential
+	case req.APIKey != "":
+		what += "/key:" + keyHash(req.APIKey)
+	}
+	return func(waits bool) {
+		switch {
+		case waits && !told:
+			req.OnWait(what)
+		case !waits && told:
+			req.OnWait("")
+		}
+		told = waits
+	}
+}
+
 // wait blocks until a call of n tokens fits, or ctx ends (then it returns
-// ctx's error, as a provider does when its caller gives up).
-func (b *bucket) wait(ctx context.Context, n int) error {
+// ctx's error, as a provider does when its caller gives up); it tells
+// waits(true) before it blocks and waits(false) when it is done.
+func (b *bucket) wait(ctx context.Context, n int, waits func(bool)) error {
+	defer waits(false)
 	for {
 		b.mu.Lock()
 		until := b.until
 		b.mu.Unlock()
 		if d := until.Sub(b.clock.Now()); d > 0 {
+			waits(true)
 			if err := b.clock.Sleep(ctx, d); err != nil {
 				return err
 			}
@@ -193,6 +220,9 @@ func (b *bucket) wait(ctx context.Context, n int) error {
 	if b.tokens != nil {
 		r := b.tokens.ReserveN(now, min(n, b.tokens.Burst()))
 		reservations, delay = append(reservations, r), max(delay, r.DelayFrom(now))
+	}
+	if delay > 0 {
+		waits(true)
 	}
 	if err := b.clock.Sleep(ctx, delay); err != nil && delay > 0 {
 		for _, r := range reservations {

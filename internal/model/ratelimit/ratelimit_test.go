@@ -123,3 +123,23 @@ func TestParseRule(t *testing.T) {
 		}
 	}
 }
+
+// TestOnWaitTellsTheWait: a call held by the limit tells OnWait what it
+// waits on, then that it is done; a call that does not wait tells nothing.
+func TestOnWaitTellsTheWait(t *testing.T) {
+	m, fake := wrapped(&counting{}, ratelimit.Rule{Provider: spec.ProviderOpenAI, RPM: 60})
+	told := make(chan string, 4)
+	req := request("a")
+	req.Model.APIKeyCredential = "openai_key"
+	req.OnWait = func(what string) { told <- what }
+	<-complete(m, req)
+	if len(told) != 0 {
+		t.Fatalf("a call that did not wait told %q", <-told)
+	}
+	second := complete(m, req)
+	waitFor(t, fake, time.Second)
+	<-second
+	if got := []string{<-told, <-told}; got[0] != "rate_limit:openai/openai_key" || got[1] != "" {
+		t.Fatalf("OnWait was told %q; want the credential, then empty", got)
+	}
+}

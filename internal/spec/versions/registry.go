@@ -100,6 +100,8 @@ func (r *Registry) checkNetwork(s spec.Spec) error {
 			raw = t.HTTP.URL
 		case t.MCP != nil:
 			raw = t.MCP.URL
+		case t.A2A != nil:
+			raw = t.A2A.CardURL + t.A2A.URL // validation keeps exactly one
 		}
 		if err := r.network.CheckURL("tool "+t.Name, raw); err != nil {
 			return err

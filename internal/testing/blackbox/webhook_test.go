@@ -242,6 +242,12 @@ func TestWebhooksUnderKills(t *testing.T) {
 	t.Logf("%d Runs, %d kill -9s: %d deliveries (%d answered 503), every event delivered, one webhook-id each, %v after the first start",
 		len(ids), kills, len(all), count503(all), time.Since(began).Round(time.Second))
 
+	// A delivery the receiver answered just before a kill is still
+	// pending in the store until it is tried again: wait for the store to
+	// agree that every one was delivered, so that none of them meets the
+	// short retry period below and is dead-lettered beside the doomed.
+	waitAllDelivered(t, k.conn(), subID, len(ids))
+
 	// Dead letters: a short retry period, and the receiver down.
 	k.p.Stop(t)
 	k.args = append(args, "--webhook-retry-period", "2s")
@@ -295,6 +301,33 @@ func count503(ds []received) int {
 		}
 	}
 	return n
+}
+
+// waitAllDelivered waits until the subscription's n deliveries are all
+// DELIVERED in the store.
+func waitAllDelivered(t *testing.T, conn grpc.ClientConnInterface, subID string, n int) {
+	t.Helper()
+	hooks := runsvcv1.NewWebhookServiceClient(conn)
+	deadline := time.Now().Add(time.Minute)
+	for {
+		resp, err := hooks.ListWebhookDeliveries(testserver.Context(t), &runsvcv1.ListWebhookDeliveriesRequest{Id: subID, PageSize: int32(n)})
+		left := -1
+		if err == nil && len(resp.GetDeliveries()) == n {
+			left = 0
+			for _, d := range resp.GetDeliveries() {
+				if d.GetState() != "DELIVERED" {
+					left++
+				}
+			}
+		}
+		if left == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("ListWebhookDeliveries: %d deliveries, %d not DELIVERED (%v); want %d, all DELIVERED", len(resp.GetDeliveries()), left, err, n)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
 }
 
 // waitDead waits until the subscription has n dead-lettered deliveries,

@@ -132,6 +132,21 @@ func (t REST) send(ctx context.Context, method, reqJSON string) (*http.Response,
 
 var pathVar = regexp.MustCompile(`\{([a-z_.]+)\}`)
 
+// RESTRequest is req, a request of method ("Service/Method"), as its
+// google.api.http rule puts it on the wire: the verb, the path (with the
+// query), and the body (nil for none).
+func RESTRequest(method string, req proto.Message) (verb, path string, body io.Reader, err error) {
+	md, err := methodDescriptor(method)
+	if err != nil {
+		return "", "", nil, err
+	}
+	rule := httpRule(md)
+	if rule == nil {
+		return "", "", nil, fmt.Errorf("%s has no REST form", method)
+	}
+	return restRequest(rule, req)
+}
+
 // restRequest is a request as its rule puts it on the wire: the verb, the
 // path with its variables filled (and the fields neither in it nor in the
 // body as query parameters), and the body.

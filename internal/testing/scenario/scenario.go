@@ -34,6 +34,10 @@ type File struct {
 	// InsideOnly are the reasons no client can meet, each with where it
 	// is tested instead.
 	InsideOnly map[string]InsideOnly `json:"insideOnly,omitempty"`
+	// A2AOnly are the reasons only the A2A bindings return (the A2A 1.0
+	// error types: no runsvc.v1 call meets them, so no scenario can), each
+	// with the tests that provoke them over the wire.
+	A2AOnly map[string]InsideOnly `json:"a2aOnly,omitempty"`
 }
 
 // InsideOnly says why a reason never reaches a client and which tests
@@ -259,9 +263,10 @@ type GoldenRow struct {
 }
 
 // Coverage lists what is wrong with f's coverage of reasons (the table's):
-// a reason neither provoked by a scenario nor inside-only, one that is
-// both, an inside-only reason not in the table, and an inside-only test
-// that does not exist under root (its file, and "func TestName(" in it).
+// a reason neither provoked by a scenario nor listed (inside-only, or
+// A2A-only), one that is both, a listed reason not in the table, and a
+// listed test that does not exist under root (its file, and
+// "func TestName(" in it).
 func Coverage(f *File, reasons []string, root string) []string {
 	inTable := map[string]bool{}
 	for _, r := range reasons {
@@ -274,28 +279,37 @@ func Coverage(f *File, reasons []string, root string) []string {
 	var out []string
 	for _, r := range reasons {
 		_, inside := f.InsideOnly[r]
+		_, a2a := f.A2AOnly[r]
 		switch {
-		case !covered[r] && !inside:
-			out = append(out, fmt.Sprintf("reason %s has no scenario and is not listed in insideOnly", r))
-		case covered[r] && inside:
-			out = append(out, fmt.Sprintf("reason %s has a scenario but is listed in insideOnly", r))
+		case !covered[r] && !inside && !a2a:
+			out = append(out, fmt.Sprintf("reason %s has no scenario and is not listed in insideOnly (or a2aOnly)", r))
+		case covered[r] && (inside || a2a):
+			out = append(out, fmt.Sprintf("reason %s has a scenario but is listed in insideOnly (or a2aOnly)", r))
 		}
 	}
-	names := make([]string, 0, len(f.InsideOnly))
-	for r := range f.InsideOnly {
+	out = append(out, listedProblems("insideOnly", f.InsideOnly, inTable, root)...)
+	return append(out, listedProblems("a2aOnly", f.A2AOnly, inTable, root)...)
+}
+
+// listedProblems checks the reasons of one list (insideOnly, a2aOnly):
+// each in the table, each with tests that exist.
+func listedProblems(list string, listed map[string]InsideOnly, inTable map[string]bool, root string) []string {
+	var out []string
+	names := make([]string, 0, len(listed))
+	for r := range listed {
 		names = append(names, r)
 	}
 	sort.Strings(names)
 	for _, r := range names {
 		if !inTable[r] {
-			out = append(out, fmt.Sprintf("insideOnly reason %s is not in the table", r))
+			out = append(out, fmt.Sprintf("%s reason %s is not in the table", list, r))
 		}
-		if len(f.InsideOnly[r].Tests) == 0 {
-			out = append(out, fmt.Sprintf("insideOnly reason %s names no test", r))
+		if len(listed[r].Tests) == 0 {
+			out = append(out, fmt.Sprintf("%s reason %s names no test", list, r))
 		}
-		for _, test := range f.InsideOnly[r].Tests {
+		for _, test := range listed[r].Tests {
 			if p := testExists(root, test); p != "" {
-				out = append(out, fmt.Sprintf("insideOnly reason %s: %s", r, p))
+				out = append(out, fmt.Sprintf("%s reason %s: %s", list, r, p))
 			}
 		}
 	}

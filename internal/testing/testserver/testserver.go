@@ -6,6 +6,7 @@ package testserver
 import (
 	"context"
 	"log/slog"
+	"sync"
 	"testing"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 	"google.golang.org/grpc/credentials/insecure"
 
 	runsvcv1 "github.com/runsvc/runsvc/gen/runsvc/v1"
+	"github.com/runsvc/runsvc/internal/evaluation"
 	"github.com/runsvc/runsvc/internal/server"
 	"github.com/runsvc/runsvc/internal/store"
 )
@@ -38,7 +40,26 @@ type Server struct {
 	// HTTPURL is where the HTTP API (REST, Connect, gRPC-Web) is served,
 	// when configured (WithHTTP).
 	HTTPURL string
+	// MCPURL is the MCP server's own listener (WithMCP), "" without it.
+	MCPURL string
+	// Evaluations is the server's replay evaluation service, the
+	// alias-move gate.
+	Evaluations *evaluation.Service
+
+	stop func()
 }
+
+// Stop shuts the server down gracefully now (as SIGTERM does) and waits
+// for it, so that a test can start another on the same data (WithData);
+// the test's end does the same for a server still running.
+func (s *Server) Stop() { s.stop() }
+
+// WithData serves on the data directory dir, not a new one: a server
+// started after another stopped finds the same SQLite file.
+func WithData(dir string) Option { return func(c *server.Config) { c.Data = dir } }
+
+// WithMCP serves the MCP server on a free 127.0.0.1 port (Server.MCPURL).
+func WithMCP() Option { return func(c *server.Config) { c.MCP.Listen = "127.0.0.1:0" } }
 
 // WithHTTP serves the HTTP API on a free 127.0.0.1 port (Server.HTTPURL).
 func WithHTTP() Option { return func(c *server.Config) { c.HTTP.Listen = "127.0.0.1:0" } }
@@ -66,7 +87,8 @@ func Start(t testing.TB, opts ...Option) *Server {
 	}
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ctx) }()
-	s := &Server{Addr: srv.Addr(), Log: buf, Store: srv.Store(), MetricsAddr: srv.MetricsAddr(), ConsoleURL: srv.ConsoleURL(), HTTPURL: srv.HTTPURL()}
+	s := &Server{Addr: srv.Addr(), Log: buf, Store: srv.Store(), MetricsAddr: srv.MetricsAddr(), ConsoleURL: srv.ConsoleURL(), HTTPURL: srv.HTTPURL(), MCPURL: srv.MCPURL(),
+		Evaluations: srv.Evaluations()}
 	s.Conn = Dial(t, s.Addr)
 	s.Specs = runsvcv1.NewSpecServiceClient(s.Conn)
 	s.Runs = runsvcv1.NewRunServiceClient(s.Conn)
@@ -74,7 +96,7 @@ func Start(t testing.TB, opts ...Option) *Server {
 	s.Delegation = runsvcv1.NewDelegationServiceClient(s.Conn)
 	s.Memory = runsvcv1.NewMemoryServiceClient(s.Conn)
 	s.Bus = runsvcv1.NewBusServiceClient(s.Conn)
-	t.Cleanup(func() {
+	s.stop = sync.OnceFunc(func() {
 		cancel()
 		select {
 		case err := <-done:
@@ -85,6 +107,7 @@ func Start(t testing.TB, opts ...Option) *Server {
 			t.Error("runsvc did not stop within 30s")
 		}
 	})
+	t.Cleanup(s.stop)
 	return s
 }
 

@@ -1,0 +1,184 @@
+package server
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/test/bufconn"
+
+	"github.com/runsvc/runsvc/internal/errs"
+	"github.com/runsvc/runsvc/internal/mcpserver"
+	"github.com/runsvc/runsvc/internal/service"
+)
+
+// MCP configures runsvc's MCP server (issue 36): the Specs a tenant
+// exposes over MCP are the tools of a streamable-HTTP MCP server, served
+// on a listener of its own, on a path of the HTTP API, or both.
+type MCP struct {
+	// Listen is the MCP server's own address (served at every path); off
+	// when empty. Without a keys file it must be a loopback address unless
+	// --insecure-no-auth.
+	Listen string
+	// Path serves the MCP server on the HTTP API (--http-listen) at this
+	// path, e.g. "/mcp"; off when empty.
+	Path string
+}
+
+// mcpServer is the MCP server's listener and HTTP server, and the
+// in-process gRPC server it calls, as the console has: the API's services
+// behind the API's interceptors.
+type mcpServer struct {
+	handler http.Handler
+	inproc  *grpc.Server
+	pipe    *bufconn.Listener
+	conn    *grpc.ClientConn
+	lis     net.Listener
+	srv     *http.Server
+	stop    context.CancelFunc
+	scheme  string
+}
+
+// assembleInProcess builds what calls runsvc's services in process: the
+// console and the MCP server.
+func (s *Server) assembleInProcess(opts []grpc.ServerOption, svc *service.Service) error {
+	s.assembleConsole(opts, svc)
+	return s.assembleMCP(opts, svc)
+}
+
+// assembleMCP builds the MCP server over an in-process gRPC server made
+// from the API's server options (less its credentials).
+func (s *Server) assembleMCP(opts []grpc.ServerOption, svc *service.Service) error {
+	c := s.cfg.MCP
+	if c.Listen == "" && c.Path == "" {
+		return nil
+	}
+	if c.Path != "" && (s.cfg.HTTP.Listen == "" || c.Path[0] != '/') {
+		return &errs.ConfigurationInvalid{Subject: "MCP path " + c.Path, Description: "--mcp-path is a path (\"/mcp\") of the HTTP API, which needs --http-listen"}
+	}
+	m := &mcpServer{pipe: bufconn.Listen(1 << 20), inproc: grpc.NewServer(opts...)}
+	svc.Register(m.inproc)
+	pipe := m.pipe
+	conn, err := grpc.NewClient("passthrough:///runsvc-mcp",
+		grpc.WithContextDialer(func(ctx context.Context, _ string) (net.Conn, error) { return pipe.DialContext(ctx) }),
+		grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		return err
+	}
+	m.conn = conn
+	m.handler = mcpserver.New(mcpserver.Options{Conn: conn, Log: s.log.With("component", "mcp")})
+	s.mcpServer = m
+	return nil
+}
+
+// mountMCP serves the MCP server at --mcp-path of the HTTP API.
+func (s *Server) mountMCP(api http.Handler) http.Handler {
+	if s.mcpServer == nil || s.cfg.MCP.Path == "" {
+		return api
+	}
+	path, mcp := s.cfg.MCP.Path, s.mcpServer.handler
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == path {
+			mcp.ServeHTTP(w, r)
+			return
+		}
+		api.ServeHTTP(w, r)
+	})
+}
+
+// listenMCP opens the MCP server's own listener, refusing a non-loopback
+// address when nobody is authenticated, as check does for the API.
+func (s *Server) listenMCP() error {
+	addr := s.cfg.MCP.Listen
+	if addr == "" {
+		return nil
+	}
+	sec := s.cfg.Security
+	if sec.KeysFile == "" && !sec.InsecureNoAuth && !loopback(addr) {
+		return &errs.ConfigurationInvalid{Subject: "MCP listen address " + addr,
+			Description: "without --keys-file runsvc authenticates nobody, so it serves MCP only on a loopback address; give --keys-file, listen on 127.0.0.1, or pass --insecure-no-auth"}
+	}
+	lis, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("listening for MCP on %s: %w", addr, err)
+	}
+	s.mcpServer.lis, s.mcpServer.scheme = lis, "http"
+	if s.tls != nil {
+		cfg := s.tls.config()
+		s.mcpServer.lis = tls.NewListener(lis, &tls.Config{MinVersion: tls.VersionTLS12, GetConfigForClient: func(h *tls.ClientHelloInfo) (*tls.Config, error) {
+			c, err := cfg.GetConfigForClient(h)
+			if err == nil {
+				// An MCP host authenticates with a key, not a certificate.
+				c.ClientAuth, c.ClientCAs, c.NextProtos = tls.NoClientCert, nil, []string{"h2", "http/1.1"}
+			}
+			return c, err
+		}})
+		s.mcpServer.scheme = "https"
+	}
+	return nil
+}
+
+// serveMCP serves the in-process gRPC server and the MCP listener until
+// the server drains.
+func (s *Server) serveMCP(ctx context.Context) {
+	m := s.mcpServer
+	if m == nil {
+		return
+	}
+	go func() { _ = m.inproc.Serve(m.pipe) }()
+	if m.lis == nil {
+		return
+	}
+	base, stop := context.WithCancel(context.WithoutCancel(ctx))
+	m.stop = stop
+	m.srv = &http.Server{Handler: m.handler, ReadHeaderTimeout: 5 * time.Second, BaseContext: func(net.Listener) context.Context { return base }}
+	s.log.Info("serving MCP", "url", s.MCPURL())
+	go func() {
+		if err := m.srv.Serve(m.lis); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			s.log.Error("serving MCP failed", "err", err)
+		}
+	}()
+}
+
+// stopMCP ends the MCP server's calls (their Runs go on: they are
+// durable), then its in-process gRPC server.
+func (s *Server) stopMCP() {
+	m := s.mcpServer
+	if m == nil {
+		return
+	}
+	if m.srv != nil {
+		m.stop()
+		ctx, cancel := context.WithTimeout(context.Background(), s.cfg.DrainTimeout)
+		defer cancel()
+		_ = m.srv.Shutdown(ctx)
+	}
+	_ = m.conn.Close()
+	m.inproc.GracefulStop()
+}
+
+// stopMCPNow closes whatever of the MCP server is left after a drain
+// timed out.
+func (s *Server) stopMCPNow() {
+	if m := s.mcpServer; m != nil {
+		if m.srv != nil {
+			_ = m.srv.Close()
+		}
+		m.inproc.Stop()
+	}
+}
+
+// MCPURL is where the MCP server's own listener serves, "" when it has
+// none.
+func (s *Server) MCPURL() string {
+	if s.mcpServer == nil || s.mcpServer.lis == nil {
+		return ""
+	}
+	return s.mcpServer.scheme + "://" + s.mcpServer.lis.Addr().String()
+}

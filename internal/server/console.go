@@ -2,9 +2,7 @@ package server
 
 import (
 	"context"
-	"crypto/tls"
 	"errors"
-	"fmt"
 	"net"
 	"net/http"
 	"time"
@@ -15,7 +13,6 @@ import (
 
 	"github.com/runsvc/runsvc/internal/auth"
 	"github.com/runsvc/runsvc/internal/console"
-	"github.com/runsvc/runsvc/internal/errs"
 	"github.com/runsvc/runsvc/internal/service"
 )
 
@@ -44,37 +41,19 @@ type consoleServer struct {
 	scheme string
 }
 
-// listenConsole opens the console's listener, refusing a non-loopback
-// address when nobody is authenticated, as check does for the API.
+// listenConsole opens the console's listener (see listenWeb): a browser
+// signs in with a key, not a certificate.
 func (s *Server) listenConsole() error {
-	c := s.cfg.Console
-	if c.Listen == "" {
-		return nil
+	lis, scheme, err := s.listenWeb(s.cfg.Console.Listen, webListener{
+		name:   "console",
+		what:   "the console",
+		nobody: "the console signs in nobody, so it serves",
+		keyed:  true,
+	})
+	if lis != nil {
+		s.console.lis, s.console.scheme = lis, scheme
 	}
-	sec := s.cfg.Security
-	if sec.KeysFile == "" && !sec.InsecureNoAuth && !loopback(c.Listen) {
-		return &errs.ConfigurationInvalid{Subject: "console listen address " + c.Listen,
-			Description: "without --keys-file the console signs in nobody, so it serves only on a loopback address; give --keys-file, listen on 127.0.0.1, or pass --insecure-no-auth"}
-	}
-	lis, err := net.Listen("tcp", c.Listen)
-	if err != nil {
-		return fmt.Errorf("listening for the console on %s: %w", c.Listen, err)
-	}
-	s.console.lis = lis
-	s.console.scheme = "http"
-	if s.tls != nil {
-		cfg := s.tls.config()
-		s.console.lis = tls.NewListener(lis, &tls.Config{MinVersion: tls.VersionTLS12, GetConfigForClient: func(h *tls.ClientHelloInfo) (*tls.Config, error) {
-			c, err := cfg.GetConfigForClient(h)
-			if err == nil {
-				// A browser signs in with a key, not a certificate.
-				c.ClientAuth, c.ClientCAs, c.NextProtos = tls.NoClientCert, nil, []string{"h2", "http/1.1"}
-			}
-			return c, err
-		}})
-		s.console.scheme = "https"
-	}
-	return nil
+	return err
 }
 
 // assembleConsole builds the in-process gRPC server from the API's server

@@ -2,16 +2,13 @@ package server
 
 import (
 	"context"
-	"crypto/tls"
 	"errors"
-	"fmt"
 	"net"
 	"net/http"
 	"time"
 
 	"github.com/runsvc/runsvc/internal/a2a"
 	"github.com/runsvc/runsvc/internal/errdetails"
-	"github.com/runsvc/runsvc/internal/errs"
 	"github.com/runsvc/runsvc/internal/httpapi"
 	"github.com/runsvc/runsvc/internal/service"
 )
@@ -50,36 +47,18 @@ type httpAPI struct {
 	stop    context.CancelFunc
 }
 
-// listenHTTP opens the HTTP API's listener, refusing a non-loopback
-// address when nobody is authenticated, as check does for the API.
+// listenHTTP opens the HTTP API's listener (see listenWeb): client
+// certificates are verified as on --listen.
 func (s *Server) listenHTTP() error {
-	addr := s.cfg.HTTP.Listen
-	if addr == "" {
-		return nil
+	lis, scheme, err := s.listenWeb(s.cfg.HTTP.Listen, webListener{
+		name:   "HTTP",
+		what:   "HTTP",
+		nobody: "runsvc authenticates nobody, so it serves HTTP",
+	})
+	if lis != nil {
+		s.http.lis, s.http.scheme = lis, scheme
 	}
-	sec := s.cfg.Security
-	if sec.KeysFile == "" && !sec.InsecureNoAuth && !loopback(addr) {
-		return &errs.ConfigurationInvalid{Subject: "HTTP listen address " + addr,
-			Description: "without --keys-file runsvc authenticates nobody, so it serves HTTP only on a loopback address; give --keys-file, listen on 127.0.0.1, or pass --insecure-no-auth"}
-	}
-	lis, err := net.Listen("tcp", addr)
-	if err != nil {
-		return fmt.Errorf("listening for HTTP on %s: %w", addr, err)
-	}
-	s.http.lis, s.http.scheme = lis, "http"
-	if s.tls != nil {
-		cfg := s.tls.config()
-		s.http.lis = tls.NewListener(lis, &tls.Config{MinVersion: tls.VersionTLS12, GetConfigForClient: func(h *tls.ClientHelloInfo) (*tls.Config, error) {
-			c, err := cfg.GetConfigForClient(h)
-			if err == nil {
-				// Client certificates are verified as on --listen.
-				c.NextProtos = []string{"h2", "http/1.1"}
-			}
-			return c, err
-		}})
-		s.http.scheme = "https"
-	}
-	return nil
+	return err
 }
 
 // assembleHTTP builds the HTTP API's handler over the gRPC server, once

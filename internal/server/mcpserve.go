@@ -2,9 +2,7 @@ package server
 
 import (
 	"context"
-	"crypto/tls"
 	"errors"
-	"fmt"
 	"net"
 	"net/http"
 	"time"
@@ -92,36 +90,19 @@ func (s *Server) mountMCP(api http.Handler) http.Handler {
 	})
 }
 
-// listenMCP opens the MCP server's own listener, refusing a non-loopback
-// address when nobody is authenticated, as check does for the API.
+// listenMCP opens the MCP server's own listener (see listenWeb): an MCP
+// host authenticates with a key, not a certificate.
 func (s *Server) listenMCP() error {
-	addr := s.cfg.MCP.Listen
-	if addr == "" {
-		return nil
+	lis, scheme, err := s.listenWeb(s.cfg.MCP.Listen, webListener{
+		name:   "MCP",
+		what:   "MCP",
+		nobody: "runsvc authenticates nobody, so it serves MCP",
+		keyed:  true,
+	})
+	if lis != nil {
+		s.mcpServer.lis, s.mcpServer.scheme = lis, scheme
 	}
-	sec := s.cfg.Security
-	if sec.KeysFile == "" && !sec.InsecureNoAuth && !loopback(addr) {
-		return &errs.ConfigurationInvalid{Subject: "MCP listen address " + addr,
-			Description: "without --keys-file runsvc authenticates nobody, so it serves MCP only on a loopback address; give --keys-file, listen on 127.0.0.1, or pass --insecure-no-auth"}
-	}
-	lis, err := net.Listen("tcp", addr)
-	if err != nil {
-		return fmt.Errorf("listening for MCP on %s: %w", addr, err)
-	}
-	s.mcpServer.lis, s.mcpServer.scheme = lis, "http"
-	if s.tls != nil {
-		cfg := s.tls.config()
-		s.mcpServer.lis = tls.NewListener(lis, &tls.Config{MinVersion: tls.VersionTLS12, GetConfigForClient: func(h *tls.ClientHelloInfo) (*tls.Config, error) {
-			c, err := cfg.GetConfigForClient(h)
-			if err == nil {
-				// An MCP host authenticates with a key, not a certificate.
-				c.ClientAuth, c.ClientCAs, c.NextProtos = tls.NoClientCert, nil, []string{"h2", "http/1.1"}
-			}
-			return c, err
-		}})
-		s.mcpServer.scheme = "https"
-	}
-	return nil
+	return err
 }
 
 // serveMCP serves the in-process gRPC server and the MCP listener until

@@ -153,6 +153,9 @@ type Admitted struct {
 	// Replay, when set, makes the Run a sandboxed replay of a recorded
 	// Run for an evaluation (replay.go).
 	Replay *Replay `json:"replay,omitempty"`
+	// Evaluation is the evaluation whose namespace the Run is in (a
+	// replay's or an LLM judge's); empty for a production Run.
+	Evaluation string `json:"evaluation,omitempty"`
 }
 
 // AttemptStarted records that a worker took the Run under a lease.

@@ -21,8 +21,13 @@ type keyed struct {
 
 // concurrencyOf is the concurrency of the Run req starts on sv: the key
 // req names or the Spec's expression gives, with req's limit or the
-// Spec's.
+// Spec's. An evaluation's Runs (replays, judges) take none: they act on
+// nothing in production, so they neither wait for production's slots nor,
+// with REPLACE, abort production's waiting Runs.
 func concurrencyOf(req StartRequest, sv *spec.Version) keyed {
+	if req.EvaluationID != "" {
+		return keyed{}
+	}
 	var c spec.Concurrency
 	if sv.Concurrency != nil {
 		c = *sv.Concurrency

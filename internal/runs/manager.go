@@ -301,7 +301,7 @@ func (m *Manager) create(ctx context.Context, req StartRequest, sv *spec.Version
 	if p := req.Parent; p != nil {
 		adm.ParentRunID, adm.RootRunID, adm.DelegationID, adm.Depth = p.RunID, p.RootRunID, p.DelegationID, p.Depth
 	}
-	adm.Replay = req.Replay
+	adm.Replay, adm.Evaluation = req.Replay, req.EvaluationID
 	thread := onThread{ID: req.ThreadID, Strategy: strategy}
 	q := m.queueing(m.inherit(ctx, req))
 	q.Keyed = m.familyKey(ctx, req, concurrencyOf(req, sv))

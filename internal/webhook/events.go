@@ -99,12 +99,17 @@ func NewEvents(subs *Subscriptions, mapper *errdetails.Mapper) *Events {
 	return &Events{subs: subs, mapper: mapper}
 }
 
-// ForRun implements logwriter.Events.
+// ForRun implements logwriter.Events. An evaluation's Runs (replays,
+// judges) raise none: they are not production's, and a replay must have
+// no effect outside runsvc.
 func (e *Events) ForRun(tenant string, st *runlog.State, now time.Time) []store.WebhookEvent {
 	var out []store.WebhookEvent
 	spec := ""
-	if st.Admission != nil {
-		spec = st.Admission.Spec
+	if a := st.Admission; a != nil {
+		if a.Evaluation != "" || a.Replay != nil {
+			return nil
+		}
+		spec = a.Spec
 	}
 	for _, typ := range typesOf(st) {
 		subs := e.subs.matching(tenant, typ, spec)

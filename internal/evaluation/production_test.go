@@ -1,0 +1,113 @@
+package evaluation_test
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	runsvcv1 "github.com/runsvc/runsvc/gen/runsvc/v1"
+	"github.com/runsvc/runsvc/internal/server"
+	"github.com/runsvc/runsvc/internal/testing/testserver"
+)
+
+// TestReplaysStayOutOfProduction: the replays of a Spec whose concurrency
+// key is its input, in REPLACE mode, neither take production's slots (a
+// replay of an order production is working on runs at once) nor replace
+// production's waiting Run of that order, and neither they nor their
+// settling raise the tenant's webhook events: the subscription's
+// deliveries are the production Runs', one each.
+func TestReplaysStayOutOfProduction(t *testing.T) {
+	charged := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		_, _ = w.Write([]byte(`{"charged": true}`))
+	}))
+	t.Cleanup(charged.Close)
+	hooked := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNoContent) }))
+	t.Cleanup(hooked.Close)
+	srv := testserver.Start(t, func(c *server.Config) {
+		c.AllowNetworks = []string{"127.0.0.0/8"}
+		c.Webhooks.Backoff = 50 * time.Millisecond
+	})
+	ctx := testserver.Context(t)
+	hooks := runsvcv1.NewWebhookServiceClient(srv.Conn)
+	sub, err := hooks.CreateWebhook(ctx, &runsvcv1.CreateWebhookRequest{Subscription: &runsvcv1.WebhookSubscription{
+		Url: hooked.URL + "/hook", EventTypes: []string{"run.settled"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hold, release := make(chan struct{}, 1), make(chan struct{})
+	srv.StartWorker(t, "shop-worker", map[string]testserver.ToolFunc{
+		"lookup": func(map[string]any) (any, *runsvcv1.ToolError) {
+			select {
+			case <-hold: // the one production call that holds its order
+				<-release
+			default:
+			}
+			return map[string]any{"stock": 3}, nil
+		},
+	})
+	source := srv.Publish(t, strings.Replace(shopSpec(charged.URL, "5", "done"), `"tools":`,
+		`"concurrency": {"key": "input", "limit": 1, "mode": "CONCURRENCY_MODE_REPLACE"}, "tools":`, 1))
+	const recorded = 5
+	production := map[string]bool{}
+	for i := range recorded {
+		id := srv.Start(t, "shop", fmt.Sprintf("order %d", i)).GetRunId()
+		production[id] = true
+		srv.Settled(t, id)
+	}
+
+	// Order 0 again: one Run working on it, holding its slot, and one
+	// waiting for the slot.
+	hold <- struct{}{}
+	holding := srv.Start(t, "shop", "order 0").GetRunId()
+	for len(hold) > 0 {
+		time.Sleep(10 * time.Millisecond)
+	}
+	waiting := srv.Start(t, "shop", "order 0").GetRunId()
+	production[holding], production[waiting] = true, true
+
+	evals := runsvcv1.NewEvaluationServiceClient(srv.Conn)
+	resp, err := evals.EvaluateVersion(ctx, &runsvcv1.EvaluateVersionRequest{
+		Spec: "shop", Version: source.GetVersion(), Runs: &runsvcv1.RunSelection{Spec: "shop", Limit: recorded}})
+	if err != nil {
+		t.Fatalf("EvaluateVersion: %v", err)
+	}
+	ev := waitEvaluation(t, evals, resp.GetEvaluation().GetEvaluationId())
+	if sum := ev.GetSummary(); sum.GetRuns() != recorded || sum.GetEqual() != recorded {
+		t.Fatalf("summary = %v, want %d equal replays while production holds order 0", sum, recorded)
+	}
+	got, err := srv.Runs.GetRun(ctx, &runsvcv1.GetRunRequest{RunId: waiting})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := got.GetRun(); r.GetState() != runsvcv1.RunState_RUN_STATE_QUEUED || r.GetConcurrencyPlace() != 1 {
+		t.Fatalf("production's waiting Run after the replays: %v, place %d; want QUEUED first in line", r.GetState(), r.GetConcurrencyPlace())
+	}
+	close(release)
+	for _, id := range []string{holding, waiting} {
+		if r := srv.Settled(t, id); r.GetState() != runsvcv1.RunState_RUN_STATE_COMPLETED {
+			t.Fatalf("production Run %s: %v", id, r.GetState())
+		}
+	}
+
+	// Every settle writes its event in the settling transaction, so the
+	// outbox is complete once the Runs have settled.
+	deliveries, err := hooks.ListWebhookDeliveries(ctx, &runsvcv1.ListWebhookDeliveriesRequest{Id: sub.GetSubscription().GetId(), PageSize: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]int{}
+	for _, d := range deliveries.GetDeliveries() {
+		seen[d.GetRunId()]++
+		if !production[d.GetRunId()] {
+			t.Errorf("run.settled delivered for %s, which is not a production Run (a replay's?)", d.GetRunId())
+		}
+	}
+	for id := range production {
+		if seen[id] != 1 {
+			t.Errorf("production Run %s has %d run.settled deliveries, want 1", id, seen[id])
+		}
+	}
+}

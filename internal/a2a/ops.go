@@ -74,8 +74,9 @@ func (h *Handler) cancelTask(ctx context.Context, a *agent, p *TaskRequest) (*Ta
 }
 
 // inlinePush stores the push config a SendMessage's configuration names,
-// for the task it started or continued. A Run that settles before it is
-// stored is not pushed about; GetTask reads it.
+// for the task it started or continued. A Run that settled (or began
+// waiting for input) before it was stored is pushed that state at once,
+// as createPush does for every config.
 func (h *Handler) inlinePush(ctx context.Context, a *agent, p *SendMessageRequest, task string) error {
 	if p.Configuration == nil || p.Configuration.TaskPushNotificationConfig == nil {
 		return nil

@@ -32,7 +32,9 @@ func stateOf(run *runsvcv1.Run) string {
 		return stateCompleted
 	case runsvcv1.RunState_RUN_STATE_FAILED:
 		return stateFailed
-	case runsvcv1.RunState_RUN_STATE_ABORTED:
+	case runsvcv1.RunState_RUN_STATE_ABORTED, runsvcv1.RunState_RUN_STATE_ABANDONED:
+		// Abandoned: nobody answered its question in time (pushState
+		// says the same).
 		if run.GetAbortCause() == runsvcv1.AbortCause_ABORT_CAUSE_DEADLINE {
 			return stateFailed
 		}

@@ -133,10 +133,8 @@ func (s *Service) report(ctx context.Context, tenant string, ev Evaluation, i in
 		if step.Change == StepFenced {
 			rep.FencedCalls++
 		}
-		if rep.FirstDivergence == 0 {
-			rep.FirstDivergence = max(step.Step, 1)
-		}
 	}
+	rep.FirstDivergence = firstDivergence(rep.Trajectory)
 	rep.NeedsPerson = run.Failure != nil && strings.Contains(run.Failure.Message, runlog.ReplayNeedsPerson)
 	rep.Equal = rep.Settled && rep.Divergences == 0 && rep.Replayed.State == rep.Recorded.State &&
 		rep.Replayed.Reason == rep.Recorded.Reason && rep.Replayed.Answer == rep.Recorded.Answer
@@ -176,6 +174,24 @@ func trajectory(st *runlog.State, recs []runlog.Record) []Step {
 		}
 	}
 	return out
+}
+
+// firstDivergence is the first replayed step (from 1) of a trajectory
+// that differs from the recording, 0 for none. A recorded call the
+// replay never made differs at the step after the replay's last: every
+// step the replay made matched in place.
+func firstDivergence(steps []Step) int {
+	made := 0
+	for _, s := range steps {
+		if s.Change == StepMissing {
+			return made + 1
+		}
+		if s.Change != StepSame {
+			return s.Step
+		}
+		made++
+	}
+	return 0
 }
 
 // fencedCalls are the ids of the calls a replay fenced.

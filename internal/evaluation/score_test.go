@@ -121,3 +121,26 @@ func TestGateRefusalFitsTheWire(t *testing.T) {
 		t.Fatalf("failingRunIds on the wire = %q, want every listed id whole", got)
 	}
 }
+
+// TestFirstDivergence: the first replayed step that differs, counting a
+// recorded call the replay never made at the step after its last.
+func TestFirstDivergence(t *testing.T) {
+	same := func(n int) Step { return Step{Step: n, Recorded: n, Change: StepSame} }
+	for _, tc := range []struct {
+		name  string
+		steps []Step
+		want  int
+	}{
+		{"none made or recorded", nil, 0},
+		{"all the same", []Step{same(1), same(2)}, 0},
+		{"fenced at 2", []Step{same(1), {Step: 2, Change: StepFenced}}, 2},
+		{"extra at 1", []Step{{Step: 1, Change: StepExtra}, same(2)}, 1},
+		{"reordered at 2, then missing", []Step{same(1), {Step: 2, Recorded: 3, Change: StepReordered}, {Recorded: 2, Change: StepMissing}}, 2},
+		{"the last recorded call missing", []Step{same(1), {Recorded: 2, Change: StepMissing}}, 2},
+		{"no call made, one recorded", []Step{{Recorded: 1, Change: StepMissing}}, 1},
+	} {
+		if got := firstDivergence(tc.steps); got != tc.want {
+			t.Errorf("%s: firstDivergence = %d, want %d", tc.name, got, tc.want)
+		}
+	}
+}

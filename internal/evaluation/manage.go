@@ -62,6 +62,16 @@ func (s *Service) Delete(ctx context.Context, tenant, id string) error {
 	if _, err := s.load(ctx, tenant, id); err != nil {
 		return err
 	}
+	if err := s.deleteRuns(ctx, tenant, id); err != nil {
+		return err
+	}
+	_, err := s.d.Store.DeleteEvaluation(ctx, tenant, id)
+	return err
+}
+
+// deleteRuns deletes every Run of evaluation id's namespace, interrupting
+// an active one first.
+func (s *Service) deleteRuns(ctx context.Context, tenant, id string) error {
 	for pages := 0; pages < maxDeletePages; pages++ {
 		page, _, err := s.d.Runs.List(ctx, tenant, store.RunQuery{EvaluationID: id, PageSize: 100})
 		if err != nil {
@@ -77,8 +87,7 @@ func (s *Service) Delete(ctx context.Context, tenant, id string) error {
 			}
 		}
 	}
-	_, err := s.d.Store.DeleteEvaluation(ctx, tenant, id)
-	return err
+	return nil
 }
 
 // Check is the alias-move gate: nil when evaluation evaluationID of tenant

@@ -1,15 +1,20 @@
 package evaluation_test
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	runsvcv1 "github.com/runsvc/runsvc/gen/runsvc/v1"
+	"github.com/runsvc/runsvc/internal/errs"
 	"github.com/runsvc/runsvc/internal/server"
+	"github.com/runsvc/runsvc/internal/store"
 	"github.com/runsvc/runsvc/internal/testing/testserver"
 )
 
@@ -108,6 +113,69 @@ func TestReplaysStayOutOfProduction(t *testing.T) {
 	for id := range production {
 		if seen[id] != 1 {
 			t.Errorf("production Run %s has %d run.settled deliveries, want 1", id, seen[id])
+		}
+	}
+}
+
+// replays is a store that remembers the evaluations' Runs it creates.
+type replays struct {
+	store.Store
+	store.Evaluations
+	mu      sync.Mutex
+	created map[string]string // run id: evaluation id
+}
+
+func (r *replays) CreateRun(ctx context.Context, n store.NewRun) (store.Run, bool, error) {
+	run, created, err := r.Store.CreateRun(ctx, n)
+	if err == nil && n.EvaluationID != "" {
+		r.mu.Lock()
+		r.created[run.RunID] = n.EvaluationID
+		r.mu.Unlock()
+	}
+	return run, created, err
+}
+
+// TestAnEvaluationThatFailsToStartLeavesNoReplay: a dataset whose second
+// Run cannot be replayed (its thread's earlier Run was deleted, so its
+// history cannot be read) fails EvaluateVersion, and the replay already
+// started for the first Run is deleted with it instead of being left in
+// a namespace nothing can reach.
+func TestAnEvaluationThatFailsToStartLeavesNoReplay(t *testing.T) {
+	rec := &replays{created: map[string]string{}}
+	srv := testserver.Start(t, func(c *server.Config) {
+		c.WrapStore = func(s store.Store) store.Store {
+			rec.Store, rec.Evaluations = s, s.(store.Evaluations)
+			return rec
+		}
+	})
+	chat := srv.Publish(t, `{"name": "chat", "model": {"provider": "scripted", "script": {"turns": [{"text": "noted"}]}}}`)
+	ctx := testserver.Context(t)
+	alone := srv.Settled(t, srv.Start(t, "chat", "hello").GetRunId()).GetRunId()
+	var onThread []string
+	for _, in := range []string{"my name is Ada", "what is my name?"} {
+		resp, err := srv.Runs.StartRun(ctx, &runsvcv1.StartRunRequest{Spec: "chat", Input: in, ThreadId: "th-gone"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		onThread = append(onThread, srv.Settled(t, resp.GetRun().GetRunId()).GetRunId())
+	}
+	if _, err := srv.Runs.DeleteRun(ctx, &runsvcv1.DeleteRunRequest{RunId: onThread[0]}); err != nil {
+		t.Fatalf("DeleteRun: %v", err)
+	}
+	evals := runsvcv1.NewEvaluationServiceClient(srv.Conn)
+	_, err := evals.EvaluateVersion(ctx, &runsvcv1.EvaluateVersionRequest{Spec: "chat", Version: chat.GetVersion(), Runs: &runsvcv1.RunSelection{RunIds: []string{alone, onThread[1]}}})
+	if err == nil {
+		t.Fatal("EvaluateVersion of a Run whose thread history is gone succeeded")
+	}
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	if len(rec.created) != 1 {
+		t.Fatalf("EvaluateVersion (%v) created %d replays, want the first Run's", err, len(rec.created))
+	}
+	for id, ev := range rec.created {
+		var gone *errs.RunNotFound
+		if _, err := srv.Store.GetRun(ctx, "default", id); !errors.As(err, &gone) {
+			t.Errorf("replay %s of evaluation %s after EvaluateVersion failed: GetRun = %v, want it deleted", id, ev, err)
 		}
 	}
 }

@@ -32,17 +32,27 @@ func (s *Service) Evaluate(ctx context.Context, req Request) (Evaluation, error)
 	}
 	now := s.d.Clock.Now().UTC()
 	ev := Evaluation{ID: ids.New("evl", now), Spec: req.Spec, Version: req.Version, Evaluators: req.Evaluators, CreateTime: now}
-	for i, src := range sources {
-		item, err := s.startReplay(ctx, req, ev.ID, i, src)
-		if err != nil {
-			return Evaluation{}, err
-		}
-		ev.Items = append(ev.Items, item)
-	}
-	if err := s.put(ctx, req.Tenant, ev); err != nil {
+	if err := s.startReplays(ctx, req, &ev, sources); err != nil {
+		// Without its evaluation nothing would find the replays started
+		// so far, and DeleteEvaluation could not take them: they go now.
+		// Should that fail too, the caller hears the first failure, and
+		// the retention sweep deletes them in the end.
+		_ = s.deleteRuns(context.WithoutCancel(ctx), req.Tenant, ev.ID)
 		return Evaluation{}, err
 	}
 	return ev, nil
+}
+
+// startReplays starts a replay of each source into ev and stores ev.
+func (s *Service) startReplays(ctx context.Context, req Request, ev *Evaluation, sources []runs.Run) error {
+	for i, src := range sources {
+		item, err := s.startReplay(ctx, req, ev.ID, i, src)
+		if err != nil {
+			return err
+		}
+		ev.Items = append(ev.Items, item)
+	}
+	return s.put(ctx, req.Tenant, *ev)
 }
 
 func (s *Service) put(ctx context.Context, tenant string, ev Evaluation) error {

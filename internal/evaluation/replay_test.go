@@ -137,18 +137,21 @@ func TestReplayMakesNoSideEffect(t *testing.T) {
 	}
 }
 
-// TestReplayFencesOtherArguments: a candidate that charges another amount
-// has that call fenced (never made, the model told so), counted as a
-// divergence at step 1; the recorded charge is missing; the lookup, which
-// matches, is answered from the recording. A candidate that answers
-// otherwise fails the gate, which names the failing Runs.
+// TestReplayFencesOtherArguments: over 100 recorded Runs, a candidate
+// that charges another amount has that call fenced (never made: the
+// endpoint and the worker see only the recording's calls; the model is
+// told so), counted as a divergence at step 1; the recorded charge is
+// missing; the lookup, which matches, is answered from the recording. A
+// candidate that answers otherwise fails the gate, which names the
+// failing Runs.
 func TestReplayFencesOtherArguments(t *testing.T) {
+	const recorded = 100
 	s := newShop(t)
-	s.record(t, 5)
+	s.record(t, recorded)
 	other := s.srv.Publish(t, shopSpec(s.url, "7", "done"))
 	ev := s.evaluate(t, other.GetVersion(), 0)
-	if sum := ev.GetSummary(); sum.GetFencedCalls() != 5 || sum.GetDiverged() != 5 || sum.GetEqual() != 0 {
-		t.Fatalf("summary = %v, want 5 fenced calls in 5 diverged replays", sum)
+	if sum := ev.GetSummary(); sum.GetRuns() != recorded || sum.GetFencedCalls() != recorded || sum.GetDiverged() != recorded || sum.GetEqual() != 0 {
+		t.Fatalf("summary = %v, want %d fenced calls in %d diverged replays", sum, recorded, recorded)
 	}
 	for _, r := range ev.GetRuns() {
 		steps := r.GetTrajectory()
@@ -165,8 +168,8 @@ func TestReplayFencesOtherArguments(t *testing.T) {
 			}
 		}
 	}
-	if got := s.posts.Load(); got != 5 {
-		t.Fatalf("the endpoint saw %d posts, want the 5 recorded ones", got)
+	if got, calls := s.posts.Load(), s.worker.Calls("lookup"); got != recorded || calls != recorded {
+		t.Fatalf("the endpoint saw %d posts and the worker %d calls, want the %d recorded ones", got, calls, recorded)
 	}
 	ctx := testserver.Context(t)
 	if err := s.srv.Evaluations.Check(ctx, "default", ev.GetEvaluationId(), "shop", other.GetVersion(), 1); err != nil {
@@ -176,7 +179,7 @@ func TestReplayFencesOtherArguments(t *testing.T) {
 	failed := s.evaluate(t, wrong.GetVersion(), 0)
 	err := s.srv.Evaluations.Check(ctx, "default", failed.GetEvaluationId(), "shop", wrong.GetVersion(), 0.9)
 	var refused *errs.EvaluationGateFailed
-	if !errors.As(err, &refused) || len(refused.FailingRunIDs) != 5 || refused.Score != 0 {
+	if !errors.As(err, &refused) || len(refused.FailingRunIDs)+refused.More != recorded || refused.Score != 0 {
 		t.Fatalf("gate on a failing candidate: %v", err)
 	}
 	if err := s.srv.Evaluations.Check(ctx, "default", "evl_missing", "shop", wrong.GetVersion(), 0.9); !errors.As(err, new(*errs.EvaluationNotFound)) {

@@ -72,6 +72,10 @@ func Owns(r *http.Request) bool {
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	r = r.WithContext(withCaller(r.Context(), r))
 	if r.URL.Path == WellKnownCard {
+		if r.Method != http.MethodGet {
+			h.writeREST(w, r, &errs.MethodNotFound{Method: r.Method + " " + r.URL.Path})
+			return
+		}
 		h.serveDefaultCard(w, r)
 		return
 	}

@@ -1,6 +1,7 @@
 package a2a_test
 
 import (
+	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -62,6 +63,7 @@ var hostileREST = []hostile{
 	{name: "an agent that does not exist", method: "GET", path: "/a2a/nobody/rest/tasks"},
 	{name: "a traversal agent's card", method: "GET", path: "/a2a/%2e%2e/.well-known/agent-card.json"},
 	{name: "a card by POST", method: "POST", path: "/a2a/echo/.well-known/agent-card.json", body: `{}`},
+	{name: "the root card by POST", method: "POST", path: "/.well-known/agent-card.json", body: `{}`},
 	{name: "JSON-RPC by GET", method: "GET", path: "/a2a/echo"},
 	{name: "a subscription to an unknown task", method: "GET", path: "/a2a/echo/rest/tasks/run_nope:subscribe"},
 	{name: "a version from the past", method: "GET", path: "/a2a/echo/rest/tasks", header: []string{"A2A-Version", "0.3"}},
@@ -106,5 +108,68 @@ func TestHostile(t *testing.T) {
 				t.Errorf("reason %q: %.300s", reason, r.body)
 			}
 		})
+	}
+}
+
+// TestHostileCredentials: with a keys file, every surface of an agent
+// (the root and the agent's card, JSON-RPC, HTTP+JSON) refuses a missing,
+// empty, unknown, oversized or malformed credential UNAUTHENTICATED: HTTP
+// 401, or a JSON-RPC error in an HTTP 200 (400 and 431 where HTTP itself
+// refuses the header), never a 5xx or INTERNAL.
+func TestHostileCredentials(t *testing.T) {
+	ts := startTenants(t)
+	base := ts.srv.HTTPURL
+	surfaces := []struct{ name, method, path, body string }{
+		{"the root card", http.MethodGet, "/.well-known/agent-card.json", ""},
+		{"the agent's card", http.MethodGet, "/a2a/echo/.well-known/agent-card.json", ""},
+		{"JSON-RPC", http.MethodPost, "/a2a/echo", `{"jsonrpc": "2.0", "id": 1, "method": "GetTask", "params": {"id": "x"}}`},
+		{"HTTP+JSON", http.MethodGet, "/a2a/echo/rest/tasks", ""},
+	}
+	credentials := map[string]string{
+		"none": "", "an empty bearer": "Bearer ", "an unknown key": "Bearer sk-not-a-key-of-anyone",
+		"basic": "Basic dXNlcjpwYXNz", "no scheme": ts.acme, "a 64 KB key": "Bearer " + strings.Repeat("k", 64<<10),
+		"a NUL in the key": "Bearer a\x00b", "two keys": "Bearer " + ts.acme + " " + ts.other,
+	}
+	for _, s := range surfaces {
+		for name, cred := range credentials {
+			t.Run(s.name+"/"+name, func(t *testing.T) {
+				req, err := http.NewRequestWithContext(testserver.Context(t), s.method, base+s.path, strings.NewReader(s.body))
+				if err != nil {
+					t.Fatal(err)
+				}
+				req.Header.Set("Content-Type", "application/json")
+				if cred != "" {
+					req.Header["Authorization"] = []string{cred}
+				}
+				res, err := http.DefaultClient.Do(req)
+				if err != nil {
+					return // Go's client will not send it
+				}
+				b, _ := io.ReadAll(res.Body)
+				_ = res.Body.Close()
+				// JSON-RPC answers its errors in an HTTP 200.
+				want := http.StatusUnauthorized
+				if s.name == "JSON-RPC" {
+					want = http.StatusOK
+				}
+				switch res.StatusCode {
+				case want:
+				case http.StatusBadRequest, http.StatusRequestHeaderFieldsTooLarge:
+					return // refused by HTTP before runsvc reads it
+				default:
+					t.Fatalf("HTTP %d, want %d: %.300s", res.StatusCode, want, b)
+				}
+				r := reply{code: res.StatusCode, header: res.Header, body: b}
+				reason := ""
+				if s.name == "JSON-RPC" {
+					_, reason, _ = rpcError(t, r)
+				} else {
+					reason, _ = restError(t, r)
+				}
+				if reason != "UNAUTHENTICATED" {
+					t.Errorf("reason %q, want UNAUTHENTICATED: %.300s", reason, b)
+				}
+			})
+		}
 	}
 }

@@ -43,8 +43,8 @@ func TestConcurrencyKeyAcrossKill(t *testing.T) {
 }
 
 // ticketsAcrossKill starts the tickets on a (and b, when set, every other
-// one), kills a a third of the way through, and checks on the server
-// survivor returns.
+// one), kills it a third of the way through, and checks them on the server
+// that survivor returns.
 func ticketsAcrossKill(t *testing.T, a, b *blackbox.Process, survivor func() *blackbox.Process) {
 	connA := a.Dial(t)
 	testserver.Publish(t, runsvcv1.NewSpecServiceClient(connA), `{"name": "ticket",

@@ -172,7 +172,9 @@ func TestCanarySplitsAndSticksToThreads(t *testing.T) {
 			t.Fatalf("thread th-%d: a Run on %v, the next on %v", i, pair[0].GetAliasSide(), pair[1].GetAliasSide())
 		}
 	}
-	if pct := float64(canary) / 20; pct < 8 || pct > 12 {
+	pct := float64(canary) / 20
+	t.Logf("the canary took %d of 2,000 starts (%.1f%%), each thread's two on one side", canary, pct)
+	if pct < 8 || pct > 12 {
 		t.Fatalf("the canary took %.1f%% of 2,000 starts, want 10±2", pct)
 	}
 	rollout, err := aliases.GetRollout(testserver.Context(t), &runsvcv1.GetRolloutRequest{Spec: "s", Alias: "prod", MaxRuns: 5000})

@@ -13,6 +13,7 @@ import (
 
 	runsvcv1 "github.com/runsvc/runsvc/gen/runsvc/v1"
 	"github.com/runsvc/runsvc/internal/errs"
+	"github.com/runsvc/runsvc/internal/evaluation"
 	"github.com/runsvc/runsvc/internal/server"
 	"github.com/runsvc/runsvc/internal/store"
 	"github.com/runsvc/runsvc/internal/testing/testserver"
@@ -177,5 +178,36 @@ func TestAnEvaluationThatFailsToStartLeavesNoReplay(t *testing.T) {
 		if _, err := srv.Store.GetRun(ctx, "default", id); !errors.As(err, &gone) {
 			t.Errorf("replay %s of evaluation %s after EvaluateVersion failed: GetRun = %v, want it deleted", id, ev, err)
 		}
+	}
+}
+
+// TestADeletedReplayIsReportedDeleted: a replay deleted under its
+// evaluation (as the retention sweep deletes one) leaves the evaluation
+// readable: that Run's replay is DELETED and scores 0, the others stand,
+// and the gate refuses naming the deleted one's recorded Run.
+func TestADeletedReplayIsReportedDeleted(t *testing.T) {
+	s := newShop(t)
+	s.record(t, 3)
+	ev := s.evaluate(t, s.source.GetVersion(), 0)
+	ctx := testserver.Context(t)
+	deleted := ev.GetRuns()[0]
+	if _, err := s.srv.Runs.DeleteRun(ctx, &runsvcv1.DeleteRunRequest{RunId: deleted.GetReplayRunId()}); err != nil {
+		t.Fatalf("DeleteRun of a replay: %v", err)
+	}
+	got := waitEvaluation(t, s.evals, ev.GetEvaluationId())
+	for _, r := range got.GetRuns() {
+		switch {
+		case r.GetSourceRunId() == deleted.GetSourceRunId():
+			if r.GetReplayed().GetState() != evaluation.StateDeleted || r.GetScore() != 0 || r.GetEqual() {
+				t.Errorf("the deleted replay's report: %v", r)
+			}
+		case r.GetScore() != 1 || !r.GetEqual():
+			t.Errorf("a replay that stands: %v", r)
+		}
+	}
+	err := s.srv.Evaluations.Check(ctx, "default", ev.GetEvaluationId(), "shop", s.source.GetVersion(), 0.9)
+	var refused *errs.EvaluationGateFailed
+	if !errors.As(err, &refused) || len(refused.FailingRunIDs) != 1 || refused.FailingRunIDs[0] != deleted.GetSourceRunId() {
+		t.Fatalf("gate with a deleted replay: %v", err)
 	}
 }

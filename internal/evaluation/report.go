@@ -3,6 +3,7 @@ package evaluation
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 
 	"github.com/runsvc/runsvc/internal/errs"
@@ -18,6 +19,10 @@ type Summary struct {
 	Score              float64
 	Recorded, Replayed Usage
 }
+
+// StateDeleted is the replayed outcome's state of a replay that was
+// deleted before its evaluation.
+const StateDeleted = "DELETED"
 
 // The ways a replayed tool call compares with the recording.
 const (
@@ -111,6 +116,14 @@ func fromRow(row store.Evaluation) (Evaluation, error) {
 func (s *Service) report(ctx context.Context, tenant string, ev Evaluation, i int, it Item) (RunReport, error) {
 	rep := RunReport{SourceRunID: it.SourceRunID, ReplayRunID: it.ReplayRunID, Recorded: it.Recorded, RecordedUsage: it.Usage}
 	run, err := s.d.Runs.Get(ctx, tenant, it.ReplayRunID)
+	var gone *errs.RunNotFound
+	if errors.As(err, &gone) {
+		// Deleted under the evaluation (the retention sweep keeps a
+		// replay no longer than a production Run, or DeleteRun): the
+		// report says so, and it scores 0.
+		rep.Replayed, rep.Settled = Outcome{State: StateDeleted}, true
+		return rep, nil
+	}
 	if err != nil {
 		return rep, err
 	}

@@ -98,22 +98,29 @@ func TestReplaysStayOutOfProduction(t *testing.T) {
 		}
 	}
 
-	// Every settle writes its event in the settling transaction, so the
-	// outbox is complete once the Runs have settled.
-	deliveries, err := hooks.ListWebhookDeliveries(ctx, &runsvcv1.ListWebhookDeliveriesRequest{Id: sub.GetSubscription().GetId(), PageSize: 100})
+	checkDeliveredOnce(t, hooks, sub.GetSubscription().GetId(), production)
+}
+
+// checkDeliveredOnce checks that subscription id has one delivery for each
+// of the Runs and none for any other. Every settle writes its event in the
+// settling transaction, so the outbox is complete once the Runs have
+// settled.
+func checkDeliveredOnce(t *testing.T, hooks runsvcv1.WebhookServiceClient, id string, runs map[string]bool) {
+	t.Helper()
+	deliveries, err := hooks.ListWebhookDeliveries(testserver.Context(t), &runsvcv1.ListWebhookDeliveriesRequest{Id: id, PageSize: 100})
 	if err != nil {
 		t.Fatal(err)
 	}
 	seen := map[string]int{}
 	for _, d := range deliveries.GetDeliveries() {
 		seen[d.GetRunId()]++
-		if !production[d.GetRunId()] {
+		if !runs[d.GetRunId()] {
 			t.Errorf("run.settled delivered for %s, which is not a production Run (a replay's?)", d.GetRunId())
 		}
 	}
-	for id := range production {
-		if seen[id] != 1 {
-			t.Errorf("production Run %s has %d run.settled deliveries, want 1", id, seen[id])
+	for run := range runs {
+		if seen[run] != 1 {
+			t.Errorf("production Run %s has %d run.settled deliveries, want 1", run, seen[run])
 		}
 	}
 }

@@ -127,13 +127,15 @@ type Response struct {
 }
 
 // RateLimitHeaders is what a provider's x-ratelimit-* headers said: the
-// requests and tokens left in its window and when each is reset. A
-// negative Remaining means the header was absent.
+// requests and tokens left in its window and when each is reset, and the
+// requests the credential may make a minute. A negative Remaining means
+// the header was absent; so does a LimitRequests of 0.
 type RateLimitHeaders struct {
 	RemainingRequests int64
 	ResetRequests     time.Duration
 	RemainingTokens   int64
 	ResetTokens       time.Duration
+	LimitRequests     int64
 }
 
 // Model makes model calls.

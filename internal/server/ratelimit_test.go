@@ -52,9 +52,9 @@ func rateLimitedRuns(t *testing.T, cfg ratelimit.Config) (*fakeopenai.Server, []
 // TestRateLimitSharedByEveryRun: 50 concurrent Runs of 5 calls against a
 // fake allowing 60 requests a minute. With the limiter configured at the
 // provider's limit, no call is answered 429 and every Run completes, some
-// calls recording that they waited; without a configured limit (learning
-// from headers only) and with no limiter at all, the 429s are counted for
-// comparison.
+// calls recording that they waited; without a configured limit, learning
+// from the headers (the stated limit, Retry-After) gets at most one 429 a
+// minute; with no limiter at all, the 429s are counted for comparison.
 func TestRateLimitSharedByEveryRun(t *testing.T) {
 	fake, settled := rateLimitedRuns(t, ratelimit.Config{Minute: limitMinute, Rules: []ratelimit.Rule{{Provider: "openai", RPM: limitRPM}}})
 	for _, r := range settled {
@@ -71,21 +71,31 @@ func TestRateLimitSharedByEveryRun(t *testing.T) {
 	t.Logf("limited: %d requests, %d answered 429", len(fake.Requests()), fake.RateLimited())
 
 	for _, c := range []struct {
-		name string
-		cfg  ratelimit.Config
+		name    string
+		cfg     ratelimit.Config
+		learned bool
 	}{
-		{"learning from 429s and headers only", ratelimit.Config{Minute: limitMinute}},
-		{"no limiter at all", ratelimit.Config{Off: true}},
+		{"learning from 429s and headers only", ratelimit.Config{Minute: limitMinute}, true},
+		{"no limiter at all", ratelimit.Config{Off: true}, false},
 	} {
+		began := time.Now()
 		unlimited, settled := rateLimitedRuns(t, c.cfg)
+		minutes := int(time.Since(began)/limitMinute) + 1
 		completed := 0
 		for _, r := range settled {
 			if r.GetState() == runsvcv1.RunState_RUN_STATE_COMPLETED {
 				completed++
 			}
 		}
-		t.Logf("%s: %d requests answered, %d answered 429; %d of %d Runs completed",
-			c.name, len(unlimited.Requests()), unlimited.RateLimited(), completed, limitRuns)
+		t.Logf("%s: %d requests answered, %d answered 429 in %d (3 s) minutes; %d of %d Runs completed",
+			c.name, len(unlimited.Requests()), unlimited.RateLimited(), minutes, completed, limitRuns)
+		// Learning the limit the fake states (x-ratelimit-limit-requests)
+		// spaces the calls as a configured rule does: at most one 429 a
+		// minute for the one credential, as the issue allows.
+		if c.learned && (unlimited.RateLimited() > minutes || completed != limitRuns) {
+			t.Errorf("%s: %d 429s in %d minutes, %d of %d Runs completed; want at most one a minute, all completed",
+				c.name, unlimited.RateLimited(), minutes, completed, limitRuns)
+		}
 	}
 }
 

@@ -210,9 +210,9 @@ func (c *call) finish(ctx, callCtx context.Context, x *exchange, acc *accumulato
 	return resp, nil
 }
 
-// rateLimitHeaders reads OpenAI's x-ratelimit-remaining-* and
-// x-ratelimit-reset-* headers (resets as durations, "6m0s", "20ms"), or
-// nil when it sent neither remaining count.
+// rateLimitHeaders reads OpenAI's x-ratelimit-remaining-*,
+// x-ratelimit-reset-* (resets as durations, "6m0s", "20ms") and
+// x-ratelimit-limit-requests headers, or nil when it sent none of them.
 func rateLimitHeaders(h http.Header) *model.RateLimitHeaders {
 	out := &model.RateLimitHeaders{RemainingRequests: -1, RemainingTokens: -1}
 	read := func(name string, remaining *int64, reset *time.Duration, resetName string) bool {
@@ -227,7 +227,10 @@ func rateLimitHeaders(h http.Header) *model.RateLimitHeaders {
 	}
 	gotRequests := read("X-Ratelimit-Remaining-Requests", &out.RemainingRequests, &out.ResetRequests, "X-Ratelimit-Reset-Requests")
 	gotTokens := read("X-Ratelimit-Remaining-Tokens", &out.RemainingTokens, &out.ResetTokens, "X-Ratelimit-Reset-Tokens")
-	if !gotRequests && !gotTokens {
+	if n, err := strconv.ParseInt(strings.TrimSpace(h.Get("X-Ratelimit-Limit-Requests")), 10, 64); err == nil && n > 0 {
+		out.LimitRequests = n
+	}
+	if !gotRequests && !gotTokens && out.LimitRequests == 0 {
 		return nil
 	}
 	return out

@@ -1,7 +1,8 @@
 // Package ratelimit keeps model calls within each provider credential's
 // rate limits, for every Run of the process at once: requests and tokens
-// per minute as configured (Rule), and what the provider says (a 429's
-// Retry-After, x-ratelimit-remaining-* at zero until its reset). A call
+// per minute as configured (Rule), and what the provider says (the
+// requests a minute it allows, a 429's Retry-After, x-ratelimit-remaining-*
+// at zero until its reset). A call
 // that would exceed them waits before it is sent, and its Response says
 // how long (RateLimitWait), rather than being sent and refused with 429.
 //
@@ -115,7 +116,7 @@ func (ls *limits) bucketFor(req model.Request) *bucket {
 	if b, ok := ls.buckets[key]; ok {
 		return b
 	}
-	b := &bucket{clock: ls.cfg.Clock}
+	b := &bucket{clock: ls.cfg.Clock, minute: ls.cfg.Minute}
 	for _, r := range ls.cfg.Rules {
 		if r.Provider != req.Model.Provider || (r.BaseURL != "" && strings.TrimRight(r.BaseURL, "/") != base) {
 			continue
@@ -159,13 +160,19 @@ func callTokens(req model.Request) int {
 }
 
 // bucket is one credential's limits: the configured ones (nil when
-// none) and a pause until a time the provider named.
+// none), the requests a minute the provider says it allows when none is
+// configured (learned), and a pause until a time the provider named.
 type bucket struct {
-	clock    clock.Clock
-	requests *rate.Limiter
-	tokens   *rate.Limiter
-	mu       sync.Mutex
-	until    time.Time
+	clock  clock.Clock
+	minute time.Duration
+	tokens *rate.Limiter
+	mu     sync.Mutex
+	// requests is the configured limit, or the learned one; learnedRPM
+	// is the provider's stated limit it was set from, 0 when configured
+	// or not yet learned.
+	requests   *rate.Limiter
+	learnedRPM int64
+	until      time.Time
 }
 
 // waiter returns what tells req's OnWait that the call waits, and then
@@ -197,9 +204,13 @@ func waiter(req model.Request) func(bool) {
 // waits(true) before it blocks and waits(false) when it is done.
 func (b *bucket) wait(ctx context.Context, n int, waits func(bool)) error {
 	defer waits(false)
+	var (
+		requests *rate.Limiter
+		until    time.Time
+	)
 	for {
 		b.mu.Lock()
-		until := b.until
+		until, requests = b.until, b.requests
 		b.mu.Unlock()
 		if d := until.Sub(b.clock.Now()); d > 0 {
 			waits(true)
@@ -213,8 +224,8 @@ func (b *bucket) wait(ctx context.Context, n int, waits func(bool)) error {
 	now := b.clock.Now()
 	var reservations []*rate.Reservation
 	var delay time.Duration
-	if b.requests != nil {
-		r := b.requests.ReserveN(now, 1)
+	if requests != nil {
+		r := requests.ReserveN(now, 1)
 		reservations, delay = append(reservations, r), max(delay, r.DelayFrom(now))
 	}
 	if b.tokens != nil {
@@ -248,6 +259,7 @@ func (b *bucket) learn(h *model.RateLimitHeaders, err error) {
 		if h.RemainingTokens == 0 {
 			pause = max(pause, h.ResetTokens)
 		}
+		b.learnLimit(h.LimitRequests)
 	}
 	if pause <= 0 {
 		return
@@ -258,4 +270,27 @@ func (b *bucket) learn(h *model.RateLimitHeaders, err error) {
 		b.until = until
 	}
 	b.mu.Unlock()
+}
+
+// learnLimit spaces the credential's requests at the rpm a minute its
+// provider says it allows (x-ratelimit-limit-requests), as a configured
+// rule would, unless a rule is configured: without it every Run of the
+// process would call at once after each pause, and all but one be
+// answered 429 again. A new stated limit replaces the learned one.
+func (b *bucket) learnLimit(rpm int64) {
+	if rpm <= 0 {
+		return
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	switch {
+	case b.requests != nil && b.learnedRPM == 0: // configured
+	case b.requests == nil:
+		// The call that brought the header took the first request.
+		b.requests, b.learnedRPM = rate.NewLimiter(rate.Every(b.minute/time.Duration(rpm)), 1), rpm
+		b.requests.ReserveN(b.clock.Now(), 1)
+	case b.learnedRPM != rpm:
+		b.requests.SetLimitAt(b.clock.Now(), rate.Every(b.minute/time.Duration(rpm)))
+		b.learnedRPM = rpm
+	}
 }

@@ -124,6 +124,34 @@ func TestParseRule(t *testing.T) {
 	}
 }
 
+// TestLearnsTheStatedLimit: with no rule, a provider saying it allows 60
+// requests a minute (x-ratelimit-limit-requests) spaces the credential's
+// calls a second apart, as a rule of 60 would; a configured rule is kept
+// whatever the provider says.
+func TestLearnsTheStatedLimit(t *testing.T) {
+	stated := model.Response{Limits: &model.RateLimitHeaders{RemainingRequests: 59, RemainingTokens: -1, LimitRequests: 60}}
+	for _, tc := range []struct {
+		name  string
+		rules []ratelimit.Rule
+		want  time.Duration
+	}{
+		{"learned", nil, time.Second},
+		{"configured at 30 a minute", []ratelimit.Rule{{Provider: spec.ProviderOpenAI, RPM: 30}}, 2 * time.Second},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			inner := &counting{resp: stated}
+			m, fake := wrapped(inner, tc.rules...)
+			<-complete(m, request("a"))
+			<-complete(m, request("b")) // another credential learns on its own
+			second := complete(m, request("a"))
+			waitFor(t, fake, tc.want)
+			if resp := <-second; resp.RateLimitWait != tc.want {
+				t.Fatalf("the second call waited %s, want %s", resp.RateLimitWait, tc.want)
+			}
+		})
+	}
+}
+
 // TestOnWaitTellsTheWait: a call held by the limit tells OnWait what it
 // waits on, then that it is done; a call that does not wait tells nothing.
 func TestOnWaitTellsTheWait(t *testing.T) {

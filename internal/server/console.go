@@ -8,8 +8,6 @@ import (
 	"time"
 
 	"google.golang.org/grpc"
-	"google.golang.org/grpc/credentials/insecure"
-	"google.golang.org/grpc/test/bufconn"
 
 	"github.com/runsvc/runsvc/internal/auth"
 	"github.com/runsvc/runsvc/internal/console"
@@ -34,9 +32,7 @@ type Console struct {
 type consoleServer struct {
 	lis    net.Listener
 	http   *http.Server
-	inproc *grpc.Server
-	pipe   *bufconn.Listener
-	conn   *grpc.ClientConn
+	api    *inProcess
 	stop   context.CancelFunc
 	scheme string
 }
@@ -58,26 +54,21 @@ func (s *Server) listenConsole() error {
 
 // assembleConsole builds the in-process gRPC server from the API's server
 // options (less its credentials) and the console over it.
-func (s *Server) assembleConsole(opts []grpc.ServerOption, svc *service.Service) {
+func (s *Server) assembleConsole(opts []grpc.ServerOption, svc *service.Service) error {
 	if s.cfg.Console.Listen == "" {
-		return
+		return nil
 	}
-	s.console = &consoleServer{pipe: bufconn.Listen(1 << 20)}
-	s.console.inproc = grpc.NewServer(opts...)
-	svc.Register(s.console.inproc)
+	api, err := newInProcess(opts, svc, "runsvc-console")
+	if err != nil {
+		return err
+	}
+	s.console = &consoleServer{api: api}
+	return nil
 }
 
-// consoleHandler connects to the in-process server and builds the
-// console's handler.
+// consoleHandler builds the console's handler over the in-process server.
 func (s *Server) consoleHandler() (http.Handler, error) {
-	pipe := s.console.pipe
-	conn, err := grpc.NewClient("passthrough:///runsvc-console",
-		grpc.WithContextDialer(func(ctx context.Context, _ string) (net.Conn, error) { return pipe.DialContext(ctx) }),
-		grpc.WithTransportCredentials(insecure.NewCredentials()))
-	if err != nil {
-		return nil, err
-	}
-	s.console.conn = conn
+	conn := s.console.api.conn
 	cfg := console.Config{Conn: conn, Secure: s.tls != nil, Clock: s.cfg.Clock, SessionTTL: s.cfg.Console.SessionTTL, Log: s.log}
 	if s.keys != nil {
 		keys := s.keys
@@ -96,7 +87,7 @@ func (s *Server) serveConsole(ctx context.Context) {
 	if s.console == nil {
 		return
 	}
-	go func() { _ = s.console.inproc.Serve(s.console.pipe) }()
+	s.console.api.serve()
 	h, err := s.consoleHandler()
 	if err != nil {
 		s.log.Error("the console could not start", "err", err)
@@ -123,8 +114,7 @@ func (s *Server) stopConsole() {
 	ctx, cancel := context.WithTimeout(context.Background(), s.cfg.DrainTimeout)
 	defer cancel()
 	_ = c.http.Shutdown(ctx)
-	_ = c.conn.Close()
-	c.inproc.GracefulStop()
+	c.api.stop()
 }
 
 // stopConsoleNow closes whatever of the console is left after a drain
@@ -132,7 +122,7 @@ func (s *Server) stopConsole() {
 func (s *Server) stopConsoleNow() {
 	if c := s.console; c != nil && c.http != nil {
 		_ = c.http.Close()
-		c.inproc.Stop()
+		c.api.stopNow()
 	}
 }
 

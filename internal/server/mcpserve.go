@@ -8,8 +8,6 @@ import (
 	"time"
 
 	"google.golang.org/grpc"
-	"google.golang.org/grpc/credentials/insecure"
-	"google.golang.org/grpc/test/bufconn"
 
 	"github.com/runsvc/runsvc/internal/errs"
 	"github.com/runsvc/runsvc/internal/mcpserver"
@@ -34,9 +32,7 @@ type MCP struct {
 // behind the API's interceptors.
 type mcpServer struct {
 	handler http.Handler
-	inproc  *grpc.Server
-	pipe    *bufconn.Listener
-	conn    *grpc.ClientConn
+	api     *inProcess
 	lis     net.Listener
 	srv     *http.Server
 	stop    context.CancelFunc
@@ -46,7 +42,9 @@ type mcpServer struct {
 // assembleInProcess builds what calls runsvc's services in process: the
 // console and the MCP server.
 func (s *Server) assembleInProcess(opts []grpc.ServerOption, svc *service.Service) error {
-	s.assembleConsole(opts, svc)
+	if err := s.assembleConsole(opts, svc); err != nil {
+		return err
+	}
 	return s.assembleMCP(opts, svc)
 }
 
@@ -60,18 +58,11 @@ func (s *Server) assembleMCP(opts []grpc.ServerOption, svc *service.Service) err
 	if c.Path != "" && (s.cfg.HTTP.Listen == "" || c.Path[0] != '/') {
 		return &errs.ConfigurationInvalid{Subject: "MCP path " + c.Path, Description: "--mcp-path is a path (\"/mcp\") of the HTTP API, which needs --http-listen"}
 	}
-	m := &mcpServer{pipe: bufconn.Listen(1 << 20), inproc: grpc.NewServer(opts...)}
-	svc.Register(m.inproc)
-	pipe := m.pipe
-	conn, err := grpc.NewClient("passthrough:///runsvc-mcp",
-		grpc.WithContextDialer(func(ctx context.Context, _ string) (net.Conn, error) { return pipe.DialContext(ctx) }),
-		grpc.WithTransportCredentials(insecure.NewCredentials()))
+	api, err := newInProcess(opts, svc, "runsvc-mcp")
 	if err != nil {
 		return err
 	}
-	m.conn = conn
-	m.handler = mcpserver.New(mcpserver.Options{Conn: conn, Log: s.log.With("component", "mcp")})
-	s.mcpServer = m
+	s.mcpServer = &mcpServer{api: api, handler: mcpserver.New(mcpserver.Options{Conn: api.conn, Log: s.log.With("component", "mcp")})}
 	return nil
 }
 
@@ -112,7 +103,7 @@ func (s *Server) serveMCP(ctx context.Context) {
 	if m == nil {
 		return
 	}
-	go func() { _ = m.inproc.Serve(m.pipe) }()
+	m.api.serve()
 	if m.lis == nil {
 		return
 	}
@@ -140,8 +131,7 @@ func (s *Server) stopMCP() {
 		defer cancel()
 		_ = m.srv.Shutdown(ctx)
 	}
-	_ = m.conn.Close()
-	m.inproc.GracefulStop()
+	m.api.stop()
 }
 
 // stopMCPNow closes whatever of the MCP server is left after a drain
@@ -151,7 +141,7 @@ func (s *Server) stopMCPNow() {
 		if m.srv != nil {
 			_ = m.srv.Close()
 		}
-		m.inproc.Stop()
+		m.api.stopNow()
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/runsvc/runsvc/internal/errs"
 	"github.com/runsvc/runsvc/internal/ids"
 	"github.com/runsvc/runsvc/internal/spec"
+	"github.com/runsvc/runsvc/internal/store"
 )
 
 // Aliases finds the aliases `spec@alias` starts name: alias.Registry's
@@ -56,9 +57,11 @@ func (m *Manager) aliasVersion(ctx context.Context, req *StartRequest) (*spec.Ve
 	}
 	key := req.StickyKey
 	if key == "" && req.Parent != nil && req.Parent.RunID != "" {
-		if key, err = m.parentKey(ctx, req.Tenant, req.Parent.RunID); err != nil {
+		parent, err := m.parentOf(ctx, req)
+		if err != nil {
 			return nil, err
 		}
+		key = parentKey(parent)
 	}
 	if key == "" {
 		key = req.ThreadID
@@ -136,13 +139,22 @@ func (m *Manager) startedChild(ctx context.Context, req StartRequest) (Run, bool
 // thread, else its parent's Run id, the key the parent itself was split
 // by when started without a sticky key. Every child one parent Run (and
 // one conversation) starts of an alias so takes one side of its canary.
-func (m *Manager) parentKey(ctx context.Context, tenant, parentRunID string) (string, error) {
-	row, err := m.store.GetRun(ctx, tenant, parentRunID)
-	if err != nil {
-		return "", err
+func parentKey(parent store.Run) string {
+	if parent.ThreadID != "" {
+		return parent.ThreadID
 	}
-	if row.ThreadID != "" {
-		return row.ThreadID, nil
+	return parent.RunID
+}
+
+// parentOf is the row of req's parent Run, read from the store once per
+// start.
+func (m *Manager) parentOf(ctx context.Context, req *StartRequest) (store.Run, error) {
+	if req.parentRow == nil {
+		row, err := m.store.GetRun(ctx, req.Tenant, req.Parent.RunID)
+		if err != nil {
+			return store.Run{}, err
+		}
+		req.parentRow = &row
 	}
-	return row.RunID, nil
+	return *req.parentRow, nil
 }

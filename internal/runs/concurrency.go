@@ -49,7 +49,7 @@ func (m *Manager) familyKey(ctx context.Context, req StartRequest, k keyed) keye
 	if req.Parent == nil || k.Key == "" {
 		return k
 	}
-	if parent, err := m.store.GetRun(ctx, req.Tenant, req.Parent.RunID); err == nil && parent.ConcurrencyKey == k.Key {
+	if parent, err := m.parentOf(ctx, &req); err == nil && parent.ConcurrencyKey == k.Key {
 		k.Key = ""
 	}
 	return k

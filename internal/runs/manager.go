@@ -178,6 +178,9 @@ type StartRequest struct {
 	StickyKey string
 	// aliasSide is the side of Alias the Run took, set by Start.
 	aliasSide alias.Side
+	// parentRow is Parent's row once a start has read it (parentOf), so
+	// that the alias's key and the concurrency key read it once.
+	parentRow *store.Run
 	// EvaluationID puts the Run in an evaluation's namespace (a replay, a
 	// judge), which production lists never show; Replay makes it a replay
 	// of a recorded Run (runlog.Replay).
